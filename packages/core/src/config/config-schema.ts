@@ -1,0 +1,259 @@
+import { z } from 'zod';
+
+/**
+ * The configuration file schema (`.agent-checkpoint.json`, and the optional user-level file).
+ *
+ * Authored once here; `pnpm --filter @agent-checkpoint/core build` generates `schema.json` from it for
+ * editor completion (`"$schema"`). Objects are strict: an unknown key is a diagnostic, not silently
+ * ignored, so typos surface. Every field is optional in the file; {@link ResolvedConfig} is the shape
+ * after presets and defaults are merged.
+ */
+
+const nonEmpty = z.string().min(1);
+
+/**
+ * A command that proves an action was done. Matched against each parsed segment of each successful
+ * shell call, after wrappers (`sudo`, `env`, `timeout N`, `bash -lc "…"`, `npx`, `uv run`,
+ * `.venv/bin/`…) and env assignments are stripped:
+ * - plain form `"make restart"`: the segment's program is `make` and `restart` appears among its
+ *   arguments (options may sit between: `make -C . restart`);
+ * - regex form `"/^pnpm (run )?test\\b/"`: tested against the normalized segment text.
+ * A literal mention such as `echo "make restart"` never matches.
+ */
+export const EvidenceSchema = nonEmpty.describe(
+  'A command that proves the action was done: "make restart" (program + arguments) or "/regex/".',
+);
+
+/** A follow-up check that must come after the main evidence (e.g. `make status` after `make restart`). */
+export const VerifyStepSchema = z
+  .strictObject({
+    evidence: z.array(EvidenceSchema).min(1).describe('Commands that count as the verification step.'),
+    action: nonEmpty.describe('Instruction shown when the main evidence was seen but no verification after it.'),
+  })
+  .describe('A verification step required after the category evidence (e.g. status after restart).');
+
+/** One file category: which changed files it covers and what must follow a change to them. */
+export const CategorySchema = z
+  .strictObject({
+    id: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9._-]*$/, 'lowercase letters, digits, ".", "_" or "-"')
+      .describe('Stable identifier; a later definition with the same id replaces an earlier one.'),
+    label: nonEmpty.optional().describe('Name shown in messages (defaults to the id).'),
+    include: z
+      .array(nonEmpty)
+      .min(1)
+      .describe('Globs (picomatch, real globstar: "src/**/*.py" matches "src/a.py") over repo-relative paths.'),
+    exclude: z.array(nonEmpty).optional().describe('Globs removed from the category.'),
+    action: z
+      .string()
+      .optional()
+      .describe('Instruction for the agent when the category changed. Omit or "" for "no action needed".'),
+    evidence: z.array(EvidenceSchema).optional().describe('Commands that show the action was already done.'),
+    evidenceAfterLastEdit: z
+      .boolean()
+      .optional()
+      .describe('Evidence counts only after the last edit of a file in this category (default true).'),
+    precedence: z.number().int().optional().describe('Lower comes first in the required actions (default 50).'),
+    verify: VerifyStepSchema.optional(),
+    onlyWhenAlone: z
+      .boolean()
+      .optional()
+      .describe(
+        'Match only when every non-docs changed file belongs to this category (e.g. "tests only"). Default false.',
+      ),
+    triggersFollowUps: z
+      .boolean()
+      .optional()
+      .describe('Whether a match triggers the global follow-ups such as "run tests" (default true).'),
+  })
+  .describe('A file category.');
+
+/** A global follow-up (log check, tests) triggered when matching categories changed. */
+export const FollowUpSchema = z
+  .strictObject({
+    id: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/),
+    action: nonEmpty.describe('Instruction; "{window}" is replaced by the turn length in minutes ("3m").'),
+    evidence: z.array(EvidenceSchema).min(1),
+    evidenceAfterLastEdit: z.boolean().optional(),
+    precedence: z.number().int().optional(),
+    triggeredBy: z
+      .array(nonEmpty)
+      .optional()
+      .describe('Category ids that trigger it; "*" means any category that triggers follow-ups (default ["*"]).'),
+    except: z.array(nonEmpty).optional().describe('Category ids that never trigger it.'),
+  })
+  .describe('A follow-up action required when categories changed.');
+
+/** Layer-2 enrichment: turns an unresolved failure's output into a specific observation. */
+export const ErrorPatternSchema = z
+  .strictObject({
+    id: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/),
+    match: nonEmpty.describe('Substring, or "/regex/flags", searched in the failed call output (head and tail).'),
+    message: nonEmpty.describe('One sentence shown as the observation.'),
+    commands: z
+      .array(EvidenceSchema)
+      .optional()
+      .describe('Only for failed commands matching one of these (e.g. test runners).'),
+  })
+  .describe('An error enrichment pattern.');
+
+/** Every message string, each with a good default. */
+export const MessagesSchema = z
+  .strictObject({
+    prefix: z.string().optional().describe('Canonical prefix of every message; also how we recognise our own messages.'),
+    header: z.string().optional(),
+    changedLabel: z.string().optional(),
+    actionsHeader: z.string().optional(),
+    actionsFooter: z.array(z.string()).optional().describe('Extra numbered steps appended after the actions.'),
+    observationsHeader: z.string().optional(),
+    reminder: z.string().optional().describe('Capture / response-policy reminder shown after the lists.'),
+    escapeHatch: z.string().optional().describe('How to turn checkpoints off; "{sessionId}" is substituted.'),
+    allClear: z.string().optional(),
+    noChanges: z.string().optional(),
+    generic: z.string().optional().describe('Fallback when the pipeline fails unexpectedly.'),
+  })
+  .describe('Message strings.');
+
+export const HygieneSchema = z
+  .strictObject({
+    editWithoutRead: z.boolean().optional().describe('Observe edits of files not read this turn (default true).'),
+    blastRadius: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe('Observe when changes span at least this many top-level areas; 0 disables (default 4).'),
+  })
+  .describe('Edit hygiene checks.');
+
+export const PlanDriftSchema = z
+  .strictObject({
+    path: nonEmpty.describe('Plan file, relative to the repo; "{slug}" is replaced by the working slug.'),
+    slug: z.string().optional().describe('Working slug (also from AGENT_CHECKPOINT_SLUG).'),
+  })
+  .describe('Plan drift: observe when no changed file is among the files the plan names.');
+
+export const LoopGuardSchema = z
+  .strictObject({
+    maxBlocksPerTurn: z.number().int().min(0).optional().describe('Blocks per real user turn (default 1).'),
+    minTurnSeconds: z
+      .number()
+      .min(0)
+      .optional()
+      .describe('Turns shorter than this (since the later of the prompt and the last checkpoint) pass (default 30).'),
+  })
+  .describe('Loop guard.');
+
+/** The configuration file as written by a user. */
+export const ConfigFileSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    extends: z
+      .union([nonEmpty, z.array(nonEmpty)])
+      .optional()
+      .describe('Preset names ("node", "python", "rust", "go", "docker-compose", "teleclaude"…), merged in order.'),
+    enabled: z.boolean().optional().describe('Master switch (default true).'),
+    categories: z.array(CategorySchema).optional(),
+    disableCategories: z.array(nonEmpty).optional().describe('Category ids (from presets) to drop.'),
+    docsPatterns: z
+      .array(nonEmpty)
+      .optional()
+      .describe('Globs of files that never need follow-up on their own (docs, notes). A category match wins.'),
+    followUps: z.array(FollowUpSchema).optional(),
+    errorPatterns: z.array(ErrorPatternSchema).optional(),
+    searchCommands: z
+      .array(nonEmpty)
+      .optional()
+      .describe('Programs whose exit code 1 means "nothing found", not an error (default rg, grep, ag, ack, fd, find).'),
+    hygiene: HygieneSchema.optional(),
+    planDrift: PlanDriftSchema.optional(),
+    messages: MessagesSchema.optional(),
+    silentWhenAllClear: z.boolean().optional().describe('Say nothing when everything was done (default true).'),
+    silentWhenNoChanges: z.boolean().optional().describe('Say nothing when no file changed this turn (default true).'),
+    loopGuard: LoopGuardSchema.optional(),
+    transcriptMaxBytes: z.number().int().min(4096).optional().describe('Byte cap of the transcript tail read (default 524288).'),
+    gitTimeoutMs: z.number().int().min(100).optional().describe('Time limit of each git call (default 5000).'),
+  })
+  .describe('agent-checkpoint configuration');
+
+export type ConfigFile = z.infer<typeof ConfigFileSchema>;
+export type CategoryConfig = z.infer<typeof CategorySchema>;
+export type FollowUpConfig = z.infer<typeof FollowUpSchema>;
+export type ErrorPatternConfig = z.infer<typeof ErrorPatternSchema>;
+export type MessagesConfig = z.infer<typeof MessagesSchema>;
+
+/** A category after defaults are applied. */
+export interface ResolvedCategory {
+  readonly id: string;
+  readonly label: string;
+  readonly include: readonly string[];
+  readonly exclude: readonly string[];
+  /** Empty string: the category needs no action (it still counts as changed code). */
+  readonly action: string;
+  readonly evidence: readonly string[];
+  readonly evidenceAfterLastEdit: boolean;
+  readonly precedence: number;
+  readonly verify?: { readonly evidence: readonly string[]; readonly action: string };
+  readonly onlyWhenAlone: boolean;
+  readonly triggersFollowUps: boolean;
+}
+
+export interface ResolvedFollowUp {
+  readonly id: string;
+  readonly action: string;
+  readonly evidence: readonly string[];
+  readonly evidenceAfterLastEdit: boolean;
+  readonly precedence: number;
+  readonly triggeredBy: readonly string[];
+  readonly except: readonly string[];
+}
+
+export interface ResolvedErrorPattern {
+  readonly id: string;
+  readonly match: string;
+  readonly message: string;
+  readonly commands: readonly string[];
+}
+
+export interface ResolvedMessages {
+  readonly prefix: string;
+  readonly header: string;
+  readonly changedLabel: string;
+  readonly actionsHeader: string;
+  readonly actionsFooter: readonly string[];
+  readonly observationsHeader: string;
+  readonly reminder: string;
+  readonly escapeHatch: string;
+  readonly allClear: string;
+  readonly noChanges: string;
+  readonly generic: string;
+}
+
+/** Where a resolved configuration came from, for `explain` and `doctor`. */
+export interface ConfigSource {
+  readonly kind: 'default' | 'preset' | 'user-file' | 'project-file';
+  /** Preset name or file path. */
+  readonly name: string;
+  /** True when a preset was chosen by auto-detection rather than named in `extends`. */
+  readonly detected?: boolean;
+}
+
+/** The configuration after presets, user and project files, and defaults are merged. */
+export interface ResolvedConfig {
+  readonly enabled: boolean;
+  readonly categories: readonly ResolvedCategory[];
+  readonly docsPatterns: readonly string[];
+  readonly followUps: readonly ResolvedFollowUp[];
+  readonly errorPatterns: readonly ResolvedErrorPattern[];
+  readonly searchCommands: readonly string[];
+  readonly hygiene: { readonly editWithoutRead: boolean; readonly blastRadius: number };
+  readonly planDrift?: { readonly path: string; readonly slug?: string };
+  readonly messages: ResolvedMessages;
+  readonly silentWhenAllClear: boolean;
+  readonly silentWhenNoChanges: boolean;
+  readonly loopGuard: { readonly maxBlocksPerTurn: number; readonly minTurnSeconds: number };
+  readonly transcriptMaxBytes: number;
+  readonly gitTimeoutMs: number;
+  readonly sources: readonly ConfigSource[];
+}

@@ -1,0 +1,48 @@
+import type { AgentId } from './agent-id.ts';
+import type { ResolvedConfig, ConfigSource } from './config/config-schema.ts';
+import type { AttributedFile, CheckpointResult } from './engine/checkpoint-result.ts';
+import type { GitSnapshot } from './git/changed-file.ts';
+import type { TurnTimeline } from './timeline/turn-timeline.ts';
+import type { TranscriptReader, TurnHint } from './transcript/transcript-reader.ts';
+
+/** Input of {@link getCheckpoint}: everything a delivery route knows at the end of a turn. */
+export interface CheckpointRequest {
+  readonly agent: AgentId;
+  /** Session working directory (hook payload `cwd`). */
+  readonly cwd: string;
+  /** The transcript, when the route has one. */
+  readonly transcript?: {
+    readonly reader: TranscriptReader;
+    readonly path: string;
+    readonly hint?: TurnHint;
+  };
+  /** Session id, for the escape-hatch text and state keys. */
+  readonly sessionId?: string;
+  /** A pre-resolved config (tests, `explain --config`); otherwise loaded from cwd and the user dir. */
+  readonly config?: ResolvedConfig;
+  /** Overrides the clock (tests). */
+  readonly now?: Date;
+  /** Environment (defaults to process.env). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Overall time budget; git and transcript reads are cut short past it. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Result of {@link getCheckpoint}. `message` is what every route delivers; `silent` means let the
+ * stop pass. The other fields explain the decision (`explain`, debug logs).
+ */
+export interface CheckpointOutcome {
+  readonly decision: 'message' | 'silent';
+  /** The text to deliver, byte-identical across routes. Present when decision is `message`. */
+  readonly message?: string;
+  /** Why the outcome is what it is (`actionable`, `all-clear`, `no-changes`, `disabled`, `generic-fallback`…). */
+  readonly mode: string;
+  readonly result?: CheckpointResult;
+  readonly timeline?: TurnTimeline;
+  readonly git?: GitSnapshot;
+  readonly files: readonly AttributedFile[];
+  readonly configSources: readonly ConfigSource[];
+  /** Human-readable notes on anything that went wrong or was skipped. Never on stdout. */
+  readonly diagnostics: readonly string[];
+}

@@ -1,0 +1,47 @@
+/**
+ * How a file differs from HEAD (or, in a repository without commits, from nothing).
+ * `renamed`/`copied` carry the old path in {@link ChangedFile.fromPath}.
+ */
+export type ChangeStatus =
+  | 'modified'
+  | 'added'
+  | 'deleted'
+  | 'renamed'
+  | 'copied'
+  | 'type-changed'
+  | 'unmerged'
+  | 'untracked';
+
+/** One file that changed, as git reports it. */
+export interface ChangedFile {
+  /** Repo-relative POSIX path (relative to the repository top level), exactly as git prints it. */
+  readonly path: string;
+  readonly status: ChangeStatus;
+  /** The previous path of a rename or copy. */
+  readonly fromPath?: string;
+  /**
+   * Where the change lives: `worktree` (uncommitted: staged, unstaged or untracked) or `committed`
+   * (in a commit made since the turn started).
+   */
+  readonly source: 'worktree' | 'committed';
+  /** File modification time in ms since the epoch (undefined for deleted files). */
+  readonly mtimeMs?: number;
+}
+
+/**
+ * The file axis. A directory that is not a git repository is a normal state (`not-a-repo`), not an
+ * error; `error` means git itself failed or timed out.
+ */
+export type GitSnapshot =
+  | {
+      readonly kind: 'repo';
+      /** Absolute path of the repository top level (the worktree root for linked worktrees). */
+      readonly root: string;
+      /** HEAD commit, undefined in a repository without commits. */
+      readonly head?: string;
+      /** Current branch, undefined when detached or unborn. */
+      readonly branch?: string;
+      readonly files: readonly ChangedFile[];
+    }
+  | { readonly kind: 'not-a-repo' }
+  | { readonly kind: 'error'; readonly message: string };

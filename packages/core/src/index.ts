@@ -1,0 +1,10 @@
+export * from './agent-id.ts';
+export * from './timeline/tool-call.ts';
+export * from './timeline/turn-timeline.ts';
+export * from './timeline/make-output-excerpt.ts';
+export * from './transcript/transcript-reader.ts';
+export * from './transcript/read-jsonl-tail.ts';
+export type * from './config/config-schema.ts';
+export type * from './git/changed-file.ts';
+export type * from './engine/checkpoint-result.ts';
+export type * from './get-checkpoint-types.ts';

@@ -1,0 +1,118 @@
+/**
+ * The unified vocabulary of tool calls. Every transcript adapter maps its agent's native tool names
+ * onto these kinds and keeps the native name in {@link ToolCallBase.rawName}.
+ *
+ * - `read`: reads file content (Claude `Read`, Gemini `read_file`, `read_many_files`).
+ * - `edit`: changes part of an existing file (Claude `Edit`/`MultiEdit`/`NotebookEdit`, Gemini `replace`).
+ * - `write`: writes a whole file, creating or overwriting it (Claude `Write`, Gemini `write_file`).
+ * - `shell`: runs a shell command (Claude `Bash`, Gemini `run_shell_command`, Codex `exec_command`/`shell`).
+ * - `patch`: applies a multi-file patch (Codex `apply_patch`).
+ * - `search`: finds files or text without reading whole files (Claude `Grep`/`Glob`, Gemini `glob`/`grep_search`).
+ * - `other`: anything else (web fetches, subagents, todo lists, MCP tools…).
+ */
+export type ToolKind = 'read' | 'edit' | 'write' | 'shell' | 'patch' | 'search' | 'other';
+
+/** All kinds, in a stable order. */
+export const TOOL_KINDS: readonly ToolKind[] = ['read', 'edit', 'write', 'shell', 'patch', 'search', 'other'];
+
+/**
+ * How a tool call ended, as far as the transcript tells.
+ *
+ * - `success`: a result was recorded and it did not signal failure.
+ * - `error`: the tool reported failure (Claude `is_error`, Gemini `status:"error"` or a non-zero
+ *   `Exit Code:` line, Codex `exit_code != 0` / failed status), or the call was rejected.
+ * - `pending`: no result was found. The call may still be running (background command), may have been
+ *   interrupted, or its result may not be flushed yet. Heuristics treat pending calls as neither
+ *   evidence nor errors.
+ */
+export type ToolOutcome = 'success' | 'error' | 'pending';
+
+/**
+ * A bounded excerpt of a tool's output. Errors usually print at the end of long outputs (test runners,
+ * compilers), so the excerpt keeps both ends and drops the middle.
+ */
+export interface OutputExcerpt {
+  /** The first part of the output (at most the head budget). */
+  readonly head: string;
+  /**
+   * The last part of the output, empty when the whole output fits in `head`. Never overlaps `head`.
+   */
+  readonly tail: string;
+  /** Length in UTF-16 code units of the full output, as recorded in the transcript. */
+  readonly totalLength: number;
+  /** True when characters between `head` and `tail` were dropped. */
+  readonly truncated: boolean;
+}
+
+/** Fields every tool call carries, whatever its kind. */
+export interface ToolCallBase {
+  /**
+   * The agent's own id for the call (Claude `tool_use.id`, Codex `call_id`, Gemini `toolCalls[].id`).
+   * Results are paired to calls by this id, never by position. Unique within a timeline.
+   */
+  readonly id: string;
+  /** The agent's native tool name, unchanged (`Bash`, `run_shell_command`, `exec_command`…). */
+  readonly rawName: string;
+  /** The tool input as recorded, unvalidated. Useful for `explain`, never interpreted by a shell. */
+  readonly input: Readonly<Record<string, unknown>>;
+  /**
+   * File paths the call names, exactly as the agent wrote them (absolute, or relative to the session
+   * cwd). Read/edit/write give their target; patch gives every file in the patch (moves give both
+   * sides); shell gives nothing here: core derives paths from the command text itself.
+   */
+  readonly paths: readonly string[];
+  /** How the call ended. */
+  readonly outcome: ToolOutcome;
+  /** Bounded output excerpt, or undefined when no output was recorded. */
+  readonly output?: OutputExcerpt;
+  /** ISO-8601 time of the call (or of its result when the call has none). */
+  readonly timestamp?: string;
+  /**
+   * True when the call ran inside a subagent / sidechain rather than the main agent. Adapters only
+   * set this when they deliberately include such calls; by default subagent calls are not read.
+   */
+  readonly sidechain?: boolean;
+}
+
+/** A shell command. */
+export interface ShellToolCall extends ToolCallBase {
+  readonly kind: 'shell';
+  /**
+   * The command text as the shell would receive it. Argv-form commands (Codex `["bash","-lc","…"]`)
+   * are reduced to the script when they are a shell `-c`/`-lc` wrapper, otherwise joined with quoting.
+   */
+  readonly command: string;
+  /** Exit code when the transcript records one (Codex `exit_code`, Gemini `Exit Code: N`, Claude `Exit code N`). */
+  readonly exitCode?: number;
+}
+
+/** A read, edit, write, patch, search or other call: no command text. */
+export interface FileToolCall extends ToolCallBase {
+  readonly kind: Exclude<ToolKind, 'shell'>;
+}
+
+/** One tool call of a turn. Discriminated on `kind`. */
+export type ToolCall = ShellToolCall | FileToolCall;
+
+/** True for calls that change files by themselves (edit, write, patch). Shell mutations are detected from the command. */
+export function isFileMutation(call: ToolCall): boolean {
+  const kind = call.kind;
+  switch (kind) {
+    case 'edit':
+    case 'write':
+    case 'patch':
+      return true;
+    case 'read':
+    case 'shell':
+    case 'search':
+    case 'other':
+      return false;
+    default:
+      return assertNever(kind);
+  }
+}
+
+/** Exhaustiveness guard for switches over unions. */
+export function assertNever(value: never): never {
+  throw new Error(`Unexpected value: ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,164 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+
+/** What a visitor tells the reader after seeing one line. */
+export type TailVisit = 'continue' | 'stop';
+
+/** Where a line sits in the file. */
+export interface TailLineInfo {
+  /** Byte offset of the first byte of the line. */
+  readonly offset: number;
+  /** Length of the line in bytes, without the newline. */
+  readonly byteLength: number;
+  /** True for the last line of the file when it has no trailing newline (it may still be being written). */
+  readonly unterminated: boolean;
+}
+
+/** Options of {@link readJsonlTail}. */
+export interface JsonlTailOptions {
+  /** Hard cap on bytes read from the end of the file. Nothing before `size - maxBytes` is ever read. */
+  readonly maxBytes: number;
+  /** Size of each backwards read. Default 64 KiB. */
+  readonly chunkBytes?: number;
+  /**
+   * Called for each parsed line, newest first. Return `'stop'` once the turn boundary is seen: no
+   * earlier byte is read.
+   */
+  readonly visit: (entry: unknown, info: TailLineInfo) => TailVisit;
+  /**
+   * Cheap pre-filter on the raw text of a line. Return true to skip the line without `JSON.parse`
+   * (used to skip multi-kilobyte bookkeeping lines the adapter never needs).
+   */
+  readonly skipLine?: (line: string) => boolean;
+  /** Stops reading when aborted; the result then says `aborted: true`. */
+  readonly signal?: AbortSignal;
+}
+
+/** Summary of a {@link readJsonlTail} run. */
+export interface JsonlTailResult {
+  /** True when a visitor returned `'stop'`. */
+  readonly stopped: boolean;
+  /** True when the read went back to the very first byte of the file. */
+  readonly reachedStart: boolean;
+  /** True when the byte cap ended the read before a boundary or the start of the file. */
+  readonly capped: boolean;
+  readonly aborted: boolean;
+  readonly fileSize: number;
+  readonly bytesRead: number;
+  readonly linesVisited: number;
+  /** Lines that were not valid JSON (corrupt, or a final line still being written). */
+  readonly corruptLines: number;
+  /** Lines skipped by `skipLine`. */
+  readonly skippedLines: number;
+}
+
+const NEWLINE = 0x0a;
+const decoder = new TextDecoder('utf-8', { fatal: false });
+
+/**
+ * Read a JSON Lines file backwards from its end, one complete line at a time, newest first, and stop
+ * as soon as the visitor finds the turn boundary or `maxBytes` have been read.
+ *
+ * Memory is bounded by `maxBytes + chunkBytes` whatever the file size: a partial line at the cap is
+ * dropped (and `capped` set), so a single line longer than the cap is never held whole. Lines are split
+ * on the newline byte before decoding, which is safe for UTF-8 because no multi-byte sequence contains
+ * 0x0A. Corrupt lines are counted and skipped. Throws only for I/O errors opening or reading the file;
+ * callers (readers) turn those into diagnostics.
+ */
+export function readJsonlTail(path: string, options: JsonlTailOptions): JsonlTailResult {
+  const maxBytes = Math.max(0, Math.floor(options.maxBytes));
+  const chunkBytes = Math.max(1, Math.floor(options.chunkBytes ?? 64 * 1024));
+  const fd = openSync(path, 'r');
+  try {
+    const fileSize = fstatSync(fd).size;
+    const floor = Math.max(0, fileSize - maxBytes);
+    let position = fileSize;
+    // Pieces (in file order) of the line whose start has not been read yet.
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    let atFileEnd = true;
+    let linesVisited = 0;
+    let corruptLines = 0;
+    let skippedLines = 0;
+    let stopped = false;
+    let aborted = false;
+
+    const emit = (bytes: Buffer, offset: number, unterminated: boolean): boolean => {
+      if (bytes.length === 0) return false;
+      const text = decoder.decode(bytes);
+      if (options.skipLine?.(text)) {
+        skippedLines += 1;
+        return false;
+      }
+      let entry: unknown;
+      try {
+        entry = JSON.parse(text);
+      } catch {
+        corruptLines += 1;
+        return false;
+      }
+      linesVisited += 1;
+      return options.visit(entry, { offset, byteLength: bytes.length, unterminated }) === 'stop';
+    };
+
+    while (position > floor && !stopped) {
+      if (options.signal?.aborted) {
+        aborted = true;
+        break;
+      }
+      const size = Math.min(chunkBytes, position - floor);
+      position -= size;
+      const chunk = Buffer.allocUnsafe(size);
+      let got = 0;
+      while (got < size) {
+        const n = readSync(fd, chunk, got, size - got, position + got);
+        if (n === 0) break;
+        got += n;
+      }
+      // Walk the chunk's newlines from the end: each newline closes the line that follows it.
+      let end = got;
+      for (let i = got - 1; i >= 0 && !stopped; i -= 1) {
+        if (chunk[i] !== NEWLINE) continue;
+        const piece = chunk.subarray(i + 1, end);
+        const lineBytes = pendingBytes === 0 ? piece : Buffer.concat([piece, ...pending], piece.length + pendingBytes);
+        const unterminated = atFileEnd;
+        atFileEnd = false;
+        pending = [];
+        pendingBytes = 0;
+        stopped = emit(lineBytes, position + i + 1, unterminated && lineBytes.length > 0);
+        end = i;
+      }
+      if (stopped) break;
+      // Bytes before the chunk's first newline belong to a line that started earlier.
+      if (end > 0) {
+        pending.unshift(chunk.subarray(0, end));
+        pendingBytes += end;
+      }
+    }
+
+    const reachedStart = position === 0 && !aborted;
+    if (!stopped && !aborted && pendingBytes > 0) {
+      // The pending bytes form a whole line when they start the file, or when the byte just before the
+      // cap is a newline (one extra byte read, so a line that ends exactly at the cap is not lost).
+      let complete = reachedStart;
+      if (!complete && position > 0) {
+        const probe = Buffer.alloc(1);
+        complete = readSync(fd, probe, 0, 1, position - 1) === 1 && probe[0] === NEWLINE;
+      }
+      if (complete) stopped = emit(Buffer.concat(pending, pendingBytes), position, atFileEnd);
+    }
+    const capped = !stopped && !aborted && !reachedStart;
+    return {
+      stopped,
+      reachedStart,
+      capped,
+      aborted,
+      fileSize,
+      bytesRead: fileSize - position,
+      linesVisited,
+      corruptLines,
+      skippedLines,
+    };
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,78 @@
+import type { AgentId } from '../agent-id.ts';
+import type { TurnTimeline } from '../timeline/turn-timeline.ts';
+
+/** Default hard cap on bytes read from the end of a transcript (seed 000: 512 KiB). */
+export const DEFAULT_TRANSCRIPT_MAX_BYTES = 512 * 1024;
+
+/**
+ * What the caller knows about the turn from the hook payload or notify event. Every field is
+ * optional: readers fall back to finding the last genuine user prompt.
+ */
+export interface TurnHint {
+  /** The agent's id of the current turn: Claude `prompt_id`, Codex `turn_id`. */
+  readonly turnId?: string;
+  /** The original prompt text (Gemini `prompt`; Codex notify `input-messages` last item). */
+  readonly prompt?: string;
+  /**
+   * The final assistant text from the payload (Claude/Codex `last_assistant_message`). Claude writes
+   * its transcript on a timer, so the reader may wait briefly until the file contains it.
+   */
+  readonly lastAssistantMessage?: string;
+}
+
+/** Arguments of {@link TranscriptReader.readTurn}. */
+export interface ReadTurnRequest {
+  /** Absolute path of the transcript file. */
+  readonly transcriptPath: string;
+  readonly hint?: TurnHint;
+  /**
+   * Our own message prefix. User-role messages starting with it are our injected checkpoints: never a
+   * turn boundary, counted in {@link TurnTimeline.checkpointsDelivered}.
+   */
+  readonly checkpointPrefix: string;
+  /** Hard cap on bytes read from the end of the file. Default {@link DEFAULT_TRANSCRIPT_MAX_BYTES}. */
+  readonly maxBytes?: number;
+  /**
+   * Longest time to wait for a lagging transcript write (Claude's 100 ms flush timer). 0 disables
+   * waiting. Readers of formats that are complete when the hook runs ignore it.
+   */
+  readonly flushWaitMs?: number;
+  /** Aborts waiting and reading; the reader then returns what it has, never throws. */
+  readonly signal?: AbortSignal;
+}
+
+/** Arguments of {@link TranscriptReader.locateTranscript}. */
+export interface LocateTranscriptRequest {
+  /** The agent's session id (Claude `session_id`, Gemini `session_id`, Codex thread id). */
+  readonly sessionId?: string;
+  /** The session's working directory. */
+  readonly cwd?: string;
+  /** The user's home directory (defaults to `os.homedir()`); tests point it at a temp dir. */
+  readonly homeDir?: string;
+  /** Environment to consult for agent-specific homes (`CODEX_HOME`, `GEMINI_CLI_HOME`…). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * The one interface every transcript package implements. A reader turns one agent's transcript file
+ * into a {@link TurnTimeline} for the turn that just ended.
+ *
+ * Contract (checked by the shared conformance suite in `@agent-checkpoint/core/conformance`):
+ * - never throws and never rejects: any failure is `hasData: false` plus a diagnostic;
+ * - reads backwards from the end of the file and never more than `maxBytes`, so memory and time do
+ *   not grow with the file size;
+ * - pairs results to calls by id, never by position;
+ * - keeps the native tool name next to the unified kind;
+ * - does not count its own injected checkpoints, tool results or CLI bookkeeping as turn boundaries.
+ */
+export interface TranscriptReader {
+  readonly specificationVersion: 'transcript-reader-v1';
+  readonly agent: AgentId;
+  /** Read the current (most recent) turn. */
+  readTurn(request: ReadTurnRequest): Promise<TurnTimeline>;
+  /**
+   * Find the transcript of a session when the caller has no path (Codex notify gives only a thread
+   * id). Resolves to undefined when nothing is found. Never throws.
+   */
+  locateTranscript(request: LocateTranscriptRequest): Promise<string | undefined>;
+}

@@ -1,0 +1,22 @@
+#!/usr/bin/env node
+// Builds a library package: bundles src/index.ts (and any extra entry points given as arguments)
+// to dist/ as ESM, keeping dependencies external. Type declarations are not emitted: inside the
+// workspace, packages resolve each other's TypeScript sources directly.
+import { build } from 'esbuild';
+import { readFileSync } from 'node:fs';
+
+const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+const external = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {}), 'node:*'];
+const entries = ['src/index.ts', ...process.argv.slice(2)];
+await build({
+  entryPoints: entries,
+  outdir: 'dist',
+  outbase: 'src',
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  external,
+  sourcemap: true,
+  logLevel: 'warning',
+});
