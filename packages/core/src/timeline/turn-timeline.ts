@@ -83,6 +83,11 @@ export interface TurnTimeline {
   readonly cwd?: string;
   /** CLI version recorded in the transcript, when present. */
   readonly cliVersion?: string;
+  /**
+   * How much of the file was read to build this timeline. Readers read only the tail, so `bytesRead`
+   * stays bounded by the byte cap whatever `fileBytes` is (benchmarks and tests assert it).
+   */
+  readonly readStats?: { readonly bytesRead: number; readonly fileBytes: number };
   readonly diagnostics: readonly TimelineDiagnostic[];
 }
 
