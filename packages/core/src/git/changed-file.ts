@@ -14,7 +14,11 @@ export type ChangeStatus =
 
 /** One file that changed, as git reports it. */
 export interface ChangedFile {
-  /** Repo-relative POSIX path (relative to the repository top level), exactly as git prints it. */
+  /**
+   * Repo-relative POSIX path (relative to the repository top level), exactly as git prints it. A name
+   * whose bytes are not valid UTF-8 is decoded with U+FFFD for the invalid bytes, which is also how the
+   * agents' JSON transcripts show it; `mtimeMs` is still read from the raw bytes.
+   */
   readonly path: string;
   readonly status: ChangeStatus;
   /** The previous path of a rename or copy. */
@@ -42,6 +46,11 @@ export type GitSnapshot =
       /** Current branch, undefined when detached or unborn. */
       readonly branch?: string;
       readonly files: readonly ChangedFile[];
+      /**
+       * Non-fatal problems while reading (e.g. the committed-during-turn `git log` failed or timed
+       * out, so only uncommitted files are listed).
+       */
+      readonly diagnostics?: readonly string[];
     }
   | { readonly kind: 'not-a-repo' }
   | { readonly kind: 'error'; readonly message: string };

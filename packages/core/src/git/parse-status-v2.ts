@@ -1,0 +1,126 @@
+import type { ChangeStatus } from './changed-file.ts';
+
+/** One entry of `git status --porcelain=v2 -z`, with paths kept as raw bytes. */
+export interface StatusEntry {
+  /** Repo-relative path, raw bytes as git printed them. */
+  readonly path: Buffer;
+  readonly status: ChangeStatus;
+  /** Previous path of a rename or copy, raw bytes. */
+  readonly fromPath?: Buffer;
+}
+
+/** Parsed `git status --porcelain=v2 --branch -z` output. */
+export interface ParsedStatus {
+  /** `# branch.oid`; undefined for `(initial)` (no commits yet). */
+  readonly head?: string;
+  /** `# branch.head`; undefined when `(detached)`. Unborn branches still have a name here. */
+  readonly branchName?: string;
+  readonly entries: readonly StatusEntry[];
+}
+
+const NUL = 0x00;
+const SPACE = 0x20;
+
+/**
+ * Parse `git status --porcelain=v2 --branch -z` output.
+ *
+ * Records are NUL-terminated and paths are never quoted, so names with spaces, quotes, newlines or
+ * non-UTF-8 bytes survive byte for byte. Fixed fields are split on single spaces; the path is
+ * everything after the last fixed field, so spaces inside it are kept. A rename/copy record (`2`) is
+ * followed by one more NUL-terminated field: the original path. Unknown record types are skipped
+ * (forward compatibility with newer git).
+ */
+export function parseStatusV2(output: Buffer): ParsedStatus {
+  let head: string | undefined;
+  let branchName: string | undefined;
+  const entries: StatusEntry[] = [];
+  let pos = 0;
+
+  const nextField = (): Buffer | undefined => {
+    if (pos >= output.length) return undefined;
+    let end = output.indexOf(NUL, pos);
+    if (end === -1) end = output.length;
+    const field = output.subarray(pos, end);
+    pos = end + 1;
+    return field;
+  };
+
+  for (let record = nextField(); record !== undefined; record = nextField()) {
+    if (record.length === 0) continue;
+    switch (record[0]) {
+      case 0x23 /* '#' */: {
+        const line = record.toString('utf8');
+        if (line.startsWith('# branch.oid ')) {
+          const oid = line.slice('# branch.oid '.length);
+          head = oid === '(initial)' ? undefined : oid;
+        } else if (line.startsWith('# branch.head ')) {
+          const name = line.slice('# branch.head '.length);
+          branchName = name === '(detached)' ? undefined : name;
+        }
+        break;
+      }
+      case 0x31 /* '1' ordinary: 1 XY sub mH mI mW hH hI path */: {
+        const { fields, rest } = splitFields(record, 8);
+        const xy = fields[1];
+        if (rest !== undefined && xy !== undefined) entries.push({ path: rest, status: statusFromXY(xy) });
+        break;
+      }
+      case 0x32 /* '2' rename/copy: 2 XY sub mH mI mW hH hI Xscore path NUL origPath */: {
+        const { fields, rest } = splitFields(record, 9);
+        const score = fields[8] ?? '';
+        const fromPath = nextField();
+        if (rest === undefined) break;
+        const status: ChangeStatus = score.startsWith('C') ? 'copied' : 'renamed';
+        entries.push(fromPath === undefined ? { path: rest, status } : { path: rest, status, fromPath });
+        break;
+      }
+      case 0x75 /* 'u' unmerged: u XY sub m1 m2 m3 mW h1 h2 h3 path */: {
+        const { rest } = splitFields(record, 10);
+        if (rest !== undefined) entries.push({ path: rest, status: 'unmerged' });
+        break;
+      }
+      case 0x3f /* '?' untracked */: {
+        if (record.length > 2) entries.push({ path: record.subarray(2), status: 'untracked' });
+        break;
+      }
+      default:
+        // '!' (ignored, only with --ignored) and record types of future git versions.
+        break;
+    }
+  }
+  return head === undefined
+    ? branchName === undefined
+      ? { entries }
+      : { branchName, entries }
+    : branchName === undefined
+      ? { head, entries }
+      : { head, branchName, entries };
+}
+
+/** Split `count` space-separated ASCII fields off the front; `rest` is the remaining bytes (the path). */
+function splitFields(record: Buffer, count: number): { fields: string[]; rest: Buffer | undefined } {
+  const fields: string[] = [];
+  let start = 0;
+  for (let i = 0; i < count; i++) {
+    const space = record.indexOf(SPACE, start);
+    if (space === -1) return { fields, rest: undefined };
+    fields.push(record.toString('latin1', start, space));
+    start = space + 1;
+  }
+  return { fields, rest: start < record.length ? record.subarray(start) : undefined };
+}
+
+/**
+ * Map the two-letter XY code (X: index vs HEAD, Y: worktree vs index) to one status relative to HEAD.
+ * Precedence: unmerged > deleted > added > type-changed > modified. `AD` (added then removed from the
+ * worktree) is reported as deleted: the file is not on disk, which is what attribution needs to know.
+ */
+export function statusFromXY(xy: string): ChangeStatus {
+  const x = xy[0] ?? '.';
+  const y = xy[1] ?? '.';
+  if (x === 'U' || y === 'U' || (x === 'A' && y === 'A') || (x === 'D' && y === 'D')) return 'unmerged';
+  if (x === 'D' || y === 'D') return 'deleted';
+  if (x === 'A') return 'added';
+  if (x === 'T' || y === 'T') return 'type-changed';
+  return 'modified';
+}

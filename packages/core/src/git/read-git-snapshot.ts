@@ -1,0 +1,288 @@
+import { statSync } from 'node:fs';
+import type { ChangedFile, GitSnapshot } from './changed-file.ts';
+import { LOG_FORMAT, parseLogNameStatus } from './parse-log-name-status.ts';
+import { parseStatusV2, type StatusEntry } from './parse-status-v2.ts';
+import { runGit, type RunGitOptions, type RunGitResult } from './run-git.ts';
+import { statMtimes } from './stat-mtimes.ts';
+
+/** Options of {@link readGitSnapshot}. */
+export interface ReadGitSnapshotOptions {
+  /** Time limit of each git call, in ms. A call that passes it is killed with its children. */
+  readonly timeoutMs: number;
+  /**
+   * When the turn started (ms since the epoch). When set, files of commits made since then (committer
+   * time ≥ this, to the second) are included with `source: 'committed'`.
+   *
+   * May be a promise: {@link getCheckpoint} starts `git status` before the transcript has told it when
+   * the turn started, and the `git log` call starts as soon as the promise resolves. Resolving to
+   * undefined skips the log call.
+   */
+  readonly sinceMs?: number | PromiseLike<number | undefined>;
+  /** Aborts every git call; the snapshot is then `error`. */
+  readonly signal?: AbortSignal;
+  /** The git executable (default `git` on PATH). Tests pass scripts here. */
+  readonly gitBinary?: string;
+  /** Environment of the git processes (default `process.env`). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Most commits read for the committed-during-turn axis (default 100). */
+  readonly maxCommits?: number;
+}
+
+const DEFAULT_MAX_COMMITS = 100;
+const SLASH = Buffer.from('/');
+
+/**
+ * Read the file axis of a checkpoint: every uncommitted change of the repository containing `cwd`
+ * (staged, unstaged and untracked, renames with their old path), plus, when `sinceMs` is given, the
+ * files of commits made since the turn started.
+ *
+ * Cost: two git processes run in parallel (`rev-parse --show-toplevel` and
+ * `status --porcelain=v2 --branch -z --untracked-files=all --no-ahead-behind`, which also yields HEAD
+ * and the branch), a third (`log`) only with `sinceMs`, then one `lstat` per file.
+ *
+ * Guarantees:
+ * - read-only: `--no-optional-locks` and `GIT_OPTIONAL_LOCKS=0` keep `status` from refreshing the
+ *   index, so a held `index.lock` neither blocks nor is touched; no config is ever written;
+ * - every git call has a time limit and is killed with its children when it passes;
+ * - never throws: a directory outside any work tree (including a bare repository or the `.git`
+ *   directory itself) is `not-a-repo`; a missing git, a timeout, an abort or any other git failure is
+ *   `error` with a one-line message;
+ * - a repository without commits is a normal `repo` without `head`: every file is `added`/`untracked`.
+ *
+ * Paths: git's `-z` output is handled as bytes. `ChangedFile.path` is the UTF-8 decoding of those
+ * bytes; bytes that are not valid UTF-8 become U+FFFD, which is also how agents' JSON transcripts show
+ * such names (so attribution still matches them). `mtimeMs` is read with the raw bytes, so even such
+ * files are stat'ed correctly.
+ */
+export async function readGitSnapshot(cwd: string, options: ReadGitSnapshotOptions): Promise<GitSnapshot> {
+  // One controller for all calls: the caller's signal, plus our own early exits (a failed status must
+  // not leave a `git log` running in the background until its time limit).
+  const controller = new AbortController();
+  const onAbort = (): void => controller.abort();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  if (options.signal?.aborted) controller.abort();
+  try {
+    return await readSnapshot(cwd, options, controller);
+  } finally {
+    controller.abort();
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+async function readSnapshot(
+  cwd: string,
+  options: ReadGitSnapshotOptions,
+  controller: AbortController,
+): Promise<GitSnapshot> {
+  const base = {
+    cwd,
+    timeoutMs: options.timeoutMs,
+    signal: controller.signal,
+    ...(options.gitBinary ? { gitBinary: options.gitBinary } : {}),
+    ...(options.env ? { env: options.env } : {}),
+  };
+  const topLevelCall = runGit(['rev-parse', '--show-toplevel'], base);
+  const statusCall = runGit(
+    [
+      '--no-optional-locks',
+      'status',
+      '--porcelain=v2',
+      '--branch',
+      '-z',
+      '--untracked-files=all',
+      '--no-ahead-behind',
+    ],
+    base,
+  );
+  const logCall = readCommitsSince(options, base);
+
+  const [status, topLevel] = await Promise.all([statusCall, topLevelCall]);
+  const statusFailure = classifyFailure(status, 'status', cwd, options.gitBinary);
+  if (statusFailure) return statusFailure; // the caller's finally aborts the log call
+  const topFailure = classifyFailure(topLevel, 'rev-parse', cwd, options.gitBinary);
+  if (topFailure) return topFailure;
+  if (status.kind !== 'exited' || topLevel.kind !== 'exited') return { kind: 'error', message: 'git failed' };
+
+  const rootBytes = stripTrailingNewline(topLevel.stdout);
+  const root = rootBytes.toString('utf8');
+  const parsed = parseStatusV2(status.stdout);
+
+  const entries: { entry: StatusEntry; source: ChangedFile['source'] }[] = parsed.entries.map((entry) => ({
+    entry,
+    source: 'worktree',
+  }));
+  const diagnostics: string[] = [];
+  // The turn start may still be unknown (a promise); wait for it and the log call at most one more
+  // time limit.
+  const logGuard = setTimeout(() => controller.abort(), options.timeoutMs);
+  const log = await logCall;
+  clearTimeout(logGuard);
+  if (log.kind === 'ok') {
+    const inWorktree = new Set(parsed.entries.map((e) => e.path.toString('latin1')));
+    for (const entry of log.entries) {
+      if (!inWorktree.has(entry.path.toString('latin1'))) entries.push({ entry, source: 'committed' });
+    }
+  } else if (log.kind === 'failed' && parsed.head !== undefined) {
+    diagnostics.push(`committed-during-turn files unavailable: ${log.message}`);
+  }
+
+  const mtimes = await statMtimes(
+    entries.map(({ entry }) => Buffer.concat([rootBytes, SLASH, entry.path])),
+    options.signal,
+  );
+  const files: ChangedFile[] = entries.map(({ entry, source }, i) => {
+    const mtimeMs = entry.status === 'deleted' ? undefined : mtimes[i];
+    return {
+      path: entry.path.toString('utf8'),
+      status: entry.status,
+      source,
+      ...(entry.fromPath ? { fromPath: entry.fromPath.toString('utf8') } : {}),
+      ...(mtimeMs === undefined ? {} : { mtimeMs }),
+    };
+  });
+
+  // A named branch without commits is "unborn": the contract reports no branch until HEAD exists.
+  const branch = parsed.head === undefined ? undefined : parsed.branchName;
+  return {
+    kind: 'repo',
+    root,
+    ...(parsed.head === undefined ? {} : { head: parsed.head }),
+    ...(branch === undefined ? {} : { branch }),
+    files,
+    ...(diagnostics.length > 0 ? { diagnostics } : {}),
+  };
+}
+
+type LogOutcome =
+  | { readonly kind: 'skipped' }
+  | { readonly kind: 'ok'; readonly entries: readonly StatusEntry[] }
+  | { readonly kind: 'failed'; readonly message: string };
+
+async function readCommitsSince(
+  options: ReadGitSnapshotOptions,
+  base: RunGitOptions & { readonly signal: AbortSignal },
+): Promise<LogOutcome> {
+  let sinceMs: number | undefined;
+  try {
+    sinceMs = await untilAborted(options.sinceMs, base.signal);
+  } catch {
+    return { kind: 'skipped' };
+  }
+  if (base.signal.aborted) return { kind: 'failed', message: 'turn start not known within the time limit' };
+  if (sinceMs === undefined || !Number.isFinite(sinceMs)) return { kind: 'skipped' };
+  const sinceSec = Math.floor(sinceMs / 1000);
+  const result = await runGit(
+    [
+      '--no-optional-locks',
+      'log',
+      '-z',
+      '--no-color',
+      '--no-show-signature',
+      // Commits on this branch only; a merge made during the turn shows its diff against the branch.
+      '--first-parent',
+      '-m',
+      '-M',
+      '--name-status',
+      LOG_FORMAT,
+      `--max-count=${options.maxCommits ?? DEFAULT_MAX_COMMITS}`,
+      `--since=@${sinceSec}`,
+      'HEAD',
+      '--',
+    ],
+    base,
+  );
+  if (result.kind !== 'exited') return { kind: 'failed', message: describeRunFailure(result, 'log') };
+  if (result.code !== 0) return { kind: 'failed', message: firstLine(result.stderr) || `git log exited ${result.code}` };
+
+  // Newest first. A path committed several times keeps its newest status, except that a file added
+  // during the turn stays "added" whatever later commits did to it (short of deleting it).
+  const byPath = new Map<string, StatusEntry>();
+  for (const commit of parseLogNameStatus(result.stdout)) {
+    // `--since` stops at the first older commit; the explicit filter guards against clock skew.
+    if (!(commit.committedAtSec >= sinceSec)) continue;
+    for (const file of commit.files) {
+      const key = file.path.toString('latin1');
+      const newer = byPath.get(key);
+      if (newer === undefined) byPath.set(key, file);
+      else if (file.status === 'added' && newer.status === 'modified') byPath.set(key, { ...newer, status: 'added' });
+    }
+  }
+  return { kind: 'ok', entries: [...byPath.values()] };
+}
+
+/** Resolve like `value`, or with undefined once `signal` aborts, whichever comes first. */
+function untilAborted<T>(value: T | PromiseLike<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise<T | undefined>((resolve, reject) => {
+    const onAbort = (): void => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    Promise.resolve(value).then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+/** Turn a failed or non-zero git call into a snapshot; undefined when the call succeeded. */
+function classifyFailure(
+  result: RunGitResult,
+  what: string,
+  cwd: string,
+  gitBinary: string | undefined,
+): Extract<GitSnapshot, { kind: 'not-a-repo' | 'error' }> | undefined {
+  if (result.kind === 'exited') {
+    if (result.code === 0) return undefined;
+    if (/not a git repository|must be run in a work tree/i.test(result.stderr)) return { kind: 'not-a-repo' };
+    return { kind: 'error', message: `git ${what} failed: ${firstLine(result.stderr) || `exit code ${result.code}`}` };
+  }
+  if (result.kind === 'spawn-error' && result.code === 'ENOENT') {
+    // Node reports a missing cwd and a missing executable with the same ENOENT.
+    if (!isDirectory(cwd)) return { kind: 'error', message: `working directory does not exist: ${cwd}` };
+    return { kind: 'error', message: `git executable not found (${gitBinary ?? 'git'} on PATH)` };
+  }
+  return { kind: 'error', message: describeRunFailure(result, what) };
+}
+
+function describeRunFailure(result: Exclude<RunGitResult, { kind: 'exited' }>, what: string): string {
+  switch (result.kind) {
+    case 'timeout':
+      return `git ${what} timed out after ${result.ms} ms`;
+    case 'aborted':
+      return `git ${what} aborted`;
+    case 'spawn-error':
+      return `git ${what} could not start: ${result.message}`;
+    case 'killed':
+      return `git ${what} was killed by ${result.signal}`;
+    case 'output-too-large':
+      return `git ${what} output exceeded ${result.limit} bytes`;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function firstLine(text: string): string {
+  return (
+    text
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l.length > 0) ?? ''
+  );
+}
+
+function stripTrailingNewline(bytes: Buffer): Buffer {
+  let end = bytes.length;
+  while (end > 0 && (bytes[end - 1] === 0x0a || bytes[end - 1] === 0x0d)) end--;
+  return bytes.subarray(0, end);
+}
