@@ -1,0 +1,78 @@
+import { decideLoopGuard, type LoopGuardConfig, type LoopGuardDecision } from './loop-guard.ts';
+import { pruneStateDir } from './prune-state-dir.ts';
+import { recordBlock } from './session-state.ts';
+import { errorMessage, updateSessionState } from './session-state-store.ts';
+import type { SessionStateLocation } from './state-files.ts';
+
+/** Input of {@link claimCheckpoint}: a delivery route wants to deliver a checkpoint now. */
+export interface ClaimCheckpointRequest extends SessionStateLocation {
+  /** See {@link LoopGuardInput.turnId}. */
+  readonly turnId: string | undefined;
+  readonly stopHookActive: boolean;
+  /** `TurnTimeline.startedAt`. */
+  readonly turnStartedAt?: string | undefined;
+  /** `TurnTimeline.checkpointsDelivered`. */
+  readonly checkpointsDelivered?: number | undefined;
+  readonly config: LoopGuardConfig;
+  /** Defaults to the current time. */
+  readonly now?: Date;
+  /** Longest wait for a concurrent hook holding the session lock (default 3 s). */
+  readonly lockWaitMs?: number;
+}
+
+/** A loop guard decision, plus `state-unavailable` when the state could not be locked or written. */
+export type CheckpointClaim =
+  | LoopGuardDecision
+  | { readonly verdict: 'pass'; readonly reason: 'state-unavailable'; readonly detail: string };
+
+/** Result of {@link claimCheckpoint}. */
+export interface ClaimCheckpointResult {
+  readonly claim: CheckpointClaim;
+  readonly diagnostics: readonly string[];
+}
+
+/**
+ * The one call both delivery routes make right before delivering a checkpoint: decide with the loop
+ * guard and, when allowed, record the block — atomically, under the session lock, so of any number of
+ * concurrent hooks for the same turn exactly `maxBlocksPerTurn` get `allow`.
+ *
+ * Fails open: if the state cannot be locked or written, the claim is `pass` (`state-unavailable`),
+ * because an unrecorded block could repeat forever. `stopHookActive` passes without touching disk.
+ * Never throws.
+ */
+export async function claimCheckpoint(request: ClaimCheckpointRequest): Promise<ClaimCheckpointResult> {
+  const now = request.now ?? new Date();
+  const decide = (state: Parameters<typeof decideLoopGuard>[0]['state']): LoopGuardDecision =>
+    decideLoopGuard({
+      state,
+      turnId: request.turnId,
+      stopHookActive: request.stopHookActive,
+      turnStartedAt: request.turnStartedAt,
+      checkpointsDelivered: request.checkpointsDelivered,
+      now,
+      config: request.config,
+    });
+  if (request.stopHookActive || request.turnId === undefined) {
+    return { claim: decide({ version: 1, agent: request.agent, sessionId: request.sessionId, turns: [] }), diagnostics: [] };
+  }
+  const turnId = request.turnId;
+  try {
+    const result = await updateSessionState(
+      request,
+      (state) => {
+        const decision = decide(state);
+        return { state: decision.verdict === 'allow' ? recordBlock(state, turnId, now) : undefined, value: decision };
+      },
+      request.lockWaitMs === undefined ? {} : { lockWaitMs: request.lockWaitMs },
+    );
+    const diagnostics = [...result.diagnostics];
+    if (result.written) {
+      // Housekeeping rides on the rare write path; at most once a day, never fatal.
+      diagnostics.push(...(await pruneStateDir({ stateDir: request.stateDir, now })));
+    }
+    return { claim: result.value, diagnostics };
+  } catch (error) {
+    const detail = errorMessage(error);
+    return { claim: { verdict: 'pass', reason: 'state-unavailable', detail }, diagnostics: [detail] };
+  }
+}

@@ -1,0 +1,94 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { AgentId } from '../agent-id.ts';
+
+/** How many turns a session state file remembers (oldest dropped first). */
+export const MAX_TURNS_KEPT = 32;
+
+/** Turn ids longer than this are stored as a digest, so a hostile payload cannot bloat the file. */
+const MAX_TURN_ID_LENGTH = 200;
+
+/** What the loop guard remembers about one turn of a session. */
+export interface TurnRecord {
+  /** The turn identity (Claude `prompt_id`, Codex `turn_id`, Gemini prompt digest), see {@link normalizeTurnId}. */
+  readonly turnId: string;
+  /** Checkpoints delivered (blocks) in this turn. */
+  readonly blocks: number;
+  /** ISO-8601 time of the first and of the latest block of this turn. */
+  readonly firstBlockAt: string;
+  readonly lastBlockAt: string;
+}
+
+/**
+ * The state file of one agent session: `<stateDir>/sessions/<agent>-<safe session id>.json`.
+ *
+ * Small and bounded by design: only the last {@link MAX_TURNS_KEPT} turns, newest last. It holds no
+ * transcript content, only identities, counts and times.
+ */
+export interface SessionState {
+  readonly version: 1;
+  readonly agent: AgentId;
+  /** The raw session id as the agent gave it (the file name may hold a digest instead). */
+  readonly sessionId: string;
+  /** ISO-8601 time of the last checkpoint delivered in this session, any turn (the 30-second rule). */
+  readonly lastCheckpointAt?: string;
+  readonly turns: readonly TurnRecord[];
+  /** ISO-8601 time of the last write. */
+  readonly updatedAt?: string;
+}
+
+const isoTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'not a date');
+
+/** Loose on unknown keys (a newer version may add some), strict on the ones we rely on. */
+export const SessionStateSchema = z.looseObject({
+  version: z.literal(1),
+  agent: z.enum(['claude', 'gemini', 'codex']),
+  sessionId: z.string(),
+  lastCheckpointAt: isoTime.optional(),
+  turns: z
+    .array(
+      z.looseObject({
+        turnId: z.string().min(1),
+        blocks: z.number().int().min(0),
+        firstBlockAt: isoTime,
+        lastBlockAt: isoTime,
+      }),
+    )
+    .max(MAX_TURNS_KEPT * 4),
+  updatedAt: isoTime.optional(),
+});
+
+/** A state with no history, for a session seen for the first time (or whose file was unreadable). */
+export function emptySessionState(agent: AgentId, sessionId: string): SessionState {
+  return { version: 1, agent, sessionId, turns: [] };
+}
+
+/**
+ * Bound a turn id: ids over 200 characters become `sha256:<hex>`. Agents use UUIDs, but the Gemini
+ * fallback identity is derived from prompt text.
+ */
+export function normalizeTurnId(turnId: string): string {
+  if (turnId.length <= MAX_TURN_ID_LENGTH) return turnId;
+  return `sha256:${createHash('sha256').update(turnId, 'utf8').digest('hex')}`;
+}
+
+/** The record of a turn, if this session has one. */
+export function findTurn(state: SessionState, turnId: string): TurnRecord | undefined {
+  const id = normalizeTurnId(turnId);
+  return state.turns.find((t) => t.turnId === id);
+}
+
+/**
+ * The state after one more checkpoint was delivered in `turnId` at `now`: the turn's count goes up,
+ * it moves to the end (most recent), `lastCheckpointAt` is set and old turns are pruned.
+ */
+export function recordBlock(state: SessionState, turnId: string, now: Date): SessionState {
+  const id = normalizeTurnId(turnId);
+  const at = now.toISOString();
+  const previous = state.turns.find((t) => t.turnId === id);
+  const updated: TurnRecord = previous
+    ? { ...previous, blocks: previous.blocks + 1, lastBlockAt: at }
+    : { turnId: id, blocks: 1, firstBlockAt: at, lastBlockAt: at };
+  const turns = [...state.turns.filter((t) => t.turnId !== id), updated].slice(-MAX_TURNS_KEPT);
+  return { ...state, lastCheckpointAt: at, turns, updatedAt: at };
+}
