@@ -1,0 +1,285 @@
+import type { TimelineDiagnostic, TokenUsage, ToolCall, TurnHint, TurnTimeline } from '@agent-checkpoint/core';
+import { buildClaudeToolCall, type ExcerptBudget } from './build-claude-tool-call.ts';
+import { classifyClaudeUserEntry, extractCheckpointText, isTaskNotificationPrompt } from './classify-claude-user-entry.ts';
+import type { CollectedClaudeTurn } from './collect-claude-turn.ts';
+import type { ClaudeEntry, ClaudeToolResult, ClaudeToolUse, ClaudeUserEntry } from './parse-claude-entry.ts';
+
+/** Longest prompt text kept on the timeline. */
+export const PROMPT_MAX_CHARS = 2000;
+/** Most usage records kept in `usageHistory`. */
+export const USAGE_HISTORY_MAX = 20;
+
+/** Arguments of {@link buildClaudeTimeline}. */
+export interface BuildClaudeTimelineInput {
+  readonly collected: CollectedClaudeTurn;
+  readonly checkpointPrefix: string;
+  readonly maxBytes: number;
+  readonly hint?: TurnHint;
+  readonly excerpt?: ExcerptBudget;
+}
+
+/** The timeline plus what the flush wait needs to know about the file itself. */
+export interface BuiltClaudeTimeline {
+  readonly timeline: TurnTimeline;
+  /**
+   * The text of the last assistant entry of the turn as written in the file (joined with the other
+   * text entries of the same response), or undefined when the turn's last assistant entry has no
+   * text (a tool call) or there is none.
+   */
+  readonly fileFinalAssistantText?: string;
+}
+
+/**
+ * Turn what {@link collectClaudeTurn} gathered into a {@link TurnTimeline}: tool calls of the turn
+ * paired with their results by `tool_use_id`, our delivered checkpoints, the last messages and the
+ * token usage of the window. Pure: no I/O.
+ */
+export function buildClaudeTimeline(input: BuildClaudeTimelineInput): BuiltClaudeTimeline {
+  const { collected, checkpointPrefix, hint } = input;
+  const { entries, tail } = collected;
+  const diagnostics: TimelineDiagnostic[] = [];
+  const readStats = { bytesRead: tail.bytesRead, fileBytes: tail.fileSize };
+  if (tail.corruptLines > 0) {
+    diagnostics.push({
+      level: 'info',
+      code: 'corrupt-line',
+      message: `${tail.corruptLines} line(s) that are not valid JSON were skipped (corrupt, or still being written).`,
+    });
+  }
+
+  const noData = (diagnostic: TimelineDiagnostic): BuiltClaudeTimeline => ({
+    timeline: {
+      agent: 'claude',
+      hasData: false,
+      calls: [],
+      checkpointsDelivered: 0,
+      truncated: false,
+      readStats,
+      diagnostics: [...diagnostics, diagnostic],
+    },
+  });
+
+  if (collected.claudeLines === 0) return noData(describeNonClaudeFile(collected, input.maxBytes));
+  const hasConversation = entries.some((entry) => entry.kind === 'user' || entry.kind === 'assistant');
+  if (!hasConversation) {
+    if (tail.aborted) return noData({ level: 'warn', code: 'aborted', message: 'Reading was aborted before any turn entry was found.' });
+    if (tail.capped) {
+      return noData({
+        level: 'warn',
+        code: 'cap-reached',
+        message: `No user or assistant entry within the last ${input.maxBytes} bytes of the transcript.`,
+      });
+    }
+    return noData({ level: 'info', code: 'no-turn', message: 'The transcript holds no main-agent user or assistant entry.' });
+  }
+
+  // Where the turn starts.
+  let start = collected.startIndex;
+  let truncated = false;
+  if (start === undefined) {
+    start = 0;
+    if (tail.aborted) {
+      truncated = true;
+      diagnostics.push({ level: 'warn', code: 'aborted', message: 'Reading was aborted before the start of the turn: the timeline holds only its tail.' });
+    } else if (tail.capped) {
+      truncated = true;
+      diagnostics.push({
+        level: 'warn',
+        code: 'turn-truncated',
+        message: `The start of the turn lies beyond the last ${input.maxBytes} bytes read: the timeline holds only the tail of the turn.`,
+      });
+    } else {
+      diagnostics.push({ level: 'info', code: 'no-prompt', message: 'No genuine user prompt in the transcript: the whole file is treated as the turn.' });
+    }
+  }
+  if (collected.startKind === 'turn-id-not-found') {
+    diagnostics.push({
+      level: 'warn',
+      code: 'turn-id-not-found',
+      message: `No entry carries prompt id ${hint?.turnId ?? ''} within the bytes read: used the last genuine prompt instead.`,
+    });
+  }
+
+  const startEntry = collected.startIndex === undefined ? undefined : entries[start];
+  const startUser = startEntry?.kind === 'user' ? startEntry : undefined;
+  const startIsPrompt = startUser !== undefined && classifyClaudeUserEntry(startUser, checkpointPrefix) === 'prompt';
+  const turnKey = startUser?.promptId ?? (collected.turnIdSeen ? hint?.turnId : undefined);
+  if (startUser && startIsPrompt && isTaskNotificationPrompt(startUser)) {
+    diagnostics.push({
+      level: 'info',
+      code: 'task-notification-turn',
+      message: 'The turn was started by Claude itself when a background task finished, not by a user prompt.',
+    });
+  }
+
+  // The turn runs until the next genuine prompt of another turn (only possible with a prompt id).
+  let end = entries.length;
+  for (let index = start + 1; index < entries.length; index += 1) {
+    const entry = entries[index];
+    if (entry?.kind !== 'user' || classifyClaudeUserEntry(entry, checkpointPrefix) !== 'prompt') continue;
+    if (entry.promptId === undefined || entry.promptId !== turnKey) {
+      end = index;
+      break;
+    }
+  }
+
+  const uses: { use: ClaudeToolUse; timestamp: string | undefined }[] = [];
+  const seenUseIds = new Set<string>();
+  const results = new Map<string, ClaudeToolResult>();
+  let checkpointsDelivered = 0;
+  let lastAssistantIndex = -1;
+  for (let index = start; index < end; index += 1) {
+    const entry = entries[index];
+    if (!entry) continue;
+    if (entry.kind === 'assistant') {
+      lastAssistantIndex = index;
+      for (const use of entry.toolUses) {
+        // Ids are unique per timeline; a duplicated tool_use (self-healed transcript) is one call.
+        if (seenUseIds.has(use.id)) continue;
+        seenUseIds.add(use.id);
+        uses.push({ use, timestamp: entry.timestamp });
+      }
+    } else if (entry.kind === 'user') {
+      if (classifyClaudeUserEntry(entry, checkpointPrefix) === 'checkpoint') checkpointsDelivered += 1;
+      for (const result of entry.toolResults) {
+        if (!results.has(result.toolUseId)) results.set(result.toolUseId, result);
+      }
+    }
+  }
+  const calls: ToolCall[] = uses.map(({ use, timestamp }) =>
+    buildClaudeToolCall(use, results.get(use.id), timestamp, input.excerpt),
+  );
+
+  const fileFinalAssistantText = finalAssistantText(entries, lastAssistantIndex);
+  const lastAssistantMessage = nonEmpty(hint?.lastAssistantMessage) ?? lastAssistantTextOfTurn(entries, start, end);
+  const lastUserMessage = findLastUserMessage(entries, checkpointPrefix);
+  const usage = usageRecords(entries);
+  const newestWithCwd = findLast(entries, (entry) => entry.cwd !== undefined);
+  const newestWithVersion = findLast(entries, (entry) => entry.version !== undefined);
+
+  const timeline: TurnTimeline = {
+    agent: 'claude',
+    hasData: true,
+    ...(turnKey !== undefined ? { turnId: turnKey } : startUser ? { turnId: startUser.uuid } : {}),
+    ...(startEntry?.timestamp !== undefined ? { startedAt: startEntry.timestamp } : {}),
+    ...(startIsPrompt && startUser?.text !== undefined ? { prompt: clip(startUser.text, PROMPT_MAX_CHARS) } : {}),
+    calls,
+    checkpointsDelivered,
+    ...(lastUserMessage !== undefined ? { lastUserMessage } : {}),
+    ...(lastAssistantMessage !== undefined ? { lastAssistantMessage } : {}),
+    ...(usage.length > 0 ? { tokenUsage: usage[usage.length - 1] as TokenUsage, usageHistory: usage.slice(-USAGE_HISTORY_MAX) } : {}),
+    truncated,
+    ...(newestWithCwd?.cwd !== undefined ? { cwd: newestWithCwd.cwd } : {}),
+    ...(newestWithVersion?.version !== undefined ? { cliVersion: newestWithVersion.version } : {}),
+    readStats,
+    diagnostics,
+  };
+  return { timeline, ...(fileFinalAssistantText !== undefined ? { fileFinalAssistantText } : {}) };
+}
+
+function describeNonClaudeFile(collected: CollectedClaudeTurn, maxBytes: number): TimelineDiagnostic {
+  const { tail, foreignLines, foreignAgent } = collected;
+  if (foreignLines > 0) {
+    const which = foreignAgent === 'codex' ? ' (it looks like a Codex CLI rollout)' : foreignAgent === 'gemini' ? ' (it looks like a Gemini CLI session)' : '';
+    return {
+      level: 'warn',
+      code: 'wrong-agent',
+      message: `The file holds JSON lines but no Claude Code transcript entry${which}.`,
+    };
+  }
+  if (tail.corruptLines > 0) {
+    return { level: 'warn', code: 'not-jsonl', message: 'No line of the file is valid JSON: not a Claude Code transcript.' };
+  }
+  if (tail.aborted) return { level: 'warn', code: 'aborted', message: 'Reading was aborted before any entry was read.' };
+  if (tail.capped) {
+    return {
+      level: 'warn',
+      code: 'cap-reached',
+      message: `No complete line within the last ${maxBytes} bytes (a single line is larger than the read cap).`,
+    };
+  }
+  return { level: 'info', code: 'empty', message: 'The transcript file has no entries yet.' };
+}
+
+/** The final text the file holds for the turn: the last assistant entry, with its response's other text entries. */
+function finalAssistantText(entries: readonly ClaudeEntry[], lastAssistantIndex: number): string | undefined {
+  const last = entries[lastAssistantIndex];
+  if (last?.kind !== 'assistant' || last.text === undefined) return undefined;
+  if (last.messageId === undefined) return last.text;
+  const parts: string[] = [];
+  for (let index = lastAssistantIndex; index >= 0; index -= 1) {
+    const entry = entries[index];
+    if (entry?.kind !== 'assistant') continue;
+    if (entry.messageId !== last.messageId) break;
+    if (entry.text !== undefined) parts.unshift(entry.text);
+  }
+  return parts.join('\n\n');
+}
+
+function lastAssistantTextOfTurn(entries: readonly ClaudeEntry[], start: number, end: number): string | undefined {
+  for (let index = end - 1; index >= start; index -= 1) {
+    const entry = entries[index];
+    if (entry?.kind === 'assistant' && entry.text !== undefined && entry.text.trim().length > 0) return entry.text;
+  }
+  return undefined;
+}
+
+/**
+ * The newest user-role message of the window, whatever its origin: a prompt, a prompt typed
+ * mid-turn (`queued_command`), hook feedback… Tool-result-only entries are not messages. One of our
+ * checkpoints is returned as the checkpoint text itself (starting with the prefix), without Claude's
+ * `Stop hook feedback:` wrapper, so callers can test it the same way for every agent.
+ */
+function findLastUserMessage(entries: readonly ClaudeEntry[], checkpointPrefix: string): string | undefined {
+  for (let index = entries.length - 1; index >= 0; index -= 1) {
+    const entry = entries[index];
+    if (entry?.kind === 'queued-prompt') return entry.text;
+    if (entry?.kind !== 'user' || entry.text === undefined) continue;
+    return extractCheckpointText(entry.text, checkpointPrefix) ?? entry.text;
+  }
+  return undefined;
+}
+
+/** Usage per API response (one response spans several entries; the last entry's counters win). */
+function usageRecords(entries: readonly ClaudeEntry[]): TokenUsage[] {
+  const byMessage = new Map<string, TokenUsage>();
+  let anonymous = 0;
+  for (const entry of entries) {
+    if (entry.kind !== 'assistant' || !entry.usage) continue;
+    // Synthetic entries (API errors, interrupts) carry zeroed usage that says nothing about the context.
+    if (entry.model === '<synthetic>') continue;
+    const { usage } = entry;
+    const record: TokenUsage = {
+      contextTokens: usage.inputTokens + usage.cacheReadInputTokens + usage.cacheCreationInputTokens,
+      ...(usage.outputTokens !== undefined ? { outputTokens: usage.outputTokens } : {}),
+      ...(entry.model !== undefined ? { model: entry.model } : {}),
+      ...(entry.timestamp !== undefined ? { timestamp: entry.timestamp } : {}),
+    };
+    const key = entry.messageId ?? `#${(anonymous += 1)}`;
+    // Deleting first keeps the Map ordered by the response's latest entry.
+    byMessage.delete(key);
+    byMessage.set(key, record);
+  }
+  return [...byMessage.values()];
+}
+
+function findLast(entries: readonly ClaudeEntry[], predicate: (entry: ClaudeEntry) => boolean): ClaudeEntry | undefined {
+  for (let index = entries.length - 1; index >= 0; index -= 1) {
+    const entry = entries[index];
+    if (entry && predicate(entry)) return entry;
+  }
+  return undefined;
+}
+
+function nonEmpty(text: string | undefined): string | undefined {
+  return text !== undefined && text.trim().length > 0 ? text : undefined;
+}
+
+/** First `max` UTF-16 units, never splitting a surrogate pair. */
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const code = text.charCodeAt(max - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+}
+
+export type { ClaudeUserEntry };

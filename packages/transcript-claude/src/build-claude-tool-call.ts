@@ -1,0 +1,97 @@
+import { makeOutputExcerpt, type ToolCall, type ToolOutcome } from '@agent-checkpoint/core';
+import { mapClaudeToolName } from './map-claude-tool-name.ts';
+import type { ClaudeToolResult, ClaudeToolUse } from './parse-claude-entry.ts';
+
+/** Excerpt budget (characters) for tool outputs. */
+export interface ExcerptBudget {
+  readonly head?: number;
+  readonly tail?: number;
+}
+
+/**
+ * Input keys that name a file or directory. `path` is the search root of `Grep`/`Glob`/`LS` (a
+ * directory or a single file); it is kept in `paths` as written, because it is what the call names,
+ * but it never means "this file was read" (search calls are kind `search`, not `read`).
+ */
+const PATH_KEYS: readonly string[] = ['file_path', 'notebook_path', 'path'];
+
+/** Opening tag of a tool output Claude persisted to disk (2.1.x, outputs over ~30–50K characters). */
+const PERSISTED_OUTPUT_OPEN = '<persisted-output>';
+const PERSISTED_PREVIEW_HEADER = /\nPreview \(first [^)\n]*\):\n/;
+const EXIT_CODE_LINE = /^Exit code (-?\d+)[ \t]*(?:\r?\n|$)/;
+
+/**
+ * Build the unified call for one `tool_use` block and its result (undefined when no result exists).
+ *
+ * - Outcome: no result → `pending`; `is_error: true` → `error`; otherwise `success`. A Bash call run
+ *   with `run_in_background: true` stays `pending` when its (launch) result is not an error: the
+ *   result only says the command started, not how it ended.
+ * - Bash exit code: `Exit code N` on the first line of an error result (or of the preview of a
+ *   persisted output); 0 for a non-error result of a foreground command; undefined otherwise
+ *   (rejections, validation errors, interrupts, background commands).
+ * - Output: the result text as recorded. A persisted output (`<persisted-output>` with the file
+ *   path and a 2 KB preview) is kept as that reference text; the file itself is not read.
+ */
+export function buildClaudeToolCall(
+  use: ClaudeToolUse,
+  result: ClaudeToolResult | undefined,
+  timestamp: string | undefined,
+  budget: ExcerptBudget = {},
+): ToolCall {
+  const kind = mapClaudeToolName(use.name);
+  const background = kind === 'shell' && use.input['run_in_background'] === true;
+  const outcome: ToolOutcome = !result ? 'pending' : result.isError ? 'error' : background ? 'pending' : 'success';
+  const output = result?.text === undefined ? undefined : makeOutputExcerpt(result.text, budget.head, budget.tail);
+  const base = {
+    id: use.id,
+    rawName: use.name,
+    input: use.input,
+    outcome,
+    ...(output ? { output } : {}),
+    ...(timestamp === undefined ? {} : { timestamp }),
+  };
+  if (kind === 'shell') {
+    const command = use.input['command'];
+    const exitCode = shellExitCode(result, background);
+    return {
+      ...base,
+      kind,
+      paths: [],
+      command: typeof command === 'string' ? command : '',
+      ...(exitCode === undefined ? {} : { exitCode }),
+    };
+  }
+  return { ...base, kind, paths: inputPaths(use.input) };
+}
+
+function shellExitCode(result: ClaudeToolResult | undefined, background: boolean): number | undefined {
+  if (!result) return undefined;
+  if (!result.isError) return background ? undefined : 0;
+  return result.text === undefined ? undefined : parseExitCodeLine(result.text);
+}
+
+/**
+ * The exit code from Claude's Bash error text (`Exit code 2\n<output>`), looking inside the preview
+ * when the output was persisted to disk. Undefined when the text does not start that way.
+ */
+export function parseExitCodeLine(text: string): number | undefined {
+  let body = text;
+  if (body.trimStart().startsWith(PERSISTED_OUTPUT_OPEN)) {
+    const header = PERSISTED_PREVIEW_HEADER.exec(body);
+    if (!header) return undefined;
+    body = body.slice(header.index + header[0].length);
+  }
+  const found = EXIT_CODE_LINE.exec(body);
+  if (!found?.[1]) return undefined;
+  const code = Number.parseInt(found[1], 10);
+  return Number.isSafeInteger(code) ? code : undefined;
+}
+
+function inputPaths(input: Readonly<Record<string, unknown>>): string[] {
+  const paths: string[] = [];
+  for (const key of PATH_KEYS) {
+    const value = input[key];
+    if (typeof value === 'string' && value.length > 0 && !paths.includes(value)) paths.push(value);
+  }
+  return paths;
+}

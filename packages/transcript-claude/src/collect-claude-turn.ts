@@ -1,0 +1,137 @@
+import { readJsonlTail, type JsonlTailResult } from '@agent-checkpoint/core';
+import { classifyClaudeUserEntry } from './classify-claude-user-entry.ts';
+import { guessForeignAgent, parseClaudeLine, type ClaudeEntry } from './parse-claude-entry.ts';
+import { skipClaudeBookkeepingLine } from './skip-claude-bookkeeping-line.ts';
+
+/** Arguments of {@link collectClaudeTurn}. */
+export interface CollectClaudeTurnOptions {
+  readonly maxBytes: number;
+  readonly checkpointPrefix: string;
+  /** The Stop payload's `prompt_id`; undefined → the last genuine prompt opens the turn. */
+  readonly turnId?: string;
+  readonly signal?: AbortSignal;
+  /** Size of each backwards read (tests use small chunks to exercise line splitting). */
+  readonly chunkBytes?: number;
+}
+
+/** How the start of the turn was found. */
+export type TurnStartKind =
+  /** `turnId` given and found: the first user entry carrying it. */
+  | 'turn-id'
+  /** `turnId` given but absent from the window: fell back to the last genuine prompt. */
+  | 'turn-id-not-found'
+  /** No `turnId`: the last genuine prompt. */
+  | 'last-prompt'
+  /** No boundary in the window (capped, aborted, or a file without any prompt). */
+  | 'none';
+
+/** What the backwards read collected. */
+export interface CollectedClaudeTurn {
+  /** Main-chain entries of the window, in file order (oldest first). */
+  readonly entries: readonly ClaudeEntry[];
+  /** Index in `entries` of the entry that opens the turn; undefined when no boundary was found. */
+  readonly startIndex: number | undefined;
+  readonly startKind: TurnStartKind;
+  /** True when an entry carrying `turnId` was seen (the window holds at least part of that turn). */
+  readonly turnIdSeen: boolean;
+  readonly tail: JsonlTailResult;
+  /** Lines recognised as Claude's (chain entries, sidechain entries, bookkeeping, pre-filtered lines). */
+  readonly claudeLines: number;
+  /** Valid JSON lines that look like no Claude transcript line (another agent's format). */
+  readonly foreignLines: number;
+  /** Which agent the foreign lines look like, when recognisable. */
+  readonly foreignAgent?: 'codex' | 'gemini';
+}
+
+/**
+ * Read the transcript backwards from its end, keeping main-chain entries, and stop at the turn
+ * boundary so that no earlier byte is read:
+ *
+ * - with a `turnId`: at the genuine prompt carrying it; or, when the turn did not start with a
+ *   genuine prompt (e.g. `/compact`), at the previous genuine prompt, the turn then starting at the
+ *   first entry carrying the id. A genuine prompt of another id seen *before* the id is remembered as
+ *   a fallback and the search continues (a task notification may already follow the turn);
+ * - without: at the last genuine prompt (see {@link classifyClaudeUserEntry}).
+ *
+ * Never reads more than `maxBytes`. I/O errors propagate (the caller turns them into diagnostics).
+ */
+export function collectClaudeTurn(path: string, options: CollectClaudeTurnOptions): CollectedClaudeTurn {
+  const newestFirst: ClaudeEntry[] = [];
+  const { turnId, checkpointPrefix } = options;
+  let claudeLines = 0;
+  let foreignLines = 0;
+  let foreignAgent: 'codex' | 'gemini' | undefined;
+  let earliestWithTurnId = -1;
+  let fallbackPrompt = -1;
+  let boundary = -1;
+
+  const tail = readJsonlTail(path, {
+    maxBytes: options.maxBytes,
+    ...(options.chunkBytes === undefined ? {} : { chunkBytes: options.chunkBytes }),
+    ...(options.signal ? { signal: options.signal } : {}),
+    skipLine: skipClaudeBookkeepingLine,
+    visit: (raw) => {
+      const parsed = parseClaudeLine(raw);
+      if (parsed.kind === 'foreign') {
+        foreignLines += 1;
+        foreignAgent ??= guessForeignAgent(raw);
+        return 'continue';
+      }
+      claudeLines += 1;
+      if (parsed.kind === 'ignored-claude') return 'continue';
+      const entry = parsed.entry;
+      newestFirst.push(entry);
+      if (entry.kind !== 'user') return 'continue';
+      const index = newestFirst.length - 1;
+      const isPrompt = classifyClaudeUserEntry(entry, checkpointPrefix) === 'prompt';
+      if (turnId === undefined) {
+        if (!isPrompt) return 'continue';
+        boundary = index;
+        return 'stop';
+      }
+      if (entry.promptId === turnId) {
+        earliestWithTurnId = index;
+        if (!isPrompt) return 'continue';
+        boundary = index;
+        return 'stop';
+      }
+      if (!isPrompt) return 'continue';
+      if (earliestWithTurnId !== -1) {
+        boundary = earliestWithTurnId;
+        return 'stop';
+      }
+      if (fallbackPrompt === -1) fallbackPrompt = index;
+      return 'continue';
+    },
+  });
+
+  let startKind: TurnStartKind;
+  if (turnId === undefined) {
+    startKind = boundary === -1 ? 'none' : 'last-prompt';
+  } else if (boundary !== -1) {
+    startKind = 'turn-id';
+  } else if (earliestWithTurnId !== -1 && tail.reachedStart) {
+    // The whole file was read: the first entry with the id opens the turn.
+    boundary = earliestWithTurnId;
+    startKind = 'turn-id';
+  } else if (earliestWithTurnId !== -1) {
+    startKind = 'none';
+  } else if (fallbackPrompt !== -1) {
+    boundary = fallbackPrompt;
+    startKind = 'turn-id-not-found';
+  } else {
+    startKind = 'none';
+  }
+
+  const entries = newestFirst.reverse();
+  return {
+    entries,
+    startIndex: boundary === -1 ? undefined : entries.length - 1 - boundary,
+    startKind,
+    turnIdSeen: earliestWithTurnId !== -1,
+    tail,
+    claudeLines: claudeLines + tail.skippedLines,
+    foreignLines,
+    ...(foreignAgent ? { foreignAgent } : {}),
+  };
+}

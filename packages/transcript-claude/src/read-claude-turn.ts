@@ -1,0 +1,173 @@
+import { statSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  DEFAULT_TRANSCRIPT_MAX_BYTES,
+  emptyTimeline,
+  type ReadTurnRequest,
+  type TimelineDiagnostic,
+  type TurnTimeline,
+} from '@agent-checkpoint/core';
+import { buildClaudeTimeline, type BuiltClaudeTimeline } from './build-claude-timeline.ts';
+import type { ExcerptBudget } from './build-claude-tool-call.ts';
+import { collectClaudeTurn } from './collect-claude-turn.ts';
+
+/** Default longest wait for Claude's lagging final transcript write (claude-cli.md §2.4). */
+export const DEFAULT_FLUSH_WAIT_MS = 1500;
+/** Default re-read interval while waiting (Claude flushes its write queue every 100 ms). */
+export const DEFAULT_FLUSH_POLL_MS = 50;
+
+/** Tuning knobs of the Claude reader; every field is optional. */
+export interface ClaudeReaderOptions {
+  /** Re-read interval while waiting for a lagging write. Default {@link DEFAULT_FLUSH_POLL_MS}. */
+  readonly pollIntervalMs?: number;
+  /** Default for {@link ReadTurnRequest.flushWaitMs} when a request leaves it unset. Default 1500 ms. */
+  readonly flushWaitMs?: number;
+  /** Output excerpt budget in characters (head and tail), defaults from core. */
+  readonly excerpt?: ExcerptBudget;
+  /** Size of each backwards read in bytes (default 64 KiB); tests shrink it to exercise line splits. */
+  readonly chunkBytes?: number;
+}
+
+/**
+ * Read the current turn of a Claude Code transcript. Never throws or rejects.
+ *
+ * When the hook passed `last_assistant_message` and the file does not end with that text yet, the
+ * final assistant entry is still in Claude's 100 ms write queue: the file is re-read (only when its
+ * size changed) every `pollIntervalMs` until it matches, `flushWaitMs` passes or `signal` aborts.
+ * What is there is returned either way, with a `flush-timeout` diagnostic if the entry never came.
+ */
+export async function readClaudeTurn(request: ReadTurnRequest, options: ClaudeReaderOptions = {}): Promise<TurnTimeline> {
+  try {
+    return await readWithFlushWait(request, options);
+  } catch (error) {
+    // Defensive: every known failure is handled below; an unexpected one must still not escape.
+    return emptyTimeline('claude', { level: 'warn', code: 'internal-error', message: `Reading the transcript failed: ${describe(error)}` });
+  }
+}
+
+async function readWithFlushWait(request: ReadTurnRequest, options: ClaudeReaderOptions): Promise<TurnTimeline> {
+  const first = readOnce(request, options);
+  const expected = request.hint?.lastAssistantMessage;
+  const waitMs = sanitizeMs(request.flushWaitMs ?? options.flushWaitMs, DEFAULT_FLUSH_WAIT_MS);
+  if (waitMs === 0 || expected === undefined || expected.trim().length === 0) return first.built.timeline;
+  if (!first.built.timeline.hasData || matchesFinalText(first.built.fileFinalAssistantText, expected)) {
+    return first.built.timeline;
+  }
+
+  const pollMs = Math.max(1, sanitizeMs(options.pollIntervalMs, DEFAULT_FLUSH_POLL_MS));
+  const startedAt = Date.now();
+  const deadline = startedAt + waitMs;
+  let latest = first;
+  while (!request.signal?.aborted) {
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) break;
+    try {
+      await sleep(Math.min(pollMs, remaining), undefined, request.signal ? { signal: request.signal } : {});
+    } catch {
+      break; // aborted
+    }
+    const size = fileSize(request.transcriptPath);
+    if (size === undefined || size === latest.fileBytes) continue;
+    latest = readOnce(request, options);
+    if (!latest.built.timeline.hasData) continue;
+    if (matchesFinalText(latest.built.fileFinalAssistantText, expected)) {
+      return withDiagnostic(latest.built.timeline, {
+        level: 'info',
+        code: 'flush-waited',
+        message: `Waited ${Date.now() - startedAt} ms for Claude to write the final assistant entry.`,
+      });
+    }
+  }
+  const aborted = request.signal?.aborted === true;
+  return withDiagnostic(latest.built.timeline, {
+    level: 'warn',
+    code: aborted ? 'flush-wait-aborted' : 'flush-timeout',
+    message: aborted
+      ? 'Aborted while waiting for Claude to write the final assistant entry: the newest entries of the turn may be missing.'
+      : `The final assistant entry was not in the transcript after ${waitMs} ms: the newest entries of the turn may be missing.`,
+  });
+}
+
+interface ReadAttempt {
+  readonly built: BuiltClaudeTimeline;
+  readonly fileBytes: number | undefined;
+}
+
+function readOnce(request: ReadTurnRequest, options: ClaudeReaderOptions): ReadAttempt {
+  const path = request.transcriptPath;
+  const fail = (code: string, message: string, level: TimelineDiagnostic['level'] = 'warn'): ReadAttempt => ({
+    built: { timeline: emptyTimeline('claude', { level, code, message }) },
+    fileBytes: undefined,
+  });
+  if (typeof path !== 'string' || path.length === 0) return fail('missing-file', 'No transcript path was given.');
+  let stats;
+  try {
+    stats = statSync(path);
+  } catch (error) {
+    return errorCode(error) === 'ENOENT'
+      ? fail('missing-file', `The transcript ${path} does not exist.`)
+      : fail('read-error', `The transcript ${path} cannot be read: ${describe(error)}`);
+  }
+  if (!stats.isFile()) return fail('not-a-file', `The transcript path ${path} is not a regular file.`);
+  if (stats.size === 0) return fail('empty', `The transcript ${path} is empty.`, 'info');
+  try {
+    const collected = collectClaudeTurn(path, {
+      maxBytes: sanitizeMs(request.maxBytes, DEFAULT_TRANSCRIPT_MAX_BYTES),
+      checkpointPrefix: request.checkpointPrefix,
+      ...(request.hint?.turnId ? { turnId: request.hint.turnId } : {}),
+      ...(request.signal ? { signal: request.signal } : {}),
+      ...(options.chunkBytes === undefined ? {} : { chunkBytes: options.chunkBytes }),
+    });
+    const built = buildClaudeTimeline({
+      collected,
+      checkpointPrefix: request.checkpointPrefix,
+      maxBytes: sanitizeMs(request.maxBytes, DEFAULT_TRANSCRIPT_MAX_BYTES),
+      ...(request.hint ? { hint: request.hint } : {}),
+      ...(options.excerpt ? { excerpt: options.excerpt } : {}),
+    });
+    return { built, fileBytes: collected.tail.fileSize };
+  } catch (error) {
+    return fail('read-error', `The transcript ${path} cannot be read: ${describe(error)}`);
+  }
+}
+
+/**
+ * Does the file's final assistant text match the hook's `last_assistant_message`? Whitespace is
+ * normalised; a response with several text blocks may be reported joined, so a hint that ends with
+ * the file's text after a word break also matches.
+ */
+export function matchesFinalText(fileText: string | undefined, expected: string): boolean {
+  if (fileText === undefined) return false;
+  const file = normalize(fileText);
+  const hint = normalize(expected);
+  if (file.length === 0) return false;
+  return file === hint || hint.endsWith(` ${file}`);
+}
+
+function normalize(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+function withDiagnostic(timeline: TurnTimeline, diagnostic: TimelineDiagnostic): TurnTimeline {
+  return { ...timeline, diagnostics: [...timeline.diagnostics, diagnostic] };
+}
+
+function fileSize(path: string): number | undefined {
+  try {
+    return statSync(path).size;
+  } catch {
+    return undefined;
+  }
+}
+
+function sanitizeMs(value: number | undefined, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : fallback;
+}
+
+function errorCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
