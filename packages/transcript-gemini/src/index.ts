@@ -1,1 +1,2 @@
-export {};
+export { createGeminiTranscriptReader } from './create-gemini-transcript-reader.ts';
+export type { GeminiTranscriptReaderOptions } from './create-gemini-transcript-reader.ts';
