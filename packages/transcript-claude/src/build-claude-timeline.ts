@@ -22,11 +22,11 @@ export interface BuildClaudeTimelineInput {
 export interface BuiltClaudeTimeline {
   readonly timeline: TurnTimeline;
   /**
-   * The text of the last assistant entry of the turn as written in the file (joined with the other
-   * text entries of the same response), or undefined when the turn's last assistant entry has no
-   * text (a tool call) or there is none.
+   * The final text the file holds for the turn, in the forms the hook's `last_assistant_message` may
+   * take: the last assistant entry's text, and all text entries of that response joined. Empty when
+   * the turn's last assistant entry has no text (a tool call) or there is none.
    */
-  readonly fileFinalAssistantText?: string;
+  readonly fileFinalAssistantTexts: readonly string[];
 }
 
 /**
@@ -48,6 +48,7 @@ export function buildClaudeTimeline(input: BuildClaudeTimelineInput): BuiltClaud
   }
 
   const noData = (diagnostic: TimelineDiagnostic): BuiltClaudeTimeline => ({
+    fileFinalAssistantTexts: [],
     timeline: {
       agent: 'claude',
       hasData: false,
@@ -150,7 +151,7 @@ export function buildClaudeTimeline(input: BuildClaudeTimelineInput): BuiltClaud
     buildClaudeToolCall(use, results.get(use.id), timestamp, input.excerpt),
   );
 
-  const fileFinalAssistantText = finalAssistantText(entries, lastAssistantIndex);
+  const fileFinalAssistantTexts = finalAssistantTexts(entries, lastAssistantIndex);
   const lastAssistantMessage = nonEmpty(hint?.lastAssistantMessage) ?? lastAssistantTextOfTurn(entries, start, end);
   const lastUserMessage = findLastUserMessage(entries, checkpointPrefix);
   const usage = usageRecords(entries);
@@ -174,7 +175,7 @@ export function buildClaudeTimeline(input: BuildClaudeTimelineInput): BuiltClaud
     readStats,
     diagnostics,
   };
-  return { timeline, ...(fileFinalAssistantText !== undefined ? { fileFinalAssistantText } : {}) };
+  return { timeline, fileFinalAssistantTexts };
 }
 
 function describeNonClaudeFile(collected: CollectedClaudeTurn, maxBytes: number): TimelineDiagnostic {
@@ -201,11 +202,11 @@ function describeNonClaudeFile(collected: CollectedClaudeTurn, maxBytes: number)
   return { level: 'info', code: 'empty', message: 'The transcript file has no entries yet.' };
 }
 
-/** The final text the file holds for the turn: the last assistant entry, with its response's other text entries. */
-function finalAssistantText(entries: readonly ClaudeEntry[], lastAssistantIndex: number): string | undefined {
+/** The last assistant entry's text, and the text of its whole response (one entry per block). */
+function finalAssistantTexts(entries: readonly ClaudeEntry[], lastAssistantIndex: number): string[] {
   const last = entries[lastAssistantIndex];
-  if (last?.kind !== 'assistant' || last.text === undefined) return undefined;
-  if (last.messageId === undefined) return last.text;
+  if (last?.kind !== 'assistant' || last.text === undefined) return [];
+  if (last.messageId === undefined) return [last.text];
   const parts: string[] = [];
   for (let index = lastAssistantIndex; index >= 0; index -= 1) {
     const entry = entries[index];
@@ -213,7 +214,7 @@ function finalAssistantText(entries: readonly ClaudeEntry[], lastAssistantIndex:
     if (entry.messageId !== last.messageId) break;
     if (entry.text !== undefined) parts.unshift(entry.text);
   }
-  return parts.join('\n\n');
+  return parts.length > 1 ? [last.text, parts.join('\n\n')] : [last.text];
 }
 
 function lastAssistantTextOfTurn(entries: readonly ClaudeEntry[], start: number, end: number): string | undefined {

@@ -50,7 +50,7 @@ async function readWithFlushWait(request: ReadTurnRequest, options: ClaudeReader
   const expected = request.hint?.lastAssistantMessage;
   const waitMs = sanitizeMs(request.flushWaitMs ?? options.flushWaitMs, DEFAULT_FLUSH_WAIT_MS);
   if (waitMs === 0 || expected === undefined || expected.trim().length === 0) return first.built.timeline;
-  if (!first.built.timeline.hasData || matchesFinalText(first.built.fileFinalAssistantText, expected)) {
+  if (!first.built.timeline.hasData || matchesFinalText(first.built.fileFinalAssistantTexts, expected)) {
     return first.built.timeline;
   }
 
@@ -70,7 +70,7 @@ async function readWithFlushWait(request: ReadTurnRequest, options: ClaudeReader
     if (size === undefined || size === latest.fileBytes) continue;
     latest = readOnce(request, options);
     if (!latest.built.timeline.hasData) continue;
-    if (matchesFinalText(latest.built.fileFinalAssistantText, expected)) {
+    if (matchesFinalText(latest.built.fileFinalAssistantTexts, expected)) {
       return withDiagnostic(latest.built.timeline, {
         level: 'info',
         code: 'flush-waited',
@@ -96,7 +96,7 @@ interface ReadAttempt {
 function readOnce(request: ReadTurnRequest, options: ClaudeReaderOptions): ReadAttempt {
   const path = request.transcriptPath;
   const fail = (code: string, message: string, level: TimelineDiagnostic['level'] = 'warn'): ReadAttempt => ({
-    built: { timeline: emptyTimeline('claude', { level, code, message }) },
+    built: { timeline: emptyTimeline('claude', { level, code, message }), fileFinalAssistantTexts: [] },
     fileBytes: undefined,
   });
   if (typeof path !== 'string' || path.length === 0) return fail('missing-file', 'No transcript path was given.');
@@ -132,16 +132,14 @@ function readOnce(request: ReadTurnRequest, options: ClaudeReaderOptions): ReadA
 }
 
 /**
- * Does the file's final assistant text match the hook's `last_assistant_message`? Whitespace is
- * normalised; a response with several text blocks may be reported joined, so a hint that ends with
- * the file's text after a word break also matches.
+ * Does the file end with the hook's `last_assistant_message`? `fileTexts` are the forms the file's
+ * final text can take (last text block; whole response). Whitespace is normalised, nothing else:
+ * a looser match (prefix, suffix) could stop the wait on an older answer.
  */
-export function matchesFinalText(fileText: string | undefined, expected: string): boolean {
-  if (fileText === undefined) return false;
-  const file = normalize(fileText);
+export function matchesFinalText(fileTexts: readonly string[], expected: string): boolean {
   const hint = normalize(expected);
-  if (file.length === 0) return false;
-  return file === hint || hint.endsWith(` ${file}`);
+  if (hint.length === 0) return false;
+  return fileTexts.some((text) => normalize(text) === hint);
 }
 
 function normalize(text: string): string {
