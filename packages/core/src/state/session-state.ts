@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+// zod/mini: the same validation at a fraction of classic zod's load time (this runs in every hook).
+import * as z from 'zod/mini';
 import type { AgentId } from '../agent-id.ts';
 
 /** How many turns a session state file remembers (oldest dropped first). */
@@ -37,25 +38,25 @@ export interface SessionState {
   readonly updatedAt?: string;
 }
 
-const isoTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'not a date');
+const isoTime = z.string().check(z.refine((s) => !Number.isNaN(Date.parse(s)), 'not a date'));
 
 /** Loose on unknown keys (a newer version may add some), strict on the ones we rely on. */
 export const SessionStateSchema = z.looseObject({
   version: z.literal(1),
   agent: z.enum(['claude', 'gemini', 'codex']),
   sessionId: z.string(),
-  lastCheckpointAt: isoTime.optional(),
+  lastCheckpointAt: z.optional(isoTime),
   turns: z
     .array(
       z.looseObject({
-        turnId: z.string().min(1),
-        blocks: z.number().int().min(0),
+        turnId: z.string().check(z.minLength(1)),
+        blocks: z.int().check(z.minimum(0)),
         firstBlockAt: isoTime,
         lastBlockAt: isoTime,
       }),
     )
-    .max(MAX_TURNS_KEPT * 4),
-  updatedAt: isoTime.optional(),
+    .check(z.maxLength(MAX_TURNS_KEPT * 4)),
+  updatedAt: z.optional(isoTime),
 });
 
 /** A state with no history, for a session seen for the first time (or whose file was unreadable). */

@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+// Bundles the hook entry (src/cli.ts) and everything it imports into ONE file,
+// dist/agent-checkpoint-hook.mjs, so agents run `node /abs/path/agent-checkpoint-hook.mjs <agent>` with
+// no module resolution, no npx and no node_modules at hook time.
+import { build } from 'esbuild';
+import { chmodSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const pkg = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8'));
+export const HOOK_BUNDLE = join(here, 'dist', 'agent-checkpoint-hook.mjs');
+
+export async function buildHook(outfile = HOOK_BUNDLE) {
+  await build({
+    entryPoints: [join(here, 'src', 'cli.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    // Smaller text parses faster at every hook start; names are kept for readable stack traces.
+    minify: true,
+    keepNames: true,
+    legalComments: 'none',
+    define: { __AGENT_CHECKPOINT_VERSION__: JSON.stringify(pkg.version) },
+    // Bundled CommonJS dependencies (proper-lockfile, write-file-atomic) expect require/__filename.
+    banner: {
+      js: [
+        '#!/usr/bin/env node',
+        "import { createRequire as __acCreateRequire } from 'node:module';",
+        "import { fileURLToPath as __acFileURLToPath } from 'node:url';",
+        'const require = __acCreateRequire(import.meta.url);',
+        'const __filename = __acFileURLToPath(import.meta.url);',
+      ].join('\n'),
+    },
+    logLevel: 'warning',
+  });
+  chmodSync(outfile, 0o755);
+  return outfile;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await buildHook(process.argv[2]);
+}

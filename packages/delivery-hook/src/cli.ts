@@ -1,0 +1,21 @@
+import { guardStdout } from './guard-stdout.ts';
+import { runHookEntry } from './run-hook-entry.ts';
+
+// First thing: from here on only the hook's answer can reach stdout.
+const writeStdout = guardStdout();
+
+/** Management subcommands; loaded only when used, so the hook's hot path never evaluates them. */
+const MANAGEMENT_COMMANDS = new Set(['off', 'on', 'status', 'help', '--help', '-h', 'version', '--version', '-v']);
+
+const [first, ...rest] = process.argv.slice(2);
+
+if (first !== undefined && MANAGEMENT_COMMANDS.has(first)) {
+  const { runManagementCommand } = await import('./commands/run-management-command.ts');
+  const code = await runManagementCommand(first, rest, writeStdout);
+  process.exit(code);
+} else if (first === 'hook') {
+  // `agent-checkpoint-hook hook <agent>`, the long form.
+  await runHookEntry(rest[0], rest.slice(1), writeStdout);
+} else {
+  await runHookEntry(first, rest, writeStdout);
+}
