@@ -1,0 +1,117 @@
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** Result of one CLI invocation. */
+export interface ProcessResult {
+  readonly command: readonly string[];
+  readonly exitCode: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** True when the deadline passed and the group was killed. */
+  readonly timedOut: boolean;
+  readonly durationMs: number;
+}
+
+export interface RunOptions {
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly timeoutMs: number;
+  /** Grace between SIGTERM and SIGKILL on timeout. */
+  readonly killGraceMs?: number;
+}
+
+/**
+ * Runs a command in its own process group (`detached`), stdin from /dev/null, with a hard
+ * deadline: on timeout the whole group gets SIGTERM, then SIGKILL. The group is not killed after
+ * a normal exit: some children legitimately outlive the CLI for a moment (Codex's fire-and-forget
+ * `notify`); callers sweep leftovers with {@link killMarkedProcesses} once they are done waiting.
+ */
+export function runInGroup(argv: readonly string[], options: RunOptions): Promise<ProcessResult> {
+  const [file, ...args] = argv;
+  if (file === undefined) throw new Error('runInGroup: empty argv');
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    let timedOut = false;
+    let killTimer: NodeJS.Timeout | undefined;
+    const deadline = setTimeout(() => {
+      timedOut = true;
+      signalGroup(child.pid, 'SIGTERM');
+      killTimer = setTimeout(() => signalGroup(child.pid, 'SIGKILL'), options.killGraceMs ?? 3000);
+    }, options.timeoutMs);
+    child.once('error', (error) => {
+      clearTimeout(deadline);
+      reject(error);
+    });
+    child.once('close', (exitCode, signal) => {
+      clearTimeout(deadline);
+      if (killTimer) clearTimeout(killTimer);
+      if (timedOut) signalGroup(child.pid, 'SIGKILL');
+      resolve({
+        command: argv,
+        exitCode,
+        signal,
+        stdout: Buffer.concat(stdout).toString('utf8'),
+        stderr: Buffer.concat(stderr).toString('utf8'),
+        timedOut,
+        durationMs: Date.now() - started,
+      });
+    });
+  });
+}
+
+function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // group already gone
+  }
+}
+
+/**
+ * Every process the harness starts carries `AC_E2E_RUN=<id>` in its environment, which all
+ * descendants inherit, including the ones that leave the process group (PTY sessions started by
+ * Codex's unified exec call `setsid`). Scanning /proc for the marker finds them all.
+ */
+export const RUN_MARKER_VAR = 'AC_E2E_RUN';
+
+export function findMarkedProcesses(runId: string): number[] {
+  const needle = Buffer.from(`${RUN_MARKER_VAR}=${runId}\0`);
+  const found: number[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return found; // not Linux: only the process-group kill applies
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const pid = Number(entry);
+    if (pid === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/environ`).includes(needle)) found.push(pid);
+    } catch {
+      // exited meanwhile, or not ours to read
+    }
+  }
+  return found;
+}
+
+/** SIGKILLs every live process carrying the run marker; returns how many were signalled. */
+export function killMarkedProcesses(runId: string): number {
+  const pids = findMarkedProcesses(runId);
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  return pids.length;
+}

@@ -1,0 +1,169 @@
+import path from 'node:path';
+import { assertNever } from '@agent-checkpoint/core';
+import type { PatchChange, ToolCall } from './scenario.ts';
+
+/**
+ * Translation of agent-neutral {@link ToolCall}s into each CLI's own tool vocabulary. Argument
+ * names follow the tool schemas the CLIs send (checked against logged requests of the pinned
+ * versions: Claude Code 2.1.330, Gemini CLI 0.61.0, Codex 0.169.0).
+ */
+
+/** A call as Claude's `tool_use` block or Gemini's `functionCall` part carries it. */
+export interface NamedCall {
+  readonly name: string;
+  readonly input: Readonly<Record<string, unknown>>;
+}
+
+/** Codex output items: unified-exec function calls and freeform `apply_patch` custom calls. */
+export type CodexCall =
+  | { readonly type: 'function_call'; readonly name: 'exec_command'; readonly arguments: string }
+  | { readonly type: 'custom_tool_call'; readonly name: 'apply_patch'; readonly input: string };
+
+const DEFAULT_YIELD_MS = 10_000;
+
+/** Claude needs absolute paths for Read/Write/Edit; `root` is the session's working directory. */
+export function toClaudeCalls(calls: readonly ToolCall[], root: string): NamedCall[] {
+  const abs = (p: string): string => path.resolve(root, p);
+  return calls.flatMap((call): NamedCall[] => {
+    switch (call.kind) {
+      case 'shell':
+        return [{ name: 'Bash', input: withDescription({ command: call.command }, call.description) }];
+      case 'read':
+        return [{ name: 'Read', input: { file_path: abs(call.path) } }];
+      case 'write':
+        return [{ name: 'Write', input: { file_path: abs(call.path), content: call.content } }];
+      case 'edit':
+        return [{ name: 'Edit', input: { file_path: abs(call.path), old_string: call.oldText, new_string: call.newText } }];
+      case 'patch':
+        return call.changes.map((change) => claudePatchCall(change, abs));
+      default:
+        return assertNever(call);
+    }
+  });
+}
+
+function claudePatchCall(change: PatchChange, abs: (p: string) => string): NamedCall {
+  switch (change.op) {
+    case 'update':
+      return { name: 'Edit', input: { file_path: abs(change.path), old_string: change.oldText, new_string: change.newText } };
+    case 'add':
+      return { name: 'Write', input: { file_path: abs(change.path), content: change.content } };
+    case 'delete':
+      return { name: 'Bash', input: { command: `rm -- ${shellQuote(change.path)}` } };
+    default:
+      return assertNever(change);
+  }
+}
+
+/** Gemini accepts workspace-relative paths. */
+export function toGeminiCalls(calls: readonly ToolCall[]): NamedCall[] {
+  return calls.flatMap((call): NamedCall[] => {
+    switch (call.kind) {
+      case 'shell':
+        return [{ name: 'run_shell_command', input: withDescription({ command: call.command }, call.description) }];
+      case 'read':
+        return [{ name: 'read_file', input: { file_path: call.path } }];
+      case 'write':
+        return [{ name: 'write_file', input: { file_path: call.path, content: call.content } }];
+      case 'edit':
+        return [{ name: 'replace', input: geminiReplace(call.path, call.oldText, call.newText) }];
+      case 'patch':
+        return call.changes.map((change) => geminiPatchCall(change));
+      default:
+        return assertNever(call);
+    }
+  });
+}
+
+function geminiReplace(filePath: string, oldText: string, newText: string): Record<string, unknown> {
+  return { file_path: filePath, instruction: `Replace text in ${filePath}`, old_string: oldText, new_string: newText };
+}
+
+function geminiPatchCall(change: PatchChange): NamedCall {
+  switch (change.op) {
+    case 'update':
+      return { name: 'replace', input: geminiReplace(change.path, change.oldText, change.newText) };
+    case 'add':
+      return { name: 'write_file', input: { file_path: change.path, content: change.content } };
+    case 'delete':
+      return { name: 'run_shell_command', input: { command: `rm -- ${shellQuote(change.path)}` } };
+    default:
+      return assertNever(change);
+  }
+}
+
+/**
+ * Codex has no read/write/edit tools: reads become `cat` through `exec_command`, every file
+ * change becomes an `apply_patch` envelope (one envelope for a multi-file patch).
+ */
+export function toCodexCalls(calls: readonly ToolCall[]): CodexCall[] {
+  return calls.map((call): CodexCall => {
+    switch (call.kind) {
+      case 'shell':
+        return execCommand(call.command, call.yieldTimeMs);
+      case 'read':
+        return execCommand(`cat ${shellQuote(call.path)}`, undefined);
+      case 'write':
+        return applyPatch([{ op: 'add', path: call.path, content: call.content }]);
+      case 'edit':
+        return applyPatch([{ op: 'update', path: call.path, oldText: call.oldText, newText: call.newText }]);
+      case 'patch':
+        return applyPatch(call.changes);
+      default:
+        return assertNever(call);
+    }
+  });
+}
+
+function execCommand(cmd: string, yieldTimeMs: number | undefined): CodexCall {
+  return {
+    type: 'function_call',
+    name: 'exec_command',
+    arguments: JSON.stringify({ cmd, yield_time_ms: yieldTimeMs ?? DEFAULT_YIELD_MS }),
+  };
+}
+
+function applyPatch(changes: readonly PatchChange[]): CodexCall {
+  return { type: 'custom_tool_call', name: 'apply_patch', input: formatApplyPatch(changes) };
+}
+
+/** Renders Codex's `*** Begin Patch` envelope. Update hunks list old lines as `-`, new as `+`. */
+export function formatApplyPatch(changes: readonly PatchChange[]): string {
+  const out = ['*** Begin Patch'];
+  for (const change of changes) {
+    switch (change.op) {
+      case 'add':
+        out.push(`*** Add File: ${change.path}`, ...lines(change.content).map((l) => `+${l}`));
+        break;
+      case 'update':
+        out.push(
+          `*** Update File: ${change.path}`,
+          '@@',
+          ...lines(change.oldText).map((l) => `-${l}`),
+          ...lines(change.newText).map((l) => `+${l}`),
+        );
+        break;
+      case 'delete':
+        out.push(`*** Delete File: ${change.path}`);
+        break;
+      default:
+        assertNever(change);
+    }
+  }
+  out.push('*** End Patch');
+  return `${out.join('\n')}\n`;
+}
+
+function lines(text: string): string[] {
+  if (text === '') return [];
+  return (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n');
+}
+
+function withDescription(input: Record<string, unknown>, description: string | undefined): Record<string, unknown> {
+  return description === undefined ? input : { ...input, description };
+}
+
+/** POSIX single-quote quoting. */
+export function shellQuote(value: string): string {
+  return /^[\w./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
+}

@@ -1,0 +1,110 @@
+#!/usr/bin/env node
+// Test-only probe for agent hooks and Codex `notify`. Plain JavaScript with no dependencies so
+// every agent can start it with `node` quickly.
+//
+//   node probe-hook.mjs hook <config.json>     (stdin: the agent's hook payload)
+//   node probe-hook.mjs notify <config.json> <payload-json>   (Codex appends the payload argv)
+//
+// config.json: {
+//   "log": "/abs/hooks.jsonl",                 one JSON line per invocation is appended here
+//   "blockOnce": {"reason": "...", "decision": "block"|"deny", "style": "json"|"exit2"},
+//                                             first invocation blocks, later ones pass
+//   "exec": "shell command"                   instead of deciding itself: run this command with
+//                                             the same stdin/env/cwd, relay its stdout, stderr
+//                                             and exit code, and record them
+// }
+//
+// Each log line: {n, at, mode, event, cwd, argv, env, payload, stdinRaw?, transcriptSizeAtHook,
+// response: {action, stdout, stderr, exitCode}}. Credentials in env are redacted.
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, readFileSync, statSync } from 'node:fs';
+
+const [mode, configPath, notifyArg] = process.argv.slice(2);
+if ((mode !== 'hook' && mode !== 'notify') || configPath === undefined) {
+  process.stderr.write('usage: probe-hook.mjs hook|notify <config.json> [payload]\n');
+  process.exit(0); // never break the agent, even when misconfigured
+}
+
+const config = JSON.parse(readFileSync(configPath, 'utf8'));
+const stdinRaw = mode === 'hook' ? readStdin() : (notifyArg ?? '');
+const payload = parseJson(stdinRaw);
+const previous = readLog(config.log);
+
+let response;
+if (mode === 'notify') {
+  response = { action: 'record', stdout: '', stderr: '', exitCode: 0 };
+} else if (typeof config.exec === 'string') {
+  const run = spawnSync('/bin/sh', ['-c', config.exec], { input: stdinRaw, encoding: 'utf8', env: process.env, maxBuffer: 64 << 20 });
+  response = { action: 'exec', stdout: run.stdout ?? '', stderr: run.stderr ?? '', exitCode: run.status ?? 1 };
+} else if (config.blockOnce && !previous.some((entry) => entry.response?.action === 'block')) {
+  const { reason, decision = 'block', style = 'json' } = config.blockOnce;
+  response =
+    style === 'exit2'
+      ? { action: 'block', stdout: '', stderr: reason, exitCode: 2 }
+      : { action: 'block', stdout: JSON.stringify({ decision, reason }), stderr: '', exitCode: 0 };
+} else {
+  response = { action: 'pass', stdout: '', stderr: '', exitCode: 0 };
+}
+
+const transcriptPath = typeof payload?.transcript_path === 'string' ? payload.transcript_path : undefined;
+const entry = {
+  n: previous.length + 1,
+  at: new Date().toISOString(),
+  mode,
+  event: payload?.hook_event_name ?? payload?.type ?? null,
+  cwd: process.cwd(),
+  argv: process.argv.slice(2, 4),
+  env: redact(process.env),
+  payload,
+  ...(payload === null ? { stdinRaw } : {}),
+  transcriptSizeAtHook: transcriptPath === undefined ? null : fileSize(transcriptPath),
+  response,
+};
+appendFileSync(config.log, `${JSON.stringify(entry)}\n`);
+
+if (response.stdout) process.stdout.write(response.stdout);
+if (response.stderr) process.stderr.write(response.stderr);
+process.exitCode = response.exitCode;
+
+function readStdin() {
+  try {
+    return readFileSync(0, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function parseJson(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+function readLog(file) {
+  try {
+    return readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line));
+  } catch {
+    return [];
+  }
+}
+
+function fileSize(file) {
+  try {
+    return statSync(file).size;
+  } catch {
+    return null;
+  }
+}
+
+function redact(env) {
+  const out = {};
+  for (const [key, value] of Object.entries(env)) {
+    out[key] = /KEY|TOKEN|SECRET|PASSWORD/i.test(key) ? `<redacted len=${String(value).length}>` : value;
+  }
+  return out;
+}
