@@ -1,1 +1,1 @@
-export {};
+export { createCodexTranscriptReader, type CodexTranscriptReaderOptions } from './create-codex-transcript-reader.ts';

@@ -1,0 +1,39 @@
+import type { ToolKind } from '@agent-checkpoint/core';
+
+/**
+ * Map a Codex tool name (or structured item / event type, used when only the result is in the read
+ * window) to the unified {@link ToolKind}. Pure; unknown names are `other`.
+ *
+ * - `exec_command`, `shell`, `shell_command`, `local_shell_call`, `container.exec` (early name of
+ *   `shell`), and the `CommandExecution` item / `exec_command_end` event → `shell`;
+ * - `apply_patch` (freeform `custom_tool_call` or JSON `function_call`), the `FileChange` item and the
+ *   `patch_apply_end` event → `patch`;
+ * - `view_image` and the `ImageView` item / `view_image_tool_call` event → `read` (it reads a file);
+ * - `write_stdin` → `other`: it sends keystrokes to a process started by an earlier `exec_command`, so
+ *   its `chars` are not a command and must not be parsed as one. When it reports the process's exit
+ *   code, that code is credited to the originating `exec_command` call (see `build-tool-calls.ts`);
+ * - `web_search`, `tool_search`, `update_plan`, MCP and dynamic tools, subagent tools… → `other`.
+ */
+export function mapCodexToolName(rawName: string): ToolKind {
+  switch (rawName) {
+    case 'exec_command':
+    case 'shell':
+    case 'shell_command':
+    case 'local_shell_call':
+    case 'local_shell':
+    case 'container.exec':
+    case 'CommandExecution':
+    case 'exec_command_end':
+      return 'shell';
+    case 'apply_patch':
+    case 'FileChange':
+    case 'patch_apply_end':
+      return 'patch';
+    case 'view_image':
+    case 'ImageView':
+    case 'view_image_tool_call':
+      return 'read';
+    default:
+      return 'other';
+  }
+}

@@ -1,0 +1,219 @@
+import { statSync } from 'node:fs';
+import {
+  DEFAULT_TRANSCRIPT_MAX_BYTES,
+  emptyTimeline,
+  readJsonlTail,
+  type JsonlTailResult,
+  type ReadTurnRequest,
+  type TimelineDiagnostic,
+  type TurnTimeline,
+} from '@agent-checkpoint/core';
+import { buildToolCalls } from './build-tool-calls.ts';
+import type { CodexRecord } from './codex-record.ts';
+import { collectTokenUsage } from './collect-token-usage.ts';
+import { countCheckpoints, groupCodexTurns, hookPromptsOf, selectTurnSpan, userTextsOf, type CodexTurn } from './group-codex-turns.ts';
+import { isCodexRolloutLine, parseCodexLine } from './parse-codex-line.ts';
+import { skipCodexLine } from './skip-codex-line.ts';
+import { TurnBoundaryTracker } from './turn-boundary-tracker.ts';
+
+const PROMPT_LIMIT = 2000;
+
+/** Tuning knobs of the reader; tests and benchmarks use them, users normally do not. */
+export interface ReadCodexTurnOptions {
+  /** Byte cap used when the request has none. Default {@link DEFAULT_TRANSCRIPT_MAX_BYTES}. */
+  readonly maxBytes?: number;
+  /** Size of each backwards read. Default 64 KiB. */
+  readonly chunkBytes?: number;
+}
+
+/**
+ * Read the turn that just ended from a Codex rollout. Never throws: every failure becomes
+ * `hasData: false` with a diagnostic.
+ */
+export function readCodexTurn(request: ReadTurnRequest, options: ReadCodexTurnOptions = {}): TurnTimeline {
+  const path = request.transcriptPath;
+  const problem = checkFile(path);
+  if (problem) return emptyTimeline('codex', problem);
+
+  const maxBytes = request.maxBytes ?? options.maxBytes ?? DEFAULT_TRANSCRIPT_MAX_BYTES;
+  const hint = request.hint?.turnId?.trim() || undefined;
+  const prefix = request.checkpointPrefix;
+  const tracker = new TurnBoundaryTracker(hint, prefix);
+  const lines: CodexRecord[][] = [];
+  let codexLines = 0;
+  let foreignLines = 0;
+  let tail: JsonlTailResult;
+  try {
+    tail = readJsonlTail(path, {
+      maxBytes,
+      ...(options.chunkBytes !== undefined ? { chunkBytes: options.chunkBytes } : {}),
+      ...(request.signal ? { signal: request.signal } : {}),
+      skipLine: skipCodexLine,
+      visit: (entry, info) => {
+        if (!isCodexRolloutLine(entry)) {
+          foreignLines += 1;
+          return 'continue';
+        }
+        codexLines += 1;
+        const records = parseCodexLine(entry, info.offset);
+        lines.push(records);
+        return tracker.visit(records) ? 'stop' : 'continue';
+      },
+    });
+  } catch (error) {
+    return emptyTimeline('codex', { level: 'warn', code: 'read-error', message: `Cannot read ${path}: ${errorMessage(error)}` });
+  }
+
+  const readStats = { bytesRead: tail.bytesRead, fileBytes: tail.fileSize };
+  const diagnostics: TimelineDiagnostic[] = [];
+  if (tail.corruptLines > 0) {
+    diagnostics.push({ level: 'info', code: 'corrupt-line', message: `Skipped ${tail.corruptLines} line(s) that are not valid JSON.` });
+  }
+  if (tail.aborted) diagnostics.push({ level: 'warn', code: 'aborted', message: 'Reading was aborted; the timeline may be incomplete.' });
+
+  if (codexLines + tail.skippedLines === 0) {
+    const diagnostic: TimelineDiagnostic =
+      foreignLines > 0
+        ? { level: 'warn', code: 'wrong-agent', message: `${path} is JSONL but has no Codex rollout lines (another agent's transcript?).` }
+        : { level: 'warn', code: 'no-data', message: `${path} has no readable JSON lines in its last ${tail.bytesRead} bytes.` };
+    return { ...emptyTimeline('codex'), readStats, diagnostics: [...diagnostics, diagnostic] };
+  }
+
+  // Lines were collected newest first; records within a line keep their order.
+  const records = lines.reverse().flat();
+  const turns = groupCodexTurns(records, prefix, tail.reachedStart);
+  const span = selectTurnSpan(turns, prefix, hint);
+  if (!span || !hasTurnContent(records)) {
+    return {
+      ...emptyTimeline('codex'),
+      readStats,
+      diagnostics: [...diagnostics, { level: 'warn', code: 'no-turn', message: 'The rollout has no recognisable turn in the read window.' }],
+    };
+  }
+  if (span.hintMissed) {
+    diagnostics.push({
+      level: 'warn',
+      code: 'turn-not-found',
+      message: `Turn ${hint} is not in the last ${tail.bytesRead} bytes of the rollout; using the last user turn instead.`,
+    });
+  }
+
+  const turnOf = new Map<CodexRecord, string>();
+  for (const turn of turns) for (const record of turn.records) turnOf.set(record, turn.key);
+  const cwd = latestCwd(records);
+  const spanKeys = new Set(span.turns.map((turn) => turn.key));
+  const calls = buildToolCalls(records, (record) => turnOf.get(record) ?? '#window-start', cwd)
+    .filter((placed) => spanKeys.has(placed.turnKey))
+    .map((placed) => placed.call);
+
+  const first = span.turns[0];
+  const truncated = !tail.reachedStart && first !== undefined && !first.openedInWindow;
+  if (truncated) {
+    diagnostics.push({
+      level: 'warn',
+      code: 'cap-reached',
+      message: `The turn started before the last ${maxBytes} bytes of the rollout; only its tail was read.`,
+    });
+  }
+
+  const genuine = span.genuine;
+  const prompt = genuine ? userTextsOf(genuine, prefix).find((text) => text.kind === 'genuine')?.record : undefined;
+  const turnId = realTurnId(genuine) ?? realTurnId(span.turns.at(-1));
+  const startedAt = genuine?.start?.timestamp ?? genuine?.start?.startedAt ?? prompt?.timestamp;
+  const usage = collectTokenUsage(records);
+  const lastUserMessage = findLastUserMessage(turns, prefix);
+  const lastAssistantMessage = findLastAssistantMessage(span.turns);
+  const cliVersion = records.find((record) => record.type === 'session-meta' && record.cliVersion !== undefined);
+
+  return {
+    agent: 'codex',
+    hasData: true,
+    ...(turnId !== undefined ? { turnId } : {}),
+    ...(startedAt !== undefined ? { startedAt } : {}),
+    ...(prompt !== undefined ? { prompt: prompt.text.slice(0, PROMPT_LIMIT) } : {}),
+    calls,
+    checkpointsDelivered: span.turns.reduce((sum, turn) => sum + countCheckpoints(turn, prefix), 0),
+    ...(lastUserMessage !== undefined ? { lastUserMessage } : {}),
+    ...(lastAssistantMessage !== undefined ? { lastAssistantMessage } : {}),
+    ...(usage.latest ? { tokenUsage: usage.latest } : {}),
+    ...(usage.history.length > 0 ? { usageHistory: usage.history } : {}),
+    truncated,
+    ...(cwd !== undefined ? { cwd } : {}),
+    ...(cliVersion?.type === 'session-meta' && cliVersion.cliVersion !== undefined ? { cliVersion: cliVersion.cliVersion } : {}),
+    readStats,
+    diagnostics,
+  };
+}
+
+/** A missing, empty or non-regular file, as a diagnostic; undefined when the file can be read. */
+function checkFile(path: string): TimelineDiagnostic | undefined {
+  if (typeof path !== 'string' || path === '') {
+    return { level: 'warn', code: 'missing-file', message: 'No transcript path was given.' };
+  }
+  try {
+    const stats = statSync(path);
+    if (!stats.isFile()) return { level: 'warn', code: 'not-a-file', message: `${path} is not a regular file.` };
+    if (stats.size === 0) return { level: 'warn', code: 'empty-file', message: `${path} is empty.` };
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT'
+      ? { level: 'warn', code: 'missing-file', message: `${path} does not exist.` }
+      : { level: 'warn', code: 'read-error', message: `Cannot stat ${path}: ${errorMessage(error)}` };
+  }
+}
+
+/** True when the window holds anything turn-like: a turn start, a user message or a tool record. */
+function hasTurnContent(records: readonly CodexRecord[]): boolean {
+  return records.some((record) =>
+    ['turn-start', 'user-text', 'hook-prompt', 'call', 'call-output', 'command-result', 'patch-result', 'item-tool'].includes(record.type),
+  );
+}
+
+function realTurnId(turn: CodexTurn | undefined): string | undefined {
+  return turn && !turn.key.startsWith('#') ? turn.key : undefined;
+}
+
+/** Latest cwd in the window: `turn_context` / thread settings, else `session_meta`. */
+function latestCwd(records: readonly CodexRecord[]): string | undefined {
+  let fromMeta: string | undefined;
+  let fromContext: string | undefined;
+  for (const record of records) {
+    if (record.type === 'turn-context' && record.cwd !== undefined) fromContext = record.cwd;
+    if (record.type === 'session-meta' && record.cwd !== undefined) fromMeta = record.cwd;
+  }
+  return fromContext ?? fromMeta;
+}
+
+/**
+ * The last user-role text of the window, whatever its origin: a prompt, our typed checkpoint, or a
+ * Stop-hook prompt (its raw text). Harness context (AGENTS.md, `<environment_context>`,
+ * `<turn_aborted>`) is not a message anyone sent and is skipped.
+ */
+function findLastUserMessage(turns: readonly CodexTurn[], prefix: string): string | undefined {
+  let last: { offset: number; text: string } | undefined;
+  for (const turn of turns) {
+    for (const { record, kind } of userTextsOf(turn, prefix)) {
+      if (kind !== 'context' && (!last || record.offset >= last.offset)) last = { offset: record.offset, text: record.text };
+    }
+    for (const record of hookPromptsOf(turn)) {
+      if (!last || record.offset >= last.offset) last = { offset: record.offset, text: record.texts.join('\n') };
+    }
+  }
+  return last?.text;
+}
+
+function findLastAssistantMessage(turns: readonly CodexTurn[]): string | undefined {
+  let last: { offset: number; text: string } | undefined;
+  for (const turn of turns) {
+    for (const record of turn.records) {
+      const text = record.type === 'assistant-text' ? record.text : record.type === 'turn-end' ? record.lastAgentMessage : undefined;
+      if (text !== undefined && text !== '' && (!last || record.offset >= last.offset)) last = { offset: record.offset, text };
+    }
+  }
+  return last?.text;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
