@@ -81,7 +81,7 @@ export function toGeminiMessage(value: unknown): GeminiMessage | undefined {
  */
 function detectForeignAgent(entry: unknown): ForeignAgent | undefined {
   return match(entry)
-    .with({ type: P.union('session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted'), payload: P.nonNullable }, () => 'codex' as const)
+    .with({ type: P.union('session_meta', 'response_item', 'event_msg', 'turn_context', 'world_state', 'compacted'), payload: P.nonNullable }, () => 'codex' as const)
     .with({ uuid: P.string, type: P.string }, () => 'claude' as const)
     .with({ type: 'summary', leafUuid: P.string }, () => 'claude' as const)
     .otherwise(() => undefined);

@@ -34,7 +34,6 @@ export function unwrapGeminiToolOutput(raw: string): UnwrappedToolOutput {
       lines = lines.slice(0, end - 1);
       return true;
     }
-    lines = lines.slice(0, end);
     return false;
   };
 
