@@ -39,13 +39,6 @@ export function buildClaudeTimeline(input: BuildClaudeTimelineInput): BuiltClaud
   const { entries, tail } = collected;
   const diagnostics: TimelineDiagnostic[] = [];
   const readStats = { bytesRead: tail.bytesRead, fileBytes: tail.fileSize };
-  if (tail.corruptLines > 0) {
-    diagnostics.push({
-      level: 'info',
-      code: 'corrupt-line',
-      message: `${tail.corruptLines} line(s) that are not valid JSON were skipped (corrupt, or still being written).`,
-    });
-  }
 
   const noData = (diagnostic: TimelineDiagnostic): BuiltClaudeTimeline => ({
     fileFinalAssistantTexts: [],
@@ -61,6 +54,13 @@ export function buildClaudeTimeline(input: BuildClaudeTimelineInput): BuiltClaud
   });
 
   if (collected.claudeLines === 0) return noData(describeNonClaudeFile(collected, input.maxBytes));
+  if (tail.corruptLines > 0) {
+    diagnostics.push({
+      level: 'info',
+      code: 'corrupt-line',
+      message: `${tail.corruptLines} line(s) that are not valid JSON were skipped (corrupt, or still being written).`,
+    });
+  }
   const hasConversation = entries.some((entry) => entry.kind === 'user' || entry.kind === 'assistant');
   if (!hasConversation) {
     if (tail.aborted) return noData({ level: 'warn', code: 'aborted', message: 'Reading was aborted before any turn entry was found.' });

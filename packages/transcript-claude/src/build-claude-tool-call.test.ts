@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { buildClaudeToolCall, parseExitCodeLine } from './build-claude-tool-call.ts';
+
+describe('parseExitCodeLine', () => {
+  it.each<[string, number | undefined]>([
+    ['Exit code 1\nhello', 1],
+    ['Exit code 137', 137],
+    ['Exit code 2\r\nmake: *** Error 2', 2],
+    ['<persisted-output>\nOutput too large (61.2KB). Full output saved to: /x/tool-results/t.txt\n\nPreview (first 2KB):\nExit code 3\nboom\n...\n</persisted-output>', 3],
+    ['<persisted-output>\nOutput too large (61.2KB). Full output saved to: /x/t.txt\n\nPreview (first 2KB):\nno code here\n</persisted-output>', undefined],
+    ['hello\nExit code 1', undefined],
+    ['Exit code one', undefined],
+    ["Claude requested permissions to write to /x, but you haven't granted it yet.", undefined],
+    ['<tool_use_error>File does not exist.</tool_use_error>', undefined],
+  ])('%j → %s', (text, code) => {
+    expect(parseExitCodeLine(text)).toBe(code);
+  });
+});
+
+describe('buildClaudeToolCall', () => {
+  const bash = { id: 't1', name: 'Bash', input: { command: 'npm test' } };
+
+  it('pending without a result; no exit code', () => {
+    expect(buildClaudeToolCall(bash, undefined, '2026-01-01T00:00:00Z')).toEqual({
+      id: 't1', rawName: 'Bash', input: { command: 'npm test' }, outcome: 'pending', timestamp: '2026-01-01T00:00:00Z', kind: 'shell', paths: [], command: 'npm test',
+    });
+  });
+
+  it('success with exit code 0; error with the recorded code', () => {
+    expect(buildClaudeToolCall(bash, { toolUseId: 't1', isError: false, text: 'ok' }, undefined)).toMatchObject({ outcome: 'success', exitCode: 0 });
+    expect(buildClaudeToolCall(bash, { toolUseId: 't1', isError: true, text: 'Exit code 4\nno' }, undefined)).toMatchObject({ outcome: 'error', exitCode: 4 });
+    const denied = buildClaudeToolCall(bash, { toolUseId: 't1', isError: true, text: 'Permission to use Bash has been denied.' }, undefined);
+    expect(denied).toMatchObject({ outcome: 'error' });
+    expect('exitCode' in denied).toBe(false);
+  });
+
+  it('a background command is pending: its result only says it started', () => {
+    const call = buildClaudeToolCall({ id: 't2', name: 'Bash', input: { command: 'npm run dev', run_in_background: true } }, { toolUseId: 't2', isError: false, text: 'Command running in background with ID: bash_1' }, undefined);
+    expect(call).toMatchObject({ outcome: 'pending', kind: 'shell' });
+    expect('exitCode' in call).toBe(false);
+  });
+
+  it('a non-string command becomes empty text, never a crash', () => {
+    expect(buildClaudeToolCall({ id: 't3', name: 'Bash', input: { command: ['ls'] } }, undefined, undefined)).toMatchObject({ command: '' });
+  });
+
+  it('paths from file_path, notebook_path and path, deduplicated, as written', () => {
+    expect(buildClaudeToolCall({ id: 'a', name: 'Read', input: { file_path: 'src/a.ts' } }, undefined, undefined).paths).toEqual(['src/a.ts']);
+    expect(buildClaudeToolCall({ id: 'b', name: 'NotebookEdit', input: { notebook_path: '/r/n.ipynb' } }, undefined, undefined).paths).toEqual(['/r/n.ipynb']);
+    expect(buildClaudeToolCall({ id: 'c', name: 'Grep', input: { pattern: 'x', path: 'src' } }, undefined, undefined).paths).toEqual(['src']);
+    expect(buildClaudeToolCall({ id: 'd', name: 'Glob', input: { pattern: '**/*.ts' } }, undefined, undefined).paths).toEqual([]);
+    expect(buildClaudeToolCall({ id: 'e', name: 'mcp__x__y', input: { file_path: 'a', path: 'a' } }, undefined, undefined).paths).toEqual(['a']);
+    expect(buildClaudeToolCall({ id: 'f', name: 'Write', input: { file_path: '' } }, undefined, undefined).paths).toEqual([]);
+  });
+
+  it('output excerpt keeps head and tail of long outputs', () => {
+    const text = `${'a'.repeat(10_000)}FAILED at the end`;
+    const call = buildClaudeToolCall(bash, { toolUseId: 't1', isError: true, text: `Exit code 1\n${text}` }, undefined, { head: 100, tail: 50 });
+    expect(call.output?.truncated).toBe(true);
+    expect(call.output?.head.startsWith('Exit code 1')).toBe(true);
+    expect(call.output?.tail.endsWith('FAILED at the end')).toBe(true);
+    expect(call.output?.head.length).toBe(100);
+  });
+});
