@@ -8,6 +8,12 @@ export interface DeliverOptions extends PasteTimings {
   readonly idleWaitMs?: number;
   /** Gap between the two idle samples. Default 250. */
   readonly idleSampleGapMs?: number;
+  /**
+   * Last word before typing, called once every check has passed: resolve to a reason to refuse, or
+   * undefined to go ahead. The notify route claims its loop-guard slot here, so a refused or busy
+   * pane never uses up the turn's checkpoint.
+   */
+  readonly beforePaste?: () => Promise<string | undefined>;
 }
 
 /** What happened to one message. */
@@ -42,6 +48,9 @@ export async function deliverToPane(pane: CodexPane, message: string, options: D
   const problem = paneStateProblem(state.state);
   if (problem) return { status: 'refused', reason: problem };
   if (state.state.panePid !== pane.panePid) return { status: 'refused', reason: `pane ${pane.paneId} was respawned` };
+
+  const veto = await options.beforePaste?.();
+  if (veto !== undefined) return { status: 'refused', reason: veto };
 
   const pasted = await pasteAndSubmit(pane, text, options);
   if (pasted.ok) return { status: 'delivered', text, enterPresses: pasted.enterPresses };

@@ -1,5 +1,6 @@
 import { isAbsolute } from 'node:path';
-import { z } from 'zod';
+// zod/mini: the same validation at a fraction of classic zod's load time (this runs on every turn).
+import * as z from 'zod/mini';
 
 /**
  * The Codex `notify` event, normalized. Codex runs the configured `notify` argv once per completed
@@ -46,12 +47,12 @@ const THREAD_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 // Loose: Codex adds fields over time; only what we use is checked.
 const TurnCompleteSchema = z.looseObject({
   type: z.literal('agent-turn-complete'),
-  'thread-id': z.string().regex(THREAD_ID_PATTERN, 'not a thread id'),
-  'turn-id': z.string().min(1).max(256),
-  cwd: z.string().refine((p) => isAbsolute(p), 'not an absolute path'),
-  client: z.string().optional(),
-  'input-messages': z.array(z.string()).optional(),
-  'last-assistant-message': z.string().nullish(),
+  'thread-id': z.string().check(z.regex(THREAD_ID_PATTERN, 'not a thread id')),
+  'turn-id': z.string().check(z.minLength(1), z.maxLength(256)),
+  cwd: z.string().check(z.refine((p) => isAbsolute(p), 'not an absolute path')),
+  client: z.optional(z.string()),
+  'input-messages': z.optional(z.array(z.string())),
+  'last-assistant-message': z.nullish(z.string()),
 });
 
 const TypeOnlySchema = z.looseObject({ type: z.string() });

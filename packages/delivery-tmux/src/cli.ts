@@ -1,0 +1,33 @@
+import { runNotify } from './run-notify.ts';
+
+/**
+ * `agent-checkpoint-tmux`: the Codex `notify` program. Always exits 0 (Codex ignores the status,
+ * and nothing must be left half-done by a crash); diagnostics go to stderr.
+ */
+const HARD_DEADLINE_MS = 30_000;
+
+function bail(message: string): void {
+  try {
+    process.stderr.write(`agent-checkpoint-tmux: ${message}\n`);
+  } finally {
+    process.exit(0);
+  }
+}
+
+process.on('uncaughtException', (error) => bail(`internal error: ${error.message}`));
+process.on('unhandledRejection', (error) => bail(`internal error: ${error instanceof Error ? error.message : String(error)}`));
+// A wedged tmux or git cannot keep the process alive: every call has its own timeout, this is the net.
+setTimeout(() => bail(`gave up after ${HARD_DEADLINE_MS} ms`), HARD_DEADLINE_MS).unref();
+
+const result = await runNotify(process.argv.slice(2), {
+  env: process.env,
+  // Loaded lazily: a title thread or a run outside tmux never evaluates the engine or the reader.
+  loadConfig: async (options) => (await import('@agent-checkpoint/core')).loadConfig(options),
+  getCheckpoint: async (request) => (await import('@agent-checkpoint/core')).getCheckpoint(request),
+  createReader: async () => (await import('@agent-checkpoint/transcript-codex')).createCodexTranscriptReader(),
+});
+if (process.env['AGENT_CHECKPOINT_TMUX_REPORT'] === '1') {
+  // Machine-readable outcome on stdout, for tests and `doctor`-style checks. Codex ignores stdout.
+  process.stdout.write(`${JSON.stringify(result.outcome)}\n`);
+}
+process.exit(0);

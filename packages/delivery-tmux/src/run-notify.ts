@@ -1,0 +1,243 @@
+import {
+  claimCheckpoint,
+  findTurn,
+  isTruthyEnv,
+  readSessionState,
+  readOffSwitch,
+  resolveStateDir,
+  type CheckpointOutcome,
+  type CheckpointRequest,
+  type ResolvedConfig,
+  type TranscriptReader,
+} from '@agent-checkpoint/core';
+import { deliverToPane } from './deliver-to-pane.ts';
+import { findCodexPane } from './find-codex-pane.ts';
+import { createNotifyLogger, type NotifyLogger } from './notify-logger.ts';
+import { parseNotifyArgv, type NotifyOptions } from './parse-notify-argv.ts';
+import { readNotifyPayload, type TurnCompleteEvent } from './read-notify-payload.ts';
+import { spawnChainedNotify, type ChainResult } from './spawn-chained-notify.ts';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** The core functions a notify run uses; the CLI passes the real ones. */
+export interface NotifyDeps {
+  readonly env: Env;
+  readonly loadConfig: (options: { readonly cwd: string; readonly env: Env }) => Promise<{
+    readonly config: ResolvedConfig;
+    readonly diagnostics: readonly string[];
+  }>;
+  readonly getCheckpoint: (request: CheckpointRequest) => Promise<CheckpointOutcome>;
+  readonly createReader: () => TranscriptReader | Promise<TranscriptReader>;
+  readonly stdout?: (text: string) => void;
+  readonly stderr?: (line: string) => void;
+  /** Home directory for locating the rollout (tests); defaults to the reader's own default. */
+  readonly homeDir?: string;
+  /** `/proc` replacement (tests). */
+  readonly procRoot?: string;
+  /** Time budget of `getCheckpoint` (git + transcript). Default 10 s. */
+  readonly checkpointBudgetMs?: number;
+}
+
+/** How one notify run ended. Every kind exits 0. */
+export type NotifyOutcome =
+  | { readonly kind: 'help' }
+  /** The payload was missing or malformed. */
+  | { readonly kind: 'invalid'; readonly reason: string }
+  /** Not a real turn of a main thread (other event type, title thread). */
+  | { readonly kind: 'ignored'; readonly reason: string }
+  /** Nothing to deliver here: switched off, not in a Codex pane, own checkpoint turn, silent, loop guard. */
+  | { readonly kind: 'skipped'; readonly reason: string }
+  /** A message was due but typing was refused (pane busy, draft in the composer…). Nothing typed. */
+  | { readonly kind: 'refused'; readonly reason: string }
+  | { readonly kind: 'delivered'; readonly text: string; readonly enterPresses: 1 | 2 }
+  /** Typing started and could not be confirmed. */
+  | { readonly kind: 'failed'; readonly reason: string };
+
+export interface NotifyRunResult {
+  readonly outcome: NotifyOutcome;
+  readonly chain: ChainResult;
+}
+
+export const USAGE = `agent-checkpoint-tmux — Codex notify program: types the agent-checkpoint message into the Codex pane.
+
+Usage (as Codex's notify command; Codex appends the JSON payload):
+  agent-checkpoint-tmux [--enter-delay-ms=N] [--idle-wait-ms=N] [--confirm-timeout-ms=N] [-- <previous notify program> [args…]] <payload>
+
+~/.codex/config.toml:
+  notify = ["node", "/abs/path/agent-checkpoint-tmux.mjs"]
+  notify = ["node", "/abs/path/agent-checkpoint-tmux.mjs", "--", "notify-send", "Codex"]   # chaining
+
+Environment: AGENT_CHECKPOINT_DISABLE=1 (off), AGENT_CHECKPOINT_DEBUG=1 (log to <state dir>/debug.log).
+Always exits 0.`;
+
+/**
+ * One run of the Codex `notify` program. Never throws: every failure becomes an outcome plus at most
+ * one line on stderr.
+ *
+ * Order (cheap refusals first, typing last):
+ * 1. chain the previous notify program, if any (detached, never waited for);
+ * 2. parse the payload; ignore other events and the TUI's title-generation threads;
+ * 3. off switches (env, global, per session);
+ * 4. find the Codex pane (`$TMUX`/`$TMUX_PANE`, fail closed);
+ * 5. load the config; skip our own checkpoint turn (the last input message carries our prefix);
+ * 6. locate the rollout and compute the checkpoint with the Codex reader and hint `{turnId}`;
+ * 7. skip when the transcript's last user message carries our prefix, or the outcome is silent;
+ * 8. wait for an idle, empty composer; claim the loop-guard slot; paste and submit.
+ */
+export async function runNotify(argv: readonly string[], deps: NotifyDeps): Promise<NotifyRunResult> {
+  const parsed = parseNotifyArgv(argv);
+  const env = deps.env;
+  if (parsed.help || parsed.version) {
+    (deps.stdout ?? ((text) => void process.stdout.write(text)))(`${parsed.version ? '0.1.0' : USAGE}\n`);
+    return { outcome: { kind: 'help' }, chain: { status: 'none' } };
+  }
+  let stateDir: string | undefined;
+  try {
+    stateDir = resolveStateDir({ env });
+  } catch {
+    stateDir = undefined;
+  }
+  const log = createNotifyLogger({
+    debug: isTruthyEnv(env['AGENT_CHECKPOINT_DEBUG']),
+    stateDir,
+    ...(deps.stderr ? { stderr: deps.stderr } : {}),
+  });
+  for (const note of parsed.diagnostics) log.warn(note);
+
+  const chain =
+    parsed.payload === undefined
+      ? ({ status: 'none' } as const)
+      : spawnChainedNotify(parsed.chain, parsed.payload, { env: { ...env }, onError: (m) => log.warn(m) });
+  if (chain.status === 'refused') log.warn(chain.reason);
+
+  let outcome: NotifyOutcome;
+  try {
+    outcome = await decideAndDeliver(parsed.payload, parsed.options, stateDir, deps, log);
+  } catch (error) {
+    outcome = { kind: 'failed', reason: `internal error: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  if (chain.status === 'spawned') await chain.started;
+  switch (outcome.kind) {
+    case 'invalid':
+    case 'failed':
+      log.warn(outcome.reason);
+      break;
+    case 'delivered':
+      log.debug('delivered', { enterPresses: outcome.enterPresses, chars: outcome.text.length });
+      break;
+    default:
+      log.debug(`${outcome.kind}: ${'reason' in outcome ? outcome.reason : ''}`);
+  }
+  return { outcome, chain };
+}
+
+async function decideAndDeliver(
+  rawPayload: string | undefined,
+  options: NotifyOptions,
+  stateDir: string | undefined,
+  deps: NotifyDeps,
+  log: NotifyLogger,
+): Promise<NotifyOutcome> {
+  const env = deps.env;
+  const payload = readNotifyPayload(rawPayload);
+  if (payload.kind !== 'turn-complete') return payload;
+  const event = payload.event;
+  log.debug('turn complete', { threadId: event.threadId, turnId: event.turnId, cwd: event.cwd });
+
+  if (stateDir === undefined) return { kind: 'skipped', reason: 'no state directory (cannot apply the loop guard)' };
+  const off = await readOffSwitch({ stateDir, sessionId: event.threadId, env });
+  for (const note of off.diagnostics) log.debug(note);
+  if (off.off) return { kind: 'skipped', reason: `switched off (${off.source}: ${off.detail})` };
+
+  const found = await findCodexPane(env, deps.procRoot !== undefined ? { procRoot: deps.procRoot } : {});
+  if (!found.ok) return { kind: 'skipped', reason: found.reason };
+
+  const { config, diagnostics: configNotes } = await deps.loadConfig({ cwd: event.cwd, env });
+  for (const note of configNotes) log.debug(`config: ${note}`);
+  if (!config.enabled) return { kind: 'skipped', reason: 'disabled in the configuration' };
+  const prefix = config.messages.prefix.trim();
+  if (prefix === '') {
+    // Without a prefix our own injected message cannot be recognised: every answer would trigger
+    // another checkpoint. The hook route has stop_hook_active; this route has only the prefix.
+    return { kind: 'skipped', reason: 'messages.prefix is empty: the tmux route cannot recognise its own messages' };
+  }
+  const lastInput = event.inputMessages.at(-1);
+  if (lastInput !== undefined && isOwnMessage(lastInput, prefix)) {
+    return { kind: 'skipped', reason: 'this turn answered our own checkpoint' };
+  }
+  // Early, unlocked look at the loop guard (the locked claim comes right before typing): a turn the
+  // Stop hook already checkpointed needs no git or transcript work here.
+  const known = await readSessionState({ stateDir, agent: 'codex', sessionId: event.threadId });
+  const blocks = findTurn(known.state, event.turnId)?.blocks ?? 0;
+  if (blocks >= config.loopGuard.maxBlocksPerTurn) {
+    return { kind: 'skipped', reason: `loop guard: ${blocks} checkpoint(s) already delivered in turn ${event.turnId}` };
+  }
+
+  const reader = await deps.createReader();
+  const transcriptPath = await reader.locateTranscript({
+    sessionId: event.threadId,
+    env,
+    ...(deps.homeDir !== undefined ? { homeDir: deps.homeDir } : {}),
+  });
+  if (transcriptPath === undefined) return { kind: 'skipped', reason: `no rollout found for thread ${event.threadId}` };
+
+  const result = await deps.getCheckpoint({
+    agent: 'codex',
+    cwd: event.cwd,
+    transcript: {
+      reader,
+      path: transcriptPath,
+      hint: {
+        turnId: event.turnId,
+        ...(lastInput !== undefined ? { prompt: lastInput } : {}),
+        ...(event.lastAssistantMessage !== undefined ? { lastAssistantMessage: event.lastAssistantMessage } : {}),
+      },
+    },
+    sessionId: event.threadId,
+    config,
+    env,
+    signal: AbortSignal.timeout(deps.checkpointBudgetMs ?? 10_000),
+  });
+  for (const note of result.diagnostics) log.debug(`checkpoint: ${note}`);
+  const lastUser = result.timeline?.lastUserMessage;
+  if (lastUser !== undefined && isOwnMessage(lastUser, prefix)) {
+    return { kind: 'skipped', reason: 'the last user message in the rollout is our own checkpoint' };
+  }
+  if (result.decision !== 'message' || result.message === undefined) {
+    return { kind: 'skipped', reason: `nothing to deliver (${result.mode})` };
+  }
+
+  const timeline = result.timeline;
+  const delivery = await deliverToPane(found.pane, result.message, {
+    ...(options.enterDelayMs !== undefined ? { enterDelayMs: options.enterDelayMs } : {}),
+    ...(options.idleWaitMs !== undefined ? { idleWaitMs: options.idleWaitMs } : {}),
+    ...(options.confirmTimeoutMs !== undefined ? { confirmTimeoutMs: options.confirmTimeoutMs } : {}),
+    beforePaste: async () => {
+      const claimed = await claimCheckpoint({
+        stateDir,
+        agent: 'codex',
+        sessionId: event.threadId,
+        turnId: event.turnId,
+        stopHookActive: false,
+        turnStartedAt: timeline?.startedAt,
+        checkpointsDelivered: timeline?.checkpointsDelivered,
+        config: config.loopGuard,
+      });
+      for (const note of claimed.diagnostics) log.debug(`state: ${note}`);
+      return claimed.claim.verdict === 'allow' ? undefined : `loop guard: ${claimed.claim.reason} (${claimed.claim.detail})`;
+    },
+  });
+  switch (delivery.status) {
+    case 'delivered':
+      return { kind: 'delivered', text: delivery.text, enterPresses: delivery.enterPresses };
+    case 'refused':
+      return { kind: 'refused', reason: delivery.reason };
+    case 'failed':
+      return { kind: 'failed', reason: delivery.reason };
+  }
+}
+
+/** True when a user message is one of ours (Codex may keep leading whitespace of what was typed). */
+export function isOwnMessage(text: string, prefix: string): boolean {
+  return text.trimStart().startsWith(prefix);
+}
