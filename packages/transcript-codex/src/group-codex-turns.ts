@@ -29,6 +29,8 @@ export interface ClassifiedUserText {
  *   all, a genuine user message that follows tool or assistant activity. In that oldest form a
  *   mid-turn steer cannot be told from a new prompt and starts a new turn.
  * - Lines before the first opening line of a window that starts mid-file go to `#window-start`.
+ *
+ * Turns are returned oldest first: turns opened before the window, then the others in order.
  */
 export function groupCodexTurns(records: readonly CodexRecord[], checkpointPrefix: string, windowComplete: boolean): CodexTurn[] {
   const turns = new Map<string, CodexTurn>();
@@ -69,7 +71,11 @@ export function groupCodexTurns(records: readonly CodexRecord[], checkpointPrefi
     turn.records.push(record);
     if (isActivity(record)) turn.hasActivity = true;
   }
-  return [...turns.values()];
+  // A turn whose opening line is not in the window started before every turn that is: it is the turn
+  // cut by the byte cap, or an older turn whose late items (a background command finishing after
+  // `turn_aborted`) appear after newer turns began. Either way it comes first in turn order.
+  const all = [...turns.values()];
+  return [...all.filter((turn) => !turn.openedInWindow), ...all.filter((turn) => turn.openedInWindow)];
 }
 
 function isActivity(record: CodexRecord): boolean {

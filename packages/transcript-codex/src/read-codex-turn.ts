@@ -81,7 +81,10 @@ export function readCodexTurn(request: ReadTurnRequest, options: ReadCodexTurnOp
 
   // Lines were collected newest first; records within a line keep their order.
   const records = lines.reverse().flat();
-  const turns = groupCodexTurns(records, prefix, tail.reachedStart);
+  // `reachedStart` is about bytes: a file smaller than one chunk is read whole even when the visitor
+  // stopped early. Every line was seen only when the read reached the start without stopping.
+  const visitedAll = tail.reachedStart && !tail.stopped;
+  const turns = groupCodexTurns(records, prefix, visitedAll);
   const span = selectTurnSpan(turns, prefix, hint);
   if (!span || !hasTurnContent(records)) {
     return {
@@ -107,7 +110,7 @@ export function readCodexTurn(request: ReadTurnRequest, options: ReadCodexTurnOp
     .map((placed) => placed.call);
 
   const first = span.turns[0];
-  const truncated = !tail.reachedStart && first !== undefined && !first.openedInWindow;
+  const truncated = !visitedAll && first !== undefined && !first.openedInWindow;
   if (truncated) {
     diagnostics.push({
       level: 'warn',
