@@ -12,6 +12,8 @@ export interface CollectClaudeTurnOptions {
   readonly signal?: AbortSignal;
   /** Size of each backwards read (tests use small chunks to exercise line splitting). */
   readonly chunkBytes?: number;
+  /** Pre-filter; default {@link skipClaudeBookkeepingLine}. `null` parses every line (benchmarks compare). */
+  readonly skipLine?: ((line: string) => boolean) | null;
 }
 
 /** How the start of the turn was found. */
@@ -69,7 +71,7 @@ export function collectClaudeTurn(path: string, options: CollectClaudeTurnOption
     maxBytes: options.maxBytes,
     ...(options.chunkBytes === undefined ? {} : { chunkBytes: options.chunkBytes }),
     ...(options.signal ? { signal: options.signal } : {}),
-    skipLine: skipClaudeBookkeepingLine,
+    ...(options.skipLine === null ? {} : { skipLine: options.skipLine ?? skipClaudeBookkeepingLine }),
     visit: (raw) => {
       const parsed = parseClaudeLine(raw);
       if (parsed.kind === 'foreign') {

@@ -371,8 +371,9 @@ describe("regressions of the original's Claude parsing bugs (teleclaude.md §7.2
   });
 
   it('bug 9a: isMeta Stop-hook feedback is not a turn boundary', async () => {
-    // Taking the feedback as the boundary leaves only the call made after the block.
-    const timeline = await read('stop-block-json.jsonl');
+    // Taking the feedback as the boundary leaves only the call made after the block. The prefix does
+    // not match the probe's, so only the isMeta rule (not our checkpoint rule) protects the boundary.
+    const timeline = await read('stop-block-json.jsonl', undefined, 'SOME-OTHER-PREFIX');
     expect(timeline.calls).toHaveLength(6);
     expect(timeline.prompt).toBe('do the task');
   });
