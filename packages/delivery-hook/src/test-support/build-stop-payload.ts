@@ -1,0 +1,60 @@
+import { assertNever, type AgentId, type TurnHint } from '@agent-checkpoint/core';
+
+/** The fields a test controls in a turn-end payload. */
+export interface StopPayloadInput {
+  readonly agent: AgentId;
+  readonly sessionId: string;
+  readonly transcriptPath?: string;
+  readonly cwd: string;
+  readonly hint: TurnHint;
+  readonly stopHookActive: boolean;
+}
+
+/**
+ * A turn-end payload shaped exactly like the recorded ones (same keys, same order) of Claude Code
+ * 2.1.330 `Stop`, Gemini CLI 0.61.0 `AfterAgent` and Codex CLI 0.169.0 `Stop`.
+ */
+export function buildStopPayload(input: StopPayloadInput): Record<string, unknown> {
+  const { hint } = input;
+  switch (input.agent) {
+    case 'claude':
+      return {
+        session_id: input.sessionId,
+        transcript_path: input.transcriptPath,
+        cwd: input.cwd,
+        prompt_id: hint.turnId,
+        permission_mode: 'acceptEdits',
+        effort: { level: 'medium' },
+        hook_event_name: 'Stop',
+        stop_hook_active: input.stopHookActive,
+        last_assistant_message: hint.lastAssistantMessage ?? '',
+        background_tasks: [],
+        session_crons: [],
+      };
+    case 'gemini':
+      return {
+        session_id: input.sessionId,
+        transcript_path: input.transcriptPath,
+        cwd: input.cwd,
+        hook_event_name: 'AfterAgent',
+        timestamp: new Date().toISOString(),
+        prompt: hint.prompt ?? '',
+        prompt_response: 'ignored by the hook',
+        stop_hook_active: input.stopHookActive,
+      };
+    case 'codex':
+      return {
+        session_id: input.sessionId,
+        turn_id: hint.turnId,
+        transcript_path: input.transcriptPath,
+        cwd: input.cwd,
+        hook_event_name: 'Stop',
+        model: 'gpt-5.5',
+        permission_mode: 'bypassPermissions',
+        stop_hook_active: input.stopHookActive,
+        last_assistant_message: hint.lastAssistantMessage ?? '',
+      };
+    default:
+      return assertNever(input.agent);
+  }
+}

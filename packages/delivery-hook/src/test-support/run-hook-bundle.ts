@@ -1,0 +1,86 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+/** The built bin, as agents run it (`node <abs path> <agent>`). Built by vitest's global setup. */
+export const HOOK_BUNDLE = join(import.meta.dirname, '..', '..', 'dist', 'agent-checkpoint-hook.mjs');
+
+/** What a hook process did. */
+export interface HookProcessResult {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly ms: number;
+}
+
+/** Options of {@link runHookBundle}. */
+export interface RunHookBundleOptions {
+  readonly args: readonly string[];
+  /** Text written to stdin, then stdin is closed. `{ keepOpen }` writes it and never closes. */
+  readonly stdin?: string | Buffer | { readonly keepOpen: string };
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd?: string;
+  /** The test fails (and the process is killed) past this. Default 30 s. */
+  readonly killAfterMs?: number;
+}
+
+/**
+ * Run the bundled hook as a real process with real pipes. Never leaves the process behind: it is
+ * killed at `killAfterMs`, and the result then says so through `signal`.
+ */
+export function runHookBundle(options: RunHookBundleOptions): Promise<HookProcessResult> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [HOOK_BUNDLE, ...options.args], {
+      cwd: options.cwd ?? process.cwd(),
+      env: definedOnly(options.env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    // The hook may stop reading early (size cap): EPIPE on our side is expected then.
+    child.stdin.on('error', () => undefined);
+    const killer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 30_000);
+    child.on('error', (error) => {
+      clearTimeout(killer);
+      reject(error);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(killer);
+      resolve({ code, signal, stdout, stderr, ms: Date.now() - started });
+    });
+    const input = options.stdin;
+    if (input === undefined) child.stdin.end();
+    else if (typeof input === 'string' || Buffer.isBuffer(input)) child.stdin.end(input);
+    else child.stdin.write(input.keepOpen);
+  });
+}
+
+function definedOnly(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
+  return out;
+}
+
+/**
+ * The hook's stdout contract: empty, or exactly one JSON object in the agent's block shape. Returns
+ * the reason, or null for a pass; throws (failing the test) on anything else.
+ */
+export function parseHookStdout(agent: 'claude' | 'gemini' | 'codex', stdout: string): string | null {
+  if (stdout === '') return null;
+  const parsed: unknown = JSON.parse(stdout);
+  const decision = agent === 'gemini' ? 'deny' : 'block';
+  if (
+    typeof parsed !== 'object' ||
+    parsed === null ||
+    Array.isArray(parsed) ||
+    Object.keys(parsed).join(',') !== 'decision,reason' ||
+    (parsed as { decision: unknown }).decision !== decision ||
+    typeof (parsed as { reason: unknown }).reason !== 'string'
+  ) {
+    throw new Error(`stdout is not exactly {"decision":"${decision}","reason":…}: ${stdout}`);
+  }
+  return (parsed as { reason: string }).reason;
+}
