@@ -44,13 +44,19 @@ describe('buildClaudeToolCall', () => {
     expect(buildClaudeToolCall({ id: 't3', name: 'Bash', input: { command: ['ls'] } }, undefined, undefined)).toMatchObject({ command: '' });
   });
 
-  it('paths from file_path, notebook_path and path, deduplicated, as written', () => {
+  it('read/edit/write paths from file_path, notebook_path and path, deduplicated, as written', () => {
     expect(buildClaudeToolCall({ id: 'a', name: 'Read', input: { file_path: 'src/a.ts' } }, undefined, undefined).paths).toEqual(['src/a.ts']);
     expect(buildClaudeToolCall({ id: 'b', name: 'NotebookEdit', input: { notebook_path: '/r/n.ipynb' } }, undefined, undefined).paths).toEqual(['/r/n.ipynb']);
-    expect(buildClaudeToolCall({ id: 'c', name: 'Grep', input: { pattern: 'x', path: 'src' } }, undefined, undefined).paths).toEqual(['src']);
-    expect(buildClaudeToolCall({ id: 'd', name: 'Glob', input: { pattern: '**/*.ts' } }, undefined, undefined).paths).toEqual([]);
-    expect(buildClaudeToolCall({ id: 'e', name: 'mcp__x__y', input: { file_path: 'a', path: 'a' } }, undefined, undefined).paths).toEqual(['a']);
-    expect(buildClaudeToolCall({ id: 'f', name: 'Write', input: { file_path: '' } }, undefined, undefined).paths).toEqual([]);
+    expect(buildClaudeToolCall({ id: 'c', name: 'Edit', input: { file_path: 'a', path: 'a' } }, undefined, undefined).paths).toEqual(['a']);
+    expect(buildClaudeToolCall({ id: 'd', name: 'Write', input: { file_path: '' } }, undefined, undefined).paths).toEqual([]);
+  });
+
+  it('search and other calls name no paths: a search root is not a touched file', () => {
+    const grep = buildClaudeToolCall({ id: 'e', name: 'Grep', input: { pattern: 'x', path: 'src' } }, undefined, undefined);
+    expect(grep.paths).toEqual([]);
+    expect(grep.input['path']).toBe('src');
+    expect(buildClaudeToolCall({ id: 'f', name: 'Glob', input: { pattern: '**/*.ts', path: 'src' } }, undefined, undefined).paths).toEqual([]);
+    expect(buildClaudeToolCall({ id: 'g', name: 'mcp__fs__read', input: { path: 'a' } }, undefined, undefined).paths).toEqual([]);
   });
 
   it('output excerpt keeps head and tail of long outputs', () => {

@@ -1,4 +1,4 @@
-import { makeOutputExcerpt, type ToolCall, type ToolOutcome } from '@agent-checkpoint/core';
+import { makeOutputExcerpt, type ToolCall, type ToolKind, type ToolOutcome } from '@agent-checkpoint/core';
 import { mapClaudeToolName } from './map-claude-tool-name.ts';
 import type { ClaudeToolResult, ClaudeToolUse } from './parse-claude-entry.ts';
 
@@ -9,11 +9,16 @@ export interface ExcerptBudget {
 }
 
 /**
- * Input keys that name a file or directory. `path` is the search root of `Grep`/`Glob`/`LS` (a
- * directory or a single file); it is kept in `paths` as written, because it is what the call names,
- * but it never means "this file was read" (search calls are kind `search`, not `read`).
+ * Input keys that name the file a read/edit/write call targets (`NotebookEdit` uses
+ * `notebook_path`; `path` is accepted for tools that name their target that way).
+ *
+ * Only read, edit and write calls get `paths`. The `path` of `Grep`/`Glob`/`LS` is a search *root*
+ * (usually a directory): listing it would let consumers mistake "searched under src/" for "touched
+ * src/", and the Gemini and Codex readers give search calls no paths either, so the same scenario
+ * yields the same timeline on every agent. The root stays visible in `input`.
  */
 const PATH_KEYS: readonly string[] = ['file_path', 'notebook_path', 'path'];
+const KINDS_WITH_PATHS: ReadonlySet<ToolKind> = new Set<ToolKind>(['read', 'edit', 'write']);
 
 /** Opening tag of a tool output Claude persisted to disk (2.1.x, outputs over ~30–50K characters). */
 const PERSISTED_OUTPUT_OPEN = '<persisted-output>';
@@ -61,7 +66,7 @@ export function buildClaudeToolCall(
       ...(exitCode === undefined ? {} : { exitCode }),
     };
   }
-  return { ...base, kind, paths: inputPaths(use.input) };
+  return { ...base, kind, paths: KINDS_WITH_PATHS.has(kind) ? inputPaths(use.input) : [] };
 }
 
 function shellExitCode(result: ClaudeToolResult | undefined, background: boolean): number | undefined {

@@ -324,7 +324,7 @@ describe('derived fixtures', () => {
       { kind: 'shell', rawName: 'Bash', outcome: 'error', command: 'npm test', exitCode: 1, paths: [] },
       { kind: 'shell', rawName: 'Bash', outcome: 'success', command: 'git status --short', exitCode: 0, paths: [] },
       { kind: 'read', rawName: 'Read', outcome: 'success', paths: ['/home/user/repo/notes.txt'] },
-      { kind: 'search', rawName: 'Grep', outcome: 'success', paths: ['/home/user/repo/src'] },
+      { kind: 'search', rawName: 'Grep', outcome: 'success', paths: [] },
     ]);
     expect(excerptText(timeline.calls[0]?.output)).toContain('AssertionError: expected 1 to be 2');
     expect(excerptText(timeline.calls[1]?.output)).toBe(' M notes.txt');
@@ -340,7 +340,7 @@ describe('derived fixtures', () => {
     expect(timeline.calls.map(summarize)).toEqual([
       { kind: 'edit', rawName: 'NotebookEdit', outcome: 'success', paths: ['/home/user/repo/analysis.ipynb'] },
       { kind: 'edit', rawName: 'MultiEdit', outcome: 'success', paths: ['/home/user/repo/src/a.ts'] },
-      { kind: 'search', rawName: 'Glob', outcome: 'success', paths: ['/home/user/repo/src'] },
+      { kind: 'search', rawName: 'Glob', outcome: 'success', paths: [] },
       { kind: 'other', rawName: 'mcp__docs__search', outcome: 'success', paths: [] },
       { kind: 'shell', rawName: 'Bash', outcome: 'error', command: 'make test', exitCode: 2, paths: [] },
       { kind: 'shell', rawName: 'Bash', outcome: 'pending', command: 'npm run dev', exitCode: undefined, paths: [] },
