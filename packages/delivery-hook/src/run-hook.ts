@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import {
   assertNever,
   claimCheckpoint,
@@ -101,7 +102,7 @@ export async function runHook(input: StdinReadResult, context: HookRunContext): 
     if (early.verdict === 'pass') return pass('loop-guard', `${early.reason}: ${early.detail}`);
   }
 
-  const outcome = await checkpointFor(event, { agent, cwd, sessionId, config, env: context.env, deadlineAt: context.deadlineAt });
+  const outcome = await checkpointFor(event, { agent, cwd, sessionId, config, env: context.env, deadlineAt: context.deadlineAt, log });
   for (const note of outcome.diagnostics) log.debug(`checkpoint: ${note}`);
   if (outcome.decision !== 'message' || outcome.message === undefined || outcome.message === '') {
     return pass('silent', `getCheckpoint is silent (${outcome.mode})`);
@@ -140,16 +141,18 @@ async function checkpointFor(
     readonly config: CheckpointRequest['config'] & object;
     readonly env: Readonly<Record<string, string | undefined>>;
     readonly deadlineAt: number;
+    readonly log: HookLogger;
   },
 ): Promise<CheckpointOutcome> {
   const reader = await loadTranscriptReader(options.agent);
-  const path =
+  const located =
     event.transcriptPath ??
     (await reader.locateTranscript({
       ...(event.sessionId === undefined ? {} : { sessionId: event.sessionId }),
       cwd: options.cwd,
       env: options.env,
     }));
+  const path = located === undefined ? undefined : await readableTranscriptPath(located, options.log);
   const budget = Math.max(0, options.deadlineAt - Date.now() - RESERVE_MS * 2);
   return getCheckpoint({
     agent: options.agent,
@@ -160,6 +163,22 @@ async function checkpointFor(
     env: options.env,
     signal: AbortSignal.timeout(budget),
   });
+}
+
+/**
+ * The transcript path, unless it names something other than a regular file. A FIFO would block the
+ * (synchronous) tail read forever and a device could be endless: such paths are dropped, and the
+ * checkpoint falls back to file-based instructions. A missing file is kept so the reader can say so.
+ */
+async function readableTranscriptPath(path: string, log: HookLogger): Promise<string | undefined> {
+  try {
+    const info = await stat(path);
+    if (info.isFile()) return path;
+    log.debug(`transcript ${path} is not a regular file; ignoring it`);
+    return undefined;
+  } catch {
+    return path;
+  }
 }
 
 function pass(code: HookRunCode, detail: string): HookRun {

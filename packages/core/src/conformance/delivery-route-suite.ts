@@ -87,8 +87,11 @@ export interface DeliveryFixture {
    * into the repository.
    */
   readonly recordedCwd?: string;
-  /** Repo-relative files the recorded turn changed, with their content after the turn. */
-  readonly changedFiles: Readonly<Record<string, string>>;
+  /**
+   * Repo-relative files the recorded turn changed: content before the turn (committed; null for a
+   * file the turn created) and after it (left uncommitted).
+   */
+  readonly changedFiles: Readonly<Record<string, { readonly before: string | null; readonly after: string }>>;
   readonly sessionId: string;
   /** The payload hint of the recorded turn. */
   readonly hint: TurnHint;
@@ -119,9 +122,9 @@ export function deliveryRouteSuite(options: DeliveryRouteSuiteOptions): void {
   describe(`delivery route conformance: ${route.name}`, () => {
     for (const fixture of options.fixtures) {
       describe(fixture.agent, () => {
-        let world: ScenarioWorld;
+        let world: DeliveryWorld;
         beforeEach(() => {
-          world = createWorld(fixture);
+          world = createDeliveryWorld(fixture);
         });
         afterEach(() => {
           world.remove();
@@ -189,17 +192,28 @@ export function deliveryRouteSuite(options: DeliveryRouteSuiteOptions): void {
   });
 }
 
-/** One temp world per test: HOME, state dir, a git repository and the copied transcript. */
-interface ScenarioWorld {
+/**
+ * One temp world per test: HOME, state dir, a git repository holding the recorded turn's changes and
+ * the copied transcript. Exported so routes can write their own scenario tests on the same worlds.
+ */
+export interface DeliveryWorld {
   readonly prefix: string;
   scenario(kind: DeliveryScenarioKind, extraEnv?: Readonly<Record<string, string>>): DeliveryScenario;
   /** `getCheckpoint` for the same inputs the route gets (the parity reference). */
   expected(scenario: DeliveryScenario): Promise<CheckpointOutcome>;
   useAllClearConfig(): void;
+  /** Replace the project config (`.agent-checkpoint.json`, ignored by git). */
+  writeConfig(config: ConfigFile): void;
+  /** The base config that makes the recorded turn actionable. */
+  readonly actionableConfig: ConfigFile;
+  readonly root: string;
+  readonly repo: string;
+  readonly stateDir: string;
   remove(): void;
 }
 
-function createWorld(fixture: DeliveryFixture): ScenarioWorld {
+/** Build a {@link DeliveryWorld} for a fixture; call `remove()` when done. */
+export function createDeliveryWorld(fixture: DeliveryFixture): DeliveryWorld {
   const root = realpathSync(mkdtempSync(join(tmpdir(), `ac-conformance-${fixture.agent}-`)));
   const home = join(root, 'home');
   const repo = join(root, 'repo');
@@ -228,14 +242,15 @@ function createWorld(fixture: DeliveryFixture): ScenarioWorld {
   // History from long before the recorded turn, so nothing counts as committed during it.
   const longAgo = { GIT_AUTHOR_DATE: '@1577836800 +0000', GIT_COMMITTER_DATE: '@1577836800 +0000' };
   git('init', '-q', '-b', 'main');
-  for (const file of Object.keys(fixture.changedFiles)) writeFile(join(repo, file), `original ${file}\n`);
+  writeFile(join(repo, 'README.md'), '# conformance\n');
+  for (const [file, { before }] of Object.entries(fixture.changedFiles)) if (before !== null) writeFile(join(repo, file), before);
   // The config file is ignored by git, so switching it between scenarios changes no file of the turn.
   writeFile(join(repo, '.gitignore'), '.agent-checkpoint.json\n');
   writeConfig(repo, actionableConfig(fixture));
   git('add', '-A');
   execFileSync('git', ['commit', '-q', '--no-verify', '-m', 'before the turn'], { cwd: repo, env: { ...env, ...longAgo }, stdio: 'ignore' });
   // The turn's changes, uncommitted (written now: after the recorded turn started).
-  for (const [file, content] of Object.entries(fixture.changedFiles)) writeFile(join(repo, file), content);
+  for (const [file, { after }] of Object.entries(fixture.changedFiles)) writeFile(join(repo, file), after);
 
   const transcripts = join(root, 'transcripts');
   mkdirSync(transcripts);
@@ -288,6 +303,13 @@ function createWorld(fixture: DeliveryFixture): ScenarioWorld {
     useAllClearConfig() {
       writeConfig(repo, allClearConfig(fixture));
     },
+    writeConfig(config) {
+      writeConfig(repo, config);
+    },
+    actionableConfig: actionableConfig(fixture),
+    root,
+    repo,
+    stateDir,
     remove() {
       rmSync(root, { recursive: true, force: true });
     },

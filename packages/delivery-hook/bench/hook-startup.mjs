@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+// Startup cost of the bundled hook, as an agent pays it at every turn end: wall time and peak RSS of
+// `node dist/agent-checkpoint-hook.mjs <agent>` on real payloads, next to a bare `node -e ''`.
+//
+//   node bench/hook-startup.mjs [runs]      (build first: pnpm --filter @agent-checkpoint/delivery-hook build)
+//
+// Cases: the escape hatch (stop_hook_active: true, the cheapest pass), a full pass on a clean
+// repository (config + transcript + git, nothing changed: the common silent stop), and a full block on
+// a turn that changed a file.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const bundle = join(here, '..', 'dist', 'agent-checkpoint-hook.mjs');
+const preload = join(here, 'report-rss.mjs');
+const runs = Number(process.argv[2] ?? 20);
+
+const root = realpathSync(mkdtempSync(join(tmpdir(), 'ac-bench-')));
+try {
+  const home = join(root, 'home');
+  const repo = join(root, 'repo');
+  mkdirSync(home);
+  mkdirSync(repo);
+  const env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    AGENT_CHECKPOINT_STATE_DIR: join(root, 'state'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: join(home, '.gitconfig'),
+    GIT_AUTHOR_NAME: 'b',
+    GIT_AUTHOR_EMAIL: 'b@example.invalid',
+    GIT_COMMITTER_NAME: 'b',
+    GIT_COMMITTER_EMAIL: 'b@example.invalid',
+  };
+  const git = (...args) => execFileSync('git', args, { cwd: repo, env, stdio: 'ignore' });
+  git('init', '-q', '-b', 'main');
+  writeFileSync(join(repo, 'notes.txt'), 'alpha\ngamma\n');
+  writeFileSync(join(repo, '.gitignore'), '.agent-checkpoint.json\n');
+  writeFileSync(
+    join(repo, '.agent-checkpoint.json'),
+    JSON.stringify({ categories: [{ id: 'notes', include: ['notes.txt'], action: 'Run `check-notes`.', evidence: ['check-notes'] }], loopGuard: { minTurnSeconds: 0 } }),
+  );
+  git('add', '-A');
+  git('commit', '-q', '-m', 'init');
+  const transcript = join(root, 'session.jsonl');
+  copyFileSync(join(here, '..', '..', '..', 'fixtures', 'claude', '2.1.330', 'stop-hook-exit1.jsonl'), transcript);
+  // Each block run is another session (a fresh loop-guard state), on the recorded turn.
+  const payload = (stopHookActive, sessionId) =>
+    JSON.stringify({
+      session_id: sessionId,
+      transcript_path: transcript,
+      cwd: repo,
+      prompt_id: 'b9fdfc10-e938-49ab-b40e-8495d0446421',
+      hook_event_name: 'Stop',
+      stop_hook_active: stopHookActive,
+      last_assistant_message: 'All done: notes.txt now says alpha/gamma.',
+      background_tasks: [],
+    });
+
+  const measure = (label, args, input, prepare) => {
+    const walls = [];
+    const rss = [];
+    let stdout = '';
+    for (let i = 0; i < runs; i += 1) {
+      prepare?.(i);
+      const start = process.hrtime.bigint();
+      const r = spawnSync(process.execPath, ['--import', preload, ...args], { input: input?.(i) ?? '', env, encoding: 'utf8' });
+      walls.push(Number(process.hrtime.bigint() - start) / 1e6);
+      rss.push(Number(/MAXRSS_KB=(\d+)/.exec(r.stderr)?.[1] ?? NaN) / 1024);
+      if (r.status !== 0) throw new Error(`${label}: exit ${r.status}: ${r.stderr}`);
+      stdout = r.stdout;
+    }
+    const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const p90 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)];
+    console.log(
+      `${label.padEnd(52)} wall median ${med(walls).toFixed(1).padStart(6)} ms  p90 ${p90(walls).toFixed(1).padStart(6)} ms  peak RSS median ${med(rss).toFixed(1).padStart(5)} MiB  stdout ${stdout === '' ? 'empty' : `${stdout.length} bytes`}`,
+    );
+  };
+
+  console.log(`node ${process.version}, ${runs} runs each, bundle ${bundle}`);
+  measure("node -e ''", ['-e', ''], undefined);
+  measure('hook claude, stop_hook_active: true (escape hatch)', [bundle, 'claude'], () => payload(true, 's-escape'));
+  measure('hook claude, clean repo (full pipeline, silent)', [bundle, 'claude'], () => payload(false, 's-clean'));
+  measure('hook claude, changed file (full pipeline, block)', [bundle, 'claude'], (i) => payload(false, `s-block-${i}`), () =>
+    writeFileSync(join(repo, 'notes.txt'), `alpha\ngamma\nchanged ${Date.now()}\n`),
+  );
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}

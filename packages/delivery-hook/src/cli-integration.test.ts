@@ -1,0 +1,196 @@
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createDeliveryWorld, type DeliveryScenario, type DeliveryWorld } from '@agent-checkpoint/core/conformance';
+import { claudeProjectSlug } from '@agent-checkpoint/transcript-claude';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildStopPayload } from './test-support/build-stop-payload.ts';
+import { CLAUDE_FIXTURE, CODEX_FIXTURE, DELIVERY_FIXTURES, GEMINI_FIXTURE } from './test-support/delivery-fixtures.ts';
+import { deliverThroughHook } from './test-support/hook-route-adapter.ts';
+import { parseHookStdout, runHookBundle } from './test-support/run-hook-bundle.ts';
+
+// The bundled hook end to end on real git repositories and recorded transcripts, beyond the shared
+// conformance suite: agent-specific loop behaviour, concurrency, the deadline, locating transcripts.
+
+let world: DeliveryWorld | undefined;
+afterEach(() => {
+  world?.remove();
+  world = undefined;
+});
+
+function open(fixture = GEMINI_FIXTURE): DeliveryWorld {
+  world = createDeliveryWorld(fixture);
+  return world;
+}
+
+function withEnv(scenario: DeliveryScenario, env: Record<string, string>): DeliveryScenario {
+  return { ...scenario, env: { ...scenario.env, ...env } };
+}
+
+describe('the loop guard through the real hook', () => {
+  it('Gemini: the AfterAgent after a block, stop_hook_active false after tool calls, still passes', async () => {
+    const w = open(GEMINI_FIXTURE);
+    const first = await deliverThroughHook(w.scenario('actionable'));
+    expect(first).not.toBeNull();
+    // What Gemini does next: the reason is recorded as an ordinary user message, the model runs a
+    // tool, and AfterAgent fires again with stop_hook_active false.
+    const transcript = w.scenario('actionable').transcriptPath;
+    appendFileSync(
+      transcript,
+      `${JSON.stringify({ id: 'b1a7e0c2-0000-4000-8000-000000000001', timestamp: new Date().toISOString(), type: 'user', content: [{ text: first }] })}\n`,
+    );
+    expect(await deliverThroughHook(w.scenario('repeat-stop'))).toBeNull();
+    // Even with the state directory lost, the transcript shows our checkpoint in this turn.
+    rmSync(w.stateDir, { recursive: true, force: true });
+    expect(await deliverThroughHook(w.scenario('repeat-stop'))).toBeNull();
+  });
+
+  it.each(DELIVERY_FIXTURES.map((f) => [f.agent, f] as const))(
+    '%s: stop_hook_active true passes on an actionable turn, even with no state at all',
+    async (_agent, fixture) => {
+      const w = open(fixture);
+      const scenario = w.scenario('repeat-stop-active');
+      expect((await w.expected(scenario)).decision).toBe('message');
+      expect(await deliverThroughHook(scenario)).toBeNull();
+    },
+  );
+
+  it('maxBlocksPerTurn 2 allows exactly two blocks in one turn', async () => {
+    const w = open(GEMINI_FIXTURE);
+    w.writeConfig({ ...w.actionableConfig, loopGuard: { maxBlocksPerTurn: 2, minTurnSeconds: 0 } });
+    expect(await deliverThroughHook(w.scenario('actionable'))).not.toBeNull();
+    expect(await deliverThroughHook(w.scenario('repeat-stop'))).not.toBeNull();
+    expect(await deliverThroughHook(w.scenario('repeat-stop'))).toBeNull();
+  });
+
+  it('the minimum turn length: a turn shorter than minTurnSeconds passes', async () => {
+    const w = open(CODEX_FIXTURE);
+    // The recorded turn started at a fixed time in the past; a minimum of ~30 years is never reached.
+    w.writeConfig({ ...w.actionableConfig, loopGuard: { minTurnSeconds: 1e9 } });
+    const result = await runHookBundle({
+      args: ['codex', '--debug'],
+      stdin: JSON.stringify(payloadOf(w.scenario('actionable'))),
+      env: w.scenario('actionable').env,
+    });
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/turn-too-short/);
+  });
+
+  it('off --all silences every session until on --all', async () => {
+    const w = open(CLAUDE_FIXTURE);
+    const env = w.scenario('actionable').env;
+    expect((await runHookBundle({ args: ['off', '--all'], env })).code).toBe(0);
+    expect(await deliverThroughHook(w.scenario('actionable'))).toBeNull();
+    expect((await runHookBundle({ args: ['on', '--all'], env })).code).toBe(0);
+    expect(await deliverThroughHook(w.scenario('actionable'))).not.toBeNull();
+  });
+});
+
+describe('concurrency', () => {
+  it('50 hook processes on the same turn at once deliver exactly one block', { timeout: 240_000 }, async () => {
+    const w = open(CODEX_FIXTURE);
+    const scenario = withEnv(w.scenario('actionable'), { AGENT_CHECKPOINT_HOOK_DEADLINE_MS: '120000' });
+    const stdin = JSON.stringify(payloadOf(scenario));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => runHookBundle({ args: ['codex'], stdin, env: scenario.env, cwd: scenario.cwd, killAfterMs: 200_000 })),
+    );
+    for (const r of results) {
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.signal).toBeNull();
+    }
+    const delivered = results.map((r) => parseHookStdout('codex', r.stdout)).filter((reason) => reason !== null);
+    expect(delivered).toHaveLength(1);
+    const expected = await w.expected(scenario);
+    expect(delivered[0]).toBe(expected.message);
+  });
+});
+
+describe('bounded time', () => {
+  it('passes and exits 0 at the deadline when git hangs', async () => {
+    const w = open(CLAUDE_FIXTURE);
+    const bin = join(w.root, 'slow-bin');
+    mkdirSync(bin);
+    // A git that never answers (think: a hung network filesystem). It records its pid so the test
+    // can end exactly the processes it started.
+    const pids = join(w.root, 'git-pids');
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\necho $$ >> '${pids}'\nexec sleep 60\n`);
+    chmodSync(join(bin, 'git'), 0o755);
+    const scenario = withEnv(w.scenario('actionable'), { PATH: `${bin}:${process.env['PATH'] ?? ''}`, AGENT_CHECKPOINT_HOOK_DEADLINE_MS: '1500' });
+    const result = await runHookBundle({ args: ['claude'], stdin: JSON.stringify(payloadOf(scenario)), env: scenario.env, killAfterMs: 30_000 });
+    expect(result).toMatchObject({ code: 0, signal: null, stdout: '' });
+    expect(result.stderr).toMatch(/deadline of 1500 ms reached/);
+    expect(result.ms).toBeLessThan(10_000);
+    killRecordedPids(pids);
+  });
+
+  it('a FIFO as the transcript does not block the hook', async () => {
+    const w = open(CLAUDE_FIXTURE);
+    const fifo = join(w.root, 'transcript.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const scenario = { ...w.scenario('actionable'), transcriptPath: fifo };
+    const result = await runHookBundle({ args: ['claude'], stdin: JSON.stringify(payloadOf(scenario)), env: scenario.env, killAfterMs: 30_000 });
+    expect(result).toMatchObject({ code: 0, signal: null });
+    // Without transcript data the checkpoint is file-based: the changed file is named.
+    expect(parseHookStdout('claude', result.stdout)).toContain('notes.txt');
+  });
+});
+
+describe('finding the transcript without transcript_path', () => {
+  it('Claude: locates <home>/.claude/projects/<slug>/<session>.jsonl from session id and cwd', async () => {
+    const w = open(CLAUDE_FIXTURE);
+    const scenario = w.scenario('actionable');
+    const home = scenario.env['HOME'] ?? '';
+    const located = join(home, '.claude', 'projects', claudeProjectSlug(scenario.cwd), `${scenario.sessionId}.jsonl`);
+    mkdirSync(join(located, '..'), { recursive: true });
+    copyFileSync(scenario.transcriptPath, located);
+    const payload = payloadOf(scenario);
+    delete payload['transcript_path'];
+    const result = await runHookBundle({ args: ['claude'], stdin: JSON.stringify(payload), env: scenario.env, cwd: scenario.cwd });
+    expect(result.code).toBe(0);
+    expect(parseHookStdout('claude', result.stdout)).toBe((await w.expected({ ...scenario, transcriptPath: located })).message);
+  });
+});
+
+describe('debug logging', () => {
+  it('keeps stdout pure and writes a user-only JSON-lines log in the state dir', async () => {
+    const w = open(GEMINI_FIXTURE);
+    const scenario = withEnv(w.scenario('actionable'), { AGENT_CHECKPOINT_DEBUG: '1' });
+    const result = await runHookBundle({ args: ['gemini'], stdin: JSON.stringify(payloadOf(scenario)), env: scenario.env });
+    expect(result.code).toBe(0);
+    expect(parseHookStdout('gemini', result.stdout)).toBe((await w.expected(scenario)).message);
+    expect(result.stderr).toMatch(/^agent-checkpoint: checkpoint: /m);
+    const log = join(w.stateDir, 'debug.log');
+    expect(statSync(log).mode & 0o777).toBe(0o600);
+    const lines = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.at(-1)).toMatchObject({ agent: 'gemini', level: 'debug', verdict: 'block' });
+    expect(String(lines.at(-1)?.['message'])).toMatch(/^checkpoint: actionable/);
+  });
+});
+
+function payloadOf(scenario: DeliveryScenario): Record<string, unknown> {
+  return buildStopPayload({
+    agent: scenario.agent,
+    sessionId: scenario.sessionId,
+    transcriptPath: scenario.transcriptPath,
+    cwd: scenario.cwd,
+    hint: scenario.hint,
+    stopHookActive: scenario.stopHookActive,
+  });
+}
+
+/** The fake git's `sleep` may outlive the hook: end those processes, by pid. */
+function killRecordedPids(file: string): void {
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return;
+  }
+  for (const pid of text.split('\n').filter(Boolean).map(Number)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+}
