@@ -72,11 +72,17 @@ export const CategorySchema = z
 /** A global follow-up (log check, tests) triggered when matching categories changed. */
 export const FollowUpSchema = z
   .strictObject({
-    id: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/),
+    id: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9._-]*$/)
+      .describe('Stable identifier; a later definition with the same id replaces an earlier one.'),
     action: nonEmpty.describe('Instruction; "{window}" is replaced by the turn length in minutes ("3m").'),
-    evidence: z.array(EvidenceSchema).min(1),
-    evidenceAfterLastEdit: z.boolean().optional(),
-    precedence: z.number().int().optional(),
+    evidence: z.array(EvidenceSchema).min(1).describe('Commands that show the follow-up was already done.'),
+    evidenceAfterLastEdit: z
+      .boolean()
+      .optional()
+      .describe('Evidence counts only after the last edit of a file that triggered it (default true).'),
+    precedence: z.number().int().optional().describe('Lower comes first in the required actions (default 100).'),
     triggeredBy: z
       .array(nonEmpty)
       .optional()
@@ -88,7 +94,10 @@ export const FollowUpSchema = z
 /** Layer-2 enrichment: turns an unresolved failure's output into a specific observation. */
 export const ErrorPatternSchema = z
   .strictObject({
-    id: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/),
+    id: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9._-]*$/)
+      .describe('Stable identifier; a later definition with the same id replaces an earlier one.'),
     match: nonEmpty.describe('Substring, or "/regex/flags", searched in the failed call output (head and tail).'),
     message: nonEmpty.describe('One sentence shown as the observation.'),
     commands: z
@@ -102,15 +111,15 @@ export const ErrorPatternSchema = z
 export const MessagesSchema = z
   .strictObject({
     prefix: z.string().optional().describe('Canonical prefix of every message; also how we recognise our own messages.'),
-    header: z.string().optional(),
-    changedLabel: z.string().optional(),
-    actionsHeader: z.string().optional(),
+    header: z.string().optional().describe('First line after the prefix.'),
+    changedLabel: z.string().optional().describe('Label of the list of files changed this turn.'),
+    actionsHeader: z.string().optional().describe('Heading of the numbered required actions.'),
     actionsFooter: z.array(z.string()).optional().describe('Extra numbered steps appended after the actions.'),
-    observationsHeader: z.string().optional(),
+    observationsHeader: z.string().optional().describe('Heading of the observations (things that look wrong).'),
     reminder: z.string().optional().describe('Capture / response-policy reminder shown after the lists.'),
     escapeHatch: z.string().optional().describe('How to turn checkpoints off; "{sessionId}" is substituted.'),
-    allClear: z.string().optional(),
-    noChanges: z.string().optional(),
+    allClear: z.string().optional().describe('Shown when everything was done and silentWhenAllClear is false.'),
+    noChanges: z.string().optional().describe('Shown when nothing changed and silentWhenNoChanges is false.'),
     generic: z.string().optional().describe('Fallback when the pipeline fails unexpectedly.'),
   })
   .describe('Message strings.');
@@ -148,24 +157,33 @@ export const LoopGuardSchema = z
 /** The configuration file as written by a user. */
 export const ConfigFileSchema = z
   .strictObject({
-    $schema: z.string().optional(),
+    $schema: z.string().optional().describe('URL or path of this JSON Schema, for editor completion.'),
     extends: z
       .union([nonEmpty, z.array(nonEmpty)])
       .optional()
       .describe('Preset names ("node", "python", "rust", "go", "docker-compose", "teleclaude"…), merged in order.'),
     enabled: z.boolean().optional().describe('Master switch (default true).'),
-    categories: z.array(CategorySchema).optional(),
+    categories: z
+      .array(CategorySchema)
+      .optional()
+      .describe('File categories: which changed files need which action. Merged with presets by id.'),
     disableCategories: z.array(nonEmpty).optional().describe('Category ids (from presets) to drop.'),
     docsPatterns: z
       .array(nonEmpty)
       .optional()
       .describe('Globs of files that never need follow-up on their own (docs, notes). A category match wins.'),
-    followUps: z.array(FollowUpSchema).optional(),
-    errorPatterns: z.array(ErrorPatternSchema).optional(),
+    followUps: z
+      .array(FollowUpSchema)
+      .optional()
+      .describe('Actions required whenever certain categories changed (run the tests, check the logs). Merged by id.'),
+    errorPatterns: z
+      .array(ErrorPatternSchema)
+      .optional()
+      .describe('Turn an unresolved failure into a specific observation. Tried before the presets\' patterns.'),
     searchCommands: z
       .array(nonEmpty)
       .optional()
-      .describe('Programs whose exit code 1 means "nothing found", not an error (default rg, grep, ag, ack, fd, find).'),
+      .describe('Programs whose exit code 1 means "nothing found", not an error (a grep without matches did not fail).'),
     hygiene: HygieneSchema.optional(),
     planDrift: PlanDriftSchema.optional(),
     messages: MessagesSchema.optional(),

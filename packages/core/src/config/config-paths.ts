@@ -1,0 +1,49 @@
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+
+/** Name of the project configuration file, at the repository root. */
+export const PROJECT_CONFIG_FILE = '.agent-checkpoint.json';
+
+/**
+ * Environment variable naming the user-level configuration file, replacing the XDG location (tests,
+ * sandboxes, dotfile setups). An explicitly named file that does not exist is a diagnostic.
+ */
+export const USER_CONFIG_ENV = 'AGENT_CHECKPOINT_CONFIG';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * The directory whose `.agent-checkpoint.json` applies to `cwd`: the nearest ancestor (or `cwd`
+ * itself) that contains `.git` (a directory, or the file of a linked worktree or submodule), else
+ * `cwd` when no ancestor is a repository. Only existence checks, no git process: configuration must
+ * be known before git runs, because it holds git's time limit.
+ */
+export function findProjectRoot(cwd: string): string {
+  const start = resolve(cwd);
+  for (let dir = start; ; ) {
+    if (existsSync(join(dir, '.git'))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return start;
+    dir = parent;
+  }
+}
+
+/** An XDG base directory: the variable when it is set to an absolute path (the spec ignores relative ones), else the fallback. */
+function xdgDir(env: Env, variable: string, homeDir: string | undefined, ...fallback: string[]): string {
+  const value = env[variable];
+  if (value !== undefined && value !== '' && isAbsolute(value)) return value;
+  return join(homeDir ?? homedir(), ...fallback);
+}
+
+/** Where the user-level file is looked for, and whether it was named explicitly. */
+export function userConfigPath(env: Env, homeDir: string | undefined): { path: string; explicit: boolean } {
+  const explicit = env[USER_CONFIG_ENV];
+  if (explicit !== undefined && explicit !== '') return { path: resolve(explicit), explicit: true };
+  return { path: join(xdgDir(env, 'XDG_CONFIG_HOME', homeDir, '.config'), 'agent-checkpoint', 'config.json'), explicit: false };
+}
+
+/** Cache of validated configuration files: `$XDG_CACHE_HOME/agent-checkpoint/config` or `~/.cache/agent-checkpoint/config`. */
+export function configCacheDir(env: Env, homeDir: string | undefined): string {
+  return join(xdgDir(env, 'XDG_CACHE_HOME', homeDir, '.cache'), 'agent-checkpoint', 'config');
+}

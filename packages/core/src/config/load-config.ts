@@ -1,0 +1,180 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { configCacheKey, readCachedConfig, writeCachedConfig } from './config-cache.ts';
+import { configCacheDir, findProjectRoot, PROJECT_CONFIG_FILE, userConfigPath } from './config-paths.ts';
+import type { ConfigFile, ConfigSource, ResolvedConfig } from './config-schema.ts';
+import { detectPresets } from './detect-presets.ts';
+import { pickPresets, PRESETS } from './presets/index.ts';
+import { configProblems, resolveConfig } from './resolve-config.ts';
+
+/** Options of {@link loadConfig}. */
+export interface LoadConfigOptions {
+  /** The session's working directory. */
+  readonly cwd: string;
+  /**
+   * The directory holding `.agent-checkpoint.json` and the preset markers. Default: the nearest
+   * ancestor of `cwd` containing `.git`, else `cwd`.
+   */
+  readonly projectRoot?: string;
+  /** Home directory for the user-level file and the cache (default `os.homedir()`). */
+  readonly homeDir?: string;
+  /** Environment (default `process.env`): `XDG_CONFIG_HOME`, `XDG_CACHE_HOME`, `AGENT_CHECKPOINT_CONFIG`. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Directory of the validated-config cache, or `false` to validate every time. Default
+   * `$XDG_CACHE_HOME/agent-checkpoint/config` (`~/.cache/agent-checkpoint/config`).
+   */
+  readonly cacheDir?: string | false;
+}
+
+/** Result of {@link loadConfig}. */
+export interface LoadedConfig {
+  readonly config: ResolvedConfig;
+  /** One line per problem (unreadable or invalid file, unknown preset…). Never fatal. */
+  readonly diagnostics: readonly string[];
+  /** The directory the project file and preset markers were looked up in. */
+  readonly projectRoot: string;
+}
+
+type Layer = { readonly config: ConfigFile; readonly source: ConfigSource };
+
+/** Files larger than this are not configuration; they are reported and ignored. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/**
+ * Load the configuration that applies to a session: built-in defaults, then presets, then the
+ * user-level file, then the project file (later layers win; merging and `extends` expansion are
+ * {@link resolveConfig}'s).
+ *
+ * - **Project file**: `.agent-checkpoint.json` at the project root only (see
+ *   {@link LoadConfigOptions.projectRoot}); there is no search through intermediate directories,
+ *   because category globs are relative to the repository root and a file in a subdirectory would
+ *   read as if it were scoped to it. A stray file in `cwd` below the root gets a diagnostic.
+ * - **User file**: `$AGENT_CHECKPOINT_CONFIG`, else `$XDG_CONFIG_HOME/agent-checkpoint/config.json`,
+ *   else `~/.config/agent-checkpoint/config.json`.
+ * - Both accept JSON with comments and trailing commas and are validated against the schema. A file
+ *   that cannot be read, does not parse or does not validate is ignored **as a whole** with one
+ *   diagnostic per problem (`line:column` for syntax, `categories[2].include: …` for the schema): a
+ *   half-applied file would be a silently wrong merge. An unknown preset name in `extends` is
+ *   reported and skipped; the rest of the file applies.
+ * - **Detection**: when there is no usable project file and the user file names no `extends`, the
+ *   presets whose `detect` markers exist at the project root are applied (sources say `detected`).
+ *
+ * Cost: with no configuration file, neither zod nor jsonc-parser is loaded (a few `existsSync`
+ * calls). A file that validated once is cached by content hash (see `config-cache.ts`), so the
+ * validator is loaded again only when a file changes. Never throws: if resolution itself fails, the
+ * built-in defaults are returned with a diagnostic.
+ */
+export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
+  const diagnostics: string[] = [];
+  const env = options.env ?? process.env;
+  let projectRoot = resolve(options.cwd);
+  try {
+    projectRoot = options.projectRoot === undefined ? findProjectRoot(options.cwd) : resolve(options.projectRoot);
+    const cacheDir = options.cacheDir === false ? undefined : (options.cacheDir ?? configCacheDir(env, options.homeDir));
+
+    const user = userConfigPath(env, options.homeDir);
+    const userConfig = await loadConfigFile(user.path, { mustExist: user.explicit, cacheDir, diagnostics });
+    const projectPath = join(projectRoot, PROJECT_CONFIG_FILE);
+    const projectConfig = await loadConfigFile(projectPath, { mustExist: false, cacheDir, diagnostics });
+    const strayPath = join(resolve(options.cwd), PROJECT_CONFIG_FILE);
+    if (strayPath !== projectPath && statSync(strayPath, { throwIfNoEntry: false }) !== undefined) {
+      diagnostics.push(`${strayPath}: ignored; only ${projectPath} (the repository root) is read`);
+    }
+
+    const layers: Layer[] = [];
+    if (projectConfig === undefined && !namesPresets(userConfig)) {
+      // Keep the most specific detected presets (`node-pnpm` makes `node` redundant).
+      for (const id of pickPresets(await detectPresets(projectRoot, Object.values(PRESETS)))) {
+        const preset = PRESETS[id];
+        if (preset) layers.push({ config: preset.config, source: { kind: 'preset', name: id, detected: true } });
+      }
+    }
+    if (userConfig) layers.push({ config: withKnownPresets(userConfig, user.path, diagnostics), source: { kind: 'user-file', name: user.path } });
+    if (projectConfig) {
+      layers.push({ config: withKnownPresets(projectConfig, projectPath, diagnostics), source: { kind: 'project-file', name: projectPath } });
+    }
+    const config = resolveConfig(layers);
+    // Only files can introduce problems the schema cannot see (an evidence regex that does not compile);
+    // built-in presets are tested, so the check is skipped on the zero-config path.
+    if (userConfig || projectConfig) for (const problem of configProblems(config)) diagnostics.push(problem);
+    return { config, diagnostics, projectRoot };
+  } catch (error) {
+    diagnostics.push(`configuration could not be resolved (${errorMessage(error)}); using the built-in defaults`);
+    return { config: resolveConfig([]), diagnostics, projectRoot };
+  }
+}
+
+/**
+ * Read, parse and validate one file. Undefined when it does not exist or is unusable (then with
+ * diagnostics). Files seen valid before come from the cache without loading the validator.
+ */
+async function loadConfigFile(
+  path: string,
+  options: { mustExist: boolean; cacheDir: string | undefined; diagnostics: string[] },
+): Promise<ConfigFile | undefined> {
+  const { diagnostics } = options;
+  let text: string;
+  try {
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (stat === undefined) {
+      if (options.mustExist) diagnostics.push(`${path}: not found (named by AGENT_CHECKPOINT_CONFIG); ignored`);
+      return undefined;
+    }
+    if (stat.isDirectory()) {
+      diagnostics.push(`${path}: is a directory, not a configuration file; ignored`);
+      return undefined;
+    }
+    if (stat.size > MAX_CONFIG_BYTES) {
+      diagnostics.push(`${path}: ${stat.size} bytes is too large for a configuration file (limit 1 MiB); ignored`);
+      return undefined;
+    }
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    diagnostics.push(`${path}: cannot be read (${errorMessage(error)}); ignored`);
+    return undefined;
+  }
+
+  const key = options.cacheDir === undefined ? undefined : configCacheKey(text);
+  if (key !== undefined && options.cacheDir !== undefined) {
+    const cached = readCachedConfig(options.cacheDir, key);
+    if (cached) return cached;
+  }
+
+  const { parseConfigText } = await import('./parse-config-file.ts');
+  const parsed = parseConfigText(text);
+  if (!parsed.ok) {
+    diagnostics.push(`${path}: invalid configuration, file ignored:`);
+    for (const problem of parsed.problems) diagnostics.push(`${path}: ${problem}`);
+    return undefined;
+  }
+  if (key !== undefined && options.cacheDir !== undefined) writeCachedConfig(options.cacheDir, key, parsed.config);
+  return parsed.config;
+}
+
+function presetNames(config: ConfigFile): string[] {
+  const value = config.extends;
+  return value === undefined ? [] : typeof value === 'string' ? [value] : [...value];
+}
+
+/** True when the file chooses presets itself (even unknown ones): then nothing is auto-detected. */
+function namesPresets(config: ConfigFile | undefined): boolean {
+  return config !== undefined && presetNames(config).length > 0;
+}
+
+/** The config with unknown preset names removed from `extends`, each reported. */
+function withKnownPresets(config: ConfigFile, path: string, diagnostics: string[]): ConfigFile {
+  const names = presetNames(config);
+  const unknown = names.filter((name) => !Object.hasOwn(PRESETS, name));
+  if (unknown.length === 0) return config;
+  const known = Object.keys(PRESETS).join(', ');
+  for (const name of unknown) diagnostics.push(`${path}: extends: unknown preset "${name}" skipped (known: ${known})`);
+  const kept = names.filter((name) => Object.hasOwn(PRESETS, name));
+  const { extends: _dropped, ...rest } = config;
+  return kept.length === 0 ? rest : { ...rest, extends: kept };
+}
+
+function errorMessage(error: unknown): string {
+  if (error instanceof Error) return (error as NodeJS.ErrnoException).code ?? error.message;
+  return String(error);
+}
