@@ -18,3 +18,17 @@ export { sessionStatePath, sessionsDir, switchesDir, type SessionStateLocation }
 export * from './state/claim-checkpoint.ts';
 export * from './state/off-switches.ts';
 export { pruneStateDir, STATE_MAX_AGE_MS, type PruneStateDirOptions } from './state/prune-state-dir.ts';
+export { parseShellCommand, normalizedText, type ShellSegment, type ShellRedirect } from './shell/parse-shell-command.ts';
+export type { ShellWord } from './shell/unwrap-command.ts';
+export { matchesEvidence, compileEvidence, validateEvidence, isRegexEvidence, type CompiledEvidence } from './shell/match-evidence.ts';
+export { analyzeMutation, type MutationAnalysis, type MutationTarget, type MutationEffect } from './shell/analyze-mutation.ts';
+export { analyzeRead } from './shell/analyze-read.ts';
+export { DEFAULT_CONFIG, DEFAULT_SOURCE, DEFAULT_PREFIX, DEFAULT_ERROR_PATTERNS, TEST_COMMANDS } from './config/default-config.ts';
+export { PRESETS, pickPresets, presetAncestors, type Preset } from './config/presets/index.ts';
+export { resolveConfig, configProblems, ConfigResolutionError, type ConfigLayer } from './config/resolve-config.ts';
+export { attributeFiles, type AttributeFilesInput } from './engine/attribute-files.ts';
+export { runHeuristics } from './engine/run-heuristics.ts';
+export { composeMessage, composeGenericMessage, renderEscapeHatch } from './engine/compose-message.ts';
+export { categorizeFiles, isDocsOnly, type Categorization, type MatchedCategory } from './engine/categorize-files.ts';
+export { toRepoPath, pathKey, type PathBase } from './engine/normalize-path.ts';
+export { logWindow } from './engine/log-window.ts';

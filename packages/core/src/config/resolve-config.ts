@@ -1,0 +1,263 @@
+import type {
+  CategoryConfig,
+  ConfigFile,
+  ConfigSource,
+  ErrorPatternConfig,
+  FollowUpConfig,
+  MessagesConfig,
+  ResolvedCategory,
+  ResolvedConfig,
+  ResolvedErrorPattern,
+  ResolvedFollowUp,
+  ResolvedMessages,
+} from './config-schema.ts';
+import { DEFAULT_CONFIG, DEFAULT_SOURCE } from './default-config.ts';
+import { PRESETS } from './presets/index.ts';
+import { compileEvidence } from '../shell/match-evidence.ts';
+
+/** Thrown by {@link resolveConfig} for an unknown preset name or an `extends` cycle. */
+export class ConfigResolutionError extends Error {
+  override readonly name = 'ConfigResolutionError';
+}
+
+/** One configuration layer and where it came from. */
+export interface ConfigLayer {
+  readonly config: ConfigFile;
+  readonly source: ConfigSource;
+}
+
+/** Default precedence of a category (lower comes first). */
+export const DEFAULT_CATEGORY_PRECEDENCE = 50;
+/** Default precedence of a follow-up: after category actions unless stated. */
+export const DEFAULT_FOLLOW_UP_PRECEDENCE = 100;
+
+interface State {
+  enabled?: boolean;
+  categories: CategoryConfig[];
+  docsPatterns: readonly string[];
+  followUps: FollowUpConfig[];
+  errorPatterns: ErrorPatternConfig[];
+  searchCommands: readonly string[];
+  hygiene: { editWithoutRead?: boolean; blastRadius?: number };
+  planDrift?: { path?: string; slug?: string };
+  messages: MessagesConfig;
+  silentWhenAllClear?: boolean;
+  silentWhenNoChanges?: boolean;
+  loopGuard: { maxBlocksPerTurn?: number; minTurnSeconds?: number };
+  transcriptMaxBytes?: number;
+  gitTimeoutMs?: number;
+  sources: ConfigSource[];
+}
+
+/**
+ * Merge configuration layers, lowest priority first, on top of the built-in defaults. Each layer's
+ * `extends` presets are applied (recursively, in order) just before the layer itself.
+ *
+ * Merge rules (docs/heuristics.md, "Configuration merge rules"):
+ * - scalars (`enabled`, `silentWhen*`, `transcriptMaxBytes`, `gitTimeoutMs`): the later layer wins;
+ * - `categories`, `followUps`: by id — a later definition replaces the earlier one in place, new ids
+ *   are appended (category order is the order of the "Changed:" summary);
+ * - `disableCategories`: removes those ids from what is merged so far (a later layer may add them back);
+ * - `errorPatterns`: by id, and a later layer's patterns are tried **before** earlier ones;
+ * - `docsPatterns`, `searchCommands`: a layer that sets them replaces the whole list;
+ * - `hygiene`, `loopGuard`, `planDrift`, `messages`: merged key by key.
+ *
+ * @throws ConfigResolutionError for an unknown preset or an `extends` cycle.
+ */
+export function resolveConfig(layers: readonly ConfigLayer[]): ResolvedConfig {
+  const state: State = {
+    categories: [],
+    docsPatterns: [],
+    followUps: [],
+    errorPatterns: [],
+    searchCommands: [],
+    hygiene: {},
+    messages: {},
+    loopGuard: {},
+    sources: [],
+  };
+  applyLayer(state, DEFAULT_CONFIG, DEFAULT_SOURCE, []);
+  for (const layer of layers) applyLayer(state, layer.config, layer.source, []);
+  return finish(state);
+}
+
+function extendsList(config: ConfigFile): string[] {
+  const ext = config.extends;
+  if (ext === undefined) return [];
+  return Array.isArray(ext) ? [...ext] : [ext];
+}
+
+function applyLayer(state: State, config: ConfigFile, source: ConfigSource, chain: readonly string[]): void {
+  for (const name of extendsList(config)) {
+    const preset = PRESETS[name];
+    if (!preset) {
+      throw new ConfigResolutionError(
+        `Unknown preset "${name}" in "extends" of ${describe(source)}. Known presets: ${Object.keys(PRESETS).join(', ')}.`,
+      );
+    }
+    if (chain.includes(name)) {
+      throw new ConfigResolutionError(`Preset cycle in "extends": ${[...chain, name].join(' → ')}.`);
+    }
+    const presetSource: ConfigSource = source.kind === 'preset' && source.detected ? { kind: 'preset', name, detected: true } : { kind: 'preset', name };
+    applyLayer(state, preset.config, presetSource, [...chain, name]);
+  }
+  merge(state, config);
+  const last = state.sources[state.sources.length - 1];
+  if (!last || last.kind !== source.kind || last.name !== source.name) state.sources.push(source);
+}
+
+function describe(source: ConfigSource): string {
+  return source.kind === 'default' ? 'the built-in defaults' : `${source.kind} ${source.name}`;
+}
+
+function mergeById<T extends { readonly id: string }>(current: readonly T[], incoming: readonly T[]): T[] {
+  const out = [...current];
+  for (const item of incoming) {
+    const at = out.findIndex((x) => x.id === item.id);
+    if (at === -1) out.push(item);
+    else out[at] = item;
+  }
+  return out;
+}
+
+function merge(state: State, config: ConfigFile): void {
+  if (config.enabled !== undefined) state.enabled = config.enabled;
+  if (config.categories) state.categories = mergeById(state.categories, config.categories);
+  if (config.disableCategories) {
+    const off = new Set(config.disableCategories);
+    state.categories = state.categories.filter((c) => !off.has(c.id));
+  }
+  if (config.docsPatterns) state.docsPatterns = [...config.docsPatterns];
+  if (config.followUps) state.followUps = mergeById(state.followUps, config.followUps);
+  if (config.errorPatterns) {
+    const ids = new Set(config.errorPatterns.map((p) => p.id));
+    state.errorPatterns = [...dedupeById(config.errorPatterns), ...state.errorPatterns.filter((p) => !ids.has(p.id))];
+  }
+  if (config.searchCommands) state.searchCommands = [...config.searchCommands];
+  if (config.hygiene) state.hygiene = { ...state.hygiene, ...definedOnly(config.hygiene) };
+  if (config.planDrift) state.planDrift = { ...state.planDrift, ...definedOnly(config.planDrift) };
+  if (config.messages) state.messages = { ...state.messages, ...definedOnly(config.messages) };
+  if (config.silentWhenAllClear !== undefined) state.silentWhenAllClear = config.silentWhenAllClear;
+  if (config.silentWhenNoChanges !== undefined) state.silentWhenNoChanges = config.silentWhenNoChanges;
+  if (config.loopGuard) state.loopGuard = { ...state.loopGuard, ...definedOnly(config.loopGuard) };
+  if (config.transcriptMaxBytes !== undefined) state.transcriptMaxBytes = config.transcriptMaxBytes;
+  if (config.gitTimeoutMs !== undefined) state.gitTimeoutMs = config.gitTimeoutMs;
+}
+
+/** Within one layer, a repeated id keeps its last definition at the first position. */
+function dedupeById<T extends { readonly id: string }>(items: readonly T[]): T[] {
+  return mergeById([], items);
+}
+
+type Defined<T> = { [K in keyof T]?: Exclude<T[K], undefined> };
+
+function definedOnly<T extends object>(obj: T): Defined<T> {
+  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as Defined<T>;
+}
+
+function resolveCategory(c: CategoryConfig): ResolvedCategory {
+  return {
+    id: c.id,
+    label: c.label ?? c.id,
+    include: [...c.include],
+    exclude: [...(c.exclude ?? [])],
+    action: c.action ?? '',
+    evidence: [...(c.evidence ?? [])],
+    evidenceAfterLastEdit: c.evidenceAfterLastEdit ?? true,
+    precedence: c.precedence ?? DEFAULT_CATEGORY_PRECEDENCE,
+    ...(c.verify ? { verify: { evidence: [...c.verify.evidence], action: c.verify.action } } : {}),
+    onlyWhenAlone: c.onlyWhenAlone ?? false,
+    triggersFollowUps: c.triggersFollowUps ?? true,
+  };
+}
+
+function resolveFollowUp(f: FollowUpConfig): ResolvedFollowUp {
+  return {
+    id: f.id,
+    action: f.action,
+    evidence: [...f.evidence],
+    evidenceAfterLastEdit: f.evidenceAfterLastEdit ?? true,
+    precedence: f.precedence ?? DEFAULT_FOLLOW_UP_PRECEDENCE,
+    triggeredBy: [...(f.triggeredBy ?? ['*'])],
+    except: [...(f.except ?? [])],
+  };
+}
+
+function resolveErrorPattern(p: ErrorPatternConfig): ResolvedErrorPattern {
+  return { id: p.id, match: p.match, message: p.message, commands: [...(p.commands ?? [])] };
+}
+
+function finish(state: State): ResolvedConfig {
+  const m = state.messages;
+  // The built-in layer defines every message; these fallbacks only guard against a broken default.
+  const messages: ResolvedMessages = {
+    prefix: m.prefix ?? '',
+    header: m.header ?? '',
+    changedLabel: m.changedLabel ?? 'Changed:',
+    actionsHeader: m.actionsHeader ?? 'Required actions:',
+    actionsFooter: [...(m.actionsFooter ?? [])],
+    observationsHeader: m.observationsHeader ?? 'Observations:',
+    reminder: m.reminder ?? '',
+    escapeHatch: m.escapeHatch ?? '',
+    allClear: m.allClear ?? '',
+    noChanges: m.noChanges ?? '',
+    generic: m.generic ?? '',
+  };
+  const planPath = state.planDrift?.path;
+  const planSlug = state.planDrift?.slug;
+  return {
+    enabled: state.enabled ?? true,
+    categories: state.categories.map(resolveCategory),
+    docsPatterns: [...state.docsPatterns],
+    followUps: state.followUps.map(resolveFollowUp),
+    errorPatterns: state.errorPatterns.map(resolveErrorPattern),
+    searchCommands: [...state.searchCommands],
+    hygiene: { editWithoutRead: state.hygiene.editWithoutRead ?? true, blastRadius: state.hygiene.blastRadius ?? 4 },
+    ...(planPath ? { planDrift: planSlug === undefined ? { path: planPath } : { path: planPath, slug: planSlug } } : {}),
+    messages,
+    silentWhenAllClear: state.silentWhenAllClear ?? true,
+    silentWhenNoChanges: state.silentWhenNoChanges ?? true,
+    loopGuard: {
+      maxBlocksPerTurn: state.loopGuard.maxBlocksPerTurn ?? 1,
+      minTurnSeconds: state.loopGuard.minTurnSeconds ?? 30,
+    },
+    transcriptMaxBytes: state.transcriptMaxBytes ?? 524288,
+    gitTimeoutMs: state.gitTimeoutMs ?? 5000,
+    sources: [...state.sources],
+  };
+}
+
+/**
+ * Problems in a resolved configuration that matching would silently ignore: evidence that is not a
+ * single command, invalid regular expressions. For
+ * `doctor` and load-time diagnostics; an empty list means none.
+ */
+export function configProblems(config: ResolvedConfig): string[] {
+  const problems: string[] = [];
+  const checkEvidence = (where: string, evidence: readonly string[]): void => {
+    for (const e of evidence) {
+      const compiled = compileEvidence(e);
+      if (compiled.kind === 'invalid') problems.push(`${where}: evidence "${e}": ${compiled.reason}`);
+    }
+  };
+  for (const c of config.categories) {
+    checkEvidence(`category "${c.id}"`, c.evidence);
+    if (c.verify) checkEvidence(`category "${c.id}" verify`, c.verify.evidence);
+  }
+  for (const f of config.followUps) {
+    checkEvidence(`follow-up "${f.id}"`, f.evidence);
+  }
+  for (const p of config.errorPatterns) {
+    checkEvidence(`error pattern "${p.id}" commands`, p.commands);
+    const m = /^\/(.+)\/([a-z]*)$/s.exec(p.match);
+    if (m) {
+      try {
+        new RegExp(m[1]!, m[2]!.replace(/[gy]/g, ''));
+      } catch (error) {
+        problems.push(`error pattern "${p.id}": invalid regular expression: ${(error as Error).message}`);
+      }
+    }
+  }
+  checkEvidence('searchCommands', config.searchCommands);
+  return problems;
+}

@@ -1,0 +1,106 @@
+import type { ChangedFile, GitSnapshot } from '../git/changed-file.ts';
+import type { TurnTimeline } from '../timeline/turn-timeline.ts';
+import type { AttributedFile, AttributionReason, CheckpointContext } from './checkpoint-result.ts';
+import { globMatcher } from './glob-match.ts';
+import { computeTimelineFacts } from './timeline-facts.ts';
+
+/** Input of {@link attributeFiles}. */
+export interface AttributeFilesInput {
+  readonly snapshot: Extract<GitSnapshot, { kind: 'repo' }>;
+  readonly timeline: TurnTimeline;
+  readonly context: CheckpointContext;
+  /** When the turn started (ms since the epoch); defaults to `timeline.startedAt`. */
+  readonly turnStartMs?: number;
+}
+
+/**
+ * The file axis of this turn (docs/turn-attribution.md): the changed files — uncommitted, or committed
+ * since the turn started (`source: 'committed'`, pre-filtered by the git reader) — that this turn
+ * touched:
+ * - an edit/write/patch call names it (`tool-mutation`; failed calls changed nothing and do not count);
+ * - a mutating command of a successful or still-running shell call targets it, or a directory or glob
+ *   containing it (`shell-mutation`). Read-only commands (`cat f`, `pytest f`, `git diff f`) never
+ *   count, whatever paths they name;
+ * - its mtime is at or after the turn start (`modified-during-turn`: formatters, generators, commands
+ *   we cannot parse);
+ * - it was committed during the turn (`committed-during-turn`).
+ * Without transcript data every uncommitted file counts (`fallback-all-uncommitted`): the file-based
+ * actions still reach the agent (seed: "bad transcript → file-based instructions only").
+ *
+ * Renames match on either path. The result is sorted by path.
+ */
+export function attributeFiles(input: AttributeFilesInput): AttributedFile[] {
+  const { snapshot, timeline, context } = input;
+  if (!timeline.hasData) {
+    return sortByPath(
+      snapshot.files.map((file) =>
+        file.source === 'committed'
+          ? { file, reason: 'committed-during-turn' as const, callIds: [] }
+          : { file, reason: 'fallback-all-uncommitted' as const, callIds: [] },
+      ),
+    );
+  }
+  const turnStartMs = input.turnStartMs ?? parseTime(timeline.startedAt);
+  const base = { root: snapshot.root, cwd: context.cwd ?? timeline.cwd ?? context.projectRoot };
+  const facts = computeTimelineFacts(timeline.calls, base);
+
+  const toolTouches = new Map<string, string[]>();
+  const shellTouches = new Map<string, string[]>();
+  const dirTouches: { dir: string; callId: string }[] = [];
+  const globTouches: { match: (p: string) => boolean; callId: string }[] = [];
+  const note = (map: Map<string, string[]>, path: string, id: string): void => {
+    const list = map.get(path);
+    if (!list) map.set(path, [id]);
+    else if (!list.includes(id)) list.push(id);
+  };
+  for (const f of facts.calls) {
+    const call = f.call;
+    if (call.kind === 'shell') {
+      if (call.outcome === 'error') continue;
+      for (const m of f.mutations) {
+        if (m.repoPath === undefined) continue;
+        note(shellTouches, m.repoPath, call.id);
+        dirTouches.push({ dir: m.repoPath, callId: call.id });
+      }
+      for (const g of f.mutationGlobs) globTouches.push({ match: globMatcher([g.glob]), callId: call.id });
+      continue;
+    }
+    if (call.kind === 'edit' || call.kind === 'write' || call.kind === 'patch') {
+      if (call.outcome === 'error') continue;
+      for (const m of f.mutations) if (m.repoPath !== undefined) note(toolTouches, m.repoPath, call.id);
+    }
+  }
+
+  const out: AttributedFile[] = [];
+  for (const file of snapshot.files) {
+    const names = file.fromPath !== undefined ? [file.path, file.fromPath] : [file.path];
+    const toolIds = names.flatMap((n) => toolTouches.get(n) ?? []);
+    const shellIds = [
+      ...names.flatMap((n) => shellTouches.get(n) ?? []),
+      ...dirTouches.filter((d) => names.some((n) => n.startsWith(`${d.dir}/`))).map((d) => d.callId),
+      ...globTouches.filter((g) => names.some((n) => g.match(n))).map((g) => g.callId),
+    ];
+    const callIds = [...new Set([...toolIds, ...shellIds])];
+    const reason = reasonFor(file, toolIds.length > 0, shellIds.length > 0, turnStartMs);
+    if (reason) out.push({ file, reason, callIds });
+  }
+  return sortByPath(out);
+}
+
+function reasonFor(file: ChangedFile, byTool: boolean, byShell: boolean, turnStartMs: number | undefined): AttributionReason | undefined {
+  if (byTool) return 'tool-mutation';
+  if (byShell) return 'shell-mutation';
+  if (file.source === 'committed') return 'committed-during-turn';
+  if (turnStartMs !== undefined && file.mtimeMs !== undefined && file.mtimeMs >= turnStartMs) return 'modified-during-turn';
+  return undefined;
+}
+
+function parseTime(iso: string | undefined): number | undefined {
+  if (iso === undefined) return undefined;
+  const t = Date.parse(iso);
+  return Number.isFinite(t) ? t : undefined;
+}
+
+function sortByPath(files: AttributedFile[]): AttributedFile[] {
+  return files.sort((a, b) => (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0));
+}

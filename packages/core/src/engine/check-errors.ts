@@ -1,0 +1,134 @@
+import type { ResolvedConfig, ResolvedErrorPattern } from '../config/config-schema.ts';
+import { matchesEvidence } from '../shell/match-evidence.ts';
+import { normalizedText, type ShellSegment } from '../shell/parse-shell-command.ts';
+import type { Observation } from './checkpoint-result.ts';
+import { mutationTookEffect, type CallFacts, type TimelineFacts } from './timeline-facts.ts';
+
+/** Observation for an unresolved failed command that no pattern explains. */
+export const GENERIC_ERROR_OBSERVATION = 'A command returned errors — verify the issue is resolved';
+/** Observation for a failed edit/write/patch that was not retried. */
+export const FAILED_EDIT_OBSERVATION = 'A file edit failed and was not retried — verify the change was applied';
+
+/** Segments that set up or decorate a command; they do not change what "the same command" is. */
+const TRIVIAL = new Set(['cd', 'pushd', 'popd', 'source', '.', 'export', 'set', 'unset', 'true', ':', 'echo', 'printf', 'sleep', 'clear']);
+/** Programs that only filter another command's output when piped into. */
+const FILTERS = new Set(['tail', 'head', 'grep', 'egrep', 'rg', 'tee', 'less', 'more', 'cat', 'sort', 'uniq', 'wc', 'sed', 'awk', 'cut', 'tr', 'column', 'jq', 'nl']);
+
+/**
+ * Two-layer error detection (seed R5).
+ *
+ * Layer 1 is structural: only calls that really failed (`outcome === 'error'`) are candidates — a
+ * successful command whose output shows a traceback is never one. Shell, edit, write and patch calls
+ * count; failed reads and searches are exploration, not a broken state. A search command (`rg`, `grep`,
+ * `git grep`…) that exits 1 without "No such file"/"Permission denied" found nothing and is no error.
+ *
+ * A failure is resolved by any later call that:
+ * - re-runs the same normalized command (wrappers, `cd` prefixes and output filters ignored), whatever
+ *   its own outcome (a failing re-run is judged on its own);
+ * - is a command naming one of the files the failure named;
+ * - edits, writes or patches one of those files.
+ * Paths are compared after normalization against the project root and cwd, so a relative path in the
+ * command and an absolute path in an edit are the same file.
+ *
+ * Layer 2 explains each unresolved failure with the first matching error pattern, searched in the head
+ * and the tail of the output (errors print last); patterns with `commands` apply only to those commands
+ * (test runners). Identical observations are merged.
+ */
+export function checkErrors(facts: TimelineFacts, config: Pick<ResolvedConfig, 'errorPatterns' | 'searchCommands'>): Observation[] {
+  const unresolved: CallFacts[] = [];
+  const calls = facts.calls;
+  for (const f of calls) {
+    if (f.call.outcome !== 'error') continue;
+    const kind = f.call.kind;
+    if (kind !== 'shell' && kind !== 'edit' && kind !== 'write' && kind !== 'patch') continue;
+    if (kind === 'shell' && isEmptySearch(f, config.searchCommands)) continue;
+    if (calls.slice(f.index + 1).some((later) => resolves(later, f))) continue;
+    unresolved.push(f);
+  }
+  const byText = new Map<string, Observation>();
+  for (const f of unresolved) {
+    const { text, patternId } = enrich(f, config.errorPatterns);
+    const existing = byText.get(text);
+    if (existing) {
+      byText.set(text, { ...existing, callIds: [...existing.callIds, f.call.id] });
+    } else {
+      byText.set(text, { kind: 'unresolved-error', text, callIds: [f.call.id], ...(patternId !== undefined ? { patternId } : {}) });
+    }
+  }
+  return [...byText.values()];
+}
+
+/** The command as "what was run": significant segments only, normalized. Exported for tests. */
+export function commandKey(segments: readonly ShellSegment[]): string {
+  return segments
+    .filter((s) => s.program !== '' && !TRIVIAL.has(s.program) && !(s.pipedFrom && FILTERS.has(s.program)))
+    .map((s) => normalizedText(s))
+    .join(' && ');
+}
+
+function resolves(later: CallFacts, failed: CallFacts): boolean {
+  const failedFiles = new Set(failed.namedFiles);
+  if (later.call.kind === 'shell') {
+    if (failed.call.kind === 'shell') {
+      const key = commandKey(failed.segments);
+      if (key !== '' && key === commandKey(later.segments)) return true;
+    }
+    return later.namedFiles.some((k) => failedFiles.has(k));
+  }
+  if (later.call.kind === 'edit' || later.call.kind === 'write' || later.call.kind === 'patch') {
+    if (!mutationTookEffect(later.call)) return false;
+    return later.mutations.some((m) => failedFiles.has(m.key));
+  }
+  return false;
+}
+
+function isEmptySearch(f: CallFacts, searchCommands: readonly string[]): boolean {
+  if (f.call.kind !== 'shell') return false;
+  const exitCode = f.call.exitCode;
+  const output = outputText(f);
+  if (exitCode !== undefined && exitCode !== 1) return false;
+  if (exitCode === undefined && !/\bexit(?:ed with)?(?: code|:)?\s*1\b/i.test(output) && output.trim() !== '') return false;
+  if (/no such file|permission denied/i.test(output)) return false;
+  const significant = f.segments.filter((s) => s.program !== '' && !TRIVIAL.has(s.program));
+  const last = significant[significant.length - 1];
+  if (!last) return false;
+  const isSearch = (s: ShellSegment): boolean => searchCommands.some((c) => matchesEvidence(s, c));
+  // `cd x && rg foo`, `grep -q x f && echo yes`: the search decides the exit code.
+  return isSearch(last) || (significant.length === 1 && isSearch(significant[0]!));
+}
+
+function outputText(f: CallFacts): string {
+  const o = f.call.output;
+  if (!o) return '';
+  return o.tail === '' ? o.head : `${o.head}\n${o.tail}`;
+}
+
+function enrich(f: CallFacts, patterns: readonly ResolvedErrorPattern[]): { text: string; patternId?: string } {
+  const output = outputText(f);
+  for (const p of patterns) {
+    if (p.commands.length > 0) {
+      if (f.call.kind !== 'shell') continue;
+      if (!f.segments.some((s) => p.commands.some((c) => matchesEvidence(s, c)))) continue;
+    }
+    if (patternMatches(p.match, output)) return { text: p.message, patternId: p.id };
+  }
+  return { text: f.call.kind === 'shell' ? GENERIC_ERROR_OBSERVATION : FAILED_EDIT_OBSERVATION };
+}
+
+const regexCache = new Map<string, RegExp | null>();
+
+/** Substring, or `/regex/flags`; an invalid regex matches nothing. */
+export function patternMatches(match: string, text: string): boolean {
+  const m = /^\/(.+)\/([a-z]*)$/s.exec(match);
+  if (!m) return text.includes(match);
+  let re = regexCache.get(match);
+  if (re === undefined) {
+    try {
+      re = new RegExp(m[1]!, m[2]!.replace(/[gy]/g, ''));
+    } catch {
+      re = null;
+    }
+    regexCache.set(match, re);
+  }
+  return re !== null && re.test(text);
+}

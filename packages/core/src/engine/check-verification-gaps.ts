@@ -1,0 +1,109 @@
+import type { ResolvedConfig } from '../config/config-schema.ts';
+import { isRegexEvidence } from '../shell/match-evidence.ts';
+import type { TurnTimeline } from '../timeline/turn-timeline.ts';
+import type { Categorization } from './categorize-files.ts';
+import type { CategoryMatch, Observation, RequiredAction } from './checkpoint-result.ts';
+import { findLastEvidence, lastMutationOf } from './find-evidence.ts';
+import { withWindow } from './log-window.ts';
+import type { TimelineFacts } from './timeline-facts.ts';
+
+/** Output of {@link checkVerificationGaps}. */
+export interface VerificationGaps {
+  readonly categories: readonly CategoryMatch[];
+  /** Unsuppressed actions, sorted by precedence (stable), identical texts removed. */
+  readonly actions: readonly RequiredAction[];
+  readonly observations: readonly Observation[];
+}
+
+/**
+ * Required actions for the changed categories, minus those the transcript shows were already done
+ * (seed R4), then the global follow-ups (log check, tests) with the same suppression.
+ *
+ * - Evidence is a successful, parsed command; with `evidenceAfterLastEdit` it must come after the last
+ *   change of a file in the category (a restart before the last edit restarted stale code).
+ * - A satisfied category with a `verify` step still needs that step after its evidence (`make status`
+ *   after `make restart`).
+ * - A missing action also yields a verification-gap observation when the transcript could be read.
+ * - A follow-up is dropped when a required category action already asks for the same evidence (a
+ *   tests-only diff gets one test action, not two).
+ */
+export function checkVerificationGaps(
+  categorization: Categorization,
+  facts: TimelineFacts,
+  timeline: Pick<TurnTimeline, 'hasData'>,
+  config: Pick<ResolvedConfig, 'followUps'>,
+  window: string,
+): VerificationGaps {
+  const categories: CategoryMatch[] = [];
+  const actions: RequiredAction[] = [];
+  const observations: Observation[] = [];
+  const requiredEvidence = new Set<string>();
+
+  for (const { category, files } of categorization.matched) {
+    const action = withWindow(category.action, window);
+    const base = { id: category.id, label: category.label, files, action };
+    if (action === '') {
+      categories.push({ ...base, required: false });
+      continue;
+    }
+    const notBefore = category.evidenceAfterLastEdit ? lastMutationOf(facts, files) : undefined;
+    const hit = findLastEvidence(facts, category.evidence, notBefore);
+    if (hit) {
+      categories.push({ ...base, required: false, evidenceCallId: hit.callId, evidenceMatched: hit.evidence });
+      if (category.verify) {
+        const after = { call: hit.position.call, segment: hit.position.segment + 1 };
+        if (!findLastEvidence(facts, category.verify.evidence, after)) {
+          actions.push({ source: `${category.id}:verify`, text: withWindow(category.verify.action, window), precedence: category.precedence });
+        }
+      }
+      continue;
+    }
+    categories.push({ ...base, required: true });
+    actions.push({ source: category.id, text: action, precedence: category.precedence });
+    for (const e of category.evidence) requiredEvidence.add(e);
+    if (timeline.hasData && category.evidence.length > 0) {
+      observations.push({ kind: 'verification-gap', text: gapSentence(category.label, category.evidence), callIds: [] });
+    }
+  }
+
+  for (const followUp of config.followUps) {
+    const triggering = categorization.matched.filter(
+      ({ category }) =>
+        category.triggersFollowUps &&
+        (followUp.triggeredBy.includes('*') || followUp.triggeredBy.includes(category.id)) &&
+        !followUp.except.includes(category.id),
+    );
+    if (triggering.length === 0) continue;
+    if (followUp.evidence.some((e) => requiredEvidence.has(e))) continue;
+    const files = [...new Set(triggering.flatMap((m) => m.files))];
+    const notBefore = followUp.evidenceAfterLastEdit ? lastMutationOf(facts, files) : undefined;
+    if (findLastEvidence(facts, followUp.evidence, notBefore)) continue;
+    actions.push({ source: followUp.id, text: withWindow(followUp.action, window), precedence: followUp.precedence });
+  }
+
+  return { categories, actions: dedupeActions(sortByPrecedence(actions)), observations };
+}
+
+/**
+ * `"TUI code was modified but \`pkill -SIGUSR2\` was not observed this turn"`. Only the first letter is
+ * upper-cased (the original's `.capitalize()` produced "Tui code"). Regex evidence is not shown.
+ */
+export function gapSentence(label: string, evidence: readonly string[]): string {
+  const subject = label.length > 0 ? label[0]!.toUpperCase() + label.slice(1) : label;
+  const shown = evidence.find((e) => !isRegexEvidence(e));
+  return shown === undefined
+    ? `${subject} was modified but its follow-up was not observed this turn`
+    : `${subject} was modified but \`${shown}\` was not observed this turn`;
+}
+
+function sortByPrecedence(actions: readonly RequiredAction[]): RequiredAction[] {
+  return actions
+    .map((a, i) => ({ a, i }))
+    .sort((x, y) => x.a.precedence - y.a.precedence || x.i - y.i)
+    .map(({ a }) => a);
+}
+
+function dedupeActions(actions: readonly RequiredAction[]): RequiredAction[] {
+  const seen = new Set<string>();
+  return actions.filter((a) => (seen.has(a.text) ? false : (seen.add(a.text), true)));
+}

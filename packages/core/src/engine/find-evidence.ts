@@ -1,0 +1,59 @@
+import { findMatchingEvidence } from '../shell/match-evidence.ts';
+import { globMatcher } from './glob-match.ts';
+import { comparePositions, mutationTookEffect, type Position, type TimelineFacts } from './timeline-facts.ts';
+
+/** A successful command that proves an action was done. */
+export interface EvidenceHit {
+  readonly callId: string;
+  /** The evidence string that matched. */
+  readonly evidence: string;
+  readonly position: Position;
+}
+
+/**
+ * The **last** command segment, at or after `notBefore`, that matches one of `evidence`. Only shell
+ * calls that succeeded count: a failed or still-running command proves nothing, and a literal mention
+ * (`echo "make restart"`) never matches because evidence is compared with the parsed program.
+ */
+export function findLastEvidence(facts: TimelineFacts, evidence: readonly string[], notBefore?: Position): EvidenceHit | undefined {
+  if (evidence.length === 0) return undefined;
+  let hit: EvidenceHit | undefined;
+  for (const f of facts.calls) {
+    if (f.call.kind !== 'shell' || f.call.outcome !== 'success') continue;
+    f.segments.forEach((segment, s) => {
+      const position = { call: f.index, segment: s };
+      if (notBefore && comparePositions(position, notBefore) < 0) return;
+      const matched = findMatchingEvidence(segment, evidence);
+      if (matched !== undefined) hit = { callId: f.call.id, evidence: matched, position };
+    });
+  }
+  return hit;
+}
+
+/**
+ * Where the last change to any of `files` (repo-relative) happened this turn, or undefined when the
+ * timeline shows none (the file was attributed by mtime, or there is no transcript). A mutation of a
+ * directory (`rm -r src/x`, `git checkout -- src`) counts for the files under it.
+ */
+export function lastMutationOf(facts: TimelineFacts, files: readonly string[]): Position | undefined {
+  if (files.length === 0) return undefined;
+  const set = new Set(files);
+  const under = (dir: string): boolean => files.some((f) => f.startsWith(`${dir}/`));
+  let last: Position | undefined;
+  for (const f of facts.calls) {
+    if (!mutationTookEffect(f.call)) continue;
+    for (const m of f.mutations) {
+      if (m.repoPath === undefined) continue;
+      if (set.has(m.repoPath) || under(m.repoPath)) last = maxPosition(last, { call: f.index, segment: m.segment });
+    }
+    for (const g of f.mutationGlobs) {
+      const match = globMatcher([g.glob]);
+      if (files.some((file) => match(file))) last = maxPosition(last, { call: f.index, segment: g.segment });
+    }
+  }
+  return last;
+}
+
+function maxPosition(a: Position | undefined, b: Position): Position {
+  return a === undefined || comparePositions(b, a) > 0 ? b : a;
+}
