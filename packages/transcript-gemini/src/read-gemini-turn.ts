@@ -171,7 +171,9 @@ function readJsonl(
 
   const reduced = reduceGeminiRecords(collection.records);
   const complete = collection.boundaryConfirmed || collection.resetReached || (tail.reachedStart && !tail.aborted);
-  const sessionId = sniffedSessionId ?? reduced.sessionId;
+  // Only the metadata line at the start of the file feeds the turn id: whether the tail window reaches
+  // it (or a `$set.sessionId`) varies from read to read, the sniffed head does not.
+  const sessionId = sniffedSessionId;
   const timeline = buildGeminiTimeline({
     messages: reduced.messages,
     ...(sessionId !== undefined ? { sessionId } : {}),

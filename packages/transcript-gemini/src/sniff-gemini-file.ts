@@ -15,7 +15,7 @@ export type GeminiFileFormat =
   | { readonly format: 'not-json' };
 
 /** Bytes read from the start of a file to tell its format and find the session id. */
-export const SNIFF_BYTES = 1024;
+export const SNIFF_BYTES = 4096;
 
 const BOM = '\uFEFF';
 
