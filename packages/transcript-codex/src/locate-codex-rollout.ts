@@ -50,7 +50,8 @@ export async function locateCodexRollout(request: LocateTranscriptRequest, optio
       absolute: true,
       onlyFiles: true,
       suppressErrors: true,
-      followSymbolicLinks: false,
+      // `sessions` is sometimes a symlink to another disk; the pattern's fixed depth bounds the walk.
+      followSymbolicLinks: true,
     });
     return newest(matches);
   } catch {

@@ -35,9 +35,9 @@ export function readCodexTurn(request: ReadTurnRequest, options: ReadCodexTurnOp
   const problem = checkFile(path);
   if (problem) return emptyTimeline('codex', problem);
 
-  const maxBytes = request.maxBytes ?? options.maxBytes ?? DEFAULT_TRANSCRIPT_MAX_BYTES;
-  const hint = request.hint?.turnId?.trim() || undefined;
-  const prefix = request.checkpointPrefix;
+  const maxBytes = byteCap(request.maxBytes) ?? byteCap(options.maxBytes) ?? DEFAULT_TRANSCRIPT_MAX_BYTES;
+  const hint = typeof request.hint?.turnId === 'string' ? request.hint.turnId.trim() || undefined : undefined;
+  const prefix = typeof request.checkpointPrefix === 'string' ? request.checkpointPrefix : '';
   const tracker = new TurnBoundaryTracker(hint, prefix);
   const lines: CodexRecord[][] = [];
   let codexLines = 0;
@@ -146,6 +146,11 @@ export function readCodexTurn(request: ReadTurnRequest, options: ReadCodexTurnOp
     readStats,
     diagnostics,
   };
+}
+
+/** A usable byte cap: a positive finite number, else undefined (the default applies). */
+function byteCap(value: number | undefined): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined;
 }
 
 /** A missing, empty or non-regular file, as a diagnostic; undefined when the file can be read. */
