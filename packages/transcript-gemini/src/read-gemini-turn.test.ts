@@ -44,6 +44,16 @@ describe('headless run with a deny (real 0.61 recording)', () => {
     expect(timeline.turnId).toMatch(/^[0-9a-f]{16}$/);
   });
 
+  it('works with the real AfterAgent payload of the second stop (prompt unchanged after the block)', () => {
+    const payload = JSON.parse(readFileSync(fixture('hook-payloads/hook-input-AfterAgent-2nd-after-deny-with-tool-calls.json'), 'utf8')) as { prompt: string; session_id: string };
+    expect(payload.prompt).toBe(PROMPT);
+    const timeline = read(fixture(HEADLESS), { hint: { prompt: payload.prompt } });
+    expect(callSummary(timeline)).toEqual([...FIRST_PASS, AFTER_BLOCK]);
+    // The BeforeAgent payload of the continuation carries the reason as prompt: it is not used as a hint.
+    const before = JSON.parse(readFileSync(fixture('hook-payloads/hook-input-BeforeAgent-after-deny.json'), 'utf8')) as { prompt: string };
+    expect(read(fixture(HEADLESS), { hint: { prompt: before.prompt } }).turnId).toBe(timeline.turnId);
+  });
+
   it('keeps the parallel read_file calls of one message as two calls with their own outcomes', () => {
     const reads = read(fixture(HEADLESS), { hint: { prompt: PROMPT } }).calls.filter((c) => c.rawName === 'read_file');
     expect(reads.map((c) => [c.id, c.outcome])).toEqual([
@@ -166,6 +176,17 @@ describe('history edits', () => {
     expect(timeline.hasData).toBe(false);
     expect(timeline.diagnostics.map((d) => d.code)).toEqual(['no-turn']);
     expect(timeline.calls).toEqual([]);
+  });
+
+  it('rewinding the latest prompt makes the previous prompt the boundary again', () => {
+    const records = fixtureRecords('derived-interactive-second-prompt.jsonl');
+    const path = temp.write('rewind-second.jsonl', toJsonl([...records, { $rewindTo: '0b9f7a52-6a4c-4f43-9d0e-2f7f3b0c1a01' }]));
+    for (const request of [{}, { hint: { prompt: PROMPT } }]) {
+      const timeline = read(path, request, { chunkBytes: 512 });
+      expect(timeline).toMatchObject({ prompt: PROMPT, checkpointsDelivered: 1, truncated: false });
+      expect(callSummary(timeline)).toEqual(FIRST_PASS.slice(0, 5));
+      expect(timeline.turnId).toBe(read(fixture(INTERACTIVE), { hint: { prompt: PROMPT } }).turnId);
+    }
   });
 
   it('a $rewindTo to an unknown id clears everything before it', () => {

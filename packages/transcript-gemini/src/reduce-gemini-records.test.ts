@@ -29,8 +29,13 @@ describe('reduceGeminiRecords', () => {
     const first = reduced.messages.find((m) => m.id === '697399e5-249c-458a-b266-dcf7b220f86d');
     expect(Array.isArray(first?.raw['toolCalls'])).toBe(true);
     expect(reduced.sessionId).toBe('c16cc519-31e7-44ba-ba68-8c5ef3ba283b');
-    // session context, prompt, 6 gemini messages, 5 tool-result messages, reason, 1 gemini, 1 result, final.
+    // session context, prompt, 5 tool-call messages + 5 results, final text, reason, 1 tool-call
+    // message + 1 result, final text.
+    expect(reduced.messages).toHaveLength(17);
     expect(reduced.messages[0]?.id).toBe('d04923d38bb0f6017037e74183378ef4');
+    expect(reduced.messages.map((m) => m.type).join(',')).toBe(
+      'user,user,gemini,user,gemini,user,gemini,user,gemini,user,gemini,user,gemini,user,gemini,user,gemini',
+    );
   });
 
   it('$set.messages replaces the whole list; later records append to the new list', () => {
