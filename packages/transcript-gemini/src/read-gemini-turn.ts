@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { DEFAULT_TRANSCRIPT_MAX_BYTES, emptyTimeline } from '@agent-checkpoint/core';
+import { DEFAULT_TRANSCRIPT_MAX_BYTES, assertNever, emptyTimeline } from '@agent-checkpoint/core';
 import type { ReadTurnRequest, TimelineDiagnostic, TurnTimeline } from '@agent-checkpoint/core';
 import { buildGeminiTimeline } from './build-gemini-timeline.ts';
 import { collectGeminiTail } from './collect-gemini-tail.ts';
@@ -80,15 +80,25 @@ function readGeminiTurnUnsafe(request: ReadTurnRequest, options: ReadGeminiTurnO
     case 'not-json':
       return withStats(noData('unknown-format', `Not a Gemini chat recording (does not start with a JSON object): ${path}`), sniffLength, size);
     case 'legacy-json':
-      return readLegacy(request, path, size, maxBytes, sniffLength);
+      return readLegacy({ request, options, path, size, maxBytes, sniffLength });
     case 'jsonl':
-      return readJsonl(request, options, path, size, maxBytes, sniffLength, format.sessionId);
+      return readJsonl({ request, options, path, size, maxBytes, sniffLength }, format.sessionId);
     default:
-      return format satisfies never;
+      return assertNever(format);
   }
 }
 
-function readLegacy(request: ReadTurnRequest, path: string, size: number, maxBytes: number, sniffLength: number): TurnTimeline {
+/** What both format paths know once the file is opened and sniffed. */
+interface ReadContext {
+  readonly request: ReadTurnRequest;
+  readonly options: ReadGeminiTurnOptions;
+  readonly path: string;
+  readonly size: number;
+  readonly maxBytes: number;
+  readonly sniffLength: number;
+}
+
+function readLegacy({ request, path, size, maxBytes, sniffLength }: ReadContext): TurnTimeline {
   if (size > maxBytes) {
     return withStats(
       noData(
@@ -119,15 +129,7 @@ function readLegacy(request: ReadTurnRequest, path: string, size: number, maxByt
   );
 }
 
-function readJsonl(
-  request: ReadTurnRequest,
-  options: ReadGeminiTurnOptions,
-  path: string,
-  size: number,
-  maxBytes: number,
-  sniffLength: number,
-  sniffedSessionId: string | undefined,
-): TurnTimeline {
+function readJsonl({ request, options, path, size, maxBytes, sniffLength }: ReadContext, sniffedSessionId: string | undefined): TurnTimeline {
   const tailCap = size <= maxBytes ? maxBytes : maxBytes - sniffLength;
   const collection = collectGeminiTail(path, {
     maxBytes: tailCap,
