@@ -12,10 +12,11 @@ import { classifyUserText } from './classify-user-text.ts';
  * by then every later line (including the genuine user message, which follows `task_started`) has
  * been seen.
  *
- * Older rollouts without turn ids are handled by position: a `task_started` without `turn_id` closes
- * the segment of id-less lines after it, and reading stops there when that segment has a genuine
- * message. Rollouts with no `task_started` at all (the oldest) have no reliable boundary line; they
- * are read up to the byte cap or the start of the file and grouped in the forward pass.
+ * Older rollouts are handled by position: a `task_started` closes the segment of id-less lines after
+ * it (some versions put turn ids on events but not on messages), and reading stops there when that
+ * segment has a genuine message. Rollouts with no `task_started` at all (the oldest) have no reliable
+ * boundary line; they are read up to the byte cap or the start of the file and grouped in the
+ * forward pass (`group-codex-turns.ts`).
  */
 export class TurnBoundaryTracker {
   readonly #hint: string | undefined;
