@@ -71,11 +71,14 @@ export function groupCodexTurns(records: readonly CodexRecord[], checkpointPrefi
     turn.records.push(record);
     if (isActivity(record)) turn.hasActivity = true;
   }
-  // A turn whose opening line is not in the window started before every turn that is: it is the turn
-  // cut by the byte cap, or an older turn whose late items (a background command finishing after
-  // `turn_aborted`) appear after newer turns began. Either way it comes first in turn order.
+  // A turn whose opening line is not in the window and that has no message of its own is either the
+  // turn cut by the byte cap or an older turn whose late items (a background command finishing after
+  // `turn_aborted`) appear after newer turns began: it comes first in turn order. A turn with
+  // messages but no opening line (a corrupt `task_started`) keeps its place.
   const all = [...turns.values()];
-  return [...all.filter((turn) => !turn.openedInWindow), ...all.filter((turn) => turn.openedInWindow)];
+  const earlier = (turn: CodexTurn): boolean =>
+    !turn.openedInWindow && !turn.records.some((record) => record.type === 'user-text' || record.type === 'hook-prompt');
+  return [...all.filter(earlier), ...all.filter((turn) => !earlier(turn))];
 }
 
 function isActivity(record: CodexRecord): boolean {

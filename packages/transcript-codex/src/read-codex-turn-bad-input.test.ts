@@ -88,6 +88,17 @@ describe('readTurn on bad input', () => {
     expect(codes(timeline)).toContain('corrupt-line');
   });
 
+  it('keeps the latest turn current when its task_started line is corrupt', async () => {
+    const [, , third] = TURNS.tmux;
+    const lines = readFileSync(rollout0169('tmux'), 'utf8').split('\n');
+    const start = lines.findIndex((line) => line.includes('"type":"task_started"') && line.includes(third ?? '-'));
+    expect(start).toBeGreaterThan(0);
+    lines[start] = (lines[start] ?? '').slice(0, 40);
+    const timeline = await reader.readTurn({ transcriptPath: files.write(lines.join('\n')), checkpointPrefix: '[not-ours]' });
+    expect(timeline).toMatchObject({ hasData: true, turnId: third, truncated: false, prompt: '[checkpoint] via send-keys\nline two: exit 1 in `false`\nline three' });
+    expect(codes(timeline)).toEqual(['corrupt-line']);
+  });
+
   it('reports a rollout with no turn in it', async () => {
     const meta = readFileSync(rollout0169('exec'), 'utf8').split('\n')[0] ?? '';
     expectNoData(await read(files.write(`${meta}\n`)), 'no-turn');

@@ -110,7 +110,9 @@ export function readCodexTurn(request: ReadTurnRequest, options: ReadCodexTurnOp
     .map((placed) => placed.call);
 
   const first = span.turns[0];
-  const truncated = !visitedAll && first !== undefined && !first.openedInWindow;
+  // Only the byte cap (or an abort) can cut a turn: a read that stopped at a `task_started` holds every
+  // later line, even when the span's first turn lost its own start line to corruption.
+  const truncated = (tail.capped || tail.aborted) && first !== undefined && !first.openedInWindow;
   if (truncated) {
     diagnostics.push({
       level: 'warn',
