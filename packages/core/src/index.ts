@@ -32,3 +32,8 @@ export { composeMessage, composeGenericMessage, renderEscapeHatch } from './engi
 export { categorizeFiles, isDocsOnly, type Categorization, type MatchedCategory } from './engine/categorize-files.ts';
 export { toRepoPath, pathKey, type PathBase } from './engine/normalize-path.ts';
 export { logWindow } from './engine/log-window.ts';
+export { getCheckpoint, SLUG_ENV } from './get-checkpoint.ts';
+export { readGitSnapshot, type ReadGitSnapshotOptions } from './git/read-git-snapshot.ts';
+export { loadConfig, type LoadConfigOptions, type LoadedConfig } from './config/load-config.ts';
+export { PROJECT_CONFIG_FILE, USER_CONFIG_ENV, findProjectRoot, userConfigPath, configCacheDir } from './config/config-paths.ts';
+export { detectPresets, type DetectablePreset } from './config/detect-presets.ts';

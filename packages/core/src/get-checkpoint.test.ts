@@ -1,0 +1,253 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ConfigFile, ResolvedConfig } from './config/config-schema.ts';
+import { resolveConfig } from './config/resolve-config.ts';
+import { getCheckpoint } from './get-checkpoint.ts';
+import type { CheckpointRequest } from './get-checkpoint-types.ts';
+import { makeTempDir, makeTempGitRepo, type TempGitRepo } from './git/temp-git-repo.ts';
+import type { ToolCall } from './timeline/tool-call.ts';
+import type { TurnTimeline } from './timeline/turn-timeline.ts';
+import type { ReadTurnRequest, TranscriptReader } from './transcript/transcript-reader.ts';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  while (cleanups.length > 0) cleanups.pop()?.();
+});
+
+function repo(): TempGitRepo {
+  const r = makeTempGitRepo();
+  cleanups.push(r.remove);
+  return r;
+}
+
+/** A project configuration with one category, as a user would write it. */
+const SERVER: ConfigFile = {
+  categories: [
+    { id: 'server', label: 'server code', include: ['server/**'], action: 'Restart the server: `make restart`', evidence: ['make restart'] },
+  ],
+};
+const config = (file: ConfigFile = SERVER): ResolvedConfig => resolveConfig([{ config: file, source: { kind: 'project-file', name: 'test' } }]);
+
+/** A transcript reader that returns a fixed timeline (or throws) and records what it was asked. */
+function fakeReader(result: TurnTimeline | Error): TranscriptReader & { requests: ReadTurnRequest[] } {
+  const requests: ReadTurnRequest[] = [];
+  return {
+    specificationVersion: 'transcript-reader-v1',
+    agent: 'claude',
+    requests,
+    readTurn(request) {
+      requests.push(request);
+      return result instanceof Error ? Promise.reject(result) : Promise.resolve(result);
+    },
+    locateTranscript: () => Promise.resolve(undefined),
+  };
+}
+
+const startedAt = (msAgo: number): string => new Date(Date.now() - msAgo).toISOString();
+
+function timeline(calls: ToolCall[], start = startedAt(60_000)): TurnTimeline {
+  return { agent: 'claude', hasData: true, startedAt: start, calls, checkpointsDelivered: 0, truncated: false, diagnostics: [] };
+}
+
+let callId = 0;
+const at = (msAgo: number): string => new Date(Date.now() - msAgo).toISOString();
+const edit = (path: string, msAgo = 30_000): ToolCall => ({
+  id: `call-${++callId}`,
+  kind: 'edit',
+  rawName: 'Edit',
+  input: { file_path: path },
+  paths: [path],
+  outcome: 'success',
+  timestamp: at(msAgo),
+});
+const read = (path: string, msAgo = 40_000): ToolCall => ({ ...edit(path, msAgo), kind: 'read', rawName: 'Read' });
+const shell = (command: string, msAgo = 10_000, exitCode = 0): ToolCall => ({
+  id: `call-${++callId}`,
+  kind: 'shell',
+  rawName: 'Bash',
+  input: { command },
+  paths: [],
+  command,
+  exitCode,
+  outcome: exitCode === 0 ? 'success' : 'error',
+  timestamp: at(msAgo),
+});
+
+function request(r: { dir: string; env: Readonly<Record<string, string | undefined>> }, extra: Partial<CheckpointRequest> = {}): CheckpointRequest {
+  return { agent: 'claude', cwd: r.dir, env: r.env, config: config(), sessionId: 'sess-1', ...extra };
+}
+
+describe('getCheckpoint', () => {
+  it('asks for the missing action when a category file changed and no evidence was seen', async () => {
+    const r = repo();
+    r.write('server/app.ts', 'changed\n');
+    const reader = fakeReader(timeline([read(join(r.dir, 'server/app.ts')), edit(join(r.dir, 'server/app.ts'))]));
+    const outcome = await getCheckpoint(request(r, { transcript: { reader, path: '/transcripts/t.jsonl', hint: { turnId: 't1' } } }));
+
+    expect(outcome).toMatchObject({ decision: 'message', mode: 'actionable' });
+    expect(outcome.message).toContain('Restart the server: `make restart`');
+    expect(outcome.message).toContain('server code');
+    expect(outcome.message).toContain('sess-1'); // escape hatch names the session
+    expect(outcome.message?.startsWith(config().messages.prefix)).toBe(true);
+    expect(outcome.files).toEqual([expect.objectContaining({ reason: 'tool-mutation', file: expect.objectContaining({ path: 'server/app.ts' }) })]);
+    expect(outcome.diagnostics).toEqual([]);
+    // The reader got the configured prefix, byte cap and the route's hint.
+    expect(reader.requests).toEqual([
+      expect.objectContaining({
+        transcriptPath: '/transcripts/t.jsonl',
+        checkpointPrefix: config().messages.prefix,
+        maxBytes: config().transcriptMaxBytes,
+        hint: { turnId: 't1' },
+      }),
+    ]);
+  });
+
+  it('stays silent when the action was already done (all clear)', async () => {
+    const r = repo();
+    r.write('server/app.ts', 'changed\n');
+    const reader = fakeReader(timeline([read(join(r.dir, 'server/app.ts')), edit(join(r.dir, 'server/app.ts'), 30_000), shell('make restart', 5_000)]));
+    const outcome = await getCheckpoint(request(r, { transcript: { reader, path: '/t.jsonl' } }));
+    expect(outcome).toMatchObject({ decision: 'silent', mode: 'all-clear' });
+    expect(outcome.message).toBeUndefined();
+    expect(outcome.result?.isAllClear).toBe(true);
+  });
+
+  it('stays silent when nothing changed this turn, ignoring dirt left by earlier turns', async () => {
+    const r = repo();
+    r.write('server/old.ts', 'dirty from yesterday\n');
+    r.touch('server/old.ts', Date.now() - 3_600_000);
+    const reader = fakeReader(timeline([read(join(r.dir, 'server/old.ts')), shell('cat server/old.ts')]));
+    const outcome = await getCheckpoint(request(r, { transcript: { reader, path: '/t.jsonl' } }));
+    expect(outcome).toMatchObject({ decision: 'silent', mode: 'no-changes', files: [] });
+    expect(outcome.git).toMatchObject({ kind: 'repo', files: [expect.objectContaining({ path: 'server/old.ts' })] });
+  });
+
+  it('includes files committed during the turn', async () => {
+    const r = repo();
+    r.write('server/feature.ts', 'new\n');
+    r.git(['add', '-A']);
+    r.commit('agent commit', Math.floor(Date.now() / 1000) - 5);
+    // The agent committed with a shell command; no edit call names the file.
+    const reader = fakeReader(timeline([shell('git commit -am "feature"', 5_000)], startedAt(120_000)));
+    const outcome = await getCheckpoint(request(r, { transcript: { reader, path: '/t.jsonl' } }));
+    expect(outcome).toMatchObject({ decision: 'message', mode: 'actionable' });
+    expect(outcome.files).toEqual([
+      expect.objectContaining({ reason: 'committed-during-turn', file: expect.objectContaining({ path: 'server/feature.ts', source: 'committed' }) }),
+    ]);
+    expect(outcome.message).toContain('Restart the server');
+  });
+
+  it('falls back to file-based instructions when the reader throws', async () => {
+    const r = repo();
+    r.write('server/app.ts', 'changed\n');
+    const outcome = await getCheckpoint(request(r, { transcript: { reader: fakeReader(new Error('boom')), path: '/t.jsonl' } }));
+    expect(outcome).toMatchObject({ decision: 'message', mode: 'actionable' });
+    expect(outcome.message).toContain('Restart the server');
+    expect(outcome.files).toEqual([expect.objectContaining({ reason: 'fallback-all-uncommitted' })]);
+    expect(outcome.timeline).toMatchObject({ hasData: false });
+    expect(outcome.diagnostics).toEqual([expect.stringMatching(/transcript reader failed: boom; file-based instructions only/)]);
+  });
+
+  it('falls back to file-based instructions when the timeline has no data, or there is no transcript', async () => {
+    const r = repo();
+    r.write('server/app.ts', 'changed\n');
+    const empty: TurnTimeline = {
+      agent: 'claude',
+      hasData: false,
+      calls: [],
+      checkpointsDelivered: 0,
+      truncated: false,
+      diagnostics: [{ level: 'warn', code: 'missing-file', message: 'no such file' }],
+    };
+    const noData = await getCheckpoint(request(r, { transcript: { reader: fakeReader(empty), path: '/t.jsonl' } }));
+    expect(noData).toMatchObject({ decision: 'message', mode: 'actionable' });
+    expect(noData.files.map((f) => f.reason)).toEqual(['fallback-all-uncommitted']);
+    expect(noData.diagnostics).toEqual(['transcript: missing-file: no such file', 'transcript: no turn data; file-based instructions only']);
+
+    const noTranscript = await getCheckpoint(request(r));
+    expect(noTranscript.message).toBe(noData.message);
+  });
+
+  it('treats a reader that returns garbage like one that failed', async () => {
+    const r = repo();
+    r.write('server/app.ts', 'changed\n');
+    const reader = fakeReader({ nonsense: true } as unknown as TurnTimeline);
+    const outcome = await getCheckpoint(request(r, { transcript: { reader, path: '/t.jsonl' } }));
+    expect(outcome).toMatchObject({ decision: 'message', mode: 'actionable' });
+    expect(outcome.diagnostics[0]).toMatch(/not a timeline/);
+  });
+
+  it('outside a repository: no file axis, silent, mode not-a-repo', async () => {
+    const d = makeTempDir();
+    cleanups.push(d.remove);
+    const reader = fakeReader(timeline([shell('pytest', 5_000, 1)]));
+    const outcome = await getCheckpoint(request(d, { transcript: { reader, path: '/t.jsonl' } }));
+    expect(outcome).toMatchObject({ decision: 'silent', mode: 'not-a-repo', files: [], git: { kind: 'not-a-repo' } });
+    expect(outcome.diagnostics).toEqual([]);
+  });
+
+  it('delivers the generic message when git fails (here: hangs past the time limit)', async () => {
+    const r = repo();
+    r.write('server/app.ts', 'changed\n');
+    const bin = join(r.dir, '..', 'fake-bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'git'), '#!/bin/sh\nexec sleep 30\n', { mode: 0o755 });
+    const started = Date.now();
+    const outcome = await getCheckpoint(
+      request({ dir: r.dir, env: { ...r.env, PATH: `${bin}:/usr/bin:/bin` } }, { config: config({ ...SERVER, gitTimeoutMs: 300 }) }),
+    );
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(outcome).toMatchObject({ decision: 'message', mode: 'generic-fallback', git: { kind: 'error' } });
+    expect(outcome.message).toBe(`${config().messages.prefix}${config().messages.generic}`);
+    expect(outcome.diagnostics).toEqual([expect.stringMatching(/^git: git (status|rev-parse) timed out after 300 ms$/)]);
+  });
+
+  it('delivers the generic message when the engine throws', async () => {
+    const r = repo();
+    r.write('server/app.ts', 'changed\n');
+    // A call that is not an object makes the engine throw: a broken adapter must not break the stop.
+    const reader = fakeReader(timeline([null as unknown as ToolCall]));
+    const outcome = await getCheckpoint(request(r, { transcript: { reader, path: '/t.jsonl' } }));
+    expect(outcome).toMatchObject({ decision: 'message', mode: 'generic-fallback' });
+    expect(outcome.diagnostics).toEqual([expect.stringMatching(/^engine failed: /)]);
+  });
+
+  it('is silent when disabled, without reading git or the transcript', async () => {
+    const r = repo();
+    r.write('server/app.ts', 'changed\n');
+    const reader = fakeReader(timeline([]));
+    const outcome = await getCheckpoint(request(r, { config: config({ ...SERVER, enabled: false }), transcript: { reader, path: '/t.jsonl' } }));
+    expect(outcome).toMatchObject({ decision: 'silent', mode: 'disabled', files: [] });
+    expect(outcome.git).toBeUndefined();
+    expect(reader.requests).toEqual([]);
+  });
+
+  it('loads the project configuration, and uses the defaults with a diagnostic when it is invalid', async () => {
+    const r = repo();
+    r.write('server/app.ts', 'changed\n');
+    const env = { ...r.env, XDG_CACHE_HOME: join(r.dir, '..', 'cache') };
+    const { config: _ignored, ...withoutConfig } = request(r, { env });
+
+    writeFileSync(join(r.dir, '.agent-checkpoint.json'), JSON.stringify(SERVER));
+    const valid = await getCheckpoint(withoutConfig);
+    expect(valid).toMatchObject({ decision: 'message', mode: 'actionable' });
+    expect(valid.configSources).toContainEqual({ kind: 'project-file', name: join(r.dir, '.agent-checkpoint.json') });
+
+    writeFileSync(join(r.dir, '.agent-checkpoint.json'), '{ "categories": [ { "id": "server" } ] }');
+    const invalid = await getCheckpoint(withoutConfig);
+    expect(invalid.configSources.map((s) => s.kind)).toEqual(['default']);
+    expect(invalid.diagnostics).toEqual([
+      `config: ${join(r.dir, '.agent-checkpoint.json')}: invalid configuration, file ignored:`,
+      expect.stringMatching(/^config: .*: categories\[0\]\.include: /),
+    ]);
+    expect(invalid.mode).not.toBe('generic-fallback');
+  });
+
+  it('never rejects, whatever the request', async () => {
+    const broken = { agent: 'claude', cwd: 42 } as unknown as CheckpointRequest;
+    const outcome = await getCheckpoint(broken);
+    expect(outcome.decision === 'message' || outcome.decision === 'silent').toBe(true);
+    expect(outcome.diagnostics.length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,221 @@
+import { resolve } from 'node:path';
+import { loadConfig } from './config/load-config.ts';
+import type { ConfigSource, ResolvedConfig } from './config/config-schema.ts';
+import { resolveConfig } from './config/resolve-config.ts';
+import { attributeFiles } from './engine/attribute-files.ts';
+import { categorizeFiles, isDocsOnly } from './engine/categorize-files.ts';
+import type { AttributedFile, CheckpointContext, CheckpointResult } from './engine/checkpoint-result.ts';
+import { composeGenericMessage, composeMessage } from './engine/compose-message.ts';
+import { runHeuristics } from './engine/run-heuristics.ts';
+import type { CheckpointOutcome, CheckpointRequest } from './get-checkpoint-types.ts';
+import type { GitSnapshot } from './git/changed-file.ts';
+import { readGitSnapshot } from './git/read-git-snapshot.ts';
+import { emptyTimeline, type TurnTimeline } from './timeline/turn-timeline.ts';
+
+/** Environment variable carrying the working slug for plan drift (overrides `planDrift.slug`). */
+export const SLUG_ENV = 'AGENT_CHECKPOINT_SLUG';
+
+/**
+ * The one entry point of both delivery routes: decide what, if anything, to tell the agent at the
+ * end of a turn. Pure decision: it never writes anything, never delivers, and **never throws or
+ * rejects** (every failure becomes a diagnostic and one of the modes below).
+ *
+ * Pipeline: configuration (unless given) → git snapshot and transcript read **in parallel** (the
+ * `git log` of commits made during the turn starts as soon as the transcript has told us when the
+ * turn began, still overlapping `git status`) → attribution of changed files to the turn →
+ * heuristics → message.
+ *
+ * Modes (`outcome.mode`):
+ * - `actionable`: something is missing or looks wrong → `message`;
+ * - `all-clear`: files changed and everything expected was done → silent (or the all-clear text when
+ *   `silentWhenAllClear` is false);
+ * - `no-changes`: no code (only docs, or nothing) changed this turn → silent (or the no-changes text
+ *   when `silentWhenNoChanges` is false);
+ * - `disabled`: `enabled: false` → silent;
+ * - `not-a-repo`: the cwd is outside any git work tree. There is no file axis, so this behaves like
+ *   `no-changes`: the heuristics still run on the transcript (their observations are in `result`, for
+ *   `explain`), but the composer stays silent without changed code — the same rule as inside a
+ *   repository, where a turn that changed nothing is not checkpointed even if a command failed;
+ * - `generic-fallback`: git itself failed (missing, timed out, broken repository), or the engine threw
+ *   → the generic message (seed: "fail-open returns the generic checkpoint"). A repository without
+ *   commits is **not** a failure here: its files are reported normally.
+ * - `internal-error`: even the generic message could not be produced → silent.
+ *
+ * Transcript problems never change the mode: a missing transcript, a reader that throws, or a
+ * timeline without data gives file-based instructions only (attribution falls back to every
+ * uncommitted file; transcript heuristics are skipped), plus a diagnostic.
+ */
+export async function getCheckpoint(request: CheckpointRequest): Promise<CheckpointOutcome> {
+  const diagnostics: string[] = [];
+  let config: ResolvedConfig | undefined;
+  try {
+    config = request.config ?? (await loadRequestConfig(request, diagnostics));
+    return await decide(request, config, diagnostics);
+  } catch (error) {
+    diagnostics.push(`checkpoint failed unexpectedly: ${describeError(error)}`);
+    return genericFallback(config, diagnostics, {});
+  }
+}
+
+async function loadRequestConfig(request: CheckpointRequest, diagnostics: string[]): Promise<ResolvedConfig> {
+  try {
+    const loaded = await loadConfig({ cwd: request.cwd, ...(request.env ? { env: request.env } : {}) });
+    for (const line of loaded.diagnostics) diagnostics.push(`config: ${line}`);
+    return loaded.config;
+  } catch (error) {
+    diagnostics.push(`config: loading failed (${describeError(error)}); using the built-in defaults`);
+    return resolveConfig([]);
+  }
+}
+
+async function decide(request: CheckpointRequest, config: ResolvedConfig, diagnostics: string[]): Promise<CheckpointOutcome> {
+  const configSources = config.sources;
+  if (!config.enabled) return { decision: 'silent', mode: 'disabled', files: [], configSources, diagnostics };
+
+  const cwd = resolve(request.cwd);
+  const env = request.env ?? process.env;
+  const timelineRead = readTimeline(request, config, diagnostics);
+  const git = await readGitSnapshot(cwd, {
+    timeoutMs: config.gitTimeoutMs,
+    sinceMs: timelineRead.then((t) => parseTime(t.startedAt)),
+    ...(request.signal ? { signal: request.signal } : {}),
+    env,
+  });
+  const timeline = await timelineRead;
+  const startedAtMs = parseTime(timeline.startedAt);
+  const nowMs = (request.now ?? new Date()).getTime();
+  const elapsedSeconds =
+    startedAtMs !== undefined && nowMs >= startedAtMs ? Math.round((nowMs - startedAtMs) / 1000) : undefined;
+  const base = { timeline, git, configSources };
+
+  if (git.kind === 'error') {
+    diagnostics.push(`git: ${git.message}`);
+    return genericFallback(config, diagnostics, base);
+  }
+  if (git.kind === 'repo') for (const line of git.diagnostics ?? []) diagnostics.push(`git: ${line}`);
+
+  const slug = nonEmpty(env[SLUG_ENV]) ?? config.planDrift?.slug;
+  const context: CheckpointContext = {
+    agent: request.agent,
+    projectRoot: git.kind === 'repo' ? git.root : cwd,
+    cwd,
+    ...(slug === undefined ? {} : { workingSlug: slug }),
+    ...(elapsedSeconds === undefined ? {} : { elapsedSeconds }),
+  };
+
+  let files: AttributedFile[];
+  let result: CheckpointResult;
+  let message: string | undefined;
+  let docsOnly: boolean;
+  try {
+    files =
+      git.kind === 'repo'
+        ? attributeFiles({
+            snapshot: git,
+            timeline,
+            context,
+            ...(startedAtMs === undefined ? {} : { turnStartMs: startedAtMs }),
+          })
+        : [];
+    result = runHeuristics(files, timeline, context, config);
+    message = composeMessage(result, files, config, request.sessionId === undefined ? {} : { sessionId: request.sessionId });
+    docsOnly = isDocsOnly(categorizeFiles(files.map((f) => f.file.path), config));
+  } catch (error) {
+    diagnostics.push(`engine failed: ${describeError(error)}`);
+    return genericFallback(config, diagnostics, base);
+  }
+
+  // Mirrors composeMessage's branches, so the mode always explains the decision.
+  const mode =
+    git.kind === 'not-a-repo' ? 'not-a-repo' : docsOnly ? 'no-changes' : result.isAllClear ? 'all-clear' : 'actionable';
+  return {
+    ...(message === undefined ? { decision: 'silent' } : { decision: 'message', message }),
+    mode,
+    result,
+    ...base,
+    files,
+    diagnostics,
+  };
+}
+
+/**
+ * The turn as the transcript tells it, or a timeline without data when there is no transcript or
+ * the reader misbehaves (readers must not throw, but a broken adapter must not break the checkpoint).
+ */
+async function readTimeline(request: CheckpointRequest, config: ResolvedConfig, diagnostics: string[]): Promise<TurnTimeline> {
+  const transcript = request.transcript;
+  if (transcript === undefined) {
+    return emptyTimeline(request.agent, { level: 'info', code: 'no-transcript', message: 'no transcript path was given' });
+  }
+  try {
+    const timeline = await withinLimit(
+      transcript.reader.readTurn({
+        transcriptPath: transcript.path,
+        checkpointPrefix: config.messages.prefix,
+        maxBytes: config.transcriptMaxBytes,
+        ...(transcript.hint ? { hint: transcript.hint } : {}),
+        ...(request.signal ? { signal: request.signal } : {}),
+      }),
+      READER_TIME_LIMIT_MS,
+    );
+    if (!isTimeline(timeline)) throw new Error('the reader returned something that is not a timeline');
+    for (const d of timeline.diagnostics) {
+      if (d.level === 'warn') diagnostics.push(`transcript: ${d.code}: ${d.message}`);
+    }
+    if (!timeline.hasData) diagnostics.push('transcript: no turn data; file-based instructions only');
+    return timeline;
+  } catch (error) {
+    const message = `the ${transcript.reader.agent ?? request.agent} transcript reader failed: ${describeError(error)}`;
+    diagnostics.push(`transcript: ${message}; file-based instructions only`);
+    return emptyTimeline(request.agent, { level: 'warn', code: 'reader-failed', message });
+  }
+}
+
+/**
+ * Readers honour the abort signal and are bounded by their byte cap, so this limit only matters for a
+ * broken adapter: the checkpoint must not hang the agent's stop.
+ */
+const READER_TIME_LIMIT_MS = 10_000;
+
+/** `promise`, or a rejection once `ms` pass. */
+function withinLimit<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no result within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
+}
+
+function isTimeline(value: unknown): value is TurnTimeline {
+  const t = value as TurnTimeline | null | undefined;
+  return typeof t === 'object' && t !== null && typeof t.hasData === 'boolean' && Array.isArray(t.calls) && Array.isArray(t.diagnostics);
+}
+
+function genericFallback(
+  config: ResolvedConfig | undefined,
+  diagnostics: string[],
+  base: { timeline?: TurnTimeline; git?: GitSnapshot; configSources?: readonly ConfigSource[] },
+): CheckpointOutcome {
+  const configSources = base.configSources ?? config?.sources ?? [];
+  try {
+    const message = composeGenericMessage(config ?? resolveConfig([]));
+    return { decision: 'message', message, mode: 'generic-fallback', ...base, files: [], configSources, diagnostics };
+  } catch (error) {
+    diagnostics.push(`generic message unavailable: ${describeError(error)}`);
+    return { decision: 'silent', mode: 'internal-error', ...base, files: [], configSources, diagnostics };
+  }
+}
+
+function parseTime(iso: string | undefined): number | undefined {
+  if (iso === undefined) return undefined;
+  const ms = Date.parse(iso);
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
