@@ -58,10 +58,12 @@ function pathsInCell(cell: string): string[] {
   if (code.length > 0) return code;
   const text = cell
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/[*_]/g, '')
     .replace(/\([^)]*\)/g, ' ')
     .trim();
-  const first = text.split(/\s+/)[0];
+  let first = text.split(/\s+/)[0];
+  // Emphasis around the name (`**src/a.py**`), never underscores inside it (`__init__.py`).
+  const emphasis = first ? /^([*_]+)(.+?)([*_]+)$/.exec(first) : null;
+  if (emphasis) first = emphasis[2];
   const p = first ? cleanPath(first) : undefined;
   return p ? [p] : [];
 }

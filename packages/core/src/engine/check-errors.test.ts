@@ -1,0 +1,242 @@
+import { describe, expect, test } from 'vitest';
+import type { ToolCall } from '../timeline/tool-call.ts';
+import { abs, configWith, context, edit, failed, files, patch, read, shell, teleclaudeConfig, timeline } from './build-test-timeline.ts';
+import { checkErrors, commandKey, FAILED_EDIT_OBSERVATION, GENERIC_ERROR_OBSERVATION } from './check-errors.ts';
+import { runHeuristics } from './run-heuristics.ts';
+import { computeTimelineFacts } from './timeline-facts.ts';
+import { parseShellCommand } from '../shell/parse-shell-command.ts';
+
+const tc = teleclaudeConfig();
+const base = { root: '/repo', cwd: '/repo' };
+
+function errors(calls: readonly ToolCall[], config = tc): string[] {
+  return checkErrors(computeTimelineFacts(calls, base), config).map((o) => o.text);
+}
+
+const TRACEBACK = 'Traceback (most recent call last):\n  File "/repo/teleclaude/core/foo.py", line 3\nValueError: boom';
+
+describe('error state — layer 1 gate (seed Task 8)', () => {
+  test('is_error false never triggers observation', () => {
+    expect(errors([shell('python -m teleclaude.cli status', { output: TRACEBACK })])).toEqual([]);
+  });
+
+  test('is_error true unresolved emits observation', () => {
+    expect(errors([failed('python scripts/migrate.py', 'boom')])).toEqual([GENERIC_ERROR_OBSERVATION]);
+  });
+
+  test('is_error resolved by bash retry suppressed', () => {
+    expect(errors([failed('python scripts/migrate.py', 'boom'), shell('python scripts/migrate.py --dry-run')])).toEqual([]);
+  });
+
+  test('is_error resolved by edit suppressed', () => {
+    expect(errors([failed('python teleclaude/core/foo.py', TRACEBACK), edit(abs('teleclaude/core/foo.py'))])).toEqual([]);
+  });
+
+  test('is_error resolved by command rerun suppressed', () => {
+    expect(errors([failed('pytest tests/unit -q', '1 failed'), shell('pytest tests/unit -q')])).toEqual([]);
+  });
+
+  test('multiple errors only last unresolved fires', () => {
+    const calls = [failed('pytest tests/unit/test_a.py', '1 failed'), shell('pytest tests/unit/test_a.py'), failed('make lint', 'E501 line too long')];
+    const result = checkErrors(computeTimelineFacts(calls, base), tc);
+    expect(result).toHaveLength(1);
+    expect(result[0]!.callIds).toEqual([calls[2]!.id]);
+  });
+
+  test('error not resolved by different pytest command', () => {
+    expect(errors([failed('pytest tests/a.py', 'FAILED tests/a.py::test_x'), shell('pytest tests/b.py')])).toEqual([
+      'Test failures remain — re-run tests after fixes',
+    ]);
+  });
+
+  test('duplicate failed commands keep later unresolved error', () => {
+    const calls = [failed('pytest -x', 'x'), failed('pytest -x', 'x')];
+    const result = checkErrors(computeTimelineFacts(calls, base), tc);
+    expect(result).toHaveLength(1);
+    expect(result[0]!.callIds).toEqual([calls[1]!.id]);
+  });
+
+  test('run heuristics dedupes duplicate error observations', () => {
+    const calls = [failed('make lint', 'bad'), failed('make typecheck', 'bad')];
+    const result = checkErrors(computeTimelineFacts(calls, base), tc);
+    expect(result).toHaveLength(1);
+    expect(result[0]!.callIds).toEqual([calls[0]!.id, calls[1]!.id]);
+  });
+
+  test('pending calls are neither errors nor evidence', () => {
+    expect(errors([shell('pytest', { outcome: 'pending' })])).toEqual([]);
+  });
+
+  test('failed reads and searches are exploration, not errors', () => {
+    expect(errors([read('/repo/missing.py', { outcome: 'error', output: 'File does not exist.' })])).toEqual([]);
+  });
+
+  test('a failed edit not retried is reported; a retry resolves it', () => {
+    expect(errors([edit(abs('a.py'), { outcome: 'error', output: 'String to replace not found' })])).toEqual([FAILED_EDIT_OBSERVATION]);
+    expect(errors([edit(abs('a.py'), { outcome: 'error' }), edit('a.py')])).toEqual([]);
+  });
+
+  test('search no matches exit code is non actionable', () => {
+    expect(errors([failed('rg -n "TODO" src', '')])).toEqual([]);
+    expect(errors([failed('grep -rn foo teleclaude', 'Exit code 1')])).toEqual([]);
+    expect(errors([failed('git grep -n needle', '')])).toEqual([]);
+    expect(errors([failed('cd src && rg needle', '')])).toEqual([]);
+  });
+
+  test('uv run rg is non actionable', () => {
+    expect(errors([failed('uv run rg needle', '')])).toEqual([]);
+  });
+
+  test('search error exit code with path issue is actionable', () => {
+    expect(errors([failed('rg needle nope/', 'nope/: No such file or directory (os error 2)')])).toEqual([GENERIC_ERROR_OBSERVATION]);
+    expect(errors([failed('rg needle', 'regex parse error', { exitCode: 2 })])).toEqual([GENERIC_ERROR_OBSERVATION]);
+  });
+});
+
+describe('error state — layer 2 enrichment (seed Task 8)', () => {
+  test('enrichment traceback pattern', () => {
+    expect(errors([failed('python -m teleclaude.daemon', TRACEBACK)])).toEqual(['Python errors remain unresolved — verify they are fixed']);
+  });
+
+  test('enrichment syntax error', () => {
+    expect(errors([failed('python x.py', '  File "x.py", line 1\n    def (\nSyntaxError: invalid syntax')])).toEqual([
+      'Syntax errors remain — verify the code is valid',
+    ]);
+  });
+
+  test('enrichment import error', () => {
+    expect(errors([failed('python x.py', "ImportError: cannot import name 'y'")])).toEqual([
+      'Import errors remain — check dependencies or module paths',
+    ]);
+    expect(errors([failed('python x.py', "ModuleNotFoundError: No module named 'z'")])).toEqual([
+      'Import errors remain — check dependencies or module paths',
+    ]);
+  });
+
+  test('enrichment pytest failure', () => {
+    expect(errors([failed('pytest tests/unit', 'FAILED tests/unit/test_a.py::test_x - AssertionError\n1 failed, 3 passed')])).toEqual([
+      'Test failures remain — re-run tests after fixes',
+    ]);
+  });
+
+  test('enrichment unknown error', () => {
+    expect(errors([failed('make deploy', 'something odd happened')])).toEqual(['A command returned errors — verify the issue is resolved']);
+  });
+
+  test('enrichment does not treat test mentions as test commands', () => {
+    expect(errors([failed('echo pytest tests/unit && false', '')])).toEqual([GENERIC_ERROR_OBSERVATION]);
+  });
+
+  test('enrichment only fires when layer1 fires', () => {
+    expect(errors([shell('grep -rn SyntaxError logs/', { output: 'logs/a.log: SyntaxError: bad' })])).toEqual([]);
+  });
+
+  test('enrichment reads the tail of long output', () => {
+    const long = `${'collecting ... ok\n'.repeat(2000)}FAILED tests/test_a.py::test_x\n1 failed in 9.1s`;
+    const cfg = configWith({});
+    expect(errors([failed('pytest', long)], cfg)).toEqual(['Test failures remain — re-run the tests after fixing them']);
+  });
+
+  test('default patterns cover node, rust and go', () => {
+    const cfg = configWith({});
+    expect(errors([failed('pnpm exec tsc --noEmit', "src/a.ts(3,1): error TS2304: Cannot find name 'x'.")], cfg)).toEqual([
+      'TypeScript errors remain — type-check again after fixing them',
+    ]);
+    expect(errors([failed('node dist/main.js', "Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'zod'")], cfg)).toEqual([
+      'Module resolution errors remain — check imports and installed dependencies',
+    ]);
+    expect(errors([failed('node x.js', 'TypeError: a.b is not a function\n    at main (x.js:3:5)')], cfg)).toEqual([
+      'Runtime errors remain — verify they are fixed',
+    ]);
+    expect(errors([failed('cargo build', 'error[E0425]: cannot find value `x` in this scope')], cfg)).toEqual([
+      'Rust compile errors remain — build again after fixing them',
+    ]);
+    expect(errors([failed('cargo run', "thread 'main' panicked at src/main.rs:3:5:")], cfg)).toEqual([
+      'A Rust panic remains unresolved — verify it is fixed',
+    ]);
+    expect(errors([failed('go run .', 'panic: runtime error: index out of range')], cfg)).toEqual(['A Go panic remains unresolved — verify it is fixed']);
+    expect(errors([failed('go test ./...', '--- FAIL: TestX (0.00s)\nFAIL\tpkg\t0.01s')], cfg)).toEqual([
+      'Test failures remain — re-run the tests after fixing them',
+    ]);
+    expect(errors([failed('pnpm test', ' Test Files  1 failed | 3 passed (4)\n      Tests  2 failed | 10 passed (12)')], cfg)).toEqual([
+      'Test failures remain — re-run the tests after fixing them',
+    ]);
+    expect(errors([failed('cargo test', 'test result: FAILED. 1 passed; 1 failed')], cfg)).toEqual([
+      'Test failures remain — re-run the tests after fixing them',
+    ]);
+  });
+
+  test('test-runner patterns apply only to test commands', () => {
+    const cfg = configWith({});
+    expect(errors([failed('./deploy.sh', 'FAILED to connect\n2 failed uploads')], cfg)).toEqual([GENERIC_ERROR_OBSERVATION]);
+  });
+
+  test('project patterns are tried before the built-in ones', () => {
+    const cfg = configWith({ errorPatterns: [{ id: 'db', match: '/connection refused/i', message: 'The database is not reachable — start it and re-run' }] });
+    expect(errors([failed('pytest', 'E   Connection refused\n1 failed')], cfg)).toEqual(['The database is not reachable — start it and re-run']);
+  });
+});
+
+describe('error state — workflow scenarios (seed Task 8)', () => {
+  const FOO = 'teleclaude/core/foo.py';
+  const run = (calls: readonly ToolCall[]) => runHeuristics(files([FOO]), timeline(calls), context(), tc);
+  const errorObservations = (calls: readonly ToolCall[]) => run(calls).observations.filter((o) => o.kind === 'unresolved-error');
+
+  test('test fix test cycle is silent', () => {
+    const calls = [failed('pytest tests/unit/test_foo.py', 'FAILED tests/unit/test_foo.py::test_a'), read(abs(FOO)), edit(abs(FOO)), shell('pytest tests/unit/test_foo.py')];
+    expect(errorObservations(calls)).toEqual([]);
+    expect(run(calls).requiredActions.map((a) => a.text)).not.toContain('Run targeted tests for changed behavior');
+  });
+
+  test('log check with daemon tracebacks is silent', () => {
+    const calls = [shell('instrukt-ai-logs teleclaude --since 5m', { output: `${TRACEBACK}\n${TRACEBACK}` })];
+    expect(errorObservations(calls)).toEqual([]);
+  });
+
+  test('make status with warnings is silent', () => {
+    expect(errorObservations([shell('make status', { output: 'WARNING: slow response\nDaemon: running' })])).toEqual([]);
+  });
+
+  test('partial fix still fires', () => {
+    const calls = [
+      failed('pytest tests/unit', 'FAILED a\nFAILED b\nFAILED c\n3 failed'),
+      read(abs(FOO)),
+      edit(abs(FOO)),
+      failed('pytest tests/unit', 'FAILED c\n1 failed'),
+    ];
+    const found = errorObservations(calls);
+    expect(found.map((o) => o.text)).toEqual(['Test failures remain — re-run tests after fixes']);
+    expect(found[0]!.callIds).toEqual([calls[3]!.id]);
+  });
+});
+
+describe('commandKey', () => {
+  test('ignores wrappers, cd prefixes and output filters', () => {
+    const key = (c: string) => commandKey(parseShellCommand(c));
+    expect(key('cd /repo && .venv/bin/python -m pytest tests/a.py 2>&1 | tail -20')).toBe(key('pytest tests/a.py'));
+    expect(key('timeout 60 uv run pytest tests/a.py')).toBe('pytest tests/a.py');
+    expect(key('pytest tests/a.py')).not.toBe(key('pytest tests/b.py'));
+  });
+});
+
+describe('error resolution by file', () => {
+  test('relative path in the command, absolute path in the edit', () => {
+    expect(errors([failed('python teleclaude/core/foo.py', 'boom'), edit('/repo/teleclaude/core/foo.py')])).toEqual([]);
+  });
+
+  test('absolute path in the command, relative path in a later command', () => {
+    expect(errors([failed('python /repo/scripts/x.py', 'boom'), shell('cat scripts/x.py')])).toEqual([]);
+  });
+
+  test('pytest node ids name their file', () => {
+    expect(errors([failed('pytest tests/test_a.py::test_x', 'FAILED'), edit('/repo/tests/test_a.py')])).toEqual([]);
+  });
+
+  test('a patch of the same file resolves', () => {
+    expect(errors([failed('python a.py', 'boom'), patch(['a.py'])])).toEqual([]);
+  });
+
+  test('a failed edit of the same file does not resolve', () => {
+    expect(errors([failed('python a.py', 'boom'), edit('/repo/a.py', { outcome: 'error' })])).toHaveLength(2);
+  });
+});

@@ -1,0 +1,165 @@
+import { describe, expect, test } from 'vitest';
+import { abs, context, edit, failed, files, read, shell, teleclaudeConfig, timeline, noTranscript } from './build-test-timeline.ts';
+import { gapSentence } from './check-verification-gaps.ts';
+import { runHeuristics } from './run-heuristics.ts';
+import type { ToolCall } from '../timeline/tool-call.ts';
+
+const tc = teleclaudeConfig();
+const DAEMON = 'teleclaude/core/foo.py';
+const TUI = 'teleclaude/cli/tui/app.py';
+const RESTART = 'Run `make restart` then `make status`';
+const STATUS = 'Run `make status` to verify daemon health';
+const SIGUSR2 = "Run `pkill -SIGUSR2 -f -- '-m teleclaude.cli.telec$'`";
+
+function run(paths: readonly string[], calls: readonly ToolCall[], elapsedSeconds = 60) {
+  return runHeuristics(files(paths), timeline(calls), context({ elapsedSeconds }), tc);
+}
+const touch = (p: string): ToolCall[] => [read(abs(p)), edit(abs(p))];
+const texts = (r: ReturnType<typeof run>) => r.requiredActions.map((a) => a.text);
+const obs = (r: ReturnType<typeof run>) => r.observations.map((o) => o.text);
+
+describe('verification gaps (seed Task 8)', () => {
+  test('restart suppressed when make restart in transcript', () => {
+    const r = run([DAEMON], [...touch(DAEMON), shell('make restart'), shell('make status')]);
+    expect(texts(r)).not.toContain(RESTART);
+    expect(texts(r)).not.toContain(STATUS);
+    const daemon = r.categories.find((c) => c.id === 'daemon-code')!;
+    expect(daemon.required).toBe(false);
+    expect(daemon.evidenceMatched).toBe('make restart');
+  });
+
+  test('restart not suppressed when absent', () => {
+    const r = run([DAEMON], touch(DAEMON));
+    expect(texts(r)[0]).toBe(RESTART);
+    expect(obs(r)).toContain('Daemon code was modified but `make restart` was not observed this turn');
+  });
+
+  test('restart not suppressed when make restart failed', () => {
+    const r = run([DAEMON], [...touch(DAEMON), failed('make restart', 'make: *** [restart] Error 1')]);
+    expect(texts(r)[0]).toBe(RESTART);
+  });
+
+  test('make status required when status failed', () => {
+    const r = run([DAEMON], [...touch(DAEMON), shell('make restart'), failed('make status', 'daemon down')]);
+    expect(texts(r)).not.toContain(RESTART);
+    expect(texts(r)).toContain(STATUS);
+  });
+
+  test('make status must come after the restart', () => {
+    const r = run([DAEMON], [...touch(DAEMON), shell('make status'), shell('make restart')]);
+    expect(texts(r)).toContain(STATUS);
+    const ok = run([DAEMON], [...touch(DAEMON), shell('make restart && make status')]);
+    expect(texts(ok)).not.toContain(STATUS);
+  });
+
+  test('sigusr2 suppressed when pkill in transcript', () => {
+    const r = run([TUI], [...touch(TUI), shell("pkill -SIGUSR2 -f -- '-m teleclaude.cli.telec$'")]);
+    expect(texts(r)).not.toContain(SIGUSR2);
+    const viaKill = run([TUI], [...touch(TUI), shell('kill -USR2 4242')]);
+    expect(texts(viaKill)).not.toContain(SIGUSR2);
+  });
+
+  test('sigusr2 not suppressed when pkill precedes latest tui edit', () => {
+    const r = run([TUI], [read(abs(TUI)), edit(abs(TUI)), shell('pkill -SIGUSR2 -f telec'), edit(abs(TUI))]);
+    expect(texts(r)).toContain(SIGUSR2);
+  });
+
+  test('sigusr2 suppressed when pkill follows latest tui edit', () => {
+    const r = run([TUI], [read(abs(TUI)), edit(abs(TUI)), edit(abs(TUI)), shell('pkill -SIGUSR2 -f telec')]);
+    expect(texts(r)).not.toContain(SIGUSR2);
+  });
+
+  test('restart before the last daemon edit does not count (evidence after last edit)', () => {
+    const r = run([DAEMON], [read(abs(DAEMON)), shell('make restart'), shell('make status'), edit(abs(DAEMON))]);
+    expect(texts(r)[0]).toBe(RESTART);
+  });
+
+  test('agent restart suppressed when api restart call seen', () => {
+    const p = 'agents/skills/foo/SKILL.md';
+    const r = run([p], [...touch(p), shell('curl -s --unix-socket /tmp/teleclaude-api.sock -X POST "http://localhost/sessions/$(cat "$TMPDIR/teleclaude_session_id")/agent-restart"')]);
+    expect(texts(r).some((t) => t.startsWith('Reload artifacts'))).toBe(false);
+  });
+
+  test('log check suppressed when instrukt-ai-logs in transcript', () => {
+    const r = run([DAEMON], [...touch(DAEMON), shell('instrukt-ai-logs teleclaude --since 5m')]);
+    expect(texts(r).some((t) => t.startsWith('Check logs'))).toBe(false);
+  });
+
+  test('hook runtime only requires log check when missing', () => {
+    const p = 'teleclaude/hooks/receiver.py';
+    const r = run([p], touch(p));
+    expect(texts(r)).toContain('Check logs: `instrukt-ai-logs teleclaude --since 2m`');
+  });
+
+  test('log window flows through to actions', () => {
+    const r = run([DAEMON], touch(DAEMON), 481);
+    expect(texts(r)).toContain('Check logs: `instrukt-ai-logs teleclaude --since 9m`');
+  });
+
+  test('test instruction suppressed when pytest in transcript', () => {
+    const r = run([DAEMON], [...touch(DAEMON), shell('pytest tests/unit -q')]);
+    expect(texts(r)).not.toContain('Run targeted tests for changed behavior');
+    const tests = 'tests/unit/test_foo.py';
+    const onlyTests = run([tests], [...touch(tests), shell('uv run pytest tests/unit/test_foo.py')]);
+    expect(onlyTests.requiredActions).toEqual([]);
+  });
+
+  test('mixed source and tests no duplicate test actions', () => {
+    const r = run([DAEMON, 'tests/unit/test_foo.py'], [...touch(DAEMON), ...touch('tests/unit/test_foo.py')]);
+    expect(texts(r).filter((t) => /tests/.test(t))).toEqual(['Run targeted tests for changed behavior']);
+  });
+
+  test('tests-only diff gets one test action, not two', () => {
+    const p = 'tests/unit/test_foo.py';
+    const r = run([p], touch(p));
+    expect(texts(r)).toEqual(['Run targeted tests for changed test files']);
+  });
+
+  test('daemon and config emit single restart action', () => {
+    const r = run([DAEMON, 'config.yml'], [...touch(DAEMON), ...touch('config.yml')]);
+    expect(texts(r).filter((t) => t === RESTART)).toHaveLength(1);
+  });
+
+  test('action precedence is deterministic', () => {
+    const paths = ['teleclaude/core/foo.py', 'pyproject.toml', TUI, '.pre-commit-config.yaml'];
+    const r = run(paths, paths.flatMap(touch));
+    expect(texts(r)).toEqual([
+      'Run `telec init` (setup changed: watchers, hook installers, or git filters)',
+      'Install updated dependencies: `uv sync --extra test`',
+      RESTART,
+      SIGUSR2,
+      'Check logs: `instrukt-ai-logs teleclaude --since 2m`',
+      'Run targeted tests for changed behavior',
+    ]);
+    // Same input in another file order: same actions.
+    const reversed = run([...paths].reverse(), [...paths].reverse().flatMap(touch));
+    expect(texts(reversed)).toEqual(texts(r));
+  });
+
+  test('all suppressed emits all clear', () => {
+    const r = run(
+      [DAEMON],
+      [...touch(DAEMON), shell('make restart'), shell('make status'), shell('instrukt-ai-logs teleclaude --since 2m'), shell('pytest tests/unit')],
+    );
+    expect(r.requiredActions).toEqual([]);
+    expect(r.observations).toEqual([]);
+    expect(r.isAllClear).toBe(true);
+  });
+
+  test('without transcript data actions stay but gap observations are not claimed', () => {
+    const r = runHeuristics(files([DAEMON], 'fallback-all-uncommitted'), noTranscript(), context(), tc);
+    expect(texts(r)[0]).toBe(RESTART);
+    expect(r.observations).toEqual([]);
+  });
+});
+
+describe('gapSentence', () => {
+  test('upper-cases only the first letter', () => {
+    expect(gapSentence('TUI code', ['pkill -SIGUSR2'])).toBe('TUI code was modified but `pkill -SIGUSR2` was not observed this turn');
+    expect(gapSentence('telec setup', ['telec init'])).toBe('Telec setup was modified but `telec init` was not observed this turn');
+  });
+
+  test('does not show regex evidence', () => {
+    expect(gapSentence('agent artifacts', ['/^curl\\b/'])).toBe('Agent artifacts was modified but its follow-up was not observed this turn');
+  });
+});

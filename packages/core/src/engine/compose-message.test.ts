@@ -1,0 +1,160 @@
+import { describe, expect, test } from 'vitest';
+import { TELECLAUDE_RESPONSE_POLICY } from '../config/presets/teleclaude.ts';
+import { abs, configWith, context, edit, failed, files, read, shell, teleclaudeConfig, timeline } from './build-test-timeline.ts';
+import { composeGenericMessage, composeMessage } from './compose-message.ts';
+import { runHeuristics } from './run-heuristics.ts';
+
+const tc = teleclaudeConfig();
+const DAEMON = 'teleclaude/core/foo.py';
+const TUI = 'teleclaude/cli/tui/app.py';
+
+/** The rendered example of teleclaude.md §4.10. */
+function referenceScenario() {
+  const calls = [
+    failed('pytest', 'Traceback (most recent call last):\n  File "/repo/teleclaude/core/foo.py", line 1\nValueError'),
+    edit(abs(DAEMON)),
+    edit(abs(TUI)),
+  ];
+  const f = files([DAEMON, TUI]);
+  return { f, result: runHeuristics(f, timeline(calls), context({ elapsedSeconds: 150 }), tc) };
+}
+
+describe('message composition (seed Task 8)', () => {
+  test('teleclaude preset renders the original actionable layout', () => {
+    const { f, result } = referenceScenario();
+    expect(composeMessage(result, f, tc, { sessionId: 'sess-1' })).toBe(
+      [
+        '[TeleClaude Checkpoint] - Context-aware checkpoint',
+        '',
+        'Changed: daemon code, TUI code',
+        '',
+        'Required actions (BLOCKING — do not resume user-facing work until all complete):',
+        '1. Run `make restart` then `make status`',
+        "2. Run `pkill -SIGUSR2 -f -- '-m teleclaude.cli.telec$'`",
+        '3. Check logs: `instrukt-ai-logs teleclaude --since 3m`',
+        '4. Run targeted tests for changed behavior',
+        '5. Commit changed files',
+        '6. All steps done — only then proceed',
+        '',
+        'Observations:',
+        '- Daemon code was modified but `make restart` was not observed this turn',
+        '- TUI code was modified but `pkill -SIGUSR2` was not observed this turn',
+        '- Python errors remain unresolved — verify they are fixed',
+        '- Files were edited without being read first this turn — verify changes are correct',
+        '',
+        'Docs check: If relevant, update existing docs or add a new doc.',
+        '',
+        'Execute every required action above before responding to the user.',
+        '',
+        TELECLAUDE_RESPONSE_POLICY,
+        '',
+        'Escape hatch (last resort only, and only when there is no actionable information left): run `agent-checkpoint-hook off --session sess-1` to disable checkpoints for this session (or set AGENT_CHECKPOINT_DISABLE=1).',
+      ].join('\n'),
+    );
+  });
+
+  test('message action precedence is deterministic', () => {
+    const a = referenceScenario();
+    const b = referenceScenario();
+    expect(composeMessage(a.result, a.f, tc)).toBe(composeMessage(b.result, b.f, tc));
+    const msg = composeMessage(a.result, a.f, tc)!;
+    expect(msg.indexOf('1. Run `make restart`')).toBeLessThan(msg.indexOf('2. Run `pkill'));
+  });
+
+  test('message observations separate from actions', () => {
+    const { f, result } = referenceScenario();
+    const msg = composeMessage(result, f, tc)!;
+    const [actions, observations] = msg.split('\n\nObservations:\n');
+    expect(actions!.split('\n').filter((l) => l.startsWith('- '))).toEqual([]);
+    expect(observations!.split('\n\n')[0]!.split('\n').every((l) => l.startsWith('- '))).toBe(true);
+    expect(result.observations.map((o) => o.kind)).toEqual(['verification-gap', 'verification-gap', 'unresolved-error', 'edit-without-read']);
+  });
+
+  test('message concise', () => {
+    const { result } = referenceScenario();
+    for (const o of result.observations) {
+      // One sentence: no sentence break inside, short.
+      expect(o.text).not.toMatch(/[.!?]\s+\S/);
+      expect(o.text.length).toBeLessThan(160);
+      expect(o.text).not.toContain('\n');
+    }
+  });
+
+  test('all clear message is minimal', () => {
+    const calls = [read(abs(DAEMON)), edit(abs(DAEMON)), shell('make restart && make status'), shell('instrukt-ai-logs teleclaude --since 2m'), shell('pytest -q')];
+    const f = files([DAEMON]);
+    const result = runHeuristics(f, timeline(calls), context(), tc);
+    expect(result.isAllClear).toBe(true);
+    expect(composeMessage(result, f, tc)).toBeUndefined();
+    const loud = teleclaudeConfig({ silentWhenAllClear: false });
+    expect(composeMessage(result, f, loud, { sessionId: 's' })).toBe(
+      `[TeleClaude Checkpoint] - All expected validations were observed. Docs check: if relevant, update existing docs or add a new doc. Commit if ready.\n\n${TELECLAUDE_RESPONSE_POLICY}\n\nEscape hatch (last resort only, and only when there is no actionable information left): run \`agent-checkpoint-hook off --session s\` to disable checkpoints for this session (or set AGENT_CHECKPOINT_DISABLE=1).`,
+    );
+  });
+});
+
+describe('composeMessage with the defaults', () => {
+  const cfg = configWith({ extends: 'python-uv' });
+
+  test('default layout: prefix, header, changed, numbered actions, observations, reminder, escape hatch', () => {
+    const calls = [edit('/repo/app/main.py')];
+    const f = files(['app/main.py']);
+    const msg = composeMessage(runHeuristics(f, timeline(calls), context(), cfg), f, cfg, { sessionId: 'abc' });
+    expect(msg).toBe(
+      [
+        '[agent-checkpoint] Before you finish this turn:',
+        '',
+        'Changed: Python sources',
+        '',
+        'Required actions:',
+        '1. Run the tests: `uv run pytest`',
+        '',
+        'Observations:',
+        '- Files were edited without being read first this turn — verify changes are correct',
+        '',
+        'Do the required actions and check the observations now. Then give the user a short answer about the outcome; do not mention this checkpoint.',
+        '',
+        'If this checkpoint is wrong and cannot be satisfied, turn it off for this session with `agent-checkpoint-hook off --session abc` (or set AGENT_CHECKPOINT_DISABLE=1).',
+      ].join('\n'),
+    );
+  });
+
+  test('without categories the changed line lists a few files', () => {
+    const bare = configWith({});
+    const paths = ['src/a.c', 'src/b.c', 'src/c.c', 'src/d.c', 'src/e.c', 'src/f.c', 'README.md'];
+    const f = files(paths);
+    const result = runHeuristics(f, timeline([failed('make', 'cc: error')]), context(), bare);
+    const msg = composeMessage(result, f, bare)!;
+    expect(msg).toContain('Changed: `src/a.c`, `src/b.c`, `src/c.c`, `src/d.c`, `src/e.c` and 1 more');
+    expect(msg).not.toContain('Required actions:');
+    expect(msg).toContain('- A command returned errors — verify the issue is resolved');
+  });
+
+  test('docs-only and empty turns are silent by default', () => {
+    const f = files(['README.md', 'docs/guide.md']);
+    const result = runHeuristics(f, timeline([edit('/repo/README.md')]), context(), cfg);
+    expect(composeMessage(result, f, cfg)).toBeUndefined();
+    expect(composeMessage(runHeuristics([], timeline([]), context(), cfg), [], cfg)).toBeUndefined();
+  });
+
+  test('escape hatch without a session id keeps a placeholder', () => {
+    const f = files(['app/main.py']);
+    const msg = composeMessage(runHeuristics(f, timeline([]), context(), cfg), f, cfg)!;
+    expect(msg).toContain('--session <session-id>');
+  });
+
+  test('generic fallback carries the prefix', () => {
+    expect(composeGenericMessage(cfg)).toMatch(/^\[agent-checkpoint\] Before you finish: /);
+    expect(composeGenericMessage(tc)).toBe(
+      "[TeleClaude Checkpoint] - Continue or validate your work if needed. Perform checkpoint housekeeping silently, then send a short user-relevant debrief without mentioning checkpoint chores. Any truly interesting memories to be created that meet our criteria? (DON'T abuse it as work log!) If everything that is expected of you is done, do not respond.",
+    );
+  });
+
+  test('every message starts with the configured prefix', () => {
+    const custom = configWith({ extends: 'python', messages: { prefix: '>> ' }, silentWhenAllClear: false, silentWhenNoChanges: false });
+    const f = files(['a.py']);
+    expect(composeMessage(runHeuristics(f, timeline([]), context(), custom), f, custom)).toMatch(/^>> /);
+    expect(composeMessage(runHeuristics([], timeline([]), context(), custom), [], custom)).toMatch(/^>> /);
+    expect(composeGenericMessage(custom)).toMatch(/^>> /);
+  });
+});
