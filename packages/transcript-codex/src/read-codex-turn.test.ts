@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ShellToolCall, ToolCall, TurnTimeline } from '@agent-checkpoint/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SAMPLE_PREFIX, TURNS, olderDerived, rollout0169 } from './codex-fixtures.ts';
+import { FIXTURES_ROOT, SAMPLE_PREFIX, TURNS, olderDerived, rollout0169 } from './codex-fixtures.ts';
 import { createCodexTranscriptReader } from './index.ts';
 import { RolloutTestFiles, fixtureLines, ordinalOf } from './rollout-test-files.ts';
 
@@ -346,5 +347,38 @@ describe('token usage', () => {
     expect(timeline.usageHistory).toHaveLength(20);
     expect(timeline.tokenUsage?.contextTokens).toBe(29);
     expect(timeline.usageHistory?.[0]?.contextTokens).toBe(10);
+  });
+});
+
+describe('hints from the real hook and notify payloads', () => {
+  const payloads = (scenario: string, file: string): Record<string, unknown>[] =>
+    readFileSync(join(FIXTURES_ROOT, '0.169.0', scenario, file), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => (JSON.parse(line) as { payload: Record<string, unknown> }).payload);
+
+  it('reads the turn named by each Stop hook payload', async () => {
+    const stops = payloads('exec', 'hooks.jsonl').filter((payload) => payload['hook_event_name'] === 'Stop');
+    expect(stops).toHaveLength(2);
+    for (const stop of stops) {
+      const timeline = await read(rollout0169('exec'), SAMPLE_PREFIX, String(stop['turn_id']));
+      expect(timeline.turnId).toBe(stop['turn_id']);
+      expect(timeline.calls).toHaveLength(3);
+    }
+  });
+
+  it('reads the turn named by each notify payload of the TUI thread, and ignores title threads', async () => {
+    const rolloutThread = '01a20107-52ce-7eb2-962c-1aee279e5435';
+    const notifies = payloads('tmux', 'notify.jsonl');
+    const main = notifies.filter((payload) => payload['thread-id'] === rolloutThread);
+    expect(main.map((payload) => payload['turn-id'])).toEqual(TURNS.tmux);
+    for (const payload of main) {
+      const timeline = await read(rollout0169('tmux'), '[not-ours]', String(payload['turn-id']));
+      expect(timeline.turnId).toBe(payload['turn-id']);
+      expect(timeline.diagnostics).toEqual([]);
+    }
+    const title = notifies.find((payload) => payload['thread-id'] !== rolloutThread);
+    const fromTitle = await read(rollout0169('tmux'), SAMPLE_PREFIX, String(title?.['turn-id']));
+    expect(fromTitle.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(['turn-not-found']);
   });
 });
