@@ -116,8 +116,8 @@ export function readJsonlTail(path: string, options: JsonlTailOptions): JsonlTai
       }
       // Walk the chunk's newlines from the end: each newline closes the line that follows it.
       let end = got;
-      for (let i = got - 1; i >= 0 && !stopped; i -= 1) {
-        if (chunk[i] !== NEWLINE) continue;
+      // Buffer#lastIndexOf is a native memrchr: far faster than a JS byte loop on a cold start.
+      for (let i = got > 0 ? chunk.lastIndexOf(NEWLINE, got - 1) : -1; i >= 0 && !stopped; i = i > 0 ? chunk.lastIndexOf(NEWLINE, i - 1) : -1) {
         const piece = chunk.subarray(i + 1, end);
         const lineBytes = pendingBytes === 0 ? piece : Buffer.concat([piece, ...pending], piece.length + pendingBytes);
         const unterminated = atFileEnd;
