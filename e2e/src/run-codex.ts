@@ -1,6 +1,6 @@
 import path from 'node:path';
 import fg from 'fast-glob';
-import { AgentSession, type PreparedSession, type SessionOptions } from './harness/agent-session.ts';
+import { AgentSession, type PreparedSession, type PromptOptions, type SessionOptions } from './harness/agent-session.ts';
 import { writeCodexHome } from './harness/codex-home.ts';
 import { isolatedEnv } from './harness/isolated-env.ts';
 import { runInGroup, type ProcessResult } from './harness/process-group.ts';
@@ -36,7 +36,10 @@ export abstract class CodexSessionBase extends AgentSession {
   /** `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<thread id>.jsonl`, one per thread (§2). */
   transcriptPaths(): string[] {
     const id = this.sessionId;
-    const pattern = id === undefined ? 'sessions/**/rollout-*.jsonl' : `sessions/**/rollout-*-${id}.jsonl`;
+    return this.transcriptPathsMatching(id === undefined ? 'sessions/**/rollout-*.jsonl' : `sessions/**/rollout-*-${id}.jsonl`);
+  }
+
+  protected transcriptPathsMatching(pattern: string): string[] {
     return fg.sync(pattern, { cwd: this.codexHome, absolute: true }).sort();
   }
 
@@ -82,10 +85,10 @@ export class CodexSession extends CodexSessionBase {
   }
 
   /** Runs one `codex exec` (the first starts the thread, later ones `exec resume` it). */
-  async prompt(text: string, options: { timeoutMs?: number } = {}): Promise<ProcessResult> {
+  async prompt(text: string, options: PromptOptions = {}): Promise<ProcessResult> {
     const common = ['--json', '--dangerously-bypass-hook-trust'];
     const args = this.threadId === undefined ? ['exec', ...common, text] : ['exec', 'resume', ...common, this.threadId, text];
-    const result = await runInGroup([...this.cli.argv, ...args], { cwd: this.workspace.repo, env: this.env(), timeoutMs: options.timeoutMs ?? this.timeoutMs });
+    const result = await runInGroup([...this.cli.argv, ...args], { cwd: this.workspace.repo, env: this.env(), timeoutMs: options.timeoutMs ?? this.timeoutMs, ...(options.during ? { during: options.during } : {}) });
     this.runs.push(result);
     this.threadId ??= threadIdFrom(result.stdout);
     return result;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
-import { AgentSession, type PreparedSession, type SessionOptions } from './harness/agent-session.ts';
+import { AgentSession, type PreparedSession, type PromptOptions, type SessionOptions } from './harness/agent-session.ts';
 import { isolatedEnv } from './harness/isolated-env.ts';
 import { runInGroup, type ProcessResult } from './harness/process-group.ts';
 import { commitAll } from './harness/temp-workspace.ts';
@@ -74,11 +74,11 @@ export class GeminiSession extends AgentSession {
   }
 
   /** Runs one `gemini -p` invocation (the first starts the session, later ones resume it). */
-  async prompt(text: string, options: { timeoutMs?: number } = {}): Promise<ProcessResult> {
+  async prompt(text: string, options: PromptOptions = {}): Promise<ProcessResult> {
     const sessionArgs = this.prompts === 0 ? ['--session-id', this.id] : ['--resume', this.id];
     this.prompts += 1;
     const argv = [...this.cli.argv, '-p', text, '-m', GEMINI_MODEL, '--approval-mode', 'yolo', '--output-format', 'stream-json', ...sessionArgs];
-    const result = await runInGroup(argv, { cwd: this.workspace.repo, env: this.env(), timeoutMs: options.timeoutMs ?? this.timeoutMs });
+    const result = await runInGroup(argv, { cwd: this.workspace.repo, env: this.env(), timeoutMs: options.timeoutMs ?? this.timeoutMs, ...(options.during ? { during: options.during } : {}) });
     this.runs.push(result);
     return result;
   }

@@ -6,7 +6,7 @@ import type { LoggedRequest } from '../mock/request-log.ts';
 import type { Scenario } from '../mock/scenario.ts';
 import { shellQuote } from '../mock/native-tool-calls.ts';
 import { agentCli, PROBE_HOOK_PATH, type AgentCli } from './agent-clis.ts';
-import { killMarkedProcesses, type ProcessResult } from './process-group.ts';
+import { killMarkedProcesses, type ProcessResult, type RunOptions } from './process-group.ts';
 import { readJsonlFile } from './read-jsonl-file.ts';
 import { createTempWorkspace, type TempWorkspace } from './temp-workspace.ts';
 
@@ -50,6 +50,13 @@ export interface SessionOptions {
   readonly timeoutMs?: number;
   /** Share a running mock (its script is replaced by `scenario`); by default each session owns one. */
   readonly mock?: ModelMock;
+}
+
+/** Options of one headless prompt (one CLI invocation). */
+export interface PromptOptions {
+  readonly timeoutMs?: number;
+  /** Runs alongside the CLI, e.g. to interrupt it (see `RunOptions.during`). */
+  readonly during?: RunOptions['during'];
 }
 
 /** Everything a test or a fixture recorder needs after (or during) a session. */

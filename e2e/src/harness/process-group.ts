@@ -19,6 +19,27 @@ export interface RunOptions {
   readonly timeoutMs: number;
   /** Grace between SIGTERM and SIGKILL on timeout. */
   readonly killGraceMs?: number;
+  /**
+   * After the process exits, how long to wait for its stdout/stderr to close. A background child
+   * that inherited them would otherwise hold the run open until the deadline; after this grace the
+   * pipes are dropped (the child is left to the caller's sweep).
+   */
+  readonly pipeGraceMs?: number;
+  /**
+   * Runs alongside the process (e.g. to interrupt it with SIGINT once a condition holds, as
+   * Ctrl-C in a terminal signals the foreground process group). Its failure fails the run, after
+   * the process has exited or been killed.
+   */
+  readonly during?: (control: RunningProcess) => Promise<void>;
+}
+
+/** Handle on a process started by {@link runInGroup}. */
+export interface RunningProcess {
+  readonly pid: number;
+  /** Signals the whole process group. */
+  signalGroup(signal: NodeJS.Signals): void;
+  /** Resolves when the process has exited. */
+  readonly exited: Promise<void>;
 }
 
 /**
@@ -31,7 +52,8 @@ export function runInGroup(argv: readonly string[], options: RunOptions): Promis
   const [file, ...args] = argv;
   if (file === undefined) throw new Error('runInGroup: empty argv');
   const started = Date.now();
-  return new Promise((resolve, reject) => {
+  let duringTask: Promise<void> | undefined;
+  const finished = new Promise<ProcessResult>((resolve, reject) => {
     const child = spawn(file, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
@@ -48,9 +70,20 @@ export function runInGroup(argv: readonly string[], options: RunOptions): Promis
       clearTimeout(deadline);
       reject(error);
     });
-    child.once('close', (exitCode, signal) => {
+    if (options.during && child.pid !== undefined) {
+      const pid = child.pid;
+      const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
+      duringTask = options.during({ pid, signalGroup: (signal) => signalGroup(pid, signal), exited });
+      // Reported after the process ends; keep an early failure from being unhandled meanwhile.
+      duringTask.catch(() => undefined);
+    }
+    let settled = false;
+    const finish = (exitCode: number | null, signal: NodeJS.Signals | null): void => {
+      if (settled) return;
+      settled = true;
       clearTimeout(deadline);
       if (killTimer) clearTimeout(killTimer);
+      if (pipeTimer) clearTimeout(pipeTimer);
       if (timedOut) signalGroup(child.pid, 'SIGKILL');
       resolve({
         command: argv,
@@ -61,7 +94,20 @@ export function runInGroup(argv: readonly string[], options: RunOptions): Promis
         timedOut,
         durationMs: Date.now() - started,
       });
+    };
+    let pipeTimer: NodeJS.Timeout | undefined;
+    child.once('exit', (exitCode, signal) => {
+      pipeTimer = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish(exitCode, signal);
+      }, options.pipeGraceMs ?? 5000);
     });
+    child.once('close', finish);
+  });
+  return finished.then(async (result) => {
+    if (duringTask) await duringTask;
+    return result;
   });
 }
 
@@ -114,4 +160,15 @@ export function killMarkedProcesses(runId: string): number {
     }
   }
   return pids.length;
+}
+
+/** Command lines (argv joined by spaces) of the live processes carrying the run marker. */
+export function markedCommandLines(runId: string): { pid: number; cmdline: string }[] {
+  return findMarkedProcesses(runId).flatMap((pid) => {
+    try {
+      return [{ pid, cmdline: readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim() }];
+    } catch {
+      return [];
+    }
+  });
 }

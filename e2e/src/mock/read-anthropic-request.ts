@@ -14,6 +14,23 @@ export interface AnthropicRequestInfo {
 }
 
 const STOP_FEEDBACK = 'Stop hook feedback:\n';
+
+/**
+ * Assistant messages Claude Code writes itself, not the model: after an interrupted tool call a
+ * resumed session carries `"No response requested."` as an assistant turn. They are not answers
+ * of the script, so they do not advance the step.
+ */
+const SYNTHETIC_ASSISTANT_TEXTS = new Set(['No response requested.']);
+
+function isModelMessage(message: unknown): boolean {
+  if (stringField(message, 'role') !== 'assistant') return false;
+  const content = asRecord(message)?.['content'];
+  const blocks = typeof content === 'string' ? [{ type: 'text', text: content }] : asArray(content);
+  const synthetic =
+    blocks.length > 0 &&
+    blocks.every((block) => stringField(block, 'type') === 'text' && SYNTHETIC_ASSISTANT_TEXTS.has(stringField(block, 'text') ?? ''));
+  return !synthetic;
+}
 const ADDITIONAL_CONTEXT = /^<system-reminder>\nStop hook additional context: ([\s\S]*)\n<\/system-reminder>$/;
 
 export function readAnthropicRequest(body: unknown): AnthropicRequestInfo {
@@ -22,7 +39,7 @@ export function readAnthropicRequest(body: unknown): AnthropicRequestInfo {
   const tools = asArray(record?.['tools']);
   return {
     view: {
-      priorModelTurns: countRuns(messages, (m) => stringField(m, 'role') === 'assistant'),
+      priorModelTurns: countRuns(messages, isModelMessage),
       lastUserText: lastUserText(messages),
     },
     model: stringField(body, 'model') ?? 'claude-mock',

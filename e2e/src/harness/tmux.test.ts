@@ -1,0 +1,41 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { TmuxServer } from './tmux.ts';
+
+describe('TmuxServer', () => {
+  it('runs a program on a private socket, types and pastes into it, and is gone after kill', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'ac-e2e-tmux-test-'));
+    const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: dir, TERM: 'xterm-256color', TMUX_TMPDIR: dir };
+    const server = TmuxServer.start({ cwd: dir, env, argv: ['cat'], configDir: dir, width: 80, height: 20 });
+    try {
+      expect(server.socketName).toMatch(/^ac-e2e-[0-9a-f]{12}$/);
+      expect(server.paneAlive()).toBe(true);
+      expect(server.paneId()).toMatch(/^%\d+$/);
+      server.typeLiteral('typed-text');
+      server.sendKeys('Enter');
+      server.paste('pasted-text\n');
+      const screen = await server.waitForScreen((s) => s.includes('typed-text') && s.includes('pasted-text'), { timeoutMs: 5000, what: 'both texts' });
+      expect(screen).toContain('typed-text');
+    } finally {
+      server.kill();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const probe = spawnSync('tmux', ['-L', server.socketName, 'list-sessions'], { env, encoding: 'utf8' });
+    expect(probe.status).not.toBe(0);
+  });
+
+  it('reports the screen when a wait times out', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'ac-e2e-tmux-test-'));
+    const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: dir, TERM: 'xterm-256color', TMUX_TMPDIR: dir };
+    const server = TmuxServer.start({ cwd: dir, env, argv: ['sh', '-c', 'echo visible-marker; exec cat'], configDir: dir });
+    try {
+      await expect(server.waitForScreen((s) => s.includes('never-there'), { timeoutMs: 400, what: 'nothing' })).rejects.toThrow(/visible-marker/);
+    } finally {
+      server.kill();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,273 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readJsonlFile } from '../harness/read-jsonl-file.ts';
+import { startModelMock, type ModelMock } from './mock-server.ts';
+import type { LoggedRequest } from './request-log.ts';
+import { branch, edit, read, say, shell, tools, whenLastUserTextStartsWith, type Scenario } from './scenario.ts';
+import { decodeSse, postJson } from './test-client.ts';
+
+const REASON = '[agent-checkpoint] run the tests';
+
+const script: Scenario = {
+  name: 'unit',
+  title: 'Unit title',
+  steps: [
+    tools(shell('npm test'), read('src/a.ts')),
+    say('All done here.'),
+    branch([whenLastUserTextStartsWith('[agent-checkpoint] ', tools(shell('npm test')))], say('Nothing to do.')),
+    tools(edit('src/a.ts', 'old\n', 'new\n')),
+  ],
+};
+
+let dir: string;
+let mock: ModelMock;
+
+beforeEach(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'ac-e2e-mock-test-'));
+  mock = await startModelMock({ scenario: script, logFile: path.join(dir, 'requests.jsonl'), workspaceRoot: '/ws/repo' });
+});
+
+afterEach(async () => {
+  await mock.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('startModelMock', () => {
+  it('listens on 127.0.0.1 only, on an ephemeral port', () => {
+    expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(mock.port).toBeGreaterThan(0);
+  });
+
+  it('logs every request (with credentials redacted) to memory and the JSONL file', async () => {
+    await postJson(`${mock.url}/v1/messages?beta=true`, { model: 'm', stream: true, tools: [{ name: 'Bash' }], messages: [{ role: 'user', content: 'hi' }] }, { 'x-api-key': 'sk-secret' });
+    const response = await fetch(`${mock.url}/nope`);
+    expect(response.status).toBe(404);
+    const logged = readJsonlFile<LoggedRequest>(path.join(dir, 'requests.jsonl'));
+    expect(logged.map((r) => r.answer)).toEqual(['step', 'unknown']);
+    expect(mock.requests).toHaveLength(2);
+    expect(logged[0]?.headers['x-api-key']).toBe('<redacted len=9>');
+    expect(JSON.stringify(logged)).not.toContain('sk-secret');
+  });
+
+  it('waitForRequest resolves on a matching request and rejects after its deadline', async () => {
+    const waiting = mock.waitForRequest((r) => r.answer === 'unknown', 5000);
+    await fetch(`${mock.url}/missing`);
+    await expect(waiting).resolves.toMatchObject({ url: '/missing' });
+    await expect(mock.waitForRequest((r) => r.url === '/never', 50)).rejects.toThrow(/no matching request within 50 ms/);
+  });
+});
+
+describe('Anthropic Messages', () => {
+  const tools_ = [{ name: 'Bash' }, { name: 'Read' }, { name: 'Edit' }, { name: 'Write' }];
+
+  it('answers step 0 with native tool_use blocks, absolute paths, as SSE in the documented order', async () => {
+    const response = await postJson(`${mock.url}/v1/messages?beta=true`, {
+      model: 'claude-opus-5-5',
+      stream: true,
+      tools: tools_,
+      messages: [{ role: 'user', content: [{ type: 'text', text: '<system-reminder>\nctx\n</system-reminder>' }, { type: 'text', text: 'do it' }] }],
+    });
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    const events = decodeSse(await response.text());
+    expect(events.map((e) => e.event)).toEqual([
+      'message_start',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_stop',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
+    ]);
+    const starts = events.filter((e) => e.event === 'content_block_start').map((e) => (e.data as { content_block: { name: string } }).content_block.name);
+    expect(starts).toEqual(['Bash', 'Read']);
+    const deltas = events.filter((e) => e.event === 'content_block_delta').map((e) => JSON.parse((e.data as { delta: { partial_json: string } }).delta.partial_json) as unknown);
+    expect(deltas).toEqual([{ command: 'npm test' }, { file_path: '/ws/repo/src/a.ts' }]);
+    expect(events.at(-2)?.data).toMatchObject({ delta: { stop_reason: 'tool_use' } });
+    expect(mock.requests[0]).toMatchObject({ answer: 'step', stepIndex: 0, view: { priorModelTurns: 0, lastUserText: 'do it' } });
+  });
+
+  it('unwraps a JSON-block Stop feedback and picks the matching branch; ignores the trailing system message', async () => {
+    await postJson(`${mock.url}/v1/messages`, {
+      model: 'm',
+      stream: true,
+      tools: tools_,
+      messages: [
+        { role: 'user', content: 'do it' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: {} }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] },
+        { role: 'assistant', content: [{ type: 'text', text: 'All done here.' }] },
+        { role: 'user', content: `Stop hook feedback:\n${REASON}` },
+        { role: 'system', content: [{ type: 'text', text: `Stop hook blocking error from command: "x": ${REASON}` }] },
+      ],
+    });
+    expect(mock.requests[0]).toMatchObject({ stepIndex: 2, branch: 0, view: { lastUserText: REASON } });
+  });
+
+  it('unwraps the exit-2 form and takes the otherwise branch for other text', async () => {
+    const history = [
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: 'a' },
+      { role: 'user', content: 'b' },
+      { role: 'assistant', content: 'c' },
+    ];
+    await postJson(`${mock.url}/v1/messages`, { model: 'm', tools: tools_, messages: [...history, { role: 'user', content: [{ type: 'text', text: `Stop hook feedback:\n[node "/x/hook.mjs"]: ${REASON}\n` }] }] });
+    await postJson(`${mock.url}/v1/messages`, { model: 'm', tools: tools_, messages: [...history, { role: 'user', content: 'something else' }] });
+    expect(mock.requests.map((r) => [r.branch, r.view?.lastUserText])).toEqual([
+      [0, REASON],
+      ['otherwise', 'something else'],
+    ]);
+  });
+
+  it('does not count Claude\'s synthetic "No response requested." as a model turn', async () => {
+    await postJson(`${mock.url}/v1/messages`, {
+      model: 'm',
+      tools: tools_,
+      messages: [
+        { role: 'user', content: 'go' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'Bash', input: {} }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 'interrupted' }] },
+        { role: 'assistant', content: [{ type: 'text', text: 'No response requested.' }] },
+        { role: 'user', content: 'next' },
+      ],
+    });
+    expect(mock.requests[0]?.stepIndex).toBe(1);
+  });
+
+  it('answers non-streaming requests with one JSON message, and requests without tools as side requests', async () => {
+    const json = (await (await postJson(`${mock.url}/v1/messages`, { model: 'm', stream: false, tools: tools_, messages: [{ role: 'user', content: 'x' }] })).json()) as { content: unknown[]; stop_reason: string };
+    expect(json.stop_reason).toBe('tool_use');
+    expect(json.content).toHaveLength(2);
+    const side = decodeSse(await (await postJson(`${mock.url}/v1/messages`, { model: 'm', stream: true, messages: [{ role: 'user', content: 'title?' }] })).text());
+    expect(JSON.stringify(side)).toContain('Unit title');
+    expect(mock.requests.map((r) => r.answer)).toEqual(['step', 'side']);
+  });
+
+  it('flags native tools the request did not offer', async () => {
+    await postJson(`${mock.url}/v1/messages`, { model: 'm', stream: true, tools: [{ name: 'Bash' }], messages: [{ role: 'user', content: 'x' }] });
+    expect(mock.requests[0]?.missingTools).toEqual(['Read']);
+  });
+});
+
+describe('Gemini', () => {
+  const declared = [{ functionDeclarations: ['run_shell_command', 'read_file', 'replace', 'write_file'].map((name) => ({ name })) }];
+
+  it('streams CRLF-framed chunks with functionCall parts and a finishReason on the last chunk', async () => {
+    const response = await postJson(`${mock.url}/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse`, {
+      contents: [{ role: 'user', parts: [{ text: '<session_context>\nx</session_context>' }] }, { role: 'user', parts: [{ text: 'go' }] }],
+      tools: declared,
+    });
+    const text = await response.text();
+    expect(text).toContain('\r\n\r\n');
+    const chunks = decodeSse(text).map((e) => e.data as { candidates: { content: { parts: unknown[] }; finishReason?: string }[] });
+    expect(chunks.at(-1)?.candidates[0]?.finishReason).toBe('STOP');
+    expect(chunks[0]?.candidates[0]?.content.parts).toEqual([
+      { functionCall: { id: expect.stringMatching(/_s0_0_/) as unknown, name: 'run_shell_command', args: { command: 'npm test' } } },
+      { functionCall: { id: expect.stringMatching(/_s0_1_/) as unknown, name: 'read_file', args: { file_path: 'src/a.ts' } } },
+    ]);
+    expect(mock.requests[0]?.view?.lastUserText).toBe('go');
+  });
+
+  it('streams text in two chunks and counts model turns for the step', async () => {
+    await postJson(`${mock.url}/v1beta/models/m:streamGenerateContent?alt=sse`, {
+      contents: [
+        { role: 'user', parts: [{ text: 'go' }] },
+        { role: 'model', parts: [{ functionCall: { name: 'run_shell_command', args: {} } }] },
+        { role: 'user', parts: [{ functionResponse: { name: 'run_shell_command', response: {} } }] },
+      ],
+      tools: declared,
+    });
+    expect(mock.requests[0]).toMatchObject({ stepIndex: 1, reply: { kind: 'text', text: 'All done here.' } });
+  });
+
+  it('picks the branch when the deny reason is the last user text (verbatim)', async () => {
+    await postJson(`${mock.url}/v1beta/models/m:streamGenerateContent?alt=sse`, {
+      contents: [
+        { role: 'user', parts: [{ text: 'go' }] },
+        { role: 'model', parts: [{ text: 'a' }] },
+        { role: 'user', parts: [{ functionResponse: {} }] },
+        { role: 'model', parts: [{ text: 'All done here.' }] },
+        { role: 'user', parts: [{ text: REASON }] },
+      ],
+      tools: declared,
+    });
+    expect(mock.requests[0]).toMatchObject({ stepIndex: 2, branch: 0 });
+  });
+
+  it('answers generateContent side questions from their response schema without using a step', async () => {
+    const response = await postJson(`${mock.url}/v1beta/models/gemini-3-flash-preview:generateContent`, {
+      contents: [{ role: 'user', parts: [{ text: 'loop?' }] }],
+      generationConfig: {
+        responseJsonSchema: {
+          type: 'object',
+          properties: { unproductive_state_analysis: { type: 'string' }, unproductive_state_confidence: { type: 'number' } },
+        },
+      },
+    });
+    const body = (await response.json()) as { candidates: { content: { parts: { text: string }[] } }[] };
+    expect(JSON.parse(body.candidates[0]?.content.parts[0]?.text ?? '')).toEqual({ unproductive_state_analysis: '', unproductive_state_confidence: 0 });
+    expect(mock.requests[0]).toMatchObject({ answer: 'side', api: 'gemini' });
+  });
+});
+
+describe('OpenAI Responses (Codex)', () => {
+  const offered = [{ type: 'function', name: 'exec_command' }, { type: 'custom', name: 'apply_patch' }];
+
+  it('answers with function_call items in the event order Codex reads', async () => {
+    const events = decodeSse(await (await postJson(`${mock.url}/v1/responses`, { model: 'gpt-5.5', input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'go' }] }], tools: offered })).text());
+    expect(events[0]?.event).toBe('response.created');
+    expect(events.at(-1)?.event).toBe('response.completed');
+    const done = events.filter((e) => e.event === 'response.output_item.done').map((e) => (e.data as { item: Record<string, unknown> }).item);
+    expect(done.map((i) => [i['type'], i['name']])).toEqual([
+      ['function_call', 'exec_command'],
+      ['function_call', 'exec_command'],
+    ]);
+    expect(JSON.parse(String(done[1]?.['arguments']))).toEqual({ cmd: 'cat src/a.ts', yield_time_ms: 10_000 });
+    for (const e of events) expect(e.event).toBe((e.data as { type: string }).type);
+  });
+
+  it('counts answered steps by the markers in call ids even when calls and outputs interleave', async () => {
+    const input = [
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'go' }] },
+      { type: 'function_call', call_id: 'call_e2e_s0_0_r1', name: 'exec_command', arguments: '{}' },
+      { type: 'function_call_output', call_id: 'call_e2e_s0_0_r1', output: 'x' },
+      { type: 'function_call', call_id: 'call_e2e_s0_1_r1', name: 'exec_command', arguments: '{}' },
+      { type: 'function_call_output', call_id: 'call_e2e_s0_1_r1', output: 'y' },
+      { type: 'message', role: 'assistant', id: 'msg_e2e_s1_r2', content: [{ type: 'output_text', text: 'All done here.' }] },
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: `<hook_prompt hook_run_id="stop:0:/h.json">${REASON} &amp; more &lt;x&gt;</hook_prompt>` }] },
+    ];
+    await postJson(`${mock.url}/v1/responses`, { model: 'gpt-5.5', input, tools: offered });
+    expect(mock.requests[0]).toMatchObject({ stepIndex: 2, branch: 0, view: { lastUserText: `${REASON} & more <x>` } });
+  });
+
+  it('renders edits as apply_patch custom tool calls', async () => {
+    const input = [
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'go' }] },
+      { type: 'message', role: 'assistant', id: 'msg_e2e_s2_r3', content: [] },
+    ];
+    const events = decodeSse(await (await postJson(`${mock.url}/v1/responses`, { model: 'gpt-5.5', input, tools: offered })).text());
+    const item = events.filter((e) => e.event === 'response.output_item.done').map((e) => (e.data as { item: Record<string, unknown> }).item)[0];
+    expect(item).toMatchObject({ type: 'custom_tool_call', name: 'apply_patch', input: '*** Begin Patch\n*** Update File: src/a.ts\n@@\n-old\n+new\n*** End Patch\n' });
+  });
+
+  it('answers title-generation requests with the title and never consumes a step', async () => {
+    const metadata = JSON.stringify({ thread_source: 'thread_title', request_kind: 'turn' });
+    const input = [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Generate a concise title' }] }];
+    const events = decodeSse(await (await postJson(`${mock.url}/v1/responses`, { model: 'gpt-5.5', input, tools: [] }, { 'x-codex-turn-metadata': metadata })).text());
+    expect(JSON.stringify(events.at(-1))).toContain('Unit title');
+    await postJson(`${mock.url}/v1/responses`, { model: 'gpt-5.5', input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'go' }] }], tools: offered });
+    expect(mock.requests.map((r) => [r.answer, r.stepIndex])).toEqual([
+      ['title', undefined],
+      ['step', 0],
+    ]);
+  });
+
+  it('answers past the end of the script with the fallback and says so in the log', async () => {
+    const input = [{ type: 'message', role: 'assistant', id: 'msg_e2e_s7_r1', content: [] }];
+    await postJson(`${mock.url}/v1/responses`, { model: 'gpt-5.5', input, tools: offered });
+    expect(mock.requests[0]).toMatchObject({ answer: 'fallback', stepIndex: 8, reply: { kind: 'text' } });
+  });
+});

@@ -1,0 +1,171 @@
+import path from 'node:path';
+import { AgentSession, type PreparedSession, type SessionOptions } from './harness/agent-session.ts';
+import { TmuxServer } from './harness/tmux.ts';
+import { waitFor } from './harness/wait-for.ts';
+import { CodexSessionBase } from './run-codex.ts';
+
+/** Screen texts of the Codex 0.169 TUI (codex-cli.md §6). */
+export const CODEX_SCREEN = {
+  /** Footer hint shown only while the composer is empty. */
+  composerEmpty: '? for shortcuts',
+  /** Shown in the status line while a turn runs. */
+  busy: 'esc to interrupt',
+  interrupted: 'Conversation interrupted',
+} as const;
+
+/** A labelled pane capture, kept for diagnostics and fixtures. */
+export interface PaneSnapshot {
+  readonly label: string;
+  readonly at: string;
+  readonly screen: string;
+}
+
+const isIdle = (screen: string): boolean => screen.includes(CODEX_SCREEN.composerEmpty) && !screen.includes(CODEX_SCREEN.busy);
+
+/**
+ * Codex CLI 0.169.0 TUI in tmux on a private socket, with `--no-daemon` (no background
+ * app-server that outlives the test) and `--dangerously-bypass-hook-trust` (no hooks-review
+ * dialog). The config written by {@link CodexSessionBase} skips every first-run screen, so the
+ * TUI opens at the composer. Prompts are delivered as a bracketed paste followed by Enter, and
+ * every wait is on a screen condition or a recorded hook/notify call, with a deadline.
+ */
+export class CodexTuiSession extends CodexSessionBase {
+  readonly snapshots: PaneSnapshot[] = [];
+  private tmuxServer: TmuxServer | undefined;
+
+  static async start(options: SessionOptions & { startupTimeoutMs?: number }): Promise<CodexTuiSession> {
+    const prepared = await AgentSession.prepare(options);
+    let session: CodexTuiSession | undefined;
+    try {
+      session = new CodexTuiSession(prepared, options);
+      await session.launch(options.startupTimeoutMs ?? 60_000);
+      return session;
+    } catch (error) {
+      if (session) await session.dispose();
+      else {
+        prepared.workspace.dispose();
+        if (prepared.ownsMock) await prepared.mock.close();
+      }
+      throw error;
+    }
+  }
+
+  private constructor(prepared: PreparedSession, options: SessionOptions) {
+    super(prepared, options);
+  }
+
+  override env(): Record<string, string> {
+    // The tmux socket goes under the workspace too, and is removed with it.
+    return { ...super.env(), TMUX_TMPDIR: this.workspace.tmp };
+  }
+
+  get tmux(): TmuxServer {
+    if (!this.tmuxServer) throw new Error('codex tui: not started');
+    return this.tmuxServer;
+  }
+
+  /** The main thread's id: from the Stop hook's payload, else from the only rollout file. */
+  get sessionId(): string | undefined {
+    const fromHook = this.hookInvocations()
+      .map((h) => h.payload?.['session_id'])
+      .find((id): id is string => typeof id === 'string');
+    if (fromHook !== undefined) return fromHook;
+    const rollouts = this.rolloutFiles();
+    const match = rollouts.length === 1 ? /-([0-9a-f-]{36})\.jsonl$/.exec(rollouts[0] ?? '') : null;
+    return match?.[1];
+  }
+
+  override transcriptPaths(): string[] {
+    return this.rolloutFiles();
+  }
+
+  private rolloutFiles(): string[] {
+    // Title-generator threads write no rollout, so every file here is the main thread's.
+    return super.transcriptPathsMatching('sessions/**/rollout-*.jsonl');
+  }
+
+  private async launch(timeoutMs: number): Promise<void> {
+    this.tmuxServer = TmuxServer.start({
+      cwd: this.workspace.repo,
+      env: this.env(),
+      argv: [...this.cli.argv, '--no-daemon', '--dangerously-bypass-hook-trust'],
+      configDir: this.workspace.logs,
+    });
+    await this.waitForIdle({ timeoutMs, what: 'the Codex composer after startup' });
+    this.snapshot('started');
+  }
+
+  snapshot(label: string): PaneSnapshot {
+    const snap = { label, at: new Date().toISOString(), screen: this.tmux.safeCapture() };
+    this.snapshots.push(snap);
+    return snap;
+  }
+
+  /** Idle = empty-composer hint visible, no busy line, on two captures in a row. */
+  async waitForIdle(options: { timeoutMs?: number; what?: string } = {}): Promise<string> {
+    let seen = 0;
+    return this.tmux.waitForScreen(
+      (screen) => {
+        seen = isIdle(screen) ? seen + 1 : 0;
+        return seen >= 2;
+      },
+      { timeoutMs: options.timeoutMs ?? this.timeoutMs, what: options.what ?? 'an idle Codex composer' },
+    );
+  }
+
+  /**
+   * Submits a prompt: bracketed paste, wait until the composer holds it, Enter, and wait until
+   * the composer is empty again (pressing Enter once more if the first was swallowed).
+   */
+  async submit(text: string, options: { timeoutMs?: number } = {}): Promise<void> {
+    const timeoutMs = options.timeoutMs ?? 15_000;
+    await this.waitForIdle({ timeoutMs, what: 'an idle composer before submitting' });
+    this.tmux.paste(text);
+    await this.tmux.waitForScreen((screen) => !screen.includes(CODEX_SCREEN.composerEmpty), { timeoutMs, what: 'the pasted prompt in the composer' });
+    this.tmux.sendKeys('Enter');
+    try {
+      await this.tmux.waitForScreen((screen) => screen.includes(CODEX_SCREEN.busy) || screen.includes(CODEX_SCREEN.composerEmpty), {
+        timeoutMs: 3000,
+        what: 'the prompt to be submitted',
+      });
+    } catch {
+      this.tmux.sendKeys('Enter');
+      await this.tmux.waitForScreen((screen) => screen.includes(CODEX_SCREEN.busy) || screen.includes(CODEX_SCREEN.composerEmpty), {
+        timeoutMs,
+        what: 'the prompt to be submitted (second Enter)',
+      });
+    }
+  }
+
+  /**
+   * Waits until `turns` turns of the main thread have completed: notify fired for each (it fires
+   * once per completed turn, after the last Stop) and the screen is idle again.
+   */
+  async waitForTurnsCompleted(turns: number, options: { timeoutMs?: number } = {}): Promise<void> {
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    await waitFor(() => this.sessionId !== undefined && this.mainThreadNotifications().length >= turns, {
+      timeoutMs,
+      what: `${turns} completed codex turn(s) (notify)`,
+    }).catch((error: unknown) => {
+      throw new Error(`${(error as Error).message}\n--- screen ---\n${this.tmux.safeCapture()}`);
+    });
+    await this.waitForIdle({ timeoutMs, what: 'an idle composer after the turn' });
+  }
+
+  /** Presses Esc while a turn runs and waits for "Conversation interrupted". */
+  async interrupt(options: { timeoutMs?: number } = {}): Promise<void> {
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    await this.tmux.waitForScreen((screen) => screen.includes(CODEX_SCREEN.busy), { timeoutMs, what: 'a running turn to interrupt' });
+    this.tmux.sendKeys('Escape');
+    await this.tmux.waitForScreen((screen) => screen.includes(CODEX_SCREEN.interrupted), { timeoutMs, what: 'the interrupted notice' });
+  }
+
+  protected override async disposeAgent(): Promise<void> {
+    this.tmuxServer?.kill();
+  }
+
+  /** Where the tmux socket lives (for debugging a kept workspace). */
+  get tmuxSocketDir(): string {
+    return path.join(this.workspace.tmp, `tmux-${process.getuid?.() ?? 0}`);
+  }
+}
