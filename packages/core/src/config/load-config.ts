@@ -4,6 +4,8 @@ import { configCacheKey, readCachedConfig, writeCachedConfig } from './config-ca
 import { configCacheDir, findProjectRoot, PROJECT_CONFIG_FILE, userConfigPath } from './config-paths.ts';
 import type { ConfigFile, ConfigSource, ResolvedConfig } from './config-schema.ts';
 import { detectPresets } from './detect-presets.ts';
+// Type only (erased): the module itself loads zod and is imported dynamically below.
+import type { ParsedConfigFile } from './parse-config-file.ts';
 import { pickPresets, PRESETS } from './presets/index.ts';
 import { configProblems, resolveConfig } from './resolve-config.ts';
 
@@ -95,9 +97,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
       layers.push({ config: withKnownPresets(projectConfig, projectPath, diagnostics), source: { kind: 'project-file', name: projectPath } });
     }
     const config = resolveConfig(layers);
-    // Only files can introduce problems the schema cannot see (an evidence regex that does not compile);
-    // built-in presets are tested, so the check is skipped on the zero-config path.
-    if (userConfig || projectConfig) for (const problem of configProblems(config)) diagnostics.push(problem);
+    for (const problem of fileProblems(config, [userConfig, projectConfig])) diagnostics.push(problem);
     return { config, diagnostics, projectRoot };
   } catch (error) {
     diagnostics.push(`configuration could not be resolved (${errorMessage(error)}); using the built-in defaults`);
@@ -141,8 +141,16 @@ async function loadConfigFile(
     if (cached) return cached;
   }
 
-  const { parseConfigText } = await import('./parse-config-file.ts');
-  const parsed = parseConfigText(text);
+  let parsed: ParsedConfigFile;
+  try {
+    const { parseConfigText } = await import('./parse-config-file.ts');
+    parsed = parseConfigText(text);
+  } catch (error) {
+    // Only a broken install or bundle gets here (e.g. jsonc-parser's UMD entry bundled without
+    // `mainFields: ['module', 'main']`); the other layers still apply.
+    diagnostics.push(`${path}: the configuration parser could not be loaded (${errorMessage(error)}); file ignored`);
+    return undefined;
+  }
   if (!parsed.ok) {
     diagnostics.push(`${path}: invalid configuration, file ignored:`);
     for (const problem of parsed.problems) diagnostics.push(`${path}: ${problem}`);
@@ -150,6 +158,28 @@ async function loadConfigFile(
   }
   if (key !== undefined && options.cacheDir !== undefined) writeCachedConfig(options.cacheDir, key, parsed.config);
   return parsed.config;
+}
+
+/**
+ * Problems the schema cannot see (an evidence regex that does not compile, evidence that is not a
+ * single command), checked only for what the files define: built-in presets are tested, and compiling
+ * all of their evidence would cost milliseconds at every turn end.
+ */
+function fileProblems(config: ResolvedConfig, files: readonly (ConfigFile | undefined)[]): string[] {
+  const defined = files.filter((f): f is ConfigFile => f !== undefined);
+  if (defined.length === 0) return [];
+  const ids = (pick: (f: ConfigFile) => readonly { id: string }[] | undefined): Set<string> =>
+    new Set(defined.flatMap((f) => (pick(f) ?? []).map((x) => x.id)));
+  const categories = ids((f) => f.categories);
+  const followUps = ids((f) => f.followUps);
+  const errorPatterns = ids((f) => f.errorPatterns);
+  return configProblems({
+    ...config,
+    categories: config.categories.filter((c) => categories.has(c.id)),
+    followUps: config.followUps.filter((f) => followUps.has(f.id)),
+    errorPatterns: config.errorPatterns.filter((p) => errorPatterns.has(p.id)),
+    searchCommands: defined.some((f) => f.searchCommands !== undefined) ? config.searchCommands : [],
+  });
 }
 
 function presetNames(config: ConfigFile): string[] {

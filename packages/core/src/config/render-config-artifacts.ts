@@ -23,6 +23,8 @@ interface JsonSchema {
   readonly pattern?: string;
   readonly minimum?: number;
   readonly maximum?: number;
+  readonly exclusiveMinimum?: number;
+  readonly exclusiveMaximum?: number;
   readonly minItems?: number;
   readonly minLength?: number;
 }
@@ -184,8 +186,12 @@ function typeName(schema: JsonSchema): string {
       return `${schema.minLength ? 'non-empty ' : ''}string${schema.pattern ? ` matching \`${schema.pattern}\`` : ''}`;
     case 'integer':
     case 'number': {
-      const min = schema.minimum;
-      return min !== undefined && min > Number.MIN_SAFE_INTEGER ? `${type} ≥ ${min}` : String(type);
+      const bounds: string[] = [];
+      if (schema.exclusiveMinimum !== undefined) bounds.push(`> ${schema.exclusiveMinimum}`);
+      else if (schema.minimum !== undefined && schema.minimum > Number.MIN_SAFE_INTEGER) bounds.push(`≥ ${schema.minimum}`);
+      if (schema.exclusiveMaximum !== undefined) bounds.push(`< ${schema.exclusiveMaximum}`);
+      else if (schema.maximum !== undefined && schema.maximum < Number.MAX_SAFE_INTEGER) bounds.push(`≤ ${schema.maximum}`);
+      return bounds.length === 0 ? String(type) : `${type} ${bounds.join(' and ')}`;
     }
     case undefined:
       return 'any';
