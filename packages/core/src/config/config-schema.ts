@@ -154,6 +154,74 @@ export const LoopGuardSchema = z
   })
   .describe('Loop guard.');
 
+/** Context-window thresholds in percent (see docs/context-checkpoints.md). */
+export const ContextThresholdsSchema = z
+  .strictObject({
+    l1: z.number().gt(0).max(100).optional().describe('Warning level L1 starts at this percentage (default 70).'),
+    l2: z.number().gt(0).max(100).optional().describe('Critical level L2 (hand off) starts at this percentage (default 85).'),
+    l3: z.number().gt(0).max(100).optional().describe('Emergency level L3 starts at this percentage (default 95).'),
+  })
+  .describe('Context level thresholds in percent of the context window; must increase from l1 to l3.');
+
+/** Message lines per context level. */
+export const ContextMessagesSchema = z
+  .strictObject({
+    l1: z.string().optional().describe('Line for L1; "{percent}", "{level}", "{tokens}", "{window}", "{remaining}" are substituted.'),
+    l2: z.string().optional().describe('Line for L2 (same placeholders).'),
+    l3: z.string().optional().describe('Line for L3 (same placeholders).'),
+  })
+  .describe('Context level message lines; "" silences a level.');
+
+/** Context monitoring: levels from the transcript's token usage (opt-in). */
+export const ContextSchema = z
+  .strictObject({
+    enabled: z.boolean().optional().describe('Report context levels (default false).'),
+    windowTokens: z
+      .number()
+      .int()
+      .min(1000)
+      .optional()
+      .describe('Context window in tokens; overrides the transcript and the built-in model table.'),
+    thresholds: ContextThresholdsSchema.optional(),
+    messages: ContextMessagesSchema.optional(),
+  })
+  .describe('Context monitoring (opt-in).');
+
+/** Handoff documents written at a context checkpoint (opt-in). */
+export const HandoffSchema = z
+  .strictObject({
+    enabled: z.boolean().optional().describe('Write or request handoff documents (default false).'),
+    atLevel: z.enum(['L1', 'L2', 'L3']).optional().describe('Context level that triggers a handoff (default "L2").'),
+    dir: nonEmpty
+      .optional()
+      .describe('Directory of handoff documents, relative to the repository (default ".agent-checkpoint/handoffs").'),
+    planFile: nonEmpty.optional().describe('Plan file named under "Next Steps" and "Context To Reload", relative to the repository.'),
+  })
+  .describe('Handoff documents (opt-in).');
+
+/** Direct checkpoint execution: handoff, memory-file update and WIP commit without asking the agent (opt-in). */
+export const DirectExecutionSchema = z
+  .strictObject({
+    enabled: z.boolean().optional().describe('Execute checkpoints directly instead of asking the agent (default false).'),
+    memoryFile: nonEmpty
+      .optional()
+      .describe('Memory file whose "## Last Session" section is updated (default CLAUDE.md / AGENTS.md / GEMINI.md by agent).'),
+    commit: z.boolean().optional().describe('Create a WIP commit (default true).'),
+    includeTrackedChanges: z
+      .boolean()
+      .optional()
+      .describe('Also commit already-changed tracked files; untracked files are never committed (default false).'),
+    push: z.boolean().optional().describe('Push the WIP commit when the remote exists (default false).'),
+    remote: nonEmpty.optional().describe('Remote to push to (default "origin").'),
+    noVerify: z.boolean().optional().describe('Commit with --no-verify, skipping commit hooks (default false).'),
+    commitMessage: nonEmpty
+      .optional()
+      .describe('Commit message; "{trigger}", "{agent}", "{handoff}", "{branch}" are substituted.'),
+    logFile: nonEmpty.optional().describe('File each step is appended to, relative to the repository (default none).'),
+    timeoutMs: z.number().int().min(1000).optional().describe('Time limit of each git call (default 30000).'),
+  })
+  .describe('Direct checkpoint execution (opt-in): WIP commits are what most users do not want by default.');
+
 /** The configuration file as written by a user. */
 export const ConfigFileSchema = z
   .strictObject({
@@ -192,6 +260,9 @@ export const ConfigFileSchema = z
     loopGuard: LoopGuardSchema.optional(),
     transcriptMaxBytes: z.number().int().min(4096).optional().describe('Byte cap of the transcript tail read (default 524288).'),
     gitTimeoutMs: z.number().int().min(100).optional().describe('Time limit of each git call (default 5000).'),
+    context: ContextSchema.optional(),
+    handoff: HandoffSchema.optional(),
+    directExecution: DirectExecutionSchema.optional(),
   })
   .describe('agent-checkpoint configuration');
 
@@ -200,6 +271,9 @@ export type CategoryConfig = z.infer<typeof CategorySchema>;
 export type FollowUpConfig = z.infer<typeof FollowUpSchema>;
 export type ErrorPatternConfig = z.infer<typeof ErrorPatternSchema>;
 export type MessagesConfig = z.infer<typeof MessagesSchema>;
+export type ContextConfig = z.infer<typeof ContextSchema>;
+export type HandoffConfig = z.infer<typeof HandoffSchema>;
+export type DirectExecutionConfig = z.infer<typeof DirectExecutionSchema>;
 
 /** A category after defaults are applied. */
 export interface ResolvedCategory {
@@ -273,5 +347,50 @@ export interface ResolvedConfig {
   readonly loopGuard: { readonly maxBlocksPerTurn: number; readonly minTurnSeconds: number };
   readonly transcriptMaxBytes: number;
   readonly gitTimeoutMs: number;
+  /**
+   * Context monitoring, handoff and direct execution settings. Optional so resolvers that predate them
+   * stay valid: absent means "all defaults" ({@link resolveContextCheckpointConfig} in
+   * `context/resolve-context-checkpoint-config.ts` fills and validates them).
+   */
+  readonly context?: ResolvedContextConfig;
+  readonly handoff?: ResolvedHandoffConfig;
+  readonly directExecution?: ResolvedDirectExecutionConfig;
   readonly sources: readonly ConfigSource[];
+}
+
+/** A context level: L0 normal, L1 warning, L2 critical (hand off), L3 emergency. */
+export type ContextLevel = 'L0' | 'L1' | 'L2' | 'L3';
+
+/** Context monitoring after defaults. Thresholds are percentages with `l1 < l2 < l3`. */
+export interface ResolvedContextConfig {
+  readonly enabled: boolean;
+  /** Overrides the window from the transcript and the model table. */
+  readonly windowTokens?: number;
+  readonly thresholds: { readonly l1: number; readonly l2: number; readonly l3: number };
+  readonly messages: { readonly l1: string; readonly l2: string; readonly l3: string };
+}
+
+/** Handoff settings after defaults. */
+export interface ResolvedHandoffConfig {
+  readonly enabled: boolean;
+  /** The level at (or above) which a handoff is written or requested. */
+  readonly atLevel: Exclude<ContextLevel, 'L0'>;
+  /** Repo-relative directory of handoff documents. */
+  readonly dir: string;
+  readonly planFile?: string;
+}
+
+/** Direct execution settings after defaults. */
+export interface ResolvedDirectExecutionConfig {
+  readonly enabled: boolean;
+  /** Repo-relative memory file; undefined means the agent's own (CLAUDE.md, AGENTS.md, GEMINI.md). */
+  readonly memoryFile?: string;
+  readonly commit: boolean;
+  readonly includeTrackedChanges: boolean;
+  readonly push: boolean;
+  readonly remote: string;
+  readonly noVerify: boolean;
+  readonly commitMessage: string;
+  readonly logFile?: string;
+  readonly timeoutMs: number;
 }
