@@ -122,3 +122,13 @@ describe('readJsonlTail', () => {
     expect(result.linesVisited).toBe(0);
   });
 });
+
+describe('readJsonlTail reachedStart', () => {
+  it('is false when the visitor stopped, even if the file fits in one chunk', () => {
+    const path = file('{"n":1}\n{"n":2}\n');
+    const result = readJsonlTail(path, { maxBytes: 1000, visit: () => 'stop' });
+    expect(result.stopped).toBe(true);
+    expect(result.reachedStart).toBe(false);
+    expect(result.capped).toBe(false);
+  });
+});

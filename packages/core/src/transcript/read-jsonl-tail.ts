@@ -37,7 +37,10 @@ export interface JsonlTailOptions {
 export interface JsonlTailResult {
   /** True when a visitor returned `'stop'`. */
   readonly stopped: boolean;
-  /** True when the read went back to the very first byte of the file. */
+  /**
+   * True when every line back to the very first byte of the file was visited (never true when a
+   * visitor stopped the read, even if the whole file happened to fit in one chunk).
+   */
   readonly reachedStart: boolean;
   /** True when the byte cap ended the read before a boundary or the start of the file. */
   readonly capped: boolean;
@@ -149,7 +152,7 @@ export function readJsonlTail(path: string, options: JsonlTailOptions): JsonlTai
     const capped = !stopped && !aborted && !reachedStart;
     return {
       stopped,
-      reachedStart,
+      reachedStart: reachedStart && !stopped,
       capped,
       aborted,
       fileSize,
