@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, w
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig, type LoadConfigOptions } from './load-config.ts';
 
 let base: string;
@@ -205,6 +205,25 @@ describe('loadConfig: bad files', () => {
     projectFile({ categories: [{ id: 'x', include: ['x/**'], action: 'Do it', evidence: ['/([unclosed/'] }] });
     const { diagnostics } = await load();
     expect(diagnostics).toEqual([expect.stringMatching(/^category "x": evidence "\/\(\[unclosed\/"/)]);
+  });
+
+  it('ignores only that file when the parser cannot be loaded (a broken bundle)', async () => {
+    write(join(repo, 'go.mod'), '');
+    const path = projectFile({ enabled: false });
+    vi.resetModules();
+    vi.doMock('./parse-config-file.ts', () => {
+      throw new Error("Cannot find module './impl/format'");
+    });
+    try {
+      const { loadConfig: isolated } = await import('./load-config.ts');
+      const { config, diagnostics } = await isolated({ cwd: repo, homeDir: home, env: env(), cacheDir });
+      expect(config.enabled).toBe(true);
+      expect(config.sources).toContainEqual({ kind: 'preset', name: 'go', detected: true });
+      expect(diagnostics).toEqual([expect.stringMatching(new RegExp(`^${escape(path)}: the configuration parser could not be loaded \\(.+\\); file ignored$`))]);
+    } finally {
+      vi.doUnmock('./parse-config-file.ts');
+      vi.resetModules();
+    }
   });
 
   it('reports an empty file and a file that is too large', async () => {
