@@ -132,9 +132,8 @@ describe('error state — layer 2 enrichment (seed Task 8)', () => {
   });
 
   test('enrichment reads the tail of long output', () => {
-    const long = `${'collecting ... ok\n'.repeat(2000)}FAILED tests/test_a.py::test_x\n1 failed in 9.1s`;
-    const cfg = configWith({});
-    expect(errors([failed('pytest', long)], cfg)).toEqual(['Test failures remain — re-run the tests after fixing them']);
+    const long = `${'vite v5 building for production... transforming\n'.repeat(2000)}src/a.ts(3,1): error TS2304: Cannot find name 'x'.\n`;
+    expect(errors([failed('pnpm build', long)], configWith({}))).toEqual(['TypeScript errors remain — type-check again after fixing them']);
   });
 
   test('default patterns cover node, rust and go', () => {

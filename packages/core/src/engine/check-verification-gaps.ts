@@ -24,8 +24,8 @@ export interface VerificationGaps {
  * - A satisfied category with a `verify` step still needs that step after its evidence (`make status`
  *   after `make restart`).
  * - A missing action also yields a verification-gap observation when the transcript could be read.
- * - A follow-up is dropped when a required category action already asks for the same evidence (a
- *   tests-only diff gets one test action, not two).
+ * - A follow-up is dropped when a required category action already covers it: every command that
+ *   would prove the category also proves the follow-up (a tests-only diff gets one test action).
  */
 export function checkVerificationGaps(
   categorization: Categorization,
@@ -37,7 +37,8 @@ export function checkVerificationGaps(
   const categories: CategoryMatch[] = [];
   const actions: RequiredAction[] = [];
   const observations: Observation[] = [];
-  const requiredEvidence = new Set<string>();
+  /** Evidence lists of required category actions (to spot follow-ups they already cover). */
+  const requiredEvidence: (readonly string[])[] = [];
 
   for (const { category, files } of categorization.matched) {
     const action = withWindow(category.action, window);
@@ -60,7 +61,7 @@ export function checkVerificationGaps(
     }
     categories.push({ ...base, required: true });
     actions.push({ source: category.id, text: action, precedence: category.precedence });
-    for (const e of category.evidence) requiredEvidence.add(e);
+    if (category.evidence.length > 0) requiredEvidence.push(category.evidence);
     if (timeline.hasData && category.evidence.length > 0) {
       observations.push({ kind: 'verification-gap', text: gapSentence(category.label, category.evidence), callIds: [] });
     }
@@ -74,7 +75,10 @@ export function checkVerificationGaps(
         !followUp.except.includes(category.id),
     );
     if (triggering.length === 0) continue;
-    if (followUp.evidence.some((e) => requiredEvidence.has(e))) continue;
+    // Redundant when doing a required category action necessarily satisfies this follow-up too (every
+    // command that proves the category also proves the follow-up): a tests-only diff's "run the changed
+    // tests" already is "run tests".
+    if (requiredEvidence.some((ev) => ev.every((e) => followUp.evidence.includes(e)))) continue;
     const files = [...new Set(triggering.flatMap((m) => m.files))];
     const notBefore = followUp.evidenceAfterLastEdit ? lastMutationOf(facts, files) : undefined;
     if (findLastEvidence(facts, followUp.evidence, notBefore)) continue;
