@@ -1,0 +1,70 @@
+import type { LoadedHandoff } from './latest-handoff.ts';
+import { codeSpan } from './markdown-text.ts';
+
+/** Most files in progress named in a resume prompt. */
+const MAX_RESUME_FILES = 10;
+
+/**
+ * A PROMPT.md section for loop runners (seed 004, Ralph design): the next iteration resumes from the
+ * handoff instead of restarting the task. Deterministic for a given handoff.
+ */
+export function renderResumePrompt(handoff: LoadedHandoff): string {
+  const fm = handoff.frontMatter;
+  const trigger = scalar(fm['checkpoint_trigger']) ?? 'a checkpoint';
+  const when = [scalar(fm['session_date']), scalar(fm['session_time'])].filter((s) => s !== undefined).join(' ');
+  const branch = scalar(fm['branch']);
+  const files = list(fm['modified_files']);
+  const resumeFrom = [
+    `- **Handoff**: ${handoff.relativePath}`,
+    ...(branch !== undefined ? [`- **Branch**: ${branch}`] : []),
+    ...(files.length > 0 ? [`- **Files in progress**: ${filesLine(files)}`] : []),
+  ];
+  return [
+    '## CONTEXT CHECKPOINT RESUME',
+    '',
+    '> This iteration is resuming from a context checkpoint.',
+    `> The previous session stopped at ${trigger}${when !== '' ? ` on ${when}` : ''}.`,
+    '',
+    '### Resume From',
+    '',
+    ...resumeFrom,
+    '',
+    '### Instructions',
+    '',
+    '1. DO NOT restart the task from scratch.',
+    '2. Read the handoff document first.',
+    '3. Continue from where the previous session left off.',
+    '',
+  ].join('\n');
+}
+
+/**
+ * Additional context for a SessionStart hook: two or three sentences pointing at the handoff. Kept
+ * short on purpose: the agent reads the document itself.
+ */
+export function renderSessionStartContext(handoff: LoadedHandoff): string {
+  const fm = handoff.frontMatter;
+  const trigger = scalar(fm['checkpoint_trigger']);
+  const when = [scalar(fm['session_date']), scalar(fm['session_time'])].filter((s) => s !== undefined).join(' ');
+  const detail = [trigger, when].filter((s) => s !== undefined && s !== '').join(', ');
+  const files = list(fm['modified_files']);
+  return [
+    `The previous session ended with a context checkpoint${detail !== '' ? ` (${detail})` : ''}.`,
+    `Read ${handoff.relativePath} before continuing: it lists what was done, files in progress, failing commands and next steps.`,
+    ...(files.length > 0 ? [`Files in progress: ${filesLine(files)}.`] : []),
+    'Do not restart the task from scratch.',
+  ].join(' ');
+}
+
+function filesLine(files: readonly string[]): string {
+  const shown = files.slice(0, MAX_RESUME_FILES).map(codeSpan).join(', ');
+  return files.length > MAX_RESUME_FILES ? `${shown} and ${files.length - MAX_RESUME_FILES} more` : shown;
+}
+
+function scalar(value: string | readonly string[] | undefined): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function list(value: string | readonly string[] | undefined): readonly string[] {
+  return Array.isArray(value) ? value : [];
+}
