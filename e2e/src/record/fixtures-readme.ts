@@ -1,9 +1,11 @@
 import type { AgentId } from '@agent-checkpoint/core';
 import { BASE_FILES, type RecordedScenario } from '../scenarios/recorded-scenarios.ts';
 
-/** Per-scenario facts observed in the recording, for the README. */
-export interface RecordingSummary {
-  readonly scenario: RecordedScenario;
+/** Per-scenario facts observed in a recording (stored in `recording.json`). */
+export interface RecordingFacts {
+  readonly name: string;
+  readonly agent: AgentId;
+  readonly version: string;
   readonly mode: 'headless' | 'tui';
   readonly files: readonly string[];
   readonly modelRequests: number;
@@ -11,6 +13,9 @@ export interface RecordingSummary {
   readonly hookResponses: readonly string[];
   readonly exitCodes: readonly (number | null)[];
 }
+
+/** Facts joined with the scenario definition, for the README. */
+export type RecordingSummary = Omit<RecordingFacts, 'name'> & { readonly scenario: RecordedScenario };
 
 const HOW: Record<AgentId, string> = {
   claude: [
@@ -69,10 +74,13 @@ export function renderFixturesReadme(agent: AgentId, version: string, summaries:
     '',
     '- `<scenario>.jsonl`: the transcript.',
     '- `<scenario>.hook-payloads.jsonl`: every Stop/AfterAgent call: `payload` (stdin), `response` (what the probe did:',
-    '  `block`/`pass`), `output` (what it printed), `transcriptSizeAtHook` (bytes of `transcript_path` when the hook ran),',
+    '  `block`/`pass`), `output` (what it printed), `transcriptSizeAtHook` (bytes of `transcript_path` when the hook ran,',
+    '  measured on the real file, i.e. before the path placeholders shortened it),',
     '  `env` (the agent-specific variables the hook saw).',
     '- `<scenario>.model-requests.jsonl`: every request the mock received: which script step it answered, the last user',
     '  text it saw, the last three history entries it carried, and the agent-neutral reply.',
+    '- `scenarios.json`: the agent-neutral definitions (files, prompts, hook, model script) of the scenarios here;',
+    '  `recording.json`: what each recording observed (mode, exit codes, request and hook counts).',
   );
   if (agent === 'codex') {
     out.push(
@@ -90,7 +98,7 @@ export function renderFixturesReadme(agent: AgentId, version: string, summaries:
     out.push(`### ${sc.name}`, '');
     out.push(sc.description, '');
     out.push(`- prompts: ${sc.prompts.map((p) => `\`${p}\``).join(', then ')}`);
-    out.push(`- run as: ${s.mode === 'tui' ? 'TUI in tmux' : 'headless'}; exit code(s): ${s.exitCodes.map(String).join(', ')}`);
+    out.push(`- run as: ${s.mode === 'tui' ? 'TUI in tmux (the session was still open when recorded)' : `headless; exit code(s): ${s.exitCodes.map(String).join(', ')}`}`);
     out.push(`- model requests: ${s.modelRequests} scripted${s.sideRequests > 0 ? `, ${s.sideRequests} side (title/loop-check)` : ''}`);
     out.push(`- hook calls: ${s.hookResponses.length === 0 ? 'none' : s.hookResponses.join(', ')}`);
     out.push(`- files: ${s.files.map((f) => `\`${f}\``).join(', ')}`);

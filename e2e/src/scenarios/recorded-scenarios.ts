@@ -164,7 +164,7 @@ export const RECORDED_SCENARIOS: readonly RecordedScenario[] = [
       codex:
         'Recorded in the TUI (tmux): Esc while the command runs. The rollout gets `turn_aborted` (reason `interrupted`) and a `<turn_aborted>` user message; no Stop hook and no notify for the interrupted turn. The second prompt is typed into the same TUI session.',
       claude:
-        'Headless: SIGINT to the `claude -p` process group while the command runs (what Ctrl-C does). The tool_result becomes `is_error:true` "The user doesn\'t want to proceed with this tool use…", followed by a user entry `[Request interrupted by user for tool use]`; the run exits 0 with `terminal_reason:"aborted_tools"`; no Stop hook. The second prompt (`--resume`) starts with a synthetic assistant "No response requested." in the API history.',
+        'Headless: SIGINT to the `claude -p` process group while the command runs (what Ctrl-C does). The tool_result becomes `is_error:true` "The user doesn\'t want to proceed with this tool use…", followed by a user entry `[Request interrupted by user for tool use]`; no Stop hook; the run still exits 0 (its stream-json result says `terminal_reason:"aborted_tools"`). Resuming for the second prompt first writes a synthetic assistant entry "No response requested." (not from the model), then the new prompt.',
       gemini:
         'Headless: SIGINT to the `gemini -p` process group while the command runs. The CLI exits at once: the transcript keeps the `gemini` message with empty content and NO `toolCalls` (the pending call is lost), no AfterAgent. On `--resume` that empty model turn is dropped from the history, so the second prompt is answered by step 0\'s text branch.',
     },
