@@ -19,6 +19,9 @@ export async function buildHook(outfile = HOOK_BUNDLE) {
     platform: 'node',
     format: 'esm',
     target: 'node20',
+    // ESM entries first: jsonc-parser's `main` is a UMD wrapper whose dynamic requires break when
+    // bundled (the config parser would then fail to load and every config file would be ignored).
+    mainFields: ['module', 'main'],
     // Smaller text parses faster at every hook start; names are kept for readable stack traces.
     minify: true,
     keepNames: true,

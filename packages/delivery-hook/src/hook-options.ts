@@ -28,7 +28,8 @@ export function readHookOptions(env: Readonly<Record<string, string | undefined>
   const deadlineMs = positiveInt(env[DEADLINE_ENV], DEFAULT_DEADLINE_MS, 100, 600_000);
   return {
     deadlineMs,
-    stdinTimeoutMs: Math.min(positiveInt(env[STDIN_TIMEOUT_ENV], DEFAULT_STDIN_TIMEOUT_MS, 10, 600_000), deadlineMs),
+    // Not clamped to the deadline: the deadline timer ends the run whichever comes first.
+    stdinTimeoutMs: positiveInt(env[STDIN_TIMEOUT_ENV], DEFAULT_STDIN_TIMEOUT_MS, 10, 600_000),
     stdinMaxBytes: DEFAULT_STDIN_MAX_BYTES,
     debug: argv.includes('--debug') || isTruthyEnv(env[DEBUG_ENV]),
   };

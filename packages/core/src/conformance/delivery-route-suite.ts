@@ -96,10 +96,17 @@ export interface DeliveryFixture {
   /** The payload hint of the recorded turn. */
   readonly hint: TurnHint;
   /**
-   * Evidence commands the recorded turn ran successfully after its last edit: with these as the
-   * category's evidence the turn is all-clear.
+   * A recorded turn with nothing left to do once `evidence` counts as the action's evidence (an empty
+   * list: the category asks for no action). Recorded turns that fail on purpose cannot be all-clear,
+   * so this may be another session of the same agent. The same `changedFiles` are applied.
    */
-  readonly allClearEvidence: readonly string[];
+  readonly allClear: {
+    readonly transcriptFile: string;
+    readonly recordedCwd?: string;
+    readonly sessionId: string;
+    readonly hint: TurnHint;
+    readonly evidence: readonly string[];
+  };
 }
 
 /** Options of {@link deliveryRouteSuite}. */
@@ -183,7 +190,8 @@ export function deliveryRouteSuite(options: DeliveryRouteSuiteOptions): void {
               const after = await world.expected(scenario);
               expect([before.message, after.message]).toContain(delivered);
               // File-based: without transcript data every uncommitted file is on the file axis.
-              for (const file of Object.keys(fixture.changedFiles)) expect(delivered).toContain(file);
+              expect(before.files.map((f) => f.file.path).sort()).toEqual(Object.keys(fixture.changedFiles).sort());
+              expect(before.files.every((f) => f.reason === 'fallback-all-uncommitted')).toBe(true);
             }
           });
         }
@@ -258,6 +266,11 @@ export function createDeliveryWorld(fixture: DeliveryFixture): DeliveryWorld {
   let text = readFileSync(fixture.transcriptFile, 'utf8');
   if (fixture.recordedCwd !== undefined) text = replaceRecordedCwd(text, fixture.recordedCwd, repo);
   writeFileSync(transcript, text);
+  const allClearTranscript = join(transcripts, 'all-clear.jsonl');
+  let allClearText = readFileSync(fixture.allClear.transcriptFile, 'utf8');
+  const allClearCwd = fixture.allClear.recordedCwd ?? fixture.recordedCwd;
+  if (allClearCwd !== undefined) allClearText = replaceRecordedCwd(allClearText, allClearCwd, repo);
+  writeFileSync(allClearTranscript, allClearText);
   const garbage = join(transcripts, 'garbage.jsonl');
   writeFileSync(garbage, Buffer.concat([Buffer.from('{"type":"user","message":'), Buffer.from([0xff, 0xfe, 0x00, 0x0a]), Buffer.from('not json at all\n[1,2\n')]));
   const directory = join(transcripts, 'a-directory.jsonl');
@@ -271,6 +284,8 @@ export function createDeliveryWorld(fixture: DeliveryFixture): DeliveryWorld {
         return join(transcripts, 'does-not-exist.jsonl');
       case 'directory-transcript':
         return directory;
+      case 'all-clear':
+        return allClearTranscript;
       default:
         return transcript;
     }
@@ -284,8 +299,8 @@ export function createDeliveryWorld(fixture: DeliveryFixture): DeliveryWorld {
         agent: fixture.agent,
         cwd: repo,
         transcriptPath: pathFor(kind),
-        sessionId: fixture.sessionId,
-        hint: fixture.hint,
+        sessionId: kind === 'all-clear' ? fixture.allClear.sessionId : fixture.sessionId,
+        hint: kind === 'all-clear' ? fixture.allClear.hint : fixture.hint,
         stopHookActive: kind === 'repeat-stop-active',
         env: { ...env, ...extraEnv },
         stateDir,
@@ -297,7 +312,9 @@ export function createDeliveryWorld(fixture: DeliveryFixture): DeliveryWorld {
         cwd: scenario.cwd,
         transcript: { reader: fixture.reader, path: scenario.transcriptPath, hint: scenario.hint },
         sessionId: scenario.sessionId,
-        env: scenario.env,
+        // A cache of its own: the route must load (and validate) the config files by itself, never
+        // through entries the reference call left behind.
+        env: { ...scenario.env, XDG_CACHE_HOME: join(root, 'reference-cache') },
       });
     },
     useAllClearConfig() {
@@ -332,9 +349,9 @@ function allClearConfig(fixture: DeliveryFixture): ConfigFile {
       {
         id: 'conformance',
         include: Object.keys(fixture.changedFiles),
-        action: CONFORMANCE_ACTION,
-        evidence: [...fixture.allClearEvidence],
-        evidenceAfterLastEdit: false,
+        ...(fixture.allClear.evidence.length > 0
+          ? { action: CONFORMANCE_ACTION, evidence: [...fixture.allClear.evidence], evidenceAfterLastEdit: false }
+          : { action: '' }),
       },
     ],
     hygiene: { editWithoutRead: false, blastRadius: 0 },

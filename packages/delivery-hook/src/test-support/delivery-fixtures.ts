@@ -19,7 +19,13 @@ export const CLAUDE_FIXTURE: DeliveryFixture = {
   changedFiles: { 'notes.txt': { before: null, after: 'alpha\ngamma\n' } },
   sessionId: '71101b9c-5e31-44ab-9437-993aa815bb33',
   hint: { turnId: 'b9fdfc10-e938-49ab-b40e-8495d0446421', lastAssistantMessage: 'All done: notes.txt now says alpha/gamma.' },
-  allClearEvidence: ['echo hello-ok'],
+  // TUI turn `busy task`: `sleep 5 && echo slept` succeeds; `echo slept` is the category's evidence.
+  allClear: {
+    transcriptFile: join(FIXTURES_DIR, 'claude/2.1.330/tui-midturn-queued-prompt.jsonl'),
+    sessionId: '8937a31e-5d93-44c7-877d-b0fb9e346533',
+    hint: { turnId: '329cb3c0-a03a-4e52-ab0d-b1fe5e048980', lastAssistantMessage: 'second answer' },
+    evidence: ['echo slept'],
+  },
 };
 
 /** Gemini CLI 0.61.0: the chat file as the hook saw it at the first AfterAgent. */
@@ -31,7 +37,13 @@ export const GEMINI_FIXTURE: DeliveryFixture = {
   changedFiles: { 'notes.txt': { before: null, after: 'alpha\ngamma\n' } },
   sessionId: 'c16cc519-31e7-44ba-ba68-8c5ef3ba283b',
   hint: { prompt: 'Please do the task.' },
-  allClearEvidence: ['echo hello-ok'],
+  // After `/rewind`: the prompt `Only write notes.txt.` with one successful write_file.
+  allClear: {
+    transcriptFile: join(FIXTURES_DIR, 'gemini/0.61.0/derived-rewind.jsonl'),
+    sessionId: 'c16cc519-31e7-44ba-ba68-8c5ef3ba283b',
+    hint: { prompt: 'Only write notes.txt.' },
+    evidence: [],
+  },
 };
 
 /** Codex CLI 0.169.0 (`codex exec`): a failing test run, `ls`, apply_patch of calc.py + NOTES.md. */
@@ -46,7 +58,13 @@ export const CODEX_FIXTURE: DeliveryFixture = {
   },
   sessionId: '01a20107-4527-7350-b64a-84c60742cd58',
   hint: { turnId: '01a20107-455b-73c3-a72e-db02ca7de868', lastAssistantMessage: 'Fixed calc.add and added NOTES.md.' },
-  allClearEvidence: ['ls'],
+  // TUI session whose last turn is a text-only answer: nothing failed, nothing to verify.
+  allClear: {
+    transcriptFile: join(FIXTURES_DIR, 'codex/0.169.0/tui-steer-and-injection/rollout-2026-11-22T02-06-53-01a20101-9f1b-7852-92e7-1026a82976d8.jsonl'),
+    sessionId: '01a20101-9f1b-7852-92e7-1026a82976d8',
+    hint: { turnId: '01a20102-d1e3-74a0-a967-49ace0795d2c' },
+    evidence: [],
+  },
 };
 
 export const DELIVERY_FIXTURES: readonly DeliveryFixture[] = [CLAUDE_FIXTURE, GEMINI_FIXTURE, CODEX_FIXTURE];

@@ -1,0 +1,33 @@
+/**
+ * The diagnostic codes every transcript reader uses for the failures they all share, so `explain`
+ * output, debug logs and tests read the same whatever the agent. Readers add their own codes for what
+ * is specific to their format (`turn-id-not-found`, `boundary-rewritten`, `flush-timeout`…); for the
+ * situations below they must use exactly these, and the conformance suite asserts it.
+ *
+ * | situation | code | `hasData` |
+ * |---|---|---|
+ * | the path does not exist | `missing-file` | false |
+ * | the path is a directory or another non-regular file | `not-a-file` | false |
+ * | zero bytes, or nothing but whitespace | `empty-file` | false |
+ * | content of no known transcript format: binary bytes, plain text, no JSON line | `unknown-format` | false |
+ * | lines recognisably written by another agent | `wrong-agent` | false |
+ * | this agent's format, but no turn in it yet (only session metadata) | `no-turn` | false |
+ * | the byte cap ended the read before the turn boundary (with `truncated: true`), or before anything usable was found (a single line larger than the cap) | `cap-reached` | either |
+ * | the caller's signal aborted the read | `aborted` | either |
+ */
+export const SHARED_DIAGNOSTIC_CODES = {
+  missingFile: 'missing-file',
+  notAFile: 'not-a-file',
+  emptyFile: 'empty-file',
+  unknownFormat: 'unknown-format',
+  wrongAgent: 'wrong-agent',
+  noTurn: 'no-turn',
+  capReached: 'cap-reached',
+  aborted: 'aborted',
+} as const;
+
+/** One of the {@link SHARED_DIAGNOSTIC_CODES}. */
+export type SharedDiagnosticCode = (typeof SHARED_DIAGNOSTIC_CODES)[keyof typeof SHARED_DIAGNOSTIC_CODES];
+
+/** Shape of any diagnostic code: lower-case words joined by hyphens (`corrupt-line`). */
+export const DIAGNOSTIC_CODE_PATTERN = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
