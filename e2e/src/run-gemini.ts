@@ -83,9 +83,18 @@ export class GeminiSession extends AgentSession {
     return result;
   }
 
-  /** `$HOME/.gemini/tmp/<project slug>/chats/session-<time>-<first 8 of id>.jsonl` (§3). */
+  /**
+   * `$HOME/.gemini/tmp/<project slug>/chats/session-<minute>-<first 8 of id>.jsonl` (§3). The
+   * conversation's file (the hooks' `transcript_path`) comes first: a `--resume` that starts in a
+   * later minute also leaves a header-only `session-<that minute>-<id>.jsonl` behind (0.61 creates a
+   * fresh session file before it loads the resumed one), which is listed after it.
+   */
   transcriptPaths(): string[] {
-    return fg.sync(`.gemini/tmp/*/chats/session-*-${this.id.slice(0, 8)}.jsonl`, { cwd: this.workspace.home, absolute: true, dot: true }).sort();
+    const files = fg.sync(`.gemini/tmp/*/chats/session-*-${this.id.slice(0, 8)}.jsonl`, { cwd: this.workspace.home, absolute: true, dot: true }).sort();
+    const fromHooks = this.hookInvocations()
+      .map((h) => h.payload?.['transcript_path'])
+      .filter((p): p is string => typeof p === 'string' && files.includes(p));
+    return [...new Set([...fromHooks, ...files])];
   }
 }
 

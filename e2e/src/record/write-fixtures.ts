@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { LoggedRequest } from '../mock/request-log.ts';
 import type { HookInvocation } from '../harness/agent-session.ts';
@@ -25,6 +25,9 @@ const ENV_KEYS = /^(CLAUDE|GEMINI|CODEX|TMUX)/;
  */
 export function writeFixture(dir: string, scenario: string, driven: DrivenScenario, context: SanitizeContext): WrittenFixture {
   mkdirSync(dir, { recursive: true });
+  // Drop what an earlier recording of this scenario wrote (e.g. an extra transcript file).
+  const own = new RegExp(`^${scenario.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(\\d+\\.jsonl|jsonl|hook-payloads\\.jsonl|model-requests\\.jsonl|notify-payloads\\.jsonl|panes\\.txt)$`);
+  for (const name of readdirSync(dir)) if (own.test(name)) rmSync(path.join(dir, name));
   const files: string[] = [];
   const clean = (text: string): string => sanitizeText(text, context);
   const put = (name: string, text: string): void => {

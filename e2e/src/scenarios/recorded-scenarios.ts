@@ -166,7 +166,7 @@ export const RECORDED_SCENARIOS: readonly RecordedScenario[] = [
       claude:
         'Headless: SIGINT to the `claude -p` process group while the command runs (what Ctrl-C does). The tool_result becomes `is_error:true` "The user doesn\'t want to proceed with this tool use…", followed by a user entry `[Request interrupted by user for tool use]`; no Stop hook; the run still exits 0 (its stream-json result says `terminal_reason:"aborted_tools"`). Resuming for the second prompt first writes a synthetic assistant entry "No response requested." (not from the model), then the new prompt.',
       gemini:
-        'Headless: SIGINT to the `gemini -p` process group while the command runs. The CLI exits at once: the transcript keeps the `gemini` message with empty content and NO `toolCalls` (the pending call is lost), no AfterAgent. On `--resume` that empty model turn is dropped from the history, so the second prompt is answered by step 0\'s text branch.',
+        'Headless: SIGINT to the `gemini -p` process group while the command runs. The CLI exits at once: the transcript keeps the `gemini` message with empty content and NO `toolCalls` (the pending call is lost), no AfterAgent. On `--resume` that empty model turn is dropped from the history, so the second prompt is answered by step 0\'s text branch. `interrupted-turn.1.jsonl` (if present) is the header-only file a resume in a later minute leaves behind.',
     },
   },
   {
@@ -180,7 +180,8 @@ export const RECORDED_SCENARIOS: readonly RecordedScenario[] = [
     },
     agentNotes: {
       claude: 'Second prompt via `claude -p … --resume <session id>` (same transcript file).',
-      gemini: 'Second prompt via `gemini -p … --resume <session id>` (same transcript file; the resume rewrites the history with a `$set.messages` line first).',
+      gemini:
+        'Second prompt via `gemini -p … --resume <session id>`: the conversation continues in the same file (the hooks\' `transcript_path`), where the resume first rewrites the history with a `$set.messages` line. Before loading the resumed session, 0.61 writes a fresh session header to `session-<current minute>-<id>.jsonl`: in the same minute that is the same file (a second metadata line, as in this recording), in a later minute a separate header-only file (it would be recorded as `<scenario>.1.jsonl`).',
       codex: 'Second prompt via `codex exec resume <thread id> …` (same rollout; a new `task_started` turn).',
     },
   },
