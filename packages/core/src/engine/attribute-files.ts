@@ -46,7 +46,8 @@ export function attributeFiles(input: AttributeFilesInput): AttributedFile[] {
 
   const toolTouches = new Map<string, string[]>();
   const shellTouches = new Map<string, string[]>();
-  const dirTouches: { dir: string; callId: string }[] = [];
+  /** Every shell mutation target, also used as a directory prefix (`rm -rf build`). */
+  const dirTouches = new Map<string, string[]>();
   const globTouches: { match: (p: string) => boolean; callId: string }[] = [];
   const note = (map: Map<string, string[]>, path: string, id: string): void => {
     const list = map.get(path);
@@ -60,7 +61,7 @@ export function attributeFiles(input: AttributeFilesInput): AttributedFile[] {
       for (const m of f.mutations) {
         if (m.repoPath === undefined) continue;
         note(shellTouches, m.repoPath, call.id);
-        dirTouches.push({ dir: m.repoPath, callId: call.id });
+        note(dirTouches, m.repoPath, call.id);
       }
       for (const g of f.mutationGlobs) globTouches.push({ match: globMatcher([g.glob]), callId: call.id });
       continue;
@@ -77,7 +78,7 @@ export function attributeFiles(input: AttributeFilesInput): AttributedFile[] {
     const toolIds = names.flatMap((n) => toolTouches.get(n) ?? []);
     const shellIds = [
       ...names.flatMap((n) => shellTouches.get(n) ?? []),
-      ...dirTouches.filter((d) => names.some((n) => n.startsWith(`${d.dir}/`))).map((d) => d.callId),
+      ...names.flatMap((n) => ancestors(n).flatMap((dir) => dirTouches.get(dir) ?? [])),
       ...globTouches.filter((g) => names.some((n) => g.match(n))).map((g) => g.callId),
     ];
     const callIds = [...new Set([...toolIds, ...shellIds])];
@@ -93,6 +94,13 @@ function reasonFor(file: ChangedFile, byTool: boolean, byShell: boolean, turnSta
   if (file.source === 'committed') return 'committed-during-turn';
   if (turnStartMs !== undefined && file.mtimeMs !== undefined && file.mtimeMs >= turnStartMs) return 'modified-during-turn';
   return undefined;
+}
+
+/** `a/b/c.py` → `a`, `a/b`. */
+function ancestors(path: string): string[] {
+  const out: string[] = [];
+  for (let i = path.indexOf('/'); i !== -1; i = path.indexOf('/', i + 1)) out.push(path.slice(0, i));
+  return out;
 }
 
 function parseTime(iso: string | undefined): number | undefined {

@@ -37,13 +37,31 @@ const FILTERS = new Set(['tail', 'head', 'grep', 'egrep', 'rg', 'tee', 'less', '
 export function checkErrors(facts: TimelineFacts, config: Pick<ResolvedConfig, 'errorPatterns' | 'searchCommands'>): Observation[] {
   const unresolved: CallFacts[] = [];
   const calls = facts.calls;
+  // Where each command key / file was last seen: a failure is resolved when one of its keys or files
+  // appears again later. One pass, so a long turn with many failures stays linear.
+  const lastKey = new Map<string, number>();
+  const lastNamedByShell = new Map<string, number>();
+  const lastMutatedByTool = new Map<string, number>();
+  const keys = calls.map((f) => (f.call.kind === 'shell' ? commandKey(f.segments) : ''));
+  for (const f of calls) {
+    if (f.call.kind === 'shell') {
+      if (keys[f.index] !== '') lastKey.set(keys[f.index]!, f.index);
+      for (const k of f.namedFiles) lastNamedByShell.set(k, f.index);
+    } else if ((f.call.kind === 'edit' || f.call.kind === 'write' || f.call.kind === 'patch') && mutationTookEffect(f.call)) {
+      for (const m of f.mutations) lastMutatedByTool.set(m.key, f.index);
+    }
+  }
+  const seenLater = (map: ReadonlyMap<string, number>, key: string, index: number): boolean => (map.get(key) ?? -1) > index;
   for (const f of calls) {
     if (f.call.outcome !== 'error') continue;
     const kind = f.call.kind;
     if (kind !== 'shell' && kind !== 'edit' && kind !== 'write' && kind !== 'patch') continue;
     if (kind === 'shell' && isEmptySearch(f, config.searchCommands)) continue;
-    if (calls.slice(f.index + 1).some((later) => resolves(later, f))) continue;
-    unresolved.push(f);
+    const key = keys[f.index] ?? '';
+    const resolved =
+      (kind === 'shell' && key !== '' && seenLater(lastKey, key, f.index)) ||
+      f.namedFiles.some((k) => seenLater(lastNamedByShell, k, f.index) || seenLater(lastMutatedByTool, k, f.index));
+    if (!resolved) unresolved.push(f);
   }
   const byText = new Map<string, Observation>();
   for (const f of unresolved) {
@@ -64,22 +82,6 @@ export function commandKey(segments: readonly ShellSegment[]): string {
     .filter((s) => s.program !== '' && !TRIVIAL.has(s.program) && !(s.pipedFrom && FILTERS.has(s.program)))
     .map((s) => normalizedText(s))
     .join(' && ');
-}
-
-function resolves(later: CallFacts, failed: CallFacts): boolean {
-  const failedFiles = new Set(failed.namedFiles);
-  if (later.call.kind === 'shell') {
-    if (failed.call.kind === 'shell') {
-      const key = commandKey(failed.segments);
-      if (key !== '' && key === commandKey(later.segments)) return true;
-    }
-    return later.namedFiles.some((k) => failedFiles.has(k));
-  }
-  if (later.call.kind === 'edit' || later.call.kind === 'write' || later.call.kind === 'patch') {
-    if (!mutationTookEffect(later.call)) return false;
-    return later.mutations.some((m) => failedFiles.has(m.key));
-  }
-  return false;
 }
 
 function isEmptySearch(f: CallFacts, searchCommands: readonly string[]): boolean {

@@ -38,13 +38,14 @@ export function findLastEvidence(facts: TimelineFacts, evidence: readonly string
 export function lastMutationOf(facts: TimelineFacts, files: readonly string[]): Position | undefined {
   if (files.length === 0) return undefined;
   const set = new Set(files);
-  const under = (dir: string): boolean => files.some((f) => f.startsWith(`${dir}/`));
+  const dirs = new Set<string>();
+  for (const f of files) for (let i = f.indexOf('/'); i !== -1; i = f.indexOf('/', i + 1)) dirs.add(f.slice(0, i));
   let last: Position | undefined;
   for (const f of facts.calls) {
     if (!mutationTookEffect(f.call)) continue;
     for (const m of f.mutations) {
       if (m.repoPath === undefined) continue;
-      if (set.has(m.repoPath) || under(m.repoPath)) last = maxPosition(last, { call: f.index, segment: m.segment });
+      if (set.has(m.repoPath) || dirs.has(m.repoPath)) last = maxPosition(last, { call: f.index, segment: m.segment });
     }
     for (const g of f.mutationGlobs) {
       const match = globMatcher([g.glob]);

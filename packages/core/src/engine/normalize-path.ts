@@ -18,6 +18,21 @@ export interface PathBase {
  * `pre-commit-config.yaml` and `x.py`).
  */
 export function toRepoPath(path: string, base: PathBase, dir?: string): string | undefined {
+  const cacheKey = `${base.root}\0${base.cwd}\0${dir ?? ''}\0${path}`;
+  const cached = repoPathCache.get(cacheKey);
+  if (cached !== undefined) return cached === NONE ? undefined : cached;
+  const result = toRepoPathUncached(path, base, dir);
+  if (repoPathCache.size >= CACHE_LIMIT) repoPathCache.clear();
+  repoPathCache.set(cacheKey, result ?? NONE);
+  return result;
+}
+
+/** Resolution is pure and the same paths recur across calls and checks: memoize (bounded). */
+const repoPathCache = new Map<string, string>();
+const CACHE_LIMIT = 20_000;
+const NONE = '\0none';
+
+function toRepoPathUncached(path: string, base: PathBase, dir?: string): string | undefined {
   const abs = toAbsolute(path, base, dir);
   if (abs === undefined) return undefined;
   const root = stripPrivate(posix.normalize(base.root));

@@ -45,9 +45,24 @@ export interface TimelineFacts {
   readonly calls: readonly CallFacts[];
 }
 
-/** Derive the facts of every call. Pure; never throws on odd inputs. */
+const memo = new WeakMap<readonly ToolCall[], Map<string, TimelineFacts>>();
+
+/**
+ * Derive the facts of every call. Pure; never throws on odd inputs. Memoized per calls array and
+ * path base: attribution and the heuristics read the same timeline.
+ */
 export function computeTimelineFacts(calls: readonly ToolCall[], base: PathBase): TimelineFacts {
-  return { base, calls: calls.map((call, index) => callFacts(call, index, base)) };
+  const key = `${base.root}\0${base.cwd}`;
+  let byBase = memo.get(calls);
+  const cached = byBase?.get(key);
+  if (cached) return cached;
+  const facts: TimelineFacts = { base, calls: calls.map((call, index) => callFacts(call, index, base)) };
+  if (!byBase) {
+    byBase = new Map();
+    memo.set(calls, byBase);
+  }
+  byBase.set(key, facts);
+  return facts;
 }
 
 /** Whether a call's file changes happened: failed edit/write/patch calls changed nothing. */

@@ -148,48 +148,51 @@ function expand(
   if (unwrapped.script !== undefined && depth < MAX_DEPTH) {
     const inner = parseAt(unwrapped.script, depth + 1);
     if (inner.length > 0) {
-      return inner.map((s, index) => {
-        const innerDir = s.dir === undefined ? segDir : joinDir(segDir, s.dir);
-        const isLast = index === inner.length - 1;
-        return withDir(
-          {
-            ...s,
-            raw: base.raw,
-            start: base.start,
-            end: base.end,
-            argv: s.argv,
-            wrappers: [...unwrapped.wrappers, ...s.wrappers],
-            assignments: [...unwrapped.assignments, ...s.assignments],
-            // The outer redirections apply to the whole script; record them on its last command.
-            redirects: isLast ? [...s.redirects, ...base.redirects] : s.redirects,
-            pipedFrom: s.pipedFrom || (index === 0 && base.pipedFrom),
-            pipedTo: s.pipedTo || (isLast && base.pipedTo),
-            background: s.background || (isLast && base.background),
-            nested: true,
-            dirUnknown: dirUnknown || s.dirUnknown,
-          },
-          innerDir,
-        );
-      });
+      const last = inner.length - 1;
+      return inner.map((s, index) =>
+        segment({
+          raw: base.raw,
+          start: base.start,
+          end: base.end,
+          argv: s.argv,
+          program: s.program,
+          args: s.args,
+          argWords: s.argWords,
+          wrappers: [...unwrapped.wrappers, ...s.wrappers],
+          assignments: [...unwrapped.assignments, ...s.assignments],
+          // The outer redirections apply to the whole script; record them on its last command.
+          redirects: index === last ? [...s.redirects, ...base.redirects] : s.redirects,
+          dir: s.dir === undefined ? segDir : joinDir(segDir, s.dir),
+          dirUnknown: dirUnknown || s.dirUnknown,
+          pipedFrom: s.pipedFrom || (index === 0 && base.pipedFrom),
+          pipedTo: s.pipedTo || (index === last && base.pipedTo),
+          background: s.background || (index === last && base.background),
+          nested: true,
+        }),
+      );
     }
   }
-  const program = unwrapped.script !== undefined ? normalizeShellName(words, argvStart) : unwrapped.program;
-  const argWords = unwrapped.script !== undefined ? words.slice(argvStart + 1) : unwrapped.args;
+  const isScript = unwrapped.script !== undefined;
+  const argWords = isScript ? words.slice(argvStart + 1) : unwrapped.args;
   return [
-    withDir(
-      {
-        ...base,
-        argv,
-        program,
-        args: argWords.map((w) => w.value),
-        argWords,
-        wrappers: unwrapped.script !== undefined ? [] : unwrapped.wrappers,
-        assignments: unwrapped.assignments,
-        dirUnknown,
-        nested: depth > 0,
-      },
-      segDir,
-    ),
+    segment({
+      raw: base.raw,
+      start: base.start,
+      end: base.end,
+      argv,
+      program: isScript ? normalizeShellName(words, argvStart) : unwrapped.program,
+      args: argWords.map((w) => w.value),
+      argWords,
+      wrappers: isScript ? [] : unwrapped.wrappers,
+      assignments: unwrapped.assignments,
+      redirects: base.redirects,
+      dir: segDir,
+      dirUnknown,
+      pipedFrom: base.pipedFrom,
+      pipedTo: base.pipedTo,
+      background: base.background,
+      nested: depth > 0,
+    }),
   ];
 }
 
@@ -199,9 +202,11 @@ function normalizeShellName(words: readonly ShellWord[], start: number): string 
   return slash === -1 ? w : w.slice(slash + 1);
 }
 
-function withDir(segment: Omit<ShellSegment, 'dir'> & { dir?: string }, dir: string | undefined): ShellSegment {
-  const { dir: _ignored, ...rest } = segment;
-  return dir === undefined ? rest : { ...rest, dir };
+/** Build a segment, leaving `dir` out when unchanged (exactOptionalPropertyTypes). */
+function segment(fields: Omit<ShellSegment, 'dir'> & { readonly dir: string | undefined }): ShellSegment {
+  if (fields.dir !== undefined) return fields as ShellSegment;
+  const { dir: _unused, ...rest } = fields;
+  return rest;
 }
 
 function joinDir(base: string | undefined, next: string): string {
