@@ -121,3 +121,8 @@ describe('blast radius', () => {
     expect(r.observations.map((o) => o.text)).toEqual([BLAST_RADIUS_OBSERVATION]);
   });
 });
+
+test('touching a tracked file does not count as reading it', () => {
+  const calls = [shell('touch a.py'), shell("sed -i 's/a/b/' a.py")];
+  expect(checkEditWithoutRead(computeTimelineFacts(calls, base), timeline(calls), files([changed('a.py', { status: 'modified' })]), tc)).toHaveLength(1);
+});

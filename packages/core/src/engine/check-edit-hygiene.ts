@@ -42,7 +42,8 @@ export function checkEditWithoutRead(
           known.add(m.key);
           break;
         case 'create':
-          known.add(m.key);
+          // A file the turn created is known; `touch` on a file that existed in HEAD shows nothing.
+          if (m.repoPath === undefined || !existedInHead.has(m.repoPath)) known.add(m.key);
           break;
         case 'append':
         case 'delete':

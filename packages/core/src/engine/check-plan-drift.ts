@@ -24,13 +24,14 @@ export const readPlanFile: ReadPlanFile = (absolutePath) => {
 /**
  * Plan drift (seed R7): the active work item's plan names files to change, and none of the turn's
  * changed files is among them. Partial overlap is fine. Skipped without a configured `planDrift`, a
- * slug (context, config, or `AGENT_CHECKPOINT_SLUG`), a readable plan, or files listed in it.
+ * slug (the context — `getCheckpoint` fills it from `AGENT_CHECKPOINT_SLUG` —, `planDrift.slug`, or
+ * `env.AGENT_CHECKPOINT_SLUG` when an environment is passed), a readable plan, or files listed in it.
  */
 export function checkPlanDrift(
   paths: readonly string[],
   context: Pick<CheckpointContext, 'projectRoot' | 'workingSlug'>,
   config: Pick<ResolvedConfig, 'planDrift'>,
-  env: Readonly<Record<string, string | undefined>> = process.env,
+  env: Readonly<Record<string, string | undefined>> = {},
   read: ReadPlanFile = readPlanFile,
 ): Observation[] {
   const drift = config.planDrift;

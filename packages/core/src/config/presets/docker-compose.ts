@@ -22,7 +22,7 @@ export const DOCKER_COMPOSE: Preset = {
       },
       {
         id: 'container-image',
-        label: 'Container images',
+        label: 'Container image',
         include: ['**/Dockerfile', '**/Dockerfile.*', '**/*.dockerfile', '**/Containerfile', '**/.dockerignore'],
         action: 'Rebuild and restart the services: `docker compose up -d --build`',
         evidence: [

@@ -8,7 +8,7 @@ export const GO: Preset = {
     categories: [
       {
         id: 'go-modules',
-        label: 'Go modules',
+        label: 'Go module',
         include: ['go.mod', '**/go.mod', 'go.sum', '**/go.sum', 'go.work', 'go.work.sum'],
         exclude: ['vendor/**'],
         action: 'Tidy the module files: `go mod tidy`',

@@ -51,7 +51,7 @@ function nodeConfig(manager: NodeManager): Preset['config'] {
     categories: [
       {
         id: 'node-dependencies',
-        label: 'Node dependencies',
+        label: 'Node package manifest',
         include: [
           'package.json',
           '**/package.json',

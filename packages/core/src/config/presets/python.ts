@@ -34,7 +34,7 @@ function pythonConfig(manager: PythonManager): Preset['config'] {
     categories: [
       {
         id: 'python-dependencies',
-        label: 'Python dependencies',
+        label: 'Python dependency manifest',
         include: [
           'pyproject.toml',
           '**/pyproject.toml',
