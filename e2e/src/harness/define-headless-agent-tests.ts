@@ -26,7 +26,7 @@ export interface HeadlessAgentSpec<S extends HeadlessSession> {
   readonly afterRun?: (session: S, completedTurns: number) => Promise<void>;
 }
 
-export const SKIP_REAL_CLIS = process.env['AC_E2E_SKIP_CLIS'] === '1';
+export const SKIP_REAL_CLIS = process.env['AGENT_CHECKPOINT_E2E_SKIP_CLIS'] === '1';
 
 const REASON = `${CHECKPOINT_PREFIX}run the tests`;
 
@@ -42,7 +42,7 @@ export async function withCheckedSession<S extends AgentSession>(start: Promise<
     await session.dispose();
   }
   expect(findMarkedProcesses(session.workspace.runId), 'processes left after dispose').toEqual([]);
-  expect(existsSync(session.workspace.root), 'temp workspace left after dispose').toBe(process.env['AC_E2E_KEEP'] === '1');
+  expect(existsSync(session.workspace.root), 'temp workspace left after dispose').toBe(process.env['AGENT_CHECKPOINT_E2E_KEEP'] === '1');
 }
 
 function expectCleanRun(run: ProcessResult | undefined): void {

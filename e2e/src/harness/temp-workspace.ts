@@ -20,7 +20,7 @@ export interface TempWorkspace {
   readonly logs: string;
   /** The agent's `TMPDIR`, so scratch files the CLIs create are removed with the workspace. */
   readonly tmp: string;
-  /** Removes the whole root (unless `AC_E2E_KEEP=1`, for debugging). */
+  /** Removes the whole root (unless `AGENT_CHECKPOINT_E2E_KEEP=1`, for debugging). */
   dispose(): void;
 }
 
@@ -48,7 +48,7 @@ export function createTempWorkspace(options: WorkspaceOptions): TempWorkspace {
     logs,
     tmp,
     dispose() {
-      if (process.env['AC_E2E_KEEP'] === '1') {
+      if (process.env['AGENT_CHECKPOINT_E2E_KEEP'] === '1') {
         process.stderr.write(`[e2e] keeping ${root}\n`);
         return;
       }
