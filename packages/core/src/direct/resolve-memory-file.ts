@@ -1,0 +1,53 @@
+import { lstat, realpath } from 'node:fs/promises';
+import { isAbsolute, join, relative, sep } from 'node:path';
+
+/** Where the memory file really is. */
+export interface MemoryFileLocation {
+  /** Absolute path to write (a symlink's target). */
+  readonly realPath: string;
+  /** Repo-relative POSIX path of the real file: what git tracks and what gets committed. */
+  readonly repoPath: string;
+  /** The configured path, as given. */
+  readonly configuredPath: string;
+  readonly exists: boolean;
+}
+
+/**
+ * Resolve the memory file under `root`. A symlink (a common setup is `AGENTS.md -> CLAUDE.md`) is
+ * followed, so the target is updated and the link stays a link; the target must exist and lie inside
+ * the repository. A directory is refused.
+ *
+ * @returns the location, or an error message.
+ */
+export async function resolveMemoryFile(root: string, configuredPath: string): Promise<MemoryFileLocation | { readonly error: string }> {
+  const realRoot = await realpath(root);
+  const abs = join(realRoot, configuredPath);
+  let info;
+  try {
+    info = await lstat(abs);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      return { realPath: abs, repoPath: toPosix(relative(realRoot, abs)), configuredPath, exists: false };
+    }
+    return { error: `${configuredPath}: ${(error as Error).message}` };
+  }
+  let real = abs;
+  if (info.isSymbolicLink()) {
+    try {
+      real = await realpath(abs);
+    } catch {
+      return { error: `${configuredPath} is a symlink to a missing file` };
+    }
+    const rel = relative(realRoot, real);
+    if (rel === '' || rel.startsWith(`..${sep}`) || rel === '..' || isAbsolute(rel)) {
+      return { error: `${configuredPath} points outside the repository (${real})` };
+    }
+    info = await lstat(real);
+  }
+  if (!info.isFile()) return { error: `${configuredPath} is not a regular file` };
+  return { realPath: real, repoPath: toPosix(relative(realRoot, real)), configuredPath, exists: true };
+}
+
+function toPosix(path: string): string {
+  return path.split(sep).join('/');
+}
