@@ -1,1 +1,2 @@
 export * from './delivery-route-suite.ts';
+export * from './transcript-reader-suite.ts';

@@ -163,8 +163,13 @@ function checkExcerpt(excerpt: OutputExcerpt, where: string, expect: TimelineExp
     out.push(`${where}: output head/tail are not strings`);
     return;
   }
-  if (excerpt.head.length > head) out.push(`${where}: output head has ${excerpt.head.length} characters, budget ${head}`);
-  if (excerpt.tail.length > tail) out.push(`${where}: output tail has ${excerpt.tail.length} characters, budget ${tail}`);
+  // An output that fits the whole budget is kept whole in `head` (makeOutputExcerpt); a cut one keeps
+  // at most the head budget and the tail budget.
+  if (excerpt.head.length + excerpt.tail.length > head + tail) {
+    out.push(`${where}: output keeps ${excerpt.head.length + excerpt.tail.length} characters, budget ${head + tail}`);
+  }
+  if (excerpt.truncated && excerpt.head.length > head) out.push(`${where}: cut output head has ${excerpt.head.length} characters, budget ${head}`);
+  if (excerpt.truncated && excerpt.tail.length > tail) out.push(`${where}: cut output tail has ${excerpt.tail.length} characters, budget ${tail}`);
   if (!isNonNegativeInteger(excerpt.totalLength)) {
     out.push(`${where}: output totalLength is ${String(excerpt.totalLength)}`);
     return;
