@@ -45,21 +45,34 @@ try {
     JSON.stringify({ categories: [{ id: 'notes', include: ['notes.txt'], action: 'Run `check-notes`.', evidence: ['check-notes'] }], loopGuard: { minTurnSeconds: 0 } }),
   );
   git('add', '-A');
-  git('commit', '-q', '-m', 'init');
-  const transcript = join(root, 'session.jsonl');
-  copyFileSync(join(here, '..', '..', '..', 'fixtures', 'claude', '2.1.330', 'stop-hook-exit1.jsonl'), transcript);
-  // Each block run is another session (a fresh loop-guard state), on the recorded turn.
-  const payload = (stopHookActive, sessionId) =>
-    JSON.stringify({
+  // Committed long before the recorded turns, so nothing counts as committed during them.
+  execFileSync('git', ['commit', '-q', '-m', 'init'], {
+    cwd: repo,
+    env: { ...env, GIT_AUTHOR_DATE: '@1577836800 +0000', GIT_COMMITTER_DATE: '@1577836800 +0000' },
+    stdio: 'ignore',
+  });
+  const fixtures = join(here, '..', '..', '..', 'fixtures', 'claude', '2.1.330');
+  // A turn with a failing command and an edit (actionable), and a turn that only ran a successful
+  // command (with a clean repository: nothing to say).
+  const turns = {
+    actionable: { file: 'stop-hook-exit1.jsonl', promptId: 'b9fdfc10-e938-49ab-b40e-8495d0446421', last: 'All done: notes.txt now says alpha/gamma.' },
+    clean: { file: 'tui-midturn-queued-prompt.jsonl', promptId: '329cb3c0-a03a-4e52-ab0d-b1fe5e048980', last: 'second answer' },
+  };
+  for (const turn of Object.values(turns)) copyFileSync(join(fixtures, turn.file), join(root, turn.file));
+  // Each run is another session (a fresh loop-guard state) on the recorded turn.
+  const payload = (turnName, stopHookActive, sessionId) => {
+    const turn = turns[turnName];
+    return JSON.stringify({
       session_id: sessionId,
-      transcript_path: transcript,
+      transcript_path: join(root, turn.file),
       cwd: repo,
-      prompt_id: 'b9fdfc10-e938-49ab-b40e-8495d0446421',
+      prompt_id: turn.promptId,
       hook_event_name: 'Stop',
       stop_hook_active: stopHookActive,
-      last_assistant_message: 'All done: notes.txt now says alpha/gamma.',
+      last_assistant_message: turn.last,
       background_tasks: [],
     });
+  };
 
   const measure = (label, args, input, prepare) => {
     const walls = [];
@@ -68,7 +81,8 @@ try {
     for (let i = 0; i < runs; i += 1) {
       prepare?.(i);
       const start = process.hrtime.bigint();
-      const r = spawnSync(process.execPath, ['--import', preload, ...args], { input: input?.(i) ?? '', env, encoding: 'utf8' });
+      const r = spawnSync(process.execPath, ['--import', preload, ...args], { input: input?.(i) ?? '', env: { ...env, AGENT_CHECKPOINT_DEBUG: process.env.BENCH_DEBUG ?? '' }, encoding: 'utf8' });
+      if (process.env.BENCH_DEBUG && i === 0) process.stderr.write(r.stderr);
       walls.push(Number(process.hrtime.bigint() - start) / 1e6);
       rss.push(Number(/MAXRSS_KB=(\d+)/.exec(r.stderr)?.[1] ?? NaN) / 1024);
       if (r.status !== 0) throw new Error(`${label}: exit ${r.status}: ${r.stderr}`);
@@ -83,9 +97,9 @@ try {
 
   console.log(`node ${process.version}, ${runs} runs each, bundle ${bundle}`);
   measure("node -e ''", ['-e', ''], undefined);
-  measure('hook claude, stop_hook_active: true (escape hatch)', [bundle, 'claude'], () => payload(true, 's-escape'));
-  measure('hook claude, clean repo (full pipeline, silent)', [bundle, 'claude'], () => payload(false, 's-clean'));
-  measure('hook claude, changed file (full pipeline, block)', [bundle, 'claude'], (i) => payload(false, `s-block-${i}`), () =>
+  measure('hook claude, stop_hook_active: true (escape hatch)', [bundle, 'claude'], () => payload('actionable', true, 's-escape'));
+  measure('hook claude, clean repo (full pipeline, silent)', [bundle, 'claude'], (i) => payload('clean', false, `s-clean-${i}`));
+  measure('hook claude, changed file (full pipeline, block)', [bundle, 'claude'], (i) => payload('actionable', false, `s-block-${i}`), () =>
     writeFileSync(join(repo, 'notes.txt'), `alpha\ngamma\nchanged ${Date.now()}\n`),
   );
 } finally {

@@ -1,4 +1,3 @@
-import lockfile from 'proper-lockfile';
 import type { SessionState } from './session-state.ts';
 import { SessionStateSchema, emptySessionState } from './session-state.ts';
 import {
@@ -95,6 +94,8 @@ export async function updateSessionState<T>(
   const compromised: string[] = [];
   let release: () => Promise<void>;
   try {
+    // Imported on first use: only a run that delivers a checkpoint takes the lock.
+    const { default: lockfile } = await import('proper-lockfile');
     release = await lockfile.lock(path, {
       realpath: false,
       stale: LOCK_STALE_MS,

@@ -1,6 +1,5 @@
 import { mkdir, open } from 'node:fs/promises';
 import { join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import type { AgentId } from '../agent-id.ts';
 import { toSafeSessionId } from './safe-session-id.ts';
 
@@ -58,8 +57,12 @@ export async function readSmallFile(path: string): Promise<string | undefined> {
   }
 }
 
-/** Write a file atomically (temp file + fsync + rename) with mode 0600, so readers never see half a file. */
+/**
+ * Write a file atomically (temp file + fsync + rename) with mode 0600, so readers never see half a
+ * file. The writer is imported on first use: most hook runs only read state.
+ */
 export async function writePrivateFileAtomic(path: string, content: string): Promise<void> {
+  const { default: writeFileAtomic } = await import('write-file-atomic');
   await writeFileAtomic(path, content, { mode: 0o600 });
 }
 

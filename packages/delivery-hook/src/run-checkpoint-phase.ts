@@ -1,0 +1,126 @@
+import { stat } from 'node:fs/promises';
+import {
+  claimCheckpoint,
+  decideLoopGuard,
+  getCheckpoint,
+  loadConfig,
+  readSessionState,
+  type AgentId,
+  type CheckpointOutcome,
+  type ResolvedConfig,
+} from '@agent-checkpoint/core';
+import type { HookLogger } from './debug-log.ts';
+import type { HookEvent } from './hook-event.ts';
+import { turnKeyOf } from './hook-identity.ts';
+import { loadTranscriptReader } from './load-transcript-reader.ts';
+import { pass, type HookRun, type HookRunContext } from './run-hook.ts';
+
+/** Longest time {@link claimCheckpoint} may wait for a concurrent hook of the same session. */
+const MAX_LOCK_WAIT_MS = 3000;
+/** Time kept back from the deadline for the claim and the output. */
+const RESERVE_MS = 250;
+
+/**
+ * The second half of a hook run, for a turn-end event that is not switched off: load the config, ask
+ * the loop guard early when the payload names the turn, read transcript and git once through
+ * `getCheckpoint`, then claim the block atomically. Every path that is not a granted claim passes.
+ */
+export async function runCheckpointPhase(
+  event: HookEvent,
+  context: HookRunContext & { readonly cwd: string; readonly sessionId: string },
+): Promise<HookRun> {
+  const { agent, log, cwd, sessionId } = context;
+  const loaded = await loadConfig({ cwd, env: context.env });
+  for (const note of loaded.diagnostics) log.debug(`config: ${note}`);
+  const { config } = loaded;
+  const location = { stateDir: context.stateDir, agent, sessionId };
+
+  // Early guard (no lock): Claude and Codex name the turn in the payload, so a turn that already got
+  // its checkpoint passes without reading the transcript or running git. Less information can only
+  // make the guard pass less often, so an early pass is always a final pass.
+  if (event.hint.turnId !== undefined) {
+    const { state, diagnostics } = await readSessionState(location);
+    for (const note of diagnostics) log.warn(note);
+    const early = decideLoopGuard({ state, turnId: event.hint.turnId, stopHookActive: false, now: context.now(), config: config.loopGuard });
+    if (early.verdict === 'pass') return pass('loop-guard', `${early.reason}: ${early.detail}`);
+  }
+
+  const outcome = await checkpointFor(event, { agent, cwd, sessionId, config, env: context.env, deadlineAt: context.deadlineAt, log });
+  for (const note of outcome.diagnostics) log.debug(`checkpoint: ${note}`);
+  if (outcome.decision !== 'message' || outcome.message === undefined || outcome.message === '') {
+    return pass('silent', `getCheckpoint is silent (${outcome.mode})`);
+  }
+
+  const timeline = outcome.timeline;
+  const remaining = context.deadlineAt - Date.now() - RESERVE_MS;
+  const { claim, diagnostics } = await claimCheckpoint({
+    ...location,
+    turnId: turnKeyOf(event, timeline),
+    stopHookActive: false,
+    turnStartedAt: timeline?.startedAt,
+    checkpointsDelivered: timeline?.checkpointsDelivered,
+    config: config.loopGuard,
+    now: context.now(),
+    lockWaitMs: Math.max(0, Math.min(MAX_LOCK_WAIT_MS, remaining)),
+  });
+  for (const note of diagnostics) log.warn(note);
+  if (claim.verdict === 'pass') {
+    return pass(claim.reason === 'state-unavailable' ? 'state-unavailable' : 'loop-guard', `${claim.reason}: ${claim.detail}`);
+  }
+  return {
+    verdict: { kind: 'block', reason: outcome.message },
+    code: 'checkpoint',
+    detail: `${outcome.mode}; turn ${claim.turnId}, block ${claim.blocksSoFar + 1} of ${config.loopGuard.maxBlocksPerTurn}`,
+  };
+}
+
+/** Resolve the transcript (payload path, else the reader's locator) and run the shared pipeline. */
+async function checkpointFor(
+  event: HookEvent,
+  options: {
+    readonly agent: AgentId;
+    readonly cwd: string;
+    readonly sessionId: string;
+    readonly config: ResolvedConfig;
+    readonly env: Readonly<Record<string, string | undefined>>;
+    readonly deadlineAt: number;
+    readonly log: HookLogger;
+  },
+): Promise<CheckpointOutcome> {
+  const reader = await loadTranscriptReader(options.agent);
+  const located =
+    event.transcriptPath ??
+    (await reader.locateTranscript({
+      ...(event.sessionId === undefined ? {} : { sessionId: event.sessionId }),
+      cwd: options.cwd,
+      env: options.env,
+    }));
+  const path = located === undefined ? undefined : await readableTranscriptPath(located, options.log);
+  const budget = Math.max(0, options.deadlineAt - Date.now() - RESERVE_MS * 2);
+  return getCheckpoint({
+    agent: options.agent,
+    cwd: options.cwd,
+    ...(path === undefined ? {} : { transcript: { reader, path, hint: event.hint } }),
+    sessionId: options.sessionId,
+    config: options.config,
+    env: options.env,
+    signal: AbortSignal.timeout(budget),
+  });
+}
+
+/**
+ * The transcript path, unless it names something other than a regular file. A FIFO would block the
+ * (synchronous) tail read forever and a device could be endless: such paths are dropped, and the
+ * checkpoint falls back to file-based instructions. A missing file is kept so the reader can say so.
+ */
+async function readableTranscriptPath(path: string, log: HookLogger): Promise<string | undefined> {
+  try {
+    const info = await stat(path);
+    if (info.isFile()) return path;
+    log.debug(`transcript ${path} is not a regular file; ignoring it`);
+    return undefined;
+  } catch {
+    return path;
+  }
+}
+
