@@ -161,6 +161,14 @@ export abstract class AgentSession {
     return this.agent === 'gemini' ? 'deny' : 'block';
   }
 
+  /**
+   * Replaces the hook command the probe runs (`hook.kind === "command"`), e.g. once a test knows
+   * paths inside the workspace. Takes effect at the next hook invocation.
+   */
+  setHookCommand(command: string): void {
+    this.writeProbeConfig('probe-hook.json', 'hooks.jsonl', { kind: 'command', command });
+  }
+
   get requests(): readonly LoggedRequest[] {
     return this.mock.requests.slice(this.requestOffset);
   }

@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LoggedRequest } from '../mock/request-log.ts';
 import { branch, say, shell, tools, whenLastUserTextStartsWith, type Scenario } from '../mock/scenario.ts';
+import { shellQuote } from '../mock/native-tool-calls.ts';
 import { CHECKPOINT_PREFIX, type AgentSession, type PromptOptions, type SessionOptions } from './agent-session.ts';
 import { findMarkedProcesses, type ProcessResult } from './process-group.ts';
 
@@ -135,6 +137,33 @@ export function defineHeadlessAgentTests<S extends HeadlessSession>(name: string
         expect(hooks.map((h) => h.response.action)).toEqual(['block', 'pass']);
         expect(hooks.map((h) => h.payload?.['stop_hook_active'])).toEqual([false, spec.stopHookActiveAfterBlock]);
         await spec.afterRun?.(session, 1);
+      });
+    });
+
+    it('relays an arbitrary hook command through the probe: its block reaches the model, its pass ends the turn', async () => {
+      const scenario: Scenario = {
+        name: 'command-hook',
+        steps: [say('All done.'), branch([whenLastUserTextStartsWith(`${CHECKPOINT_PREFIX}from a command`, say('Acknowledged.'))], say('No checkpoint seen.'))],
+      };
+      // A stand-in for the real hook: blocks once (marker file), with the JSON every agent accepts.
+      const start = spec.start({ scenario, files: { 'README.md': '# e2e\n' }, hook: { kind: 'command', command: 'true' } });
+      await withCheckedSession(start, async (session) => {
+        const marker = path.join(session.workspace.logs, 'blocked-once');
+        const reason = `${CHECKPOINT_PREFIX}from a command`;
+        const command = `cat >/dev/null; if [ -e ${shellQuote(marker)} ]; then exit 0; fi; touch ${shellQuote(marker)}; printf '%s' ${shellQuote(JSON.stringify({ decision: 'block', reason }))}`;
+        session.setHookCommand(command);
+        expectCleanRun(await session.prompt('Finish up.'));
+        const hooks = session.hookInvocations();
+        expect(hooks.map((h) => [h.response.action, h.response.exitCode, h.response.stdout])).toEqual([
+          ['exec', 0, JSON.stringify({ decision: 'block', reason })],
+          ['exec', 0, ''],
+        ]);
+        const steps = expectOnlyScriptedTraffic(session.requests, generic);
+        expect(steps.map((r) => [r.stepIndex, r.branch])).toEqual([
+          [0, undefined],
+          [1, 0],
+        ]);
+        expect(spec.carriesBlockReason(steps[1]?.body, reason)).toBe(true);
       });
     });
   });
