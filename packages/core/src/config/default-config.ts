@@ -26,6 +26,9 @@ export const TEST_COMMANDS: readonly string[] = [
   'tap',
   'playwright test',
   'node --test',
+  // A test file run directly: `node calc.test.mjs`, `tsx src/a.spec.ts`, `python tests/test_calc.py`.
+  '/^(node|bun|deno|tsx|ts-node)\\b.*\\.(test|spec)\\.[cm]?[jt]sx?\\b/',
+  '/^python[\\d.]*\\b.*\\btest_\\w+\\.py\\b/',
   'npm test',
   'pnpm test',
   'yarn test',

@@ -87,3 +87,10 @@ describe('rust, go, docker-compose', () => {
     ]);
   });
 });
+
+test('a test file run directly counts as running the tests', () => {
+  expect(actions('node-npm', ['calc.mjs'], ['node calc.test.mjs'])).toEqual([]);
+  expect(actions('node-pnpm', ['src/a.ts'], ['pnpm exec tsc --noEmit', 'npx tsx src/a.spec.ts'])).toEqual([]);
+  expect(actions('python', ['calc.py'], ['python3 tests/test_calc.py'])).toEqual([]);
+  expect(actions('node-npm', ['calc.mjs'], ['node calc.mjs'])).toEqual(['Run the tests: `npm test`']);
+});

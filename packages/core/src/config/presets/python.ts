@@ -26,7 +26,17 @@ const INSTALL_EVIDENCE: readonly string[] = [
   'make install',
 ];
 
-const TEST_EVIDENCE: readonly string[] = ['pytest', 'tox', 'nox', 'unittest', 'hatch test', 'make test', 'make check'];
+const TEST_EVIDENCE: readonly string[] = [
+  'pytest',
+  'tox',
+  'nox',
+  'unittest',
+  'hatch test',
+  'make test',
+  'make check',
+  // A test module run directly: `python tests/test_calc.py`.
+  '/^python[\\d.]*\\b.*\\btest_\\w+\\.py\\b/',
+];
 
 function pythonConfig(manager: PythonManager): Preset['config'] {
   const c = COMMANDS[manager];
