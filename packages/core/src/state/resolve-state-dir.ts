@@ -17,13 +17,13 @@ export interface ResolveStateDirOptions {
  * `$AGENT_CHECKPOINT_STATE_DIR`, else `$XDG_STATE_HOME/agent-checkpoint`, else
  * `~/.local/state/agent-checkpoint`.
  *
- * A relative `XDG_STATE_HOME` is ignored, as the XDG spec requires: a hook runs with the session's
- * cwd, so a relative path would scatter state across repositories.
+ * Relative values of either variable are ignored (the XDG spec requires it for `XDG_STATE_HOME`): a
+ * hook runs in the session's cwd, so a relative path would scatter state across repositories.
  */
 export function resolveStateDir(options: ResolveStateDirOptions = {}): string {
   const env = options.env ?? process.env;
   const explicit = env[STATE_DIR_ENV];
-  if (explicit !== undefined && explicit !== '') return explicit;
+  if (explicit !== undefined && explicit !== '' && isAbsolute(explicit)) return explicit;
   const xdg = env['XDG_STATE_HOME'];
   if (xdg !== undefined && xdg !== '' && isAbsolute(xdg)) return join(xdg, 'agent-checkpoint');
   return join(options.homeDir ?? homedir(), '.local', 'state', 'agent-checkpoint');

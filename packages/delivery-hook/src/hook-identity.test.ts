@@ -1,0 +1,35 @@
+import { emptyTimeline } from '@agent-checkpoint/core';
+import { describe, expect, it } from 'vitest';
+import type { HookEvent } from './hook-event.ts';
+import { sessionKeyOf, turnKeyOf } from './hook-identity.ts';
+
+const base: HookEvent = { agent: 'gemini', eventName: 'AfterAgent', isTurnEnd: true, stopHookActive: false, hint: {}, runningBackgroundTasks: 0 };
+
+describe('turnKeyOf', () => {
+  it('prefers the payload turn id (Claude prompt_id, Codex turn_id)', () => {
+    const timeline = { ...emptyTimeline('claude'), turnId: 'from-transcript' };
+    expect(turnKeyOf({ ...base, agent: 'claude', hint: { turnId: 'p1' } }, timeline)).toBe('p1');
+  });
+
+  it("uses the reader's turn id for Gemini, else a digest of the payload prompt", () => {
+    const timeline = { ...emptyTimeline('gemini'), turnId: 'abc123' };
+    expect(turnKeyOf({ ...base, hint: { prompt: 'do it' } }, timeline)).toBe('abc123');
+    const fallback = turnKeyOf({ ...base, hint: { prompt: 'do it' } }, emptyTimeline('gemini'));
+    expect(fallback).toMatch(/^prompt-[0-9a-f]{32}$/);
+    expect(turnKeyOf({ ...base, hint: { prompt: 'do it' } }, undefined)).toBe(fallback);
+    expect(turnKeyOf({ ...base, hint: { prompt: 'other' } }, undefined)).not.toBe(fallback);
+  });
+
+  it('is undefined when nothing identifies the turn', () => {
+    expect(turnKeyOf(base, emptyTimeline('gemini'))).toBeUndefined();
+  });
+});
+
+describe('sessionKeyOf', () => {
+  it('uses the session id, else a digest of the transcript path, else of the cwd', () => {
+    expect(sessionKeyOf({ ...base, sessionId: 's1' }, '/repo')).toBe('s1');
+    expect(sessionKeyOf({ ...base, transcriptPath: '/t.jsonl' }, '/repo')).toMatch(/^transcript-[0-9a-f]{32}$/);
+    expect(sessionKeyOf(base, '/repo')).toMatch(/^cwd-[0-9a-f]{32}$/);
+    expect(sessionKeyOf(base, '/repo')).not.toBe(sessionKeyOf(base, '/other'));
+  });
+});
