@@ -86,7 +86,7 @@ export function buildClaudeTimeline(input: BuildClaudeTimelineInput): BuiltClaud
       truncated = true;
       diagnostics.push({
         level: 'warn',
-        code: 'turn-truncated',
+        code: 'cap-reached',
         message: `The start of the turn lies beyond the last ${input.maxBytes} bytes read: the timeline holds only the tail of the turn.`,
       });
     } else {
@@ -189,7 +189,7 @@ function describeNonClaudeFile(collected: CollectedClaudeTurn, maxBytes: number)
     };
   }
   if (tail.corruptLines > 0) {
-    return { level: 'warn', code: 'not-jsonl', message: 'No line of the file is valid JSON: not a Claude Code transcript.' };
+    return { level: 'warn', code: 'unknown-format', message: 'No line of the file is valid JSON: not a Claude Code transcript.' };
   }
   if (tail.aborted) return { level: 'warn', code: 'aborted', message: 'Reading was aborted before any entry was read.' };
   if (tail.capped) {
@@ -199,7 +199,7 @@ function describeNonClaudeFile(collected: CollectedClaudeTurn, maxBytes: number)
       message: `No complete line within the last ${maxBytes} bytes (a single line is larger than the read cap).`,
     };
   }
-  return { level: 'info', code: 'empty', message: 'The transcript file has no entries yet.' };
+  return { level: 'info', code: 'empty-file', message: 'The transcript file has no entries yet.' };
 }
 
 /** The last assistant entry's text, and the text of its whole response (one entry per block). */

@@ -39,10 +39,10 @@ describe('bad inputs never throw and say what is wrong', () => {
   });
 
   it('empty file, and a file of blank lines', async () => {
-    expect((await codes(write('empty.jsonl', ''))).codes).toEqual(['empty']);
+    expect((await codes(write('empty.jsonl', ''))).codes).toEqual(['empty-file']);
     const blank = await codes(write('blank.jsonl', '\n\n\n'));
     expect(blank.timeline.hasData).toBe(false);
-    expect(blank.codes).toEqual(['empty']);
+    expect(blank.codes).toEqual(['empty-file']);
   });
 
   it('a directory instead of a file', async () => {
@@ -99,7 +99,7 @@ describe('bad inputs never throw and say what is wrong', () => {
     }
     const { timeline, codes: c } = await codes(write('garbage.bin', bytes));
     expect(timeline.hasData).toBe(false);
-    expect(c).toEqual(['not-jsonl']);
+    expect(c).toEqual(['unknown-format']);
   });
 
   it('a Codex rollout is another agent', async () => {

@@ -45,7 +45,7 @@ describe('bounded read', () => {
       expect(timeline.hasData).toBe(true);
       expect(timeline.truncated).toBe(true);
       expect(timeline.readStats?.bytesRead).toBeLessThanOrEqual(maxBytes);
-      expect(timeline.diagnostics.map((d) => d.code)).toEqual(['turn-truncated']);
+      expect(timeline.diagnostics.map((d) => d.code)).toEqual(['cap-reached']);
       expect(timeline.prompt).toBeUndefined();
       expect(timeline.startedAt).toBeUndefined();
       // The tail of the turn: the last calls, each still paired with its own result.
@@ -71,7 +71,7 @@ describe('bounded read', () => {
     expectValidTimeline(timeline);
     expect(timeline.readStats?.bytesRead).toBeLessThanOrEqual(maxBytes);
     expect(timeline.truncated).toBe(true);
-    expect(timeline.diagnostics.map((d) => d.code)).toEqual(['turn-truncated']);
+    expect(timeline.diagnostics.map((d) => d.code)).toEqual(['cap-reached']);
     // Only what follows the huge line is in the window: the block and the call after it.
     expect(timeline.calls.map(summarize)).toEqual([
       { kind: 'shell', rawName: 'Bash', outcome: 'success', command: 'echo running-tests && cat notes.txt', exitCode: 0, paths: [] },

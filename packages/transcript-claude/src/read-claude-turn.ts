@@ -109,7 +109,7 @@ function readOnce(request: ReadTurnRequest, options: ClaudeReaderOptions): ReadA
       : fail('read-error', `The transcript ${path} cannot be read: ${describe(error)}`);
   }
   if (!stats.isFile()) return fail('not-a-file', `The transcript path ${path} is not a regular file.`);
-  if (stats.size === 0) return fail('empty', `The transcript ${path} is empty.`, 'info');
+  if (stats.size === 0) return fail('empty-file', `The transcript ${path} is empty.`, 'info');
   try {
     const collected = collectClaudeTurn(path, {
       maxBytes: sanitizeMs(request.maxBytes, DEFAULT_TRANSCRIPT_MAX_BYTES),
