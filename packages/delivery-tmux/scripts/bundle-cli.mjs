@@ -18,13 +18,21 @@ await build({
   platform: 'node',
   target: 'node20',
   minifySyntax: true,
+  // Prefer ES module builds: jsonc-parser's UMD build require()s its own files at run time, which a
+  // bundle cannot satisfy (it lives in node_modules no more).
+  mainFields: ['module', 'main'],
   legalComments: 'none',
-  // Bundled CommonJS dependencies call require() for Node built-ins; ESM has no require.
+  // Bundled CommonJS dependencies (proper-lockfile, write-file-atomic…) use require() for Node
+  // built-ins and __filename/__dirname, none of which exist in an ES module.
   banner: {
     js: [
       '#!/usr/bin/env node',
       "import { createRequire as __acCreateRequire } from 'node:module';",
+      "import { fileURLToPath as __acFileURLToPath } from 'node:url';",
+      "import { dirname as __acDirname } from 'node:path';",
       'const require = __acCreateRequire(import.meta.url);',
+      'const __filename = __acFileURLToPath(import.meta.url);',
+      'const __dirname = __acDirname(__filename);',
     ].join('\n'),
   },
   logLevel: 'warning',

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -134,6 +134,17 @@ describe('agent-checkpoint-tmux (bundled CLI)', () => {
     const ran = await runCli([payload()], { ...fake.env, TMUX_PANE: '%999' });
     expect(ran.code).toBe(0);
     expect(outcomeOf(ran)).toEqual({ kind: 'skipped', reason: 'pane %999 does not exist on the tmux server' });
+    expect(fake.events().map((e) => e.type)).toEqual(['ready']);
+  });
+
+  it('honours a project configuration file (the bundle can parse JSONC)', async () => {
+    const fake = await startFakeCodex(server);
+    const repo = join(server.dir, 'repo');
+    mkdirSync(join(repo, '.git'), { recursive: true });
+    // Comments and a trailing comma: the JSONC parser itself must work inside the bundle.
+    writeFileSync(join(repo, '.agent-checkpoint.json'), '{\n  // off for this repository\n  "enabled": false,\n}\n');
+    const ran = await runCli([payload({ cwd: repo })], fake.env);
+    expect(outcomeOf(ran)).toEqual({ kind: 'skipped', reason: 'disabled in the configuration' });
     expect(fake.events().map((e) => e.type)).toEqual(['ready']);
   });
 

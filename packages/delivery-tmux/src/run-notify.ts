@@ -1,5 +1,6 @@
 import {
   claimCheckpoint,
+  decideLoopGuard,
   findTurn,
   isTruthyEnv,
   readSessionState,
@@ -153,7 +154,7 @@ async function decideAndDeliver(
   if (!found.ok) return { kind: 'skipped', reason: found.reason };
 
   const { config, diagnostics: configNotes } = await deps.loadConfig({ cwd: event.cwd, env });
-  for (const note of configNotes) log.debug(`config: ${note}`);
+  for (const note of configNotes) log.warn(`config: ${note}`);
   if (!config.enabled) return { kind: 'skipped', reason: 'disabled in the configuration' };
   const prefix = config.messages.prefix.trim();
   if (prefix === '') {
@@ -208,6 +209,19 @@ async function decideAndDeliver(
   }
 
   const timeline = result.timeline;
+  // The loop guard's full verdict (turn length, checkpoints seen in the transcript) before waiting
+  // on the pane; the locked claim right before typing decides for real.
+  const guard = decideLoopGuard({
+    state: known.state,
+    turnId: event.turnId,
+    stopHookActive: false,
+    turnStartedAt: timeline?.startedAt,
+    checkpointsDelivered: timeline?.checkpointsDelivered,
+    now: new Date(),
+    config: config.loopGuard,
+  });
+  if (guard.verdict === 'pass') return { kind: 'skipped', reason: `loop guard: ${guard.reason} (${guard.detail})` };
+
   const delivery = await deliverToPane(found.pane, result.message, {
     ...(options.enterDelayMs !== undefined ? { enterDelayMs: options.enterDelayMs } : {}),
     ...(options.idleWaitMs !== undefined ? { idleWaitMs: options.idleWaitMs } : {}),

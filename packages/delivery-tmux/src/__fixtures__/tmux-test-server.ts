@@ -71,8 +71,17 @@ export async function startTestTmux(): Promise<TestTmux> {
     tmux,
     startPane,
     async dispose() {
-      if (existsSync(socketPath)) await tmux('kill-server').catch(() => undefined);
-      rmSync(dir, { recursive: true, force: true });
+      if (existsSync(socketPath)) {
+        // The panes' programs get SIGHUP and may still write (the fake records its exit), so wait
+        // for them to be gone before removing their directory.
+        const pids = (await tmux('list-panes', '-a', '-F', '#{pane_pid}').catch(() => ''))
+          .split('\n')
+          .filter(Boolean)
+          .map(Number);
+        await tmux('kill-server').catch(() => undefined);
+        await waitFor(() => pids.every((pid) => !isAlive(pid)), 'pane processes to exit').catch(() => undefined);
+      }
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
     },
   };
 }
@@ -96,6 +105,15 @@ export async function startFakeCodex(server: TestTmux, options: readonly string[
   };
   await waitFor(async () => events().some((e) => e.type === 'ready') && (await pane.capture()).includes('› '), 'fake codex ready');
   return fake;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Poll `condition` until it holds; throws with `what` after `timeoutMs`. Never a bare sleep. */

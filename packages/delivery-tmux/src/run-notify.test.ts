@@ -1,0 +1,146 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { claimCheckpoint, getCheckpoint, loadConfig, readSessionState, type CheckpointOutcome } from '@agent-checkpoint/core';
+import { createCodexTranscriptReader } from '@agent-checkpoint/transcript-codex';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sanitizeTypedText } from './sanitize-typed-text.ts';
+import { buildBundle, createCodexWorld, RECORDED, runNotifyBundle, type CodexWorld } from './__fixtures__/codex-world.ts';
+import { startFakeCodex, startTestTmux, type FakeCodexPane, type TestTmux } from './__fixtures__/tmux-test-server.ts';
+
+/**
+ * End to end on real parts: a real git repository, the recorded Codex 0.169 rollout in a temp
+ * CODEX_HOME, the real Codex reader and getCheckpoint, the bundled CLI, real tmux and the fake
+ * Codex TUI.
+ */
+let bundleDir: string;
+let bundle: string;
+beforeAll(async () => {
+  bundleDir = mkdtempSync(join(tmpdir(), 'ac-tmux-bundle-'));
+  bundle = await buildBundle(bundleDir);
+});
+afterAll(() => rmSync(bundleDir, { recursive: true, force: true }));
+
+let world: CodexWorld;
+let server: TestTmux;
+let prefix: string;
+beforeEach(async () => {
+  world = createCodexWorld();
+  server = await startTestTmux();
+  prefix = (await loadConfig({ cwd: world.repo, env: world.env })).config.messages.prefix;
+});
+afterEach(async () => {
+  await server.dispose();
+  world.remove();
+});
+
+/** What getCheckpoint says for turn 1 with exactly the inputs the notify route uses. */
+async function expectedForTurn1(transcriptPath: string): Promise<CheckpointOutcome> {
+  return getCheckpoint({
+    agent: 'codex',
+    cwd: world.repo,
+    transcript: {
+      reader: createCodexTranscriptReader(),
+      path: transcriptPath,
+      hint: { turnId: RECORDED.turn1, prompt: RECORDED.prompt, lastAssistantMessage: 'Fixed calc.add and added NOTES.md.' },
+    },
+    sessionId: RECORDED.threadId,
+    env: world.env,
+  });
+}
+
+const notify = (fake: FakeCodexPane, payload: string, args: readonly string[] = []) =>
+  runNotifyBundle(bundle, [...args, payload], { ...world.env, ...fake.env });
+
+describe('notify → getCheckpoint → typed into the Codex pane', () => {
+  it('types exactly the text getCheckpoint returns, as one submission (parity)', async () => {
+    const rollout = world.writeRollout(RECORDED.turn1End, prefix);
+    const expected = await expectedForTurn1(rollout);
+    expect(expected.decision, expected.diagnostics.join('; ')).toBe('message');
+    const message = expected.message ?? '';
+    expect(sanitizeTypedText(message)).toBe(message);
+
+    const fake = await startFakeCodex(server, ['--busy-ms', '200']);
+    const run = await notify(fake, world.payload(RECORDED.turn1, [RECORDED.prompt]));
+    expect(run.code).toBe(0);
+    expect(run.outcome, `${JSON.stringify(run.outcome)} ${run.stderr}`).toMatchObject({ kind: 'delivered' });
+    expect(fake.submissions()).toEqual([message.replace(/\s+$/, '')]);
+    expect(fake.submissions()[0]?.startsWith(prefix.trim())).toBe(true);
+    expect(fake.events().map((e) => e.type)).toEqual(['ready', 'paste', 'submit']);
+    // The loop guard recorded the delivery under the thread id and turn id.
+    const state = await readSessionState({ stateDir: world.stateDir, agent: 'codex', sessionId: RECORDED.threadId });
+    expect(state.state.turns.map((t) => [t.turnId, t.blocks])).toEqual([[RECORDED.turn1, 1]]);
+  });
+
+  it('types nothing for the turn that answered our checkpoint', async () => {
+    const fake = await startFakeCodex(server, ['--busy-ms', '200']);
+    world.writeRollout(RECORDED.turn1End, prefix);
+    const first = await notify(fake, world.payload(RECORDED.turn1, [RECORDED.prompt]));
+    expect(first.outcome, first.stderr).toMatchObject({ kind: 'delivered' });
+    const typed = fake.submissions()[0] ?? '';
+
+    // Codex ran our message as turn 2; its notify arrives with the cumulative input messages.
+    world.writeRollout(RECORDED.turn2End, prefix);
+    const second = await notify(fake, world.payload(RECORDED.turn2, [RECORDED.prompt, typed]));
+    expect(second.outcome).toEqual({ kind: 'skipped', reason: 'this turn answered our own checkpoint' });
+
+    // Even when the payload does not show it, the rollout's last user message does.
+    const third = await notify(fake, world.payload(RECORDED.turn2, [RECORDED.prompt]));
+    expect(third.outcome).toMatchObject({ kind: 'skipped', reason: expect.stringMatching(/own checkpoint/) });
+    expect(fake.submissions()).toEqual([typed]);
+  });
+
+  it('delivers at most once per turn: a repeated notify for the same turn types nothing', async () => {
+    world.writeRollout(RECORDED.turn1End, prefix);
+    const fake = await startFakeCodex(server, ['--busy-ms', '200']);
+    const payload = world.payload(RECORDED.turn1, [RECORDED.prompt]);
+    expect((await notify(fake, payload)).outcome).toMatchObject({ kind: 'delivered' });
+    const again = await notify(fake, payload);
+    expect(again.outcome).toMatchObject({ kind: 'skipped', reason: expect.stringMatching(/^loop guard/) });
+    expect(fake.submissions()).toHaveLength(1);
+  });
+
+  it('types nothing when the Stop hook already checkpointed this turn (shared state)', async () => {
+    world.writeRollout(RECORDED.turn1End, prefix);
+    const hookClaim = await claimCheckpoint({
+      stateDir: world.stateDir,
+      agent: 'codex',
+      sessionId: RECORDED.threadId,
+      turnId: RECORDED.turn1,
+      stopHookActive: false,
+      config: { maxBlocksPerTurn: 1, minTurnSeconds: 0 },
+    });
+    expect(hookClaim.claim.verdict).toBe('allow');
+    const fake = await startFakeCodex(server);
+    const run = await notify(fake, world.payload(RECORDED.turn1, [RECORDED.prompt]));
+    expect(run.outcome).toMatchObject({ kind: 'skipped', reason: expect.stringMatching(/^loop guard/) });
+    expect(fake.events().map((e) => e.type)).toEqual(['ready']);
+  });
+
+  it('refuses a busy pane without using up the turn’s checkpoint', async () => {
+    world.writeRollout(RECORDED.turn1End, prefix);
+    const fake = await startFakeCodex(server, ['--start-busy-ms', '60000']);
+    const run = await notify(fake, world.payload(RECORDED.turn1, [RECORDED.prompt]), ['--idle-wait-ms=300']);
+    expect(run.outcome).toEqual({ kind: 'refused', reason: 'Codex is busy (a turn is running)' });
+    expect(fake.events().map((e) => e.type)).toEqual(['ready']);
+    const state = await readSessionState({ stateDir: world.stateDir, agent: 'codex', sessionId: RECORDED.threadId });
+    expect(state.state.turns).toEqual([]);
+  });
+
+  it('skips a thread without a rollout', async () => {
+    const fake = await startFakeCodex(server);
+    const run = await notify(fake, world.payload(RECORDED.turn1, [RECORDED.prompt]));
+    expect(run.outcome).toEqual({ kind: 'skipped', reason: `no rollout found for thread ${RECORDED.threadId}` });
+    expect(fake.events().map((e) => e.type)).toEqual(['ready']);
+  });
+
+  it('honours the per-session off switch', async () => {
+    world.writeRollout(RECORDED.turn1End, prefix);
+    const { setOffSwitch } = await import('@agent-checkpoint/core');
+    await setOffSwitch({ stateDir: world.stateDir, scope: { kind: 'session', sessionId: RECORDED.threadId }, off: true });
+    const fake = await startFakeCodex(server);
+    const run = await notify(fake, world.payload(RECORDED.turn1, [RECORDED.prompt]));
+    expect(run.outcome).toMatchObject({ kind: 'skipped', reason: expect.stringMatching(/^switched off \(session/) });
+    expect(fake.events().map((e) => e.type)).toEqual(['ready']);
+  });
+});
