@@ -35,8 +35,8 @@ describe('bad inputs never throw and say why', () => {
 
   it('binary data', () => {
     const bytes = Uint8Array.from({ length: 4096 }, (_, i) => (i * 131 + 7) % 256);
-    expect(codes(temp.write('bin.jsonl', bytes))).toEqual(['binary-file']);
-    expect(codes(temp.write('invalid-utf8.jsonl', Buffer.from([0x7b, 0xff, 0xfe, 0x0a])))).toEqual(['binary-file']);
+    expect(codes(temp.write('bin.jsonl', bytes))).toEqual(['unknown-format']);
+    expect(codes(temp.write('invalid-utf8.jsonl', Buffer.from([0x7b, 0xff, 0xfe, 0x0a])))).toEqual(['unknown-format']);
   });
 
   it('text that is not JSON', () => {

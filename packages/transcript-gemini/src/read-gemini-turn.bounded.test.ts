@@ -91,7 +91,7 @@ describe('caps and single lines', () => {
     const path = temp.write('one-huge-line.jsonl', toJsonl([...HEADLESS.slice(0, 3), huge('h1')]));
     const timeline = read(path);
     expect(timeline).toMatchObject({ hasData: false, calls: [] });
-    expect(timeline.diagnostics[0]?.code).toBe('line-exceeds-cap');
+    expect(timeline.diagnostics[0]?.code).toBe('cap-reached');
     expect(timeline.readStats?.bytesRead).toBeLessThanOrEqual(DEFAULT_TRANSCRIPT_MAX_BYTES);
   });
 

@@ -74,7 +74,7 @@ function readGeminiTurnUnsafe(request: ReadTurnRequest, options: ReadGeminiTurnO
     sniffLength > 0 ? sniffGeminiFile(path, sniffLength, sniffLength === size) : ({ format: 'jsonl' } as const);
   switch (format.format) {
     case 'binary':
-      return withStats(noData('binary-file', `The Gemini transcript is not text (binary data): ${path}`), sniffLength, size);
+      return withStats(noData('unknown-format', `Not a Gemini chat recording (binary data, not text): ${path}`), sniffLength, size);
     case 'blank':
       return withStats(noData('empty-file', `The Gemini transcript holds only whitespace: ${path}`), sniffLength, size);
     case 'not-json':
@@ -151,7 +151,7 @@ function readJsonl({ request, options, path, size, maxBytes, sniffLength }: Read
     }
     if (tail.linesVisited === 0 && tail.capped) {
       return withStats(
-        noData('line-exceeds-cap', `No complete line in the last ${tailCap} bytes of the Gemini transcript (a single record larger than the read cap).`),
+        noData('cap-reached', `No complete line in the last ${tailCap} bytes of the Gemini transcript (a single record larger than the read cap).`),
         bytesRead,
         size,
       );
