@@ -163,3 +163,14 @@ describe('gapSentence', () => {
     expect(gapSentence('agent artifacts', ['/^curl\\b/'])).toBe('Agent artifacts was modified but its follow-up was not observed this turn');
   });
 });
+
+describe('gap sentence names the command of the action', () => {
+  test('pairs a pnpm action with pnpm evidence, not the first (npm) evidence', () => {
+    expect(gapSentence('Node package manifest', ['npm install', 'pnpm install', 'yarn'], 'Install dependencies: `pnpm install`')).toBe(
+      'Node package manifest was modified but `pnpm install` was not observed this turn',
+    );
+  });
+  test('falls back to the first plain evidence when the action quotes no matching command', () => {
+    expect(gapSentence('Config', ['make restart'], 'Restart the daemon')).toBe('Config was modified but `make restart` was not observed this turn');
+  });
+});

@@ -1,5 +1,6 @@
 import type { ResolvedConfig } from '../config/config-schema.ts';
-import { isRegexEvidence } from '../shell/match-evidence.ts';
+import { isRegexEvidence, matchesEvidence } from '../shell/match-evidence.ts';
+import { parseShellCommand } from '../shell/parse-shell-command.ts';
 import type { TurnTimeline } from '../timeline/turn-timeline.ts';
 import type { Categorization } from './categorize-files.ts';
 import type { CategoryMatch, Observation, RequiredAction } from './checkpoint-result.ts';
@@ -63,7 +64,7 @@ export function checkVerificationGaps(
     actions.push({ source: category.id, text: action, precedence: category.precedence });
     if (category.evidence.length > 0) requiredEvidence.push(category.evidence);
     if (timeline.hasData && category.evidence.length > 0) {
-      observations.push({ kind: 'verification-gap', text: gapSentence(category.label, category.evidence), callIds: [] });
+      observations.push({ kind: 'verification-gap', text: gapSentence(category.label, category.evidence, action), callIds: [] });
     }
   }
 
@@ -91,10 +92,15 @@ export function checkVerificationGaps(
 /**
  * `"TUI code was modified but \`pkill -SIGUSR2\` was not observed this turn"`. Only the first letter is
  * upper-cased (the original's `.capitalize()` produced "Tui code"). Regex evidence is not shown.
+ *
+ * The command named is the evidence that the action's own command (its backticked code) satisfies, so
+ * the observation never contradicts the action (a pnpm project's "`pnpm install`" action is not paired
+ * with "`npm install` was not observed"); otherwise the first plain evidence.
  */
-export function gapSentence(label: string, evidence: readonly string[]): string {
+export function gapSentence(label: string, evidence: readonly string[], action = ''): string {
   const subject = label.length > 0 ? label[0]!.toUpperCase() + label.slice(1) : label;
-  const shown = evidence.find((e) => !isRegexEvidence(e));
+  const plain = evidence.filter((e) => !isRegexEvidence(e));
+  const shown = evidenceNamedByAction(plain, action) ?? plain[0];
   return shown === undefined
     ? `${subject} was modified but its follow-up was not observed this turn`
     : `${subject} was modified but \`${shown}\` was not observed this turn`;
@@ -110,4 +116,14 @@ function sortByPrecedence(actions: readonly RequiredAction[]): RequiredAction[] 
 function dedupeActions(actions: readonly RequiredAction[]): RequiredAction[] {
   const seen = new Set<string>();
   return actions.filter((a) => (seen.has(a.text) ? false : (seen.add(a.text), true)));
+}
+
+/** The first evidence that a command quoted in the action text (`` `…` ``) would itself satisfy. */
+function evidenceNamedByAction(evidence: readonly string[], action: string): string | undefined {
+  for (const [, code] of action.matchAll(/`([^`]+)`/g)) {
+    const segments = parseShellCommand(code ?? '');
+    const hit = evidence.find((e) => segments.some((segment) => matchesEvidence(segment, e)));
+    if (hit !== undefined) return hit;
+  }
+  return undefined;
 }
