@@ -179,6 +179,8 @@ describe('debug logging', () => {
     const lines = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.at(-1)).toMatchObject({ agent: 'gemini', level: 'debug', verdict: 'block' });
     expect(String(lines.at(-1)?.['message'])).toMatch(/^checkpoint: actionable/);
+    // Per-phase timings, for measuring the hook on a user's machine.
+    expect(lines.at(-1)?.['timings']).toEqual({ config: expect.any(Number), checkpoint: expect.any(Number), claim: expect.any(Number) });
   });
 });
 

@@ -30,7 +30,17 @@ export async function runCheckpointPhase(
   context: HookRunContext & { readonly cwd: string; readonly sessionId: string },
 ): Promise<HookRun> {
   const { agent, log, cwd, sessionId } = context;
+  const timings: Record<string, number> = {};
+  let mark = Date.now();
+  const lap = (name: string): void => {
+    const now = Date.now();
+    timings[name] = now - mark;
+    mark = now;
+  };
+  const passWith = (code: Parameters<typeof pass>[0], detail: string): HookRun => ({ ...pass(code, detail), timings });
+
   const loaded = await loadConfig({ cwd, env: context.env });
+  lap('config');
   for (const note of loaded.diagnostics) log.debug(`config: ${note}`);
   const { config } = loaded;
   const location = { stateDir: context.stateDir, agent, sessionId };
@@ -42,13 +52,14 @@ export async function runCheckpointPhase(
     const { state, diagnostics } = await readSessionState(location);
     for (const note of diagnostics) log.warn(note);
     const early = decideLoopGuard({ state, turnId: event.hint.turnId, stopHookActive: false, now: context.now(), config: config.loopGuard });
-    if (early.verdict === 'pass') return pass('loop-guard', `${early.reason}: ${early.detail}`);
+    if (early.verdict === 'pass') return passWith('loop-guard', `${early.reason}: ${early.detail}`);
   }
 
   const outcome = await checkpointFor(event, { agent, cwd, sessionId, config, env: context.env, deadlineAt: context.deadlineAt, log });
+  lap('checkpoint');
   for (const note of outcome.diagnostics) log.debug(`checkpoint: ${note}`);
   if (outcome.decision !== 'message' || outcome.message === undefined || outcome.message === '') {
-    return pass('silent', `getCheckpoint is silent (${outcome.mode})`);
+    return passWith('silent', `getCheckpoint is silent (${outcome.mode})`);
   }
 
   const timeline = outcome.timeline;
@@ -63,14 +74,16 @@ export async function runCheckpointPhase(
     now: context.now(),
     lockWaitMs: Math.max(0, Math.min(MAX_LOCK_WAIT_MS, remaining)),
   });
+  lap('claim');
   for (const note of diagnostics) log.warn(note);
   if (claim.verdict === 'pass') {
-    return pass(claim.reason === 'state-unavailable' ? 'state-unavailable' : 'loop-guard', `${claim.reason}: ${claim.detail}`);
+    return passWith(claim.reason === 'state-unavailable' ? 'state-unavailable' : 'loop-guard', `${claim.reason}: ${claim.detail}`);
   }
   return {
     verdict: { kind: 'block', reason: outcome.message },
     code: 'checkpoint',
     detail: `${outcome.mode}; turn ${claim.turnId}, block ${claim.blocksSoFar + 1} of ${config.loopGuard.maxBlocksPerTurn}`,
+    timings,
   };
 }
 

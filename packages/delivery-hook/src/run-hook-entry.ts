@@ -32,11 +32,16 @@ export async function runHookEntry(
   const log = createHookLogger({ debug: options.debug, stateDir, agent: agentName });
 
   let finished = false;
-  const finish = async (agent: AgentId | undefined, verdict: HookVerdict, note?: string): Promise<never> => {
+  const finish = async (
+    agent: AgentId | undefined,
+    verdict: HookVerdict,
+    note?: string,
+    timings?: Readonly<Record<string, number>>,
+  ): Promise<never> => {
     if (finished) return new Promise<never>(() => undefined);
     finished = true;
     const output = agent === undefined ? '' : encodeHookOutput(agent, verdict);
-    if (note !== undefined) log.debug(note, { ms: Date.now() - startedAt, verdict: verdict.kind });
+    if (note !== undefined) log.debug(note, { ms: Date.now() - startedAt, verdict: verdict.kind, ...(timings ? { timings } : {}) });
     await writeStdout(output);
     process.exit(0);
   };
@@ -69,7 +74,7 @@ export async function runHookEntry(
     if (run.code === 'invalid-payload' || run.code === 'stdin-unavailable' || run.code === 'state-unavailable') {
       log.warn(`${run.detail}; letting the stop pass`);
     }
-    return await finish(agent, run.verdict, `${run.code}: ${run.detail}`);
+    return await finish(agent, run.verdict, `${run.code}: ${run.detail}`, run.timings);
   } catch (error) {
     onCrash(error);
     return new Promise<never>(() => undefined);

@@ -23,6 +23,8 @@ export interface HookRun {
   readonly verdict: HookVerdict;
   readonly code: HookRunCode;
   readonly detail: string;
+  /** Milliseconds spent in each phase that ran (`config`, `checkpoint`, `claim`), for the debug log. */
+  readonly timings?: Readonly<Record<string, number>>;
 }
 
 /** What a run needs from its surroundings (real process values in the bin, temp dirs in tests). */
