@@ -1,7 +1,7 @@
 import { readJsonlTail } from '@agent-checkpoint/core';
 import type { JsonlTailResult } from '@agent-checkpoint/core';
 import type { ForeignAgent, GeminiMessage, GeminiRecord } from './gemini-record.ts';
-import { classifyGeminiRecord } from './gemini-record.ts';
+import { classifyGeminiRecord, GEMINI_MESSAGE_TYPES } from './gemini-record.ts';
 import type { BoundaryRule } from './gemini-turn-rules.ts';
 import { isResetPoint, reduceGeminiRecords } from './reduce-gemini-records.ts';
 
@@ -22,7 +22,7 @@ export interface GeminiTailCollection {
   readonly resetReached: boolean;
   /** The read ended at a message that is the turn boundary in the reduced list. */
   readonly boundaryConfirmed: boolean;
-  /** Lines that were Gemini records (metadata, `$set`, `$rewindTo`, messages). */
+  /** Lines that were Gemini records (metadata, `$set`, `$rewindTo`, messages of a Gemini type). */
   readonly geminiLines: number;
   /** Lines recognised as another agent's transcript. */
   readonly foreignLines: Readonly<Partial<Record<ForeignAgent, number>>>;
@@ -69,7 +69,9 @@ export function collectGeminiTail(path: string, options: CollectGeminiTailOption
         if (record.foreign) foreignLines[record.foreign] = (foreignLines[record.foreign] ?? 0) + 1;
         return 'continue';
       }
-      geminiLines += 1;
+      // A message of a type Gemini never writes is kept (the turn builder ignores it) but is no
+      // evidence of the format: another agent's lines can have the `{id, type}` shape.
+      if (record.kind !== 'message' || GEMINI_MESSAGE_TYPES.has(record.message.type)) geminiLines += 1;
       // Metadata-only `$set` lines (`lastUpdated`) carry nothing the timeline needs.
       if (record.kind === 'set' && record.messages === undefined && record.sessionId === undefined) return 'continue';
       collected.push(record);

@@ -33,6 +33,14 @@ export type GeminiRecord =
   /** Anything else: a future record kind, or a line of another agent's transcript. */
   | { readonly kind: 'unknown'; readonly foreign?: ForeignAgent };
 
+/**
+ * The message types Gemini CLI writes (`MessageRecord.type`). The loader accepts any `{id, type}` line
+ * as a message, and so does {@link classifyGeminiRecord}; but only these prove that a file is a
+ * Gemini recording: Claude Code's `{"type":"api-request","sessionId":…,"id":…}` bookkeeping lines have
+ * the same shape.
+ */
+export const GEMINI_MESSAGE_TYPES: ReadonlySet<string> = new Set(['user', 'gemini', 'info', 'warning', 'error']);
+
 /** Agents whose transcript lines we recognise well enough to name them in a diagnostic. */
 export type ForeignAgent = 'claude' | 'codex';
 

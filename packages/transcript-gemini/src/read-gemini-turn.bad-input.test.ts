@@ -80,6 +80,15 @@ describe('bad inputs never throw and say why', () => {
     expect(timeline.diagnostics).toEqual([expect.objectContaining({ code: 'wrong-agent', message: expect.stringContaining(agent) })]);
   });
 
+  it('a whole Claude Code 2.1.330 session is another agent, though its api-request lines look like messages', () => {
+    // `{"type":"api-request","sessionId":…,"id":…}` has the `{id, type}` shape of a Gemini message.
+    const path = join(import.meta.dirname, '../../../fixtures/claude/2.1.330/recorded/fail-fix-pass.jsonl');
+    expect(readFileSync(path, 'utf8')).toContain('{"type":"api-request","sessionId":');
+    const timeline = read(path);
+    expect(timeline).toMatchObject({ hasData: false, calls: [] });
+    expect(timeline.diagnostics).toEqual([expect.objectContaining({ code: 'wrong-agent', message: expect.stringContaining('Claude Code') })]);
+  });
+
   it('an aborted signal returns without reading', () => {
     const controller = new AbortController();
     controller.abort();
