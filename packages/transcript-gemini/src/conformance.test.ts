@@ -1,0 +1,36 @@
+import { join } from 'node:path';
+import { describeTranscriptReaderConformance, recordedTranscripts, type RecordedEndOfTurnEvent } from '@agent-checkpoint/core/conformance';
+import fg from 'fast-glob';
+import { createGeminiTranscriptReader } from './create-gemini-transcript-reader.ts';
+
+// The shared transcript-reader conformance suite (core), run on Gemini CLI's real recordings.
+const fixtures = join(import.meta.dirname, '../../../fixtures');
+const own = (pattern: string): string[] => fg.sync(pattern, { cwd: join(fixtures, 'gemini/0.61.0'), absolute: true }).sort();
+
+describeTranscriptReaderConformance({
+  reader: createGeminiTranscriptReader(),
+  agent: 'gemini',
+  fixtures: {
+    recordedDir: join(fixtures, 'gemini/0.61.0/recorded'),
+    // Hand-recorded sessions (headless, tmux) and the documented derived shapes ($set rewrite,
+    // $rewindTo); the legacy single-document `.json` is not line-based and stays with the reader's tests.
+    extra: own('*.jsonl'),
+  },
+  foreignFixtures: [
+    ...recordedTranscripts(join(fixtures, 'claude/2.1.330/recorded')).map((path) => ({ agent: 'claude' as const, path })),
+    ...recordedTranscripts(join(fixtures, 'codex/0.169.0/recorded')).map((path) => ({ agent: 'codex' as const, path })),
+  ],
+  hintSources: [
+    {
+      // What delivery-hook passes for a Gemini `AfterAgent` payload.
+      name: 'AfterAgent hook',
+      fileSuffix: '.hook-payloads.jsonl',
+      fires: 'every-stop',
+      toHint: ({ payload }: RecordedEndOfTurnEvent) => (typeof payload['prompt'] === 'string' ? { prompt: payload['prompt'] } : {}),
+    },
+  ],
+  deviations: {
+    interruptedCallNotRecorded:
+      'Gemini CLI 0.61 exits at once on SIGINT: the model message is kept with empty content and no toolCalls, so the interrupted call is not in the recording at all',
+  },
+});
