@@ -37,3 +37,7 @@ export { readGitSnapshot, type ReadGitSnapshotOptions } from './git/read-git-sna
 export { loadConfig, type LoadConfigOptions, type LoadedConfig } from './config/load-config.ts';
 export { PROJECT_CONFIG_FILE, USER_CONFIG_ENV, findProjectRoot, userConfigPath, configCacheDir } from './config/config-paths.ts';
 export { detectPresets, type DetectablePreset } from './config/detect-presets.ts';
+export * from './context/index.ts';
+export * from './handoff/index.ts';
+export * from './direct/index.ts';
+export * from './checkpoint-state/index.ts';
