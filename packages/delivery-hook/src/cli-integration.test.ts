@@ -148,6 +148,17 @@ describe('bounded time', () => {
     // Without transcript data the checkpoint is file-based: still delivered, from git alone.
     expect(parseHookStdout('claude', result.stdout)).toMatch(/^\[agent-checkpoint\] /);
   });
+
+  it('a FIFO as the project config file does not wedge the hook (it passes with a warning)', async () => {
+    const w = open(CODEX_FIXTURE);
+    const config = join(w.repo, '.agent-checkpoint.json');
+    rmSync(config);
+    execFileSync('mkfifo', [config]);
+    const scenario = w.scenario('actionable');
+    const result = await runHookBundle({ args: ['codex'], stdin: JSON.stringify(payloadOf(scenario)), env: scenario.env, killAfterMs: 30_000 });
+    expect(result).toMatchObject({ code: 0, signal: null, stdout: '' });
+    expect(result.stderr).toMatch(/is not a regular file/);
+  });
 });
 
 describe('finding the transcript without transcript_path', () => {

@@ -1,9 +1,13 @@
 import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import {
   claimCheckpoint,
   decideLoopGuard,
+  findProjectRoot,
   getCheckpoint,
   loadConfig,
+  PROJECT_CONFIG_FILE,
+  userConfigPath,
   readSessionState,
   type AgentId,
   type CheckpointOutcome,
@@ -39,6 +43,11 @@ export async function runCheckpointPhase(
   };
   const passWith = (code: Parameters<typeof pass>[0], detail: string): HookRun => ({ ...pass(code, detail), timings });
 
+  const unsafe = await unreadableConfigPath(cwd, context.env);
+  if (unsafe !== undefined) {
+    log.warn(`${unsafe} is not a regular file (a FIFO or device would block the hook); letting the stop pass`);
+    return passWith('config-unusable', `${unsafe} is not a regular file`);
+  }
   const loaded = await loadConfig({ cwd, env: context.env });
   lap('config');
   for (const note of loaded.diagnostics) log.debug(`config: ${note}`);
@@ -119,6 +128,24 @@ async function checkpointFor(
     env: options.env,
     signal: AbortSignal.timeout(budget),
   });
+}
+
+/**
+ * A configuration file path that exists but is neither a regular file nor a directory. Reading a FIFO
+ * blocks the whole process (config files are read synchronously), and no timer could end the run, so
+ * such a path is refused before the config is loaded.
+ */
+async function unreadableConfigPath(cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<string | undefined> {
+  const candidates = [join(findProjectRoot(cwd), PROJECT_CONFIG_FILE), userConfigPath(env, undefined).path];
+  for (const path of candidates) {
+    try {
+      const info = await stat(path);
+      if (!info.isFile() && !info.isDirectory()) return path;
+    } catch {
+      // Absent or unreadable: loadConfig reports it.
+    }
+  }
+  return undefined;
 }
 
 /**

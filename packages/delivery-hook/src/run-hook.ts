@@ -16,7 +16,8 @@ export type HookRunCode =
   | 'switched-off'
   | 'loop-guard'
   | 'silent'
-  | 'state-unavailable';
+  | 'state-unavailable'
+  | 'config-unusable';
 
 /** The result of one hook run: the verdict to encode and why. */
 export interface HookRun {
