@@ -141,6 +141,6 @@ describe('turns longer than the cap', () => {
     const timeline = await reader.readTurn({ transcriptPath: path, checkpointPrefix: SAMPLE_PREFIX, maxBytes: 64 * 1024 });
     expect(timeline.hasData).toBe(false);
     expect(timeline.readStats?.bytesRead).toBeLessThanOrEqual(64 * 1024);
-    expect(timeline.diagnostics.map((diagnostic) => diagnostic.code)).toContain('no-data');
+    expect(timeline.diagnostics.map((diagnostic) => diagnostic.code)).toContain('cap-reached');
   });
 });

@@ -39,13 +39,13 @@ describe('readTurn on bad input', () => {
   });
 
   it('reports a file of blank lines', async () => {
-    expectNoData(await read(files.write('\n\n\n')), 'no-data');
+    expectNoData(await read(files.write('\n\n\n')), 'empty-file');
   });
 
   it('reports binary content', async () => {
     const bytes = Buffer.alloc(4096);
     for (let i = 0; i < bytes.length; i += 1) bytes[i] = (i * 7919 + 13) % 256;
-    expectNoData(await read(files.write(bytes)), 'no-data');
+    expectNoData(await read(files.write(bytes)), 'unknown-format');
   });
 
   it("reports another agent's JSONL (Claude Code) as the wrong agent", async () => {

@@ -72,11 +72,19 @@ export function readCodexTurn(request: ReadTurnRequest, options: ReadCodexTurnOp
   if (tail.aborted) diagnostics.push({ level: 'warn', code: 'aborted', message: 'Reading was aborted; the timeline may be incomplete.' });
 
   if (codexLines + tail.skippedLines === 0) {
-    const diagnostic: TimelineDiagnostic =
+    // The shared codes (core's SHARED_DIAGNOSTIC_CODES): another agent's lines, an abort (already
+    // said), nothing but blank lines, a single line larger than the cap, or content of no format.
+    const diagnostic: TimelineDiagnostic | undefined =
       foreignLines > 0
         ? { level: 'warn', code: 'wrong-agent', message: `${path} is JSONL but has no Codex rollout lines (another agent's transcript?).` }
-        : { level: 'warn', code: 'no-data', message: `${path} has no readable JSON lines in its last ${tail.bytesRead} bytes.` };
-    return { ...emptyTimeline('codex'), readStats, diagnostics: [...diagnostics, diagnostic] };
+        : tail.aborted
+          ? undefined
+          : tail.corruptLines === 0 && tail.reachedStart
+            ? { level: 'warn', code: 'empty-file', message: `${path} holds only blank lines.` }
+            : tail.corruptLines === 0 && tail.capped
+              ? { level: 'warn', code: 'cap-reached', message: `No complete line in the last ${maxBytes} bytes of ${path} (a single line larger than the read cap).` }
+              : { level: 'warn', code: 'unknown-format', message: `${path} has no readable JSON lines in its last ${tail.bytesRead} bytes: not a Codex rollout.` };
+    return { ...emptyTimeline('codex'), readStats, diagnostics: diagnostic ? [...diagnostics, diagnostic] : diagnostics };
   }
 
   // Lines were collected newest first; records within a line keep their order.
@@ -90,7 +98,12 @@ export function readCodexTurn(request: ReadTurnRequest, options: ReadCodexTurnOp
     return {
       ...emptyTimeline('codex'),
       readStats,
-      diagnostics: [...diagnostics, { level: 'warn', code: 'no-turn', message: 'The rollout has no recognisable turn in the read window.' }],
+      diagnostics: [
+        ...diagnostics,
+        tail.capped
+          ? { level: 'warn', code: 'cap-reached', message: `No recognisable turn in the last ${maxBytes} bytes of the rollout (the read cap).` }
+          : { level: 'warn', code: 'no-turn', message: 'The rollout has no recognisable turn in the read window.' },
+      ],
     };
   }
   if (span.hintMissed) {
