@@ -1,0 +1,56 @@
+import { join } from 'node:path';
+import { describeTranscriptReaderConformance, recordedTranscripts, type RecordedEndOfTurnEvent } from '@agent-checkpoint/core/conformance';
+import fg from 'fast-glob';
+import { createCodexTranscriptReader } from './create-codex-transcript-reader.ts';
+
+// The shared transcript-reader conformance suite (core), run on Codex CLI's real recordings.
+const fixtures = join(import.meta.dirname, '../../../fixtures');
+const own = (pattern: string): string[] => fg.sync(pattern, { cwd: join(fixtures, 'codex/0.169.0'), absolute: true }).sort();
+
+/** The TUI's hidden title-generation thread fires notify like a turn; the tmux route ignores it. */
+const TITLE_THREAD_PROMPT = 'Generate a concise, single-line task title';
+
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+
+describeTranscriptReaderConformance({
+  reader: createCodexTranscriptReader(),
+  agent: 'codex',
+  fixtures: {
+    recordedDir: join(fixtures, 'codex/0.169.0/recorded'),
+    // Hand-recorded rollouts (exec, tmux, TUI interrupt, steer and injection): contract checks only.
+    extra: own('*/rollout-*.jsonl'),
+  },
+  foreignFixtures: [
+    ...recordedTranscripts(join(fixtures, 'claude/2.1.330/recorded')).map((path) => ({ agent: 'claude' as const, path })),
+    ...recordedTranscripts(join(fixtures, 'gemini/0.61.0/recorded')).map((path) => ({ agent: 'gemini' as const, path })),
+  ],
+  hintSources: [
+    {
+      // What delivery-hook passes for a Codex `Stop` payload.
+      name: 'Stop hook',
+      fileSuffix: '.hook-payloads.jsonl',
+      fires: 'every-stop',
+      toHint: ({ payload }: RecordedEndOfTurnEvent) => ({
+        ...(typeof payload['turn_id'] === 'string' ? { turnId: payload['turn_id'] } : {}),
+        ...(typeof payload['last_assistant_message'] === 'string' ? { lastAssistantMessage: payload['last_assistant_message'] } : {}),
+      }),
+    },
+    {
+      // What delivery-tmux passes for an `agent-turn-complete` notification.
+      name: 'notify',
+      fileSuffix: '.notify-payloads.jsonl',
+      fires: 'turn-complete',
+      toHint: ({ payload }: RecordedEndOfTurnEvent) => {
+        const inputs = strings(payload['input-messages']);
+        if (inputs[0]?.startsWith(TITLE_THREAD_PROMPT)) return undefined;
+        const lastInput = inputs.at(-1);
+        const last = payload['last-assistant-message'];
+        return {
+          ...(typeof payload['turn-id'] === 'string' ? { turnId: payload['turn-id'] } : {}),
+          ...(lastInput !== undefined ? { prompt: lastInput } : {}),
+          ...(typeof last === 'string' ? { lastAssistantMessage: last } : {}),
+        };
+      },
+    },
+  ],
+});
