@@ -32,6 +32,13 @@ describe('the loop guard through the real hook', () => {
     const w = open(GEMINI_FIXTURE);
     const first = await deliverThroughHook(w.scenario('actionable'));
     expect(first).not.toBeNull();
+    // The block is on record, under the reader's turn id.
+    const status = await runHookBundle({ args: ['status', '--session', GEMINI_FIXTURE.sessionId, '--json'], env: w.scenario('actionable').env });
+    const states = (JSON.parse(status.stdout) as { session: { states: Array<{ agent: string; state: { turns: unknown[]; lastCheckpointAt?: string } }> } })
+      .session.states;
+    expect(states).toHaveLength(1);
+    expect(states[0]).toMatchObject({ agent: 'gemini', state: { turns: [{ turnId: expect.any(String), blocks: 1 }] } });
+    expect(states[0]?.state.lastCheckpointAt).toEqual(expect.any(String));
     // What Gemini does next: the reason is recorded as an ordinary user message, the model runs a
     // tool, and AfterAgent fires again with stop_hook_active false.
     const transcript = w.scenario('actionable').transcriptPath;
