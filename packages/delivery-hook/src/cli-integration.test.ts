@@ -168,6 +168,18 @@ describe('bounded time', () => {
   });
 });
 
+describe('configuration problems', () => {
+  it('an invalid project config is reported on stderr and ignored as a whole (defaults apply)', async () => {
+    const w = open(CLAUDE_FIXTURE);
+    writeFileSync(join(w.repo, '.agent-checkpoint.json'), '{ "categories": [ { "id": "Bad Id", "include": [] } ] }');
+    const scenario = w.scenario('actionable');
+    const result = await runHookBundle({ args: ['claude'], stdin: JSON.stringify(payloadOf(scenario)), env: scenario.env });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^agent-checkpoint: config: .*\.agent-checkpoint\.json: invalid configuration, file ignored/m);
+    expect(parseHookStdout('claude', result.stdout)).toBe((await w.expected(scenario)).message);
+  });
+});
+
 describe('finding the transcript without transcript_path', () => {
   it('Claude: locates <home>/.claude/projects/<slug>/<session>.jsonl from session id and cwd', async () => {
     const w = open(CLAUDE_FIXTURE);

@@ -50,7 +50,8 @@ export async function runCheckpointPhase(
   }
   const loaded = await loadConfig({ cwd, env: context.env });
   lap('config');
-  for (const note of loaded.diagnostics) log.debug(`config: ${note}`);
+  // A broken config file is the user's to fix, and it is ignored as a whole: always say so.
+  for (const note of loaded.diagnostics) log.warn(`config: ${note}`);
   const { config } = loaded;
   const location = { stateDir: context.stateDir, agent, sessionId };
 
