@@ -19,6 +19,8 @@ describeTranscriptReaderConformance({
     ...recordedTranscripts(join(fixtures, 'gemini/0.61.0/recorded')).map((path) => ({ agent: 'gemini' as const, path })),
     ...recordedTranscripts(join(fixtures, 'codex/0.169.0/recorded')).map((path) => ({ agent: 'codex' as const, path })),
   ],
+  // SIGINT during a Bash call: the tool_result is `is_error` "The user doesn't want to proceed…", no exit code.
+  interruptedOutcome: 'error',
   hintSources: [
     {
       // What delivery-hook passes for a Claude `Stop` payload.

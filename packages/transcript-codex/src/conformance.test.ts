@@ -24,6 +24,8 @@ describeTranscriptReaderConformance({
     ...recordedTranscripts(join(fixtures, 'claude/2.1.330/recorded')).map((path) => ({ agent: 'claude' as const, path })),
     ...recordedTranscripts(join(fixtures, 'gemini/0.61.0/recorded')).map((path) => ({ agent: 'gemini' as const, path })),
   ],
+  // Esc in the TUI during exec_command: the output is "aborted by user", no exit code (nothing proves it ran).
+  interruptedOutcome: 'pending',
   hintSources: [
     {
       // What delivery-hook passes for a Codex `Stop` payload.

@@ -35,9 +35,11 @@ import {
   forbiddenReads,
   matchSteps,
   type GoldenTurn,
+  type InterruptedOutcome,
   type ReaderDeviations,
   type RecordedScenarioName,
   type ScenarioGolden,
+  type StepMatchOptions,
 } from './transcript-scenario-goldens.ts';
 import { timelineViolations } from './transcript-timeline-invariants.ts';
 
@@ -82,6 +84,11 @@ export interface TranscriptReaderConformanceOptions {
   readonly hintSources: readonly HintSource[];
   /** What this agent's CLI cannot record, with the reason. */
   readonly deviations?: ReaderDeviations;
+  /**
+   * What this CLI records for the interrupted command of `interrupted-turn` (`error` or `pending`),
+   * checked exactly; leave it out when the CLI drops the call (see {@link ReaderDeviations}).
+   */
+  readonly interruptedOutcome?: InterruptedOutcome;
   /** Scenarios this CLI could not record at all, with the reason; reported as skipped tests. */
   readonly skipScenarios?: Partial<Record<RecordedScenarioName, string>>;
   /** The working-directory placeholder of the recordings (default `/WORK/repo`). */
@@ -571,8 +578,11 @@ export function describeTranscriptReaderConformance(options: TranscriptReaderCon
     return problems;
   }
 
-  function stepOptions() {
-    return options.deviations ? { deviations: options.deviations } : {};
+  function stepOptions(): StepMatchOptions {
+    return {
+      ...(options.deviations ? { deviations: options.deviations } : {}),
+      ...(options.interruptedOutcome ? { interruptedOutcome: options.interruptedOutcome } : {}),
+    };
   }
 
   /** How `timeline` differs from the golden `turn`. */
@@ -672,6 +682,8 @@ export {
   type ScenarioGolden,
   type ReaderDeviations,
   type RecordedScenarioName,
+  type InterruptedOutcome,
+  type StepMatchOptions,
 } from './transcript-scenario-goldens.ts';
 export {
   recordedTranscripts,

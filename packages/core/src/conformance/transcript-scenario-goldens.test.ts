@@ -135,6 +135,9 @@ describe('scenario goldens', () => {
     expect(match('interrupted-turn', [run('node slow-job.mjs', 'error', undefined, 'The user doesn\'t want to proceed')])).toEqual([]);
     expect(match('interrupted-turn', [run('node slow-job.mjs', 'pending', undefined, 'aborted by user')])).toEqual([]);
     expect(match('interrupted-turn', [run('node slow-job.mjs', 'success', 0, '')]).join('\n')).toMatch(/must not be a success/);
+    const pending = neutralCalls([run('node slow-job.mjs', 'pending', undefined, 'aborted by user')], CWD);
+    expect(matchSteps(pending, steps('interrupted-turn'), { interruptedOutcome: 'pending' })).toEqual([]);
+    expect(matchSteps(pending, steps('interrupted-turn'), { interruptedOutcome: 'error' }).join('\n')).toMatch(/records an interrupted command as error/);
     expect(match('interrupted-turn', []).join('\n')).toMatch(/no call left/);
     const dropped = { deviations: { interruptedCallNotRecorded: 'the CLI drops it' } };
     expect(matchSteps([], steps('interrupted-turn'), dropped)).toEqual([]);

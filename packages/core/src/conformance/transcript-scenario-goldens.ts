@@ -262,9 +262,19 @@ export interface ReaderDeviations {
   readonly exitCodesNotRecorded?: string;
 }
 
+/**
+ * What a CLI records for a command the user interrupted, when it records the call at all. Either is
+ * right for the engine (neither is evidence of success); a transcript package states which one its CLI
+ * gives so a change shows up: `error` (Claude Code: the result is `is_error` "The user doesn't want to
+ * proceed…") or `pending` (Codex CLI: the output is "aborted by user", without an exit code).
+ */
+export type InterruptedOutcome = 'error' | 'pending';
+
 /** How {@link matchSteps} treats agent differences. */
 export interface StepMatchOptions {
   readonly deviations?: ReaderDeviations;
+  /** When given, an `interrupted-run` step requires exactly this outcome. */
+  readonly interruptedOutcome?: InterruptedOutcome;
 }
 
 /**
@@ -297,6 +307,9 @@ export function matchSteps(calls: readonly NeutralCall[], steps: readonly Golden
         if (call.kind !== 'shell' || call.command !== normalizeCommand(step.command)) problems.push(`${where}: not this command`);
         if (call.outcome === 'success') problems.push(`${where}: an interrupted command must not be a success`);
         if (call.exitCode === 0) problems.push(`${where}: an interrupted command must not carry exit code 0`);
+        if (options.interruptedOutcome !== undefined && call.outcome !== options.interruptedOutcome) {
+          problems.push(`${where}: this CLI records an interrupted command as ${options.interruptedOutcome}`);
+        }
         break;
       case 'read':
         if (!call.reads.includes(step.path)) problems.push(`${where}: does not read ${step.path}`);
