@@ -44,7 +44,7 @@ const blank = (command: string, feature?: string): CheckpointInput => ({
   phases: {},
 });
 
-describe('save (seed 002)', () => {
+describe('save (seed 002)', { timeout: 60_000 }, () => {
   it('creates <repo>/.agent-checkpoint/state/<command>-<feature>.json with version, HEAD and timestamps', async () => {
     const r = repo();
     const h = storeFor(r);
@@ -137,7 +137,7 @@ describe('save (seed 002)', () => {
   });
 });
 
-describe('load (seed 002)', () => {
+describe('load (seed 002)', { timeout: 60_000 }, () => {
   it('returns null silently when there is no checkpoint', async () => {
     const h = storeFor(repo());
     expect(await h.store.load('design')).toBeNull();
@@ -191,7 +191,7 @@ describe('load (seed 002)', () => {
   });
 });
 
-describe('updatePhase / complete / getResumePoint (seed 002)', () => {
+describe('updatePhase / complete / getResumePoint (seed 002)', { timeout: 60_000 }, () => {
   it('creates the checkpoint, adds timestamps and keeps started_at on later updates', async () => {
     const r = repo();
     const h = storeFor(r);
@@ -296,7 +296,7 @@ describe('updatePhase / complete / getResumePoint (seed 002)', () => {
   });
 });
 
-describe('the default logger', () => {
+describe('the default logger', { timeout: 60_000 }, () => {
   it('writes one line to stderr', async () => {
     const r = repo();
     const writes: string[] = [];

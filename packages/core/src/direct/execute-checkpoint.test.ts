@@ -78,7 +78,7 @@ function bareRemote(r: TempGitRepo, options: { reject?: boolean } = {}): string 
   return bare;
 }
 
-describe('executeCheckpoint: commits and idempotency', () => {
+describe('executeCheckpoint: commits and idempotency', { timeout: 60_000 }, () => {
   it('does nothing but the handoff in a clean tree', async () => {
     const r = repo();
     const before = head(r);
@@ -249,7 +249,7 @@ describe('executeCheckpoint: commits and idempotency', () => {
   });
 });
 
-describe('executeCheckpoint: push', () => {
+describe('executeCheckpoint: push', { timeout: 60_000 }, () => {
   it('skips the push without the remote', async () => {
     const r = repo();
     r.write('README.md', 'x\n');
@@ -292,7 +292,7 @@ describe('executeCheckpoint: push', () => {
   });
 });
 
-describe('executeCheckpoint: failures fall back and roll back', () => {
+describe('executeCheckpoint: failures fall back and roll back', { timeout: 60_000 }, () => {
   function rejectingPreCommit(r: TempGitRepo): void {
     const hook = join(r.dir, '.git', 'hooks', 'pre-commit');
     writeFileSync(hook, '#!/bin/sh\necho "lint failed" >&2\nexit 1\n');
@@ -352,7 +352,7 @@ describe('executeCheckpoint: failures fall back and roll back', () => {
   });
 });
 
-describe('executeCheckpoint: memory file and repository variants', () => {
+describe('executeCheckpoint: memory file and repository variants', { timeout: 60_000 }, () => {
   it('follows a symlinked memory file (AGENTS.md -> CLAUDE.md) and commits the target', async () => {
     const r = repo();
     r.write('CLAUDE.md', '# Shared rules\n');

@@ -45,7 +45,7 @@ function porcelain(r: TempGitRepo): string {
   return r.git(['status', '--porcelain=v1', '--untracked-files=all', '--ignored=no']);
 }
 
-describe('writeHandoff in a real repository', () => {
+describe('writeHandoff in a real repository', { timeout: 60_000 }, () => {
   it('writes .agent-checkpoint/handoffs/YYYY-MM-DD-HHMM.md, git-ignored without touching .gitignore', async () => {
     const r = repo();
     r.write('src/app.ts', 'export {};\n');
@@ -120,7 +120,7 @@ describe('writeHandoff in a real repository', () => {
   });
 });
 
-describe('writeNewFile / writeUniqueFile', () => {
+describe('writeNewFile / writeUniqueFile', { timeout: 60_000 }, () => {
   it('refuses to replace an existing file or a symlink', async () => {
     const d = makeTempDir();
     cleanups.push(d.remove);
@@ -132,7 +132,7 @@ describe('writeNewFile / writeUniqueFile', () => {
   });
 });
 
-describe('latestHandoff', () => {
+describe('latestHandoff', { timeout: 60_000 }, () => {
   it('picks the newest by name, suffixes numerically, ignoring temp and foreign files', async () => {
     const d = makeTempDir();
     cleanups.push(d.remove);
@@ -170,7 +170,7 @@ describe('latestHandoff', () => {
   });
 });
 
-describe('resume texts from a written handoff', () => {
+describe('resume texts from a written handoff', { timeout: 60_000 }, () => {
   it('renders the PROMPT.md section and the SessionStart context', async () => {
     const r = repo();
     r.write('src/app.ts', 'x\n');
@@ -216,7 +216,7 @@ describe('resume texts from a written handoff', () => {
   });
 });
 
-describe('findMemoryFiles', () => {
+describe('findMemoryFiles', { timeout: 60_000 }, () => {
   it('lists existing memory files, the agent\'s own first, following symlinks', async () => {
     const d = makeTempDir();
     cleanups.push(d.remove);
