@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deliverToPane, type DeliveryResult } from './deliver-to-pane.ts';
 import { findCodexPane, type CodexPane } from './find-codex-pane.ts';
 import { sanitizeTypedText } from './sanitize-typed-text.ts';
+import { waitForIdlePrompt } from './verify-idle-prompt.ts';
 import { FAKE_CODEX, startFakeCodex, startTestTmux, waitFor, type TestTmux } from './__fixtures__/tmux-test-server.ts';
 
 let server: TestTmux;
@@ -122,6 +123,26 @@ describe('deliverToPane (real tmux, fake Codex TUI)', () => {
     const result = await deliverToPane(pane, MESSAGE, { idleWaitMs: 0 });
     expect(result.status).toBe('refused');
     expect(fake.events().map((e) => e.type)).toEqual(['ready']);
+  });
+});
+
+describe('waitForIdlePrompt (real tmux, fake Codex TUI)', () => {
+  it('needs two idle captures at least the gap apart, or one more after an earlier idle capture', async () => {
+    const fake = await startFakeCodex(server);
+    const pane = await paneOf(fake.env);
+    const started = Date.now();
+    expect(await waitForIdlePrompt(pane, { waitMs: 0 })).toEqual({ ok: true, samples: 2 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    expect(await waitForIdlePrompt(pane, { waitMs: 0, idleSeenAt: Date.now() - 300 })).toEqual({ ok: true, samples: 1 });
+    // An earlier idle capture that is too recent still needs the gap.
+    expect(await waitForIdlePrompt(pane, { waitMs: 0, idleSeenAt: Date.now() })).toEqual({ ok: true, samples: 2 });
+  });
+
+  it('does not take an earlier idle capture for a pane that is busy now', async () => {
+    const fake = await startFakeCodex(server, ['--start-busy-ms', '60000']);
+    await waitFor(async () => (await fake.capture()).includes('esc to interrupt'), 'busy screen');
+    const result = await waitForIdlePrompt(await paneOf(fake.env), { waitMs: 0, idleSeenAt: Date.now() - 1000 });
+    expect(result).toMatchObject({ ok: false, lastState: 'busy' });
   });
 });
 

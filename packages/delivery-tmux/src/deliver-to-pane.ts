@@ -8,6 +8,8 @@ export interface DeliverOptions extends PasteTimings {
   readonly idleWaitMs?: number;
   /** Gap between the two idle samples. Default 250. */
   readonly idleSampleGapMs?: number;
+  /** Time of an earlier capture that showed the pane idle (see `WaitIdleOptions.idleSeenAt`). */
+  readonly idleSeenAt?: number;
   /**
    * Last word before typing, called once every check has passed: resolve to a reason to refuse, or
    * undefined to go ahead. The notify route claims its loop-guard slot here, so a refused or busy
@@ -39,6 +41,7 @@ export async function deliverToPane(pane: CodexPane, message: string, options: D
   const idle = await waitForIdlePrompt(pane, {
     waitMs: options.idleWaitMs ?? 2000,
     ...(options.idleSampleGapMs !== undefined ? { sampleGapMs: options.idleSampleGapMs } : {}),
+    ...(options.idleSeenAt !== undefined ? { idleSeenAt: options.idleSeenAt } : {}),
     ...(options.tmuxTimeoutMs !== undefined ? { tmuxTimeoutMs: options.tmuxTimeoutMs } : {}),
   });
   if (!idle.ok) return { status: 'refused', reason: idle.reason };

@@ -15,8 +15,9 @@ import { deliverToPane } from './deliver-to-pane.ts';
 import { findCodexPane } from './find-codex-pane.ts';
 import { createNotifyLogger, type NotifyLogger } from './notify-logger.ts';
 import { parseNotifyArgv, type NotifyOptions } from './parse-notify-argv.ts';
-import { readNotifyPayload, type TurnCompleteEvent } from './read-notify-payload.ts';
+import { readNotifyPayload } from './read-notify-payload.ts';
 import { spawnChainedNotify, type ChainResult } from './spawn-chained-notify.ts';
+import { capturePane, classifyScreen } from './verify-idle-prompt.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -182,6 +183,9 @@ async function decideAndDeliver(
   });
   if (transcriptPath === undefined) return { kind: 'skipped', reason: `no rollout found for thread ${event.threadId}` };
 
+  // First idle sample while git and the transcript are read; the confirming one comes right before
+  // typing (two idle samples at least 250 ms apart, as always).
+  const earlySample = capturePane(found.pane).then((screen) => ({ at: Date.now(), idle: screen !== undefined && classifyScreen(screen) === 'idle' }));
   const result = await deps.getCheckpoint({
     agent: 'codex',
     cwd: event.cwd,
@@ -209,6 +213,7 @@ async function decideAndDeliver(
   }
 
   const timeline = result.timeline;
+  const early = await earlySample;
   // The loop guard's full verdict (turn length, checkpoints seen in the transcript) before waiting
   // on the pane; the locked claim right before typing decides for real.
   const guard = decideLoopGuard({
@@ -226,6 +231,7 @@ async function decideAndDeliver(
     ...(options.enterDelayMs !== undefined ? { enterDelayMs: options.enterDelayMs } : {}),
     ...(options.idleWaitMs !== undefined ? { idleWaitMs: options.idleWaitMs } : {}),
     ...(options.confirmTimeoutMs !== undefined ? { confirmTimeoutMs: options.confirmTimeoutMs } : {}),
+    ...(early.idle ? { idleSeenAt: early.at } : {}),
     beforePaste: async () => {
       const claimed = await claimCheckpoint({
         stateDir,

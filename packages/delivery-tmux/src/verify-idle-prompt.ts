@@ -48,12 +48,17 @@ export async function capturePane(pane: CodexPane, timeoutMs?: number): Promise<
 }
 
 export interface WaitIdleOptions {
-  /** Keep trying until this many ms have passed (0: one attempt). */
+  /** Keep trying until this many ms have passed (0: one attempt of two samples). */
   readonly waitMs: number;
-  /** Gap between the two samples that must both be idle. Default 250. */
+  /** Minimum gap between the two samples that must both be idle. Default 250. */
   readonly sampleGapMs?: number;
   /** Pause between attempts. Default 100. */
   readonly pollMs?: number;
+  /**
+   * When an earlier capture already showed the pane idle (e.g. taken while the checkpoint was being
+   * computed), its time: one more idle capture at least `sampleGapMs` later then suffices.
+   */
+  readonly idleSeenAt?: number;
   readonly tmuxTimeoutMs?: number;
 }
 
@@ -62,8 +67,9 @@ export type WaitIdleResult =
   | { readonly ok: false; readonly reason: string; readonly lastState?: ScreenState };
 
 /**
- * Wait until the pane shows an idle Codex with an empty composer on two samples `sampleGapMs` apart
- * (a single frame can be caught mid-redraw). Gives up after `waitMs`.
+ * Wait until the pane shows an idle Codex with an empty composer on two consecutive samples at least
+ * `sampleGapMs` apart (a single frame can be caught mid-redraw, or between a turn's end and the
+ * next). The last sample is the one taken just now. Gives up after `waitMs`.
  */
 export async function waitForIdlePrompt(pane: CodexPane, options: WaitIdleOptions): Promise<WaitIdleResult> {
   const gap = options.sampleGapMs ?? 250;
@@ -71,20 +77,22 @@ export async function waitForIdlePrompt(pane: CodexPane, options: WaitIdleOption
   const deadline = Date.now() + options.waitMs;
   let samples = 0;
   let lastState: ScreenState | undefined;
+  let idleSince = options.idleSeenAt;
   for (;;) {
-    const first = await capturePane(pane, options.tmuxTimeoutMs);
+    const screen = await capturePane(pane, options.tmuxTimeoutMs);
     samples += 1;
-    if (first === undefined) return { ok: false, reason: `cannot capture pane ${pane.paneId}` };
-    lastState = classifyScreen(first);
+    if (screen === undefined) return { ok: false, reason: `cannot capture pane ${pane.paneId}` };
+    const now = Date.now();
+    lastState = classifyScreen(screen);
     if (lastState === 'idle') {
-      await sleep(gap);
-      const second = await capturePane(pane, options.tmuxTimeoutMs);
-      samples += 1;
-      if (second === undefined) return { ok: false, reason: `cannot capture pane ${pane.paneId}` };
-      lastState = classifyScreen(second);
-      if (lastState === 'idle') return { ok: true, samples };
+      if (idleSince !== undefined && now - idleSince >= gap) return { ok: true, samples };
+      idleSince ??= now;
+      // The confirming sample is always taken, even past the deadline.
+      await sleep(Math.max(0, idleSince + gap - now));
+      continue;
     }
-    if (Date.now() + poll > deadline) break;
+    idleSince = undefined;
+    if (now + poll > deadline) break;
     await sleep(poll);
   }
   const reason =
