@@ -14,6 +14,7 @@ import type {
 import { DEFAULT_CONFIG, DEFAULT_SOURCE } from './default-config.ts';
 import { PRESETS } from './presets/index.ts';
 import { compileEvidence } from '../shell/match-evidence.ts';
+import { resolveContextCheckpointConfig, type ContextCheckpointLayer } from '../context/resolve-context-checkpoint-config.ts';
 
 /** Thrown by {@link resolveConfig} for an unknown preset name or an `extends` cycle. */
 export class ConfigResolutionError extends Error {
@@ -46,6 +47,8 @@ interface State {
   loopGuard: { maxBlocksPerTurn?: number; minTurnSeconds?: number };
   transcriptMaxBytes?: number;
   gitTimeoutMs?: number;
+  /** `context`, `handoff` and `directExecution` of every layer, merged at the end by their own resolver. */
+  contextLayers: ContextCheckpointLayer[];
   sources: ConfigSource[];
 }
 
@@ -74,6 +77,7 @@ export function resolveConfig(layers: readonly ConfigLayer[]): ResolvedConfig {
     hygiene: {},
     messages: {},
     loopGuard: {},
+    contextLayers: [],
     sources: [],
   };
   applyLayer(state, DEFAULT_CONFIG, DEFAULT_SOURCE, []);
@@ -142,6 +146,9 @@ function merge(state: State, config: ConfigFile): void {
   if (config.loopGuard) state.loopGuard = { ...state.loopGuard, ...definedOnly(config.loopGuard) };
   if (config.transcriptMaxBytes !== undefined) state.transcriptMaxBytes = config.transcriptMaxBytes;
   if (config.gitTimeoutMs !== undefined) state.gitTimeoutMs = config.gitTimeoutMs;
+  if (config.context || config.handoff || config.directExecution) {
+    state.contextLayers.push({ context: config.context, handoff: config.handoff, directExecution: config.directExecution });
+  }
 }
 
 /** Within one layer, a repeated id keeps its last definition at the first position. */
@@ -205,6 +212,9 @@ function finish(state: State): ResolvedConfig {
   };
   const planPath = state.planDrift?.path;
   const planSlug = state.planDrift?.slug;
+  // Only configurations that mention these features pay for resolving them; the rest get the defaults
+  // from contextCheckpointConfigOf().
+  const contextCheckpoint = state.contextLayers.length > 0 ? resolveContextCheckpointConfig(state.contextLayers) : undefined;
   return {
     enabled: state.enabled ?? true,
     categories: state.categories.map(resolveCategory),
@@ -223,6 +233,9 @@ function finish(state: State): ResolvedConfig {
     },
     transcriptMaxBytes: state.transcriptMaxBytes ?? 524288,
     gitTimeoutMs: state.gitTimeoutMs ?? 5000,
+    ...(contextCheckpoint
+      ? { context: contextCheckpoint.context, handoff: contextCheckpoint.handoff, directExecution: contextCheckpoint.directExecution }
+      : {}),
     sources: [...state.sources],
   };
 }
