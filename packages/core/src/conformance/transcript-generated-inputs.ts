@@ -9,8 +9,13 @@ import { join } from 'node:path';
  */
 export interface TempFiles {
   readonly dir: string;
-  /** Write `content` to a new file in the temp dir and return its path. */
+  /** Write `content` to a new file in the temp dir (a fresh name each time) and return its path. */
   write(name: string, content: string | Uint8Array): string;
+  /**
+   * Write `content` to exactly `name` in the temp dir, replacing what was there, and return its path.
+   * For the thousands of cut copies a test reads one after the other: one file, not thousands.
+   */
+  put(name: string, content: string | Uint8Array): string;
   /** Path in the temp dir, not created. */
   path(name: string): string;
   cleanup(): void;
@@ -24,7 +29,12 @@ export function createTempFiles(prefix: string): TempFiles {
     dir,
     write(name, content) {
       counter += 1;
-      const file = join(dir, `${String(counter).padStart(4, '0')}-${name.replace(/[^A-Za-z0-9._-]/g, '_')}`);
+      const file = join(dir, `${String(counter).padStart(4, '0')}-${safeName(name)}`);
+      writeFileSync(file, content);
+      return file;
+    },
+    put(name, content) {
+      const file = join(dir, safeName(name));
       writeFileSync(file, content);
       return file;
     },
@@ -35,6 +45,10 @@ export function createTempFiles(prefix: string): TempFiles {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+function safeName(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]/g, '_');
 }
 
 /** Deterministic pseudo-random bytes (xorshift32), including NULs and invalid UTF-8. */

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentId } from '../agent-id.ts';
@@ -150,7 +150,7 @@ export function describeTranscriptReaderConformance(options: TranscriptReaderCon
 
   describe(`transcript reader conformance: ${agent}`, () => {
     beforeAll(() => {
-      temp = createTempFiles(`ac-conformance-${agent}`);
+      temp = createTempFiles(`ac-transcript-conformance-${agent}`);
     });
     afterAll(() => {
       temp.cleanup();
@@ -228,7 +228,7 @@ export function describeTranscriptReaderConformance(options: TranscriptReaderCon
 
       it('never changes the file it reads', async () => {
         for (const fixture of allFixtures) {
-          const path = temp.write('copy.jsonl', readFileSync(fixture));
+          const path = temp.put('copy.jsonl', readFileSync(fixture));
           const before = statSync(path);
           const bytes = readFileSync(path);
           await readValid(fixture, baseRequest(path));
@@ -275,7 +275,7 @@ export function describeTranscriptReaderConformance(options: TranscriptReaderCon
             let lastCheckpoints = 0;
             for (const end of lineEnds(bytes)) {
               const label = `${fixture} cut after byte ${end}`;
-              const timeline = await readValid(label, baseRequest(temp.write('prefix.jsonl', bytes.subarray(0, end))));
+              const timeline = await readValid(label, baseRequest(temp.put('prefix.jsonl', bytes.subarray(0, end))));
               if (!timeline.hasData) {
                 expect(codes(timeline), `${label}: no data in this agent's own file`).toContain(SHARED_DIAGNOSTIC_CODES.noTurn);
                 continue;
@@ -314,6 +314,7 @@ export function describeTranscriptReaderConformance(options: TranscriptReaderCon
               expect(comparable(timeline), label).toEqual(comparable(original));
             }
           }
+          rmSync(temp.path('large.jsonl'), { force: true });
         },
         SLOW,
       );
@@ -326,7 +327,7 @@ export function describeTranscriptReaderConformance(options: TranscriptReaderCon
           async () => {
             await fc.assert(
               fc.asyncProperty(fc.uint8Array({ maxLength: 4096 }), async (bytes) => {
-                await readValid('arbitrary bytes', baseRequest(temp.write('bytes.jsonl', bytes)));
+                await readValid('arbitrary bytes', baseRequest(temp.put('bytes.jsonl', bytes)));
               }),
               { numRuns: runs },
             );
@@ -339,7 +340,7 @@ export function describeTranscriptReaderConformance(options: TranscriptReaderCon
           async () => {
             await fc.assert(
               fc.asyncProperty(fc.array(fc.json({ maxDepth: 3 }), { maxLength: 30 }), async (lines) => {
-                await readValid('json lines', baseRequest(temp.write('json.jsonl', `${lines.join('\n')}\n`)));
+                await readValid('json lines', baseRequest(temp.put('json.jsonl', `${lines.join('\n')}\n`)));
               }),
               { numRuns: runs },
             );
@@ -361,7 +362,7 @@ export function describeTranscriptReaderConformance(options: TranscriptReaderCon
                   const bytes = all[index]!;
                   const at = Math.floor(where * bytes.length);
                   const cut = keepHead ? bytes.subarray(0, at) : bytes.subarray(at);
-                  await readValid(`${allFixtures[index]} cut at ${at} (${keepHead ? 'head' : 'tail'})`, baseRequest(temp.write('cut.jsonl', cut), { maxBytes }));
+                  await readValid(`${allFixtures[index]} cut at ${at} (${keepHead ? 'head' : 'tail'})`, baseRequest(temp.put('cut.jsonl', cut), { maxBytes }));
                 },
               ),
               { numRuns: runs },
@@ -389,7 +390,7 @@ export function describeTranscriptReaderConformance(options: TranscriptReaderCon
                   const picked: Uint8Array[] = order.map((i) => lines[i]!);
                   for (const d of duplicates) if (picked.length > 0) picked.push(picked[d % picked.length]!);
                   for (const [at, bytes] of garbage) picked.splice(at % (picked.length + 1), 0, joinBytes([bytes, new Uint8Array([0x0a])]));
-                  await readValid(`${allFixtures[index]} reshuffled`, baseRequest(temp.write('shuffled.jsonl', joinBytes(picked))));
+                  await readValid(`${allFixtures[index]} reshuffled`, baseRequest(temp.put('shuffled.jsonl', joinBytes(picked))));
                 },
               ),
               { numRuns: runs },
@@ -485,7 +486,7 @@ export function describeTranscriptReaderConformance(options: TranscriptReaderCon
     const prefixes: { readonly end: number; readonly timeline: TurnTimeline }[] = [];
     if (lastIndex > 0 || golden.turns.some((t) => t.blockedAfterStep !== undefined)) {
       for (const end of lineEnds(bytes)) {
-        const timeline = await readValid(`${golden.name} cut after byte ${end}`, baseRequest(temp.write('scenario-prefix.jsonl', bytes.subarray(0, end))));
+        const timeline = await readValid(`${golden.name} cut after byte ${end}`, baseRequest(temp.put('scenario-prefix.jsonl', bytes.subarray(0, end))));
         prefixes.push({ end, timeline });
       }
     }
@@ -496,7 +497,7 @@ export function describeTranscriptReaderConformance(options: TranscriptReaderCon
         if (!prefix.timeline.hasData || prefix.timeline.prompt !== turn.prompt) continue;
         if (best === undefined || prefix.timeline.calls.length >= best.timeline.calls.length) best = prefix;
       }
-      return best === undefined ? undefined : temp.write(`turn-${index + 1}-as-it-stood.jsonl`, bytes.subarray(0, best.end));
+      return best === undefined ? undefined : temp.put(`${golden.name}-turn-${index + 1}-as-it-stood.jsonl`, bytes.subarray(0, best.end));
     });
     for (const [index, turn] of golden.turns.entries()) {
       if (index === lastIndex) continue;
