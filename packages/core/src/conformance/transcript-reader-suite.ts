@@ -135,7 +135,8 @@ export function describeTranscriptReaderConformance(options: TranscriptReaderCon
     const fileBytes = fileSize(request.transcriptPath);
     const violations = timelineViolations(timeline, {
       agent,
-      maxBytes: request.maxBytes ?? DEFAULT_TRANSCRIPT_MAX_BYTES,
+      // A cap that is no positive number is ignored by readers (the default applies).
+      maxBytes: request.maxBytes !== undefined && Number.isFinite(request.maxBytes) && request.maxBytes > 0 ? request.maxBytes : DEFAULT_TRANSCRIPT_MAX_BYTES,
       ...(fileBytes !== undefined ? { fileBytes } : {}),
       ...(options.excerpt ? { excerpt: options.excerpt } : {}),
     });
@@ -225,6 +226,24 @@ export function describeTranscriptReaderConformance(options: TranscriptReaderCon
           expect(codes(timeline), `aborted ${fixture}`).toContain(SHARED_DIAGNOSTIC_CODES.aborted);
         }
       });
+
+      it(
+        'an abort ends a wait for a lagging write: resolves long before flushWaitMs',
+        async () => {
+          // A final assistant text that is not in the file makes a reader that waits for lagging writes
+          // (Claude's flush timer) wait; the signal must end that wait. Readers that never wait return at
+          // once. The 60 s wait is far beyond this test's own timeout, so ignoring the signal fails it.
+          for (const fixture of recorded) {
+            const signal = AbortSignal.timeout(50);
+            const timeline = await readValid(
+              `aborted wait ${fixture}`,
+              baseRequest(fixture, { signal, flushWaitMs: 60_000, hint: { lastAssistantMessage: 'a reply that never reaches this transcript' } }),
+            );
+            expect(timeline.agent).toBe(agent);
+          }
+        },
+        20_000,
+      );
 
       it('never changes the file it reads', async () => {
         for (const fixture of allFixtures) {
@@ -342,6 +361,33 @@ export function describeTranscriptReaderConformance(options: TranscriptReaderCon
               fc.asyncProperty(fc.array(fc.json({ maxDepth: 3 }), { maxLength: 30 }), async (lines) => {
                 await readValid('json lines', baseRequest(temp.put('json.jsonl', `${lines.join('\n')}\n`)));
               }),
+              { numRuns: runs },
+            );
+          },
+          SLOW,
+        );
+
+        it(
+          'odd requests (caps, prefixes, hints of any value) on every fixture → a valid timeline',
+          async () => {
+            const maybe = <T,>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
+            await fc.assert(
+              fc.asyncProperty(
+                fc.constantFrom(...allFixtures),
+                maybe(fc.oneof(fc.integer({ min: -10, max: 2 * MiB }), fc.double(), fc.constantFrom(0, 1, Number.NaN, Number.POSITIVE_INFINITY))),
+                fc.oneof(fc.constant(prefix), fc.string({ maxLength: 40 }), fc.constantFrom('', ' ', '[', '{"type"')),
+                fc.record({ turnId: maybe(fc.string({ maxLength: 80 })), prompt: maybe(fc.string({ maxLength: 200 })) }),
+                async (fixture, maxBytes, checkpointPrefix, rawHint) => {
+                  const hint: TurnHint = {
+                    ...(rawHint.turnId !== undefined ? { turnId: rawHint.turnId } : {}),
+                    ...(rawHint.prompt !== undefined ? { prompt: rawHint.prompt } : {}),
+                  };
+                  await readValid(
+                    `${fixture} with maxBytes ${String(maxBytes)}, prefix ${JSON.stringify(checkpointPrefix)}, hint ${JSON.stringify(hint)}`,
+                    baseRequest(fixture, { checkpointPrefix, hint, ...(maxBytes === undefined ? {} : { maxBytes }) }),
+                  );
+                },
+              ),
               { numRuns: runs },
             );
           },
