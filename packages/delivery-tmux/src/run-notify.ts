@@ -1,4 +1,5 @@
 import {
+  assertNever,
   claimCheckpoint,
   decideLoopGuard,
   findTurn,
@@ -254,6 +255,8 @@ async function decideAndDeliver(
       return { kind: 'refused', reason: delivery.reason };
     case 'failed':
       return { kind: 'failed', reason: delivery.reason };
+    default:
+      return assertNever(delivery);
   }
 }
 
