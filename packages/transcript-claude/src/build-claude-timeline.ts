@@ -96,7 +96,7 @@ export function buildClaudeTimeline(input: BuildClaudeTimelineInput): BuiltClaud
   if (collected.startKind === 'turn-id-not-found') {
     diagnostics.push({
       level: 'warn',
-      code: 'turn-id-not-found',
+      code: 'turn-not-found',
       message: `No entry carries prompt id ${hint?.turnId ?? ''} within the bytes read: used the last genuine prompt instead.`,
     });
   }

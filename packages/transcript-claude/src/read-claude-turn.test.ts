@@ -312,7 +312,7 @@ describe('readTurn on the recorded Claude Code 2.1.330 transcripts', () => {
     const timeline = await read('resume-second-prompt.jsonl', { turnId: '00000000-0000-4000-8000-000000000000' });
     expect(timeline.hasData).toBe(true);
     expect(timeline.turnId).toBe('6d4c2a7a-f015-4a95-ba8d-9ce01f2238b2');
-    expect(timeline.diagnostics.map((d) => d.code)).toEqual(['turn-id-not-found']);
+    expect(timeline.diagnostics.map((d) => d.code)).toEqual(['turn-not-found']);
   });
 });
 
