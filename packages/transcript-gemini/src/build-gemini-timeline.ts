@@ -37,7 +37,7 @@ export function buildGeminiTimeline(input: GeminiTimelineInput): TurnTimeline {
   if (boundary.hintMissed && opening) {
     diagnostics.push({
       level: 'warn',
-      code: 'hint-prompt-not-found',
+      code: 'turn-not-found',
       message: 'No user message starts with the hook payload prompt; used the last genuine user prompt instead.',
     });
   }

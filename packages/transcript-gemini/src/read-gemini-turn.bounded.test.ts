@@ -141,7 +141,7 @@ describe('caps and single lines', () => {
     ];
     const timeline = read(temp.write('hint-beyond.jsonl', toJsonl(records)), { hint: { prompt: PROMPT } });
     expect(timeline).toMatchObject({ hasData: true, truncated: false, prompt: 'a prompt typed while the hint says otherwise' });
-    expect(timeline.diagnostics.map((d) => d.code)).toContain('hint-prompt-not-found');
+    expect(timeline.diagnostics.map((d) => d.code)).toContain('turn-not-found');
     expect(HEADLESS[2]?.['id']).toBe(PROMPT_ID);
   });
 });

@@ -166,7 +166,7 @@ describe('history edits', () => {
   it('a hint naming the rewound prompt is not matched: it no longer exists', () => {
     const timeline = read(fixture('derived-rewind.jsonl'), { hint: { prompt: PROMPT } });
     expect(timeline.prompt).toBe('Only write notes.txt.');
-    expect(timeline.diagnostics.map((d) => d.code)).toContain('hint-prompt-not-found');
+    expect(timeline.diagnostics.map((d) => d.code)).toContain('turn-not-found');
   });
 
   it('a $rewindTo after the prompt removes it even though the reader meets the prompt first', () => {
