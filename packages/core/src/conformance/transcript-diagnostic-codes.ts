@@ -1,7 +1,7 @@
 /**
  * The diagnostic codes every transcript reader uses for the failures they all share, so `explain`
  * output, debug logs and tests read the same whatever the agent. Readers add their own codes for what
- * is specific to their format (`turn-id-not-found`, `boundary-rewritten`, `flush-timeout`…); for the
+ * is specific to their format (`boundary-rewritten`, `flush-timeout`, `task-notification-turn`…); for the
  * situations below they must use exactly these, and the conformance suite asserts it.
  *
  * | situation | code | `hasData` |
@@ -14,6 +14,7 @@
  * | this agent's format, but no turn in it yet (only session metadata) | `no-turn` | false |
  * | the byte cap ended the read before the turn boundary (with `truncated: true`), or before anything usable was found (a single line larger than the cap) | `cap-reached` | either |
  * | the caller's signal aborted the read | `aborted` | either |
+ * | the hint (turn id or prompt) names no turn within the bytes read: the last genuine prompt's turn is returned instead | `turn-not-found` | true |
  */
 export const SHARED_DIAGNOSTIC_CODES = {
   missingFile: 'missing-file',
@@ -24,6 +25,7 @@ export const SHARED_DIAGNOSTIC_CODES = {
   noTurn: 'no-turn',
   capReached: 'cap-reached',
   aborted: 'aborted',
+  turnNotFound: 'turn-not-found',
 } as const;
 
 /** One of the {@link SHARED_DIAGNOSTIC_CODES}. */

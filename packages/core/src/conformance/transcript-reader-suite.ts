@@ -245,6 +245,17 @@ export function describeTranscriptReaderConformance(options: TranscriptReaderCon
         20_000,
       );
 
+      it('a hint naming no turn of the file → the unhinted turn, with turn-not-found', async () => {
+        const hint: TurnHint = { turnId: '00000000-0000-7000-8000-00000000dead', prompt: 'a prompt nobody ever typed' };
+        for (const fixture of recorded) {
+          const unhinted = await readValid(fixture, baseRequest(fixture));
+          const hinted = await readValid(`${fixture} with a hint of no turn`, baseRequest(fixture, { hint }));
+          expect(codes(hinted), fixture).toContain(SHARED_DIAGNOSTIC_CODES.turnNotFound);
+          // Looking for the hinted turn may read further back: compare what does not depend on that.
+          expect(comparable({ ...hinted, diagnostics: [] }), `${fixture}: the fallback is the unhinted turn`).toEqual(comparable({ ...unhinted, diagnostics: [] }));
+        }
+      });
+
       it('never changes the file it reads', async () => {
         for (const fixture of allFixtures) {
           const path = temp.put('copy.jsonl', readFileSync(fixture));
