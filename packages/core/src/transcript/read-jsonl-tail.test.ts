@@ -132,3 +132,15 @@ describe('readJsonlTail reachedStart', () => {
     expect(result.capped).toBe(false);
   });
 });
+
+describe('readJsonlTail on special files', () => {
+  it('refuses a FIFO without blocking', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const fifo = join(dir, 'pipe.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    expect(() => readJsonlTail(fifo, { maxBytes: 100, visit: () => 'continue' })).toThrow(/Not a regular file/);
+  });
+  it('refuses a directory', () => {
+    expect(() => readJsonlTail(dir, { maxBytes: 100, visit: () => 'continue' })).toThrow();
+  });
+});

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 
 /** What a visitor tells the reader after seeing one line. */
 export type TailVisit = 'continue' | 'stop';
@@ -55,6 +55,15 @@ export interface JsonlTailResult {
 }
 
 const NEWLINE = 0x0a;
+
+/** Thrown by {@link readJsonlTail} for a path that is a directory, FIFO, socket or device. */
+export class NotARegularFileError extends Error {
+  override readonly name = 'NotARegularFileError';
+  readonly code = 'ENOTREG';
+  constructor(readonly path: string) {
+    super(`Not a regular file: ${path}`);
+  }
+}
 const decoder = new TextDecoder('utf-8', { fatal: false });
 
 /**
@@ -64,15 +73,20 @@ const decoder = new TextDecoder('utf-8', { fatal: false });
  * Memory is bounded by `maxBytes + chunkBytes` whatever the file size: a partial line at the cap is
  * dropped (and `capped` set), so a single line longer than the cap is never held whole. Lines are split
  * on the newline byte before decoding, which is safe for UTF-8 because no multi-byte sequence contains
- * 0x0A. Corrupt lines are counted and skipped. Throws only for I/O errors opening or reading the file;
- * callers (readers) turn those into diagnostics.
+ * 0x0A. Corrupt lines are counted and skipped. Throws only for I/O errors opening or reading the file,
+ * and {@link NotARegularFileError} for anything but a regular file (a FIFO is never waited on); callers
+ * (readers) turn those into diagnostics.
  */
 export function readJsonlTail(path: string, options: JsonlTailOptions): JsonlTailResult {
   const maxBytes = Math.max(0, Math.floor(options.maxBytes));
   const chunkBytes = Math.max(1, Math.floor(options.chunkBytes ?? 64 * 1024));
-  const fd = openSync(path, 'r');
+  // O_NONBLOCK: opening a FIFO for reading would otherwise block until a writer appears, wedging the
+  // hook before any timer can fire. Only regular files are read.
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
-    const fileSize = fstatSync(fd).size;
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new NotARegularFileError(path);
+    const fileSize = stat.size;
     const floor = Math.max(0, fileSize - maxBytes);
     let position = fileSize;
     // Pieces (in file order) of the line whose start has not been read yet.
