@@ -53,12 +53,13 @@ import { timelineViolations } from './transcript-timeline-invariants.ts';
  *
  * 1. **The reader contract**, on inputs the suite generates in a temp dir (removed afterwards): a
  *    missing path, a directory, an empty / whitespace-only / binary / plain-text file, a line larger
- *    than the cap, each other agent's transcripts, an aborted signal, copies of every fixture cut at
- *    every line and at random bytes, lines shuffled, random bytes, and each fixture repeated into a
- *    file of 20 MiB or more. The reader must never throw or reject, must always return a valid
- *    timeline ({@link timelineViolations}), must use the {@link SHARED_DIAGNOSTIC_CODES}, must never
- *    read more than the byte cap, and must find the same last turn in the large file as in the
- *    original.
+ *    than the cap, each other agent's transcripts, an aborted signal (also during a flush wait), a
+ *    hint that names no turn, odd requests, copies of every fixture cut at every line and at random
+ *    bytes, lines shuffled, random bytes, and each fixture repeated into a file of 20 MiB or more. The
+ *    reader must never throw or reject, must always return a valid timeline
+ *    ({@link timelineViolations}), must use the {@link SHARED_DIAGNOSTIC_CODES}, must never read more
+ *    than the byte cap, must find the same last turn in the large file as in the original, and must
+ *    let the turn of a growing file only grow.
  * 2. **Scenario equivalence**: each recorded scenario must produce the timeline its agent-neutral
  *    golden describes ({@link SCENARIO_GOLDENS}), unhinted and with the hints of every recorded
  *    end-of-turn event, and earlier turns must read right from the transcript as it stood when they
@@ -474,7 +475,7 @@ export function describeTranscriptReaderConformance(options: TranscriptReaderCon
       });
     });
 
-    describe(`recorded scenarios (${options.fixtures.recordedDir})`, () => {
+    describe(`recorded scenarios (${options.fixtures.recordedDir.split(/[\\/]/).slice(-3).join('/')})`, () => {
       it('the recorder’s scenarios.json still describes what the goldens expect', () => {
         const scripts = readRecordedScripts(options.fixtures.recordedDir);
         for (const name of RECORDED_SCENARIOS) {
