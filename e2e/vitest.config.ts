@@ -5,7 +5,9 @@ import { defineConfig } from 'vitest/config';
 // inside a test has its own, shorter deadline, so a hang fails with a precise message first.
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // The route tests run the bundled bins of delivery-hook and delivery-tmux: build them first.
+    globalSetup: ['./vitest.global-setup.ts'],
     fileParallelism: false,
     testTimeout: 240_000,
     hookTimeout: 60_000,

@@ -9,15 +9,24 @@
 //   "log": "/abs/hooks.jsonl",                 one JSON line per invocation is appended here
 //   "blockOnce": {"reason": "...", "decision": "block"|"deny", "style": "json"|"exit2"},
 //                                             first invocation blocks, later ones pass
-//   "exec": "shell command"                   instead of deciding itself: run this command with
+//   "exec": "shell command",                  instead of deciding itself: run this command with
 //                                             the same stdin/env/cwd, relay its stdout, stderr
-//                                             and exit code, and record them
+//                                             and exit code, and record them with the command's
+//                                             wall time (durationMs: spawn to exit, as the agent
+//                                             would see it without the probe)
+//   "snapshotDir": "/abs/dir"                 copy payload.transcript_path there once the hook
+//                                             decided (<mode>-<n>.<ext>): the transcript as
+//                                             the hook saw it, before the agent writes on. In
+//                                             notify mode, the Codex rollout of the payload's
+//                                             thread ($CODEX_HOME/sessions/**/rollout-*-<id>.jsonl)
 // }
 //
 // Each log line: {n, at, mode, event, cwd, argv, env, payload, stdinRaw?, transcriptSizeAtHook,
-// response: {action, stdout, stderr, exitCode}}. Credentials in env are redacted.
+// transcriptSnapshot?, response: {action, stdout, stderr, exitCode, durationMs?}}. Credentials in
+// env are redacted.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, copyFileSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { extname, join } from 'node:path';
 
 const [mode, configPath, notifyArg] = process.argv.slice(2);
 if ((mode !== 'hook' && mode !== 'notify') || configPath === undefined) {
@@ -34,8 +43,10 @@ let response;
 if (mode === 'notify') {
   response = { action: 'record', stdout: '', stderr: '', exitCode: 0 };
 } else if (typeof config.exec === 'string') {
+  const started = process.hrtime.bigint();
   const run = spawnSync('/bin/sh', ['-c', config.exec], { input: stdinRaw, encoding: 'utf8', env: process.env, maxBuffer: 64 << 20 });
-  response = { action: 'exec', stdout: run.stdout ?? '', stderr: run.stderr ?? '', exitCode: run.status ?? 1 };
+  const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+  response = { action: 'exec', stdout: run.stdout ?? '', stderr: run.stderr ?? '', exitCode: run.status ?? 1, durationMs: Math.round(durationMs * 10) / 10 };
 } else if (config.blockOnce && !previous.some((entry) => entry.response?.action === 'block')) {
   const { reason, decision = 'block', style = 'json' } = config.blockOnce;
   response =
@@ -46,7 +57,9 @@ if (mode === 'notify') {
   response = { action: 'pass', stdout: '', stderr: '', exitCode: 0 };
 }
 
-const transcriptPath = typeof payload?.transcript_path === 'string' ? payload.transcript_path : undefined;
+const transcriptPath =
+  typeof payload?.transcript_path === 'string' ? payload.transcript_path : mode === 'notify' ? findCodexRollout(payload?.['thread-id']) : undefined;
+const transcriptSnapshot = typeof config.snapshotDir === 'string' && transcriptPath !== undefined ? snapshot(transcriptPath, config.snapshotDir, previous.length + 1) : undefined;
 const entry = {
   n: previous.length + 1,
   at: new Date().toISOString(),
@@ -58,6 +71,7 @@ const entry = {
   payload,
   ...(payload === null ? { stdinRaw } : {}),
   transcriptSizeAtHook: transcriptPath === undefined ? null : fileSize(transcriptPath),
+  ...(transcriptSnapshot === undefined ? {} : { transcriptSnapshot }),
   response,
 };
 appendFileSync(config.log, `${JSON.stringify(entry)}\n`);
@@ -90,6 +104,28 @@ function readLog(file) {
       .map((line) => JSON.parse(line));
   } catch {
     return [];
+  }
+}
+
+function findCodexRollout(threadId) {
+  const home = process.env.CODEX_HOME;
+  if (typeof threadId !== 'string' || !/^[0-9a-f-]+$/i.test(threadId) || home === undefined) return undefined;
+  try {
+    const sessions = join(home, 'sessions');
+    const match = readdirSync(sessions, { recursive: true }).find((name) => String(name).endsWith(`-${threadId}.jsonl`));
+    return match === undefined ? undefined : join(sessions, String(match));
+  } catch {
+    return undefined;
+  }
+}
+
+function snapshot(file, dir, n) {
+  const target = join(dir, `${mode}-${n}${extname(file) || '.jsonl'}`);
+  try {
+    copyFileSync(file, target);
+    return target;
+  } catch {
+    return null;
   }
 }
 

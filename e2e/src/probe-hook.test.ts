@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -62,6 +62,30 @@ describe('probe-hook.mjs', () => {
     expect(failing.stderr).toBe('oops\n');
   });
 
+  it("records the relayed command's wall time", () => {
+    runHook(configure({ exec: `cat >/dev/null; ${JSON.stringify(process.execPath)} -e "setTimeout(() => {}, 300)"` }), stop);
+    const duration = log()[0]?.response.durationMs ?? 0;
+    expect(duration).toBeGreaterThanOrEqual(300);
+    expect(duration).toBeLessThan(30_000);
+  });
+
+  it('snapshots the transcript as the hook left it, and records its path', () => {
+    const transcript = path.join(dir, 'session.jsonl');
+    writeFileSync(transcript, '{"a":1}\n');
+    const snapshots = path.join(dir, 'snapshots');
+    mkdirSync(snapshots);
+    // The relayed command appends a line: the snapshot is taken after it ran.
+    const payload = JSON.stringify({ hook_event_name: 'Stop', transcript_path: transcript });
+    runHook(configure({ snapshotDir: snapshots, exec: `cat >/dev/null; echo '{"b":2}' >> ${JSON.stringify(transcript)}` }), payload);
+    writeFileSync(transcript, '{"later":true}\n', { flag: 'a' });
+    const entry = log()[0];
+    expect(entry?.transcriptSnapshot).toBe(path.join(snapshots, 'hook-1.jsonl'));
+    expect(readFileSync(entry?.transcriptSnapshot ?? '', 'utf8')).toBe('{"a":1}\n{"b":2}\n');
+    // A transcript that does not exist gives null, not a crash.
+    runHook(configure({ snapshotDir: snapshots }), stop);
+    expect(log()[1]?.transcriptSnapshot).toBeNull();
+  });
+
   it('records non-JSON stdin raw instead of crashing', () => {
     const result = runHook(configure({}), 'not json');
     expect(result.status).toBe(0);
@@ -74,6 +98,21 @@ describe('probe-hook.mjs', () => {
     const result = spawnSync(process.execPath, [PROBE_HOOK_PATH, 'notify', config, payload], { encoding: 'utf8' });
     expect(result.status).toBe(0);
     expect(log()[0]).toMatchObject({ mode: 'notify', event: 'agent-turn-complete', payload: { 'thread-id': 't' }, response: { action: 'record' } });
+  });
+
+  it("snapshots the Codex rollout of a notify payload's thread", () => {
+    const threadId = '01a2015b-2441-7d80-9619-f25f21b792d9';
+    const day = path.join(dir, 'codex', 'sessions', '2026', '01', '02');
+    mkdirSync(day, { recursive: true });
+    writeFileSync(path.join(day, `rollout-2026-01-02T03-04-05-${threadId}.jsonl`), '{"turn":1}\n');
+    writeFileSync(path.join(day, 'rollout-2026-01-02T03-04-05-00000000-0000-0000-0000-000000000000.jsonl'), '{"other":1}\n');
+    const snapshots = path.join(dir, 'snapshots');
+    mkdirSync(snapshots);
+    const config = configure({ snapshotDir: snapshots });
+    const payload = JSON.stringify({ type: 'agent-turn-complete', 'thread-id': threadId });
+    spawnSync(process.execPath, [PROBE_HOOK_PATH, 'notify', config, payload], { encoding: 'utf8', env: { CODEX_HOME: path.join(dir, 'codex') } });
+    const entry = log()[0];
+    expect(readFileSync(entry?.transcriptSnapshot ?? '', 'utf8')).toBe('{"turn":1}\n');
   });
 
   it('exits 0 when misused, so it can never break an agent', () => {

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { AgentSession, type PreparedSession, type PromptOptions, type SessionOptions } from './harness/agent-session.ts';
-import { isolatedEnv } from './harness/isolated-env.ts';
 import { runInGroup, type ProcessResult } from './harness/process-group.ts';
 import { commitAll } from './harness/temp-workspace.ts';
 
@@ -37,10 +36,12 @@ export class ClaudeSession extends AgentSession {
   }
 
   private install(): void {
-    const settingsDir = path.join(this.workspace.repo, '.claude');
-    mkdirSync(settingsDir, { recursive: true });
-    const settings = { hooks: { Stop: [{ hooks: [{ type: 'command', command: this.probeCommand('hook', 'probe-hook.json'), timeout: 30 }] }] } };
-    writeFileSync(path.join(settingsDir, 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
+    if (this.installsHook) {
+      const settingsDir = path.join(this.workspace.repo, '.claude');
+      mkdirSync(settingsDir, { recursive: true });
+      const settings = { hooks: { Stop: [{ hooks: [{ type: 'command', command: this.probeCommand('hook', 'probe-hook.json'), timeout: 30 }] }] } };
+      writeFileSync(path.join(settingsDir, 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
+    }
     commitAll(this.workspace, 'initial commit');
   }
 
@@ -50,7 +51,7 @@ export class ClaudeSession extends AgentSession {
 
   env(): Record<string, string> {
     return {
-      ...isolatedEnv(this.workspace),
+      ...this.baseEnv(),
       ANTHROPIC_BASE_URL: this.mock.url,
       ANTHROPIC_API_KEY: 'sk-ant-e2e-mock-0000000000000000000000',
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',

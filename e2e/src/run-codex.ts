@@ -2,7 +2,6 @@ import path from 'node:path';
 import fg from 'fast-glob';
 import { AgentSession, type PreparedSession, type PromptOptions, type SessionOptions } from './harness/agent-session.ts';
 import { writeCodexHome } from './harness/codex-home.ts';
-import { isolatedEnv } from './harness/isolated-env.ts';
 import { runInGroup, type ProcessResult } from './harness/process-group.ts';
 import { commitAll } from './harness/temp-workspace.ts';
 import { waitFor } from './harness/wait-for.ts';
@@ -15,12 +14,13 @@ export abstract class CodexSessionBase extends AgentSession {
   protected constructor(prepared: PreparedSession, options: SessionOptions) {
     super('codex', prepared, options);
     this.writeProbeConfig('probe-notify.json', 'notify.jsonl', { kind: 'probe' });
+    const probeNotify = this.probeArgv('notify', 'probe-notify.json');
     writeCodexHome({
       codexHome: this.codexHome,
       repo: this.workspace.repo,
       mockUrl: this.mock.url,
-      notifyArgv: this.probeArgv('notify', 'probe-notify.json'),
-      stopHookCommand: this.probeCommand('hook', 'probe-hook.json'),
+      notifyArgv: options.notifyChain === undefined ? probeNotify : [...options.notifyChain, '--', ...probeNotify],
+      ...(this.installsHook ? { stopHookCommand: this.probeCommand('hook', 'probe-hook.json') } : {}),
     });
     commitAll(this.workspace, 'initial commit');
   }
@@ -30,7 +30,7 @@ export abstract class CodexSessionBase extends AgentSession {
   }
 
   env(): Record<string, string> {
-    return { ...isolatedEnv(this.workspace), CODEX_HOME: this.codexHome, MOCK_API_KEY: 'e2e-mock-openai-key' };
+    return { ...this.baseEnv(), CODEX_HOME: this.codexHome, MOCK_API_KEY: 'e2e-mock-openai-key' };
   }
 
   /** `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<thread id>.jsonl`, one per thread (§2). */

@@ -3,7 +3,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
 import { AgentSession, type PreparedSession, type PromptOptions, type SessionOptions } from './harness/agent-session.ts';
-import { isolatedEnv } from './harness/isolated-env.ts';
 import { runInGroup, type ProcessResult } from './harness/process-group.ts';
 import { commitAll } from './harness/temp-workspace.ts';
 
@@ -57,7 +56,7 @@ export class GeminiSession extends AgentSession {
         ],
       },
     };
-    writeJson(path.join(this.workspace.repo, '.gemini', 'settings.json'), projectSettings);
+    if (this.installsHook) writeJson(path.join(this.workspace.repo, '.gemini', 'settings.json'), projectSettings);
     commitAll(this.workspace, 'initial commit');
   }
 
@@ -67,7 +66,7 @@ export class GeminiSession extends AgentSession {
 
   env(): Record<string, string> {
     return {
-      ...isolatedEnv(this.workspace),
+      ...this.baseEnv(),
       GOOGLE_GEMINI_BASE_URL: this.mock.url,
       GEMINI_API_KEY: 'e2e-mock-gemini-key',
     };

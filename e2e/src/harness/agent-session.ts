@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AgentId } from '@agent-checkpoint/core';
 import { startModelMock, type ModelMock } from '../mock/mock-server.ts';
@@ -6,6 +6,7 @@ import type { LoggedRequest } from '../mock/request-log.ts';
 import type { Scenario } from '../mock/scenario.ts';
 import { shellQuote } from '../mock/native-tool-calls.ts';
 import { agentCli, PROBE_HOOK_PATH, type AgentCli } from './agent-clis.ts';
+import { isolatedEnv } from './isolated-env.ts';
 import { killMarkedProcesses, type ProcessResult, type RunOptions } from './process-group.ts';
 import { readJsonlFile } from './read-jsonl-file.ts';
 import { createTempWorkspace, type TempWorkspace } from './temp-workspace.ts';
@@ -14,15 +15,19 @@ import { createTempWorkspace, type TempWorkspace } from './temp-workspace.ts';
 export const CHECKPOINT_PREFIX = '[agent-checkpoint] ';
 
 /**
- * The Stop/AfterAgent hook a session installs. Either way the probe (`probe-hook.mjs`) is the
+ * The Stop/AfterAgent hook a session installs. Unless `none`, the probe (`probe-hook.mjs`) is the
  * installed command, so every invocation is recorded:
  * - `probe`: the probe decides: pass, or block the first invocation with `blockOnce.reason`;
  * - `command`: the probe runs `command` with the same stdin/env/cwd and relays its output and exit
- *   code unchanged (use this for the real agent-checkpoint hook).
+ *   code unchanged (use this for the real agent-checkpoint hook) and records the command's wall time.
+ * Every invocation (hooks and Codex notify) also snapshots the transcript as the hook left it
+ * (`HookInvocation.transcriptSnapshot`), for computing what the hook should have said.
  */
 export type HookSpec =
   | { readonly kind: 'probe'; readonly blockOnce?: { readonly reason: string; readonly style?: 'json' | 'exit2' } }
-  | { readonly kind: 'command'; readonly command: string };
+  | { readonly kind: 'command'; readonly command: string }
+  /** No Stop/AfterAgent hook at all (e.g. the Codex tmux route, for sessions without hooks). */
+  | { readonly kind: 'none' };
 
 /** One recorded hook (or Codex notify) invocation, as written by the probe. */
 export interface HookInvocation {
@@ -37,7 +42,16 @@ export interface HookInvocation {
   readonly stdinRaw?: string;
   /** Size of `payload.transcript_path` when the hook ran (null when absent). */
   readonly transcriptSizeAtHook: number | null;
-  readonly response: { readonly action: 'block' | 'pass' | 'exec' | 'record'; readonly stdout: string; readonly stderr: string; readonly exitCode: number };
+  /** Copy of the transcript taken right after the hook decided (null: copy failed; absent: not asked). */
+  readonly transcriptSnapshot?: string | null;
+  readonly response: {
+    readonly action: 'block' | 'pass' | 'exec' | 'record';
+    readonly stdout: string;
+    readonly stderr: string;
+    readonly exitCode: number;
+    /** Wall time of the relayed command (`exec` only), in ms. */
+    readonly durationMs?: number;
+  };
 }
 
 export interface SessionOptions {
@@ -50,6 +64,18 @@ export interface SessionOptions {
   readonly timeoutMs?: number;
   /** Share a running mock (its script is replaced by `scenario`); by default each session owns one. */
   readonly mock?: ModelMock;
+  /**
+   * Extra environment of the CLI (and so of its hooks and notify programs), on top of the isolated
+   * one, e.g. `AGENT_CHECKPOINT_STATE_DIR`; a function gets the workspace, to point inside it.
+   */
+  readonly env?: Readonly<Record<string, string>> | ((workspace: TempWorkspace) => Readonly<Record<string, string>>);
+  /**
+   * Codex only: a notify program to run instead of recording through the probe alone. Codex's
+   * `notify` becomes `[...notifyChain, "--", <probe notify argv>]`, the chaining contract of
+   * `agent-checkpoint-tmux` (it starts the program after `--` with the same payload), so every
+   * notify call is still recorded.
+   */
+  readonly notifyChain?: readonly string[];
 }
 
 /** Options of one headless prompt (one CLI invocation). */
@@ -102,6 +128,9 @@ export abstract class AgentSession {
   readonly cli: AgentCli;
   readonly runs: ProcessResult[] = [];
   protected readonly timeoutMs: number;
+  /** Whether a Stop/AfterAgent hook is installed (`hook.kind !== "none"`). */
+  protected readonly installsHook: boolean;
+  private readonly extraEnv: Readonly<Record<string, string>>;
   private readonly ownsMock: boolean;
   private readonly requestOffset: number;
   private disposed = false;
@@ -113,6 +142,8 @@ export abstract class AgentSession {
     this.ownsMock = prepared.ownsMock;
     this.cli = agentCli(agent);
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.installsHook = options.hook?.kind !== 'none';
+    this.extraEnv = typeof options.env === 'function' ? options.env(this.workspace) : (options.env ?? {});
     this.requestOffset = this.mock.requests.length;
     this.mock.setScenario(options.scenario);
     this.mock.setWorkspaceRoot(this.workspace.repo);
@@ -134,6 +165,8 @@ export abstract class AgentSession {
 
   abstract get sessionId(): string | undefined;
   abstract transcriptPaths(): string[];
+  /** The complete environment the CLI runs with (and its hooks and notify programs inherit). */
+  abstract env(): Record<string, string>;
 
   /** Shell command that runs the probe with the given config file. */
   protected probeCommand(mode: 'hook', configFile: string): string {
@@ -147,13 +180,20 @@ export abstract class AgentSession {
 
   protected writeProbeConfig(configFile: string, logFile: string, hook: HookSpec): void {
     const log = path.join(this.workspace.logs, logFile);
+    const snapshotDir = path.join(this.workspace.logs, 'transcript-snapshots');
     const config =
       hook.kind === 'command'
-        ? { log, exec: hook.command }
-        : hook.blockOnce === undefined
-          ? { log }
-          : { log, blockOnce: { reason: hook.blockOnce.reason, decision: this.blockDecisionFor(), style: hook.blockOnce.style ?? 'json' } };
+        ? { log, snapshotDir, exec: hook.command }
+        : hook.kind === 'none' || hook.blockOnce === undefined
+          ? { log, snapshotDir }
+          : { log, snapshotDir, blockOnce: { reason: hook.blockOnce.reason, decision: this.blockDecisionFor(), style: hook.blockOnce.style ?? 'json' } };
+    mkdirSync(snapshotDir, { recursive: true });
     writeFileSync(path.join(this.workspace.logs, configFile), `${JSON.stringify(config, null, 2)}\n`);
+  }
+
+  /** The isolated environment plus `SessionOptions.env`; runners add their agent's variables. */
+  protected baseEnv(): Record<string, string> {
+    return { ...isolatedEnv(this.workspace), ...this.extraEnv };
   }
 
   /** How a block is spelled in JSON for this agent (Gemini documents `deny`, the others `block`). */

@@ -13,8 +13,8 @@ export interface CodexHomeOptions {
   readonly mockUrl: string;
   /** argv of the notify program (Codex appends the JSON payload as one more argument). */
   readonly notifyArgv: readonly string[];
-  /** Shell command of the Stop hook. */
-  readonly stopHookCommand: string;
+  /** Shell command of the Stop hook; without it no `hooks.json` is written. */
+  readonly stopHookCommand?: string;
 }
 
 /**
@@ -64,6 +64,7 @@ export function writeCodexHome(options: CodexHomeOptions): void {
     '',
   ].join('\n');
   writeFileSync(path.join(options.codexHome, 'config.toml'), toml);
+  if (options.stopHookCommand === undefined) return;
   const hooks = { hooks: { Stop: [{ hooks: [{ type: 'command', command: options.stopHookCommand, timeout: 30 }] }] } };
   writeFileSync(path.join(options.codexHome, 'hooks.json'), `${JSON.stringify(hooks, null, 2)}\n`);
 }
