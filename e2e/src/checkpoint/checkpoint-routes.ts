@@ -1,0 +1,201 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { AgentId, CheckpointOutcome } from '@agent-checkpoint/core';
+import { realHookCommand, TMUX_BUNDLE, tmuxNotifyArgv } from '../harness/agent-checkpoint-bins.ts';
+import type { AgentSession, HookInvocation, SessionOptions } from '../harness/agent-session.ts';
+import { withCheckedSession } from '../harness/define-headless-agent-tests.ts';
+import { markedCommandLines, type ProcessResult } from '../harness/process-group.ts';
+import type { TempWorkspace } from '../harness/temp-workspace.ts';
+import { waitFor } from '../harness/wait-for.ts';
+import type { LoggedRequest } from '../mock/request-log.ts';
+import { ClaudeSession } from '../run-claude.ts';
+import { CodexSession } from '../run-codex.ts';
+import { CodexTuiSession } from '../run-codex-tui.ts';
+import { GeminiSession } from '../run-gemini.ts';
+import { projectFiles, type ProjectOptions } from './checkpoint-project.ts';
+import type { CheckpointScenario } from './checkpoint-scenarios.ts';
+import { findDeliveredCheckpoint, type DeliveredCheckpoint } from './delivered-checkpoint.ts';
+import { expectedCheckpoint } from './expected-checkpoint.ts';
+import { readTmuxDecisions, type TmuxDecision } from './tmux-decisions.ts';
+
+/** The four ways a checkpoint reaches an agent. */
+export type CheckpointRoute = 'claude-hook' | 'gemini-hook' | 'codex-hook' | 'codex-tmux';
+
+export const CHECKPOINT_ROUTES: readonly CheckpointRoute[] = ['claude-hook', 'gemini-hook', 'codex-hook', 'codex-tmux'];
+
+export const ROUTE_LABELS: Readonly<Record<CheckpointRoute, string>> = {
+  'claude-hook': 'Claude Stop hook',
+  'gemini-hook': 'Gemini AfterAgent hook',
+  'codex-hook': 'Codex Stop hook (exec)',
+  'codex-tmux': 'Codex TUI, notify → tmux',
+};
+
+export function routeAgent(route: CheckpointRoute): AgentId {
+  return route === 'claude-hook' ? 'claude' : route === 'gemini-hook' ? 'gemini' : 'codex';
+}
+
+export interface RouteRunOptions {
+  readonly scenario: CheckpointScenario;
+  readonly project?: ProjectOptions;
+  /** `AGENT_CHECKPOINT_DEBUG=1` for the hook (the tmux route always runs with it: its decisions are read from the debug log). */
+  readonly hookDebug?: boolean;
+}
+
+/** Everything a test asserts on after one scenario ran to its end on one route. */
+export interface RouteRun {
+  readonly route: CheckpointRoute;
+  readonly agent: AgentId;
+  readonly scenario: CheckpointScenario;
+  readonly session: AgentSession;
+  readonly sessionId: string;
+  /** `AGENT_CHECKPOINT_STATE_DIR` of this run (inside the session's workspace). */
+  readonly stateDir: string;
+  /** CLI invocations (hook routes: one `-p`/`exec` run; the TUI: none). */
+  readonly runs: readonly ProcessResult[];
+  /** Every mock request of the session (including side and title requests). */
+  readonly requests: readonly LoggedRequest[];
+  /** Requests answered with a scripted step (main-thread model turns), in order. */
+  readonly steps: readonly LoggedRequest[];
+  /**
+   * The stops our tool judged: Stop/AfterAgent hook invocations through the probe (hook routes), or
+   * notify calls of the main thread (tmux route), in order.
+   */
+  readonly stops: readonly HookInvocation[];
+  /** Hook routes: what the hook printed on stdout per stop, parsed (undefined for an empty stdout). */
+  readonly hookOutputs: readonly (Record<string, unknown> | undefined)[];
+  /** Tmux route: the notify program's decision per main-thread turn (from its debug log). */
+  readonly tmuxDecisions: readonly TmuxDecision[];
+  /** The first scripted model request that carried a checkpoint, and the checkpoint in it. */
+  readonly delivery: { readonly request: LoggedRequest; readonly checkpoint: DeliveredCheckpoint } | undefined;
+  /**
+   * Wall time of our tool per stop, in ms. Hook routes: the hook command, spawn to exit, as the
+   * probe relays it. Tmux route: the notify program from "turn complete" to its decision (typing
+   * included; process start excluded), from its debug log.
+   */
+  readonly toolTimesMs: readonly number[];
+  /** `getCheckpoint` (core, in-process) for the turn the first stop judged; see {@link expectedCheckpoint}. */
+  expected(): Promise<CheckpointOutcome>;
+}
+
+const TMUX_SETTLE_TIMEOUT_MS = 60_000;
+
+/**
+ * Runs `options.scenario` on `route` with our real, bundled tool installed the way a user installs
+ * it, against the scripted mock, until the session has settled; then calls `fn` with what happened.
+ * The session (processes, tmux server, temp workspace with the state dir) is always disposed, and
+ * the disposal is checked.
+ *
+ * - Hook routes: the Stop/AfterAgent hook is `node <abs>/agent-checkpoint-hook.mjs <agent>`, relayed
+ *   by the probe (which records payload, output, wall time and a transcript snapshot); Codex runs
+ *   `exec --dangerously-bypass-hook-trust`. One headless prompt; it settles when the CLI exits (and,
+ *   for Codex, its notify was recorded).
+ * - Tmux route: the Codex TUI in tmux, no Stop hook, `notify = ["node", "<abs>/agent-checkpoint-tmux.mjs",
+ *   "--", <probe>]` (the probe is chained after `--`, so every notify is still recorded). It settles
+ *   when the notify program decided about the prompt's turn and, if it typed a checkpoint, about
+ *   the turn that answered it, and no notify program is still running.
+ */
+export async function withRouteRun(route: CheckpointRoute, options: RouteRunOptions, fn: (run: RouteRun) => Promise<void>): Promise<void> {
+  const agent = routeAgent(route);
+  const { scenario } = options;
+  const stateDirOf = (workspace: Pick<TempWorkspace, 'root'>): string => path.join(workspace.root, 'state');
+  const base: SessionOptions = {
+    scenario: scenario.script,
+    files: projectFiles(options.project),
+    env: (workspace) => ({
+      AGENT_CHECKPOINT_STATE_DIR: stateDirOf(workspace),
+      ...(options.hookDebug === true || route === 'codex-tmux' ? { AGENT_CHECKPOINT_DEBUG: '1' } : {}),
+    }),
+  };
+  if (route === 'codex-tmux') {
+    await withCheckedSession(CodexTuiSession.start({ ...base, hook: { kind: 'none' }, notifyChain: tmuxNotifyArgv() }), async (session) => {
+      const stateDir = stateDirOf(session.workspace);
+      await session.submit(scenario.prompt);
+      await settleTmuxRoute(session, stateDir);
+      await fn(collect(route, scenario, session, stateDir, [], readTmuxDecisions(stateDir, session.sessionId ?? '')));
+    });
+    return;
+  }
+  const hook = { kind: 'command', command: realHookCommand(agent) } as const;
+  const start = agent === 'claude' ? ClaudeSession.start({ ...base, hook }) : agent === 'gemini' ? GeminiSession.start({ ...base, hook }) : CodexSession.start({ ...base, hook });
+  await withCheckedSession<ClaudeSession | GeminiSession | CodexSession>(start, async (session) => {
+    const run = await session.prompt(scenario.prompt);
+    if (run.timedOut || run.exitCode !== 0) throw new Error(`${agent} run failed (exit ${String(run.exitCode)}, timed out: ${String(run.timedOut)}):\n${run.stderr.slice(-2000)}`);
+    if (session instanceof CodexSession) await session.waitForNotifications(1);
+    await fn(collect(route, scenario, session, stateDirOf(session.workspace), session.runs, []));
+  });
+}
+
+/**
+ * Waits (with deadlines) until the tmux route is done with this prompt: the turn completed, the
+ * notify program decided about it, and if it typed the checkpoint, the answering turn completed and
+ * was decided about too. A stray injection would show up as a further decision or a request past
+ * the script, which the tests assert on.
+ */
+async function settleTmuxRoute(session: CodexTuiSession, stateDir: string): Promise<void> {
+  const decided = async (turns: number): Promise<TmuxDecision[]> => {
+    await session.waitForTurnsCompleted(turns, { timeoutMs: TMUX_SETTLE_TIMEOUT_MS });
+    return waitFor(
+      () => {
+        const decisions = readTmuxDecisions(stateDir, session.sessionId ?? '');
+        return decisions.length >= turns && decisions.every((d) => d.outcome !== undefined) && !notifyProgramRunning(session) ? decisions : undefined;
+      },
+      { timeoutMs: TMUX_SETTLE_TIMEOUT_MS, what: `the tmux notify program's decision on turn ${turns}` },
+    );
+  };
+  const first = await decided(1);
+  if (first[0]?.outcome?.startsWith('delivered') === true) await decided(2);
+  await session.waitForIdle({ timeoutMs: TMUX_SETTLE_TIMEOUT_MS, what: 'an idle composer after the last decision' });
+}
+
+function notifyProgramRunning(session: AgentSession): boolean {
+  return markedCommandLines(session.workspace.runId).some((p) => p.cmdline.includes(TMUX_BUNDLE));
+}
+
+function collect(
+  route: CheckpointRoute,
+  scenario: CheckpointScenario,
+  session: AgentSession & { readonly sessionId: string | undefined },
+  stateDir: string,
+  runs: readonly ProcessResult[],
+  tmuxDecisions: readonly TmuxDecision[],
+): RouteRun {
+  const sessionId = session.sessionId;
+  if (sessionId === undefined) throw new Error(`${route}: no session id`);
+  const requests = session.requests;
+  const steps = requests.filter((r) => r.answer === 'step');
+  const stops = route === 'codex-tmux' ? (session as CodexTuiSession).mainThreadNotifications() : session.hookInvocations();
+  const delivery = steps
+    .map((request) => ({ request, checkpoint: findDeliveredCheckpoint(route, request.body) }))
+    .find((d): d is { request: LoggedRequest; checkpoint: DeliveredCheckpoint } => d.checkpoint !== undefined);
+  const toolTimesMs =
+    route === 'codex-tmux' ? tmuxDecisions.flatMap((d) => (d.durationMs === undefined ? [] : [d.durationMs])) : stops.flatMap((s) => (s.response.durationMs === undefined ? [] : [s.response.durationMs]));
+  const env = session.env();
+  return {
+    route,
+    agent: routeAgent(route),
+    scenario,
+    session,
+    sessionId,
+    stateDir,
+    runs,
+    requests,
+    steps,
+    stops,
+    hookOutputs: stops.map((s) => (s.response.stdout.trim() === '' ? undefined : (JSON.parse(s.response.stdout) as Record<string, unknown>))),
+    tmuxDecisions,
+    delivery,
+    toolTimesMs,
+    expected: async () => {
+      const first = stops[0];
+      if (first === undefined) throw new Error(`${route}: no stop was recorded`);
+      return expectedCheckpoint(route, first, env);
+    },
+  };
+}
+
+/** The session's transcript (rollout, session file) as it is now. */
+export function readTranscript(run: RouteRun): string {
+  const file = run.session.transcriptPaths()[0];
+  if (file === undefined || !existsSync(file)) throw new Error(`${run.route}: no transcript`);
+  return readFileSync(file, 'utf8');
+}

@@ -1,0 +1,125 @@
+import { branch, patch, read, say, shell, tools, whenLastUserTextStartsWith, type ModelReply, type Scenario } from '../mock/scenario.ts';
+import { CHECKPOINT_PREFIX, RESTART_COMMAND, TEST_COMMAND } from './checkpoint-project.ts';
+
+/**
+ * One model turn, scripted agent-neutrally, that ends in a stop our checkpoint judges. Runs the same
+ * on every route (Claude/Gemini/Codex hooks, Codex TUI + notify), against `projectFiles()`.
+ */
+export interface CheckpointScenario {
+  readonly name: string;
+  /** One line for test titles and the parity table. */
+  readonly description: string;
+  readonly prompt: string;
+  readonly script: Scenario;
+  /** True when the turn's first stop must get a checkpoint (false: the hook stays silent). */
+  readonly expectsCheckpoint: boolean;
+  /**
+   * The model's text after the checkpoint's follow-up work; the last scripted answer. (Present when
+   * `expectsCheckpoint`.)
+   */
+  readonly finalText?: string;
+}
+
+const FAILING_TEST = tools(shell(TEST_COMMAND));
+const READ_BOTH = tools(read('calc.mjs'), read('daemon/server.mjs'));
+const FIX_ADD_AND_GREETING = tools(
+  patch(
+    { op: 'update', path: 'calc.mjs', oldText: '  return a - b;\n', newText: '  return a + b;\n' },
+    { op: 'update', path: 'daemon/server.mjs', oldText: "export const greeting = 'hello';\n", newText: "export const greeting = 'hello, world';\n" },
+  ),
+);
+
+/**
+ * The answer to our checkpoint: the mock branches on our prefix in the last user text (after the
+ * agent's own wrapping is removed), so the follow-up happens only when the checkpoint arrived.
+ */
+function onCheckpoint(reply: ModelReply): Scenario['steps'][number] {
+  return branch([whenLastUserTextStartsWith(CHECKPOINT_PREFIX, reply)], say('No checkpoint arrived.'));
+}
+
+/**
+ * A failing test run, a fix, a passing re-run, and a change to daemon code with no restart: the
+ * checkpoint asks for exactly `make restart`. The model then runs it and stops again.
+ */
+export const DAEMON_NOT_RESTARTED: CheckpointScenario = {
+  name: 'daemon-not-restarted',
+  description: 'tests fixed and re-run, daemon code changed without `make restart`',
+  prompt: 'The calc test fails. Fix it, and make the daemon greet the world.',
+  script: {
+    name: 'daemon-not-restarted',
+    steps: [
+      FAILING_TEST,
+      READ_BOTH,
+      FIX_ADD_AND_GREETING,
+      tools(shell(TEST_COMMAND)),
+      say('Fixed add() in calc.mjs and changed the daemon greeting; the calc test passes.'),
+      onCheckpoint(tools(shell(RESTART_COMMAND))),
+      say('Restarted the daemon.'),
+    ],
+  },
+  expectsCheckpoint: true,
+  finalText: 'Restarted the daemon.',
+};
+
+/** The same work with everything done: the test re-run after the edit and the restart. Silent. */
+export const ALL_DONE: CheckpointScenario = {
+  name: 'all-done',
+  description: 'tests fixed and re-run, daemon changed and restarted',
+  prompt: 'The calc test fails. Fix it, and make the daemon greet the world.',
+  script: {
+    name: 'all-done',
+    // No answer for a checkpoint: if one came, the run would go past the script (a failure).
+    steps: [FAILING_TEST, READ_BOTH, FIX_ADD_AND_GREETING, tools(shell(TEST_COMMAND)), tools(shell(RESTART_COMMAND)), say('Fixed, tested and restarted.')],
+  },
+  expectsCheckpoint: false,
+};
+
+/** An edit after which the test run fails, and the turn ends anyway: an unresolved failure. */
+export const TEST_STILL_FAILING: CheckpointScenario = {
+  name: 'test-still-failing',
+  description: 'calc.mjs edited, the test re-run fails, the turn ends anyway',
+  prompt: 'The calc test fails. Fix it.',
+  script: {
+    name: 'test-still-failing',
+    steps: [
+      tools(read('calc.mjs')),
+      tools(patch({ op: 'update', path: 'calc.mjs', oldText: '  return a - b;\n', newText: '  return a + b + 1;\n' })),
+      tools(shell(TEST_COMMAND)),
+      say('Changed add() in calc.mjs.'),
+      onCheckpoint(say('The test still fails; add() needs another look.')),
+    ],
+  },
+  expectsCheckpoint: true,
+  finalText: 'The test still fails; add() needs another look.',
+};
+
+/**
+ * One response changes three files (two never read, one new), then the turn ends without running
+ * anything: edits without reads, and the tests not run.
+ */
+export const UNREAD_MULTI_FILE_EDIT: CheckpointScenario = {
+  name: 'unread-multi-file-edit',
+  description: 'two unread modules renamed and one added in one response, nothing run',
+  prompt: 'Rename formatTotal to formatSum everywhere and add an index module.',
+  script: {
+    name: 'unread-multi-file-edit',
+    steps: [
+      tools(
+        patch(
+          { op: 'update', path: 'src/format.mjs', oldText: 'export function formatTotal(n) {\n', newText: 'export function formatSum(n) {\n' },
+          {
+            op: 'update',
+            path: 'src/report.mjs',
+            oldText: "import { formatTotal } from './format.mjs';\nexport const report = (n) => formatTotal(n);\n",
+            newText: "import { formatSum } from './format.mjs';\nexport const report = (n) => formatSum(n);\n",
+          },
+          { op: 'add', path: 'src/index.mjs', content: "export { formatSum } from './format.mjs';\nexport { report } from './report.mjs';\n" },
+        ),
+      ),
+      say('Renamed formatTotal to formatSum and added src/index.mjs.'),
+      onCheckpoint(say('Noted; I will read the files and run the tests next time.')),
+    ],
+  },
+  expectsCheckpoint: true,
+  finalText: 'Noted; I will read the files and run the tests next time.',
+};

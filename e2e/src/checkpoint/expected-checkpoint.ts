@@ -1,0 +1,59 @@
+import { getCheckpoint, type CheckpointOutcome, type TranscriptReader, type TurnHint } from '@agent-checkpoint/core';
+import { createClaudeTranscriptReader } from '@agent-checkpoint/transcript-claude';
+import { createCodexTranscriptReader } from '@agent-checkpoint/transcript-codex';
+import { createGeminiTranscriptReader } from '@agent-checkpoint/transcript-gemini';
+import type { HookInvocation } from '../harness/agent-session.ts';
+import { asArray, asString } from '../mock/json-access.ts';
+import type { CheckpointRoute } from './checkpoint-routes.ts';
+
+/**
+ * What `getCheckpoint` (core, run here in the test process, not in the bundle) says for the turn
+ * one hook or notify invocation judged: the same repository, the transcript as the probe
+ * snapshotted it right after the hook decided, and the turn hint each route derives from its
+ * payload (delivery-hook README: Claude `prompt_id`, Codex `turn_id`, plus the last assistant
+ * message; Gemini the prompt; the tmux route: notify's `turn-id`, last input message and last
+ * assistant message). The repository must not have changed since (the follow-up work of these
+ * scenarios changes no file).
+ */
+export async function expectedCheckpoint(
+  route: CheckpointRoute,
+  invocation: HookInvocation,
+  env: Readonly<Record<string, string>>,
+): Promise<CheckpointOutcome> {
+  const payload = invocation.payload ?? {};
+  const transcript = invocation.transcriptSnapshot;
+  if (typeof transcript !== 'string') throw new Error(`invocation ${invocation.n}: no transcript snapshot`);
+  const field = (key: string): string | undefined => asString(payload[key]);
+  const cwd = field('cwd');
+  if (cwd === undefined) throw new Error(`invocation ${invocation.n}: payload without cwd`);
+  const { reader, hint, sessionId } = ((): { reader: TranscriptReader; hint: TurnHint; sessionId: string | undefined } => {
+    switch (route) {
+      case 'claude-hook':
+        return { reader: createClaudeTranscriptReader(), hint: defined({ turnId: field('prompt_id'), lastAssistantMessage: field('last_assistant_message') }), sessionId: field('session_id') };
+      case 'codex-hook':
+        return { reader: createCodexTranscriptReader(), hint: defined({ turnId: field('turn_id'), lastAssistantMessage: field('last_assistant_message') }), sessionId: field('session_id') };
+      case 'gemini-hook':
+        return { reader: createGeminiTranscriptReader(), hint: defined({ prompt: field('prompt') }), sessionId: field('session_id') };
+      case 'codex-tmux':
+        return {
+          reader: createCodexTranscriptReader(),
+          hint: defined({ turnId: field('turn-id'), prompt: asString(asArray(payload['input-messages']).at(-1)), lastAssistantMessage: field('last-assistant-message') }),
+          sessionId: field('thread-id'),
+        };
+    }
+  })();
+  const agent = route === 'claude-hook' ? 'claude' : route === 'gemini-hook' ? 'gemini' : 'codex';
+  return getCheckpoint({
+    agent,
+    cwd,
+    transcript: { reader, path: transcript, hint },
+    ...(sessionId === undefined ? {} : { sessionId }),
+    env,
+    signal: AbortSignal.timeout(30_000),
+  });
+}
+
+/** Drops undefined values (exactOptionalPropertyTypes). */
+function defined<T extends Record<string, string | undefined>>(value: T): { [K in keyof T]?: string } {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: string };
+}
