@@ -32,7 +32,10 @@ export type ToolOutcome = 'success' | 'error' | 'pending';
  * compilers), so the excerpt keeps both ends and drops the middle.
  */
 export interface OutputExcerpt {
-  /** The first part of the output (at most the head budget). */
+  /**
+   * The first part of the output. When the whole output fits in the head and tail budgets together it
+   * is kept entirely here (and `tail` is empty); otherwise at most the head budget.
+   */
   readonly head: string;
   /**
    * The last part of the output, empty when the whole output fits in `head`. Never overlaps `head`.
