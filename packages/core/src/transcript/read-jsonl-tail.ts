@@ -60,8 +60,10 @@ const NEWLINE = 0x0a;
 export class NotARegularFileError extends Error {
   override readonly name = 'NotARegularFileError';
   readonly code = 'ENOTREG';
-  constructor(readonly path: string) {
+  readonly path: string;
+  constructor(path: string) {
     super(`Not a regular file: ${path}`);
+    this.path = path;
   }
 }
 const decoder = new TextDecoder('utf-8', { fatal: false });
