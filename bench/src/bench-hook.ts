@@ -1,0 +1,134 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AgentId } from '@agent-checkpoint/core';
+import { payloadFor, type AgentScenario } from './bench-scenarios.ts';
+import { finalTurnText, withFinalTurn, type CachedTranscript } from './generate-transcript.ts';
+import { runMeasured, type ProcessSample } from './measure-process.ts';
+import { FLOOR_ARGV, toStats } from './process-stats.ts';
+import { TARGETS, type HookCell, type NaiveCell } from './results.ts';
+
+/** One benchmark repository (see make-bench-repo.ts) and the environment the hook runs in. */
+export interface BenchRepo {
+  readonly changedFiles: number;
+  readonly dir: string;
+  readonly home: string;
+  readonly env: Readonly<Record<string, string>>;
+}
+
+export interface HookBenchInput {
+  readonly scenario: AgentScenario;
+  readonly sizeLabel: string;
+  readonly transcript: CachedTranscript;
+  readonly repos: readonly BenchRepo[];
+  readonly hookBundle: string;
+  readonly naiveBundle: string;
+  readonly runs: number;
+  readonly naiveRuns: number;
+  readonly tempRoot: string;
+  readonly log: (line: string) => void;
+}
+
+/**
+ * One agent and transcript size: for every repository, `runs` rounds of {bare node, hook} in
+ * alternating order (so drifting load hits both alike) after one warm-up round; the naive full-file
+ * reader runs in the first `naiveRuns` rounds of the first repository.
+ */
+export function benchHookSize(input: HookBenchInput): { cells: HookCell[]; naive: NaiveCell } {
+  const { scenario, repos, runs } = input;
+  const cells: HookCell[] = [];
+  const naiveSamples: ProcessSample[] = [];
+  let naiveError: string | undefined;
+  let fileBytes = 0;
+  for (const [repoIndex, repo] of repos.entries()) {
+    withFinalTurn(input.transcript, finalTurnText(scenario, input.transcript.historyTurns, repo.dir, repo.home), (path, totalBytes) => {
+      fileBytes = totalBytes;
+      const payload = payloadFor(scenario, path, repo.dir);
+      const hookSamples: ProcessSample[] = [];
+      const floorSamples: ProcessSample[] = [];
+      const outcomes: Record<string, number> = {};
+      let stderrSample: string | undefined;
+      const runHook = (): ProcessSample => {
+        const stateDir = mkdtempSync(join(input.tempRoot, 'state-'));
+        try {
+          const sample = runMeasured([process.execPath, input.hookBundle, scenario.agent], {
+            input: payload,
+            cwd: repo.dir,
+            env: { ...repo.env, AGENT_CHECKPOINT_STATE_DIR: stateDir },
+          });
+          if (sample.exitCode !== 0) throw new Error(`hook ${scenario.agent} exited ${sample.exitCode}: ${sample.stderr}`);
+          return sample;
+        } finally {
+          rmSync(stateDir, { recursive: true, force: true });
+        }
+      };
+      // Warm-up: page cache for the bundle, git's index stat data, the transcript tail.
+      runHook();
+      runMeasured(FLOOR_ARGV);
+      for (let i = 0; i < runs; i += 1) {
+        const pair = i % 2 === 0 ? (['floor', 'hook'] as const) : (['hook', 'floor'] as const);
+        for (const what of pair) {
+          if (what === 'floor') floorSamples.push(runMeasured(FLOOR_ARGV));
+          else {
+            const sample = runHook();
+            hookSamples.push(sample);
+            const outcome = outcomeOf(sample.stdout);
+            outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+            if (stderrSample === undefined && sample.stderr.trim() !== '') stderrSample = sample.stderr.trim().split('\n')[0];
+          }
+        }
+        if (repoIndex === 0 && i < input.naiveRuns) {
+          const sample = runMeasured([process.execPath, input.naiveBundle, path], { timeoutMs: 600_000 });
+          naiveSamples.push(sample);
+          if (sample.exitCode !== 0) naiveError = (JSON.parse(sample.stdout.trim() || '{}') as { error?: string }).error ?? `exit ${sample.exitCode}`;
+        }
+      }
+      const hook = toStats(hookSamples);
+      const floor = toStats(floorSamples);
+      const wallRatio = hook.wallMs.median / floor.wallMs.median;
+      const rssOverFloorMiB = hook.peakRssMiB.median - floor.peakRssMiB.median;
+      cells.push({
+        agent: scenario.agent,
+        sizeLabel: input.sizeLabel,
+        fileBytes: totalBytes,
+        changedFiles: repo.changedFiles,
+        hook,
+        floor,
+        wallRatio,
+        rssOverFloorMiB,
+        outcomes,
+        ...(stderrSample === undefined ? {} : { stderrSample }),
+        meetsWall: wallRatio <= TARGETS.wallRatio,
+        meetsRss: rssOverFloorMiB <= TARGETS.rssOverFloorMiB,
+      });
+      input.log(
+        `  hook ${scenario.agent} ${input.sizeLabel} ${repo.changedFiles} files: wall ${hook.wallMs.median.toFixed(1)} ms (floor ${floor.wallMs.median.toFixed(1)}, ×${wallRatio.toFixed(2)}), RSS ${hook.peakRssMiB.median.toFixed(1)} MiB (+${rssOverFloorMiB.toFixed(1)}), ${JSON.stringify(outcomes)}`,
+      );
+    });
+  }
+  const naive: NaiveCell = {
+    agent: scenario.agent as AgentId,
+    sizeLabel: input.sizeLabel,
+    fileBytes,
+    stats: toStats(naiveSamples),
+    ...(naiveError === undefined ? {} : { error: naiveError }),
+  };
+  input.log(`  naive ${scenario.agent} ${input.sizeLabel}: wall ${naive.stats.wallMs.median.toFixed(0)} ms, RSS ${naive.stats.peakRssMiB.median.toFixed(0)} MiB${naiveError ? ` (failed: ${naiveError})` : ''}`);
+  return { cells, naive };
+}
+
+/** `block` when the hook printed a decision, `pass` for empty stdout, else `other`. */
+export function outcomeOf(stdout: string): string {
+  const text = stdout.trim();
+  if (text === '') return 'pass';
+  try {
+    const parsed = JSON.parse(text) as { decision?: string };
+    return parsed.decision ?? 'other';
+  } catch {
+    return 'invalid-output';
+  }
+}
+
+export function ensureDir(path: string): string {
+  mkdirSync(path, { recursive: true });
+  return path;
+}

@@ -1,0 +1,50 @@
+import { GiB, MiB } from './stats.ts';
+
+/** What to measure; `--quick` is a smaller matrix for re-runs while iterating. */
+export interface BenchOptions {
+  readonly quick: boolean;
+  readonly sizes: readonly { readonly label: string; readonly bytes: number }[];
+  readonly changedFiles: readonly number[];
+  /** Rounds per hook cell (each: one bare node + one hook run). */
+  readonly runs: number;
+  /** Rounds of the naive reader per size (it takes seconds and GiBs on large files). */
+  readonly naiveRuns: (bytes: number) => number;
+  readonly tailRuns: number;
+  readonly warmReads: number;
+  readonly tmuxRuns: number;
+  readonly variantRuns: number;
+  /** Sections to run (default all). */
+  readonly only: ReadonlySet<string> | undefined;
+  /** Write docs/benchmarks.md and bench/results.json (default true). */
+  readonly write: boolean;
+}
+
+export const SECTIONS = ['hook', 'tail', 'tmux', 'startup', 'variants'] as const;
+
+const FULL_SIZES = [
+  { label: '1 MiB', bytes: MiB },
+  { label: '100 MiB', bytes: 100 * MiB },
+  { label: '1 GiB', bytes: GiB },
+];
+
+export function parseBenchOptions(argv: readonly string[]): BenchOptions {
+  const quick = argv.includes('--quick');
+  const value = (name: string): string | undefined => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const runs = Number(value('runs') ?? (quick ? 5 : 15));
+  const only = value('only');
+  const unknown = argv.filter((a) => !/^--(quick|no-write|runs=\d+|only=[a-z,]+)$/.test(a));
+  if (unknown.length > 0) throw new Error(`unknown argument(s) ${unknown.join(' ')}; use --quick, --runs=N, --only=${SECTIONS.join(',')}, --no-write`);
+  return {
+    quick,
+    sizes: quick ? FULL_SIZES.slice(0, 2) : FULL_SIZES,
+    changedFiles: [10, 5000],
+    runs,
+    naiveRuns: (bytes) => (quick ? 1 : bytes >= 100 * MiB ? 3 : Math.min(runs, 10)),
+    tailRuns: quick ? 5 : 11,
+    warmReads: quick ? 10 : 30,
+    tmuxRuns: quick ? 3 : 10,
+    variantRuns: quick ? 5 : 15,
+    only: only === undefined ? undefined : new Set(only.split(',')),
+    write: !argv.includes('--no-write'),
+  };
+}

@@ -1,0 +1,107 @@
+import { readFileSync } from 'node:fs';
+
+interface ProfileNode {
+  readonly id: number;
+  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
+  readonly children?: readonly number[];
+}
+
+interface CpuProfile {
+  readonly nodes: readonly ProfileNode[];
+  readonly startTime: number;
+  readonly endTime: number;
+  readonly samples: readonly number[];
+  readonly timeDeltas: readonly number[];
+}
+
+/** Which source module each line of an unminified esbuild bundle belongs to (from its `// path` comments). */
+export function moduleLineMap(bundleText: string): (line: number) => string {
+  const starts: { line: number; module: string }[] = [];
+  const lines = bundleText.split('\n');
+  for (let i = 0; i < lines.length; i += 1) {
+    const m = /^\s*\/\/ (\S+\.(?:ts|js|mjs|cjs))$/.exec(lines[i] as string);
+    if (m) starts.push({ line: i, module: m[1] as string });
+  }
+  return (line) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    let found = '(bundle runtime)';
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const start = starts[mid] as { line: number; module: string };
+      if (start.line <= line) {
+        found = start.module;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found;
+  };
+}
+
+/** The report group of a bundled module path. */
+export function groupOfModule(module: string): string {
+  if (/zod\/v4\/locales\//.test(module)) return 'zod locales';
+  if (/zod\/(v4\/classic|v4\/core\/(json-schema|to-json-schema)|index\.js)/.test(module)) return 'zod (full, config schema)';
+  if (/\/zod\//.test(module)) return 'zod (mini + core)';
+  const core = /packages\/core\/src\/([^/]+)\//.exec(module)?.[1];
+  if (core !== undefined) {
+    if (core === 'git') return 'core: git';
+    if (core === 'engine' || core === 'shell' || core === 'context') return 'core: engine';
+    if (core === 'config') return 'core: config';
+    if (core === 'state') return 'core: state (loop guard, lock)';
+    if (core === 'transcript') return 'transcript reader';
+    return 'core: other';
+  }
+  if (/packages\/core\/src\/get-checkpoint/.test(module)) return 'core: other';
+  if (/packages\/transcript-/.test(module)) return 'transcript reader';
+  if (/packages\/delivery-hook\//.test(module)) return 'hook entry (payload, stdout)';
+  if (/node_modules/.test(module)) return 'dependencies (picomatch, fast-glob, proper-lockfile…)';
+  // esbuild's __esm/__commonJS helpers: V8 compiles a module body lazily when its init runs, and the
+  // profiler books that compilation on the helper.
+  return 'module init (lazy compile of module bodies)';
+}
+
+/**
+ * CPU time of one profile by group: each sample goes to the innermost frame of the bundle on its
+ * stack (so node APIs called by the git reader count as git), else to compile / node bootstrap / GC.
+ */
+export function attributeProfile(profilePath: string, bundleUrlSuffix: string, lineToModule: (line: number) => string): { groups: Record<string, number>; wallMs: number; idleMs: number } {
+  const profile = JSON.parse(readFileSync(profilePath, 'utf8')) as CpuProfile;
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const groupCache = new Map<number, string>();
+  const groupOf = (id: number): string => {
+    const cached = groupCache.get(id);
+    if (cached !== undefined) return cached;
+    const leaf = byId.get(id) as ProfileNode;
+    let group: string | undefined;
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const frame = (byId.get(at) as ProfileNode).callFrame;
+      if (frame.url.endsWith(bundleUrlSuffix)) {
+        group = groupOfModule(lineToModule(frame.lineNumber));
+        break;
+      }
+    }
+    if (group === undefined) {
+      const name = leaf.callFrame.functionName;
+      if (name === '(idle)') group = 'idle';
+      else if (name === '(garbage collector)') group = 'garbage collector';
+      else if (name === '(program)') group = 'V8/native (program)';
+      else if (name === 'compileSourceTextModule' || name === 'wrapSafe' || name === 'compileFunction') group = 'compile bundle';
+      else group = 'node bootstrap + module loader';
+    }
+    groupCache.set(id, group);
+    return group;
+  };
+  const groups: Record<string, number> = {};
+  for (let i = 0; i < profile.samples.length; i += 1) {
+    const dt = (profile.timeDeltas[i + 1] ?? 0) / 1000;
+    const group = groupOf(profile.samples[i] as number);
+    groups[group] = (groups[group] ?? 0) + dt;
+  }
+  const wallMs = (profile.endTime - profile.startTime) / 1000;
+  const idleMs = groups['idle'] ?? 0;
+  delete groups['idle'];
+  return { groups, wallMs, idleMs };
+}

@@ -1,0 +1,163 @@
+import type { AgentId } from '@agent-checkpoint/core';
+import type { MachineInfo } from './machine-info.ts';
+import type { Summary } from './stats.ts';
+
+/** The targets of the issue "Benchmarks and hardening: near the physical limit". */
+export const TARGETS = {
+  /** Hook median wall time ≤ this × the median of a bare `node -e ''` measured in the same run. */
+  wallRatio: 1.5,
+  /** Hook median peak RSS ≤ the bare node median + this many MiB. */
+  rssOverFloorMiB: 40,
+} as const;
+
+/** Wall time and peak RSS of repeated runs of one command. */
+export interface ProcessStats {
+  readonly runs: number;
+  readonly wallMs: Summary;
+  readonly peakRssMiB: Summary;
+  /** Mean user+system CPU time, ms (GNU time reports 10 ms steps; the mean smooths them). */
+  readonly cpuMsMean: number;
+}
+
+/** The bare `node -e ''` runs interleaved with a cell's runs (the floor). */
+export interface FloorStats extends ProcessStats {}
+
+/** One hook cell: agent × transcript size × changed files. */
+export interface HookCell {
+  readonly agent: AgentId;
+  readonly sizeLabel: string;
+  readonly fileBytes: number;
+  readonly changedFiles: number;
+  readonly hook: ProcessStats;
+  readonly floor: FloorStats;
+  /** hook median wall / floor median wall. */
+  readonly wallRatio: number;
+  /** hook median RSS − floor median RSS, MiB. */
+  readonly rssOverFloorMiB: number;
+  /** What the hook answered: `block` (a checkpoint message) or `pass`, with counts. */
+  readonly outcomes: Readonly<Record<string, number>>;
+  /** First stderr line of any run, if any (a quiet hook prints nothing). */
+  readonly stderrSample?: string;
+  readonly meetsWall: boolean;
+  readonly meetsRss: boolean;
+}
+
+/** The naive full-file reader on one transcript. */
+export interface NaiveCell {
+  readonly agent: AgentId;
+  readonly sizeLabel: string;
+  readonly fileBytes: number;
+  readonly stats: ProcessStats;
+  /** Set when the naive read failed (e.g. ERR_STRING_TOO_LONG past V8's string limit). */
+  readonly error?: string;
+}
+
+/** Tail read of one reader on one size, in-process and as a process. */
+export interface TailReadCell {
+  readonly agent: AgentId;
+  readonly sizeLabel: string;
+  readonly fileBytes: number;
+  readonly bytesRead: number;
+  readonly coldMs: number;
+  readonly warmMs: Summary;
+  /** RSS growth across the first read, MiB. */
+  readonly rssGrowthMiB: number;
+  /** heapUsed + external growth across the first read, MiB. */
+  readonly heapGrowthMiB: number;
+  readonly process: ProcessStats;
+  readonly floor: FloorStats;
+  /** Found the recorded turn: the hinted turn id / prompt, with the recorded number of calls. */
+  readonly foundTurn: boolean;
+  readonly calls: number;
+  readonly truncated: boolean;
+}
+
+export interface PhaseCell {
+  readonly agent: AgentId;
+  readonly sizeLabel: string;
+  readonly changedFiles: number;
+  readonly importCoreMs: number;
+  readonly importReaderMs: number;
+  readonly cold: Readonly<Record<string, number>>;
+  readonly warmMedian: Readonly<Record<string, number>>;
+  readonly pipelineWarmMedianMs: number;
+  readonly mode: string;
+}
+
+/** Where a hook process spends its time, from a V8 CPU profile of an unminified build. */
+export interface ProfileBreakdown {
+  readonly scenario: string;
+  readonly wallMs: number;
+  /** Sampled CPU time by group (compile, node internals, zod, core/git…), ms. */
+  readonly groups: Readonly<Record<string, number>>;
+  /** Wall time without samples: waiting for git, disk, stdin. */
+  readonly idleMs: number;
+}
+
+export interface StartupInfo {
+  readonly bundleBytes: number;
+  /** Source modules bundled (esbuild metafile inputs). */
+  readonly bundledModules: number;
+  /** Largest contributors to the bundle, KiB. */
+  readonly bundleByPackageKiB: Readonly<Record<string, number>>;
+  /** Modules actually evaluated on each path (instrumented build). */
+  readonly evaluatedModules: Readonly<Record<string, { readonly count: number; readonly fullZod: boolean; readonly jsoncParser: boolean; readonly zodLocales: boolean }>>;
+  /** Node built-in modules loaded: bare node vs the hook's paths. */
+  readonly builtinModules: Readonly<Record<string, number>>;
+  /** The replica of build-hook.mjs in the bench builds the shipped bundle byte for byte. */
+  readonly replicaMatches: boolean;
+  /** Exit time (performance.now() at process exit) of `hook version` minus that of `node -e ''`: loading and evaluating the bundle. */
+  readonly importMs: number;
+  readonly escapeHatch: { readonly hook: ProcessStats; readonly floor: FloorStats; readonly wallRatio: number };
+  /** The hook's own per-phase timings (AGENT_CHECKPOINT_DEBUG=1 debug log), medians, ms. */
+  readonly hookDebugTimings: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  readonly profiles: readonly ProfileBreakdown[];
+  readonly phases: readonly PhaseCell[];
+}
+
+/** One bundle variant of the hook, measured side by side with the shipped bundle. */
+export interface VariantResult {
+  readonly name: string;
+  readonly description: string;
+  /** Only esbuild options (applicable in build-hook.mjs) vs needs a source change (a proposal). */
+  readonly kind: 'bundling' | 'proposal';
+  readonly bytes: number;
+  readonly escapeHatch: ProcessStats;
+  readonly fullRun: ProcessStats;
+  readonly floor: FloorStats;
+  /** Same stdout as the shipped bundle on every run. */
+  readonly sameOutput: boolean;
+  readonly error?: string;
+}
+
+export interface TmuxResult {
+  readonly skipped?: string;
+  readonly runs?: number;
+  /** Notify process start → the fake TUI records the submission. */
+  readonly startToSubmitMs?: Summary;
+  /** Notify process start → the paste arrives in the pane. */
+  readonly startToPasteMs?: Summary;
+  /** Paste → submission (the deliberate Enter delay and confirmation). */
+  readonly pasteToSubmitMs?: Summary;
+  readonly notifyWallMs?: Summary;
+  readonly notifyPeakRssMiB?: Summary;
+  readonly floor?: FloorStats;
+}
+
+export interface BenchResults {
+  readonly schemaVersion: 1;
+  readonly mode: 'full' | 'quick';
+  readonly machine: MachineInfo;
+  readonly loadAverageAtEnd: readonly [number, number, number];
+  /** True when the machine was busy (1-minute load per core above 0.5 at start or end). */
+  readonly noisy: boolean;
+  readonly durationSeconds: number;
+  readonly targets: typeof TARGETS;
+  readonly notes: readonly string[];
+  readonly hook: readonly HookCell[];
+  readonly naive: readonly NaiveCell[];
+  readonly tailRead: readonly TailReadCell[];
+  readonly tmux: TmuxResult;
+  readonly startup?: StartupInfo;
+  readonly variants: readonly VariantResult[];
+}
