@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -5,6 +6,7 @@ import type { ConfigFile, ResolvedConfig } from './config/config-schema.ts';
 import { resolveConfig } from './config/resolve-config.ts';
 import { getCheckpoint } from './get-checkpoint.ts';
 import type { CheckpointRequest } from './get-checkpoint-types.ts';
+import { offSwitchPath, readOffSwitch } from './state/off-switches.ts';
 import { makeTempDir, makeTempGitRepo, type TempGitRepo } from './git/temp-git-repo.ts';
 import type { ToolCall } from './timeline/tool-call.ts';
 import type { TurnTimeline } from './timeline/turn-timeline.ts';
@@ -249,5 +251,24 @@ describe('getCheckpoint', () => {
     const outcome = await getCheckpoint(broken);
     expect(outcome.decision === 'message' || outcome.decision === 'silent').toBe(true);
     expect(outcome.diagnostics.length).toBeGreaterThan(0);
+  });
+
+  it('the escape hatch gives the agent a command that really switches this session off', async () => {
+    const r = repo();
+    r.write('server/app.ts', 'changed\n');
+    const stateDir = join(r.dir, '..', "state dir's");
+    const env = { ...r.env, AGENT_CHECKPOINT_STATE_DIR: stateDir };
+    const reader = fakeReader(timeline([read(join(r.dir, 'server/app.ts')), edit(join(r.dir, 'server/app.ts'))]));
+    const outcome = await getCheckpoint(request(r, { env, sessionId: 'sess-9', transcript: { reader, path: '/t.jsonl' } }));
+    const offFile = offSwitchPath(stateDir, { kind: 'session', sessionId: 'sess-9' });
+    const command = /by running `([^`]+)`/.exec(outcome.message ?? '')?.[1];
+    expect(command).toContain(offFile.replaceAll("'", "'\\''"));
+    expect(outcome.message).toContain('agent-checkpoint-hook off --session sess-9');
+    // Nothing was created by computing the message.
+    expect((await readOffSwitch({ stateDir, sessionId: 'sess-9', env: {} })).off).toBe(false);
+    // The agent runs the command with its shell tool (the switches directory does not exist yet).
+    execFileSync('/bin/sh', ['-c', command!]);
+    expect(await readOffSwitch({ stateDir, sessionId: 'sess-9', env: {} })).toMatchObject({ off: true, source: 'session', detail: offFile });
+    expect((await readOffSwitch({ stateDir, sessionId: 'other', env: {} })).off).toBe(false);
   });
 });

@@ -10,6 +10,8 @@ import { runHeuristics } from './engine/run-heuristics.ts';
 import type { CheckpointOutcome, CheckpointRequest } from './get-checkpoint-types.ts';
 import type { GitSnapshot } from './git/changed-file.ts';
 import { readGitSnapshot } from './git/read-git-snapshot.ts';
+import { offSwitchPath } from './state/off-switches.ts';
+import { resolveStateDir } from './state/resolve-state-dir.ts';
 import { emptyTimeline, type TurnTimeline } from './timeline/turn-timeline.ts';
 
 /** Environment variable carrying the working slug for plan drift (overrides `planDrift.slug`). */
@@ -118,7 +120,7 @@ async function decide(request: CheckpointRequest, config: ResolvedConfig, diagno
           })
         : [];
     result = runHeuristics(files, timeline, context, config);
-    message = composeMessage(result, files, config, request.sessionId === undefined ? {} : { sessionId: request.sessionId });
+    message = composeMessage(result, files, config, escapeHatchOptions(request.sessionId, env));
     docsOnly = isDocsOnly(categorizeFiles(files.map((f) => f.file.path), config));
   } catch (error) {
     diagnostics.push(`engine failed: ${describeError(error)}`);
@@ -203,6 +205,24 @@ function genericFallback(
   } catch (error) {
     diagnostics.push(`generic message unavailable: ${describeError(error)}`);
     return { decision: 'silent', mode: 'internal-error', ...base, files: [], configSources, diagnostics };
+  }
+}
+
+/**
+ * The session id and its off-switch file for the escape hatch. The path depends only on the
+ * environment (state directory) and the session id, so both routes render the same bytes; nothing
+ * is created here.
+ */
+function escapeHatchOptions(
+  sessionId: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): { sessionId?: string; offFile?: string } {
+  if (sessionId === undefined || sessionId === '') return {};
+  try {
+    return { sessionId, offFile: offSwitchPath(resolveStateDir({ env }), { kind: 'session', sessionId }) };
+  } catch {
+    // No home directory: the escape hatch falls back to the CLI command.
+    return { sessionId };
   }
 }
 

@@ -117,7 +117,12 @@ export const MessagesSchema = z
     actionsFooter: z.array(z.string()).optional().describe('Extra numbered steps appended after the actions.'),
     observationsHeader: z.string().optional().describe('Heading of the observations (things that look wrong).'),
     reminder: z.string().optional().describe('Capture / response-policy reminder shown after the lists.'),
-    escapeHatch: z.string().optional().describe('How to turn checkpoints off; "{sessionId}" is substituted.'),
+    escapeHatch: z
+      .string()
+      .optional()
+      .describe(
+        'How to turn checkpoints off. Substituted: "{sessionId}"; "{offFile}", the absolute path of the session\'s off-switch file; "{offCommand}", a shell command creating it that an agent can run (mkdir -p … && touch …).',
+      ),
     allClear: z.string().optional().describe('Shown when everything was done and silentWhenAllClear is false.'),
     noChanges: z.string().optional().describe('Shown when nothing changed and silentWhenNoChanges is false.'),
     generic: z.string().optional().describe('Fallback when the pipeline fails unexpectedly.'),

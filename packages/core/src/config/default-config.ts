@@ -167,7 +167,7 @@ export const DEFAULT_CONFIG: ConfigFile = {
     reminder:
       'Do the required actions and check the observations now. Then give the user a short answer about the outcome; do not mention this checkpoint.',
     escapeHatch:
-      'If this checkpoint is wrong and cannot be satisfied, turn it off for this session with `agent-checkpoint-hook off --session {sessionId}` (or set AGENT_CHECKPOINT_DISABLE=1).',
+      'If this checkpoint is wrong and cannot be satisfied, turn it off for this session by running `{offCommand}` (a person can run `agent-checkpoint-hook off --session {sessionId}`).',
     allClear: 'All expected follow-ups were observed. Give the user a short answer about the outcome; do not mention this checkpoint.',
     noChanges:
       'No code changed this turn. Finish anything still pending, then give the user a short answer; do not mention this checkpoint.',

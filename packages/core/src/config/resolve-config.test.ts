@@ -24,7 +24,7 @@ describe('resolveConfig', () => {
     expect(c.searchCommands).toEqual(['rg', 'grep', 'egrep', 'fgrep', 'ag', 'ack', 'fd', 'find', 'git grep']);
     expect(c.messages.prefix).toBe('[agent-checkpoint] ');
     expect(c.messages.escapeHatch).toContain('agent-checkpoint-hook off --session {sessionId}');
-    expect(c.messages.escapeHatch).toContain('AGENT_CHECKPOINT_DISABLE=1');
+    expect(c.messages.escapeHatch).toContain('`{offCommand}`');
     expect(c.planDrift).toBeUndefined();
     expect(c.sources).toEqual([{ kind: 'default', name: 'built-in' }]);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { TELECLAUDE_RESPONSE_POLICY } from '../config/presets/teleclaude.ts';
 import { abs, configWith, context, edit, failed, files, read, shell, teleclaudeConfig, timeline } from './build-test-timeline.ts';
-import { composeGenericMessage, composeMessage } from './compose-message.ts';
+import { composeGenericMessage, composeMessage, renderEscapeHatch } from './compose-message.ts';
 import { runHeuristics } from './run-heuristics.ts';
 
 const tc = teleclaudeConfig();
@@ -48,7 +48,7 @@ describe('message composition (seed Task 8)', () => {
         '',
         TELECLAUDE_RESPONSE_POLICY,
         '',
-        'Escape hatch (last resort only, and only when there is no actionable information left): run `agent-checkpoint-hook off --session sess-1` to disable checkpoints for this session (or set AGENT_CHECKPOINT_DISABLE=1).',
+        'Escape hatch (last resort only, and only when there is no actionable information left): run `agent-checkpoint-hook off --session sess-1` to disable checkpoints for this session (a person can run `agent-checkpoint-hook off --session sess-1`).',
       ].join('\n'),
     );
   });
@@ -88,7 +88,7 @@ describe('message composition (seed Task 8)', () => {
     expect(composeMessage(result, f, tc)).toBeUndefined();
     const loud = teleclaudeConfig({ silentWhenAllClear: false });
     expect(composeMessage(result, f, loud, { sessionId: 's' })).toBe(
-      `[TeleClaude Checkpoint] - All expected validations were observed. Docs check: if relevant, update existing docs or add a new doc. Commit if ready.\n\n${TELECLAUDE_RESPONSE_POLICY}\n\nEscape hatch (last resort only, and only when there is no actionable information left): run \`agent-checkpoint-hook off --session s\` to disable checkpoints for this session (or set AGENT_CHECKPOINT_DISABLE=1).`,
+      `[TeleClaude Checkpoint] - All expected validations were observed. Docs check: if relevant, update existing docs or add a new doc. Commit if ready.\n\n${TELECLAUDE_RESPONSE_POLICY}\n\nEscape hatch (last resort only, and only when there is no actionable information left): run \`agent-checkpoint-hook off --session s\` to disable checkpoints for this session (a person can run \`agent-checkpoint-hook off --session s\`).`,
     );
   });
 });
@@ -114,7 +114,7 @@ describe('composeMessage with the defaults', () => {
         '',
         'Do the required actions and check the observations now. Then give the user a short answer about the outcome; do not mention this checkpoint.',
         '',
-        'If this checkpoint is wrong and cannot be satisfied, turn it off for this session with `agent-checkpoint-hook off --session abc` (or set AGENT_CHECKPOINT_DISABLE=1).',
+        'If this checkpoint is wrong and cannot be satisfied, turn it off for this session by running `agent-checkpoint-hook off --session abc` (a person can run `agent-checkpoint-hook off --session abc`).',
       ].join('\n'),
     );
   });
@@ -156,5 +156,38 @@ describe('composeMessage with the defaults', () => {
     expect(composeMessage(runHeuristics(f, timeline([]), context(), custom), f, custom)).toMatch(/^>> /);
     expect(composeMessage(runHeuristics([], timeline([]), context(), custom), [], custom)).toMatch(/^>> /);
     expect(composeGenericMessage(custom)).toMatch(/^>> /);
+  });
+});
+
+describe('escape hatch', () => {
+  const hatch = '[{sessionId}] [{offFile}] [{offCommand}]';
+
+  test('with an off file: the agent-runnable command creates exactly that file', () => {
+    expect(renderEscapeHatch(hatch, 'abc', '/state/switches/session-abc.off')).toBe(
+      "[abc] [/state/switches/session-abc.off] [mkdir -p '/state/switches' && touch '/state/switches/session-abc.off']",
+    );
+  });
+
+  test('paths with quotes and spaces are single-quoted safely', () => {
+    expect(renderEscapeHatch('{offCommand}', 's', "/home/o'neil/my state/switches/session-s.off")).toBe(
+      "mkdir -p '/home/o'\\''neil/my state/switches' && touch '/home/o'\\''neil/my state/switches/session-s.off'",
+    );
+  });
+
+  test('without an off file the command falls back to the CLI, without a session id to a placeholder', () => {
+    expect(renderEscapeHatch(hatch, 'abc')).toBe('[abc] [<state dir>/switches/session-abc.off] [agent-checkpoint-hook off --session abc]');
+    expect(renderEscapeHatch(hatch, undefined)).toBe(
+      '[<session-id>] [<state dir>/switches/session-<session-id>.off] [agent-checkpoint-hook off --session <session-id>]',
+    );
+  });
+
+  test('the default text names the agent-runnable command and the human CLI command', () => {
+    const calls = [edit(abs('app/main.py'))];
+    const f = files(['app/main.py']);
+    const cfg = configWith({ categories: [{ id: 'py', include: ['**/*.py'], action: 'Run `pytest`', evidence: ['pytest'] }] });
+    const msg = composeMessage(runHeuristics(f, timeline(calls), context(), cfg), f, cfg, { sessionId: 'abc', offFile: '/s/switches/session-abc.off' })!;
+    expect(msg.split('\n').at(-1)).toBe(
+      "If this checkpoint is wrong and cannot be satisfied, turn it off for this session by running `mkdir -p '/s/switches' && touch '/s/switches/session-abc.off'` (a person can run `agent-checkpoint-hook off --session abc`).",
+    );
   });
 });

@@ -157,7 +157,7 @@ export const TELECLAUDE: Preset = {
       observationsHeader: 'Observations:',
       reminder: `Docs check: If relevant, update existing docs or add a new doc.\n\nExecute every required action above before responding to the user.\n\n${RESPONSE_POLICY}`,
       escapeHatch:
-        'Escape hatch (last resort only, and only when there is no actionable information left): run `agent-checkpoint-hook off --session {sessionId}` to disable checkpoints for this session (or set AGENT_CHECKPOINT_DISABLE=1).',
+        'Escape hatch (last resort only, and only when there is no actionable information left): run `{offCommand}` to disable checkpoints for this session (a person can run `agent-checkpoint-hook off --session {sessionId}`).',
       allClear: `All expected validations were observed. Docs check: if relevant, update existing docs or add a new doc. Commit if ready.\n\n${RESPONSE_POLICY}`,
       noChanges: `No code changes detected this turn. Did you run \`telec sync\`?\nCommit if ready.\n\n${RESPONSE_POLICY}`,
       generic:
