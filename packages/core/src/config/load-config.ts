@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { configCacheKey, readCachedConfig, writeCachedConfig } from './config-cache.ts';
 import { configCacheDir, findProjectRoot, PROJECT_CONFIG_FILE, userConfigPath } from './config-paths.ts';
@@ -125,11 +125,23 @@ async function loadConfigFile(
       diagnostics.push(`${path}: is a directory, not a configuration file; ignored`);
       return undefined;
     }
-    if (stat.size > MAX_CONFIG_BYTES) {
-      diagnostics.push(`${path}: ${stat.size} bytes is too large for a configuration file (limit 1 MiB); ignored`);
-      return undefined;
+    // Opened non-blocking and checked on the descriptor: a FIFO or device (also one swapped in after
+    // the stat above) is refused instead of blocking this synchronous read, which no timer could end.
+    const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const opened = fstatSync(fd);
+      if (!opened.isFile()) {
+        diagnostics.push(`${path}: is not a regular file (a FIFO, socket or device); ignored`);
+        return undefined;
+      }
+      if (opened.size > MAX_CONFIG_BYTES) {
+        diagnostics.push(`${path}: ${opened.size} bytes is too large for a configuration file (limit 1 MiB); ignored`);
+        return undefined;
+      }
+      text = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
     }
-    text = readFileSync(path, 'utf8');
   } catch (error) {
     diagnostics.push(`${path}: cannot be read (${errorMessage(error)}); ignored`);
     return undefined;
