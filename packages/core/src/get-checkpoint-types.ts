@@ -1,7 +1,9 @@
 import type { AgentId } from './agent-id.ts';
 import type { ResolvedConfig, ConfigSource } from './config/config-schema.ts';
 import type { AttributedFile, CheckpointResult } from './engine/checkpoint-result.ts';
+import type { ContextStepOutput } from './context-checkpoint/run-context-step.ts';
 import type { GitSnapshot } from './git/changed-file.ts';
+import type { TestRun } from './opt-ins/run-tests.ts';
 import type { TurnTimeline } from './timeline/turn-timeline.ts';
 import type { TranscriptReader, TurnHint } from './transcript/transcript-reader.ts';
 
@@ -43,6 +45,10 @@ export interface CheckpointOutcome {
   readonly git?: GitSnapshot;
   readonly files: readonly AttributedFile[];
   readonly configSources: readonly ConfigSource[];
+  /** The hook's own test run, when `runTests` is configured and the turn's files triggered it. */
+  readonly tests?: TestRun;
+  /** The context step, when `context.enabled` (its level, the lines added, a handoff written). */
+  readonly context?: ContextStepOutput;
   /** Human-readable notes on anything that went wrong or was skipped. Never on stdout. */
   readonly diagnostics: readonly string[];
 }

@@ -19,8 +19,10 @@ export const SLUG_ENV = 'AGENT_CHECKPOINT_SLUG';
 
 /**
  * The one entry point of both delivery routes: decide what, if anything, to tell the agent at the
- * end of a turn. Pure decision: it never writes anything, never delivers, and **never throws or
- * rejects** (every failure becomes a diagnostic and one of the modes below).
+ * end of a turn. A decision, not a delivery: it never delivers, and **never throws or rejects** (every
+ * failure becomes a diagnostic and one of the modes below). With the defaults it writes nothing; the
+ * opt-ins may: `runTests` runs the configured command, and `context.enabled` writes handoff documents
+ * and the session's context bookkeeping in the state directory (docs/context-checkpoints.md).
  *
  * Pipeline: configuration (unless given) → git snapshot and transcript read **in parallel** (the
  * `git log` of commits made during the turn starts as soon as the transcript has told us when the
@@ -41,7 +43,9 @@ export const SLUG_ENV = 'AGENT_CHECKPOINT_SLUG';
  * - `generic-fallback`: git itself failed (missing, timed out, broken repository), or the engine threw
  *   → the generic message (seed: "fail-open returns the generic checkpoint"). A repository without
  *   commits is **not** a failure here: its files are reported normally.
- * - `internal-error`: even the generic message could not be produced → silent.
+ * - `internal-error`: even the generic message could not be produced → silent;
+ * - `context`: nothing else to say, but a context handoff level was reached (opt-in) → the context
+ *   lines alone.
  *
  * Transcript problems never change the mode: a missing transcript, a reader that throws, or a
  * timeline without data gives file-based instructions only (attribution falls back to every
@@ -127,15 +131,53 @@ async function decide(request: CheckpointRequest, config: ResolvedConfig, diagno
     return genericFallback(config, diagnostics, base);
   }
 
+  // Opt-ins (the hook's test run, context levels): off by default, and loaded only when configured,
+  // so the default path never evaluates them.
+  let extras: Pick<CheckpointOutcome, 'tests' | 'context'> = {};
+  let contextOnly = false;
+  if (config.runTests !== undefined || config.context?.enabled === true) {
+    try {
+      const { applyTurnEndOptIns } = await import('./opt-ins/apply-turn-end-opt-ins.ts');
+      const optIns = await applyTurnEndOptIns({
+        agent: request.agent,
+        sessionId: request.sessionId,
+        config,
+        env,
+        timeline,
+        git,
+        files,
+        result,
+        projectRoot: context.projectRoot,
+        hatch: escapeHatchOptions(request.sessionId, env),
+        now: request.now ?? new Date(),
+        ...(request.signal ? { signal: request.signal } : {}),
+      });
+      for (const line of optIns.diagnostics) diagnostics.push(line);
+      ({ result, message } = optIns);
+      contextOnly = optIns.mode === 'context';
+      extras = { ...(optIns.tests ? { tests: optIns.tests } : {}), ...(optIns.context ? { context: optIns.context } : {}) };
+    } catch (error) {
+      diagnostics.push(`opt-ins failed: ${describeError(error)}`);
+    }
+  }
+
   // Mirrors composeMessage's branches, so the mode always explains the decision.
-  const mode =
-    git.kind === 'not-a-repo' ? 'not-a-repo' : docsOnly ? 'no-changes' : result.isAllClear ? 'all-clear' : 'actionable';
+  const mode = contextOnly
+    ? 'context'
+    : git.kind === 'not-a-repo'
+      ? 'not-a-repo'
+      : docsOnly
+        ? 'no-changes'
+        : result.isAllClear
+          ? 'all-clear'
+          : 'actionable';
   return {
     ...(message === undefined ? { decision: 'silent' } : { decision: 'message', message }),
     mode,
     result,
     ...base,
     files,
+    ...extras,
     diagnostics,
   };
 }

@@ -227,6 +227,41 @@ export const DirectExecutionSchema = z
   })
   .describe('Direct checkpoint execution (opt-in): WIP commits are what most users do not want by default.');
 
+/** The test run inside the hook (seed 001, opt-in): see docs/context-checkpoints.md, "Opt-ins". */
+export const RunTestsSchema = z
+  .strictObject({
+    enabled: z.boolean().optional().describe('Run the tests inside the hook (default true when "command" is set).'),
+    command: nonEmpty
+      .optional()
+      .describe('Command line run with /bin/sh -c in the repository root, e.g. "pnpm test" or "pytest -x -q". It must not wait for input or watch files.'),
+    timeoutMs: z
+      .number()
+      .int()
+      .min(1000)
+      .optional()
+      .describe(
+        'Time limit; the command and its children are killed past it (default 60000). Keep it below the hook deadline (AGENT_CHECKPOINT_HOOK_DEADLINE_MS, default 8000) and the agent\'s hook timeout: the run adds its duration to every turn end.',
+      ),
+    when: z
+      .array(nonEmpty)
+      .optional()
+      .describe('Globs: run only when a file changed this turn matches one (default: any changed file that is not documentation).'),
+  })
+  .describe('Run the tests at the end of a turn and report "Tests: N passed" or the failing output (opt-in, off by default).');
+
+/** The uncommitted-changes gate (seed 001, opt-in): see docs/context-checkpoints.md, "Opt-ins". */
+export const CommitGateSchema = z
+  .strictObject({
+    enabled: z.boolean().optional().describe('Block once more for uncommitted work (default true when this object is present).'),
+    when: z
+      .array(nonEmpty)
+      .optional()
+      .describe('Globs of gated files (default: every file that is not documentation).'),
+  })
+  .describe(
+    'After a checkpoint blocked a turn, block the next stop of that turn once more while gated files are uncommitted (opt-in, off by default; hook route only).',
+  );
+
 /** The configuration file as written by a user. */
 export const ConfigFileSchema = z
   .strictObject({
@@ -268,6 +303,8 @@ export const ConfigFileSchema = z
     context: ContextSchema.optional(),
     handoff: HandoffSchema.optional(),
     directExecution: DirectExecutionSchema.optional(),
+    runTests: RunTestsSchema.optional(),
+    commitGate: CommitGateSchema.optional(),
   })
   .describe('agent-checkpoint configuration');
 
@@ -279,6 +316,8 @@ export type MessagesConfig = z.infer<typeof MessagesSchema>;
 export type ContextConfig = z.infer<typeof ContextSchema>;
 export type HandoffConfig = z.infer<typeof HandoffSchema>;
 export type DirectExecutionConfig = z.infer<typeof DirectExecutionSchema>;
+export type RunTestsConfig = z.infer<typeof RunTestsSchema>;
+export type CommitGateConfig = z.infer<typeof CommitGateSchema>;
 
 /** A category after defaults are applied. */
 export interface ResolvedCategory {
@@ -360,7 +399,25 @@ export interface ResolvedConfig {
   readonly context?: ResolvedContextConfig;
   readonly handoff?: ResolvedHandoffConfig;
   readonly directExecution?: ResolvedDirectExecutionConfig;
+  /** The hook's own test run; absent unless enabled with a command (off by default). */
+  readonly runTests?: ResolvedRunTestsConfig;
+  /** The uncommitted-changes gate; absent unless enabled (off by default). */
+  readonly commitGate?: ResolvedCommitGateConfig;
   readonly sources: readonly ConfigSource[];
+}
+
+/** `runTests` after defaults; only present when enabled with a command. */
+export interface ResolvedRunTestsConfig {
+  readonly command: string;
+  readonly timeoutMs: number;
+  /** Undefined: any changed file that is not documentation triggers the run. */
+  readonly when?: readonly string[];
+}
+
+/** `commitGate` after defaults; only present when enabled. */
+export interface ResolvedCommitGateConfig {
+  /** Undefined: every file that is not documentation is gated. */
+  readonly when?: readonly string[];
 }
 
 /** A context level: L0 normal, L1 warning, L2 critical (hand off), L3 emergency. */

@@ -1,5 +1,6 @@
 import type {
   CategoryConfig,
+  CommitGateConfig,
   ConfigFile,
   ConfigSource,
   ErrorPatternConfig,
@@ -10,11 +11,13 @@ import type {
   ResolvedErrorPattern,
   ResolvedFollowUp,
   ResolvedMessages,
+  RunTestsConfig,
 } from './config-schema.ts';
 import { DEFAULT_CONFIG, DEFAULT_SOURCE } from './default-config.ts';
 import { PRESETS } from './presets/index.ts';
 import { compileEvidence } from '../shell/match-evidence.ts';
 import { resolveContextCheckpointConfig, type ContextCheckpointLayer } from '../context/resolve-context-checkpoint-config.ts';
+import { resolveCommitGate, resolveRunTests } from '../opt-ins/resolve-opt-ins.ts';
 
 /** Thrown by {@link resolveConfig} for an unknown preset name or an `extends` cycle. */
 export class ConfigResolutionError extends Error {
@@ -49,6 +52,9 @@ interface State {
   gitTimeoutMs?: number;
   /** `context`, `handoff` and `directExecution` of every layer, merged at the end by their own resolver. */
   contextLayers: ContextCheckpointLayer[];
+  /** Opt-ins of seed 001, merged key by key. */
+  runTests?: RunTestsConfig;
+  commitGate?: CommitGateConfig;
   sources: ConfigSource[];
 }
 
@@ -149,6 +155,8 @@ function merge(state: State, config: ConfigFile): void {
   if (config.context || config.handoff || config.directExecution) {
     state.contextLayers.push({ context: config.context, handoff: config.handoff, directExecution: config.directExecution });
   }
+  if (config.runTests) state.runTests = { ...state.runTests, ...definedOnly(config.runTests) };
+  if (config.commitGate) state.commitGate = { ...state.commitGate, ...definedOnly(config.commitGate) };
 }
 
 /** Within one layer, a repeated id keeps its last definition at the first position. */
@@ -215,6 +223,8 @@ function finish(state: State): ResolvedConfig {
   // Only configurations that mention these features pay for resolving them; the rest get the defaults
   // from contextCheckpointConfigOf().
   const contextCheckpoint = state.contextLayers.length > 0 ? resolveContextCheckpointConfig(state.contextLayers) : undefined;
+  const runTests = resolveRunTests(state.runTests);
+  const commitGate = resolveCommitGate(state.commitGate);
   return {
     enabled: state.enabled ?? true,
     categories: state.categories.map(resolveCategory),
@@ -236,6 +246,8 @@ function finish(state: State): ResolvedConfig {
     ...(contextCheckpoint
       ? { context: contextCheckpoint.context, handoff: contextCheckpoint.handoff, directExecution: contextCheckpoint.directExecution }
       : {}),
+    ...(runTests ? { runTests } : {}),
+    ...(commitGate ? { commitGate } : {}),
     sources: [...state.sources],
   };
 }

@@ -13,6 +13,13 @@ export interface ComposeMessageOptions {
    * tool — it cannot set the hook's environment, and `agent-checkpoint-hook` may not be on its PATH.
    */
   readonly offFile?: string;
+  /**
+   * The hook's own test run (`runTests`, opt-in): its headline goes under the header, the failing
+   * output after the actions.
+   */
+  readonly tests?: { readonly headline: string; readonly outputTail?: string };
+  /** Context lines (`context.enabled`, opt-in): their own section before the reminder. */
+  readonly contextLines?: readonly string[];
 }
 
 /** How many file names the "Changed:" line lists when no category matched. */
@@ -26,6 +33,8 @@ const MAX_LISTED_FILES = 5;
  * 2. `Changed: <category labels>` (configuration order), or a short file list when no category matched;
  * 3. actions header and numbered actions in precedence order, then the footer steps (only with actions);
  * 4. observations header and `- <observation>` lines (only with observations);
+ * With the opt-ins: a test run's headline is the second line of section 1 and its failing output a
+ * fenced block after the actions; context lines are a section before the reminder.
  * 5. the reminder; 6. the escape hatch (`{sessionId}`, `{offFile}` and `{offCommand}` substituted,
  *    see {@link renderEscapeHatch}).
  *
@@ -43,24 +52,43 @@ export function composeMessage(
   const hatch = renderEscapeHatch(m.escapeHatch, options.sessionId, options.offFile);
   const paths = files.map((f) => f.file.path);
   const categorization = categorizeFiles(paths, config);
+  const context = (options.contextLines ?? []).join('\n');
   if (isDocsOnly(categorization)) {
-    return config.silentWhenNoChanges ? undefined : joinSections([`${m.prefix}${m.noChanges}`, hatch]);
+    return config.silentWhenNoChanges ? undefined : joinSections([`${m.prefix}${m.noChanges}`, context, hatch]);
   }
   if (result.isAllClear) {
-    return config.silentWhenAllClear ? undefined : joinSections([`${m.prefix}${m.allClear}`, hatch]);
+    return config.silentWhenAllClear ? undefined : joinSections([`${m.prefix}${m.allClear}`, context, hatch]);
   }
-  const sections: string[] = [`${m.prefix}${m.header}`.trimEnd()];
+  const header = `${m.prefix}${m.header}`.trimEnd();
+  const sections: string[] = [options.tests ? `${header}\n${options.tests.headline}` : header];
   const summary = changedSummary(result, [...categorization.uncategorized, ...categorization.matched.flatMap((x) => x.files)]);
   if (summary !== '') sections.push(`${m.changedLabel} ${summary}`.trim());
   if (result.requiredActions.length > 0) {
     const steps = [...result.requiredActions.map((a) => a.text), ...m.actionsFooter];
     sections.push([m.actionsHeader, ...steps.map((s, i) => `${i + 1}. ${s}`)].filter((l) => l !== '').join('\n'));
   }
+  if (options.tests?.outputTail !== undefined && options.tests.outputTail !== '') sections.push(fenced(options.tests.outputTail));
   if (result.observations.length > 0) {
     sections.push([m.observationsHeader, ...result.observations.map((o) => `- ${o.text}`)].filter((l) => l !== '').join('\n'));
   }
-  sections.push(m.reminder, hatch);
+  sections.push(context, m.reminder, hatch);
   return joinSections(sections);
+}
+
+/**
+ * A message made only of context lines (a handoff level reached in a turn that is otherwise silent):
+ * prefix + the lines + the escape hatch.
+ */
+export function composeContextMessage(lines: readonly string[], config: ResolvedConfig, options: ComposeMessageOptions = {}): string {
+  const m = config.messages;
+  return joinSections([`${m.prefix}${lines.join('\n')}`, renderEscapeHatch(m.escapeHatch, options.sessionId, options.offFile)]);
+}
+
+/** A fenced code block longer than any backtick run inside `text`, so it cannot be closed early. */
+function fenced(text: string): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((r) => r[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}\n${text}\n${fence}`;
 }
 
 /** The fail-open fallback: prefix + generic text. */

@@ -1,6 +1,7 @@
 import { decideLoopGuard, type LoopGuardConfig, type LoopGuardDecision } from './loop-guard.ts';
 import { pruneStateDir } from './prune-state-dir.ts';
-import { recordBlock } from './session-state.ts';
+import { promotePendingContext } from './session-context.ts';
+import { normalizeTurnId, recordBlock, type SessionState } from './session-state.ts';
 import { errorMessage, updateSessionState } from './session-state-store.ts';
 import type { SessionStateLocation } from './state-files.ts';
 
@@ -18,6 +19,12 @@ export interface ClaimCheckpointRequest extends SessionStateLocation {
   readonly now?: Date;
   /** Longest wait for a concurrent hook holding the session lock (default 3 s). */
   readonly lockWaitMs?: number;
+  /**
+   * Arm the commit gate (opt-in, hook route) of this turn when the block is granted: a later stop of
+   * the same turn may then block once more for uncommitted work (see `claimCommitGateBlock`).
+   * `promptKey` identifies the turn on Gemini, whose stop payloads carry no turn id.
+   */
+  readonly armCommitGate?: { readonly promptKey?: string | undefined };
 }
 
 /** A loop guard decision, plus `state-unavailable` when the state could not be locked or written. */
@@ -61,7 +68,7 @@ export async function claimCheckpoint(request: ClaimCheckpointRequest): Promise<
       request,
       (state) => {
         const decision = decide(state);
-        return { state: decision.verdict === 'allow' ? recordBlock(state, turnId, now) : undefined, value: decision };
+        return { state: decision.verdict === 'allow' ? granted(state, turnId, now, request.armCommitGate) : undefined, value: decision };
       },
       request.lockWaitMs === undefined ? {} : { lockWaitMs: request.lockWaitMs },
     );
@@ -75,4 +82,18 @@ export async function claimCheckpoint(request: ClaimCheckpointRequest): Promise<
     const detail = errorMessage(error);
     return { claim: { verdict: 'pass', reason: 'state-unavailable', detail }, diagnostics: [detail] };
   }
+}
+
+/**
+ * The state after a granted block: the turn's count, the context line the message carried (a pending
+ * context level becomes the announced one), and the commit gate when asked to arm it.
+ */
+function granted(state: SessionState, turnId: string, now: Date, arm: ClaimCheckpointRequest['armCommitGate']): SessionState {
+  const next = promotePendingContext(recordBlock(state, turnId, now), now);
+  if (arm === undefined) return next;
+  const promptKey = arm.promptKey;
+  return {
+    ...next,
+    commitGate: { turnId: normalizeTurnId(turnId), ...(promptKey === undefined ? {} : { promptKey }), armedAt: now.toISOString() },
+  };
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 // zod/mini: the same validation at a fraction of classic zod's load time (this runs in every hook).
 import * as z from 'zod/mini';
 import type { AgentId } from '../agent-id.ts';
+import type { ContextLevel } from '../config/config-schema.ts';
 
 /** How many turns a session state file remembers (oldest dropped first). */
 export const MAX_TURNS_KEPT = 32;
@@ -36,9 +37,51 @@ export interface SessionState {
   readonly turns: readonly TurnRecord[];
   /** ISO-8601 time of the last write. */
   readonly updatedAt?: string;
+  /** Context checkpoint bookkeeping (only written with `context.enabled`), see {@link SessionContextState}. */
+  readonly context?: SessionContextState;
+  /** The commit gate of the latest blocked turn (only written with `commitGate`), see {@link CommitGateState}. */
+  readonly commitGate?: CommitGateState;
+}
+
+/**
+ * What a session remembers about its context window, so a level's line is said once and a handoff is
+ * written once per level (docs/context-checkpoints.md, "End of turn").
+ *
+ * Levels only go up within a session; when a reading comes back lower (a compaction, `/clear`), the
+ * recorded levels drop to it, so climbing again announces again.
+ */
+export interface SessionContextState {
+  /** Highest level whose line reached the agent (promoted from `pendingLevel` by `claimCheckpoint`). */
+  readonly announcedLevel?: ContextLevel;
+  readonly announcedAt?: string;
+  /**
+   * Level of a line that is in a message not delivered yet. `claimCheckpoint` turns it into
+   * `announcedLevel` when the block is granted; a refused claim leaves it to be said again.
+   */
+  readonly pendingLevel?: ContextLevel;
+  /** Highest level a handoff was written (or direct execution ran) at. */
+  readonly handoffLevel?: ContextLevel;
+  readonly handoffAt?: string;
+  /** Repo-relative path of that handoff, when one was written. */
+  readonly handoffPath?: string;
+}
+
+/**
+ * The commit gate (seed 001, opt-in) of one turn: armed when our block of that turn is granted, and
+ * used by at most one more block on a later stop of the same turn.
+ */
+export interface CommitGateState {
+  /** The turn key the block was claimed under. */
+  readonly turnId: string;
+  /** Gemini: `prompt-<digest>` of the payload prompt (its stop payloads carry no turn id). */
+  readonly promptKey?: string;
+  readonly armedAt: string;
+  /** Set once the gate's one extra block was granted: every later stop of the turn passes. */
+  readonly blockedAt?: string;
 }
 
 const isoTime = z.string().check(z.refine((s) => !Number.isNaN(Date.parse(s)), 'not a date'));
+const contextLevel = z.enum(['L0', 'L1', 'L2', 'L3']);
 
 /** Loose on unknown keys (a newer version may add some), strict on the ones we rely on. */
 export const SessionStateSchema = z.looseObject({
@@ -57,6 +100,24 @@ export const SessionStateSchema = z.looseObject({
     )
     .check(z.maxLength(MAX_TURNS_KEPT * 4)),
   updatedAt: z.optional(isoTime),
+  context: z.optional(
+    z.looseObject({
+      announcedLevel: z.optional(contextLevel),
+      announcedAt: z.optional(isoTime),
+      pendingLevel: z.optional(contextLevel),
+      handoffLevel: z.optional(contextLevel),
+      handoffAt: z.optional(isoTime),
+      handoffPath: z.optional(z.string()),
+    }),
+  ),
+  commitGate: z.optional(
+    z.looseObject({
+      turnId: z.string().check(z.minLength(1)),
+      promptKey: z.optional(z.string()),
+      armedAt: isoTime,
+      blockedAt: z.optional(isoTime),
+    }),
+  ),
 });
 
 /** A state with no history, for a session seen for the first time (or whose file was unreadable). */
