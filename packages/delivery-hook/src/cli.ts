@@ -5,7 +5,7 @@ import { runHookEntry } from './run-hook-entry.ts';
 const writeStdout = guardStdout();
 
 /** Management subcommands; loaded only when used, so the hook's hot path never evaluates them. */
-const MANAGEMENT_COMMANDS = new Set(['off', 'on', 'status', 'help', '--help', '-h', 'version', '--version', '-v']);
+const MANAGEMENT_COMMANDS = new Set(['off', 'on', 'status', 'help', '--help', '-h', 'version', '--version', '-v', 'install', 'uninstall', 'doctor', 'explain']);
 
 const [first, ...rest] = process.argv.slice(2);
 

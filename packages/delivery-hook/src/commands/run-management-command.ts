@@ -20,6 +20,10 @@ const USAGE = `Usage:
   agent-checkpoint-hook off (--session <id> | --all)       turn checkpoints off
   agent-checkpoint-hook on  (--session <id> | --all)       turn them back on
   agent-checkpoint-hook status [--session <id>] [--json]  show switches and loop-guard state
+  agent-checkpoint-hook install --agent <a|all> [--scope user|project] [--dry-run] [--print]
+  agent-checkpoint-hook uninstall --agent <a|all> [--scope user|project] [--dry-run]
+  agent-checkpoint-hook doctor [--cwd DIR] [--json]         check the set-up, with a fix per finding
+  agent-checkpoint-hook explain --agent <a> [--transcript F] [--json]   why a turn would be checkpointed
 
 Environment:
   AGENT_CHECKPOINT_DISABLE=1            checkpoints off everywhere
@@ -57,6 +61,11 @@ export async function runManagementCommand(
       return switchCommand(command, args, env, write);
     case 'status':
       return statusCommand(args, env, write);
+    case 'install':
+    case 'uninstall':
+    case 'doctor':
+    case 'explain':
+      return (await import('./run-setup-command.ts')).runSetupCommand(command, args, write);
     default:
       return usageError(`unknown command ${JSON.stringify(command)}`);
   }
