@@ -1,0 +1,132 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AgentId } from '@agent-checkpoint/core';
+import type { DeliveryScenario } from '@agent-checkpoint/core/conformance';
+import { expect } from 'vitest';
+import { buildStopPayload } from '../../src/test-support/build-stop-payload.ts';
+import { parseHookStdout, runHookBundle, type HookProcessResult } from '../../src/test-support/run-hook-bundle.ts';
+
+/**
+ * Shared assertions of the hook reliability suite (docs/reliability.md): whatever the input, fault or
+ * load, the hook exits 0, prints nothing or exactly one JSON object in the agent's format, and writes
+ * only one-line, prefixed diagnostics — never a stack trace.
+ */
+
+/** The agent contract of one hook process. Returns the delivered reason, or null for a pass. */
+export function expectAgentContract(agent: AgentId, result: HookProcessResult): string | null {
+  expect(result.signal, `killed by the test: ${result.stderr}`).toBeNull();
+  expect(result.code, result.stderr).toBe(0);
+  expectCleanStderr(result.stderr);
+  return parseHookStdout(agent, result.stdout);
+}
+
+/** Every stderr line is one of our prefixed diagnostics; no stack trace, no uncaught error. */
+export function expectCleanStderr(stderr: string): void {
+  for (const line of stderr.split('\n').filter((l) => l !== '')) {
+    expect(line, `stderr:\n${stderr}`).toMatch(/^agent-checkpoint: /);
+    expect(line, `stderr:\n${stderr}`).not.toMatch(/^\s+at .+:\d+:\d+\)?$/);
+  }
+  expect(stderr).not.toMatch(/internal error/);
+  expect(stderr).not.toMatch(/\n\s+at [^\n]+:\d+:\d+/);
+}
+
+/** The stop payload of a scenario (optionally with fields overridden). */
+export function payloadFor(scenario: DeliveryScenario, overrides: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    ...buildStopPayload({
+      agent: scenario.agent,
+      sessionId: scenario.sessionId,
+      transcriptPath: scenario.transcriptPath,
+      cwd: scenario.cwd,
+      hint: scenario.hint,
+      stopHookActive: scenario.stopHookActive,
+    }),
+    ...overrides,
+  });
+}
+
+/** Run the bundled hook for a scenario (payload overrides and extra env allowed). */
+export function runScenario(
+  scenario: DeliveryScenario,
+  options: { overrides?: Record<string, unknown>; env?: Record<string, string>; args?: readonly string[]; killAfterMs?: number } = {},
+): Promise<HookProcessResult> {
+  return runHookBundle({
+    args: [scenario.agent, ...(options.args ?? [])],
+    stdin: payloadFor(scenario, options.overrides),
+    env: { ...scenario.env, ...options.env },
+    cwd: scenario.cwd,
+    ...(options.killAfterMs === undefined ? {} : { killAfterMs: options.killAfterMs }),
+  });
+}
+
+/** True when this process can read files whatever their mode (root, CAP_DAC_OVERRIDE). */
+export function readsIgnoreModes(): boolean {
+  return process.getuid?.() === 0;
+}
+
+/**
+ * A marker path that a planted shell command would create. The payloads below put it behind every
+ * shell construct that could run it: `$(…)`, backticks, `;`, `&&`, `|`, a newline, and a
+ * `bash -c` string.
+ */
+export interface PlantedMarker {
+  readonly path: string;
+  /** Hostile strings that would create `path` if any of them reached a shell. */
+  readonly payloads: readonly string[];
+  /** True when the marker exists (something executed a planted command). */
+  exists(): boolean;
+}
+
+export function plantMarker(): PlantedMarker {
+  const path = join(tmpdir(), `ac-pwned-${process.pid}-${randomBytes(6).toString('hex')}`);
+  const touch = `touch ${path}`;
+  return {
+    path,
+    payloads: [`$(${touch})`, `\`${touch}\``, `; ${touch}`, `&& ${touch}`, `| ${touch}`, `\n${touch}\n`, `'; ${touch}; '`, `"; ${touch}; "`, `bash -c '${touch}'`],
+    exists: () => existsSync(path),
+  };
+}
+
+/** Every path under `dir` with its mode bits, for permission checks. */
+export function walkModes(dir: string): Array<{ path: string; kind: 'dir' | 'file'; mode: number }> {
+  const out: Array<{ path: string; kind: 'dir' | 'file'; mode: number }> = [];
+  const visit = (path: string): void => {
+    const info = statSync(path);
+    out.push({ path, kind: info.isDirectory() ? 'dir' : 'file', mode: info.mode & 0o777 });
+    if (info.isDirectory()) for (const name of readdirSync(path)) visit(join(path, name));
+  };
+  if (existsSync(dir)) visit(dir);
+  return out;
+}
+
+/** Parse every JSON state file under `<stateDir>/sessions`; throws (failing the test) on any invalid one. */
+export function readAllSessionStates(stateDir: string): Array<{ name: string; state: { turns: Array<{ turnId: string; blocks: number }> } }> {
+  const dir = join(stateDir, 'sessions');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .map((name) => ({ name, state: JSON.parse(readFileSync(join(dir, name), 'utf8')) as { turns: Array<{ turnId: string; blocks: number }> } }));
+}
+
+/** Wait for a condition with a deadline (never a bare sleep). */
+export async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await condition()) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Send SIGKILL to each recorded pid (processes a fake tool started), ignoring those already gone. */
+export function killPids(pids: readonly number[]): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+}
