@@ -1,0 +1,243 @@
+import { AGENT_IDS, isAgentId, resolveStateDir, type AgentId } from '@agent-checkpoint/core';
+import { existsSync } from 'node:fs';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, parseCommandArgs } from '../manage/command-args.ts';
+import { findExecutable } from '../manage/find-executable.ts';
+import { commitInstall, commitUninstall, isNoop, planUninstall, readOptionalFile, type FileChange } from '../manage/managed-file.ts';
+import { renderDiff } from '../manage/render-diff.ts';
+import type { TerminalStyle } from '../manage/terminal-style.ts';
+import { findOurHookEntries, groupFor, handlerFor, installHookEntries, uninstallHookEntries } from './edit-agent-hooks.ts';
+import { AGENT_TITLES, OUR_HOOK_ENTRIES } from './hook-entries.ts';
+import { defaultHookProgram, type HookProgram } from './hook-command.ts';
+import { agentHomeDir, settingsPath, type InstallScope, type LocationContext } from './settings-locations.ts';
+
+/** Everything the command needs from its surroundings (the real process in the bin, temp dirs in tests). */
+export interface InstallCommandContext extends LocationContext {
+  readonly write: (text: string) => Promise<void>;
+  readonly writeError: (text: string) => void;
+  readonly style: TerminalStyle;
+  /** The node binary and hook bundle to register (default: this process's). */
+  readonly program?: HookProgram;
+  readonly now?: Date;
+}
+
+export const INSTALL_USAGE = `Usage:
+  agent-checkpoint-hook install   --agent <claude|gemini|codex|all> [--scope user|project] [--cwd DIR] [--dry-run] [--print]
+  agent-checkpoint-hook uninstall --agent <claude|gemini|codex|all> [--scope user|project] [--cwd DIR] [--dry-run]
+
+Registers (or removes) the turn-end hook of each agent:
+  Claude Code  Stop        user: ~/.claude/settings.json   project: <repo>/.claude/settings.json
+  Gemini CLI   AfterAgent  user: ~/.gemini/settings.json   project: <repo>/.gemini/settings.json
+  Codex CLI    Stop        user: $CODEX_HOME/hooks.json    project: <repo>/.codex/hooks.json
+
+The command is "<node> <bundle> <agent>" with absolute paths (this Node, this bundle): no PATH
+lookup, no npx. Comments, formatting and every other entry of the file are kept; our own entries
+(any command running agent-checkpoint-hook) are replaced, never duplicated. The file is written
+atomically and the previous version is kept under <state dir>/installs/backups/. uninstall restores
+the original file byte for byte when nothing else changed it since install, and otherwise removes
+only our entries.
+
+Options:
+  --agent     claude, gemini, codex, or all (install: the agents found on this machine — a config
+              directory in your home or the CLI on PATH; uninstall: all three)
+  --scope     user (default): every project of yours; project: the repository of --cwd
+  --cwd DIR   the project for --scope project (default: the current directory)
+  --dry-run   show the diff, write nothing
+  --print     print the settings snippet to add by hand, write nothing (install only)
+  --help      this text
+
+Exit status: 0 done (or nothing to do), 1 a file could not be changed, 2 usage error.
+`;
+
+interface InstallOptions {
+  agent?: string;
+  scope?: string;
+  cwd?: string;
+  'dry-run'?: boolean;
+  print?: boolean;
+  help?: boolean;
+}
+
+/** `install` and `uninstall`. */
+export async function runInstallCommand(command: 'install' | 'uninstall', args: readonly string[], context: InstallCommandContext): Promise<number> {
+  const parsed = parseCommandArgs<InstallOptions>(args, {
+    agent: { type: 'string', short: 'a' },
+    scope: { type: 'string' },
+    cwd: { type: 'string' },
+    'dry-run': { type: 'boolean' },
+    print: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (!parsed.ok) return usage(context, parsed.error);
+  const options = parsed.values;
+  if (options.help === true) {
+    await context.write(INSTALL_USAGE);
+    return EXIT_OK;
+  }
+  if (options.agent === undefined) return usage(context, '--agent is required (claude, gemini, codex or all)');
+  if (options.agent !== 'all' && !isAgentId(options.agent)) return usage(context, `unknown agent ${JSON.stringify(options.agent)}`);
+  const scope = options.scope ?? 'user';
+  if (scope !== 'user' && scope !== 'project') return usage(context, `--scope must be user or project, not ${JSON.stringify(scope)}`);
+  if (options.print === true && command === 'uninstall') return usage(context, '--print is for install');
+  const located: LocationContext = { env: context.env, cwd: options.cwd ?? context.cwd, ...(context.home === undefined ? {} : { home: context.home }) };
+  const run = { ...context, ...located, scope: scope as InstallScope, dryRun: options['dry-run'] === true };
+
+  const agents = options.agent === 'all' ? (command === 'install' ? presentAgents(located) : [...AGENT_IDS]) : [options.agent as AgentId];
+  if (options.agent === 'all' && command === 'install') {
+    const skipped = AGENT_IDS.filter((a) => !agents.includes(a));
+    if (skipped.length > 0) {
+      await context.write(context.style.dim(`Skipping ${skipped.map((a) => AGENT_TITLES[a]).join(', ')}: not found (no config directory, not on PATH). Use --agent <name> to install anyway.\n`));
+    }
+    if (agents.length === 0) {
+      await context.write('No agent found. Install one (Claude Code, Gemini CLI, Codex CLI) or name it with --agent.\n');
+      return EXIT_FAILURE;
+    }
+  }
+
+  const program = context.program ?? defaultHookProgram();
+  if (options.print === true) {
+    for (const agent of agents) await context.write(printSnippet(agent, run, program));
+    return EXIT_OK;
+  }
+  if (command === 'install') {
+    for (const [what, path] of [
+      ['Node binary', program.node],
+      ['hook bundle', program.bundle],
+    ] as const) {
+      if (!existsSync(path)) {
+        context.writeError(`agent-checkpoint: the ${what} ${path} does not exist; build it first (pnpm --filter @agent-checkpoint/delivery-hook build)\n`);
+        return EXIT_FAILURE;
+      }
+    }
+  }
+
+  let code = EXIT_OK;
+  for (const agent of agents) {
+    const result = command === 'install' ? await installOne(agent, run, program) : await uninstallOne(agent, run);
+    if (result !== EXIT_OK) code = result;
+  }
+  if (command === 'install' && !run.dryRun && code === EXIT_OK) {
+    await context.write(
+      `\nNext: start a new agent session (hooks are read at startup). Check the set-up with ${context.style.bold('agent-checkpoint-hook doctor')};\nsee why a turn would be checkpointed with ${context.style.bold(`agent-checkpoint-hook explain --agent ${agents[0] ?? 'claude'}`)}.\n`,
+    );
+  }
+  return code;
+}
+
+type Run = InstallCommandContext & LocationContext & { readonly scope: InstallScope; readonly dryRun: boolean };
+
+async function installOne(agent: AgentId, run: Run, program: HookProgram): Promise<number> {
+  const path = settingsPath(agent, run.scope, run);
+  const title = `${AGENT_TITLES[agent]} (${run.scope})`;
+  const before = await readOptionalFile(path);
+  const edited = installHookEntries(before?.toString('utf8'), agent, OUR_HOOK_ENTRIES[agent], program);
+  if (!edited.ok) {
+    run.writeError(`agent-checkpoint: ${title}: cannot edit ${path}: ${edited.error}. Nothing was changed; fix the file, or add the entry by hand (install --agent ${agent} --print).\n`);
+    return EXIT_FAILURE;
+  }
+  const change: FileChange = { path, before, after: Buffer.from(edited.text, 'utf8') };
+  const s = run.style;
+  const entries = OUR_HOOK_ENTRIES[agent].map((e) => `${e.event} → ${handlerFor(agent, e, program)['command'] as string}`);
+  if (isNoop(change)) {
+    await run.write(`${s.green('✓')} ${title}: already registered in ${path} (unchanged)\n`);
+    for (const line of entries) await run.write(`    ${line}\n`);
+    return EXIT_OK;
+  }
+  if (run.dryRun) {
+    await run.write(`${s.bold(title)}: would ${before === undefined ? 'create' : 'change'} ${path}\n${renderDiff(path, before?.toString('utf8'), edited.text, s)}\n`);
+    return EXIT_OK;
+  }
+  const result = await commitInstall({ stateDir: resolveStateDir({ env: run.env }), change, hadOurEntries: edited.hadOurEntries, by: `agent-checkpoint-hook install --agent ${agent} --scope ${run.scope}`, ...(run.now ? { now: run.now } : {}) });
+  await run.write(`${s.green('✓')} ${title}: ${edited.hadOurEntries ? 'updated the hook in' : before === undefined ? 'created' : 'registered the hook in'} ${path}\n`);
+  for (const line of entries) await run.write(`    ${line}\n`);
+  if (result.backup !== undefined) await run.write(s.dim(`    previous version kept at ${result.backup}\n`));
+  for (const note of afterInstallNotes(agent, run.scope)) await run.write(`    ${note}\n`);
+  return EXIT_OK;
+}
+
+async function uninstallOne(agent: AgentId, run: Run): Promise<number> {
+  const path = settingsPath(agent, run.scope, run);
+  const title = `${AGENT_TITLES[agent]} (${run.scope})`;
+  const s = run.style;
+  const stateDir = resolveStateDir({ env: run.env });
+  let failure: string | undefined;
+  let hadOurs = false;
+  const plan = await planUninstall({
+    stateDir,
+    path,
+    surgical: (current) => {
+      const edited = uninstallHookEntries(current.toString('utf8'));
+      if (!edited.ok) {
+        failure = edited.error;
+        return { bytes: current, empty: false };
+      }
+      hadOurs = edited.hadOurEntries;
+      return { bytes: Buffer.from(edited.text, 'utf8'), empty: edited.empty };
+    },
+  });
+  if (failure !== undefined) {
+    run.writeError(`agent-checkpoint: ${title}: cannot edit ${path}: ${failure}. Nothing was changed; remove the agent-checkpoint-hook entry by hand.\n`);
+    return EXIT_FAILURE;
+  }
+  const { change } = plan;
+  if (change.before === undefined || (!plan.restoresOriginal && !hadOurs)) {
+    await run.write(`${s.dim('·')} ${title}: no agent-checkpoint hook in ${path}; nothing to do\n`);
+    if (!run.dryRun) await commitUninstall({ stateDir, plan: { change: { path, before: change.before, after: change.before }, restoresOriginal: false } });
+    return EXIT_OK;
+  }
+  if (run.dryRun) {
+    await run.write(`${s.bold(title)}: would ${change.after === undefined ? 'delete' : 'change'} ${path}\n${renderDiff(path, change.before.toString('utf8'), change.after?.toString('utf8'), s)}\n`);
+    return EXIT_OK;
+  }
+  const result = await commitUninstall({ stateDir, plan, ...(run.now ? { now: run.now } : {}) });
+  const what = result.deleted
+    ? `deleted ${path} (install had created it)`
+    : plan.restoresOriginal
+      ? `restored ${path} to its state before install, byte for byte`
+      : `removed our hook from ${path} (the file changed since install, so only our entries were removed; everything else was kept)`;
+  await run.write(`${s.green('✓')} ${title}: ${what}\n`);
+  if (result.backup !== undefined) await run.write(s.dim(`    previous version kept at ${result.backup}\n`));
+  return EXIT_OK;
+}
+
+/** What the user must know or do after an install for the hook to run. */
+export function afterInstallNotes(agent: AgentId, scope: InstallScope): string[] {
+  switch (agent) {
+    case 'claude':
+      return ['Claude Code reads hooks when a session starts: start a new session (a running one keeps its old hooks).'];
+    case 'gemini':
+      return scope === 'project'
+        ? ['Gemini CLI runs project hooks only in trusted folders: trust this folder when Gemini asks (or run /permissions). It warns once about new project hooks; that is expected.']
+        : ['Gemini CLI reads hooks when a session starts: start a new session.'];
+    case 'codex':
+      return [
+        'Trust step (required): Codex runs hooks only after you review and trust them. Start `codex` in a terminal;',
+        'it shows "Hooks need review": choose to trust them (or open /hooks and trust agent-checkpoint).',
+        'Until then `codex exec` skips the hook silently. Re-trust after an upgrade changes the command.',
+        ...(scope === 'project' ? ['Project hooks (.codex/hooks.json) are read only in trusted projects.'] : []),
+      ];
+    default:
+      return [];
+  }
+}
+
+function printSnippet(agent: AgentId, run: Run, program: HookProgram): string {
+  const path = settingsPath(agent, run.scope, run);
+  const hooks: Record<string, unknown[]> = {};
+  for (const entry of OUR_HOOK_ENTRIES[agent]) (hooks[entry.event] ??= []).push(groupFor(agent, handlerFor(agent, entry, program)));
+  return `# ${AGENT_TITLES[agent]} (${run.scope}): merge into ${path}\n${JSON.stringify({ hooks }, null, 2)}\n${afterInstallNotes(agent, run.scope)
+    .map((n) => `# ${n}\n`)
+    .join('')}\n`;
+}
+
+/** Agents that look used here: their config directory exists, or their CLI is on PATH. */
+function presentAgents(context: LocationContext): AgentId[] {
+  return AGENT_IDS.filter((agent) => existsSync(agentHomeDir(agent, context)) || findExecutable(agent, context.env) !== undefined);
+}
+
+async function usage(context: InstallCommandContext, message: string): Promise<number> {
+  context.writeError(`agent-checkpoint: ${message}\n\n${INSTALL_USAGE}`);
+  return EXIT_USAGE;
+}
+
+/** Our entries currently registered in a file (for doctor). Re-exported for one import site. */
+export { findOurHookEntries };
