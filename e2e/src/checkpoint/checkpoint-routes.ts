@@ -68,11 +68,11 @@ export interface RouteRun {
   /** The first scripted model request that carried a checkpoint, and the checkpoint in it. */
   readonly delivery: { readonly request: LoggedRequest; readonly checkpoint: DeliveredCheckpoint } | undefined;
   /**
-   * Wall time of our tool per stop, in ms. Hook routes: the hook command, spawn to exit, as the
-   * probe relays it. Tmux route: the notify program from "turn complete" to its decision (typing
-   * included; process start excluded), from its debug log.
+   * Wall time of our tool per stop, in ms, and whether it delivered a checkpoint then. Hook routes:
+   * the hook command, spawn to exit, as the probe relays it. Tmux route: the notify program from
+   * "turn complete" to its decision (typing included; process start excluded), from its debug log.
    */
-  readonly toolTimesMs: readonly number[];
+  readonly toolTimes: readonly { readonly ms: number; readonly delivered: boolean }[];
   /** `getCheckpoint` (core, in-process) for the turn the first stop judged; see {@link expectedCheckpoint}. */
   expected(): Promise<CheckpointOutcome>;
 }
@@ -167,8 +167,10 @@ function collect(
   const delivery = steps
     .map((request) => ({ request, checkpoint: findDeliveredCheckpoint(route, request.body) }))
     .find((d): d is { request: LoggedRequest; checkpoint: DeliveredCheckpoint } => d.checkpoint !== undefined);
-  const toolTimesMs =
-    route === 'codex-tmux' ? tmuxDecisions.flatMap((d) => (d.durationMs === undefined ? [] : [d.durationMs])) : stops.flatMap((s) => (s.response.durationMs === undefined ? [] : [s.response.durationMs]));
+  const toolTimes =
+    route === 'codex-tmux'
+      ? tmuxDecisions.flatMap((d) => (d.durationMs === undefined ? [] : [{ ms: d.durationMs, delivered: d.outcome === 'delivered' }]))
+      : stops.flatMap((s) => (s.response.durationMs === undefined ? [] : [{ ms: s.response.durationMs, delivered: s.response.stdout.trim() !== '' }]));
   const env = session.env();
   return {
     route,
@@ -184,7 +186,7 @@ function collect(
     hookOutputs: stops.map((s) => (s.response.stdout.trim() === '' ? undefined : (JSON.parse(s.response.stdout) as Record<string, unknown>))),
     tmuxDecisions,
     delivery,
-    toolTimesMs,
+    toolTimes,
     expected: async () => {
       const first = stops[0];
       if (first === undefined) throw new Error(`${route}: no stop was recorded`);
