@@ -41,3 +41,7 @@ export * from './context/index.ts';
 export * from './handoff/index.ts';
 export * from './direct/index.ts';
 export * from './checkpoint-state/index.ts';
+export * from './state/session-context.ts';
+export * from './state/claim-commit-gate.ts';
+export * from './opt-ins/index.ts';
+export * from './context-checkpoint/index.ts';

@@ -13,6 +13,7 @@ import {
   type CheckpointOutcome,
   type ResolvedConfig,
 } from '@agent-checkpoint/core';
+import { markCommitGate, promptKeyOf } from './commit-gate/commit-gate-marker.ts';
 import type { HookLogger } from './debug-log.ts';
 import type { HookEvent } from './hook-event.ts';
 import { turnKeyOf } from './hook-identity.ts';
@@ -62,7 +63,12 @@ export async function runCheckpointPhase(
     const { state, diagnostics } = await readSessionState(location);
     for (const note of diagnostics) log.warn(note);
     const early = decideLoopGuard({ state, turnId: event.hint.turnId, stopHookActive: false, now: context.now(), config: config.loopGuard });
-    if (early.verdict === 'pass') return passWith('loop-guard', `${early.reason}: ${early.detail}`);
+    if (early.verdict === 'pass') {
+      if (early.reason === 'turn-limit-reached' && config.commitGate !== undefined) {
+        return commitGate(event, context, `${early.reason}: ${early.detail}`, config);
+      }
+      return passWith('loop-guard', `${early.reason}: ${early.detail}`);
+    }
   }
 
   const outcome = await checkpointFor(event, { agent, cwd, sessionId, config, env: context.env, deadlineAt: context.deadlineAt, log });
@@ -83,11 +89,19 @@ export async function runCheckpointPhase(
     config: config.loopGuard,
     now: context.now(),
     lockWaitMs: Math.max(0, Math.min(MAX_LOCK_WAIT_MS, remaining)),
+    ...(config.commitGate !== undefined ? { armCommitGate: { promptKey: promptKeyOf(event) } } : {}),
   });
   lap('claim');
   for (const note of diagnostics) log.warn(note);
   if (claim.verdict === 'pass') {
+    if (claim.reason === 'turn-limit-reached' && config.commitGate !== undefined) {
+      return commitGate(event, context, `${claim.reason}: ${claim.detail}`, config);
+    }
     return passWith(claim.reason === 'state-unavailable' ? 'state-unavailable' : 'loop-guard', `${claim.reason}: ${claim.detail}`);
+  }
+  if (config.commitGate !== undefined) {
+    const note = markCommitGate(location);
+    if (note !== undefined) log.warn(note);
   }
   return {
     verdict: { kind: 'block', reason: outcome.message },
@@ -95,6 +109,17 @@ export async function runCheckpointPhase(
     detail: `${outcome.mode}; turn ${claim.turnId}, block ${claim.blocksSoFar + 1} of ${config.loopGuard.maxBlocksPerTurn}`,
     timings,
   };
+}
+
+/** The opt-in commit gate on a stop of an already blocked turn (loaded only when configured). */
+async function commitGate(
+  event: HookEvent,
+  context: HookRunContext & { readonly cwd: string; readonly sessionId: string },
+  reason: string,
+  config: ResolvedConfig,
+): Promise<HookRun> {
+  const { runCommitGate } = await import('./commit-gate/run-commit-gate.ts');
+  return runCommitGate(event, context, reason, config);
 }
 
 /** Resolve the transcript (payload path, else the reader's locator) and run the shared pipeline. */

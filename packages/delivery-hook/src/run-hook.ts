@@ -1,4 +1,5 @@
 import { assertNever, readOffSwitch, type AgentId } from '@agent-checkpoint/core';
+import { isCommitGateMarked } from './commit-gate/commit-gate-marker.ts';
 import type { HookLogger } from './debug-log.ts';
 import { sessionKeyOf } from './hook-identity.ts';
 import { PASS, type HookVerdict } from './hook-verdict.ts';
@@ -17,7 +18,9 @@ export type HookRunCode =
   | 'loop-guard'
   | 'silent'
   | 'state-unavailable'
-  | 'config-unusable';
+  | 'config-unusable'
+  /** The opt-in commit gate blocked a later stop of a blocked turn. */
+  | 'commit-gate';
 
 /** The result of one hook run: the verdict to encode and why. */
 export interface HookRun {
@@ -59,8 +62,18 @@ export async function runHook(input: StdinReadResult, context: HookRunContext): 
   }
   const event = read.event;
   if (!event.isTurnEnd) return pass('not-turn-end', `ignoring ${event.eventName ?? 'unknown'} event`);
-  // The escape hatch: a stop that follows our block always passes, whatever git or the transcript say.
-  if (event.stopHookActive) return pass('stop-hook-active', 'stop_hook_active is true');
+  // The escape hatch: a stop that follows our block passes, whatever git or the transcript say —
+  // unless the opt-in commit gate armed this session (one `stat`; nothing is loaded without it), which
+  // may block once more for uncommitted work (see commit-gate/run-commit-gate.ts).
+  if (event.stopHookActive) {
+    const cwd = event.cwd ?? context.processCwd;
+    const sessionId = sessionKeyOf(event, cwd);
+    if (isCommitGateMarked({ stateDir: context.stateDir, agent, sessionId })) {
+      const { runCommitGate } = await import('./commit-gate/run-commit-gate.ts');
+      return runCommitGate(event, { ...context, cwd, sessionId }, 'stop_hook_active is true');
+    }
+    return pass('stop-hook-active', 'stop_hook_active is true');
+  }
   if (event.runningBackgroundTasks > 0) {
     return pass('background-tasks', `${event.runningBackgroundTasks} background task(s) still running`);
   }

@@ -41,7 +41,7 @@ export async function pruneStateDir(options: PruneStateDirOptions): Promise<stri
     await writeFile(marker, '', { mode: 0o600 });
     await utimes(marker, options.now, options.now);
     const cutoff = now - (options.maxAgeMs ?? STATE_MAX_AGE_MS);
-    await pruneEntries(sessionsDir(options.stateDir), cutoff, (name) => name.endsWith('.json') || name.endsWith('.json.lock'));
+    await pruneEntries(sessionsDir(options.stateDir), cutoff, (name) => name.endsWith('.json') || name.endsWith('.json.lock') || name.endsWith('.json.gate'));
     await pruneEntries(switchesDir(options.stateDir), cutoff, (name) => name.startsWith('session-') && name.endsWith('.off'));
     return [];
   } catch (error) {

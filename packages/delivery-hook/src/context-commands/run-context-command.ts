@@ -1,0 +1,34 @@
+import { runAuxHook } from '../aux-hook/run-aux-hook.ts';
+
+/**
+ * Run one context command and exit. `session-start` and `pre-compact` are hooks (exit 0, agent-valid
+ * stdout, whatever happens); `statusline` and `resume-prompt` always exit 0 too; `state` is a
+ * management command with meaningful exit codes. Each is imported only when used.
+ */
+export async function runContextCommand(command: string, args: readonly string[], write: (text: string) => Promise<void>): Promise<never> {
+  switch (command) {
+    case 'session-start': {
+      const { runSessionStart } = await import('../session-start/run-session-start.ts');
+      return runAuxHook('session-start', args[0], args.slice(1), write, runSessionStart);
+    }
+    case 'pre-compact': {
+      const { runPreCompact } = await import('../pre-compact/run-pre-compact.ts');
+      return runAuxHook('pre-compact', args[0], args.slice(1), write, runPreCompact);
+    }
+    case 'statusline': {
+      const { runStatusline } = await import('../statusline/run-statusline.ts');
+      return process.exit(await runStatusline(write));
+    }
+    case 'resume-prompt': {
+      const { runResumePrompt } = await import('../resume-prompt/run-resume-prompt.ts');
+      return process.exit(await runResumePrompt(args, write));
+    }
+    case 'state': {
+      const { runStateCommand } = await import('../state-cli/run-state-command.ts');
+      return process.exit(await runStateCommand(args, write));
+    }
+    default:
+      process.stderr.write(`agent-checkpoint: unknown context command ${JSON.stringify(command)}\n`);
+      return process.exit(2);
+  }
+}

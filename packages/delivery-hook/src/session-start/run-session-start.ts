@@ -1,0 +1,51 @@
+import { claimResumeHandoff, contextCheckpointConfigOf, findProjectRoot, loadConfig, readOffSwitch } from '@agent-checkpoint/core';
+import type { AuxHookContext, AuxHookResult } from '../aux-hook/run-aux-hook.ts';
+import { readContextHookPayload } from '../aux-hook/read-context-hook-payload.ts';
+import { encodeSessionStart } from './encode-session-start.ts';
+
+/**
+ * `agent-checkpoint-hook session-start <agent>`: when a recent handoff exists that no session has
+ * received yet, add it to the starting session's context (pointer sentences + the document).
+ *
+ * Requires `handoff.enabled` (like every handoff feature). Honours the off switches. Any source
+ * (`startup`, `resume`, `clear`, `compact`) may receive it: after a compaction it restores the pointer
+ * the PreCompact handoff left. Each handoff is injected once (see `claimResumeHandoff`).
+ */
+export async function runSessionStart(text: string, context: AuxHookContext): Promise<AuxHookResult> {
+  const read = readContextHookPayload(text);
+  if ('error' in read) {
+    context.log.warn(`session-start: ${read.error}; doing nothing`);
+    return { output: '', code: 'invalid-payload', detail: read.error };
+  }
+  const event = read.event;
+  if (event.eventName !== undefined && event.eventName !== 'SessionStart') {
+    return { output: '', code: 'not-session-start', detail: `ignoring ${event.eventName}` };
+  }
+  const cwd = event.cwd ?? context.processCwd;
+  const off = await readOffSwitch({ stateDir: context.stateDir, sessionId: event.sessionId, env: context.env });
+  for (const note of off.diagnostics) context.log.warn(note);
+  if (off.off) return { output: '', code: 'switched-off', detail: `checkpoints are off (${off.source})` };
+
+  const loaded = await loadConfig({ cwd, env: context.env });
+  for (const note of loaded.diagnostics) context.log.warn(`config: ${note}`);
+  if (!loaded.config.enabled) return { output: '', code: 'disabled', detail: '"enabled": false' };
+  const { handoff } = contextCheckpointConfigOf(loaded.config);
+  if (!handoff.enabled) return { output: '', code: 'handoffs-disabled', detail: 'handoff.enabled is false' };
+
+  const claim = await claimResumeHandoff({
+    projectRoot: findProjectRoot(cwd),
+    dir: handoff.dir,
+    now: context.now(),
+    agent: context.agent,
+    ...(event.sessionId !== undefined ? { sessionId: event.sessionId } : {}),
+  });
+  if (claim.kind === 'none') {
+    if (claim.reason === 'unwritable') context.log.warn(`session-start: ${claim.detail}`);
+    return { output: '', code: claim.reason, detail: claim.detail };
+  }
+  return {
+    output: encodeSessionStart(context.agent, claim.context),
+    code: 'injected',
+    detail: `${claim.handoff.relativePath} (${event.source ?? 'unknown source'})`,
+  };
+}

@@ -1,0 +1,164 @@
+import { parseArgs } from 'node:util';
+import * as z from 'zod/mini';
+import { createCheckpointStore, UnifiedCheckpointSchema, type CheckpointInput, type PhaseUpdate } from '@agent-checkpoint/core';
+import { STDERR_PREFIX } from '../debug-log.ts';
+import { readStdin } from '../read-stdin.ts';
+import { describeIssues } from '../zod-issues.ts';
+
+/** Exit codes of `agent-checkpoint-hook state`. */
+export const STATE_EXIT = {
+  ok: 0,
+  /** The operation failed: invalid JSON or data, corrupt file, summary over the token limit, write error. */
+  failed: 1,
+  usage: 2,
+  /** No checkpoint (load, complete), or nothing to resume. */
+  notFound: 3,
+} as const;
+
+export const STATE_USAGE = `Usage:
+  agent-checkpoint-hook state load         --command <name> [--feature <name>]
+  agent-checkpoint-hook state save         --command <name> [--feature <name>] [--json <checkpoint>]
+  agent-checkpoint-hook state update-phase --command <name> --phase <name> [--feature <name>] [--json <phase data>]
+  agent-checkpoint-hook state complete     --command <name> [--feature <name>]
+  agent-checkpoint-hook state resume       --command <name> [--feature <name>]
+Common options: --cwd <dir> (any directory of the repository; default the current one),
+  --state-dir <dir> (default <repo>/.agent-checkpoint/state). JSON input comes from --json or stdin.
+Output: JSON on stdout. Exit codes: 0 ok, 1 failed, 2 usage error, 3 no checkpoint / nothing to resume.
+`;
+
+/** `status` values a phase may have. */
+const PhaseUpdateSchema = z.looseObject({
+  status: z.optional(z.enum(['pending', 'in_progress', 'complete', 'failed', 'skipped'])),
+  started_at: z.optional(z.string()),
+  updated_at: z.optional(z.string()),
+  context_summary: z.optional(z.string()),
+  files_created: z.optional(z.array(z.string())),
+  files_modified: z.optional(z.array(z.string())),
+  error: z.optional(z.string()),
+});
+
+/**
+ * `agent-checkpoint-hook state <load|save|update-phase|complete|resume>`: the checkpoint state store
+ * of multi-phase commands (seed 002, `createCheckpointStore`) for scripts and slash commands. A
+ * management command, not a hook: JSON in and out, meaningful exit codes ({@link STATE_EXIT}), the
+ * store's diagnostics (stale HEAD, corrupt file, summary too long) on stderr.
+ */
+export async function runStateCommand(args: readonly string[], write: (text: string) => Promise<void>): Promise<number> {
+  const [operation, ...rest] = args;
+  let values: Record<string, string | undefined>;
+  try {
+    values = parseArgs({
+      args: rest,
+      options: {
+        command: { type: 'string' },
+        feature: { type: 'string' },
+        phase: { type: 'string' },
+        json: { type: 'string' },
+        cwd: { type: 'string' },
+        'state-dir': { type: 'string' },
+      },
+      allowPositionals: false,
+      strict: true,
+    }).values as Record<string, string | undefined>;
+  } catch (error) {
+    return usage(error instanceof Error ? error.message : String(error));
+  }
+  const command = values['command'];
+  if (operation === undefined || !['load', 'save', 'update-phase', 'complete', 'resume'].includes(operation)) {
+    return usage(operation === undefined ? 'state needs an operation' : `unknown state operation ${JSON.stringify(operation)}`);
+  }
+  if (command === undefined || command === '') return usage('--command <name> is required');
+  const feature = values['feature'] === undefined || values['feature'] === '' ? null : values['feature'];
+
+  const problems: string[] = [];
+  const store = createCheckpointStore({
+    projectRoot: values['cwd'] ?? process.cwd(),
+    ...(values['state-dir'] !== undefined ? { stateDir: values['state-dir'] } : {}),
+    logger: (message, error) => {
+      const detail = error === undefined ? '' : `: ${error instanceof Error ? error.message : String(error)}`;
+      process.stderr.write(`${STDERR_PREFIX} ${message}${detail}\n`);
+      // A stale HEAD is a warning: the checkpoint is still returned.
+      if (!message.startsWith('Checkpoint is stale')) problems.push(message);
+    },
+  });
+  const print = (value: unknown): Promise<void> => write(`${JSON.stringify(value, null, 2)}\n`);
+
+  switch (operation) {
+    case 'load': {
+      const checkpoint = await store.load(command, feature);
+      await print(checkpoint);
+      if (checkpoint !== null) return STATE_EXIT.ok;
+      return problems.length > 0 ? STATE_EXIT.failed : STATE_EXIT.notFound;
+    }
+    case 'resume': {
+      const point = await store.getResumePoint(command, feature);
+      await print(point);
+      if (problems.length > 0) return STATE_EXIT.failed;
+      return point.phase === null ? STATE_EXIT.notFound : STATE_EXIT.ok;
+    }
+    case 'complete': {
+      const existing = await store.load(command, feature);
+      if (existing === null) {
+        await print(null);
+        return problems.length > 0 ? STATE_EXIT.failed : STATE_EXIT.notFound;
+      }
+      if (!(await store.complete(command, feature))) return STATE_EXIT.failed;
+      await print(await store.load(command, feature));
+      return STATE_EXIT.ok;
+    }
+    case 'save': {
+      const input = await jsonInput(values['json']);
+      if ('error' in input) return failed(input.error);
+      const now = new Date().toISOString();
+      const object = typeof input.json === 'object' && input.json !== null ? (input.json as Record<string, unknown>) : {};
+      // The store stamps these; placeholders let the on-disk schema check the rest of the input.
+      const checked = UnifiedCheckpointSchema.safeParse({ started_at: now, ...object, command, version: 1, updated_at: now });
+      if (typeof input.json !== 'object' || input.json === null || Array.isArray(input.json) || !checked.success) {
+        return failed(`the checkpoint JSON is invalid: ${checked.success ? 'expected an object' : describeIssues(checked.error)}`);
+      }
+      if (!(await store.save(command, input.json as CheckpointInput, feature))) return STATE_EXIT.failed;
+      await print(await store.load(command, feature));
+      return STATE_EXIT.ok;
+    }
+    case 'update-phase': {
+      const phase = values['phase'];
+      if (phase === undefined || phase === '') return usage('update-phase needs --phase <name>');
+      const input = await jsonInput(values['json']);
+      if ('error' in input) return failed(input.error);
+      const checked = PhaseUpdateSchema.safeParse(input.json);
+      if (!checked.success) return failed(`the phase JSON is invalid: ${describeIssues(checked.error)}`);
+      if (!(await store.updatePhase(command, phase, checked.data as PhaseUpdate, feature))) return STATE_EXIT.failed;
+      await print(await store.load(command, feature));
+      return STATE_EXIT.ok;
+    }
+    default:
+      return usage(`unknown state operation ${JSON.stringify(operation)}`);
+  }
+}
+
+/** JSON from `--json`, else from stdin (not a terminal; at most 1 MiB, 5 s). */
+async function jsonInput(flag: string | undefined): Promise<{ json: unknown } | { error: string }> {
+  let text = flag;
+  if (text === undefined) {
+    const stdin = await readStdin(process.stdin, { maxBytes: 1024 * 1024, timeoutMs: 5000 });
+    if (stdin.kind === 'tty') return { error: 'no JSON given: pass --json <text> or pipe it on stdin' };
+    if (stdin.kind === 'too-large') return { error: 'the JSON on stdin is larger than 1 MiB' };
+    if (stdin.kind === 'error') return { error: `cannot read stdin: ${stdin.detail}` };
+    text = stdin.text;
+  }
+  try {
+    return { json: JSON.parse(text) };
+  } catch (error) {
+    return { error: `not JSON: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+function failed(message: string): number {
+  process.stderr.write(`${STDERR_PREFIX} ${message}\n`);
+  return STATE_EXIT.failed;
+}
+
+function usage(message: string): number {
+  process.stderr.write(`${STDERR_PREFIX} ${message}\n\n${STATE_USAGE}`);
+  return STATE_EXIT.usage;
+}

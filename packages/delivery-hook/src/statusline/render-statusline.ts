@@ -1,0 +1,54 @@
+import { formatTokens, type ContextReading } from '@agent-checkpoint/core';
+
+/** What the `[CKPT: …]` part says. */
+export type CheckpointStatus =
+  /** An off switch (env, global or this session) silences checkpoints. */
+  | { readonly kind: 'off' }
+  /** `"enabled": false` in the configuration. */
+  | { readonly kind: 'disabled' }
+  /** A handoff was written in this session (context level or PreCompact). */
+  | { readonly kind: 'handoff'; readonly at: Date }
+  /** The last checkpoint delivered in this session. */
+  | { readonly kind: 'last'; readonly at: Date }
+  /** On, nothing delivered yet. */
+  | { readonly kind: 'ready' };
+
+/** Cells of the context bar. */
+const BAR_CELLS = 10;
+
+/**
+ * One status line: `[CTX: ████████░░ 82% L2] [CKPT: handoff 14:05]`. The level is shown from L1 on;
+ * an unknown window shows tokens only (`[CTX: 41,200 tokens]`), no reading `[CTX: n/a]`. Pure: the
+ * clock only formats the given times (`HH:MM`, local time).
+ */
+export function renderStatusline(reading: ContextReading | undefined, checkpoint: CheckpointStatus): string {
+  return `${renderContextPart(reading)} ${renderCheckpointPart(checkpoint)}`;
+}
+
+export function renderContextPart(reading: ContextReading | undefined): string {
+  if (reading === undefined) return '[CTX: n/a]';
+  if (reading.windowSource === 'unknown') return `[CTX: ${formatTokens(reading.contextTokens)} tokens]`;
+  const filled = Math.max(0, Math.min(BAR_CELLS, Math.floor(reading.displayPercent / (100 / BAR_CELLS))));
+  const bar = `${'█'.repeat(filled)}${'░'.repeat(BAR_CELLS - filled)}`;
+  const level = reading.level === 'L0' ? '' : ` ${reading.level}`;
+  return `[CTX: ${bar} ${reading.displayPercent}%${level}]`;
+}
+
+export function renderCheckpointPart(status: CheckpointStatus): string {
+  switch (status.kind) {
+    case 'off':
+      return '[CKPT: off]';
+    case 'disabled':
+      return '[CKPT: disabled]';
+    case 'handoff':
+      return `[CKPT: handoff ${clock(status.at)}]`;
+    case 'last':
+      return `[CKPT: last ${clock(status.at)}]`;
+    case 'ready':
+      return '[CKPT: ready]';
+  }
+}
+
+function clock(at: Date): string {
+  return `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
+}

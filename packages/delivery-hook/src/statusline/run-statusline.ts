@@ -1,0 +1,94 @@
+import {
+  contextCheckpointConfigOf,
+  loadConfig,
+  readContextLevel,
+  readOffSwitch,
+  readSessionState,
+  resolveStateDir,
+  type ContextReading,
+  type TokenUsage,
+} from '@agent-checkpoint/core';
+import { readStdin } from '../read-stdin.ts';
+import { readStatuslineInput, type StatuslineInput } from './read-statusline-input.ts';
+import { readTranscriptUsage } from './read-transcript-usage.ts';
+import { renderStatusline, type CheckpointStatus } from './render-statusline.ts';
+
+/** Longest wait for Claude's JSON on stdin. */
+const STDIN_TIMEOUT_MS = 1000;
+
+/**
+ * `agent-checkpoint-hook statusline`: Claude Code's `statusLine` command. Reads the status line JSON
+ * on stdin and prints one line, e.g. `[CTX: ████████░░ 82% L2] [CKPT: handoff 14:05]`.
+ *
+ * Built for every refresh: no git, no lock, no transcript parse beyond the last usage record (and only
+ * when Claude's JSON lacks `context_window`); reads the configuration (cached), the off switches and
+ * the session's small state file. Thresholds and `context.windowTokens` come from the configuration;
+ * the levels are shown whether or not `context.enabled` is on (the status line is its own opt-in).
+ * Always exits 0 and always prints a line (`[CTX: n/a]` when nothing is known).
+ */
+export async function runStatusline(write: (text: string) => Promise<void>): Promise<number> {
+  let line = '[CTX: n/a] [CKPT: n/a]';
+  try {
+    const stdin = await readStdin(process.stdin, { maxBytes: 1024 * 1024, timeoutMs: STDIN_TIMEOUT_MS });
+    const text = stdin.kind === 'complete' || stdin.kind === 'timeout' ? stdin.text : '';
+    line = await statuslineFor(readStatuslineInput(text), process.env, process.cwd());
+  } catch (error) {
+    process.stderr.write(`agent-checkpoint: statusline: ${error instanceof Error ? error.message : String(error)}\n`);
+  }
+  await write(`${line}\n`);
+  return 0;
+}
+
+/** The status line for one input. Exported for tests. */
+export async function statuslineFor(
+  input: StatuslineInput,
+  env: Readonly<Record<string, string | undefined>>,
+  processCwd: string,
+): Promise<string> {
+  const cwd = input.cwd ?? processCwd;
+  const { config } = await loadConfig({ cwd, env });
+  const cc = contextCheckpointConfigOf(config);
+  const reading = readingOf(input, cc.context.windowTokens, cc.context.thresholds);
+  return renderStatusline(reading, await checkpointStatus(input, env, config.enabled));
+}
+
+function readingOf(
+  input: StatuslineInput,
+  windowTokens: number | undefined,
+  thresholds: { readonly l1: number; readonly l2: number; readonly l3: number },
+): ContextReading | undefined {
+  let usage: TokenUsage | undefined;
+  if (input.contextTokens !== undefined) {
+    usage = { contextTokens: input.contextTokens, ...(input.contextWindow !== undefined ? { contextWindow: input.contextWindow } : {}), ...model(input) };
+  } else if (input.usedPercentage !== undefined && input.contextWindow !== undefined) {
+    usage = { contextTokens: Math.round((input.usedPercentage / 100) * input.contextWindow), contextWindow: input.contextWindow, ...model(input) };
+  } else if (input.transcriptPath !== undefined) {
+    const fromTranscript = readTranscriptUsage(input.transcriptPath);
+    if (fromTranscript !== undefined) usage = { ...model(input), ...fromTranscript };
+  }
+  return readContextLevel(usage, { windowTokens, thresholds });
+}
+
+function model(input: StatuslineInput): { model?: string } {
+  return input.model !== undefined ? { model: input.model } : {};
+}
+
+async function checkpointStatus(input: StatuslineInput, env: Readonly<Record<string, string | undefined>>, enabled: boolean): Promise<CheckpointStatus> {
+  if (!enabled) return { kind: 'disabled' };
+  const stateDir = resolveStateDir({ env });
+  const off = await readOffSwitch({ stateDir, sessionId: input.sessionId, env });
+  if (off.off) return { kind: 'off' };
+  if (input.sessionId === undefined) return { kind: 'ready' };
+  const { state } = await readSessionState({ stateDir, agent: 'claude', sessionId: input.sessionId });
+  const handoffAt = time(state.context?.handoffAt);
+  const lastAt = time(state.lastCheckpointAt);
+  if (handoffAt !== undefined && (lastAt === undefined || handoffAt >= lastAt)) return { kind: 'handoff', at: handoffAt };
+  if (lastAt !== undefined) return { kind: 'last', at: lastAt };
+  return { kind: 'ready' };
+}
+
+function time(iso: string | undefined): Date | undefined {
+  if (iso === undefined) return undefined;
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? undefined : d;
+}
