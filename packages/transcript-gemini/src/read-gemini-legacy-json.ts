@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, readFileSync } from 'node:fs';
 import { P, isMatching } from 'ts-pattern';
 import type { GeminiRecord } from './gemini-record.ts';
 import { classifyGeminiRecord } from './gemini-record.ts';
+import { openRegularFile } from './sniff-gemini-file.ts';
 
 /** Result of reading an older single-document recording. */
 export type LegacyReadResult =
@@ -21,7 +22,12 @@ const legacyDocument = P.shape({ messages: P.array(P.any) });
 export function readGeminiLegacyJson(path: string): LegacyReadResult {
   let document: unknown;
   try {
-    document = JSON.parse(readFileSync(path, 'utf8'));
+    const fd = openRegularFile(path);
+    try {
+      document = JSON.parse(readFileSync(fd, 'utf8'));
+    } finally {
+      closeSync(fd);
+    }
   } catch (error) {
     return { ok: false, reason: `not a valid JSON document (${error instanceof Error ? error.message : String(error)})` };
   }

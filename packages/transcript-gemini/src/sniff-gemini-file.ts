@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { classifyGeminiRecord } from './gemini-record.ts';
 
 /** What the first bytes of a file say about its format. */
@@ -25,7 +25,7 @@ const BOM = '\uFEFF';
  */
 export function sniffGeminiFile(path: string, length: number, wholeFile: boolean): GeminiFileFormat {
   const bytes = Buffer.alloc(Math.max(0, length));
-  const fd = openSync(path, 'r');
+  const fd = openRegularFile(path);
   let got = 0;
   try {
     while (got < bytes.length) {
@@ -63,4 +63,20 @@ export function classifyHead(head: Uint8Array, wholeFile: boolean): GeminiFileFo
   } catch {
     return { format: 'jsonl' };
   }
+}
+
+/**
+ * Open a file for reading, refusing anything but a regular file. Non-blocking, and checked on the
+ * descriptor: a FIFO swapped in after the caller's `stat` would otherwise block the synchronous open
+ * until a writer appears, wedging the hook beyond the reach of any timer. Throws on refusal.
+ */
+export function openRegularFile(path: string): number {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    if (!fstatSync(fd).isFile()) throw new Error(`${path} is not a regular file`);
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+  return fd;
 }
