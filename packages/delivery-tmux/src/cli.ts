@@ -1,6 +1,17 @@
 import { runNotify } from './run-notify.ts';
 
 /**
+ * Set-up commands for people. Codex never passes one of these words first (its last argument is
+ * always the JSON payload, options are `--name=value`), so they cannot be confused with a notify run.
+ */
+const SETUP_COMMANDS = new Set(['install', 'uninstall', 'doctor']);
+const [setupCommand, ...setupArgs] = process.argv.slice(2);
+if (setupCommand !== undefined && SETUP_COMMANDS.has(setupCommand)) {
+  const { runSetupCommand } = await import('./setup/run-setup-command.ts');
+  process.exit(await runSetupCommand(setupCommand, setupArgs));
+}
+
+/**
  * `agent-checkpoint-tmux`: the Codex `notify` program. Always exits 0 (Codex ignores the status,
  * and nothing must be left half-done by a crash); diagnostics go to stderr.
  */

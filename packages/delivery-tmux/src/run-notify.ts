@@ -71,7 +71,12 @@ Usage (as Codex's notify command; Codex appends the JSON payload):
   notify = ["node", "/abs/path/agent-checkpoint-tmux.mjs", "--", "notify-send", "Codex"]   # chaining
 
 Environment: AGENT_CHECKPOINT_DISABLE=1 (off), AGENT_CHECKPOINT_DEBUG=1 (log to <state dir>/debug.log).
-Always exits 0.`;
+Always exits 0.
+
+Set-up (for people; exit 0 ok, 1 failure, 2 usage):
+  agent-checkpoint-tmux install [--dry-run] [--print]   set notify in $CODEX_HOME/config.toml, chaining yours
+  agent-checkpoint-tmux uninstall [--dry-run]           restore it
+  agent-checkpoint-tmux doctor [--json]                 check notify, tmux and Codex, with a fix per finding`;
 
 /**
  * One run of the Codex `notify` program. Never throws: every failure becomes an outcome plus at most
