@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { RESTART_COMMAND } from '../src/checkpoint/checkpoint-project.ts';
 import { withRouteRun } from '../src/checkpoint/checkpoint-routes.ts';
 import { DAEMON_NOT_RESTARTED } from '../src/checkpoint/checkpoint-scenarios.ts';
+import { expectedCheckpoint } from '../src/checkpoint/expected-checkpoint.ts';
 import { formatToolTimes, recordToolTimes } from '../src/checkpoint/tool-times.ts';
 import { TMUX_BUNDLE } from '../src/harness/agent-checkpoint-bins.ts';
 import { SKIP_REAL_CLIS } from '../src/harness/define-headless-agent-tests.ts';
@@ -71,6 +72,38 @@ describe.skipIf(SKIP_REAL_CLIS)('agent-checkpoint-tmux as the Codex TUI notify p
       // The shared loop guard recorded one checkpoint, for the prompt's turn.
       const { state } = await readSessionState({ stateDir: run.stateDir, agent: 'codex', sessionId: run.sessionId });
       expect(state.turns.map((t) => [t.turnId, t.blocks])).toEqual([[first?.payload?.['turn-id'], 1]]);
+    });
+  });
+
+  it('with the Stop hook installed as well, the turn gets one checkpoint (in-band) and notify types nothing', async () => {
+    await withRouteRun('codex-tmux', { scenario: DAEMON_NOT_RESTARTED, withStopHook: true }, async (run) => {
+      recordToolTimes(run);
+      // The Stop hook blocked once (the reason reached the model as <hook_prompt>), then passed.
+      const hooks = run.session.hookInvocations();
+      expect(hooks.map((h) => [h.payload?.['stop_hook_active'], h.response.stdout === ''])).toEqual([
+        [false, false],
+        [true, true],
+      ]);
+      const first = hooks[0];
+      if (first === undefined) throw new Error('no Stop hook call');
+      const expected = await expectedCheckpoint('codex-hook', first, run.session.env());
+      expect(expected.mode).toBe('actionable');
+      expect(JSON.parse(first.response.stdout)).toEqual({ decision: 'block', reason: expected.message });
+      // One main-thread turn, whose notify found it already checkpointed: nothing typed.
+      expect(run.stops).toHaveLength(1);
+      expect(run.tmuxDecisions.map((d) => d.outcome)).toEqual([expect.stringMatching(/^skipped: loop guard: 1 checkpoint\(s\) already delivered in turn /)]);
+      expect(run.steps.map((s) => [s.stepIndex, s.branch])).toEqual([
+        [0, undefined],
+        [1, undefined],
+        [2, undefined],
+        [3, undefined],
+        [4, undefined],
+        [5, 0],
+        [6, undefined],
+      ]);
+      expect(run.requests.filter((r) => !['step', 'title'].includes(r.answer)).map((r) => `${r.n} ${r.answer}`)).toEqual([]);
+      const { state } = await readSessionState({ stateDir: run.stateDir, agent: 'codex', sessionId: run.sessionId });
+      expect(state.turns.map((t) => t.blocks)).toEqual([1]);
     });
   });
 });

@@ -39,6 +39,11 @@ export interface RouteRunOptions {
   readonly project?: ProjectOptions;
   /** `AGENT_CHECKPOINT_DEBUG=1` for the hook (the tmux route always runs with it: its decisions are read from the debug log). */
   readonly hookDebug?: boolean;
+  /**
+   * Tmux route only: install our Stop hook too (through the probe, as on the hook routes), as a user
+   * who set up both routes would. The two share the loop-guard state.
+   */
+  readonly withStopHook?: boolean;
 }
 
 /** Everything a test asserts on after one scenario ran to its end on one route. */
@@ -106,8 +111,10 @@ export async function withRouteRun(route: CheckpointRoute, options: RouteRunOpti
       ...(options.hookDebug === true || route === 'codex-tmux' ? { AGENT_CHECKPOINT_DEBUG: '1' } : {}),
     }),
   };
+  const hook = { kind: 'command', command: realHookCommand(agent) } as const;
   if (route === 'codex-tmux') {
-    await withCheckedSession(CodexTuiSession.start({ ...base, hook: { kind: 'none' }, notifyChain: tmuxNotifyArgv() }), async (session) => {
+    const tuiHook = options.withStopHook === true ? hook : ({ kind: 'none' } as const);
+    await withCheckedSession(CodexTuiSession.start({ ...base, hook: tuiHook, notifyChain: tmuxNotifyArgv() }), async (session) => {
       const stateDir = stateDirOf(session.workspace);
       await session.submit(scenario.prompt);
       await settleTmuxRoute(session, stateDir);
@@ -115,7 +122,6 @@ export async function withRouteRun(route: CheckpointRoute, options: RouteRunOpti
     });
     return;
   }
-  const hook = { kind: 'command', command: realHookCommand(agent) } as const;
   const start = agent === 'claude' ? ClaudeSession.start({ ...base, hook }) : agent === 'gemini' ? GeminiSession.start({ ...base, hook }) : CodexSession.start({ ...base, hook });
   await withCheckedSession<ClaudeSession | GeminiSession | CodexSession>(start, async (session) => {
     const run = await session.prompt(scenario.prompt);
