@@ -108,6 +108,12 @@ export async function withRouteRun(route: CheckpointRoute, options: RouteRunOpti
     files: projectFiles(options.project),
     env: (workspace) => ({
       AGENT_CHECKPOINT_STATE_DIR: stateDirOf(workspace),
+      // Where the tool looks for the user config file and keeps its config cache. HOME already
+      // points there for the CLIs; explicit XDG paths make the in-process getCheckpoint (which gets
+      // this env, but takes the home directory from the test process) use the same files, and
+      // never the real user's.
+      XDG_CONFIG_HOME: path.join(workspace.home, '.config'),
+      XDG_CACHE_HOME: path.join(workspace.home, '.cache'),
       ...(options.hookDebug === true || route === 'codex-tmux' ? { AGENT_CHECKPOINT_DEBUG: '1' } : {}),
     }),
   };
