@@ -174,3 +174,27 @@ describe('gap sentence names the command of the action', () => {
     expect(gapSentence('Config', ['make restart'], 'Restart the daemon')).toBe('Config was modified but `make restart` was not observed this turn');
   });
 });
+
+describe('what explain needs (evaluation details)', () => {
+  test('follow-ups report required, satisfied (with the call) and covered', () => {
+    const pytest = shell('pytest tests/unit -q');
+    const satisfied = run([DAEMON], [...touch(DAEMON), pytest]);
+    expect(satisfied.followUps?.find((f) => f.id === 'tests')).toMatchObject({ status: 'satisfied', evidenceCallId: pytest.id, triggeredBy: ['daemon-code'] });
+    const required = run([DAEMON], touch(DAEMON));
+    expect(required.followUps?.find((f) => f.id === 'tests')).toEqual({
+      id: 'tests',
+      action: 'Run targeted tests for changed behavior',
+      triggeredBy: ['daemon-code'],
+      status: 'required',
+    });
+    const onlyTests = run(['tests/unit/test_foo.py'], touch('tests/unit/test_foo.py'));
+    expect(onlyTests.followUps?.find((f) => f.id === 'tests')?.status).toBe('covered');
+  });
+
+  test('a verification gap names the call that last changed the category', () => {
+    const first = edit(abs(DAEMON));
+    const last = edit(abs(DAEMON));
+    const r = run([DAEMON], [read(abs(DAEMON)), first, last]);
+    expect(r.observations.find((o) => o.kind === 'verification-gap')?.callIds).toEqual([last.id]);
+  });
+});

@@ -3,7 +3,7 @@ import { isRegexEvidence, matchesEvidence } from '../shell/match-evidence.ts';
 import { parseShellCommand } from '../shell/parse-shell-command.ts';
 import type { TurnTimeline } from '../timeline/turn-timeline.ts';
 import type { Categorization } from './categorize-files.ts';
-import type { CategoryMatch, Observation, RequiredAction } from './checkpoint-result.ts';
+import type { CategoryMatch, FollowUpMatch, Observation, RequiredAction } from './checkpoint-result.ts';
 import { findLastEvidence, lastMutationOf } from './find-evidence.ts';
 import { withWindow } from './log-window.ts';
 import type { TimelineFacts } from './timeline-facts.ts';
@@ -14,6 +14,8 @@ export interface VerificationGaps {
   /** Unsuppressed actions, sorted by precedence (stable), identical texts removed. */
   readonly actions: readonly RequiredAction[];
   readonly observations: readonly Observation[];
+  /** Every triggered follow-up and what became of it. */
+  readonly followUps: readonly FollowUpMatch[];
 }
 
 /**
@@ -38,6 +40,7 @@ export function checkVerificationGaps(
   const categories: CategoryMatch[] = [];
   const actions: RequiredAction[] = [];
   const observations: Observation[] = [];
+  const followUps: FollowUpMatch[] = [];
   /** Evidence lists of required category actions (to spot follow-ups they already cover). */
   const requiredEvidence: (readonly string[])[] = [];
 
@@ -64,7 +67,9 @@ export function checkVerificationGaps(
     actions.push({ source: category.id, text: action, precedence: category.precedence });
     if (category.evidence.length > 0) requiredEvidence.push(category.evidence);
     if (timeline.hasData && category.evidence.length > 0) {
-      observations.push({ kind: 'verification-gap', text: gapSentence(category.label, category.evidence, action), callIds: [] });
+      const lastChange = lastMutationOf(facts, files);
+      const callId = lastChange === undefined ? undefined : facts.calls[lastChange.call]?.call.id;
+      observations.push({ kind: 'verification-gap', text: gapSentence(category.label, category.evidence, action), callIds: callId === undefined ? [] : [callId] });
     }
   }
 
@@ -76,17 +81,27 @@ export function checkVerificationGaps(
         !followUp.except.includes(category.id),
     );
     if (triggering.length === 0) continue;
+    const text = withWindow(followUp.action, window);
+    const evaluated = { id: followUp.id, action: text, triggeredBy: triggering.map((m) => m.category.id) };
     // Redundant when doing a required category action necessarily satisfies this follow-up too (every
     // command that proves the category also proves the follow-up): a tests-only diff's "run the changed
     // tests" already is "run tests".
-    if (requiredEvidence.some((ev) => ev.every((e) => followUp.evidence.includes(e)))) continue;
+    if (requiredEvidence.some((ev) => ev.every((e) => followUp.evidence.includes(e)))) {
+      followUps.push({ ...evaluated, status: 'covered' });
+      continue;
+    }
     const files = [...new Set(triggering.flatMap((m) => m.files))];
     const notBefore = followUp.evidenceAfterLastEdit ? lastMutationOf(facts, files) : undefined;
-    if (findLastEvidence(facts, followUp.evidence, notBefore)) continue;
-    actions.push({ source: followUp.id, text: withWindow(followUp.action, window), precedence: followUp.precedence });
+    const hit = findLastEvidence(facts, followUp.evidence, notBefore);
+    if (hit) {
+      followUps.push({ ...evaluated, status: 'satisfied', evidenceCallId: hit.callId, evidenceMatched: hit.evidence });
+      continue;
+    }
+    followUps.push({ ...evaluated, status: 'required' });
+    actions.push({ source: followUp.id, text, precedence: followUp.precedence });
   }
 
-  return { categories, actions: dedupeActions(sortByPrecedence(actions)), observations };
+  return { categories, actions: dedupeActions(sortByPrecedence(actions)), observations, followUps };
 }
 
 /**

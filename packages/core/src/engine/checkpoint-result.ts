@@ -38,6 +38,26 @@ export interface CategoryMatch {
   readonly required: boolean;
 }
 
+/**
+ * How one follow-up (log check, tests…) was evaluated, for `explain`. Only follow-ups that one of the
+ * turn's categories triggered are listed.
+ */
+export interface FollowUpMatch {
+  readonly id: string;
+  /** The action text ({window} substituted). */
+  readonly action: string;
+  /** The matched categories that triggered it. */
+  readonly triggeredBy: readonly string[];
+  /**
+   * - `required`: no evidence: the action is asked for;
+   * - `satisfied`: its evidence was found (`evidenceCallId`), so it is suppressed;
+   * - `covered`: a required category action already implies it (a tests-only diff gets one test action).
+   */
+  readonly status: 'required' | 'satisfied' | 'covered';
+  readonly evidenceCallId?: string;
+  readonly evidenceMatched?: string;
+}
+
 /** A required follow-up action, in precedence order. */
 export interface RequiredAction {
   /** Category or follow-up id that produced it. */
@@ -54,7 +74,10 @@ export type ObservationKind =
   | 'blast-radius'
   | 'plan-drift';
 
-/** Something that looks wrong: one sentence, with the calls that caused it. */
+/**
+ * Something that looks wrong: one sentence, with the calls that caused it (for a verification gap,
+ * the last call that changed the category's files, when the timeline shows one).
+ */
 export interface Observation {
   readonly kind: ObservationKind;
   readonly text: string;
@@ -68,6 +91,8 @@ export interface CheckpointResult {
   readonly categories: readonly CategoryMatch[];
   readonly requiredActions: readonly RequiredAction[];
   readonly observations: readonly Observation[];
+  /** How each triggered follow-up was evaluated (for `explain`; not used by the message). */
+  readonly followUps?: readonly FollowUpMatch[];
   /** True when there is nothing to ask for and nothing looks wrong. */
   readonly isAllClear: boolean;
 }

@@ -43,6 +43,7 @@ export function runHeuristics(
     categories: gaps.categories,
     requiredActions: gaps.actions,
     observations,
+    followUps: gaps.followUps,
     isAllClear: gaps.actions.length === 0 && observations.length === 0,
   };
 }
