@@ -47,19 +47,19 @@ export function benchHookSize(input: HookBenchInput): { cells: HookCell[]; naive
       const floorSamples: ProcessSample[] = [];
       const outcomes: Record<string, number> = {};
       let stderrSample: string | undefined;
+      // One state directory per cell, as on a user's machine (the once-a-day prune has run, earlier
+      // sessions' files exist); each run is a new session, so every run is a first block.
+      const stateDir = mkdtempSync(join(input.tempRoot, 'state-'));
+      let run = 0;
       const runHook = (): ProcessSample => {
-        const stateDir = mkdtempSync(join(input.tempRoot, 'state-'));
-        try {
-          const sample = runMeasured([process.execPath, input.hookBundle, scenario.agent], {
-            input: payload,
-            cwd: repo.dir,
-            env: { ...repo.env, AGENT_CHECKPOINT_STATE_DIR: stateDir },
-          });
-          if (sample.exitCode !== 0) throw new Error(`hook ${scenario.agent} exited ${sample.exitCode}: ${sample.stderr}`);
-          return sample;
-        } finally {
-          rmSync(stateDir, { recursive: true, force: true });
-        }
+        run += 1;
+        const sample = runMeasured([process.execPath, input.hookBundle, scenario.agent], {
+          input: sessionPayload(payload, run),
+          cwd: repo.dir,
+          env: { ...repo.env, AGENT_CHECKPOINT_STATE_DIR: stateDir },
+        });
+        if (sample.exitCode !== 0) throw new Error(`hook ${scenario.agent} exited ${sample.exitCode}: ${sample.stderr}`);
+        return sample;
       };
       // Warm-up: page cache for the bundle, git's index stat data, the transcript tail.
       runHook();
@@ -82,6 +82,7 @@ export function benchHookSize(input: HookBenchInput): { cells: HookCell[]; naive
           if (sample.exitCode !== 0) naiveError = (JSON.parse(sample.stdout.trim() || '{}') as { error?: string }).error ?? `exit ${sample.exitCode}`;
         }
       }
+      rmSync(stateDir, { recursive: true, force: true });
       const hook = toStats(hookSamples);
       const floor = toStats(floorSamples);
       const wallRatio = hook.wallMs.median / floor.wallMs.median;
@@ -114,6 +115,12 @@ export function benchHookSize(input: HookBenchInput): { cells: HookCell[]; naive
   };
   input.log(`  naive ${scenario.agent} ${input.sizeLabel}: wall ${naive.stats.wallMs.median.toFixed(0)} ms, RSS ${naive.stats.peakRssMiB.median.toFixed(0)} MiB${naiveError ? ` (failed: ${naiveError})` : ''}`);
   return { cells, naive };
+}
+
+/** The payload as the `run`-th session: a new session id, everything else as recorded. */
+export function sessionPayload(payload: string, run: number): string {
+  const parsed = JSON.parse(payload) as Record<string, unknown>;
+  return JSON.stringify({ ...parsed, session_id: `${String(parsed['session_id'])}-bench-${run}` });
 }
 
 /** `block` when the hook printed a decision, `pass` for empty stdout, else `other`. */

@@ -15,6 +15,8 @@ export interface BenchOptions {
   readonly variantRuns: number;
   /** Sections to run (default all). */
   readonly only: ReadonlySet<string> | undefined;
+  /** Variant names to measure (default all); `shipped` is always included. */
+  readonly variants: ReadonlySet<string> | undefined;
   /** Write docs/benchmarks.md and bench/results.json (default true). */
   readonly write: boolean;
 }
@@ -32,8 +34,11 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   const value = (name: string): string | undefined => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
   const runs = Number(value('runs') ?? (quick ? 5 : 15));
   const only = value('only');
-  const unknown = argv.filter((a) => !/^--(quick|no-write|runs=\d+|only=[a-z,]+)$/.test(a));
-  if (unknown.length > 0) throw new Error(`unknown argument(s) ${unknown.join(' ')}; use --quick, --runs=N, --only=${SECTIONS.join(',')}, --no-write`);
+  const variants = value('variants');
+  const unknown = argv.filter((a) => !/^--(quick|no-write|runs=\d+|variant-runs=\d+|only=[a-z,]+|variants=.+)$/.test(a));
+  if (unknown.length > 0) {
+    throw new Error(`unknown argument(s) ${unknown.join(' ')}; use --quick, --runs=N, --variant-runs=N, --only=${SECTIONS.join(',')}, --variants=a,b, --no-write`);
+  }
   return {
     quick,
     sizes: quick ? FULL_SIZES.slice(0, 2) : FULL_SIZES,
@@ -43,8 +48,9 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     tailRuns: quick ? 5 : 11,
     warmReads: quick ? 10 : 30,
     tmuxRuns: quick ? 3 : 10,
-    variantRuns: quick ? 5 : 15,
+    variantRuns: Number(value('variant-runs') ?? (quick ? 5 : 15)),
     only: only === undefined ? undefined : new Set(only.split(',')),
+    variants: variants === undefined ? undefined : new Set(['shipped', ...variants.split(',')]),
     write: !argv.includes('--no-write'),
   };
 }

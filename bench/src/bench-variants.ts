@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdtempSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { payloadFor, type AgentScenario } from './bench-scenarios.ts';
-import type { BenchRepo } from './bench-hook.ts';
+import { sessionPayload, type BenchRepo } from './bench-hook.ts';
 import { finalTurnText, withFinalTurn, type CachedTranscript } from './generate-transcript.ts';
 import { buildSnapshot, buildVariant, outputBytes, pathBytes, shippedOptions, stubZodLocales, writeCodeCacheLauncher } from './hook-builds.ts';
 import { runMeasured, type ProcessSample } from './measure-process.ts';
@@ -14,8 +14,12 @@ export interface VariantsInput {
   readonly scenario: AgentScenario;
   readonly transcript: CachedTranscript;
   readonly repo: BenchRepo;
+  /** The repository with many changed files, for the memory-heavy full run. */
+  readonly bigRepo: BenchRepo;
   readonly tempRoot: string;
   readonly runs: number;
+  /** Only these variants (default all). */
+  readonly only?: ReadonlySet<string> | undefined;
   readonly log: (line: string) => void;
 }
 
@@ -44,6 +48,9 @@ export async function benchVariants(input: VariantsInput): Promise<VariantResult
   const cjsBase = { ...withoutBanner, entryPoints: [proposalEntry], format: 'cjs' as const };
   const variants: Variant[] = [{ name: 'shipped', description: 'dist/agent-checkpoint-hook.mjs as built by build-hook.mjs', kind: 'bundling', argv: [process.execPath, paths.hookBundle], bytes: statSync(paths.hookBundle).size }];
   const add = async (name: string, description: string, kind: Variant['kind'], make: () => Promise<{ argv: string[]; bytes: number }>): Promise<void> => {
+    // The code-cache variant's bundle is also the snapshot's input: build it when either is wanted.
+    const wanted = input.only === undefined || input.only.has(name) || (name === 'cjs+code-cache' && input.only.has('snapshot'));
+    if (!wanted) return;
     try {
       variants.push({ name, description, kind, ...(await make()) });
     } catch (error) {
@@ -74,6 +81,12 @@ export async function benchVariants(input: VariantsInput): Promise<VariantResult
     writeCodeCacheLauncher(cjsFile, launcher);
     return { argv: [process.execPath, launcher], bytes: outputBytes(meta) };
   });
+  // Node/V8 flags in the installed hook command (`node <flags> /abs/agent-checkpoint-hook.mjs <agent>`):
+  // they cannot be set from inside the bundle (V8 sizes the heap when the isolate is created).
+  const flagged = (flags: string[]) => async () => ({ argv: [process.execPath, ...flags, paths.hookBundle], bytes: statSync(paths.hookBundle).size });
+  await add('flag: --max-semi-space-size=1', 'young generation capped at 1 MiB semi-spaces: more scavenges, less peak RSS', 'proposal', flagged(['--max-semi-space-size=1']));
+  await add('flag: --single-threaded-gc', 'no parallel GC helper threads (they compete for the CPU on a busy machine)', 'proposal', flagged(['--single-threaded-gc']));
+  await add('flag: --max-semi-space-size=1 --single-threaded-gc', 'both flags', 'proposal', flagged(['--max-semi-space-size=1', '--single-threaded-gc']));
   await add('snapshot', 'V8 startup snapshot of the CommonJS bundle: node --snapshot-blob hook.blob <agent>', 'proposal', async () => {
     const blob = join(out, 'cjs', 'agent-checkpoint-hook.blob');
     const warnings = buildSnapshot(cjsFile, blob);
@@ -85,18 +98,24 @@ export async function benchVariants(input: VariantsInput): Promise<VariantResult
   const escapePayload = JSON.stringify({ ...input.scenario.payload, stop_hook_active: true, cwd: input.repo.dir });
   return withFinalTurn(input.transcript, finalTurnText(input.scenario, input.transcript.historyTurns, input.repo.dir, input.repo.home), (path) => {
     const fullPayload = payloadFor(input.scenario, path, input.repo.dir);
-    const runOne = (variant: Variant, payload: string): ProcessSample => {
-      const stateDir = mkdtempSync(join(input.tempRoot, 'variant-state-'));
-      try {
-        return runMeasured([...variant.argv, agent], { input: payload, cwd: input.repo.dir, env: { ...input.repo.env, AGENT_CHECKPOINT_STATE_DIR: stateDir } });
-      } finally {
-        rmSync(stateDir, { recursive: true, force: true });
-      }
+    // The same transcript, its final turn pointed at the repository with many changed files.
+    const bigTranscript = join(input.tempRoot, 'variant-big-transcript.jsonl');
+    copyFileSync(input.transcript.path, bigTranscript);
+    truncateSync(bigTranscript, input.transcript.baseBytes);
+    appendFileSync(bigTranscript, finalTurnText(input.scenario, input.transcript.historyTurns, input.bigRepo.dir, input.bigRepo.home));
+    const bigPayload = payloadFor(input.scenario, bigTranscript, input.bigRepo.dir);
+    const stateDir = mkdtempSync(join(input.tempRoot, 'variant-state-'));
+    let run = 0;
+    const runOne = (variant: Variant, payload: string, repo: BenchRepo = input.repo): ProcessSample => {
+      run += 1;
+      return runMeasured([...variant.argv, agent], { input: sessionPayload(payload, run), cwd: repo.dir, env: { ...repo.env, AGENT_CHECKPOINT_STATE_DIR: stateDir } });
     };
-    const live = variants.filter((v) => v.error === undefined);
-    const samples = new Map(live.map((v) => [v.name, { escape: [] as ProcessSample[], full: [] as ProcessSample[], sameOutput: true }]));
+    const live = variants.filter((v) => v.error === undefined && (input.only === undefined || input.only.has(v.name)));
+    const samples = new Map(live.map((v) => [v.name, { escape: [] as ProcessSample[], full: [] as ProcessSample[], big: [] as ProcessSample[], sameOutput: true }]));
     const floor: ProcessSample[] = [];
-    const reference = runOne(variants[0] as Variant, fullPayload).stdout;
+    // The message names the session (each run is a new one); compare everything else.
+    const normalize = (stdout: string): string => stdout.replace(/-bench-\d+/g, '-bench-N');
+    const reference = normalize(runOne(variants[0] as Variant, fullPayload).stdout);
     for (const variant of live) {
       // Warm-up (and, for the code cache, the run that writes it).
       runOne(variant, escapePayload);
@@ -111,16 +130,22 @@ export async function benchVariants(input: VariantsInput): Promise<VariantResult
         if (entry === undefined) continue;
         const escape = runOne(variant, escapePayload);
         const full = runOne(variant, fullPayload);
+        const big = runOne(variant, bigPayload, input.bigRepo);
         entry.escape.push(escape);
         entry.full.push(full);
-        if (escape.stdout !== '' || full.stdout !== reference || escape.exitCode !== 0 || full.exitCode !== 0) entry.sameOutput = false;
+        entry.big.push(big);
+        if (big.exitCode !== 0 || !big.stdout.includes('"block"')) entry.sameOutput = false;
+        if (escape.stdout !== '' || normalize(full.stdout) !== reference || escape.exitCode !== 0 || full.exitCode !== 0) entry.sameOutput = false;
       }
     }
+    rmSync(stateDir, { recursive: true, force: true });
+    rmSync(bigTranscript, { force: true });
     const floorStats = toStats(floor);
-    const results: VariantResult[] = variants.map((variant) => {
+    const results: VariantResult[] = variants.filter((v) => input.only === undefined || input.only.has(v.name)).map((variant) => {
       const entry = samples.get(variant.name);
       const escapeHatch = toStats(entry?.escape ?? []);
       const fullRun = toStats(entry?.full ?? []);
+      const bigRun = toStats(entry?.big ?? []);
       const result: VariantResult = {
         name: variant.name,
         description: variant.description,
@@ -128,6 +153,7 @@ export async function benchVariants(input: VariantsInput): Promise<VariantResult
         bytes: variant.bytes,
         escapeHatch,
         fullRun,
+        bigRun,
         floor: floorStats,
         sameOutput: entry?.sameOutput ?? false,
         ...(variant.error === undefined ? {} : { error: variant.error }),
@@ -135,7 +161,7 @@ export async function benchVariants(input: VariantsInput): Promise<VariantResult
       log(
         variant.error !== undefined
           ? `  variant ${variant.name}: failed to build: ${variant.error}`
-          : `  variant ${variant.name}: ${(variant.bytes / 1024).toFixed(0)} KiB, escape ${escapeHatch.wallMs.median.toFixed(1)} ms, full ${fullRun.wallMs.median.toFixed(1)} ms, RSS ${fullRun.peakRssMiB.median.toFixed(1)} MiB (bare ${floorStats.wallMs.median.toFixed(1)} ms), same output ${result.sameOutput}`,
+          : `  variant ${variant.name}: ${(variant.bytes / 1024).toFixed(0)} KiB, escape ${escapeHatch.wallMs.median.toFixed(1)} ms, full ${fullRun.wallMs.median.toFixed(1)} ms, RSS ${fullRun.peakRssMiB.median.toFixed(1)} MiB, ${input.bigRepo.changedFiles} files ${bigRun.wallMs.median.toFixed(1)} ms / ${bigRun.peakRssMiB.median.toFixed(1)} MiB (bare ${floorStats.wallMs.median.toFixed(1)} ms), same output ${result.sameOutput}`,
       );
       return result;
     });

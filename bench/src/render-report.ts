@@ -236,12 +236,12 @@ export function renderBenchmarksMarkdown(results: BenchResults, previous = ''): 
   if (results.variants.length === 0) out.push('Not measured.');
   else {
     out.push(
-      '`bundling` variants change only esbuild options (build-hook.mjs could adopt them as they are); `proposal` variants need the hook entry without top-level await (`bench/src/proposals/hook-entry-script.ts`) and are measured to size the gain. All variants run in the same rounds, in rotating order, on the escape hatch and on the full run (claude, smallest transcript, 10 changed files); a variant that prints anything different from the shipped bundle is marked.',
+      '`bundling` variants change only esbuild options (build-hook.mjs could adopt them as they are); `proposal` variants need the hook entry without top-level await (`bench/src/proposals/hook-entry-script.ts`) and are measured to size the gain. All variants run in the same rounds, in rotating order, on the escape hatch and on the full run (claude, smallest transcript, 10 and 5,000 changed files); a variant that prints anything different from the shipped bundle is marked.',
     );
     out.push('');
     out.push(
       table(
-        ['variant', 'kind', 'size', 'escape hatch wall', 'full run wall', 'full run RSS', 'bare node', 'same output', 'what'],
+        ['variant', 'kind', 'size', 'escape hatch wall', 'full run wall', 'full run RSS', '5,000 files wall', '5,000 files RSS', 'bare node', 'same output', 'what'],
         results.variants.map((v: VariantResult) => [
           v.name,
           v.kind,
@@ -249,7 +249,9 @@ export function renderBenchmarksMarkdown(results: BenchResults, previous = ''): 
           v.error === undefined ? wall(v.escapeHatch) : '–',
           v.error === undefined ? wall(v.fullRun) : '–',
           v.error === undefined ? mib(v.fullRun.peakRssMiB.median) : '–',
-          `${ms(v.floor.wallMs.median)} ms`,
+          v.error === undefined ? wall(v.bigRun) : '–',
+          v.error === undefined ? mib(v.bigRun.peakRssMiB.median) : '–',
+          `${ms(v.floor.wallMs.median)} ms, ${mib(v.floor.peakRssMiB.median)} MiB`,
           v.error === undefined ? (v.sameOutput ? 'yes' : '**no**') : `build failed: ${v.error}`,
           v.description,
         ]),

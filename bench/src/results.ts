@@ -124,6 +124,8 @@ export interface VariantResult {
   readonly bytes: number;
   readonly escapeHatch: ProcessStats;
   readonly fullRun: ProcessStats;
+  /** The full run in the repository with many (5,000) changed files. */
+  readonly bigRun: ProcessStats;
   readonly floor: FloorStats;
   /** Same stdout as the shipped bundle on every run. */
   readonly sameOutput: boolean;

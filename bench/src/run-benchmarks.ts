@@ -137,7 +137,7 @@ async function main(): Promise<void> {
       : previous?.startup;
 
     const variants = wants('variants')
-      ? await benchVariants({ paths, scenario: scenarios.get('claude') as AgentScenario, transcript: transcripts.get(`claude/${sizes[0]?.label}`) as CachedTranscript, repo: firstRepo, tempRoot, runs: options.variantRuns, log })
+      ? await benchVariants({ paths, scenario: scenarios.get('claude') as AgentScenario, transcript: transcripts.get(`claude/${sizes[0]?.label}`) as CachedTranscript, repo: firstRepo, bigRepo: repos.at(-1) as BenchRepo, tempRoot, runs: options.variantRuns, only: options.variants, log })
       : [...(previous?.variants ?? [])];
 
     const [one = 0, five = 0, fifteen = 0] = loadavg();
