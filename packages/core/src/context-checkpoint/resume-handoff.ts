@@ -47,16 +47,25 @@ export async function claimResumeHandoff(options: {
   });
   if (handoff === undefined) return { kind: 'none', reason: 'no-handoff', detail: 'no handoff younger than the resume window' };
   const marker = join(options.projectRoot, AGENT_CHECKPOINT_DIR, INJECTED_DIR, `${digest(handoff.relativePath)}.json`);
+  const unwritable = (error: unknown): ResumeHandoffClaim => ({
+    kind: 'none',
+    reason: 'unwritable',
+    detail: `cannot record the injection in ${marker}: ${(error as Error).message}`,
+  });
   try {
     await ensureAgentCheckpointDir(options.projectRoot);
     await mkdir(join(options.projectRoot, AGENT_CHECKPOINT_DIR, INJECTED_DIR), { recursive: true });
+  } catch (error) {
+    return unwritable(error);
+  }
+  try {
     const record = { handoff: handoff.relativePath, agent: options.agent, sessionId: options.sessionId ?? null, at: options.now.toISOString() };
     await writeFile(marker, `${JSON.stringify(record)}\n`, { flag: 'wx' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
       return { kind: 'none', reason: 'already-injected', detail: `${handoff.relativePath} was already given to a session` };
     }
-    return { kind: 'none', reason: 'unwritable', detail: `cannot record the injection in ${marker}: ${(error as Error).message}` };
+    return unwritable(error);
   }
   return { kind: 'inject', handoff, context: renderResumeContext(handoff) };
 }
