@@ -266,6 +266,7 @@ describe('loadConfig: validated-config cache', () => {
       const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
         encoding: 'utf8',
         cwd: dirname(fileURLToPath(import.meta.url)),
+        timeout: 50_000,
       });
       return JSON.parse(out.trim().split('\n').pop() ?? '{}') as { zod: boolean; timeout: number };
     };
@@ -273,7 +274,7 @@ describe('loadConfig: validated-config cache', () => {
     projectFile({ gitTimeoutMs: 1500 });
     expect(probe()).toMatchObject({ zod: true, timeout: 1500 });
     expect(probe()).toMatchObject({ zod: false, timeout: 1500 });
-  });
+  }, 60_000); // three fresh Node processes with tsx: seconds on a loaded machine
 });
 
 function readdirSafe(dir: string): string[] {
