@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { mkdir, open } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentId } from '../agent-id.ts';
@@ -37,19 +38,24 @@ export async function ensurePrivateDir(dir: string): Promise<void> {
 }
 
 /**
- * Read a small file as UTF-8. Undefined when it does not exist; throws on other errors and when it
- * is larger than {@link MAX_STATE_FILE_BYTES} (a state file never grows that big, so it is not ours).
+ * Read a small file as UTF-8. Undefined when it does not exist; throws on other errors, when it is not
+ * a regular file, and when it is larger than {@link MAX_STATE_FILE_BYTES} (a state file never grows
+ * that big, so it is not ours).
  */
 export async function readSmallFile(path: string): Promise<string | undefined> {
   let handle;
   try {
-    handle = await open(path, 'r');
+    // Non-blocking: a FIFO would hold a thread-pool thread in open(2) until a writer appears, and Node
+    // cannot exit while it does — the hook's deadline would not end the run.
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     if (isErrnoCode(error, 'ENOENT')) return undefined;
     throw error;
   }
   try {
-    const { size } = await handle.stat();
+    const info = await handle.stat();
+    if (!info.isFile()) throw new Error(`${path} is not a regular file`);
+    const { size } = info;
     if (size > MAX_STATE_FILE_BYTES) throw new Error(`${path} is ${size} bytes, over the ${MAX_STATE_FILE_BYTES} cap`);
     return await handle.readFile({ encoding: 'utf8' });
   } finally {
