@@ -80,11 +80,11 @@ describe('git faults', () => {
 });
 
 describe('slow file systems', () => {
-  it('20,000 untracked files and a tight deadline: exit 0 in bounded time, valid output', { timeout: 120_000 }, async () => {
+  it('10,000 untracked files and a tight deadline: exit 0 in bounded time, valid output', { timeout: 120_000 }, async () => {
     const w = open(GEMINI_FIXTURE);
     const many = join(w.repo, 'generated');
     mkdirSync(many);
-    for (let i = 0; i < 20_000; i++) writeFileSync(join(many, `f${i}.txt`), '');
+    for (let i = 0; i < 10_000; i++) writeFileSync(join(many, `f${i}.txt`), '');
     const scenario = w.scenario('actionable', { AGENT_CHECKPOINT_HOOK_DEADLINE_MS: '1500' });
     const result = await runScenario(scenario, { killAfterMs: 60_000 });
     expectAgentContract('gemini', result);
@@ -92,12 +92,12 @@ describe('slow file systems', () => {
     expect(result.ms).toBeLessThan(12_000);
   });
 
-  it('a state directory holding 20,000 stale session files (pruning due): the block is still delivered', { timeout: 120_000 }, async () => {
+  it('a state directory holding 10,000 stale session files (pruning due): the block is still delivered', { timeout: 120_000 }, async () => {
     const w = open(CODEX_FIXTURE);
     const sessions = join(w.stateDir, 'sessions');
     mkdirSync(sessions, { recursive: true, mode: 0o700 });
     const old = new Date(Date.now() - 60 * 24 * 3600 * 1000);
-    for (let i = 0; i < 20_000; i++) {
+    for (let i = 0; i < 10_000; i++) {
       const path = join(sessions, `codex-stale-${i}.json`);
       writeFileSync(path, '{}');
       utimesSync(path, old, old);
