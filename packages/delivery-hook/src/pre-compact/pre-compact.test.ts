@@ -1,0 +1,105 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readSessionState } from '@agent-checkpoint/core';
+import { createDeliveryWorld, type DeliveryFixture, type DeliveryWorld } from '@agent-checkpoint/core/conformance';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CLAUDE_FIXTURE, CODEX_FIXTURE, GEMINI_FIXTURE } from '../test-support/delivery-fixtures.ts';
+import { FIXTURES_DIR } from '../test-support/recorded-payloads.ts';
+import { runHookBundle } from '../test-support/run-hook-bundle.ts';
+
+// `agent-checkpoint-hook pre-compact <agent>` as a real process, on real repositories and the
+// derived L2 transcripts (fixtures/context-levels/README.md).
+
+const worlds: DeliveryWorld[] = [];
+afterEach(() => {
+  while (worlds.length > 0) worlds.pop()?.remove();
+});
+
+const L2: Record<DeliveryFixture['agent'], string> = {
+  claude: 'claude/2.1.330/context-levels/L2.jsonl',
+  gemini: 'gemini/0.61.0/context-levels/L2.jsonl',
+  codex: 'codex/0.169.0/context-levels/L2.jsonl',
+};
+
+function open(base: DeliveryFixture, config: Record<string, unknown> = { handoff: { enabled: true } }): DeliveryWorld {
+  const world = createDeliveryWorld({ ...base, transcriptFile: join(FIXTURES_DIR, L2[base.agent]) });
+  worlds.push(world);
+  world.writeConfig({ ...world.actionableConfig, ...config });
+  return world;
+}
+
+/** The PreCompact payload as each CLI sends it (Gemini calls the event PreCompress). */
+function payload(world: DeliveryWorld, agent: DeliveryFixture['agent']): string {
+  const s = world.scenario('actionable');
+  switch (agent) {
+    case 'claude':
+      return JSON.stringify({ session_id: s.sessionId, transcript_path: s.transcriptPath, cwd: s.cwd, hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: null });
+    case 'gemini':
+      return JSON.stringify({ session_id: s.sessionId, transcript_path: s.transcriptPath, cwd: s.cwd, hook_event_name: 'PreCompress', timestamp: new Date().toISOString(), trigger: 'manual' });
+    case 'codex':
+      return JSON.stringify({
+        session_id: s.sessionId,
+        turn_id: s.hint.turnId,
+        transcript_path: s.transcriptPath,
+        cwd: s.cwd,
+        hook_event_name: 'PreCompact',
+        model: 'gpt-5.5',
+        trigger: 'auto',
+      });
+  }
+}
+
+function handoffs(world: DeliveryWorld): string[] {
+  const dir = join(world.repo, '.agent-checkpoint', 'handoffs');
+  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.md')) : [];
+}
+
+describe('pre-compact', () => {
+  it.each([
+    ['claude', CLAUDE_FIXTURE],
+    ['gemini', GEMINI_FIXTURE],
+    ['codex', CODEX_FIXTURE],
+  ] as const)('%s: writes a pre-compact handoff of the turn so far and leaves the compaction alone', async (agent, base) => {
+    const world = open(base);
+    const result = await runHookBundle({ args: ['pre-compact', agent], stdin: payload(world, agent), env: world.scenario('actionable').env, cwd: world.repo });
+    expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    const [name] = handoffs(world);
+    const handoff = readFileSync(join(world.repo, '.agent-checkpoint', 'handoffs', name ?? ''), 'utf8');
+    expect(handoff).toContain('checkpoint_trigger: pre-compact (context at 86%)');
+    expect(handoff).toContain(`agent: ${agent}`);
+    for (const file of Object.keys(base.changedFiles)) expect(handoff).toContain(file);
+    // The session remembers it (status lines show it).
+    const { state } = await readSessionState({ stateDir: world.stateDir, agent, sessionId: base.sessionId });
+    expect(state.context?.handoffPath).toBe(`.agent-checkpoint/handoffs/${name}`);
+  });
+
+  it('does nothing without handoff.enabled, or when switched off', async () => {
+    const world = open(CLAUDE_FIXTURE, {});
+    expect(await runHookBundle({ args: ['pre-compact', 'claude'], stdin: payload(world, 'claude'), env: world.scenario('actionable').env })).toMatchObject({ code: 0, stdout: '' });
+    expect(handoffs(world)).toEqual([]);
+    const off = open(CLAUDE_FIXTURE);
+    const env = { ...off.scenario('actionable').env, AGENT_CHECKPOINT_DISABLE: '1' };
+    expect(await runHookBundle({ args: ['pre-compact', 'claude'], stdin: payload(off, 'claude'), env })).toMatchObject({ code: 0, stdout: '' });
+    expect(handoffs(off)).toEqual([]);
+  });
+
+  it('with direct execution: the whole checkpoint (memory file and WIP commit) before the compaction', async () => {
+    const world = open(CLAUDE_FIXTURE, { handoff: { enabled: true }, directExecution: { enabled: true } });
+    const env = world.scenario('actionable').env;
+    const result = await runHookBundle({ args: ['pre-compact', 'claude'], stdin: payload(world, 'claude'), env, cwd: world.repo });
+    expect(result).toMatchObject({ code: 0, stdout: '' });
+    expect(execFileSync('git', ['log', '-1', '--format=%s'], { cwd: world.repo, env, encoding: 'utf8' })).toMatch(/^checkpoint: WIP at pre-compact/);
+    expect(handoffs(world)).toHaveLength(1);
+  });
+
+  it('bad input and a missing transcript: exit 0, nothing on stdout', async () => {
+    const world = open(CLAUDE_FIXTURE);
+    const env = world.scenario('actionable').env;
+    expect(await runHookBundle({ args: ['pre-compact', 'claude'], stdin: '{', env })).toMatchObject({ code: 0, stdout: '' });
+    const missing = JSON.stringify({ session_id: 's', transcript_path: join(world.root, 'missing.jsonl'), cwd: world.repo, hook_event_name: 'PreCompact', trigger: 'manual' });
+    expect(await runHookBundle({ args: ['pre-compact', 'claude'], stdin: missing, env, cwd: world.repo })).toMatchObject({ code: 0, stdout: '' });
+    // Without a transcript the handoff still records git's side of the session.
+    expect(handoffs(world)).toHaveLength(1);
+  });
+});
