@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { abs, context, edit, failed, files, read, shell, teleclaudeConfig, timeline, noTranscript } from './build-test-timeline.ts';
-import { gapSentence } from './check-verification-gaps.ts';
+import { failedSentence, gapSentence } from './check-verification-gaps.ts';
 import { runHeuristics } from './run-heuristics.ts';
 import type { ToolCall } from '../timeline/tool-call.ts';
 
@@ -196,5 +196,21 @@ describe('what explain needs (evaluation details)', () => {
     const last = edit(abs(DAEMON));
     const r = run([DAEMON], [read(abs(DAEMON)), first, last]);
     expect(r.observations.find((o) => o.kind === 'verification-gap')?.callIds).toEqual([last.id]);
+  });
+});
+
+describe('gap observation for a command that ran but failed', () => {
+  test('says it failed instead of "was not observed"', () => {
+    expect(failedSentence('Tests', 'pytest')).toBe('Tests was modified but `pytest` failed this turn and has not passed since');
+  });
+});
+
+describe('a failed evidence run in the turn', () => {
+  test('is reported as failed and points at the failing call, not as "not observed"', () => {
+    const r = run([DAEMON], [...touch(DAEMON), failed('make restart', 'make: *** [restart] Error 1')]);
+    const gap = r.observations.find((o) => o.kind === 'verification-gap');
+    expect(gap?.text).toBe('Daemon code was modified but `make restart` failed this turn and has not passed since');
+    expect(gap?.callIds.length).toBe(1);
+    expect(r.requiredActions.some((a) => a.text.includes('make restart'))).toBe(true);
   });
 });

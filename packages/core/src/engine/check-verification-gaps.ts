@@ -4,7 +4,7 @@ import { parseShellCommand } from '../shell/parse-shell-command.ts';
 import type { TurnTimeline } from '../timeline/turn-timeline.ts';
 import type { Categorization } from './categorize-files.ts';
 import type { CategoryMatch, FollowUpMatch, Observation, RequiredAction } from './checkpoint-result.ts';
-import { findLastEvidence, lastMutationOf } from './find-evidence.ts';
+import { findLastEvidence, findLastFailedEvidence, lastMutationOf } from './find-evidence.ts';
 import { withWindow } from './log-window.ts';
 import type { TimelineFacts } from './timeline-facts.ts';
 
@@ -69,7 +69,13 @@ export function checkVerificationGaps(
     if (timeline.hasData && category.evidence.length > 0) {
       const lastChange = lastMutationOf(facts, files);
       const callId = lastChange === undefined ? undefined : facts.calls[lastChange.call]?.call.id;
-      observations.push({ kind: 'verification-gap', text: gapSentence(category.label, category.evidence, action), callIds: callId === undefined ? [] : [callId] });
+      // A matching command that ran and failed was observed: say it failed, and point at it.
+      const failed = findLastFailedEvidence(facts, category.evidence, notBefore);
+      observations.push(
+        failed
+          ? { kind: 'verification-gap', text: failedSentence(category.label, failed.evidence), callIds: [failed.callId] }
+          : { kind: 'verification-gap', text: gapSentence(category.label, category.evidence, action), callIds: callId === undefined ? [] : [callId] },
+      );
     }
   }
 
@@ -131,6 +137,14 @@ function sortByPrecedence(actions: readonly RequiredAction[]): RequiredAction[] 
 function dedupeActions(actions: readonly RequiredAction[]): RequiredAction[] {
   const seen = new Set<string>();
   return actions.filter((a) => (seen.has(a.text) ? false : (seen.add(a.text), true)));
+}
+
+/** `"Tests was modified but \`pytest\` failed this turn and has not passed since"`. */
+export function failedSentence(label: string, evidence: string): string {
+  const subject = label.length > 0 ? label[0]!.toUpperCase() + label.slice(1) : label;
+  return isRegexEvidence(evidence)
+    ? `${subject} was modified but its follow-up failed this turn and has not passed since`
+    : `${subject} was modified but \`${evidence}\` failed this turn and has not passed since`;
 }
 
 /** The first evidence that a command quoted in the action text (`` `…` ``) would itself satisfy. */

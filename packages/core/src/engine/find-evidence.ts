@@ -16,10 +16,27 @@ export interface EvidenceHit {
  * (`echo "make restart"`) never matches because evidence is compared with the parsed program.
  */
 export function findLastEvidence(facts: TimelineFacts, evidence: readonly string[], notBefore?: Position): EvidenceHit | undefined {
+  return findLastMatchingCommand(facts, evidence, 'success', notBefore);
+}
+
+/**
+ * The last **failed** command, at or after `notBefore`, that would have been evidence had it
+ * succeeded: lets a gap observation say "ran but failed" instead of "was not observed".
+ */
+export function findLastFailedEvidence(facts: TimelineFacts, evidence: readonly string[], notBefore?: Position): EvidenceHit | undefined {
+  return findLastMatchingCommand(facts, evidence, 'error', notBefore);
+}
+
+function findLastMatchingCommand(
+  facts: TimelineFacts,
+  evidence: readonly string[],
+  outcome: 'success' | 'error',
+  notBefore?: Position,
+): EvidenceHit | undefined {
   if (evidence.length === 0) return undefined;
   let hit: EvidenceHit | undefined;
   for (const f of facts.calls) {
-    if (f.call.kind !== 'shell' || f.call.outcome !== 'success') continue;
+    if (f.call.kind !== 'shell' || f.call.outcome !== outcome) continue;
     f.segments.forEach((segment, s) => {
       const position = { call: f.index, segment: s };
       if (notBefore && comparePositions(position, notBefore) < 0) return;
