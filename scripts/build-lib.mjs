@@ -13,6 +13,9 @@ await build({
   outdir: 'dist',
   outbase: 'src',
   bundle: true,
+  // Splitting keeps dynamic import() lazy: without it esbuild hoists lazily loaded dependencies (zod,
+  // jsonc-parser) to static imports, and every library user would pay for them on import.
+  splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
