@@ -17,6 +17,8 @@ export async function runSetupCommand(command: string, args: readonly string[], 
     case 'install':
     case 'uninstall':
       return (await import('../install/run-install-command.ts')).runInstallCommand(command, args, context);
+    case 'explain':
+      return (await import('../explain/run-explain-command.ts')).runExplainCommand(args, context);
     default:
       process.stderr.write(`agent-checkpoint: unknown command ${JSON.stringify(command)}\n`);
       return EXIT_USAGE;

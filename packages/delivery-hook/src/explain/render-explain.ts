@@ -1,0 +1,198 @@
+import { AGENT_TITLES } from '../install/hook-entries.ts';
+import type { TerminalStyle } from '../manage/terminal-style.ts';
+import type { EvidenceTiming, ExplainedCall, ExplainReport } from './explain-turn.ts';
+
+const MAX_COMMAND = 110;
+
+/**
+ * The human form of `explain`: what the agent did, which files count, what each category expected
+ * and found, what looks wrong and because of which call, and the message (or why there is none).
+ */
+export function renderExplain(report: ExplainReport, style: TerminalStyle): string {
+  const s = style;
+  const out: string[] = [];
+  const heading = (text: string): void => void out.push('', s.bold(text));
+  const timeline = report.outcome.timeline;
+
+  out.push(`${s.bold('agent-checkpoint explain')} · ${AGENT_TITLES[report.agent]} · ${report.cwd}`);
+  out.push('');
+  const found = { given: 'given with --transcript', session: 'of --session', latest: 'newest session for this directory', none: '' }[report.transcript.found];
+  if (report.transcript.path === undefined) {
+    out.push(`Transcript  ${s.yellow('none found')} — only git is used: every uncommitted file counts. Pass --transcript FILE or --session ID.`);
+  } else {
+    out.push(`Transcript  ${report.transcript.path} ${s.dim(`(${found})`)}`);
+    if (timeline !== undefined && timeline.hasData) {
+      const parts = [
+        timeline.startedAt === undefined ? undefined : `turn started ${timeline.startedAt}`,
+        `${report.calls.length} tool call${report.calls.length === 1 ? '' : 's'}`,
+        timeline.prompt === undefined ? undefined : `prompt: ${JSON.stringify(oneLine(timeline.prompt, 70))}`,
+      ].filter((p) => p !== undefined);
+      out.push(`            ${parts.join(' · ')}`);
+    } else {
+      const why = timeline?.diagnostics.map((d) => `${d.code}: ${d.message}`).join('; ');
+      out.push(`            ${s.yellow('no turn data')}${why ? ` (${why})` : ''} — every uncommitted file counts`);
+    }
+  }
+  if (report.sessionId !== undefined) out.push(`Session     ${report.sessionId}`);
+  out.push(`Config      ${report.configSources.map(describeSource).join(' → ')}`);
+
+  heading('1. What the agent did this turn');
+  if (report.calls.length === 0) out.push(`   ${s.dim('(no tool calls)')}`);
+  const kindWidth = Math.max(...report.calls.map((c) => c.kind.length), 4);
+  const nameWidth = Math.max(...report.calls.map((c) => c.rawName.length), 4);
+  for (const call of report.calls) {
+    out.push(`   ${s.dim(`#${call.n}`.padEnd(4))} ${call.kind.padEnd(kindWidth)}  ${call.rawName.padEnd(nameWidth)}  ${outcomeCell(call, s)}  ${what(call, report.cwd)}`);
+  }
+
+  heading('2. Files changed by this turn (git, attributed through the transcript)');
+  if (report.files.length === 0) out.push(`   ${s.dim('(none: nothing this turn touched is changed in git)')}`);
+  const pathWidth = Math.max(...report.files.map((f) => f.path.length), 4);
+  for (const file of report.files) out.push(`   ${file.path.padEnd(pathWidth)}  ${s.dim(reasonText(file.reason, file.calls, report.calls))}`);
+
+  heading('3. What these changes require, and the evidence found');
+  if (report.categories.length === 0 && report.followUps.length === 0) {
+    out.push(`   ${s.dim('(no category matched these files: see docs/presets.md and .agent-checkpoint.json)')}`);
+  }
+  for (const category of report.categories) {
+    const mark = category.required ? s.red('✗') : category.action === '' ? s.dim('·') : s.green('✓');
+    out.push(`   ${mark} ${s.bold(category.label)}  ${s.dim(category.files.join(', '))}`);
+    if (category.action === '') {
+      out.push(`       ${s.dim('no action for this category')}`);
+      continue;
+    }
+    out.push(`       action    ${category.action}`);
+    if (category.required) out.push(`       evidence  ${missingText(category, s)} → the action is required`);
+    else out.push(`       evidence  ${s.green('found')}: \`${category.evidenceMatched ?? '?'}\` in ${callRef(category.evidenceCall)} → done`);
+  }
+  const labels = new Map(report.categories.map((c) => [c.id, c.label]));
+  for (const followUp of report.followUps) {
+    const mark = followUp.status === 'required' ? s.red('✗') : s.green('✓');
+    const state =
+      followUp.status === 'required'
+        ? `${missingText(followUp, s)} → required`
+        : followUp.status === 'satisfied'
+          ? `${s.green('found')}: \`${followUp.evidenceMatched ?? '?'}\` in ${callRef(followUp.evidenceCall)} → done`
+          : 'covered by a required category action';
+    out.push(`   ${mark} follow-up ${s.bold(followUp.id)} ${s.dim(`(triggered by ${followUp.triggeredBy.map((id) => labels.get(id) ?? id).join(', ')})`)}`);
+    out.push(`       action    ${followUp.action}`);
+    out.push(`       evidence  ${state}`);
+  }
+
+  heading('4. Observations');
+  if (report.observations.length === 0) out.push(`   ${s.dim('(none)')}`);
+  for (const observation of report.observations) {
+    const from = observation.calls.length === 0 ? '' : s.dim(`  ← ${observation.calls.map((n) => `#${n}`).join(', ')}`);
+    out.push(`   - ${observation.text}${from}`);
+  }
+
+  heading('Decision');
+  out.push(`   ${decisionText(report, s)}`);
+  if (report.message !== undefined) {
+    out.push('');
+    for (const line of report.message.split('\n')) out.push(`   ${s.dim('│')} ${line}`);
+  }
+  out.push('');
+  out.push(`   Now: ${deliveryText(report, s)}`);
+
+  heading('Diagnostics');
+  if (report.diagnostics.length === 0) out.push(`   ${s.dim('(none)')}`);
+  for (const line of report.diagnostics) out.push(`   ${s.yellow('!')} ${line}`);
+  out.push('');
+  return out.join('\n');
+}
+
+function describeSource(source: ExplainReport['configSources'][number]): string {
+  switch (source.kind) {
+    case 'default':
+      return 'built-in defaults';
+    case 'preset':
+      return `preset ${source.name}${source.detected === true ? ' (detected)' : ''}`;
+    case 'user-file':
+      return `user file ${source.name}`;
+    case 'project-file':
+      return `project file ${source.name}`;
+    default:
+      return String((source as { name?: unknown }).name);
+  }
+}
+
+function outcomeCell(call: ExplainedCall, s: TerminalStyle): string {
+  const exit = call.exitCode === undefined ? '' : ` exit ${call.exitCode}`;
+  const text = `${call.outcome === 'success' ? '✓' : call.outcome === 'error' ? '✗' : '…'}${exit}`.padEnd(8);
+  return call.outcome === 'success' ? s.green(text) : call.outcome === 'error' ? s.red(text) : s.yellow(text);
+}
+
+function what(call: ExplainedCall, cwd: string): string {
+  if (call.command !== undefined) return oneLine(call.command, MAX_COMMAND);
+  // Paths inside the session's directory are shown relative to it.
+  return call.paths.map((p) => (p.startsWith(`${cwd}/`) ? p.slice(cwd.length + 1) : p)).join(', ');
+}
+
+/** "not found this turn", or "`npm test` ran in #4, but before the last change (#6)". */
+function missingText(item: EvidenceTiming, s: TerminalStyle): string {
+  if (item.earlierEvidence !== undefined && item.lastChangeCall !== undefined) {
+    return `\`${item.earlierEvidence.evidence}\` ran in #${item.earlierEvidence.call}, ${s.red(`but before the last change (#${item.lastChangeCall})`)}`;
+  }
+  return `${s.red('not found')} this turn`;
+}
+
+function callRef(n: number | undefined): string {
+  return n === undefined ? 'the transcript' : `#${n}`;
+}
+
+function reasonText(reason: ExplainReport['files'][number]['reason'], calls: readonly number[], all: readonly ExplainedCall[]): string {
+  const refs = calls.map((n) => `#${n}`).join(', ');
+  switch (reason) {
+    case 'tool-mutation': {
+      const kinds = new Set(calls.map((n) => all[n - 1]?.kind));
+      const verb = kinds.has('write') && kinds.size === 1 ? 'written' : kinds.has('patch') && kinds.size === 1 ? 'patched' : 'edited';
+      return `${verb} by ${refs}`;
+    }
+    case 'shell-mutation':
+      return `changed by the command ${refs}`;
+    case 'modified-during-turn':
+      return 'modified on disk after the turn started (a formatter, generator or unparsed command)';
+    case 'committed-during-turn':
+      return 'committed during the turn';
+    case 'fallback-all-uncommitted':
+      return 'uncommitted (no transcript data, so every uncommitted file counts)';
+    default:
+      return reason;
+  }
+}
+
+function decisionText(report: ExplainReport, s: TerminalStyle): string {
+  const mode = s.bold(report.mode);
+  const silent = report.message === undefined;
+  switch (report.mode) {
+    case 'actionable':
+      return `${mode}: something is missing or looks wrong → the hook would block the stop with this message:`;
+    case 'all-clear':
+      return silent ? `${mode}: every expected follow-up was observed → the hook stays silent` : `${mode}: every expected follow-up was observed → message (silentWhenAllClear is false):`;
+    case 'no-changes':
+      return silent ? `${mode}: no code changed this turn (only docs, or nothing) → the hook stays silent` : `${mode}: no code changed → message (silentWhenNoChanges is false):`;
+    case 'disabled':
+      return `${mode}: "enabled": false in the configuration → the hook stays silent`;
+    case 'not-a-repo':
+      return `${mode}: ${report.cwd} is not inside a git repository, so there is no file axis → the hook stays silent`;
+    case 'generic-fallback':
+      return `${mode}: git could not be read (see Diagnostics) → the hook would send the generic message:`;
+    default:
+      return silent ? `${mode} → the hook stays silent` : `${mode} → the hook would send:`;
+  }
+}
+
+function deliveryText(report: ExplainReport, s: TerminalStyle): string {
+  const { offSwitch, loopGuard } = report.delivery;
+  if (offSwitch.off) return s.yellow(`checkpoints are switched off (${offSwitch.source}: ${offSwitch.detail}), so nothing would be delivered.`);
+  if (report.message === undefined) return 'nothing to deliver.';
+  if (loopGuard === undefined) return 'no off switch is set; the loop guard was not consulted (no session id).';
+  if (loopGuard.verdict === 'allow') return `no off switch is set and the loop guard allows it (${loopGuard.blocksSoFar ?? 0} checkpoint(s) in this turn so far).`;
+  return s.yellow(`the loop guard would let this stop pass: ${loopGuard.reason} (${loopGuard.detail}).`);
+}
+
+function oneLine(text: string, max: number): string {
+  const first = text.split('\n')[0] ?? '';
+  const more = text.includes('\n') ? ' …' : '';
+  return first.length > max ? `${first.slice(0, max - 1)}…` : `${first}${more}`;
+}
