@@ -33,7 +33,16 @@ export function findProjectRoot(cwd: string): string {
 function xdgDir(env: Env, variable: string, homeDir: string | undefined, ...fallback: string[]): string {
   const value = env[variable];
   if (value !== undefined && value !== '' && isAbsolute(value)) return value;
-  return join(homeDir ?? homedir(), ...fallback);
+  return join(homeDir ?? homeOf(env), ...fallback);
+}
+
+/**
+ * The home directory of the given environment: its absolute `HOME` when set, else the process's. A
+ * caller that passes its own environment (tests, `explain --cwd`) must not read or write the real home.
+ */
+function homeOf(env: Env): string {
+  const home = env['HOME'];
+  return home !== undefined && home !== '' && isAbsolute(home) ? home : homedir();
 }
 
 /** Where the user-level file is looked for, and whether it was named explicitly. */

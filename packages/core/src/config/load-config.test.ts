@@ -288,3 +288,22 @@ function readdirSafe(dir: string): string[] {
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('loadConfig: the home directory comes from the given environment', () => {
+  it('reads the user file under env.HOME and caches there, not in the real home', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'ac-home-'));
+    const repo = mkdtempSync(join(tmpdir(), 'ac-repo-'));
+    try {
+      mkdirSync(join(home, '.config', 'agent-checkpoint'), { recursive: true });
+      writeFileSync(join(home, '.config', 'agent-checkpoint', 'config.json'), JSON.stringify({ silentWhenAllClear: false }));
+      writeFileSync(join(repo, '.agent-checkpoint.json'), JSON.stringify({ gitTimeoutMs: 1234 }));
+      const loaded = await loadConfig({ cwd: repo, env: { HOME: home } });
+      expect(loaded.config.silentWhenAllClear).toBe(false);
+      expect(loaded.config.gitTimeoutMs).toBe(1234);
+      expect(readdirSync(join(home, '.cache', 'agent-checkpoint', 'config')).length).toBeGreaterThan(0);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+      rmSync(repo, { recursive: true, force: true });
+    }
+  });
+});
