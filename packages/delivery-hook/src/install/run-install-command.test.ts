@@ -154,6 +154,29 @@ describe('install / uninstall (Claude Code)', () => {
   });
 });
 
+describe('opt-in context hooks (--with-context)', () => {
+  it('adds SessionStart and PreCompact (Gemini: PreCompress) next to the turn-end hook; a later plain install keeps them; uninstall removes all', async () => {
+    const claude = join(sandbox.home, '.claude', 'settings.json');
+    writeFile(claude, CLAUDE_SETTINGS_WITH_COMMENTS);
+    expect((await run(['install', '--agent', 'claude', '--with-context'])).code).toBe(0);
+    const value = parse(readFileSync(claude, 'utf8')) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
+    expect(Object.keys(value.hooks)).toEqual(['PreToolUse', 'Stop', 'SessionStart', 'PreCompact']);
+    expect(value.hooks['SessionStart']).toEqual([{ hooks: [{ type: 'command', command: `${NODE} ${BUNDLE} session-start claude`, timeout: 30 }] }]);
+    expect(value.hooks['PreCompact']).toEqual([{ hooks: [{ type: 'command', command: `${NODE} ${BUNDLE} pre-compact claude`, timeout: 30 }] }]);
+    const installed = readFileSync(claude, 'utf8');
+    expect((await run(['install', '--agent', 'claude'])).stdout).toContain('already registered');
+    expect(readFileSync(claude, 'utf8')).toBe(installed);
+    await run(['uninstall', '--agent', 'claude']);
+    expect(readFileSync(claude, 'utf8')).toBe(CLAUDE_SETTINGS_WITH_COMMENTS);
+
+    await run(['install', '--agent', 'gemini', '--with-context']);
+    const gemini = parse(readFileSync(join(sandbox.home, '.gemini', 'settings.json'), 'utf8')) as { hooks: Record<string, { hooks: { name: string }[] }[]> };
+    expect(Object.keys(gemini.hooks)).toEqual(['AfterAgent', 'SessionStart', 'PreCompress']);
+    expect(gemini.hooks['PreCompress']?.[0]?.hooks[0]?.name).toBe('agent-checkpoint-pre-compact');
+    expect((await run(['uninstall', '--agent', 'claude', '--with-context'])).code).toBe(2);
+  });
+});
+
 describe('install / uninstall (Gemini CLI, Codex CLI)', () => {
   it('Gemini: named hook, timeout in milliseconds, matcher "*", other settings untouched', async () => {
     const settings = join(sandbox.home, '.gemini', 'settings.json');

@@ -6,7 +6,7 @@ import { commitInstall, commitUninstall, isNoop, planUninstall, readOptionalFile
 import { renderDiff } from '../manage/render-diff.ts';
 import type { TerminalStyle } from '../manage/terminal-style.ts';
 import { findOurHookEntries, groupFor, handlerFor, installHookEntries, uninstallHookEntries } from './edit-agent-hooks.ts';
-import { AGENT_TITLES, OUR_HOOK_ENTRIES } from './hook-entries.ts';
+import { AGENT_TITLES, entriesToInstall, type HookEntrySpec } from './hook-entries.ts';
 import { defaultHookProgram, type HookProgram } from './hook-command.ts';
 import { agentHomeDir, settingsPath, type InstallScope, type LocationContext } from './settings-locations.ts';
 
@@ -21,7 +21,7 @@ export interface InstallCommandContext extends LocationContext {
 }
 
 export const INSTALL_USAGE = `Usage:
-  agent-checkpoint-hook install   --agent <claude|gemini|codex|all> [--scope user|project] [--cwd DIR] [--dry-run] [--print]
+  agent-checkpoint-hook install   --agent <claude|gemini|codex|all> [--scope user|project] [--cwd DIR] [--with-context] [--dry-run] [--print]
   agent-checkpoint-hook uninstall --agent <claude|gemini|codex|all> [--scope user|project] [--cwd DIR] [--dry-run]
 
 Registers (or removes) the turn-end hook of each agent:
@@ -41,6 +41,9 @@ Options:
               directory in your home or the CLI on PATH; uninstall: all three)
   --scope     user (default): every project of yours; project: the repository of --cwd
   --cwd DIR   the project for --scope project (default: the current directory)
+  --with-context  also the context-checkpoint hooks: SessionStart and PreCompact (Gemini: PreCompress)
+              run session-start / pre-compact (docs/context-checkpoints.md; they act only when
+              "handoff" is enabled in the configuration)
   --dry-run   show the diff, write nothing
   --print     print the settings snippet to add by hand, write nothing (install only)
   --help      this text
@@ -54,6 +57,7 @@ interface InstallOptions {
   cwd?: string;
   'dry-run'?: boolean;
   print?: boolean;
+  'with-context'?: boolean;
   help?: boolean;
 }
 
@@ -65,6 +69,7 @@ export async function runInstallCommand(command: 'install' | 'uninstall', args: 
     cwd: { type: 'string' },
     'dry-run': { type: 'boolean' },
     print: { type: 'boolean' },
+    'with-context': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (!parsed.ok) return usage(context, parsed.error);
@@ -78,8 +83,10 @@ export async function runInstallCommand(command: 'install' | 'uninstall', args: 
   const scope = options.scope ?? 'user';
   if (scope !== 'user' && scope !== 'project') return usage(context, `--scope must be user or project, not ${JSON.stringify(scope)}`);
   if (options.print === true && command === 'uninstall') return usage(context, '--print is for install');
+  if (options['with-context'] === true && command === 'uninstall') return usage(context, '--with-context is for install (uninstall removes every hook of ours)');
   const located: LocationContext = { env: context.env, cwd: options.cwd ?? context.cwd, ...(context.home === undefined ? {} : { home: context.home }) };
-  const run = { ...context, ...located, scope: scope as InstallScope, dryRun: options['dry-run'] === true };
+  const features: 'context'[] = options['with-context'] === true ? ['context'] : [];
+  const run = { ...context, ...located, scope: scope as InstallScope, dryRun: options['dry-run'] === true, features };
 
   const agents = options.agent === 'all' ? (command === 'install' ? presentAgents(located) : [...AGENT_IDS]) : [options.agent as AgentId];
   if (options.agent === 'all' && command === 'install') {
@@ -123,20 +130,21 @@ export async function runInstallCommand(command: 'install' | 'uninstall', args: 
   return code;
 }
 
-type Run = InstallCommandContext & LocationContext & { readonly scope: InstallScope; readonly dryRun: boolean };
+type Run = InstallCommandContext & LocationContext & { readonly scope: InstallScope; readonly dryRun: boolean; readonly features: readonly 'context'[] };
 
 async function installOne(agent: AgentId, run: Run, program: HookProgram): Promise<number> {
   const path = settingsPath(agent, run.scope, run);
   const title = `${AGENT_TITLES[agent]} (${run.scope})`;
   const before = await readOptionalFile(path);
-  const edited = installHookEntries(before?.toString('utf8'), agent, OUR_HOOK_ENTRIES[agent], program);
+  const wanted: HookEntrySpec[] = entriesToInstall(agent, run.features);
+  const edited = installHookEntries(before?.toString('utf8'), agent, wanted, program);
   if (!edited.ok) {
     run.writeError(`agent-checkpoint: ${title}: cannot edit ${path}: ${edited.error}. Nothing was changed; fix the file, or add the entry by hand (install --agent ${agent} --print).\n`);
     return EXIT_FAILURE;
   }
   const change: FileChange = { path, before, after: Buffer.from(edited.text, 'utf8') };
   const s = run.style;
-  const entries = OUR_HOOK_ENTRIES[agent].map((e) => `${e.event} → ${handlerFor(agent, e, program)['command'] as string}`);
+  const entries = wanted.map((e) => `${e.event} → ${handlerFor(agent, e, program)['command'] as string}`);
   if (isNoop(change)) {
     await run.write(`${s.green('✓')} ${title}: already registered in ${path} (unchanged)\n`);
     for (const line of entries) await run.write(`    ${line}\n`);
@@ -223,7 +231,7 @@ export function afterInstallNotes(agent: AgentId, scope: InstallScope): string[]
 function printSnippet(agent: AgentId, run: Run, program: HookProgram): string {
   const path = settingsPath(agent, run.scope, run);
   const hooks: Record<string, unknown[]> = {};
-  for (const entry of OUR_HOOK_ENTRIES[agent]) (hooks[entry.event] ??= []).push(groupFor(agent, handlerFor(agent, entry, program)));
+  for (const entry of entriesToInstall(agent, run.features)) (hooks[entry.event] ??= []).push(groupFor(agent, handlerFor(agent, entry, program)));
   return `# ${AGENT_TITLES[agent]} (${run.scope}): merge into ${path}\n${JSON.stringify({ hooks }, null, 2)}\n${afterInstallNotes(agent, run.scope)
     .map((n) => `# ${n}\n`)
     .join('')}\n`;
