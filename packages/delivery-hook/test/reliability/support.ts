@@ -1,6 +1,4 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentId } from '@agent-checkpoint/core';
 import type { DeliveryScenario } from '@agent-checkpoint/core/conformance';
@@ -64,29 +62,6 @@ export function runScenario(
 /** True when this process can read files whatever their mode (root, CAP_DAC_OVERRIDE). */
 export function readsIgnoreModes(): boolean {
   return process.getuid?.() === 0;
-}
-
-/**
- * A marker path that a planted shell command would create. The payloads below put it behind every
- * shell construct that could run it: `$(…)`, backticks, `;`, `&&`, `|`, a newline, and a
- * `bash -c` string.
- */
-export interface PlantedMarker {
-  readonly path: string;
-  /** Hostile strings that would create `path` if any of them reached a shell. */
-  readonly payloads: readonly string[];
-  /** True when the marker exists (something executed a planted command). */
-  exists(): boolean;
-}
-
-export function plantMarker(): PlantedMarker {
-  const path = join(tmpdir(), `ac-pwned-${process.pid}-${randomBytes(6).toString('hex')}`);
-  const touch = `touch ${path}`;
-  return {
-    path,
-    payloads: [`$(${touch})`, `\`${touch}\``, `; ${touch}`, `&& ${touch}`, `| ${touch}`, `\n${touch}\n`, `'; ${touch}; '`, `"; ${touch}; "`, `bash -c '${touch}'`],
-    exists: () => existsSync(path),
-  };
 }
 
 /** Every path under `dir` with its mode bits, for permission checks. */
