@@ -17,6 +17,8 @@ export async function runSetupCommand(command: string, args: readonly string[], 
     case 'install':
     case 'uninstall':
       return (await import('../install/run-install-command.ts')).runInstallCommand(command, args, context);
+    case 'doctor':
+      return (await import('../doctor/run-doctor-command.ts')).runDoctorCommand(args, context);
     case 'explain':
       return (await import('../explain/run-explain-command.ts')).runExplainCommand(args, context);
     default:

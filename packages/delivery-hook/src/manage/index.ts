@@ -10,3 +10,4 @@ export * from './shell-quote.ts';
 export * from './command-args.ts';
 export * from './find-executable.ts';
 export * from './json-member-edits.ts';
+export * from './doctor-report.ts';

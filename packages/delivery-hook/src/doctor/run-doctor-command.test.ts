@@ -1,0 +1,120 @@
+import { chmodSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { materializeExample } from '../../../../fixtures/example/materialize-example.mjs';
+import type { DoctorReport } from '../manage/doctor-report.ts';
+import { createHookSandbox, type HookSandbox } from '../test-support/hook-sandbox.ts';
+import { HOOK_BUNDLE, runHookBundle } from '../test-support/run-hook-bundle.ts';
+
+// `agent-checkpoint-hook doctor` through the real bundle, on temp HOMEs with stand-in agent CLIs.
+
+let sandbox: HookSandbox;
+let bin: string;
+beforeEach(() => {
+  sandbox = createHookSandbox('ac-doctor-');
+  bin = join(sandbox.root, 'bin');
+  mkdirSync(bin);
+});
+afterEach(() => sandbox.remove());
+
+function script(name: string, body: string): void {
+  const path = join(bin, name);
+  writeFileSync(path, `#!/bin/sh\n${body}\n`);
+  chmodSync(path, 0o755);
+}
+
+function writeFile(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+const env = (extra: Record<string, string> = {}) => ({ ...sandbox.env, PATH: `${bin}:/usr/bin:/bin`, NO_COLOR: '1', AGENT_CHECKPOINT_DOCTOR_TIMEOUT_MS: '1500', ...extra });
+const doctor = async (cwd: string, extra: Record<string, string> = {}) => {
+  const result = await runHookBundle({ args: ['doctor', '--cwd', cwd, '--json'], env: env(extra), cwd });
+  return { ...result, report: JSON.parse(result.stdout) as DoctorReport };
+};
+const finding = (report: DoctorReport, id: string) => report.findings.find((f) => f.id === id);
+
+const NODE = realpathSync(process.execPath);
+const BUNDLE = realpathSync(HOOK_BUNDLE);
+
+describe('doctor', () => {
+  it('reports CLI versions, a missing CLI and a hanging one, and suggests installing where a CLI has no hook', async () => {
+    script('claude', 'echo "2.1.330 (Claude Code)"');
+    script('gemini', 'exec sleep 30');
+    const { code, report } = await doctor(sandbox.root);
+    expect(code).toBe(0);
+    expect(finding(report, 'node')?.status).toBe('ok');
+    expect(finding(report, 'claude.cli')).toMatchObject({ status: 'ok', title: 'Claude Code 2.1.330' });
+    expect(finding(report, 'gemini.cli')).toMatchObject({ status: 'warn', detail: expect.stringContaining('no answer within 1500 ms') });
+    expect(finding(report, 'codex.cli')).toMatchObject({ status: 'info' });
+    expect(finding(report, 'claude.hook')).toMatchObject({ status: 'warn', fix: 'agent-checkpoint-hook install --agent claude' });
+    expect(finding(report, 'codex.hook')?.status).toBe('info');
+  });
+
+  it('checks each registered entry: a missing node is a failure, a Gemini timeout in seconds a warning, exit 1', async () => {
+    script('claude', 'echo 2.1.330');
+    script('gemini', 'echo 0.61.0');
+    writeFile(join(sandbox.home, '.claude', 'settings.json'), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: `/nonexistent/node ${BUNDLE} claude`, timeout: 30 }] }] } }));
+    writeFile(
+      join(sandbox.home, '.gemini', 'settings.json'),
+      JSON.stringify({ hooks: { AfterAgent: [{ hooks: [{ name: 'agent-checkpoint', type: 'command', command: `${NODE} ${BUNDLE} gemini`, timeout: 30 }] }] } }),
+    );
+    const { code, report, stdout } = await doctor(sandbox.root);
+    expect(code).toBe(1);
+    expect(finding(report, 'claude.hook.user.Stop')).toMatchObject({ status: 'fail', fix: 'agent-checkpoint-hook install --agent claude' });
+    expect(finding(report, 'claude.hook.user.Stop')?.detail).toContain('/nonexistent/node does not exist');
+    expect(finding(report, 'gemini.hook.user.AfterAgent')).toMatchObject({ status: 'warn' });
+    expect(finding(report, 'gemini.hook.user.AfterAgent')?.detail).toContain('counts it in milliseconds');
+    expect(report.summary.fail).toBe(1);
+    expect(stdout).not.toContain('\u001b[');
+  });
+
+  it('after install: hooks ok, Codex not yet trusted, then trusted once config.toml records the hash', async () => {
+    script('codex', 'echo codex-cli 0.169.0');
+    const codexHome = join(sandbox.root, 'codex-home');
+    expect((await runHookBundle({ args: ['install', '--agent', 'codex'], env: env({ CODEX_HOME: codexHome }) })).code).toBe(0);
+    const before = await doctor(sandbox.root, { CODEX_HOME: codexHome });
+    expect(finding(before.report, 'codex.hook.user.Stop')?.status).toBe('ok');
+    expect(finding(before.report, 'codex.trust.user')).toMatchObject({ status: 'warn', fix: expect.stringContaining('Hooks need review') });
+    // What Codex's "Trust all and continue" writes (codex-cli.md §4).
+    writeFile(join(codexHome, 'config.toml'), `[hooks.state."${join(codexHome, 'hooks.json')}:stop:0:0"]\ntrusted_hash = "sha256:abc"\n`);
+    const after = await doctor(sandbox.root, { CODEX_HOME: codexHome });
+    expect(finding(after.report, 'codex.trust.user')?.status).toBe('ok');
+    writeFile(join(codexHome, 'config.toml'), `[features]\nhooks = false\n`);
+    expect(finding((await doctor(sandbox.root, { CODEX_HOME: codexHome })).report, 'codex.features')?.status).toBe('fail');
+  });
+
+  it('reports an invalid project configuration with its diagnostics, and an unparseable settings file', async () => {
+    const repo = join(sandbox.root, 'repo');
+    mkdirSync(join(repo, '.git'), { recursive: true });
+    writeFile(join(repo, '.agent-checkpoint.json'), '{ "categories": [ { "id": "x", "include": "src/**" } ] }');
+    writeFile(join(repo, '.claude', 'settings.json'), '{ "hooks": ');
+    const { code, report } = await doctor(repo);
+    expect(code).toBe(1);
+    expect(finding(report, 'config')).toMatchObject({ status: 'fail' });
+    expect(finding(report, 'config')?.detail).toContain('categories[0].include');
+    expect(finding(report, 'claude.hook.project')).toMatchObject({ status: 'fail', title: expect.stringContaining('is not valid JSON') });
+  });
+
+  it('reads the newest session transcript of the directory (the bundled example)', async () => {
+    script('claude', 'echo 2.1.330');
+    const example = materializeExample(join(sandbox.root, 'example'));
+    const { report } = await doctor(example.repo, { HOME: example.home });
+    expect(finding(report, 'claude.transcript')).toMatchObject({ status: 'ok', title: expect.stringContaining('last turn: 6 tool calls') });
+    expect(finding(report, 'claude.transcript')?.detail).toContain(example.transcript);
+    expect(finding(report, 'config')?.title).toContain('project-file');
+  });
+
+  it('warns about off switches; human output has a fix line per problem; usage errors exit 2', async () => {
+    await runHookBundle({ args: ['off', '--all'], env: env() });
+    const { report } = await doctor(sandbox.root, { AGENT_CHECKPOINT_DISABLE: '1' });
+    expect(finding(report, 'switch.all')).toMatchObject({ status: 'warn', fix: 'agent-checkpoint-hook on --all' });
+    expect(finding(report, 'switch.env')?.status).toBe('warn');
+    const human = await runHookBundle({ args: ['doctor', '--cwd', sandbox.root], env: env() });
+    expect(human.stdout).toContain('! checkpoints are switched off for all sessions\n');
+    expect(human.stdout).toContain('    fix: agent-checkpoint-hook on --all\n');
+    expect((await runHookBundle({ args: ['doctor', '--bogus'], env: env() })).code).toBe(2);
+    expect((await runHookBundle({ args: ['doctor', '--help'], env: env() })).code).toBe(0);
+  });
+});

@@ -1,0 +1,205 @@
+import { execFile } from 'node:child_process';
+import { access, constants, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import {
+  AGENT_IDS,
+  configProblems,
+  DEFAULT_CONFIG,
+  DISABLE_ENV,
+  isTruthyEnv,
+  loadConfig,
+  readOffSwitch,
+  resolveStateDir,
+  type AgentId,
+} from '@agent-checkpoint/core';
+import { EXIT_OK, EXIT_USAGE, parseCommandArgs } from '../manage/command-args.ts';
+import { cliVersion, doctorExitCode, doctorReport, nodeFinding, renderDoctorReport, type DoctorFinding } from '../manage/doctor-report.ts';
+import type { TerminalStyle } from '../manage/terminal-style.ts';
+import { findLatestTranscript } from '../explain/find-latest-transcript.ts';
+import { AGENT_TITLES } from '../install/hook-entries.ts';
+import { defaultHookProgram, type HookProgram } from '../install/hook-command.ts';
+import { loadTranscriptReader } from '../load-transcript-reader.ts';
+import { checkAgentHooks } from './check-agent-hooks.ts';
+
+export interface DoctorCommandContext {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  readonly write: (text: string) => Promise<void>;
+  readonly writeError: (text: string) => void;
+  readonly style: TerminalStyle;
+  readonly program?: HookProgram;
+}
+
+export const DOCTOR_USAGE = `Usage:
+  agent-checkpoint-hook doctor [--cwd DIR] [--json]
+
+Checks everything a checkpoint needs, and prints a fix for each problem:
+  Node.js (>= 20); the Claude Code, Gemini CLI and Codex CLI versions (<cli> --version);
+  where the agent-checkpoint hooks are registered (user and project settings) and whether each
+  points at an existing node and hook bundle, with a sane timeout; whether Codex trusts the hook;
+  the configuration of the project (.agent-checkpoint.json, user file, presets); whether the newest
+  session transcript of each agent in this directory can be read; git; the state directory and the
+  off switches.
+
+Options:
+  --cwd DIR   the project to check (default: the current directory)
+  --json      machine-readable findings
+  --help      this text
+
+Exit status: 0 no failure (warnings allowed), 1 at least one failure, 2 usage error.
+`;
+
+interface Options {
+  cwd?: string;
+  json?: boolean;
+  help?: boolean;
+}
+
+/** `agent-checkpoint-hook doctor`. */
+export async function runDoctorCommand(args: readonly string[], context: DoctorCommandContext): Promise<number> {
+  const parsed = parseCommandArgs<Options>(args, { cwd: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
+  if (!parsed.ok) {
+    context.writeError(`agent-checkpoint: ${parsed.error}\n\n${DOCTOR_USAGE}`);
+    return EXIT_USAGE;
+  }
+  if (parsed.values.help === true) {
+    await context.write(DOCTOR_USAGE);
+    return EXIT_OK;
+  }
+  const cwd = resolve(context.cwd, parsed.values.cwd ?? '.');
+  const env = context.env;
+  const program = context.program ?? defaultHookProgram();
+  const location = { env, cwd };
+
+  const findings: DoctorFinding[] = [nodeFinding()];
+  findings.push(
+    (await exists(program.bundle))
+      ? { id: 'bundle', status: 'ok', title: `hook bundle ${program.bundle}` }
+      : { id: 'bundle', status: 'fail', title: `hook bundle ${program.bundle} is missing`, fix: 'pnpm --filter @agent-checkpoint/delivery-hook build (or reinstall the package)' },
+  );
+
+  const versions = await Promise.all(AGENT_IDS.map((agent) => cliVersion(agent, env)));
+  const registeredAgents: AgentId[] = [];
+  AGENT_IDS.forEach((agent, i) => {
+    const version = versions[i]!;
+    const title = AGENT_TITLES[agent];
+    if (!version.found) findings.push({ id: `${agent}.cli`, status: 'info', title: `${title}: \`${agent}\` is not on PATH` });
+    else if (version.error !== undefined) findings.push({ id: `${agent}.cli`, status: 'warn', title: `${title}: \`${agent} --version\` failed`, detail: `${version.path}: ${version.error}`, fix: `run \`${agent} --version\` yourself to see why` });
+    else findings.push({ id: `${agent}.cli`, status: 'ok', title: `${title} ${version.version ?? '(version unknown)'}`, detail: version.path });
+    const hooks = checkAgentHooks(agent, location, program, version.found);
+    findings.push(...hooks.findings);
+    if (hooks.registered.length > 0) registeredAgents.push(agent);
+  });
+
+  findings.push(...(await checkConfig(cwd, env)));
+  findings.push(await checkGit(cwd, env));
+  for (const agent of AGENT_IDS) {
+    if (registeredAgents.includes(agent) || versions[AGENT_IDS.indexOf(agent)]!.found) findings.push(await checkTranscript(agent, cwd, env));
+  }
+  findings.push(...(await checkState(env)));
+
+  const report = doctorReport('agent-checkpoint-hook', findings);
+  await context.write(parsed.values.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderDoctorReport(report, context.style));
+  return doctorExitCode(report);
+}
+
+async function checkConfig(cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<DoctorFinding[]> {
+  const loaded = await loadConfig({ cwd, env, cacheDir: false });
+  const sources = loaded.config.sources.map((s) => (s.kind === 'preset' ? `preset ${s.name}${s.detected === true ? ' (detected)' : ''}` : s.kind === 'default' ? 'built-in defaults' : `${s.kind} ${s.name}`));
+  const findings: DoctorFinding[] = [];
+  if (loaded.diagnostics.length > 0) {
+    findings.push({
+      id: 'config',
+      status: 'fail',
+      title: 'configuration: a file is ignored because of errors',
+      detail: loaded.diagnostics.join('\n'),
+      fix: 'fix the file (docs/configuration.md); until then the rest of the configuration applies without it',
+    });
+  } else {
+    findings.push({ id: 'config', status: 'ok', title: `configuration: ${sources.join(' → ')}`, detail: `project root ${loaded.projectRoot}` });
+  }
+  const problems = configProblems(loaded.config);
+  if (problems.length > 0) findings.push({ id: 'config.evidence', status: 'warn', title: 'configuration: evidence that can never match', detail: problems.join('\n'), fix: 'correct the evidence strings (docs/heuristics.md#evidence)' });
+  if (!loaded.config.enabled) findings.push({ id: 'config.enabled', status: 'warn', title: 'configuration: "enabled": false — checkpoints are off in this project', fix: 'remove "enabled": false' });
+  if (loaded.config.messages.prefix !== DEFAULT_CONFIG.messages?.prefix && loaded.config.messages.prefix.trim() === '') {
+    findings.push({ id: 'config.prefix', status: 'warn', title: 'configuration: messages.prefix is empty', detail: 'Readers recognise our own messages by the prefix; without it a checkpoint can look like a new user turn.', fix: 'set a distinctive prefix' });
+  }
+  return findings;
+}
+
+async function checkTranscript(agent: AgentId, cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<DoctorFinding> {
+  const title = AGENT_TITLES[agent];
+  const path = await findLatestTranscript(agent, cwd, env);
+  if (path === undefined) return { id: `${agent}.transcript`, status: 'info', title: `${title}: no session transcript for ${cwd} yet` };
+  const reader = await loadTranscriptReader(agent);
+  const loaded = await loadConfig({ cwd, env });
+  const timeline = await reader.readTurn({ transcriptPath: path, checkpointPrefix: loaded.config.messages.prefix, maxBytes: loaded.config.transcriptMaxBytes, flushWaitMs: 0, signal: AbortSignal.timeout(10_000) });
+  const notes = timeline.diagnostics.map((d) => `${d.level} ${d.code}: ${d.message}`);
+  const read = timeline.readStats === undefined ? '' : `, read ${timeline.readStats.bytesRead} of ${timeline.readStats.fileBytes} bytes`;
+  if (!timeline.hasData) {
+    return {
+      id: `${agent}.transcript`,
+      status: 'warn',
+      title: `${title}: the newest transcript has no readable turn`,
+      detail: [path, ...notes].join('\n'),
+      fix: `agent-checkpoint-hook explain --agent ${agent} --transcript '${path}' shows what the checkpoint would do with it; report the diagnostic if the CLI version is newer than the tested one`,
+    };
+  }
+  return {
+    id: `${agent}.transcript`,
+    status: 'ok',
+    title: `${title}: the newest transcript is readable (last turn: ${timeline.calls.length} tool call${timeline.calls.length === 1 ? '' : 's'}${read})`,
+    detail: [path, ...(timeline.cliVersion === undefined ? [] : [`recorded by ${agent} ${timeline.cliVersion}`]), ...notes].join('\n'),
+  };
+}
+
+function checkGit(cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<DoctorFinding> {
+  return new Promise((resolvePromise) => {
+    execFile('git', ['rev-parse', '--show-toplevel'], { cwd, env: { ...env }, timeout: 5000 }, (error, stdout, stderr) => {
+      if (error === null) {
+        resolvePromise({ id: 'git', status: 'ok', title: `git repository ${stdout.trim()}` });
+        return;
+      }
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        resolvePromise({ id: 'git', status: 'fail', title: 'git is not installed (or not on PATH)', detail: 'Without git there is no file axis: every checkpoint falls back to the generic message.', fix: 'install git' });
+        return;
+      }
+      resolvePromise({ id: 'git', status: 'info', title: `${cwd} is not inside a git repository`, detail: `${String(stderr).trim().split('\n')[0] ?? ''}\nCheckpoints stay silent outside repositories.` });
+    });
+  });
+}
+
+async function checkState(env: Readonly<Record<string, string | undefined>>): Promise<DoctorFinding[]> {
+  const findings: DoctorFinding[] = [];
+  let stateDir: string;
+  try {
+    stateDir = resolveStateDir({ env });
+  } catch (error) {
+    return [{ id: 'state', status: 'fail', title: 'cannot resolve the state directory', detail: (error as Error).message, fix: 'set AGENT_CHECKPOINT_STATE_DIR to an absolute path' }];
+  }
+  try {
+    const info = await stat(stateDir);
+    await access(stateDir, constants.W_OK);
+    findings.push({ id: 'state', status: 'ok', title: `state directory ${stateDir}`, ...((info.mode & 0o077) !== 0 ? { detail: `mode ${(info.mode & 0o777).toString(8)}: readable by others (the hook creates it 0700)` } : {}) });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    findings.push(
+      code === 'ENOENT'
+        ? { id: 'state', status: 'ok', title: `state directory ${stateDir} (created on the first checkpoint)` }
+        : { id: 'state', status: 'fail', title: `state directory ${stateDir} is not writable`, detail: 'Without state the loop guard cannot record a block, so every stop passes.', fix: `fix its permissions, or set AGENT_CHECKPOINT_STATE_DIR` },
+    );
+  }
+  if (isTruthyEnv(env[DISABLE_ENV])) findings.push({ id: 'switch.env', status: 'warn', title: `${DISABLE_ENV} is set in this environment: checkpoints are off`, fix: `unset ${DISABLE_ENV}` });
+  const all = await readOffSwitch({ stateDir, env: {} });
+  if (all.off) findings.push({ id: 'switch.all', status: 'warn', title: 'checkpoints are switched off for all sessions', detail: all.detail, fix: 'agent-checkpoint-hook on --all' });
+  return findings;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
