@@ -13,6 +13,8 @@ export async function runSetupCommand(command: string, args: readonly string[]):
     case 'install':
     case 'uninstall':
       return (await import('../install/run-notify-install-command.ts')).runNotifyInstallCommand(command, args, context);
+    case 'doctor':
+      return (await import('../doctor/run-notify-doctor-command.ts')).runNotifyDoctorCommand(args, context);
     default:
       process.stderr.write(`agent-checkpoint-tmux: unknown command ${JSON.stringify(command)}\n`);
       return EXIT_USAGE;
