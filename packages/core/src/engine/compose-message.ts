@@ -106,17 +106,26 @@ export function composeGenericMessage(config: ResolvedConfig): string {
  */
 export function renderEscapeHatch(template: string, sessionId: string | undefined, offFile?: string): string {
   const id = sessionId && sessionId !== '' ? sessionId : '<session-id>';
+  // The id comes from the agent's payload and ends up in commands the agent is asked to run: any id
+  // that is not a plain word is single-quoted, so a shell never interprets it.
+  const idWord = sessionId && sessionId !== '' ? shellWord(sessionId) : id;
   const file = offFile !== undefined && offFile !== '' ? offFile : undefined;
-  const command = file === undefined ? `agent-checkpoint-hook off --session ${id}` : `mkdir -p ${shellQuote(dirname(file))} && touch ${shellQuote(file)}`;
+  const command = file === undefined ? `agent-checkpoint-hook off --session ${idWord}` : `mkdir -p ${shellQuote(dirname(file))} && touch ${shellQuote(file)}`;
+  // Replacer functions: a replacement string would give `$$`, `$&`, `$'`… in ids and paths a meaning.
   return template
-    .replaceAll('{sessionId}', id)
-    .replaceAll('{offFile}', file ?? `<state dir>/switches/session-${id}.off`)
-    .replaceAll('{offCommand}', command);
+    .replaceAll('{sessionId}', () => idWord)
+    .replaceAll('{offFile}', () => file ?? `<state dir>/switches/session-${id}.off`)
+    .replaceAll('{offCommand}', () => command);
 }
 
 /** POSIX single quotes: the only character needing care inside them is the quote itself. */
 function shellQuote(text: string): string {
   return `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+/** `text` as one shell word: unchanged when it holds no shell syntax (UUIDs, ids), else single-quoted. */
+function shellWord(text: string): string {
+  return /^[A-Za-z0-9._:@%+=,\/-]+$/.test(text) ? text : shellQuote(text);
 }
 
 function changedSummary(result: CheckpointResult, nonDocsFiles: readonly string[]): string {
