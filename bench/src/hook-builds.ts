@@ -29,6 +29,7 @@ export function shippedOptions(paths: BenchPaths): BuildOptions {
     keepNames: true,
     legalComments: 'none',
     define: { __AGENT_CHECKPOINT_VERSION__: JSON.stringify(pkg.version) },
+    plugins: [stubZodLocales],
     banner: { js: ESM_BANNER },
     logLevel: 'silent',
   };

@@ -241,7 +241,7 @@ export function renderBenchmarksMarkdown(results: BenchResults, previous = ''): 
     out.push('');
     out.push(
       table(
-        ['variant', 'kind', 'size', 'escape hatch wall', 'full run wall', 'full run RSS', '5,000 files wall', '5,000 files RSS', 'bare node', 'same output', 'what'],
+        ['variant', 'kind', 'size', 'escape hatch wall', 'full run wall', 'full run RSS', '5,000 files wall', '5,000 files RSS', 'paired wall ratio vs shipped (escape / full / 5,000)', 'CPU ms (escape / full)', 'bare node', 'same output', 'what'],
         results.variants.map((v: VariantResult) => [
           v.name,
           v.kind,
@@ -251,6 +251,8 @@ export function renderBenchmarksMarkdown(results: BenchResults, previous = ''): 
           v.error === undefined ? mib(v.fullRun.peakRssMiB.median) : '–',
           v.error === undefined ? wall(v.bigRun) : '–',
           v.error === undefined ? mib(v.bigRun.peakRssMiB.median) : '–',
+          v.error === undefined ? `${v.pairedRatio.escapeHatch.toFixed(2)} / ${v.pairedRatio.fullRun.toFixed(2)} / ${v.pairedRatio.bigRun.toFixed(2)}` : '–',
+          v.error === undefined ? `${ms(v.escapeHatch.cpuMsMean)} / ${ms(v.fullRun.cpuMsMean)}` : '–',
           `${ms(v.floor.wallMs.median)} ms, ${mib(v.floor.peakRssMiB.median)} MiB`,
           v.error === undefined ? (v.sameOutput ? 'yes' : '**no**') : `build failed: ${v.error}`,
           v.description,

@@ -127,6 +127,11 @@ export interface VariantResult {
   /** The full run in the repository with many (5,000) changed files. */
   readonly bigRun: ProcessStats;
   readonly floor: FloorStats;
+  /**
+   * Median over rounds of (this variant's wall ÷ the shipped bundle's wall in the same round): paired,
+   * so load that drifts between rounds cancels out. 1 for the shipped bundle itself.
+   */
+  readonly pairedRatio: { readonly escapeHatch: number; readonly fullRun: number; readonly bigRun: number };
   /** Same stdout as the shipped bundle on every run. */
   readonly sameOutput: boolean;
   readonly error?: string;
