@@ -125,7 +125,9 @@ function parseAt(text: string, depth: number): ShellSegment[] {
       if (!target || target.dynamic || target.value === '-' || target.value.startsWith('~')) {
         dirUnknown = true;
       } else {
-        dir = joinDir(dir, target.value);
+        const next = joinDir(dir, target.value);
+        if (next === undefined) dirUnknown = true;
+        else dir = next;
       }
     } else if (last && last.wrappers.length === 0 && last.program === 'popd') {
       dirUnknown = true;
@@ -144,13 +146,17 @@ function expand(
   const unwrapped = unwrapCommand(words);
   const argvStart = unwrapped.assignments.length;
   const argv = words.slice(argvStart).map((w) => w.value);
-  const segDir = unwrapped.chdir !== undefined ? joinDir(dir, unwrapped.chdir) : dir;
+  const chdir = unwrapped.chdir !== undefined ? joinDir(dir, unwrapped.chdir) : dir;
+  // A directory too long to track (see joinDir) leaves the outer one, marked unknown.
+  const segUnknown = dirUnknown || (unwrapped.chdir !== undefined && chdir === undefined);
+  const segDir = unwrapped.chdir !== undefined && chdir === undefined ? dir : chdir;
   if (unwrapped.script !== undefined && depth < MAX_DEPTH) {
     const inner = parseAt(unwrapped.script, depth + 1);
     if (inner.length > 0) {
       const last = inner.length - 1;
-      return inner.map((s, index) =>
-        segment({
+      return inner.map((s, index) => {
+        const innerDir = s.dir === undefined ? segDir : joinDir(segDir, s.dir);
+        return segment({
           raw: base.raw,
           start: base.start,
           end: base.end,
@@ -162,14 +168,14 @@ function expand(
           assignments: [...unwrapped.assignments, ...s.assignments],
           // The outer redirections apply to the whole script; record them on its last command.
           redirects: index === last ? [...s.redirects, ...base.redirects] : s.redirects,
-          dir: s.dir === undefined ? segDir : joinDir(segDir, s.dir),
-          dirUnknown: dirUnknown || s.dirUnknown,
+          dir: s.dir !== undefined && innerDir === undefined ? segDir : innerDir,
+          dirUnknown: segUnknown || s.dirUnknown || (s.dir !== undefined && innerDir === undefined),
           pipedFrom: s.pipedFrom || (index === 0 && base.pipedFrom),
           pipedTo: s.pipedTo || (index === last && base.pipedTo),
           background: s.background || (index === last && base.background),
           nested: true,
-        }),
-      );
+        });
+      });
     }
   }
   const isScript = unwrapped.script !== undefined;
@@ -187,7 +193,7 @@ function expand(
       assignments: unwrapped.assignments,
       redirects: base.redirects,
       dir: segDir,
-      dirUnknown,
+      dirUnknown: segUnknown,
       pipedFrom: base.pipedFrom,
       pipedTo: base.pipedTo,
       background: base.background,
@@ -209,7 +215,16 @@ function segment(fields: Omit<ShellSegment, 'dir'> & { readonly dir: string | un
   return rest;
 }
 
-function joinDir(base: string | undefined, next: string): string {
+/**
+ * Longest directory tracked through `cd`, `pushd` and `-C`. No real relative path is this long, and
+ * normalizing ever longer `../../…` paths costs quadratic time: a command of `cd ..` repeated would
+ * otherwise hold the (synchronous) hook for minutes.
+ */
+const MAX_TRACKED_DIR_CHARS = 1024;
+
+/** `base` joined with `next`, normalized; undefined when too long to track (the directory is then unknown). */
+function joinDir(base: string | undefined, next: string): string | undefined {
+  if ((base?.length ?? 0) + next.length > MAX_TRACKED_DIR_CHARS) return undefined;
   if (next.startsWith('/')) return posix.normalize(next);
   const joined = posix.normalize(base === undefined ? next : posix.join(base, next));
   return joined === '.' ? '.' : joined.replace(/\/$/, '');
