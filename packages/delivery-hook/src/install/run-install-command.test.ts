@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse } from 'jsonc-parser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -142,6 +142,19 @@ describe('install / uninstall (Claude Code)', () => {
     expect(existsSync(join(sandbox.home, '.claude'))).toBe(false);
     await run(['uninstall', '--agent', 'claude', '--scope', 'project'], {}, repo);
     expect(existsSync(join(repo, '.claude'))).toBe(false);
+  });
+
+  it('a settings file that is a symlink (dotfiles) stays a symlink; the target is edited and restored', async () => {
+    const target = join(sandbox.root, 'dotfiles', 'claude-settings.json');
+    writeFile(target, CLAUDE_SETTINGS_WITH_COMMENTS);
+    mkdirSync(join(sandbox.home, '.claude'), { recursive: true });
+    symlinkSync(target, join(sandbox.home, '.claude', 'settings.json'));
+    expect((await run(['install', '--agent', 'claude'])).code).toBe(0);
+    expect(lstatSync(join(sandbox.home, '.claude', 'settings.json')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(target, 'utf8')).toContain(command('claude'));
+    expect((await run(['uninstall', '--agent', 'claude'])).code).toBe(0);
+    expect(lstatSync(join(sandbox.home, '.claude', 'settings.json')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(target, 'utf8')).toBe(CLAUDE_SETTINGS_WITH_COMMENTS);
   });
 
   it('refuses a file it cannot parse, changes nothing, exits 1', async () => {
