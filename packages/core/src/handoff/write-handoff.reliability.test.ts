@@ -98,6 +98,21 @@ describe('symlinks carried by a repository', () => {
     expect(result.ok).toBe(false);
   });
 
+  it('a `.agent-checkpoint` symlink pointing outside: the checkpoint store writes no state outside the repository', async () => {
+    const base = tempDir();
+    const repo = join(base, 'repo');
+    const outside = join(base, 'outside');
+    mkdirSync(repo);
+    mkdirSync(outside);
+    symlinkSync('../outside', join(repo, '.agent-checkpoint'));
+    const problems: string[] = [];
+    const store = createCheckpointStore({ projectRoot: repo, logger: (message) => problems.push(message), gitTimeoutMs: 2_000 });
+    const saved = await store.save('build', { phases: {}, current_phase: null, completed_phases: [], pending_phases: [] } as never);
+    expect(readdirSync(outside), `state written outside the repository (saved: ${saved})`).toEqual([]);
+    expect(saved).toBe(false);
+    expect(problems.length).toBeGreaterThan(0);
+  });
+
   it('a symlinked component of a custom handoff.dir pointing outside: no handoff is written outside it', async () => {
     const base = tempDir();
     const repo = join(base, 'repo');
