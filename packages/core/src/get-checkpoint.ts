@@ -201,6 +201,7 @@ async function readTimeline(request: CheckpointRequest, config: ResolvedConfig, 
         ...(request.signal ? { signal: request.signal } : {}),
       }),
       READER_TIME_LIMIT_MS,
+      request.signal,
     );
     if (!isTimeline(timeline)) throw new Error('the reader returned something that is not a timeline');
     for (const d of timeline.diagnostics) {
@@ -221,13 +222,20 @@ async function readTimeline(request: CheckpointRequest, config: ResolvedConfig, 
  */
 const READER_TIME_LIMIT_MS = 10_000;
 
-/** `promise`, or a rejection once `ms` pass. */
-function withinLimit<T>(promise: Promise<T>, ms: number): Promise<T> {
+/** `promise`, or a rejection once `ms` pass or `signal` aborts (the caller's budget bounds a broken adapter too). */
+function withinLimit<T>(promise: Promise<T>, ms: number, signal?: AbortSignal): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
   const limit = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no result within ${ms} ms`)), ms);
+    onAbort = () => reject(new Error('no result before the time budget ran out'));
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
   });
-  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
+  return Promise.race([promise, limit]).finally(() => {
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
+  });
 }
 
 function isTimeline(value: unknown): value is TurnTimeline {
