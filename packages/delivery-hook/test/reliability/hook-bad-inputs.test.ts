@@ -310,6 +310,19 @@ describe('bad configuration files', () => {
   }
 });
 
+describe('diagnostics stay one line each', () => {
+  it('an invalid config in a repository whose path holds a newline and a carriage return', { timeout: 60_000 }, async () => {
+    const w = open(CLAUDE_FIXTURE);
+    // The same repository, reached through a symlink whose name breaks lines.
+    const odd = join(w.root, 'line\nbreak\rhere');
+    symlinkSync(w.repo, odd);
+    writeFileSync(projectConfig(w), '{ "categories": ');
+    const result = await runScenario({ ...w.scenario('actionable'), cwd: odd }, { args: ['--debug'], killAfterMs: 30_000 });
+    expectAgentContract('claude', result);
+    expect(result.stderr).toMatch(/invalid configuration, file ignored/);
+  });
+});
+
 describe('bad payload fields (beyond src/cli-input-contract.test.ts)', () => {
   const hostileFields: Array<[string, (w: DeliveryWorld) => Record<string, unknown>]> = [
     ['a cwd that does not exist', (w) => ({ cwd: join(w.root, 'gone') })],

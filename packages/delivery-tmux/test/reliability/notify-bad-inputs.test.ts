@@ -172,6 +172,21 @@ describe('bad configuration files: ignored with one line each, never waited on',
   }
 });
 
+describe('diagnostics stay one line each', () => {
+  it.concurrent('an invalid config in a repository whose path holds a newline and a carriage return', { timeout: 90_000 }, () =>
+    withPane(async ({ world, fake, notify, turn1Payload }) => {
+      world.writeRollout(RECORDED.turn1End, prefix);
+      const odd = join(world.root, 'line\nbreak\rhere');
+      symlinkSync(world.repo, odd);
+      writeFileSync(join(world.repo, '.agent-checkpoint.json'), '{ "enabled": ');
+      const run = await notify(JSON.stringify({ ...(JSON.parse(turn1Payload()) as Record<string, unknown>), cwd: odd }), { AGENT_CHECKPOINT_DEBUG: '1' });
+      expectNotifyContract(run);
+      expect(run.stderr).toMatch(/invalid configuration, file ignored/);
+      expect(fake.submissions().length).toBeLessThanOrEqual(1);
+    }),
+  );
+});
+
 describe('bad payload fields', () => {
   const cases: ReadonlyArray<[string, (w: CodexWorld) => Record<string, unknown>]> = [
     ['a thread id with path separators', () => ({ 'thread-id': '../../../etc/passwd' })],
