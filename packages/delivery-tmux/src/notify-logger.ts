@@ -54,13 +54,18 @@ export function createNotifyLogger(options: {
   return {
     debugEnabled: options.debug,
     warn(message) {
-      writeStderr(`${STDERR_PREFIX} ${message}\n`);
+      writeStderr(`${STDERR_PREFIX} ${oneLine(message)}\n`);
       append('warn', message);
     },
     debug(message, data) {
       if (!options.debug) return;
-      writeStderr(`${STDERR_PREFIX} ${message}\n`);
+      writeStderr(`${STDERR_PREFIX} ${oneLine(message)}\n`);
       append('debug', message, data);
     },
   };
+}
+
+/** One stderr line per diagnostic, whatever it quotes (a path may hold a line break). */
+function oneLine(message: string): string {
+  return message.replace(/\r/g, '\\r').replace(/\n/g, '\\n');
 }
