@@ -10,7 +10,8 @@ afterEach(() => {
 
 const config = resolveConfig([{ source: { kind: 'project-file', name: 't' }, config: { commitGate: {} } }]);
 
-describe('checkCommitGate on real repositories', () => {
+// Real git repositories and processes on a shared, loaded machine: generous limits.
+describe('checkCommitGate on real repositories', { timeout: 60_000 }, () => {
   it('lists uncommitted non-docs files (modified, staged, untracked, deleted) and composes the seed message', async () => {
     const repo = makeTempGitRepo();
     cleanups.push(repo.remove);

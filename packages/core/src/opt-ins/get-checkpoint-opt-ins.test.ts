@@ -95,7 +95,8 @@ const changedTurn = (r: TempGitRepo, tokens?: number): TurnTimeline => {
   return timeline([readCall(join(r.dir, 'src/app.py')), edit(join(r.dir, 'src/app.py'))], tokens);
 };
 
-describe('runTests through getCheckpoint', () => {
+// Real git repositories and processes on a shared, loaded machine: generous limits.
+describe('runTests through getCheckpoint', { timeout: 60_000 }, () => {
   it('off by default: no test run, the message is the engine\'s', async () => {
     const r = repo();
     const outcome = await getCheckpoint(request(r, changedTurn(r), {}));
@@ -148,7 +149,8 @@ describe('runTests through getCheckpoint', () => {
   });
 });
 
-describe('the context step through getCheckpoint', () => {
+// Real git repositories and processes on a shared, loaded machine: generous limits.
+describe('the context step through getCheckpoint', { timeout: 60_000 }, () => {
   const CONTEXT: ConfigFile = { context: { enabled: true }, handoff: { enabled: true } };
 
   it('off by default: no context work even at 96 %', async () => {

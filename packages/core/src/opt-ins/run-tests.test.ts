@@ -31,7 +31,8 @@ async function waitFor(condition: () => boolean, ms = 5000): Promise<void> {
   }
 }
 
-describe('runTests', () => {
+// Real git repositories and processes on a shared, loaded machine: generous limits.
+describe('runTests', { timeout: 60_000 }, () => {
   it('a passing command: passed, with the runner count and the duration', async () => {
     const run = await runTests({ command: "printf 'collected 3\\n\\n=== 1033 passed in 5.10s ===\\n'", cwd: dir, timeoutMs: 10_000 });
     expect(run).toMatchObject({ status: 'passed', passedCount: 1033 });
