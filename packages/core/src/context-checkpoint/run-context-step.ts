@@ -104,6 +104,16 @@ export async function runContextStep(input: ContextStepInput): Promise<ContextSt
         if (action.line !== undefined) lines.push(action.line);
         if (done.draftLine !== undefined) lines.push(done.draftLine);
       }
+    } else if (plan.announce && action.kind === 'handoff') {
+      // Said again (the earlier block was not delivered): point at the handoff already written at
+      // this level instead of writing another one.
+      const path = read.state.context?.handoffPath;
+      const done = plan.next.handoffLevel === level && path !== undefined;
+      if (action.mode === 'direct' && done) lines.push(`Context is at ${reading.displayPercent}% (${level}).`, alreadyWrittenLine(path));
+      else {
+        if (action.line !== undefined) lines.push(action.line);
+        if (done) lines.push(draftLine(path));
+      }
     } else if (plan.announce && action.kind !== 'none' && action.line !== undefined) {
       lines.push(action.line);
     }
@@ -170,6 +180,11 @@ async function performHandoff(
     return { handoff: { mode: 'ask-agent', status: 'failed' } };
   }
   return { handoff: { mode: 'ask-agent', status: 'written', path: written.handoff.relativePath }, draftLine: draftLine(written.handoff.relativePath) };
+}
+
+/** The line of a direct checkpoint said again (its result line was not delivered the first time). */
+export function alreadyWrittenLine(path: string): string {
+  return `Checkpoint: already written at this level, handoff \`${path}\`. Read the handoff before continuing; do not redo this checkpoint.`;
 }
 
 /** The line pointing the agent at the handoff we wrote for it. */

@@ -202,6 +202,7 @@ describe('the context step through getCheckpoint', { timeout: 60_000 }, () => {
     const retry = await getCheckpoint(request(r, timeline([shell('ls')], 173_000), CONTEXT));
     expect(retry.mode).toBe('context');
     expect(retry.message).toContain('Context is at 86% (L2)');
+    expect(retry.message).toContain(`A handoff draft is at \`${path}\``);
     expect(retry.context?.handoff).toBeUndefined();
     await deliver(r, t);
     expect(await getCheckpoint(request(r, timeline([shell('ls')], 174_000), CONTEXT))).toMatchObject({ decision: 'silent' });
@@ -239,5 +240,10 @@ describe('the context step through getCheckpoint', { timeout: 60_000 }, () => {
     // Only the memory file was committed; the user's change stays uncommitted.
     expect(r.git(['show', '--name-only', '--format=', 'HEAD']).trim()).toBe('CLAUDE.md');
     expect(r.git(['status', '--porcelain']).trim()).toBe('M src/app.py');
+    // Not delivered (no claim): said again next turn, pointing at the same checkpoint, no new commit.
+    const commits = r.git(['rev-list', '--count', 'HEAD']);
+    const retry = await getCheckpoint(request(r, changedTurn(r, 173_000), { ...CONTEXT, directExecution: { enabled: true } }));
+    expect(retry.message).toContain(`Context is at 86% (L2).\nCheckpoint: already written at this level, handoff \`${outcome.context?.handoff?.path}\`.`);
+    expect(r.git(['rev-list', '--count', 'HEAD'])).toBe(commits);
   });
 });
