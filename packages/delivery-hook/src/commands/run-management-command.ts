@@ -24,6 +24,12 @@ const USAGE = `Usage:
   agent-checkpoint-hook uninstall --agent <a|all> [--scope user|project] [--dry-run]
   agent-checkpoint-hook doctor [--cwd DIR] [--json]         check the set-up, with a fix per finding
   agent-checkpoint-hook explain --agent <a> [--transcript F] [--json]   why a turn would be checkpointed
+  agent-checkpoint-hook session-start <agent>              SessionStart hook: inject the latest handoff once
+  agent-checkpoint-hook pre-compact <agent>                PreCompact/PreCompress hook: write a handoff
+  agent-checkpoint-hook statusline                         Claude Code status line: [CTX: … L2] [CKPT: …]
+  agent-checkpoint-hook resume-prompt [--cwd DIR] [--max-age-hours N]   PROMPT.md resume section
+  agent-checkpoint-hook state <load|save|update-phase|complete|resume> --command <name> …   phase state
+  (context features: docs/context-checkpoints.md)
 
 Environment:
   AGENT_CHECKPOINT_DISABLE=1            checkpoints off everywhere
