@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { AGENT_CHECKPOINT_DIR, writeHandoff, type AgentId } from '@agent-checkpoint/core';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -30,7 +30,7 @@ const FILES = {
 
 const findings: string[] = [];
 afterAll(() => {
-  if (findings.length > 0) console.log(`SessionStart additional context in the real CLIs:\n${findings.map((f) => `- ${f}`).join('\n')}`);
+  if (findings.length > 0) console.log(`Context hooks in the real CLIs:\n${findings.map((f) => `- ${f}`).join('\n')}`);
 });
 
 const command = (agent: AgentId): string => `node ${shellQuote(HOOK_BUNDLE)} session-start ${agent}`;
@@ -171,6 +171,30 @@ describe.skipIf(SKIP_REAL_CLIS)('SessionStart: the latest handoff reaches the mo
       // second injection: the marker appears exactly as often as after the second prompt.
       const count = (r: LoggedRequest | undefined): number => JSON.stringify(r?.body ?? '').split('5c1f7e').length - 1;
       expect(count(fresh)).toBeLessThanOrEqual(count(carrying.at(-1)));
+    });
+  });
+});
+
+/** The PreCompact hook in the real Claude Code: `/compact` runs it; it writes the handoff and stays silent. */
+describe.skipIf(SKIP_REAL_CLIS)('PreCompact: Claude Code writes a handoff before /compact', () => {
+  it('claude', async () => {
+    assertBundlesBuilt();
+    const scenario: Scenario = { name: 'pre-compact', steps: [say('First answer.'), say('Summary of the conversation so far.'), say('Third answer.')] };
+    await withCheckedSession(ClaudeSession.start({ scenario, files: FILES, hook: { kind: 'none' } }), async (session) => {
+      const file = path.join(session.workspace.home, '.claude', 'settings.json');
+      writeJsonFile(file, { hooks: { PreCompact: [{ hooks: [{ type: 'command', command: `node ${shellQuote(HOOK_BUNDLE)} pre-compact claude`, timeout: 30 }] }] } });
+      const first = await session.prompt('Start the OAuth work.');
+      expect(first.exitCode, first.stderr).toBe(0);
+      const compact = await session.prompt('/compact');
+      expect(compact.exitCode, compact.stderr).toBe(0);
+      const dir = path.join(session.workspace.repo, AGENT_CHECKPOINT_DIR, 'handoffs');
+      const written = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.md')) : [];
+      expect(written).toHaveLength(1);
+      const handoff = readFileSync(path.join(dir, written[0] ?? ''), 'utf8');
+      expect(handoff).toMatch(/checkpoint_trigger: pre-compact/);
+      expect(handoff).toContain(`session_id: ${session.sessionId}`);
+      expect(handoff).toContain('# Session Handoff: Start the OAuth work.');
+      findings.push(`claude PreCompact (/compact): wrote ${written[0]}; compaction went on (exit 0)`);
     });
   });
 });
