@@ -10,7 +10,7 @@ const bench = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = join(bench, '.work', 'bin');
 mkdirSync(outdir, { recursive: true });
 
-const entries = ['run-benchmarks', 'check-results', 'tail-read-runner', 'naive-read', 'phase-runner'];
+const entries = ['run-benchmarks', 'check-results', 'tail-read-runner', 'naive-read', 'phase-runner', 'minimal-hook'];
 await build({
   entryPoints: entries.map((name) => join(bench, 'src', `${name}.ts`)),
   outdir,

@@ -22,6 +22,8 @@ export interface HookBenchInput {
   readonly repos: readonly BenchRepo[];
   readonly hookBundle: string;
   readonly naiveBundle: string;
+  /** The design's physical floor (minimal-hook.ts): node + payload + git rev-parse ‖ status + a 64 KiB tail read. */
+  readonly minimalBundle: string;
   readonly runs: number;
   readonly naiveRuns: number;
   readonly tempRoot: string;
@@ -45,6 +47,12 @@ export function benchHookSize(input: HookBenchInput): { cells: HookCell[]; naive
       const payload = payloadFor(scenario, path, repo.dir);
       const hookSamples: ProcessSample[] = [];
       const floorSamples: ProcessSample[] = [];
+      const minimalSamples: ProcessSample[] = [];
+      const runMinimal = (): ProcessSample => {
+        const sample = runMeasured([process.execPath, input.minimalBundle], { input: payload, cwd: repo.dir, env: repo.env });
+        if (sample.exitCode !== 0) throw new Error(`minimal hook exited ${sample.exitCode}: ${sample.stderr}`);
+        return sample;
+      };
       const outcomes: Record<string, number> = {};
       let stderrSample: string | undefined;
       // One state directory per cell, as on a user's machine (the once-a-day prune has run, earlier
@@ -63,11 +71,13 @@ export function benchHookSize(input: HookBenchInput): { cells: HookCell[]; naive
       };
       // Warm-up: page cache for the bundle, git's index stat data, the transcript tail.
       runHook();
+      runMinimal();
       runMeasured(FLOOR_ARGV);
       for (let i = 0; i < runs; i += 1) {
-        const pair = i % 2 === 0 ? (['floor', 'hook'] as const) : (['hook', 'floor'] as const);
-        for (const what of pair) {
+        const order = i % 2 === 0 ? (['floor', 'minimal', 'hook'] as const) : (['hook', 'minimal', 'floor'] as const);
+        for (const what of order) {
           if (what === 'floor') floorSamples.push(runMeasured(FLOOR_ARGV));
+          else if (what === 'minimal') minimalSamples.push(runMinimal());
           else {
             const sample = runHook();
             hookSamples.push(sample);
@@ -94,6 +104,7 @@ export function benchHookSize(input: HookBenchInput): { cells: HookCell[]; naive
         changedFiles: repo.changedFiles,
         hook,
         floor,
+        minimal: toStats(minimalSamples),
         wallRatio,
         rssOverFloorMiB,
         outcomes,

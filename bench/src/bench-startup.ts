@@ -57,7 +57,8 @@ export async function benchStartup(input: StartupInput): Promise<StartupInfo | u
   const replicaMatches = await checkReplica(paths, work);
   const shipped = await buildVariant({ ...shippedOptions(paths), outfile: join(work, 'shipped-replica.mjs') });
   const instrumented = join(work, 'instrumented.mjs');
-  await buildVariant({ ...shippedOptions(paths), outfile: instrumented, plugins: [markEvaluatedModules(paths.root)] });
+  const options = shippedOptions(paths);
+  await buildVariant({ ...options, outfile: instrumented, plugins: [...(options.plugins ?? []), markEvaluatedModules(paths.root)] });
   const profiled = join(work, 'profile.mjs');
   await buildVariant({ ...shippedOptions(paths), minify: false, outfile: profiled });
 

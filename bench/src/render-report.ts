@@ -40,6 +40,11 @@ export function renderBenchmarksMarkdown(results: BenchResults, previous = ''): 
     ),
   );
   out.push('');
+  const sectionRows = Object.entries(results.sections ?? {});
+  if (sectionRows.length > 0) {
+    out.push(table(['section', 'measured', 'mode', 'load (1 min) at start → end', 'seconds'], sectionRows.map(([name, r]) => [name, r.date, r.mode, `${r.loadAtStart} → ${r.loadAtEnd}`, String(r.seconds)])));
+    out.push('');
+  }
   if (results.noisy) {
     out.push(
       `> ⚠️ **Provisional numbers.** The machine was busy (load above 0.5 per core at the start or the end), so absolute times are inflated and spread. Ratios to bare node are measured in the same rounds and hold up better, but re-run on an idle machine before treating them as final.`,
@@ -65,12 +70,12 @@ export function renderBenchmarksMarkdown(results: BenchResults, previous = ''): 
   out.push('## 1. The hook, whole process');
   out.push('');
   out.push(
-    'The built bundle `packages/delivery-hook/dist/agent-checkpoint-hook.mjs <agent>` with the recorded `fail-fix-pass` Stop/AfterAgent payload of each real CLI on stdin, in a temp git repository (the scenario’s files, a `package.json` + `tsconfig.json`, 5,000 tracked `.ts` files) where 10 or 5,000 files changed (half modified, half untracked). The `node` preset is detected and the changed `.ts` files need a type-check the turn never ran, so **every run takes the full path and blocks** (config, transcript ‖ git, engine, message, loop-guard claim under the session lock). Fresh state directory per run. Times are median / p90 in ms, peak RSS median in MiB.',
+    'The built bundle `packages/delivery-hook/dist/agent-checkpoint-hook.mjs <agent>` with the recorded `fail-fix-pass` Stop/AfterAgent payload of each real CLI on stdin, in a temp git repository (the scenario’s files, a `package.json` + `tsconfig.json`, 5,000 tracked `.ts` files) where 10 or 5,000 files changed (half modified, half untracked). The `node` preset is detected and the changed `.ts` files need a type-check the turn never ran, so **every run takes the full path and blocks** (config, transcript ‖ git, engine, message, loop-guard claim under the session lock). One state directory per cell, a new session per run (every run is a first block). *Design floor* = `bench/src/minimal-hook.ts`: node reading the payload, `git rev-parse` ‖ `git status` and a 64 KiB tail read, nothing else — what any hook built on these two signals pays at least. Times are median / p90 in ms, peak RSS median in MiB.',
   );
   out.push('');
   out.push(
     table(
-      ['agent', 'transcript', 'changed files', 'hook wall', 'bare node wall', 'ratio', 'hook RSS', 'bare RSS', 'over bare', 'answer'],
+      ['agent', 'transcript', 'changed files', 'hook wall', 'bare node wall', 'ratio', 'design floor wall', 'hook RSS', 'bare RSS', 'over bare', 'answer'],
       hook.map((c: HookCell) => [
         c.agent,
         formatBytes(c.fileBytes),
@@ -78,6 +83,7 @@ export function renderBenchmarksMarkdown(results: BenchResults, previous = ''): 
         wall(c.hook),
         wall(c.floor),
         `${c.wallRatio.toFixed(2)}× ${mark(c.meetsWall)}`,
+        c.minimal === undefined ? '–' : `${wall(c.minimal)} (${(c.minimal.wallMs.median / c.floor.wallMs.median).toFixed(2)}×)`,
         mib(c.hook.peakRssMiB.median),
         mib(c.floor.peakRssMiB.median),
         `+${mib(c.rssOverFloorMiB)} ${mark(c.meetsRss)}`,

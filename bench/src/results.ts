@@ -30,6 +30,8 @@ export interface HookCell {
   readonly changedFiles: number;
   readonly hook: ProcessStats;
   readonly floor: FloorStats;
+  /** The design's floor: node + payload + `git rev-parse` ‖ `git status` + a 64 KiB tail read, nothing else. */
+  readonly minimal?: ProcessStats;
   /** hook median wall / floor median wall. */
   readonly wallRatio: number;
   /** hook median RSS − floor median RSS, MiB. */
@@ -151,6 +153,14 @@ export interface TmuxResult {
   readonly floor?: FloorStats;
 }
 
+export interface SectionRun {
+  readonly date: string;
+  readonly mode: 'full' | 'quick';
+  readonly loadAtStart: number;
+  readonly loadAtEnd: number;
+  readonly seconds: number;
+}
+
 export interface BenchResults {
   readonly schemaVersion: 1;
   readonly mode: 'full' | 'quick';
@@ -161,6 +171,8 @@ export interface BenchResults {
   readonly durationSeconds: number;
   readonly targets: typeof TARGETS;
   readonly notes: readonly string[];
+  /** When each section was measured and under what load (sections not re-run keep their old entry). */
+  readonly sections: Readonly<Record<string, SectionRun>>;
   readonly hook: readonly HookCell[];
   readonly naive: readonly NaiveCell[];
   readonly tailRead: readonly TailReadCell[];

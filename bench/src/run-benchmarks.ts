@@ -19,7 +19,7 @@ import { hasGnuTime } from './measure-process.ts';
 import { hermeticEnv, makeBenchRepo } from './make-bench-repo.ts';
 import { renderBenchmarksMarkdown } from './render-report.ts';
 import { benchPaths } from './repo-root.ts';
-import { TARGETS, type BenchResults, type HookCell, type NaiveCell, type TailReadCell } from './results.ts';
+import { TARGETS, type BenchResults, type HookCell, type NaiveCell, type SectionRun, type TailReadCell } from './results.ts';
 import { formatBytes, GiB } from './stats.ts';
 
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
@@ -78,66 +78,79 @@ async function main(): Promise<void> {
     const firstRepo = repos[0] as BenchRepo;
 
     const previous = readPrevious(paths.resultsJson);
+    const sections: Record<string, SectionRun> = { ...(previous?.sections ?? {}) };
+    const section = async <T>(name: (typeof SECTIONS)[number], measure: () => T | Promise<T>): Promise<T> => {
+      const at = Date.now();
+      const loadAtStart = round2(loadavg()[0] ?? 0);
+      const value = await measure();
+      sections[name] = { date: new Date(at).toISOString(), mode: options.quick ? 'quick' : 'full', loadAtStart, loadAtEnd: round2(loadavg()[0] ?? 0), seconds: Math.round((Date.now() - at) / 1000) };
+      return value;
+    };
     let hook: HookCell[] = [];
     let naive: NaiveCell[] = [];
     let tailRead: TailReadCell[] = [];
     if (wants('hook')) {
       log('hook: whole process per agent × transcript size × changed files');
-      for (const agent of AGENTS) {
-        for (const size of sizes) {
-          const result = benchHookSize({
-            scenario: scenarios.get(agent) as AgentScenario,
-            sizeLabel: size.label,
-            transcript: transcripts.get(`${agent}/${size.label}`) as CachedTranscript,
-            repos,
-            hookBundle: paths.hookBundle,
-            naiveBundle: bin('naive-read'),
-            runs: options.runs,
-            naiveRuns: options.naiveRuns(size.bytes),
-            tempRoot,
-            log,
-          });
-          hook.push(...result.cells);
-          naive.push(result.naive);
+      await section('hook', () => {
+        for (const agent of AGENTS) {
+          for (const size of sizes) {
+            const result = benchHookSize({
+              scenario: scenarios.get(agent) as AgentScenario,
+              sizeLabel: size.label,
+              transcript: transcripts.get(`${agent}/${size.label}`) as CachedTranscript,
+              repos,
+              hookBundle: paths.hookBundle,
+              naiveBundle: bin('naive-read'),
+              minimalBundle: bin('minimal-hook'),
+              runs: options.runs,
+              naiveRuns: options.naiveRuns(size.bytes),
+              tempRoot,
+              log,
+            });
+            hook.push(...result.cells);
+            naive.push(result.naive);
+          }
         }
-      }
+      });
     } else {
       hook = [...(previous?.hook ?? [])];
       naive = [...(previous?.naive ?? [])];
     }
     if (wants('tail')) {
       log('tail read: each reader alone, in-process and as a process');
-      for (const agent of AGENTS) {
-        const scenario = scenarios.get(agent) as AgentScenario;
-        const reference = runTailReader(bin('tail-read-runner'), scenario, scenario.transcriptFile, 1).report;
-        for (const size of sizes) {
-          tailRead.push(
-            benchTailRead({
-              scenario,
-              sizeLabel: size.label,
-              transcript: transcripts.get(`${agent}/${size.label}`) as CachedTranscript,
-              repo: firstRepo,
-              runnerBundle: bin('tail-read-runner'),
-              runs: options.tailRuns,
-              warmReads: options.warmReads,
-              reference,
-              log,
-            }),
-          );
+      await section('tail', () => {
+        for (const agent of AGENTS) {
+          const scenario = scenarios.get(agent) as AgentScenario;
+          const reference = runTailReader(bin('tail-read-runner'), scenario, scenario.transcriptFile, 1).report;
+          for (const size of sizes) {
+            tailRead.push(
+              benchTailRead({
+                scenario,
+                sizeLabel: size.label,
+                transcript: transcripts.get(`${agent}/${size.label}`) as CachedTranscript,
+                repo: firstRepo,
+                runnerBundle: bin('tail-read-runner'),
+                runs: options.tailRuns,
+                warmReads: options.warmReads,
+                reference,
+                log,
+              }),
+            );
+          }
         }
-      }
+      });
     } else tailRead = [...(previous?.tailRead ?? [])];
 
     const tmux = wants('tmux')
-      ? await benchTmux({ paths, scenario: scenarios.get('codex') as AgentScenario, transcript: transcripts.get(`codex/${sizes[0]?.label}`), repo: firstRepo, tempRoot, runs: options.tmuxRuns, log })
+      ? await section('tmux', () => benchTmux({ paths, scenario: scenarios.get('codex') as AgentScenario, transcript: transcripts.get(`codex/${sizes[0]?.label}`), repo: firstRepo, tempRoot, runs: options.tmuxRuns, log }))
       : (previous?.tmux ?? { skipped: 'not measured in this run' });
 
     const startup = wants('startup')
-      ? await benchStartup({ paths, scenarios, transcripts, sizes, repos, tempRoot, runs: options.runs, log })
+      ? await section('startup', () => benchStartup({ paths, scenarios, transcripts, sizes, repos, tempRoot, runs: options.runs, log }))
       : previous?.startup;
 
     const variants = wants('variants')
-      ? await benchVariants({ paths, scenario: scenarios.get('claude') as AgentScenario, transcript: transcripts.get(`claude/${sizes[0]?.label}`) as CachedTranscript, repo: firstRepo, bigRepo: repos.at(-1) as BenchRepo, tempRoot, runs: options.variantRuns, only: options.variants, log })
+      ? await section('variants', () => benchVariants({ paths, scenario: scenarios.get('claude') as AgentScenario, transcript: transcripts.get(`claude/${sizes[0]?.label}`) as CachedTranscript, repo: firstRepo, bigRepo: repos.at(-1) as BenchRepo, tempRoot, runs: options.variantRuns, only: options.variants, log }))
       : [...(previous?.variants ?? [])];
 
     const [one = 0, five = 0, fifteen = 0] = loadavg();
@@ -150,6 +163,7 @@ async function main(): Promise<void> {
       noisy: machine.loadAverageAtStart[0] / machine.cores > 0.5 || loadAtEnd[0] / machine.cores > 0.5,
       durationSeconds: Math.round((Date.now() - started) / 1000),
       targets: TARGETS,
+      sections,
       notes: [...notes, ...(options.only === undefined ? [] : [`Only ${[...options.only].join(', ')} measured in this run; other sections are from the previous results.json.`])],
       hook,
       naive,
