@@ -72,11 +72,11 @@ export function benchHookSize(input: HookBenchInput): { cells: HookCell[]; naive
       // Warm-up: page cache for the bundle, git's index stat data, the transcript tail.
       runHook();
       runMinimal();
-      runMeasured(FLOOR_ARGV);
+      runMeasured(FLOOR_ARGV, { env: repo.env });
       for (let i = 0; i < runs; i += 1) {
         const order = i % 2 === 0 ? (['floor', 'minimal', 'hook'] as const) : (['hook', 'minimal', 'floor'] as const);
         for (const what of order) {
-          if (what === 'floor') floorSamples.push(runMeasured(FLOOR_ARGV));
+          if (what === 'floor') floorSamples.push(runMeasured(FLOOR_ARGV, { env: repo.env }));
           else if (what === 'minimal') minimalSamples.push(runMinimal());
           else {
             const sample = runHook();
@@ -87,7 +87,7 @@ export function benchHookSize(input: HookBenchInput): { cells: HookCell[]; naive
           }
         }
         if (repoIndex === 0 && i < input.naiveRuns) {
-          const sample = runMeasured([process.execPath, input.naiveBundle, path], { timeoutMs: 600_000 });
+          const sample = runMeasured([process.execPath, input.naiveBundle, path], { env: repo.env, timeoutMs: 600_000 });
           naiveSamples.push(sample);
           if (sample.exitCode !== 0) naiveError = (JSON.parse(sample.stdout.trim() || '{}') as { error?: string }).error ?? `exit ${sample.exitCode}`;
         }

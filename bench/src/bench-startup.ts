@@ -110,8 +110,8 @@ export async function benchStartup(input: StartupInput): Promise<StartupInfo | u
     const exitTimes = { hook: [] as number[], floor: [] as number[] };
     const exitMs = (s: ProcessSample): number => Number(/AC_EXIT_MS=([\d.]+)/.exec(s.stderr)?.[1] ?? Number.NaN);
     for (let i = 0; i < input.runs; i += 1) {
-      exitTimes.floor.push(exitMs(runMeasured([process.execPath, '--import', exitPreload, '-e', ''])));
-      exitTimes.hook.push(exitMs(runMeasured([process.execPath, '--import', exitPreload, paths.hookBundle, 'version'])));
+      exitTimes.floor.push(exitMs(runMeasured([process.execPath, '--import', exitPreload, '-e', ''], { env: repo10.env })));
+      exitTimes.hook.push(exitMs(runMeasured([process.execPath, '--import', exitPreload, paths.hookBundle, 'version'], { env: repo10.env })));
     }
     const importMs = summarize(exitTimes.hook).median - summarize(exitTimes.floor).median;
     log(`  import + evaluate the bundle: ${importMs.toFixed(1)} ms (exit at ${summarize(exitTimes.hook).median.toFixed(1)} vs ${summarize(exitTimes.floor).median.toFixed(1)} ms)`);
@@ -120,7 +120,7 @@ export async function benchStartup(input: StartupInput): Promise<StartupInfo | u
     const escapeSamples: ProcessSample[] = [];
     const floorSamples: ProcessSample[] = [];
     for (let i = 0; i < input.runs; i += 1) {
-      floorSamples.push(runMeasured(FLOOR_ARGV));
+      floorSamples.push(runMeasured(FLOOR_ARGV, { env: repo10.env }));
       escapeSamples.push(run([process.execPath, paths.hookBundle, 'claude'], repo10, escapePayload));
     }
     const escapeHook = toStats(escapeSamples);

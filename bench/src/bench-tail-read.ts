@@ -11,6 +11,8 @@ export interface TailReadInput {
   readonly sizeLabel: string;
   readonly transcript: CachedTranscript;
   readonly repo: { readonly dir: string; readonly home: string };
+  /** The environment of the runner and of bare node (hermetic, no NODE_* variables). */
+  readonly env: Readonly<Record<string, string>>;
   readonly runnerBundle: string;
   readonly runs: number;
   readonly warmReads: number;
@@ -20,8 +22,14 @@ export interface TailReadInput {
 }
 
 /** Run the tail-read runner once and parse its report. */
-export function runTailReader(runnerBundle: string, scenario: AgentScenario, path: string, reads: number): { sample: ProcessSample; report: TailReadReport } {
-  const sample = runMeasured([process.execPath, runnerBundle, scenario.agent, path, JSON.stringify(scenario.hint), String(reads)]);
+export function runTailReader(
+  runnerBundle: string,
+  scenario: AgentScenario,
+  path: string,
+  reads: number,
+  env?: Readonly<Record<string, string>>,
+): { sample: ProcessSample; report: TailReadReport } {
+  const sample = runMeasured([process.execPath, runnerBundle, scenario.agent, path, JSON.stringify(scenario.hint), String(reads)], env === undefined ? {} : { env });
   if (sample.exitCode !== 0) throw new Error(`tail-read runner ${scenario.agent} exited ${sample.exitCode}: ${sample.stderr}`);
   return { sample, report: JSON.parse(sample.stdout.trim()) as TailReadReport };
 }
@@ -33,18 +41,18 @@ export function runTailReader(runnerBundle: string, scenario: AgentScenario, pat
 export function benchTailRead(input: TailReadInput): TailReadCell {
   const { scenario } = input;
   return withFinalTurn(input.transcript, finalTurnText(scenario, input.transcript.historyTurns, input.repo.dir, input.repo.home), (path, totalBytes) => {
-    runTailReader(input.runnerBundle, scenario, path, 1);
+    runTailReader(input.runnerBundle, scenario, path, 1, input.env);
     const processSamples: ProcessSample[] = [];
     const floorSamples: ProcessSample[] = [];
     const reports: TailReadReport[] = [];
     for (let i = 0; i < input.runs; i += 1) {
-      if (i % 2 === 0) floorSamples.push(runMeasured(FLOOR_ARGV));
-      const { sample, report } = runTailReader(input.runnerBundle, scenario, path, 1);
+      if (i % 2 === 0) floorSamples.push(runMeasured(FLOOR_ARGV, { env: input.env }));
+      const { sample, report } = runTailReader(input.runnerBundle, scenario, path, 1, input.env);
       processSamples.push(sample);
       reports.push(report);
-      if (i % 2 === 1) floorSamples.push(runMeasured(FLOOR_ARGV));
+      if (i % 2 === 1) floorSamples.push(runMeasured(FLOOR_ARGV, { env: input.env }));
     }
-    const warm = runTailReader(input.runnerBundle, scenario, path, input.warmReads).report;
+    const warm = runTailReader(input.runnerBundle, scenario, path, input.warmReads, input.env).report;
     const first = reports[0] ?? warm;
     const rssGrowth = summarize(reports.map((r) => (r.memoryAfter.rss - r.memoryBefore.rss) / MiB)).median;
     const heapGrowth = summarize(

@@ -98,7 +98,7 @@ export async function benchTmux(input: TmuxBenchInput): Promise<TmuxResult> {
       const paste = fresh.find((e) => e.type === 'paste');
       const submit = fresh.find((e) => e.type === 'submit');
       if (i === 0) continue; // warm-up
-      floorSamples.push(runMeasured(FLOOR_ARGV));
+      floorSamples.push(runMeasured(FLOOR_ARGV, { env: repo.env }));
       notifySamples.push(sample);
       if (submit !== undefined) toSubmit.push(submit.t - startedAt);
       if (paste !== undefined) toPaste.push(paste.t - startedAt);

@@ -122,7 +122,7 @@ export async function benchVariants(input: VariantsInput): Promise<VariantResult
       runOne(variant, fullPayload);
     }
     for (let i = 0; i < input.runs; i += 1) {
-      floor.push(runMeasured(FLOOR_ARGV));
+      floor.push(runMeasured(FLOOR_ARGV, { env: input.repo.env }));
       // Rotate the order each round so no variant always runs right after another.
       const order = live.map((_, k) => live[(k + i) % live.length] as Variant);
       for (const variant of order) {

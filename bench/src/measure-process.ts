@@ -48,6 +48,20 @@ export function hasGnuTime(): boolean {
 }
 
 /**
+ * The harness's environment without NODE_* variables: `NODE_EXTRA_CA_CERTS` alone adds ~85 ms to every
+ * node start on a machine that sets it (node parses the CA bundle before any JavaScript runs), and
+ * `NODE_OPTIONS` could load anything. Measured commands get either this or an explicit hermetic env.
+ */
+export function harnessEnv(): Record<string, string> {
+  return Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && !e[0].startsWith('NODE_')));
+}
+
+/** NODE_* variables set in the harness's environment (reported, never passed on). */
+export function droppedNodeVariables(): string[] {
+  return Object.keys(process.env).filter((k) => k.startsWith('NODE_'));
+}
+
+/**
  * Run `argv` once (synchronously, so the harness adds no event-loop jitter) and measure wall time and
  * peak RSS. Without GNU time, node processes report their own `maxRSS` through a preload (`--import`);
  * other commands then report NaN.
@@ -65,7 +79,7 @@ export function runMeasured(argv: readonly string[], options: RunOptions = {}): 
   const start = process.hrtime.bigint();
   const result = spawnSync(file, fullArgs, {
     input: options.input ?? '',
-    env: options.env ?? (process.env as Record<string, string>),
+    env: options.env ?? harnessEnv(),
     cwd: options.cwd,
     encoding: 'utf8',
     timeout: options.timeoutMs ?? 120_000,

@@ -15,7 +15,7 @@ import { benchTmux } from './bench-tmux.ts';
 import { benchVariants } from './bench-variants.ts';
 import { ensureTranscript, freeBytes, type CachedTranscript } from './generate-transcript.ts';
 import { loadPerCore, readMachineInfo } from './machine-info.ts';
-import { hasGnuTime } from './measure-process.ts';
+import { droppedNodeVariables, hasGnuTime } from './measure-process.ts';
 import { hermeticEnv, makeBenchRepo } from './make-bench-repo.ts';
 import { renderBenchmarksMarkdown } from './render-report.ts';
 import { benchPaths } from './repo-root.ts';
@@ -33,6 +33,10 @@ async function main(): Promise<void> {
   const wants = (section: (typeof SECTIONS)[number]): boolean => options.only === undefined || options.only.has(section);
   log(`agent-checkpoint benchmarks (${options.quick ? 'quick' : 'full'}) on ${machine.cpuModel} ×${machine.cores}, node ${machine.node}, load ${machine.loadAverageAtStart.join(' ')}`);
   if (loadPerCore().perCore > 0.5) log(`  note: the machine is busy (load ${loadPerCore().load1} on ${machine.cores} cores); absolute numbers will be noisy`);
+  const dropped = droppedNodeVariables();
+  if (dropped.length > 0) {
+    notes.push(`${dropped.join(', ')} set in the harness's environment: not passed to any measured process (NODE_EXTRA_CA_CERTS alone adds ~85 ms to every node start here; agents that pass it to hooks pay that too).`);
+  }
   if (!hasGnuTime()) notes.push('GNU time (/usr/bin/time) is missing: peak RSS comes from a preload reporting getrusage at exit.');
   for (const bundle of [paths.hookBundle]) {
     if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run \`pnpm build\` first (\`pnpm bench\` from the root does it through turbo)`);
@@ -129,6 +133,7 @@ async function main(): Promise<void> {
                 sizeLabel: size.label,
                 transcript: transcripts.get(`${agent}/${size.label}`) as CachedTranscript,
                 repo: firstRepo,
+                env: firstRepo.env,
                 runnerBundle: bin('tail-read-runner'),
                 runs: options.tailRuns,
                 warmReads: options.warmReads,
