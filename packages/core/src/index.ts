@@ -13,6 +13,7 @@ export { toSafeSessionId } from './state/safe-session-id.ts';
 export * from './state/session-state.ts';
 export * from './state/loop-guard.ts';
 export { readSessionState, updateSessionState, StateLockTimeoutError, DEFAULT_LOCK_WAIT_MS } from './state/session-state-store.ts';
+export { createRouteLogger, type RouteLogger } from './state/create-route-logger.ts';
 export type { ReadSessionStateResult, UpdateSessionStateOptions, UpdateSessionStateResult } from './state/session-state-store.ts';
 export { sessionStatePath, sessionsDir, switchesDir, type SessionStateLocation } from './state/state-files.ts';
 export * from './state/claim-checkpoint.ts';

@@ -1,65 +1,23 @@
-import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-
-/** Rotate `debug.log` to `debug.log.1` past this size, so the log stays bounded. */
-const MAX_LOG_BYTES = 1024 * 1024;
+import { createRouteLogger, type RouteLogger } from '@agent-checkpoint/core';
 
 /** Prefix of every stderr line, so users can tell our notes from the agent's. */
 export const STDERR_PREFIX = 'agent-checkpoint:';
 
-/** Where a hook run reports. */
-export interface HookLogger {
-  /** Something went wrong (bad payload, internal error, deadline): always one line on stderr. */
-  warn(message: string): void;
-  /** Decision details: stderr and the debug log, only in debug mode. */
-  debug(message: string, data?: Record<string, unknown>): void;
-  readonly debugEnabled: boolean;
-}
+/** Where a hook run reports (core's shared route logging convention). */
+export type HookLogger = RouteLogger;
 
-/**
- * A logger for one hook run. Stderr lines are concise and prefixed. Normal passes and blocks print
- * nothing to stderr (Gemini shows a passing hook's stderr to the user as a system message); with
- * debug on, every event is also appended as a JSON line to `<stateDir>/debug.log` (0600). Logging
- * never throws.
- */
+/** A logger for one hook run: debug-log lines carry the agent. */
 export function createHookLogger(options: {
   readonly debug: boolean;
   readonly stateDir: string | undefined;
   readonly agent: string;
   readonly stderr?: (line: string) => void;
 }): HookLogger {
-  const writeStderr = options.stderr ?? ((line: string) => void process.stderr.write(line));
-  const append = (level: string, message: string, data?: Record<string, unknown>): void => {
-    if (!options.debug || options.stateDir === undefined) return;
-    try {
-      mkdirSync(options.stateDir, { recursive: true, mode: 0o700 });
-      const path = join(options.stateDir, 'debug.log');
-      try {
-        if (statSync(path).size > MAX_LOG_BYTES) renameSync(path, `${path}.1`);
-      } catch {
-        // No log yet.
-      }
-      const line = JSON.stringify({ at: new Date().toISOString(), pid: process.pid, agent: options.agent, level, message, ...data });
-      appendFileSync(path, `${line}\n`, { mode: 0o600 });
-    } catch {
-      // Debug logging must never affect the hook.
-    }
-  };
-  return {
-    debugEnabled: options.debug,
-    warn(message) {
-      writeStderr(`${STDERR_PREFIX} ${oneLine(message)}\n`);
-      append('warn', message);
-    },
-    debug(message, data) {
-      if (!options.debug) return;
-      writeStderr(`${STDERR_PREFIX} ${oneLine(message)}\n`);
-      append('debug', message, data);
-    },
-  };
-}
-
-/** One stderr line per diagnostic, whatever it quotes (a path may hold a line break). */
-function oneLine(message: string): string {
-  return message.replace(/\r/g, '\\r').replace(/\n/g, '\\n');
+  return createRouteLogger({
+    prefix: STDERR_PREFIX,
+    debug: options.debug,
+    stateDir: options.stateDir,
+    fields: { agent: options.agent },
+    ...(options.stderr ? { stderr: options.stderr } : {}),
+  });
 }
