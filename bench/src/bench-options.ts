@@ -19,6 +19,8 @@ export interface BenchOptions {
   readonly variants: ReadonlySet<string> | undefined;
   /** Write docs/benchmarks.md and bench/results.json (default true). */
   readonly write: boolean;
+  /** Measure nothing: render docs/benchmarks.md from bench/results.json (after editing the analysis). */
+  readonly renderOnly: boolean;
 }
 
 export const SECTIONS = ['hook', 'tail', 'tmux', 'startup', 'variants'] as const;
@@ -35,9 +37,9 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   const runs = Number(value('runs') ?? (quick ? 5 : 15));
   const only = value('only');
   const variants = value('variants');
-  const unknown = argv.filter((a) => !/^--(quick|no-write|runs=\d+|variant-runs=\d+|only=[a-z,]+|variants=.+)$/.test(a));
+  const unknown = argv.filter((a) => !/^--(quick|no-write|render|runs=\d+|variant-runs=\d+|only=[a-z,]+|variants=.+)$/.test(a));
   if (unknown.length > 0) {
-    throw new Error(`unknown argument(s) ${unknown.join(' ')}; use --quick, --runs=N, --variant-runs=N, --only=${SECTIONS.join(',')}, --variants=a,b, --no-write`);
+    throw new Error(`unknown argument(s) ${unknown.join(' ')}; use --quick, --render, --runs=N, --variant-runs=N, --only=${SECTIONS.join(',')}, --variants=a,b, --no-write`);
   }
   return {
     quick,
@@ -52,5 +54,6 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     only: only === undefined ? undefined : new Set(only.split(',')),
     variants: variants === undefined ? undefined : new Set(['shipped', ...variants.split(',')]),
     write: !argv.includes('--no-write'),
+    renderOnly: argv.includes('--render'),
   };
 }

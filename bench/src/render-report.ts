@@ -190,7 +190,7 @@ export function renderBenchmarksMarkdown(results: BenchResults, previous = ''): 
     out.push('');
     out.push(
       table(
-        ['path', 'modules evaluated', 'full zod (config schema)', 'jsonc-parser', 'zod locales'],
+        ['path', 'modules evaluated', 'full zod (config schema)', 'jsonc-parser', 'zod locale index'],
         Object.entries(s.evaluatedModules).map(([k, v]) => [k, String(v.count), v.fullZod ? 'yes' : 'no', v.jsoncParser ? 'yes' : 'no', v.zodLocales ? 'yes' : 'no']),
       ),
     );

@@ -27,6 +27,13 @@ const log = (line: string): void => void process.stdout.write(`${line}\n`);
 async function main(): Promise<void> {
   const options = parseBenchOptions(process.argv.slice(2));
   const paths = benchPaths();
+  if (options.renderOnly) {
+    const results = readPrevious(paths.resultsJson);
+    if (results === undefined) throw new Error(`${paths.resultsJson} is missing or unreadable: run the benchmarks first`);
+    writeFileSync(paths.benchmarksMd, renderBenchmarksMarkdown(results, existsSync(paths.benchmarksMd) ? readFileSync(paths.benchmarksMd, 'utf8') : ''));
+    log(`rendered ${paths.benchmarksMd} from ${paths.resultsJson}`);
+    return;
+  }
   const started = Date.now();
   const machine = readMachineInfo();
   const notes: string[] = [];

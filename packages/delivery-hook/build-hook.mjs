@@ -15,8 +15,8 @@ export const HOOK_BUNDLE = join(here, 'dist', 'agent-checkpoint-hook.mjs');
  * zod's locale index (about 60 locales, re-exported as `z.locales`) is reachable from `zod/mini` but
  * never used: we word issues ourselves, and full zod (config validation) imports its English locale
  * directly, not through the index. Bundled, it is a quarter of the file and is parsed and evaluated at
- * every hook start; an empty module in its place measured −14% CPU on the escape hatch and −8% on a
- * full run (bench/, `docs/benchmarks.md`, variant `zod-locales-kept`).
+ * every hook start; an empty module in its place measured −5 to −14% CPU on the escape hatch and up
+ * to −8% on a full run (bench/, `docs/benchmarks.md`, variant `zod-locales-kept`).
  */
 export const stubZodLocales = {
   name: 'stub-zod-locales',
