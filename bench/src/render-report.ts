@@ -242,7 +242,7 @@ export function renderBenchmarksMarkdown(results: BenchResults, previous = ''): 
   if (results.variants.length === 0) out.push('Not measured.');
   else {
     out.push(
-      '`bundling` variants change only esbuild options (build-hook.mjs could adopt them as they are); `proposal` variants need the hook entry without top-level await (`bench/src/proposals/hook-entry-script.ts`) and are measured to size the gain. All variants run in the same rounds, in rotating order, on the escape hatch and on the full run (claude, smallest transcript, 10 and 5,000 changed files); a variant that prints anything different from the shipped bundle is marked.',
+      '`bundling` variants change only esbuild options (build-hook.mjs could adopt them as they are); `proposal` variants need a change outside the build script — the hook entry without top-level await (`bench/src/proposals/hook-entry-script.ts`: CommonJS, code cache, snapshot) or node flags in the installed hook command — and are measured to size the gain. All variants run in the same rounds, in rotating order, on the escape hatch and on the full run (claude, smallest transcript, 10 and 5,000 changed files); a variant that prints anything different from the shipped bundle is marked.',
     );
     out.push('');
     out.push(
