@@ -99,7 +99,9 @@ export async function updateSessionState<T>(
     release = await lockfile.lock(path, {
       realpath: false,
       stale: LOCK_STALE_MS,
-      retries: { retries: 100_000, factor: 1.3, minTimeout: 5, maxTimeout: 50, randomize: true, maxRetryTime: waitMs },
+      // `retry` precomputes one timeout per allowed retry: 100,000 cost 20-33 ms per lock; with these
+      // delays only ~600 attempts fit in the wait anyway, and maxRetryTime still bounds it.
+      retries: { retries: 1000, factor: 1.3, minTimeout: 5, maxTimeout: 50, randomize: true, maxRetryTime: waitMs },
       // The default throws from a timer, which would crash the hook process.
       onCompromised: (error) => {
         compromised.push(`state: lock of ${path} was compromised: ${error.message}`);
