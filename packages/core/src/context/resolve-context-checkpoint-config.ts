@@ -167,7 +167,10 @@ function repoRelative(key: string, value: string | undefined, diagnostics: strin
   if (value === undefined) return undefined;
   const normalized = value.replace(/\\/g, '/').replace(/\/+$/, '');
   const segments = normalized.split('/');
-  if (normalized.startsWith('/') || /^[A-Za-z]:/.test(normalized) || segments.includes('..') || normalized === '' || normalized === '.') {
+  // A segment of only dots and spaces holding ".." (".. ", "...") is treated as "..": Windows strips
+  // trailing dots and spaces from names, so it would leave the repository there.
+  const escapes = segments.some((s) => /^[. ]*\.\.[. ]*$/.test(s));
+  if (normalized.startsWith('/') || /^[A-Za-z]:/.test(normalized) || escapes || normalized === '' || normalized === '.') {
     diagnostics.push(`${key}: "${value}" must be a path inside the repository; ignored`);
     return undefined;
   }

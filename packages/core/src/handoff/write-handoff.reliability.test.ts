@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { isAbsolute, join, relative } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCheckpointStore } from '../checkpoint-state/checkpoint-store.ts';
@@ -26,7 +26,8 @@ function tempDir(): string {
 
 const inside = (root: string, path: string): boolean => {
   const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  // Exactly ".." or "../…" leaves the root; a name such as "..!" is an ordinary entry inside it.
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 };
 
 /** Hostile path-like strings. */
@@ -128,5 +129,13 @@ describe('symlinks carried by a repository', () => {
     });
     expect(existsSync(join(outside, 'handoffs')), `written outside the repository: ${JSON.stringify(result)}`).toBe(false);
     expect(result.ok).toBe(false);
+  });
+});
+
+describe('handoff.dir: dot-and-space segments', () => {
+  it('drops ".. " and "..." (Windows strips trailing dots and spaces, making them "..")', () => {
+    for (const dir of ['.. ', '...', 'a/.. /b', ' ..']) {
+      expect(resolveContextCheckpointConfig([{ handoff: { dir } }]).handoff.dir, dir).toBe(resolveContextCheckpointConfig([]).handoff.dir);
+    }
   });
 });
