@@ -1,4 +1,4 @@
-import { readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorMessage } from './session-state-store.ts';
 import { isErrnoCode, sessionsDir, switchesDir } from './state-files.ts';
@@ -25,34 +25,42 @@ export interface PruneStateDirOptions {
  * Keep the state directory bounded: remove session state files (and leftover lock directories) and
  * per-session off switches not touched for 30 days. The global switch and the debug log are never
  * removed here. Runs at most once a day; returns diagnostics, never throws.
+ *
+ * Synchronous inside: it rides on the claim's write path, where the usual cost is one `stat` of the
+ * marker, and a thread-pool round trip per step would cost more than the steps on a busy machine. A
+ * due run examines at most 5,000 local entries.
  */
 export async function pruneStateDir(options: PruneStateDirOptions): Promise<string[]> {
+  return pruneStateDirSync(options);
+}
+
+function pruneStateDirSync(options: PruneStateDirOptions): string[] {
   const marker = join(options.stateDir, '.last-prune');
   const now = options.now.getTime();
   try {
     if (options.force !== true) {
       try {
-        const { mtimeMs } = await stat(marker);
+        const { mtimeMs } = statSync(marker);
         if (now - mtimeMs < PRUNE_INTERVAL_MS && mtimeMs <= now) return [];
       } catch (error) {
         if (!isErrnoCode(error, 'ENOENT')) throw error;
       }
     }
-    await writeFile(marker, '', { mode: 0o600 });
-    await utimes(marker, options.now, options.now);
+    writeFileSync(marker, '', { mode: 0o600 });
+    utimesSync(marker, options.now, options.now);
     const cutoff = now - (options.maxAgeMs ?? STATE_MAX_AGE_MS);
-    await pruneEntries(sessionsDir(options.stateDir), cutoff, (name) => name.endsWith('.json') || name.endsWith('.json.lock') || name.endsWith('.json.gate'));
-    await pruneEntries(switchesDir(options.stateDir), cutoff, (name) => name.startsWith('session-') && name.endsWith('.off'));
+    pruneEntries(sessionsDir(options.stateDir), cutoff, (name) => name.endsWith('.json') || name.endsWith('.json.lock') || name.endsWith('.json.gate'));
+    pruneEntries(switchesDir(options.stateDir), cutoff, (name) => name.startsWith('session-') && name.endsWith('.off'));
     return [];
   } catch (error) {
     return [`state: pruning ${options.stateDir} failed: ${errorMessage(error)}`];
   }
 }
 
-async function pruneEntries(dir: string, cutoffMs: number, eligible: (name: string) => boolean): Promise<void> {
+function pruneEntries(dir: string, cutoffMs: number, eligible: (name: string) => boolean): void {
   let names: string[];
   try {
-    names = await readdir(dir);
+    names = readdirSync(dir);
   } catch (error) {
     if (isErrnoCode(error, 'ENOENT')) return;
     throw error;
@@ -61,8 +69,8 @@ async function pruneEntries(dir: string, cutoffMs: number, eligible: (name: stri
     if (!eligible(name)) continue;
     const path = join(dir, name);
     try {
-      const { mtimeMs } = await stat(path);
-      if (mtimeMs < cutoffMs) await rm(path, { recursive: true, force: true });
+      const { mtimeMs } = statSync(path);
+      if (mtimeMs < cutoffMs) rmSync(path, { recursive: true, force: true });
     } catch (error) {
       if (!isErrnoCode(error, 'ENOENT')) throw error;
     }

@@ -1,8 +1,12 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { recordBlock } from './session-state.ts';
+import { MAX_TURNS_KEPT, recordBlock, SessionStateSchema } from './session-state.ts';
 import { readSessionState, StateLockTimeoutError, updateSessionState } from './session-state-store.ts';
 import { sessionStatePath } from './state-files.ts';
 
@@ -110,5 +114,89 @@ describe('session state store', () => {
     const result = await updateSessionState(location, (s) => ({ state: recordBlock(s, 't', NOW), value: 'ok' }), { lockWaitMs: 500 });
     expect(result.value).toBe('ok');
     expect(JSON.parse(await readFile(sessionStatePath(location), 'utf8')).turns).toHaveLength(1);
+  });
+
+  it('replaces the file atomically without fsync: a reader polling during 4 writer processes only ever sees complete states', { timeout: 120_000 }, async () => {
+    // The update writes with rename and no fsync; atomicity for readers must come from the rename.
+    // (A plain in-place write fails this at once: the reader sees empty and half-written files.)
+    const worker = join(root, 'writer.mjs');
+    await build({
+      stdin: {
+        contents: `
+          import { existsSync } from 'node:fs';
+          import { updateSessionState } from ${JSON.stringify(fileURLToPath(new URL('./session-state-store.ts', import.meta.url)))};
+          import { recordBlock } from ${JSON.stringify(fileURLToPath(new URL('./session-state.ts', import.meta.url)))};
+          const [stateDir, writer, goFile] = process.argv.slice(2);
+          const deadline = Date.now() + 60000;
+          while (!existsSync(goFile) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
+          for (let i = 0; i < 150; i += 1) {
+            // Long turn ids: each state is several KiB, written in more than one piece if not atomic.
+            const turnId = writer + '-' + i + '-' + 'x'.repeat(180);
+            await updateSessionState({ stateDir, agent: 'claude', sessionId: 'shared' }, (s) => ({ state: recordBlock(s, turnId, new Date()), value: null }), { lockWaitMs: 60000 });
+          }
+        `,
+        resolveDir: root,
+        loader: 'ts',
+      },
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      outfile: worker,
+      banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url); const __filename = import.meta.filename ?? '';" },
+      logLevel: 'silent',
+    });
+    const location = { stateDir: join(root, 'state'), agent: 'claude' as const, sessionId: 'shared' };
+    const path = sessionStatePath(location);
+    const goFile = join(root, 'go');
+    const children: ChildProcess[] = [];
+    try {
+      const exits = ['a', 'b', 'c', 'd'].map((writer) => {
+        const child = spawn(process.execPath, [worker, location.stateDir, writer, goFile], { stdio: ['ignore', 'ignore', 'pipe'] });
+        children.push(child);
+        let stderr = '';
+        child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+        return new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+          child.on('error', reject);
+          child.on('close', (code) => resolve({ code, stderr }));
+        });
+      });
+      let running = exits.length;
+      for (const exit of exits) void exit.then(() => (running -= 1));
+      await writeFile(goFile, '');
+
+      let reads = 0;
+      const broken: string[] = [];
+      const versions = new Set<string>();
+      while (running > 0) {
+        for (let i = 0; i < 50; i += 1) {
+          let text: string;
+          try {
+            text = readFileSync(path, 'utf8');
+          } catch {
+            continue; // not written yet
+          }
+          reads += 1;
+          try {
+            const parsed = SessionStateSchema.parse(JSON.parse(text));
+            versions.add(JSON.stringify(parsed.turns.at(-1)));
+          } catch {
+            if (broken.length < 3) broken.push(text.slice(0, 80));
+          }
+        }
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      for (const exit of await Promise.all(exits)) expect(exit.code, exit.stderr).toBe(0);
+      expect(broken).toEqual([]);
+      // The reader really overlapped the writers: it saw many successive states, not just the last.
+      expect(reads).toBeGreaterThan(100);
+      expect(versions.size).toBeGreaterThan(20);
+      const { state, diagnostics } = await readSessionState(location);
+      expect(diagnostics).toEqual([]);
+      expect(state.turns).toHaveLength(MAX_TURNS_KEPT);
+      expect(await readdir(join(location.stateDir, 'sessions'))).toEqual(['claude-shared.json']);
+    } finally {
+      for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    }
   });
 });

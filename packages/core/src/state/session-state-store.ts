@@ -1,11 +1,13 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { SessionState } from './session-state.ts';
 import { SessionStateSchema, emptySessionState } from './session-state.ts';
 import {
-  ensurePrivateDir,
-  readSmallFile,
+  ensurePrivateDirSync,
+  isErrnoCode,
+  readSmallFileSync,
+  replacePrivateFileSync,
   sessionStatePath,
   sessionsDir,
-  writePrivateFileAtomic,
   type SessionStateLocation,
 } from './state-files.ts';
 
@@ -17,6 +19,11 @@ export const DEFAULT_LOCK_WAIT_MS = 3000;
  * the lock for milliseconds; proper-lockfile refreshes the lock's mtime while it is held.
  */
 const LOCK_STALE_MS = 5000;
+
+/** Waits between attempts on a held lock: 5 ms growing ×1.3 to 50 ms, each jittered up to ×2. */
+const LOCK_RETRY_MIN_MS = 5;
+const LOCK_RETRY_MAX_MS = 50;
+const LOCK_RETRY_FACTOR = 1.3;
 
 /** A session state as read from disk, with notes on anything that was wrong with the file. */
 export interface ReadSessionStateResult {
@@ -31,11 +38,19 @@ export interface ReadSessionStateResult {
  * so a damaged state file cannot wedge a hook. It is replaced on the next update.
  */
 export async function readSessionState(location: SessionStateLocation): Promise<ReadSessionStateResult> {
+  return readSessionStateSync(location);
+}
+
+/**
+ * {@link readSessionState} in one synchronous step (a few microseconds of local syscalls, where each
+ * asynchronous step would be a thread-pool round trip: milliseconds when the machine is busy).
+ */
+function readSessionStateSync(location: SessionStateLocation): ReadSessionStateResult {
   const path = sessionStatePath(location);
   const empty = emptySessionState(location.agent, location.sessionId);
   let text: string | undefined;
   try {
-    text = await readSmallFile(path);
+    text = readSmallFileSync(path);
   } catch (error) {
     return { state: empty, diagnostics: [`state: cannot read ${path}: ${errorMessage(error)}`] };
   }
@@ -79,7 +94,12 @@ export interface UpdateSessionStateResult<T> {
  * The lock is a `<file>.lock` directory (proper-lockfile: atomic `mkdir`, mtime kept fresh while
  * held, taken over when older than 5 s, so a crashed hook cannot block the session for long). The wait
  * is bounded by `lockWaitMs`; past it this rejects with a {@link StateLockTimeoutError}, and callers
- * fail open. The write is atomic (temp file + rename) with mode 0600 in a 0700 directory.
+ * fail open. The write is atomic (temp file + rename, no fsync: see {@link replacePrivateFileSync})
+ * with mode 0600 in a 0700 directory.
+ *
+ * Everything under the lock is synchronous: an uncontended update is a dozen local syscalls with no
+ * thread-pool round trip, which on a loaded machine is what made the update cost tens of milliseconds.
+ * Only the wait for a held lock yields to the event loop.
  *
  * `update` returns `{ state, value }`; `state: undefined` means "nothing to write".
  */
@@ -89,36 +109,59 @@ export async function updateSessionState<T>(
   options: UpdateSessionStateOptions = {},
 ): Promise<UpdateSessionStateResult<T>> {
   const path = sessionStatePath(location);
-  await ensurePrivateDir(sessionsDir(location.stateDir));
+  // Imported on first use: only a run that delivers a checkpoint takes the lock.
+  const [{ default: lockfile }, { default: writeFileAtomic }] = await Promise.all([import('proper-lockfile'), import('write-file-atomic')]);
+  ensurePrivateDirSync(sessionsDir(location.stateDir));
   const waitMs = Math.max(0, options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS);
   const compromised: string[] = [];
-  let release: () => Promise<void>;
+  let release: () => void;
   try {
-    // Imported on first use: only a run that delivers a checkpoint takes the lock.
-    const { default: lockfile } = await import('proper-lockfile');
-    release = await lockfile.lock(path, {
-      realpath: false,
-      stale: LOCK_STALE_MS,
-      // `retry` precomputes one timeout per allowed retry: 100,000 cost 20-33 ms per lock; with these
-      // delays only ~600 attempts fit in the wait anyway, and maxRetryTime still bounds it.
-      retries: { retries: 1000, factor: 1.3, minTimeout: 5, maxTimeout: 50, randomize: true, maxRetryTime: waitMs },
+    release = await lockWithin(lockfile, path, waitMs, (error) => {
       // The default throws from a timer, which would crash the hook process.
-      onCompromised: (error) => {
-        compromised.push(`state: lock of ${path} was compromised: ${error.message}`);
-      },
+      compromised.push(`state: lock of ${path} was compromised: ${error.message}`);
     });
   } catch (error) {
     throw new StateLockTimeoutError(path, waitMs, error);
   }
   try {
-    const read = await readSessionState(location);
+    const read = readSessionStateSync(location);
     const { state: next, value } = update(read.state);
-    if (next !== undefined) await writePrivateFileAtomic(path, `${JSON.stringify(next)}\n`);
+    if (next !== undefined) replacePrivateFileSync(path, `${JSON.stringify(next)}\n`, writeFileAtomic);
     return { state: next ?? read.state, value, written: next !== undefined, diagnostics: [...read.diagnostics, ...compromised] };
   } finally {
-    await release().catch(() => {
+    try {
+      release();
+    } catch {
       // Already released (compromised) or removed: nothing left to clean up.
-    });
+    }
+  }
+}
+
+/**
+ * Take the session lock, waiting at most `waitMs` for another holder. Each attempt is proper-lockfile's
+ * synchronous `lockSync` (mkdir, plus the stale check when the lock exists); between attempts of a held
+ * lock it sleeps 5-50 ms with jitter. Errors other than "held" (an unwritable directory, a file where
+ * the lock directory should be) are not worth waiting for and are thrown at once.
+ *
+ * Not proper-lockfile's own `retries`: the asynchronous lock it drives costs three thread-pool round
+ * trips per attempt, and `retry` precomputes a timeout table per lock.
+ */
+async function lockWithin(
+  lockfile: typeof import('proper-lockfile'),
+  path: string,
+  waitMs: number,
+  onCompromised: (error: Error) => void,
+): Promise<() => void> {
+  const deadline = Date.now() + waitMs;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return lockfile.lockSync(path, { realpath: false, stale: LOCK_STALE_MS, onCompromised });
+    } catch (error) {
+      const remaining = deadline - Date.now();
+      if (!isErrnoCode(error, 'ELOCKED') || remaining <= 0) throw error;
+      const delay = Math.min(LOCK_RETRY_MAX_MS, LOCK_RETRY_MIN_MS * LOCK_RETRY_FACTOR ** attempt * (1 + Math.random()));
+      await sleep(Math.min(delay, remaining));
+    }
   }
 }
 

@@ -1,6 +1,7 @@
-import { constants } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { mkdir, open } from 'node:fs/promises';
 import { join } from 'node:path';
+import type writeFileAtomic from 'write-file-atomic';
 import type { AgentId } from '../agent-id.ts';
 import { toSafeSessionId } from './safe-session-id.ts';
 
@@ -37,6 +38,11 @@ export async function ensurePrivateDir(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
 }
 
+/** {@link ensurePrivateDir} without a thread-pool round trip, for the session lock's hot path. */
+export function ensurePrivateDirSync(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+}
+
 /**
  * Read a small file as UTF-8. Undefined when it does not exist; throws on other errors, when it is not
  * a regular file, and when it is larger than {@link MAX_STATE_FILE_BYTES} (a state file never grows
@@ -64,12 +70,51 @@ export async function readSmallFile(path: string): Promise<string | undefined> {
 }
 
 /**
+ * {@link readSmallFile}, synchronously: the few syscalls of a local state file cost microseconds, while
+ * each asynchronous step is a thread-pool round trip that costs milliseconds on a loaded machine.
+ * Same guarantees: a FIFO or other special file is refused without blocking (O_NONBLOCK open, then a
+ * regular-file check on the open descriptor), and so is a file over the cap.
+ */
+export function readSmallFileSync(path: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    if (isErrnoCode(error, 'ENOENT')) return undefined;
+    throw error;
+  }
+  try {
+    const info = fstatSync(fd);
+    if (!info.isFile()) throw new Error(`${path} is not a regular file`);
+    if (info.size > MAX_STATE_FILE_BYTES) throw new Error(`${path} is ${info.size} bytes, over the ${MAX_STATE_FILE_BYTES} cap`);
+    return readFileSync(fd, { encoding: 'utf8' });
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
  * Write a file atomically (temp file + fsync + rename) with mode 0600, so readers never see half a
- * file. The writer is imported on first use: most hook runs only read state.
+ * file, and the new content survives a power loss (off switches are the user's explicit choice).
+ * The writer is imported on first use: most hook runs only read state.
  */
 export async function writePrivateFileAtomic(path: string, content: string): Promise<void> {
   const { default: writeFileAtomic } = await import('write-file-atomic');
   await writeFileAtomic(path, content, { mode: 0o600 });
+}
+
+/**
+ * Replace a file atomically (temp file + rename, mode 0600) without fsync, synchronously, for the
+ * session state written under the session lock.
+ *
+ * Why no fsync: atomicity for readers and for the next lock holder comes from `rename(2)`, not from
+ * fsync — a reader opens either the old inode or the complete new one. fsync only adds durability
+ * across a power loss, and on a busy disk it costs tens of milliseconds per block (it waits for the
+ * journal commit). The session state is a loop guard: if a crash ever left it empty or truncated, the
+ * reader treats it as an empty state with a diagnostic, and the worst outcome is one extra block.
+ */
+export function replacePrivateFileSync(path: string, content: string, writer: typeof writeFileAtomic): void {
+  writer.sync(path, content, { mode: 0o600, fsync: false });
 }
 
 export function isErrnoCode(error: unknown, code: string): boolean {
