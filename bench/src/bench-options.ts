@@ -37,7 +37,8 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   const runs = Number(value('runs') ?? (quick ? 5 : 15));
   const only = value('only');
   const variants = value('variants');
-  const unknown = argv.filter((a) => !/^--(quick|no-write|render|runs=\d+|variant-runs=\d+|only=[a-z,]+|variants=.+)$/.test(a));
+  // A lone `--` is what `pnpm bench -- --quick` passes on (pnpm 10 forwards the separator itself).
+  const unknown = argv.filter((a) => a !== '--' && !/^--(quick|no-write|render|runs=\d+|variant-runs=\d+|only=[a-z,]+|variants=.+)$/.test(a));
   if (unknown.length > 0) {
     throw new Error(`unknown argument(s) ${unknown.join(' ')}; use --quick, --render, --runs=N, --variant-runs=N, --only=${SECTIONS.join(',')}, --variants=a,b, --no-write`);
   }
