@@ -28,7 +28,7 @@ export function benchPaths(root: string = findRepoRoot()) {
     bin: join(work, 'bin'),
     transcripts: join(work, 'transcripts'),
     fixtures: join(root, 'fixtures'),
-    hookBundle: join(root, 'packages', 'delivery-hook', 'dist', 'agent-checkpoint-hook.mjs'),
+    hookBundle: join(root, 'packages', 'delivery-hook', 'dist', 'agent-checkpoint-hook.cjs'),
     tmuxBundle: join(root, 'packages', 'delivery-tmux', 'dist', 'agent-checkpoint-tmux.mjs'),
     fakeCodex: join(root, 'packages', 'delivery-tmux', 'src', '__fixtures__', 'fake-codex', 'codex.js'),
     resultsJson: join(bench, 'results.json'),

@@ -10,7 +10,7 @@ import { SKIP_REAL_CLIS } from '../src/harness/define-headless-agent-tests.ts';
 import { readJsonlFile } from '../src/harness/read-jsonl-file.ts';
 
 /**
- * Our real hook (the bundled `agent-checkpoint-hook.mjs`, installed as each CLI's Stop/AfterAgent
+ * Our real hook (the bundled `agent-checkpoint-hook.cjs`, installed as each CLI's Stop/AfterAgent
  * command) in the real CLIs, against the scripted model mock: it blocks once with exactly what
  * `getCheckpoint` says, the reason reaches the model in the agent's own wrapping, the model acts on
  * it, and the next stop passes; a turn with nothing missing gets silence.

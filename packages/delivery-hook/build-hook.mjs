@@ -1,15 +1,24 @@
 #!/usr/bin/env node
-// Bundles the hook entry (src/cli.ts) and everything it imports into ONE file,
-// dist/agent-checkpoint-hook.mjs, so agents run `node /abs/path/agent-checkpoint-hook.mjs <agent>` with
-// no module resolution, no npx and no node_modules at hook time.
+// Builds the `agent-checkpoint-hook` bin into dist/, so agents run `node /abs/path/agent-checkpoint-hook.cjs
+// <agent>` with no module resolution, no npx and no node_modules at hook time:
+// - agent-checkpoint-hook-main.cjs: the hook entry (src/cli.ts) and everything it imports, ONE file;
+// - agent-checkpoint-hook.cjs: a small launcher (src/launcher/start-hook.ts) that runs the main file
+//   through a V8 code cache (see src/launcher/launch-bundle.ts for why and how);
+// - agent-checkpoint-hook.mjs: a shim for hook entries written by older versions, which ran that name.
+// Both are CommonJS: a code cache needs a classic script, and a .cjs entry also skips the ES module
+// loader's start-up.
 import { build } from 'esbuild';
-import { chmodSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const pkg = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8'));
-export const HOOK_BUNDLE = join(here, 'dist', 'agent-checkpoint-hook.mjs');
+/** The bin agents run. */
+export const HOOK_BUNDLE = join(here, 'dist', 'agent-checkpoint-hook.cjs');
+export const HOOK_MAIN_NAME = 'agent-checkpoint-hook-main.cjs';
+export const HOOK_LEGACY_NAME = 'agent-checkpoint-hook.mjs';
 
 /**
  * zod's locale index (about 60 locales, re-exported as `z.locales`) is reachable from `zod/mini` but
@@ -28,36 +37,57 @@ export const stubZodLocales = {
   },
 };
 
-export async function buildHook(outfile = HOOK_BUNDLE) {
-  await build({
+/** esbuild options of the main bundle (bench/ builds variants from these). */
+export function mainBundleOptions(outfile) {
+  return {
     entryPoints: [join(here, 'src', 'cli.ts')],
     outfile,
     bundle: true,
     platform: 'node',
-    format: 'esm',
+    format: 'cjs',
     target: 'node20',
     // ESM entries first: jsonc-parser's `main` is a UMD wrapper whose dynamic requires break when
     // bundled (the config parser would then fail to load and every config file would be ignored).
     mainFields: ['module', 'main'],
-    // Smaller text parses faster at every hook start; names are kept for readable stack traces.
+    // Smaller text parses faster on a cache miss; names are kept for readable stack traces.
     minify: true,
     keepNames: true,
     legalComments: 'none',
-    define: { __AGENT_CHECKPOINT_VERSION__: JSON.stringify(pkg.version) },
+    // The launcher passes the bundle's own URL in this wrapper parameter (launch-bundle.ts).
+    define: { __AGENT_CHECKPOINT_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__agentCheckpointImportMetaUrl' },
     plugins: [stubZodLocales],
-    // Bundled CommonJS dependencies (proper-lockfile, write-file-atomic) expect require/__filename.
-    banner: {
-      js: [
-        '#!/usr/bin/env node',
-        "import { createRequire as __acCreateRequire } from 'node:module';",
-        "import { fileURLToPath as __acFileURLToPath } from 'node:url';",
-        'const require = __acCreateRequire(import.meta.url);',
-        'const __filename = __acFileURLToPath(import.meta.url);',
-      ].join('\n'),
-    },
+    logLevel: 'warning',
+  };
+}
+
+/**
+ * Build the bin into `dirname(outfile)`: the main bundle, the launcher at `outfile`, the legacy shim.
+ * Returns the launcher's path.
+ */
+export async function buildHook(outfile = HOOK_BUNDLE) {
+  const dir = dirname(outfile);
+  mkdirSync(dir, { recursive: true });
+  const mainFile = join(dir, HOOK_MAIN_NAME);
+  await build(mainBundleOptions(mainFile));
+  // Part of the code cache key: V8 cannot tell two builds of equal length apart by itself.
+  const buildId = createHash('sha256').update(readFileSync(mainFile)).digest('hex').slice(0, 32);
+  await build({
+    entryPoints: [join(here, 'src', 'launcher', 'start-hook.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    minify: true,
+    legalComments: 'none',
+    define: { __AGENT_CHECKPOINT_BUILD_ID__: JSON.stringify(buildId) },
+    banner: { js: '#!/usr/bin/env node' },
     logLevel: 'warning',
   });
   chmodSync(outfile, 0o755);
+  const legacy = join(dir, HOOK_LEGACY_NAME);
+  writeFileSync(legacy, `#!/usr/bin/env node\n// Hook entries written by older versions run this file; it starts the current bin.\nimport './agent-checkpoint-hook.cjs';\n`);
+  chmodSync(legacy, 0o755);
   return outfile;
 }
 

@@ -90,7 +90,7 @@ const TMUX_SETTLE_TIMEOUT_MS = 60_000;
  * The session (processes, tmux server, temp workspace with the state dir) is always disposed, and
  * the disposal is checked.
  *
- * - Hook routes: the Stop/AfterAgent hook is `node <abs>/agent-checkpoint-hook.mjs <agent>`, relayed
+ * - Hook routes: the Stop/AfterAgent hook is `node <abs>/agent-checkpoint-hook.cjs <agent>`, relayed
  *   by the probe (which records payload, output, wall time and a transcript snapshot); Codex runs
  *   `exec --dangerously-bypass-hook-trust`. One headless prompt; it settles when the CLI exits (and,
  *   for Codex, its notify was recorded).

@@ -15,7 +15,7 @@ function packageDir(name: string): string {
 }
 
 /** The bundled bins under test: what users install, not the TypeScript sources. */
-export const HOOK_BUNDLE = path.join(packageDir('@agent-checkpoint/delivery-hook'), 'dist', 'agent-checkpoint-hook.mjs');
+export const HOOK_BUNDLE = path.join(packageDir('@agent-checkpoint/delivery-hook'), 'dist', 'agent-checkpoint-hook.cjs');
 export const TMUX_BUNDLE = path.join(packageDir('@agent-checkpoint/delivery-tmux'), 'dist', 'agent-checkpoint-tmux.mjs');
 
 /** Fails with the command that fixes it when a bundle was not built. */
@@ -29,7 +29,7 @@ export function assertBundlesBuilt(): void {
 }
 
 /**
- * The hook command a user installs (README of delivery-hook): `node <abs>/agent-checkpoint-hook.mjs
+ * The hook command a user installs (README of delivery-hook): `node <abs>/agent-checkpoint-hook.cjs
  * <agent>`. `node` is the test's own Node: the sessions' PATH starts with its directory.
  */
 export function realHookCommand(agent: AgentId): string {

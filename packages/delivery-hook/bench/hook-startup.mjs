@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Startup cost of the bundled hook, as an agent pays it at every turn end: wall time and peak RSS of
-// `node dist/agent-checkpoint-hook.mjs <agent>` on real payloads, next to a bare `node -e ''`.
+// `node dist/agent-checkpoint-hook.cjs <agent>` on real payloads, next to a bare `node -e ''`.
 //
 //   node bench/hook-startup.mjs [runs]      (build first: pnpm --filter @agent-checkpoint/delivery-hook build)
 //
@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const bundle = join(here, '..', 'dist', 'agent-checkpoint-hook.mjs');
+const bundle = join(here, '..', 'dist', 'agent-checkpoint-hook.cjs');
 const preload = join(here, 'report-rss.mjs');
 const runs = Number(process.argv[2] ?? 20);
 

@@ -2,6 +2,7 @@ import { isAgentId, resolveStateDir, type AgentId } from '@agent-checkpoint/core
 import { createHookLogger } from './debug-log.ts';
 import { encodeHookOutput } from './encode-hook-output.ts';
 import { readHookOptions } from './hook-options.ts';
+import { codeCacheChannel, markCodeCoverage } from './launcher/code-cache-channel.ts';
 import { PASS, type HookVerdict } from './hook-verdict.ts';
 import { readStdin } from './read-stdin.ts';
 import { runHook } from './run-hook.ts';
@@ -41,7 +42,11 @@ export async function runHookEntry(
     if (finished) return new Promise<never>(() => undefined);
     finished = true;
     const output = agent === undefined ? '' : encodeHookOutput(agent, verdict);
-    if (note !== undefined) log.debug(note, { ms: Date.now() - startedAt, verdict: verdict.kind, ...(timings ? { timings } : {}) });
+    if (verdict.kind === 'block') markCodeCoverage(2);
+    if (note !== undefined) {
+      const codeCache = codeCacheChannel()?.status ?? 'off';
+      log.debug(note, { ms: Date.now() - startedAt, verdict: verdict.kind, codeCache, ...(timings ? { timings } : {}) });
+    }
     await writeStdout(output);
     process.exit(0);
   };

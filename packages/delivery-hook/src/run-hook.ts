@@ -3,6 +3,7 @@ import { isCommitGateMarked } from './commit-gate/commit-gate-marker.ts';
 import type { HookLogger } from './debug-log.ts';
 import { sessionKeyOf } from './hook-identity.ts';
 import { PASS, type HookVerdict } from './hook-verdict.ts';
+import { markCodeCoverage } from './launcher/code-cache-channel.ts';
 import { readHookPayload } from './read-hook-payload.ts';
 import type { StdinReadResult } from './read-stdin.ts';
 
@@ -86,6 +87,7 @@ export async function runHook(input: StdinReadResult, context: HookRunContext): 
 
   // Everything past this point (config, git, transcript, state lock) is loaded only now, so the
   // passes above never pay for evaluating it.
+  markCodeCoverage(1);
   const { runCheckpointPhase } = await import('./run-checkpoint-phase.ts');
   return runCheckpointPhase(event, { ...context, cwd, sessionId });
 }

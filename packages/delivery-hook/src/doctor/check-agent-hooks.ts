@@ -7,7 +7,7 @@ import { isExecutableFile } from '../manage/find-executable.ts';
 import type { DoctorFinding } from '../manage/doctor-report.ts';
 import { findOurHookEntries, type FoundHookEntry } from '../install/edit-agent-hooks.ts';
 import { AGENT_TITLES, OUR_HOOK_ENTRIES } from '../install/hook-entries.ts';
-import { HOOK_BUNDLE_NAME, type HookProgram } from '../install/hook-command.ts';
+import { HOOK_BUNDLE_NAME, LEGACY_HOOK_BUNDLE_NAME, type HookProgram } from '../install/hook-command.ts';
 import { codexHome, settingsPath, type InstallScope, type LocationContext } from '../install/settings-locations.ts';
 
 /** What doctor learned about one agent's registration, for the summary finding. */
@@ -100,7 +100,8 @@ function checkEntry(agent: AgentId, scope: InstallScope, path: string, entry: Fo
   const reinstall = `agent-checkpoint-hook install --agent ${agent}${scope === 'project' ? ' --scope project' : ''}`;
   const argv = parseShellCommand(entry.command)[0]?.argv ?? [];
   const [node, bundle] = argv;
-  if (node === undefined || bundle === undefined || !isAbsolute(node) || basename(bundle) !== HOOK_BUNDLE_NAME || !isAbsolute(bundle)) {
+  const legacy = bundle !== undefined && basename(bundle) === LEGACY_HOOK_BUNDLE_NAME;
+  if (node === undefined || bundle === undefined || !isAbsolute(node) || (basename(bundle) !== HOOK_BUNDLE_NAME && !legacy) || !isAbsolute(bundle)) {
     return {
       id,
       status: 'warn',
@@ -123,6 +124,15 @@ function checkEntry(agent: AgentId, scope: InstallScope, path: string, entry: Fo
       status: 'warn',
       title,
       detail: `timeout ${entry.timeout} ${unit} is too short: ${AGENT_TITLES[agent]} counts it in ${agent === 'gemini' ? 'milliseconds' : 'seconds'}, and a hook it kills is skipped silently.`,
+      fix: reinstall,
+    };
+  }
+  if (legacy) {
+    return {
+      id,
+      status: 'warn',
+      title,
+      detail: `in ${path}: runs ${LEGACY_HOOK_BUNDLE_NAME}, the entry of older versions; it still works, through a shim that starts ${HOOK_BUNDLE_NAME}, but loads Node's ES module loader first (a few ms more on every turn).`,
       fix: reinstall,
     };
   }

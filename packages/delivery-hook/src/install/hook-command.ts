@@ -1,11 +1,20 @@
 import { realpathSync } from 'node:fs';
-import { basename, dirname, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { shellCommand } from '../manage/shell-quote.ts';
 import type { HookEntrySpec } from './hook-entries.ts';
 
-/** File name of the bundled hook; also how our entries are recognised in settings files. */
-export const HOOK_BUNDLE_NAME = 'agent-checkpoint-hook.mjs';
+/** File name of the hook bin (the launcher); also how our entries are recognised in settings files. */
+export const HOOK_BUNDLE_NAME = 'agent-checkpoint-hook.cjs';
+
+/**
+ * The bin of versions before the code-cache launcher. Still shipped, as a shim that starts the
+ * launcher, so hook entries written by those versions keep working; doctor suggests re-installing.
+ */
+export const LEGACY_HOOK_BUNDLE_NAME = 'agent-checkpoint-hook.mjs';
+
+/** The bundle the launcher runs (next to it in `dist/`). */
+const HOOK_MAIN_NAME = 'agent-checkpoint-hook-main.cjs';
 
 /** What a hook command runs: absolute paths, never `npx` or a bare `node` from PATH. */
 export interface HookProgram {
@@ -21,7 +30,9 @@ export interface HookProgram {
  */
 export function defaultHookProgram(): HookProgram {
   const self = fileURLToPath(import.meta.url);
-  const bundle = basename(self) === HOOK_BUNDLE_NAME ? self : resolve(dirname(self), '..', '..', 'dist', HOOK_BUNDLE_NAME);
+  const name = basename(self);
+  const bundle =
+    name === HOOK_BUNDLE_NAME || name === HOOK_MAIN_NAME ? join(dirname(self), HOOK_BUNDLE_NAME) : resolve(dirname(self), '..', '..', 'dist', HOOK_BUNDLE_NAME);
   return { node: realOrSame(process.execPath), bundle: realOrSame(bundle) };
 }
 
@@ -34,12 +45,12 @@ export function hookCommandLine(program: HookProgram, entry: HookEntrySpec): str
 }
 
 /**
- * Whether a hook command is one of ours: it runs a file named `agent-checkpoint-hook.mjs` or the
- * `agent-checkpoint-hook` bin, from any path, quoted or not — so entries written by older versions,
- * another install location or by hand are found and replaced rather than duplicated.
+ * Whether a hook command is one of ours: it runs a file named `agent-checkpoint-hook.cjs` (or the
+ * older `.mjs`) or the `agent-checkpoint-hook` bin, from any path, quoted or not — so entries written
+ * by older versions, another install location or by hand are found and replaced rather than duplicated.
  */
 export function isOurHookCommand(command: unknown): boolean {
-  return typeof command === 'string' && /(?:^|[\s'"/\\])agent-checkpoint-hook(?:\.mjs)?(?=$|[\s'"])/.test(command);
+  return typeof command === 'string' && /(?:^|[\s'"/\\])agent-checkpoint-hook(?:\.[cm]js)?(?=$|[\s'"])/.test(command);
 }
 
 function realOrSame(path: string): string {

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
 /** The built bin, as agents run it (`node <abs path> <agent>`). Built by vitest's global setup. */
-export const HOOK_BUNDLE = join(import.meta.dirname, '..', '..', 'dist', 'agent-checkpoint-hook.mjs');
+export const HOOK_BUNDLE = join(import.meta.dirname, '..', '..', 'dist', 'agent-checkpoint-hook.cjs');
 
 /** What a hook process did. */
 export interface HookProcessResult {
@@ -15,6 +15,8 @@ export interface HookProcessResult {
 
 /** Options of {@link runHookBundle}. */
 export interface RunHookBundleOptions {
+  /** The bin to run; default the built {@link HOOK_BUNDLE}. */
+  readonly bin?: string;
   readonly args: readonly string[];
   /** Text written to stdin, then stdin is closed. `{ keepOpen }` writes it and never closes. */
   readonly stdin?: string | Buffer | { readonly keepOpen: string };
@@ -31,7 +33,7 @@ export interface RunHookBundleOptions {
 export function runHookBundle(options: RunHookBundleOptions): Promise<HookProcessResult> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [HOOK_BUNDLE, ...options.args], {
+    const child = spawn(process.execPath, [options.bin ?? HOOK_BUNDLE, ...options.args], {
       cwd: options.cwd ?? process.cwd(),
       env: definedOnly(options.env),
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -19,7 +19,7 @@ let hookBundle: string;
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'ac-tmux-rel-mixed-'));
   notifyBundle = await buildBundle(work);
-  hookBundle = buildHookBundle(join(work, 'agent-checkpoint-hook.mjs'));
+  hookBundle = buildHookBundle(join(work, 'agent-checkpoint-hook.cjs'));
 }, 120_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 

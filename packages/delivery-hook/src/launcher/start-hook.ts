@@ -1,0 +1,24 @@
+// The `agent-checkpoint-hook` bin: a small CommonJS launcher that runs the hook bundle
+// (agent-checkpoint-hook-main.cjs, next to it) through a V8 code cache. Kept tiny and free of the
+// bundle's dependencies: it is compiled from source on every run.
+import { join } from 'node:path';
+import { resolveCodeCacheDir } from './code-cache-file.ts';
+import { launchBundle } from './launch-bundle.ts';
+
+declare const __AGENT_CHECKPOINT_BUILD_ID__: string;
+
+const HOOK_AGENTS = new Set(['claude', 'gemini', 'codex', 'hook']);
+
+try {
+  launchBundle({
+    bundlePath: join(__dirname, 'agent-checkpoint-hook-main.cjs'),
+    buildId: __AGENT_CHECKPOINT_BUILD_ID__,
+    cacheDir: resolveCodeCacheDir(process.env),
+  });
+} catch (error) {
+  // The bundle could not even be loaded (a broken install). A hook run must still exit 0 with empty
+  // stdout — the stop passes — or the agent reports a failing hook on every turn.
+  const detail = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`agent-checkpoint-hook: cannot start (${detail.split('\n')[0] ?? ''}); reinstall the package. Letting the stop pass.\n`);
+  process.exitCode = HOOK_AGENTS.has(process.argv[2] ?? '') ? 0 : 1;
+}
