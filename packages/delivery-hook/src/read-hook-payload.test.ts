@@ -80,6 +80,35 @@ describe('readHookPayload', () => {
     });
   });
 
+  it('keeps an empty final text but drops an empty turn id (Claude and Codex)', () => {
+    expect(readHookPayload('claude', '{"prompt_id":"","last_assistant_message":""}')).toMatchObject({ event: { hint: { lastAssistantMessage: '' } } });
+    expect(readHookPayload('codex', '{"turn_id":"t","last_assistant_message":""}')).toMatchObject({
+      event: { hint: { turnId: 't', lastAssistantMessage: '' } },
+    });
+    expect(readHookPayload('gemini', '{"prompt":""}')).toMatchObject({ event: { hint: { prompt: '' } } });
+  });
+
+  it('ignores unknown keys and the other agents\' hint fields', () => {
+    const text = JSON.stringify({ hook_event_name: 'Stop', session_id: 's', model: 'm', prompt: 'p', turn_id: 't', prompt_id: 'q' });
+    expect(readHookPayload('claude', text)).toMatchObject({ event: { sessionId: 's', hint: { turnId: 'q' } } });
+    expect(readHookPayload('codex', text)).toMatchObject({ event: { sessionId: 's', hint: { turnId: 't' } } });
+    expect(readHookPayload('gemini', text)).toMatchObject({ event: { sessionId: 's', hint: { prompt: 'p' } } });
+  });
+
+  it.each([
+    ['claude', '{"prompt_id":7}', 'Claude Stop payload: prompt_id'],
+    ['claude', '{"background_tasks":{}}', 'Claude Stop payload: background_tasks'],
+    ['codex', '{"turn_id":7}', 'Codex Stop payload: turn_id'],
+    ['codex', '{"last_assistant_message":false}', 'Codex Stop payload: last_assistant_message'],
+    ['gemini', '{"prompt":["a"]}', 'Gemini AfterAgent payload: prompt'],
+    ['gemini', '{"cwd":1}', 'Gemini AfterAgent payload: cwd'],
+    ['codex', '{"transcript_path":{}}', 'Codex Stop payload: transcript_path'],
+  ] as const)('%s rejects %s, naming the payload and the field', (agent, text, prefix) => {
+    const result = readHookPayload(agent, text);
+    expect(result.kind).toBe('invalid');
+    if (result.kind === 'invalid') expect(result.detail.startsWith(prefix)).toBe(true);
+  });
+
   it.each([
     ['empty', ''],
     ['whitespace', '  \n'],
