@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { codeCacheFileName, isTrustedCacheDir, readCodeCache, resolveCodeCacheDir, writeCodeCache } from './code-cache-file.ts';
+import { CODE_CACHE_MAX_AGE_MS, codeCacheFileName, isTrustedCacheDir, readCodeCache, resolveCodeCacheDir, writeCodeCache } from './code-cache-file.ts';
 
 let root: string;
 beforeEach(() => {
@@ -124,5 +124,24 @@ describe('isTrustedCacheDir', () => {
     mkdirSync(dir);
     chmodSync(dir, 0o777);
     expect(writeCodeCache(dir, join(dir, 'hook-x.v8cache'), { coverage: 0, data: Buffer.from('x') })).toBe(process.platform === 'win32');
+  });
+});
+
+describe('pruning', () => {
+  it('deletes our caches and temp leftovers that are long unused when a new cache is written, nothing else', () => {
+    chmodSync(root, 0o700);
+    const old = Date.now() - CODE_CACHE_MAX_AGE_MS - 60_000;
+    const seed = (name: string, mtime: number): void => {
+      writeFileSync(join(root, name), 'x');
+      utimesSync(join(root, name), mtime / 1000, mtime / 1000);
+    };
+    seed('hook-old.v8cache', old);
+    seed('hook-recent.v8cache', Date.now() - 60_000);
+    seed('hook-dead.v8cache.123.abc.tmp', Date.now() - 2 * 60 * 60 * 1000);
+    seed('hook-live.v8cache.456.def.tmp', Date.now());
+    seed('notes.txt', old);
+    seed('other-old.v8cache', old);
+    expect(writeCodeCache(root, join(root, 'hook-new.v8cache'), { coverage: 0, data: Buffer.from('x') })).toBe(true);
+    expect(readdirSync(root).sort()).toEqual(['hook-live.v8cache.456.def.tmp', 'hook-new.v8cache', 'hook-recent.v8cache', 'notes.txt', 'other-old.v8cache']);
   });
 });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { basename, isAbsolute, join } from 'node:path';
 
 /** Environment variable that points the code cache somewhere else (tests, sandboxes). */
 export const CACHE_DIR_ENV = 'AGENT_CHECKPOINT_CACHE_DIR';
@@ -134,8 +134,40 @@ export function writeCodeCache(dir: string, file: string, entry: CodeCacheEntry)
       }
       throw error;
     }
+    pruneCodeCaches(dir, basename(file));
     return true;
   } catch {
     return false;
+  }
+}
+
+/** Caches of other builds or Node versions unused for this long are deleted when a new one is written. */
+export const CODE_CACHE_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+/** Temp files older than this are leftovers of a process killed mid-write. */
+const TEMP_MAX_AGE_MS = 60 * 60 * 1000;
+
+/**
+ * Keep the cache directory from growing with every upgrade: delete our own cache files (and temp
+ * leftovers) that were last written long ago. Runs only when a cache is written — once per build and
+ * Node version — and only touches names this module creates. A cache still in use by another Node
+ * version that gets deleted is simply written again on that version's next run.
+ */
+export function pruneCodeCaches(dir: string, keep: string, now: number = Date.now()): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (name === keep || !name.startsWith('hook-')) continue;
+    const maxAge = name.endsWith('.v8cache') ? CODE_CACHE_MAX_AGE_MS : name.endsWith('.tmp') ? TEMP_MAX_AGE_MS : undefined;
+    if (maxAge === undefined) continue;
+    try {
+      const stat = lstatSync(join(dir, name));
+      if (stat.isFile() && now - stat.mtimeMs > maxAge) unlinkSync(join(dir, name));
+    } catch {
+      // Gone already, or not ours to delete.
+    }
   }
 }
