@@ -117,4 +117,24 @@ describe('doctor', () => {
     expect((await runHookBundle({ args: ['doctor', '--bogus'], env: env() })).code).toBe(2);
     expect((await runHookBundle({ args: ['doctor', '--help'], env: env() })).code).toBe(0);
   });
+
+  it('reports hook entries of earlier versions (the .mjs entry) as working but worth re-installing', async () => {
+    const legacy = BUNDLE.replace(/\.cjs$/, '.mjs');
+    writeFile(join(sandbox.home, '.claude', 'settings.json'), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: `${NODE} ${legacy} claude`, timeout: 30 }] }] } }));
+    const { report } = await doctor(sandbox.root);
+    expect(finding(report, 'claude.hook.user.Stop')).toMatchObject({ status: 'warn', fix: 'agent-checkpoint-hook install --agent claude' });
+    expect(finding(report, 'claude.hook.user.Stop')?.detail).toContain('agent-checkpoint-hook.mjs, the entry of older versions');
+  });
+
+  it('reports the code cache: created by the first run, then in use; refused when others can write to it; off', async () => {
+    const cacheDir = join(sandbox.root, 'code-cache');
+    const first = await doctor(sandbox.root, { AGENT_CHECKPOINT_CACHE_DIR: cacheDir });
+    expect(finding(first.report, 'code-cache')).toMatchObject({ status: 'ok', title: `code cache ${cacheDir} (created by the first hook run)` });
+    // That doctor run went through the launcher, which wrote the cache as it exited.
+    const second = await doctor(sandbox.root, { AGENT_CHECKPOINT_CACHE_DIR: cacheDir });
+    expect(finding(second.report, 'code-cache')).toMatchObject({ status: 'ok', detail: '1 cache file(s)' });
+    chmodSync(cacheDir, 0o777);
+    expect(finding((await doctor(sandbox.root, { AGENT_CHECKPOINT_CACHE_DIR: cacheDir })).report, 'code-cache')).toMatchObject({ status: 'warn', fix: expect.stringContaining('chmod 700') });
+    expect(finding((await doctor(sandbox.root, { AGENT_CHECKPOINT_CODE_CACHE: '0' })).report, 'code-cache')).toMatchObject({ status: 'info' });
+  });
 });

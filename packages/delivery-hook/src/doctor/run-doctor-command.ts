@@ -20,6 +20,7 @@ import { AGENT_TITLES } from '../install/hook-entries.ts';
 import { defaultHookProgram, type HookProgram } from '../install/hook-command.ts';
 import { loadTranscriptReader } from '../load-transcript-reader.ts';
 import { checkAgentHooks } from './check-agent-hooks.ts';
+import { checkCodeCache } from './check-code-cache.ts';
 
 export interface DoctorCommandContext {
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -97,6 +98,7 @@ export async function runDoctorCommand(args: readonly string[], context: DoctorC
     if (registeredAgents.includes(agent) || versions[AGENT_IDS.indexOf(agent)]!.found) findings.push(await checkTranscript(agent, cwd, env));
   }
   findings.push(...(await checkState(env)));
+  findings.push(checkCodeCache(env));
 
   const report = doctorReport('agent-checkpoint-hook', findings);
   await context.write(parsed.values.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderDoctorReport(report, context.style));
