@@ -1,12 +1,18 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir, makeTempGitRepo, type TempGitRepo } from '../git/temp-git-repo.ts';
+import { killSnippets, lastJsonLine, runModuleSnippet } from '../state/run-module-snippet.ts';
 import type { CheckpointInput } from './checkpoint-schema.ts';
 import { createCheckpointStore, type CheckpointStore, type CheckpointStoreOptions } from './checkpoint-store.ts';
 
+const HERE = dirname(fileURLToPath(import.meta.url));
+
 const cleanups: (() => void)[] = [];
 afterEach(() => {
+  killSnippets();
   while (cleanups.length > 0) cleanups.pop()?.();
 });
 
@@ -315,5 +321,57 @@ describe('the default logger', { timeout: 60_000 }, () => {
     }
     expect(writes).toHaveLength(1);
     expect(writes[0]).toMatch(/^agent-checkpoint: Checkpoint file exists but is corrupt: .*x-checkpoint\.json: .+\n$/);
+  });
+});
+
+describe('files that are not checkpoints where a checkpoint should be', { timeout: 60_000 }, () => {
+  it('a directory: load reports it as unusable, an update moves it aside', async () => {
+    const r = repo();
+    const h = storeFor(r);
+    mkdirSync(join(h.stateDir, 'design-checkpoint.json'), { recursive: true });
+    expect(await h.store.load('design')).toBeNull();
+    expect(h.logs).toEqual([`Checkpoint file exists but is unusable: ${join(h.stateDir, 'design-checkpoint.json')} | not a regular file (a FIFO, socket or device)`]);
+    expect(await h.store.updatePhase('design', 'a', { status: 'in_progress' })).toBe(true);
+    expect(readdirSync(h.stateDir).sort()).toEqual(['design-checkpoint.json', 'design-checkpoint.json.corrupt-2026-01-29T10-30-00-000Z']);
+    expect((await h.store.getResumePoint('design')).phase).toBe('a');
+  });
+
+  it('a file over 16 MiB is not read: reported as unusable', async () => {
+    const r = repo();
+    const h = storeFor(r);
+    mkdirSync(h.stateDir, { recursive: true });
+    writeFileSync(join(h.stateDir, 'big-checkpoint.json'), Buffer.alloc(16 * 1024 * 1024 + 1, 0x20));
+    expect(await h.store.load('big')).toBeNull();
+    expect(h.logs).toEqual([`Checkpoint file exists but is unusable: ${join(h.stateDir, 'big-checkpoint.json')} | larger than 16777216 bytes`]);
+  });
+
+  // The `state` command's store functions on a FIFO, in a child process: a blocking open would hang only
+  // the child, and the test's timeout is the deadline.
+  it.skipIf(process.platform === 'win32')('a FIFO: load, resume point and update return at once with a diagnostic; the update moves it aside', async () => {
+    const r = repo();
+    const stateDir = join(r.dir, '.agent-checkpoint', 'state');
+    mkdirSync(stateDir, { recursive: true });
+    execFileSync('mkfifo', [join(stateDir, 'design-checkpoint.json')]);
+    const script = `
+      const { createCheckpointStore } = await import(${JSON.stringify(join(HERE, 'checkpoint-store.ts'))});
+      const logs = [];
+      const store = createCheckpointStore({
+        projectRoot: ${JSON.stringify(r.dir)},
+        env: ${JSON.stringify(r.env)},
+        logger: (message, error) => logs.push(error === undefined ? message : message + ' | ' + error.message),
+        now: () => new Date(Date.UTC(2026, 0, 29, 10, 30)),
+      });
+      const loaded = await store.load('design');
+      const resume = await store.getResumePoint('design');
+      const updated = await store.updatePhase('design', 'a', { status: 'in_progress' });
+      process.stdout.write(JSON.stringify({ loaded, resume, updated, logs }) + '\\n');`;
+    const run = await runModuleSnippet(script, HERE);
+    expect(run.code, run.stderr).toBe(0);
+    const out = lastJsonLine<{ loaded: unknown; resume: unknown; updated: boolean; logs: string[] }>(run.stdout);
+    const unusable = `Checkpoint file exists but is unusable: ${join(stateDir, 'design-checkpoint.json')} | not a regular file (a FIFO, socket or device)`;
+    expect(out).toEqual({ loaded: null, resume: { phase: null, summary: null }, updated: true, logs: [unusable, unusable, unusable, 'Moved the corrupt checkpoint to ' + join(stateDir, 'design-checkpoint.json.corrupt-2026-01-29T10-30-00-000Z') + '; starting a new one'] });
+    // The FIFO is kept aside (nothing the user made is deleted); the new checkpoint is a regular file.
+    expect(lstatSync(join(stateDir, 'design-checkpoint.json.corrupt-2026-01-29T10-30-00-000Z')).isFIFO()).toBe(true);
+    expect(JSON.parse(readFileSync(join(stateDir, 'design-checkpoint.json'), 'utf8')).state.current_phase).toBe('a');
   });
 });

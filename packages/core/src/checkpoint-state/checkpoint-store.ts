@@ -1,8 +1,10 @@
-import { mkdir, readFile, rename } from 'node:fs/promises';
+import { mkdir, rename } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { runGit } from '../git/run-git.ts';
 import { AGENT_CHECKPOINT_DIR, ensureAgentCheckpointDir } from '../handoff/agent-checkpoint-dir.ts';
+import { describeReadFailure, FileTooLargeError, readRegularFileSync } from '../state/read-regular-file.ts';
+import { NotARegularFileError } from '../transcript/read-jsonl-tail.ts';
 import {
   UnifiedCheckpointSchema,
   type CheckpointInput,
@@ -59,6 +61,12 @@ export interface CheckpointStore {
   /** The file of a command's checkpoint (undefined for an invalid name). */
   pathFor(command: string, feature?: string | null): Promise<string | undefined>;
 }
+
+/**
+ * A checkpoint file larger than this is not one we wrote (summaries are capped at 500 tokens each);
+ * it is reported as unusable instead of being read into memory.
+ */
+export const MAX_CHECKPOINT_FILE_BYTES = 16 * 1024 * 1024;
 
 /** Command and feature names become file names: letters, digits, `.`, `_`, `-`; no leading dot. */
 const SAFE_NAME = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,99}$/;
@@ -119,9 +127,16 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
     }
     let text: string;
     try {
-      text = await readFile(path, 'utf8');
+      // Non-blocking open, regular files only: a FIFO planted here must not wedge the command.
+      const file = readRegularFileSync(path, MAX_CHECKPOINT_FILE_BYTES);
+      if (file === undefined) return { checkpoint: null };
+      text = file.text;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { checkpoint: null };
+      if (error instanceof NotARegularFileError || error instanceof FileTooLargeError) {
+        // Not ours: reported like a corrupt file, so an update moves it aside instead of failing on it.
+        logger(`Checkpoint file exists but is unusable: ${path}`, new Error(describeReadFailure(error)));
+        return { checkpoint: null, corrupt: path };
+      }
       logger('Failed to load checkpoint', error);
       return { checkpoint: null };
     }

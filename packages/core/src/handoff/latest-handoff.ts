@@ -1,6 +1,7 @@
-import { open, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_HANDOFF_DIR } from '../context/resolve-context-checkpoint-config.ts';
+import { describeReadFailure, readRegularFileSync } from '../state/read-regular-file.ts';
 import { parseYamlScalar } from './markdown-text.ts';
 
 /** Handoff file names: `YYYY-MM-DD-HHMM.md`, or with a collision suffix `-N`. */
@@ -29,12 +30,18 @@ export interface LatestHandoffOptions {
   /** With `maxAgeMs`: handoffs modified longer ago than this are ignored (SessionStart should not resurrect old ones). */
   readonly now?: Date;
   readonly maxAgeMs?: number;
+  /**
+   * Told about every handoff-named entry that was skipped (not a regular file — a FIFO is never waited
+   * on —, over 1 MiB, or unreadable), so commands can say why no handoff was found.
+   */
+  readonly onSkipped?: (diagnostic: string) => void;
 }
 
 /**
  * The newest handoff in the handoff directory, by file name (`2026-01-07-1145-2` after
  * `2026-01-07-1145`), or undefined when there is none (or none young enough). Unreadable or
- * oversized files are skipped in favour of the next newest. Never throws.
+ * oversized files, and special files (FIFOs, sockets, devices: refused at once, never waited on), are
+ * skipped in favour of the next newest and reported to `onSkipped`. Never throws.
  */
 export async function latestHandoff(projectRoot: string, options: LatestHandoffOptions = {}): Promise<LoadedHandoff | undefined> {
   const dirRel = options.dir ?? DEFAULT_HANDOFF_DIR;
@@ -53,7 +60,7 @@ export async function latestHandoff(projectRoot: string, options: LatestHandoffO
   for (let i = candidates.length - 1; i >= 0; i -= 1) {
     const candidate = candidates[i] as (typeof candidates)[number];
     const path = join(dir, candidate.name);
-    const read = await readSmall(path);
+    const read = readHandoffFile(path, options.onSkipped);
     if (!read) continue;
     if (options.maxAgeMs !== undefined && (options.now ?? new Date()).getTime() - read.mtimeMs > options.maxAgeMs) return undefined;
     return {
@@ -99,20 +106,12 @@ export function parseHandoffFrontMatter(markdown: string): HandoffFrontMatter {
   return out;
 }
 
-async function readSmall(path: string): Promise<{ text: string; mtimeMs: number } | undefined> {
-  let handle;
+function readHandoffFile(path: string, onSkipped: LatestHandoffOptions['onSkipped']): { text: string; mtimeMs: number } | undefined {
   try {
-    handle = await open(path, 'r');
-  } catch {
+    // Undefined: deleted since the directory listing.
+    return readRegularFileSync(path, MAX_HANDOFF_BYTES);
+  } catch (error) {
+    onSkipped?.(`handoff: skipped ${path}: ${describeReadFailure(error)}`);
     return undefined;
-  }
-  try {
-    const info = await handle.stat();
-    if (!info.isFile() || info.size > MAX_HANDOFF_BYTES) return undefined;
-    return { text: await handle.readFile({ encoding: 'utf8' }), mtimeMs: info.mtimeMs };
-  } catch {
-    return undefined;
-  } finally {
-    await handle.close();
   }
 }

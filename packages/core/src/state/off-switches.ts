@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { toSafeSessionId } from './safe-session-id.ts';
-import { errorMessage } from './session-state-store.ts';
+import { describeReadFailure } from './read-regular-file.ts';
 import { ensurePrivateDir, readSmallFile, switchesDir, writePrivateFileAtomic } from './state-files.ts';
 
 /** Environment variable that turns every checkpoint off (`1`, `true`, `yes` or `on`). */
@@ -59,7 +59,7 @@ export async function readOffSwitch(options: {
       const text = await readSmallFile(path);
       if (text !== undefined) return { off: true, source: scope.kind, detail: path, diagnostics };
     } catch (error) {
-      diagnostics.push(`switch: cannot read ${path}: ${errorMessage(error)}`);
+      diagnostics.push(`switch: cannot read ${path}: ${describeReadFailure(error)}`);
       return { off: true, source: scope.kind, detail: path, diagnostics };
     }
   }

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { describeReadFailure } from './read-regular-file.ts';
 import type { SessionState } from './session-state.ts';
 import { SessionStateSchema, emptySessionState } from './session-state.ts';
 import {
@@ -52,7 +53,7 @@ function readSessionStateSync(location: SessionStateLocation): ReadSessionStateR
   try {
     text = readSmallFileSync(path);
   } catch (error) {
-    return { state: empty, diagnostics: [`state: cannot read ${path}: ${errorMessage(error)}`] };
+    return { state: empty, diagnostics: [`state: cannot read ${path}: ${describeReadFailure(error)}`] };
   }
   if (text === undefined) return { state: empty, diagnostics: [] };
   let json: unknown;

@@ -1,8 +1,9 @@
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
-import { mkdir, open } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type writeFileAtomic from 'write-file-atomic';
 import type { AgentId } from '../agent-id.ts';
+import { readRegularFileSync } from './read-regular-file.ts';
 import { toSafeSessionId } from './safe-session-id.ts';
 
 /** Largest state/switch file we are willing to read; anything bigger is treated as corrupt. */
@@ -44,53 +45,18 @@ export function ensurePrivateDirSync(dir: string): void {
 }
 
 /**
- * Read a small file as UTF-8. Undefined when it does not exist; throws on other errors, when it is not
- * a regular file, and when it is larger than {@link MAX_STATE_FILE_BYTES} (a state file never grows
- * that big, so it is not ours).
+ * Read a small state or switch file as UTF-8. Undefined when it does not exist; throws on other
+ * errors, `NotARegularFileError` when it is not a regular file (a FIFO is refused at once, never
+ * waited on), and `FileTooLargeError` when it is larger than {@link MAX_STATE_FILE_BYTES} (a state file
+ * never grows that big, so it is not ours). Synchronous inside, see {@link readRegularFileSync}.
  */
 export async function readSmallFile(path: string): Promise<string | undefined> {
-  let handle;
-  try {
-    // Non-blocking: a FIFO would hold a thread-pool thread in open(2) until a writer appears, and Node
-    // cannot exit while it does — the hook's deadline would not end the run.
-    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (error) {
-    if (isErrnoCode(error, 'ENOENT')) return undefined;
-    throw error;
-  }
-  try {
-    const info = await handle.stat();
-    if (!info.isFile()) throw new Error(`${path} is not a regular file`);
-    const { size } = info;
-    if (size > MAX_STATE_FILE_BYTES) throw new Error(`${path} is ${size} bytes, over the ${MAX_STATE_FILE_BYTES} cap`);
-    return await handle.readFile({ encoding: 'utf8' });
-  } finally {
-    await handle.close();
-  }
+  return readSmallFileSync(path);
 }
 
-/**
- * {@link readSmallFile}, synchronously: the few syscalls of a local state file cost microseconds, while
- * each asynchronous step is a thread-pool round trip that costs milliseconds on a loaded machine.
- * Same guarantees: a FIFO or other special file is refused without blocking (O_NONBLOCK open, then a
- * regular-file check on the open descriptor), and so is a file over the cap.
- */
+/** {@link readSmallFile} for callers that are synchronous themselves (the session lock's hot path). */
 export function readSmallFileSync(path: string): string | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (error) {
-    if (isErrnoCode(error, 'ENOENT')) return undefined;
-    throw error;
-  }
-  try {
-    const info = fstatSync(fd);
-    if (!info.isFile()) throw new Error(`${path} is not a regular file`);
-    if (info.size > MAX_STATE_FILE_BYTES) throw new Error(`${path} is ${info.size} bytes, over the ${MAX_STATE_FILE_BYTES} cap`);
-    return readFileSync(fd, { encoding: 'utf8' });
-  } finally {
-    closeSync(fd);
-  }
+  return readRegularFileSync(path, MAX_STATE_FILE_BYTES)?.text;
 }
 
 /**
