@@ -125,6 +125,28 @@ describe('getCheckpoint', () => {
     expect(outcome.git).toMatchObject({ kind: 'repo', files: [expect.objectContaining({ path: 'server/old.ts' })] });
   });
 
+  it('categorizes the files of this turn only, for the mode and the message alike', async () => {
+    const r = repo();
+    r.write('server/old.ts', 'dirty from yesterday\n');
+    r.touch('server/old.ts', Date.now() - 3_600_000);
+    r.write('docs/guide.md', 'edited now\n');
+    const docsTurn = fakeReader(timeline([read(join(r.dir, 'docs/guide.md')), edit(join(r.dir, 'docs/guide.md'))]));
+    const loud = config({ ...SERVER, silentWhenNoChanges: false });
+    // Only docs were touched: no-changes, although a stale server file is dirty.
+    const docsOnly = await getCheckpoint(request(r, { config: loud, transcript: { reader: docsTurn, path: '/t.jsonl' } }));
+    expect(docsOnly).toMatchObject({ decision: 'message', mode: 'no-changes', files: [expect.objectContaining({ reason: 'tool-mutation' })] });
+    expect(docsOnly.message?.startsWith(`${loud.messages.prefix}${loud.messages.noChanges}`)).toBe(true);
+    expect(docsOnly.message).not.toContain('make restart');
+
+    // The server file touched as well: actionable, and the summary names only its category.
+    r.write('server/app.ts', 'changed\n');
+    const both = fakeReader(timeline([read(join(r.dir, 'server/app.ts')), edit(join(r.dir, 'server/app.ts')), edit(join(r.dir, 'docs/guide.md'))]));
+    const outcome = await getCheckpoint(request(r, { config: loud, transcript: { reader: both, path: '/t.jsonl' } }));
+    expect(outcome).toMatchObject({ decision: 'message', mode: 'actionable' });
+    expect(outcome.message).toContain(`${loud.messages.changedLabel} server code`);
+    expect(outcome.result?.categories.map((c) => [c.id, c.files])).toEqual([['server', ['server/app.ts']]]);
+  });
+
   it('includes files committed during the turn', async () => {
     const r = repo();
     r.write('server/feature.ts', 'new\n');

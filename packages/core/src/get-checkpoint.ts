@@ -123,9 +123,11 @@ async function decide(request: CheckpointRequest, config: ResolvedConfig, diagno
             ...(startedAtMs === undefined ? {} : { turnStartMs: startedAtMs }),
           })
         : [];
-    result = runHeuristics(files, timeline, context, config);
-    message = composeMessage(result, files, config, escapeHatchOptions(request.sessionId, env));
-    docsOnly = isDocsOnly(categorizeFiles(files.map((f) => f.file.path), config));
+    // Sorted into categories once, for the heuristics, the message and the mode alike.
+    const categorization = categorizeFiles(files.map((f) => f.file.path), config);
+    result = runHeuristics(files, timeline, context, config, categorization);
+    message = composeMessage(result, files, config, { ...escapeHatchOptions(request.sessionId, env), categorization });
+    docsOnly = isDocsOnly(categorization);
   } catch (error) {
     diagnostics.push(`engine failed: ${describeError(error)}`);
     return genericFallback(config, diagnostics, base);

@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import type { ResolvedConfig } from '../config/config-schema.ts';
-import { categorizeFiles, isDocsOnly } from './categorize-files.ts';
+import { categorizeFiles, isDocsOnly, type Categorization } from './categorize-files.ts';
 import type { AttributedFile, CheckpointResult } from './checkpoint-result.ts';
 
 /** Options of {@link composeMessage}. */
@@ -20,6 +20,12 @@ export interface ComposeMessageOptions {
   readonly tests?: { readonly headline: string; readonly outputTail?: string };
   /** Context lines (`context.enabled`, opt-in): their own section before the reminder. */
   readonly contextLines?: readonly string[];
+  /**
+   * The files' categorization, when the caller already has it: it must be
+   * `categorizeFiles(files.map((f) => f.file.path), config)` (what `runHeuristics` was given), so the
+   * files are not sorted again. Computed here when absent.
+   */
+  readonly categorization?: Categorization;
 }
 
 /** How many file names the "Changed:" line lists when no category matched. */
@@ -50,8 +56,7 @@ export function composeMessage(
 ): string | undefined {
   const m = config.messages;
   const hatch = renderEscapeHatch(m.escapeHatch, options.sessionId, options.offFile);
-  const paths = files.map((f) => f.file.path);
-  const categorization = categorizeFiles(paths, config);
+  const categorization = options.categorization ?? categorizeFiles(files.map((f) => f.file.path), config);
   const context = (options.contextLines ?? []).join('\n');
   if (isDocsOnly(categorization)) {
     return config.silentWhenNoChanges ? undefined : joinSections([`${m.prefix}${m.noChanges}`, context, hatch]);

@@ -1,6 +1,6 @@
 import type { ResolvedConfig } from '../config/config-schema.ts';
 import type { TurnTimeline } from '../timeline/turn-timeline.ts';
-import { categorizeFiles } from './categorize-files.ts';
+import { categorizeFiles, type Categorization } from './categorize-files.ts';
 import { checkBlastRadius, checkEditWithoutRead } from './check-edit-hygiene.ts';
 import { checkErrors } from './check-errors.ts';
 import { checkPlanDrift } from './check-plan-drift.ts';
@@ -20,18 +20,22 @@ import { computeTimelineFacts } from './timeline-facts.ts';
  * Observations keep that order and identical texts are merged.
  *
  * `context.projectRoot` must be the directory `files` paths are relative to (the repository top level).
+ *
+ * `categorization`, when given, must be `categorizeFiles(files.map((f) => f.file.path), config)`: a
+ * caller that also composes the message categorizes once and passes the same result to both (5,000
+ * changed files are then sorted once per checkpoint, not twice).
  */
 export function runHeuristics(
   files: readonly AttributedFile[],
   timeline: TurnTimeline,
   context: CheckpointContext,
   config: ResolvedConfig,
+  categorization?: Categorization,
 ): CheckpointResult {
   const base = { root: context.projectRoot, cwd: context.cwd ?? timeline.cwd ?? context.projectRoot };
   const facts = computeTimelineFacts(timeline.hasData ? timeline.calls : [], base);
   const paths = files.map((f) => f.file.path);
-  const categorization = categorizeFiles(paths, config);
-  const gaps = checkVerificationGaps(categorization, facts, timeline, config, logWindow(context.elapsedSeconds));
+  const gaps = checkVerificationGaps(categorization ?? categorizeFiles(paths, config), facts, timeline, config, logWindow(context.elapsedSeconds));
   const observations = mergeObservations([
     ...gaps.observations,
     ...checkErrors(facts, config),
