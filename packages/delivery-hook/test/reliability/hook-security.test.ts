@@ -80,11 +80,14 @@ describe('nothing planted in a transcript, a file name, a payload or the environ
     for (const payload of place.payloads) {
       const live = [payload, `echo x ${payload} x`, `echo 'x${payload}x'`, `echo "x${payload}x"`].some((script) => {
         rmSync(place.marker(dir), { force: true });
-        spawnSync('/bin/sh', ['-c', script], { env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: dir }, stdio: 'ignore' });
+        // In the world's root: `echo x | touch <marker> x` also touches `x` in the shell's cwd.
+        spawnSync('/bin/sh', ['-c', script], { cwd: dir, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: dir }, stdio: 'ignore' });
         return existsSync(place.marker(dir));
       });
       expect(live, payload).toBe(true);
     }
+    // That stray `x` landed in the temp dir (removed with the world), not in the package directory.
+    expect(existsSync(join(dir, 'x'))).toBe(true);
     rmSync(place.marker(dir), { force: true });
   });
 
