@@ -73,19 +73,32 @@ export function attributeFiles(input: AttributeFilesInput): AttributedFile[] {
   }
 
   const out: AttributedFile[] = [];
+  // Thousands of changed files against a handful of touches: look up only the kinds of touch this
+  // turn has, and allocate call id lists only for touched files.
+  const byShell = shellTouches.size > 0 || globTouches.length > 0;
   for (const file of snapshot.files) {
-    const names = file.fromPath !== undefined ? [file.path, file.fromPath] : [file.path];
-    const toolIds = names.flatMap((n) => toolTouches.get(n) ?? []);
-    const shellIds = [
-      ...names.flatMap((n) => shellTouches.get(n) ?? []),
-      ...names.flatMap((n) => ancestors(n).flatMap((dir) => dirTouches.get(dir) ?? [])),
-      ...globTouches.filter((g) => names.some((n) => g.match(n))).map((g) => g.callId),
-    ];
-    const callIds = [...new Set([...toolIds, ...shellIds])];
+    const toolIds: string[] = [];
+    const shellIds: string[] = [];
+    if (toolTouches.size > 0) {
+      pushAll(toolIds, toolTouches.get(file.path));
+      if (file.fromPath !== undefined) pushAll(toolIds, toolTouches.get(file.fromPath));
+    }
+    if (byShell) {
+      const names = file.fromPath !== undefined ? [file.path, file.fromPath] : [file.path];
+      for (const n of names) pushAll(shellIds, shellTouches.get(n));
+      if (dirTouches.size > 0) for (const n of names) for (const dir of ancestors(n)) pushAll(shellIds, dirTouches.get(dir));
+      for (const g of globTouches) if (names.some((n) => g.match(n))) shellIds.push(g.callId);
+    }
     const reason = reasonFor(file, toolIds.length > 0, shellIds.length > 0, turnStartMs);
-    if (reason) out.push({ file, reason, callIds });
+    if (!reason) continue;
+    const callIds = toolIds.length + shellIds.length === 0 ? [] : [...new Set([...toolIds, ...shellIds])];
+    out.push({ file, reason, callIds });
   }
   return sortByPath(out);
+}
+
+function pushAll(into: string[], ids: readonly string[] | undefined): void {
+  if (ids !== undefined) for (const id of ids) into.push(id);
 }
 
 function reasonFor(file: ChangedFile, byTool: boolean, byShell: boolean, turnStartMs: number | undefined): AttributionReason | undefined {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import type { ToolCall } from '../timeline/tool-call.ts';
 import type { TurnTimeline } from '../timeline/turn-timeline.ts';
@@ -112,6 +113,20 @@ describe('blast radius', () => {
     expect(area('packages/core/src/a.ts')).toBe('packages/core');
     expect(area('src/a.ts')).toBe('src');
     expect(area('README.md')).toBeUndefined();
+    expect(area('packages/a.ts')).toBe('packages');
+    expect(area('apps/web/')).toBe('apps/web');
+    // The rule as first written (split on every slash) and the one-pass version agree on any path.
+    const bySplit = (path: string): string | undefined => {
+      const parts = path.split('/');
+      if (parts.length < 2) return undefined;
+      return ['packages', 'apps', 'crates', 'libs', 'services', 'plugins', 'modules'].includes(parts[0]!) && parts.length > 2 ? `${parts[0]}/${parts[1]}` : parts[0];
+    };
+    const segment = fc.constantFrom('packages', 'apps', 'src', 'a.ts', '', 'x');
+    fc.assert(
+      fc.property(fc.array(segment, { minLength: 1, maxLength: 5 }), (parts) => {
+        expect(area(parts.join('/'))).toBe(bySplit(parts.join('/')));
+      }),
+    );
     const f = files(['packages/core/a.ts', 'packages/cli/b.ts', 'packages/web/c.ts', 'apps/site/d.ts']);
     expect(checkBlastRadius(f, configWith({}))).toHaveLength(1);
   });

@@ -67,7 +67,7 @@ export function checkVerificationGaps(
     actions.push({ source: category.id, text: action, precedence: category.precedence });
     if (category.evidence.length > 0) requiredEvidence.push(category.evidence);
     if (timeline.hasData && category.evidence.length > 0) {
-      const lastChange = lastMutationOf(facts, files);
+      const lastChange = category.evidenceAfterLastEdit ? notBefore : lastMutationOf(facts, files);
       const callId = lastChange === undefined ? undefined : facts.calls[lastChange.call]?.call.id;
       // A matching command that ran and failed was observed: say it failed, and point at it.
       const failed = findLastFailedEvidence(facts, category.evidence, notBefore);
@@ -96,8 +96,8 @@ export function checkVerificationGaps(
       followUps.push({ ...evaluated, status: 'covered' });
       continue;
     }
-    const files = [...new Set(triggering.flatMap((m) => m.files))];
-    const notBefore = followUp.evidenceAfterLastEdit ? lastMutationOf(facts, files) : undefined;
+    // A file in several triggering categories appears more than once here, which lastMutationOf ignores.
+    const notBefore = followUp.evidenceAfterLastEdit ? lastMutationOf(facts, triggering.flatMap((m) => m.files)) : undefined;
     const hit = findLastEvidence(facts, followUp.evidence, notBefore);
     if (hit) {
       followUps.push({ ...evaluated, status: 'satisfied', evidenceCallId: hit.callId, evidenceMatched: hit.evidence });

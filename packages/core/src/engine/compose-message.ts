@@ -66,7 +66,7 @@ export function composeMessage(
   }
   const header = `${m.prefix}${m.header}`.trimEnd();
   const sections: string[] = [options.tests ? `${header}\n${options.tests.headline}` : header];
-  const summary = changedSummary(result, [...categorization.uncategorized, ...categorization.matched.flatMap((x) => x.files)]);
+  const summary = changedSummary(result, categorization);
   if (summary !== '') sections.push(`${m.changedLabel} ${summary}`.trim());
   if (result.requiredActions.length > 0) {
     const steps = [...result.requiredActions.map((a) => a.text), ...m.actionsFooter];
@@ -133,9 +133,9 @@ function shellWord(text: string): string {
   return /^[A-Za-z0-9._:@%+=,\/-]+$/.test(text) ? text : shellQuote(text);
 }
 
-function changedSummary(result: CheckpointResult, nonDocsFiles: readonly string[]): string {
+function changedSummary(result: CheckpointResult, categorization: Categorization): string {
   if (result.categories.length > 0) return result.categories.map((c) => c.label).join(', ');
-  const unique = [...new Set(nonDocsFiles)].sort();
+  const unique = [...new Set([...categorization.uncategorized, ...categorization.matched.flatMap((x) => x.files)])].sort();
   if (unique.length === 0) return '';
   const shown = unique.slice(0, MAX_LISTED_FILES).map((p) => `\`${p}\``);
   const more = unique.length - shown.length;

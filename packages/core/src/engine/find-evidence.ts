@@ -54,24 +54,37 @@ function findLastMatchingCommand(
  */
 export function lastMutationOf(facts: TimelineFacts, files: readonly string[]): Position | undefined {
   if (files.length === 0) return undefined;
-  const set = new Set(files);
-  const dirs = new Set<string>();
-  for (const f of files) for (let i = f.indexOf('/'); i !== -1; i = f.indexOf('/', i + 1)) dirs.add(f.slice(0, i));
+  // Built on first need: a turn's mutations are few, a checkpoint's files may be thousands.
+  let fileSet: Set<string> | undefined;
+  let dirs: Set<string> | undefined;
+  const touched = (repoPath: string): boolean => {
+    fileSet ??= new Set(files);
+    if (fileSet.has(repoPath)) return true;
+    dirs ??= directoriesOf(files);
+    return dirs.has(repoPath);
+  };
   let last: Position | undefined;
   for (const f of facts.calls) {
     if (!mutationTookEffect(f.call)) continue;
     for (const m of f.mutations) {
       if (m.repoPath === undefined) continue;
-      if (set.has(m.repoPath) || dirs.has(m.repoPath)) last = maxPosition(last, { call: f.index, segment: m.segment });
+      const at = { call: f.index, segment: m.segment };
+      if (last !== undefined && comparePositions(at, last) <= 0) continue;
+      if (touched(m.repoPath)) last = at;
     }
     for (const g of f.mutationGlobs) {
+      const at = { call: f.index, segment: g.segment };
+      if (last !== undefined && comparePositions(at, last) <= 0) continue;
       const match = globMatcher([g.glob]);
-      if (files.some((file) => match(file))) last = maxPosition(last, { call: f.index, segment: g.segment });
+      if (files.some((file) => match(file))) last = at;
     }
   }
   return last;
 }
 
-function maxPosition(a: Position | undefined, b: Position): Position {
-  return a === undefined || comparePositions(b, a) > 0 ? b : a;
+/** Every directory above `files`: `a/b/c.py` gives `a` and `a/b`. */
+function directoriesOf(files: readonly string[]): Set<string> {
+  const dirs = new Set<string>();
+  for (const f of files) for (let i = f.indexOf('/'); i !== -1; i = f.indexOf('/', i + 1)) dirs.add(f.slice(0, i));
+  return dirs;
 }
