@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseLogNameStatus } from './parse-log-name-status.ts';
 import { parseStatusV2, statusFromXY } from './parse-status-v2.ts';
@@ -59,6 +60,45 @@ describe('parseStatusV2', () => {
       ['modified', 'a', undefined],
       ['renamed', 'b', undefined],
     ]);
+  });
+
+  it('any well-formed output parses back to its entries, paths byte for byte', () => {
+    // Path bytes: anything but NUL, spaces and newlines included, often non-UTF-8.
+    const path = fc.uint8Array({ minLength: 1, maxLength: 12 }).map((bytes) => Buffer.from(bytes.map((b) => (b === 0 ? 0x20 : b))));
+    const xy = fc.constantFrom('.M', 'M.', 'MM', 'A.', 'AM', 'AD', '.D', 'D.', '.T', 'T.', 'R.', 'C.');
+    const entry = fc.oneof(
+      fc.record({ kind: fc.constant('1' as const), xy, path }),
+      fc.record({ kind: fc.constant('2' as const), xy, path, from: path, copy: fc.boolean(), score: fc.integer({ min: 0, max: 100 }) }),
+      fc.record({ kind: fc.constant('u' as const), path }),
+      fc.record({ kind: fc.constant('?' as const), path }),
+    );
+    fc.assert(
+      fc.property(fc.array(entry, { maxLength: 8 }), (entries) => {
+        const records = entries.flatMap((e): Buffer[] => {
+          switch (e.kind) {
+            case '1':
+              return [Buffer.concat([Buffer.from(`1 ${e.xy} N... ${modes} ${H} ${H} `), e.path])];
+            case '2':
+              return [Buffer.concat([Buffer.from(`2 ${e.xy} N... ${modes} ${H} ${H} ${e.copy ? 'C' : 'R'}${e.score} `), e.path]), e.from];
+            case 'u':
+              return [Buffer.concat([Buffer.from(`u UU N... ${modes} 100644 ${H} ${H} ${H} `), e.path])];
+            case '?':
+              return [Buffer.concat([Buffer.from('? '), e.path])];
+          }
+        });
+        const parsed = parseStatusV2(z(`# branch.oid ${H}`, ...records));
+        expect(parsed.entries).toEqual(
+          entries.map((e) =>
+            e.kind === '1'
+              ? { path: e.path, status: statusFromXY(e.xy) }
+              : e.kind === '2'
+                ? { path: e.path, status: e.copy ? 'copied' : 'renamed', fromPath: e.from }
+                : { path: e.path, status: e.kind === 'u' ? 'unmerged' : 'untracked' },
+          ),
+        );
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('maps XY codes relative to HEAD', () => {

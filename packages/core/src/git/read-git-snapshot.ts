@@ -38,7 +38,8 @@ const SLASH = Buffer.from('/');
  *
  * Cost: two git processes run in parallel (`rev-parse --show-toplevel` and
  * `status --porcelain=v2 --branch -z --untracked-files=all --no-ahead-behind`, which also yields HEAD
- * and the branch), a third (`log`) only with `sinceMs`, then one `lstat` per file.
+ * and the branch), a third (`log`) only with `sinceMs`; one `lstat` per file, the worktree's while the
+ * `log` call runs.
  *
  * Guarantees:
  * - read-only: `--no-optional-locks` and `GIT_OPTIONAL_LOCKS=0` keep `status` from refreshing the
@@ -106,39 +107,41 @@ async function readSnapshot(
   const rootBytes = stripTrailingNewline(topLevel.stdout);
   const root = rootBytes.toString('utf8');
   const parsed = parseStatusV2(status.stdout);
-
-  const entries: { entry: StatusEntry; source: ChangedFile['source'] }[] = parsed.entries.map((entry) => ({
-    entry,
-    source: 'worktree',
-  }));
   const diagnostics: string[] = [];
   // The turn start may still be unknown (a promise); wait for it and the log call at most one more
   // time limit.
   const logGuard = setTimeout(() => controller.abort(), options.timeoutMs);
+  // The worktree files are stat'ed while `git log` (and the transcript read that tells it when the
+  // turn began) is still running: at 5,000 changed files the stats are this process's largest cost.
+  const worktreeMtimes = statMtimes(
+    parsed.entries.map((entry) => Buffer.concat([rootBytes, SLASH, entry.path])),
+    options.signal,
+  );
   const log = await logCall;
   clearTimeout(logGuard);
+  const committed: StatusEntry[] = [];
   if (log.kind === 'ok') {
-    const inWorktree = new Set(parsed.entries.map((e) => e.path.toString('latin1')));
-    for (const entry of log.entries) {
-      if (!inWorktree.has(entry.path.toString('latin1'))) entries.push({ entry, source: 'committed' });
+    if (log.entries.length > 0) {
+      const inWorktree = new Set(parsed.entries.map((e) => e.path.toString('latin1')));
+      for (const entry of log.entries) {
+        if (!inWorktree.has(entry.path.toString('latin1'))) committed.push(entry);
+      }
     }
   } else if (log.kind === 'failed' && parsed.head !== undefined) {
     diagnostics.push(`committed-during-turn files unavailable: ${log.message}`);
   }
-
-  const mtimes = await statMtimes(
-    entries.map(({ entry }) => Buffer.concat([rootBytes, SLASH, entry.path])),
+  const mtimes = await worktreeMtimes;
+  const committedMtimes = await statMtimes(
+    committed.map((entry) => Buffer.concat([rootBytes, SLASH, entry.path])),
     options.signal,
   );
-  const files: ChangedFile[] = entries.map(({ entry, source }, i) => {
-    const mtimeMs = entry.status === 'deleted' ? undefined : mtimes[i];
-    return {
-      path: entry.path.toString('utf8'),
-      status: entry.status,
-      source,
-      ...(entry.fromPath ? { fromPath: entry.fromPath.toString('utf8') } : {}),
-      ...(mtimeMs === undefined ? {} : { mtimeMs }),
-    };
+
+  const files: ChangedFile[] = new Array<ChangedFile>(parsed.entries.length + committed.length);
+  parsed.entries.forEach((entry, i) => {
+    files[i] = changedFile(entry, 'worktree', mtimes[i]);
+  });
+  committed.forEach((entry, i) => {
+    files[parsed.entries.length + i] = changedFile(entry, 'committed', committedMtimes[i]);
   });
 
   // A named branch without commits is "unborn": the contract reports no branch until HEAD exists.
@@ -151,6 +154,14 @@ async function readSnapshot(
     files,
     ...(diagnostics.length > 0 ? { diagnostics } : {}),
   };
+}
+
+/** A git entry as a {@link ChangedFile} (built without object spreads: there may be thousands). */
+function changedFile(entry: StatusEntry, source: ChangedFile['source'], mtime: number | undefined): ChangedFile {
+  const file: { -readonly [K in keyof ChangedFile]: ChangedFile[K] } = { path: entry.path.toString('utf8'), status: entry.status, source };
+  if (entry.fromPath) file.fromPath = entry.fromPath.toString('utf8');
+  if (mtime !== undefined && entry.status !== 'deleted') file.mtimeMs = mtime;
+  return file;
 }
 
 type LogOutcome =
