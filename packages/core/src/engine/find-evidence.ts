@@ -54,15 +54,7 @@ function findLastMatchingCommand(
  */
 export function lastMutationOf(facts: TimelineFacts, files: readonly string[]): Position | undefined {
   if (files.length === 0) return undefined;
-  // Built on first need: a turn's mutations are few, a checkpoint's files may be thousands.
-  let fileSet: Set<string> | undefined;
-  let dirs: Set<string> | undefined;
-  const touched = (repoPath: string): boolean => {
-    fileSet ??= new Set(files);
-    if (fileSet.has(repoPath)) return true;
-    dirs ??= directoriesOf(files);
-    return dirs.has(repoPath);
-  };
+  const touched = coverage(files);
   let last: Position | undefined;
   for (const f of facts.calls) {
     if (!mutationTookEffect(f.call)) continue;
@@ -80,6 +72,32 @@ export function lastMutationOf(facts: TimelineFacts, files: readonly string[]): 
     }
   }
   return last;
+}
+
+/** Distinct mutation targets looked up by scanning `files` before indexing them (see {@link coverage}). */
+const SCAN_LIMIT = 8;
+
+/**
+ * Whether a repo-relative target is one of `files` or a directory above one of them. A turn mutates a
+ * few paths and a checkpoint may carry thousands of files, so the first few targets are answered by a
+ * scan that allocates nothing; only a turn with many distinct targets pays for indexing every file and
+ * every directory above it.
+ */
+function coverage(files: readonly string[]): (target: string) => boolean {
+  const answers = new Map<string, boolean>();
+  let index: { readonly files: Set<string>; readonly dirs: Set<string> } | undefined;
+  return (target) => {
+    if (index) return index.files.has(target) || index.dirs.has(target);
+    const known = answers.get(target);
+    if (known !== undefined) return known;
+    if (answers.size >= SCAN_LIMIT) {
+      index = { files: new Set(files), dirs: directoriesOf(files) };
+      return index.files.has(target) || index.dirs.has(target);
+    }
+    const hit = files.some((f) => f === target || (f.length > target.length && f.charCodeAt(target.length) === 0x2f && f.startsWith(target)));
+    answers.set(target, hit);
+    return hit;
+  };
 }
 
 /** Every directory above `files`: `a/b/c.py` gives `a` and `a/b`. */
