@@ -25,15 +25,23 @@ export interface HookBenchInput {
   /** The design's physical floor (minimal-hook.ts): node + payload + git rev-parse ‖ status + a 64 KiB tail read. */
   readonly minimalBundle: string;
   readonly runs: number;
+  /** Rounds (the first ones) that also run the hook with an empty code cache directory: the first run after install. */
+  readonly firstRuns: number;
   readonly naiveRuns: number;
   readonly tempRoot: string;
   readonly log: (line: string) => void;
 }
 
 /**
- * One agent and transcript size: for every repository, `runs` rounds of {bare node, hook} in
- * alternating order (so drifting load hits both alike) after one warm-up round; the naive full-file
+ * One agent and transcript size: for every repository, `runs` rounds of {bare node, design floor, hook}
+ * in alternating order (so drifting load hits all alike) after one warm-up round; the naive full-file
  * reader runs in the first `naiveRuns` rounds of the first repository.
+ *
+ * The hook is the shipped bin (launcher + main bundle through the V8 code cache). Its cache lives in
+ * the repository's temp HOME (`XDG_CACHE_HOME`): the warm-up run writes it, so `hook` is the steady
+ * state users see on every turn after the first. The first `firstRuns` rounds add a run with an empty
+ * cache directory (`AGENT_CHECKPOINT_CACHE_DIR`, removed afterwards): the first run after install or
+ * upgrade, which compiles the bundle from source and writes the cache.
  */
 export function benchHookSize(input: HookBenchInput): { cells: HookCell[]; naive: NaiveCell } {
   const { scenario, repos, runs } = input;
@@ -46,6 +54,7 @@ export function benchHookSize(input: HookBenchInput): { cells: HookCell[]; naive
       fileBytes = totalBytes;
       const payload = payloadFor(scenario, path, repo.dir);
       const hookSamples: ProcessSample[] = [];
+      const firstRunSamples: ProcessSample[] = [];
       const floorSamples: ProcessSample[] = [];
       const minimalSamples: ProcessSample[] = [];
       const runMinimal = (): ProcessSample => {
@@ -59,25 +68,40 @@ export function benchHookSize(input: HookBenchInput): { cells: HookCell[]; naive
       // sessions' files exist); each run is a new session, so every run is a first block.
       const stateDir = mkdtempSync(join(input.tempRoot, 'state-'));
       let run = 0;
-      const runHook = (): ProcessSample => {
+      const runHook = (extraEnv: Record<string, string> = {}): ProcessSample => {
         run += 1;
         const sample = runMeasured([process.execPath, input.hookBundle, scenario.agent], {
           input: sessionPayload(payload, run),
           cwd: repo.dir,
-          env: { ...repo.env, AGENT_CHECKPOINT_STATE_DIR: stateDir },
+          env: { ...repo.env, AGENT_CHECKPOINT_STATE_DIR: stateDir, ...extraEnv },
         });
         if (sample.exitCode !== 0) throw new Error(`hook ${scenario.agent} exited ${sample.exitCode}: ${sample.stderr}`);
         return sample;
       };
-      // Warm-up: page cache for the bundle, git's index stat data, the transcript tail.
-      runHook();
+      const runFirst = (): ProcessSample => {
+        const cacheDir = join(input.tempRoot, `code-cache-first-run-${run + 1}`);
+        try {
+          return runHook({ AGENT_CHECKPOINT_CACHE_DIR: cacheDir });
+        } finally {
+          rmSync(cacheDir, { recursive: true, force: true });
+        }
+      };
+      // Warm-up: page cache for the bundle, git's index stat data, the transcript tail; writes the code cache.
+      const expected = outcomeOf(runHook().stdout);
       runMinimal();
       runMeasured(FLOOR_ARGV, { env: repo.env });
       for (let i = 0; i < runs; i += 1) {
-        const order = i % 2 === 0 ? (['floor', 'minimal', 'hook'] as const) : (['hook', 'minimal', 'floor'] as const);
+        const forward = i < input.firstRuns ? (['floor', 'minimal', 'hook', 'first'] as const) : (['floor', 'minimal', 'hook'] as const);
+        const order = i % 2 === 0 ? forward : [...forward].reverse();
         for (const what of order) {
           if (what === 'floor') floorSamples.push(runMeasured(FLOOR_ARGV, { env: repo.env }));
           else if (what === 'minimal') minimalSamples.push(runMinimal());
+          else if (what === 'first') {
+            const sample = runFirst();
+            // Same answer as with the cache (block for Claude and Codex, deny for Gemini).
+            if (outcomeOf(sample.stdout) !== expected) throw new Error(`hook ${scenario.agent} with an empty code cache answered ${outcomeOf(sample.stdout)}, not ${expected}: ${sample.stderr}`);
+            firstRunSamples.push(sample);
+          }
           else {
             const sample = runHook();
             hookSamples.push(sample);
@@ -97,6 +121,7 @@ export function benchHookSize(input: HookBenchInput): { cells: HookCell[]; naive
       const floor = toStats(floorSamples);
       const wallRatio = hook.wallMs.median / floor.wallMs.median;
       const rssOverFloorMiB = hook.peakRssMiB.median - floor.peakRssMiB.median;
+      const firstRun = firstRunSamples.length === 0 ? undefined : toStats(firstRunSamples);
       cells.push({
         agent: scenario.agent,
         sizeLabel: input.sizeLabel,
@@ -111,9 +136,10 @@ export function benchHookSize(input: HookBenchInput): { cells: HookCell[]; naive
         ...(stderrSample === undefined ? {} : { stderrSample }),
         meetsWall: wallRatio <= TARGETS.wallRatio,
         meetsRss: rssOverFloorMiB <= TARGETS.rssOverFloorMiB,
+        ...(firstRun === undefined ? {} : { firstRun, firstRunWallRatio: firstRun.wallMs.median / floor.wallMs.median }),
       });
       input.log(
-        `  hook ${scenario.agent} ${input.sizeLabel} ${repo.changedFiles} files: wall ${hook.wallMs.median.toFixed(1)} ms (floor ${floor.wallMs.median.toFixed(1)}, ×${wallRatio.toFixed(2)}), RSS ${hook.peakRssMiB.median.toFixed(1)} MiB (+${rssOverFloorMiB.toFixed(1)}), ${JSON.stringify(outcomes)}`,
+        `  hook ${scenario.agent} ${input.sizeLabel} ${repo.changedFiles} files: wall ${hook.wallMs.median.toFixed(1)} ms (floor ${floor.wallMs.median.toFixed(1)}, ×${wallRatio.toFixed(2)}), RSS ${hook.peakRssMiB.median.toFixed(1)} MiB (+${rssOverFloorMiB.toFixed(1)}), ${JSON.stringify(outcomes)}${firstRun === undefined ? '' : `; first run (empty code cache) ${firstRun.wallMs.median.toFixed(1)} ms (×${(firstRun.wallMs.median / floor.wallMs.median).toFixed(2)}), ${firstRun.peakRssMiB.median.toFixed(1)} MiB`}`,
       );
     });
   }

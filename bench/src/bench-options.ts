@@ -7,6 +7,8 @@ export interface BenchOptions {
   readonly changedFiles: readonly number[];
   /** Rounds per hook cell (each: one bare node + one hook run). */
   readonly runs: number;
+  /** Rounds per hook cell that add a run with an empty code cache (the first run after install). */
+  readonly firstRuns: number;
   /** Rounds of the naive reader per size (it takes seconds and GiBs on large files). */
   readonly naiveRuns: (bytes: number) => number;
   readonly tailRuns: number;
@@ -47,6 +49,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     sizes: quick ? FULL_SIZES.slice(0, 2) : FULL_SIZES,
     changedFiles: [10, 5000],
     runs,
+    firstRuns: Math.min(runs, quick ? 3 : 5),
     naiveRuns: (bytes) => (quick ? 1 : bytes >= 100 * MiB ? 3 : Math.min(runs, 10)),
     tailRuns: quick ? 5 : 11,
     warmReads: quick ? 10 : 30,

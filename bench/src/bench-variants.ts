@@ -1,9 +1,10 @@
+import { build, type BuildOptions } from 'esbuild';
 import { appendFileSync, copyFileSync, mkdtempSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { payloadFor, type AgentScenario } from './bench-scenarios.ts';
 import { sessionPayload, type BenchRepo } from './bench-hook.ts';
 import { finalTurnText, withFinalTurn, type CachedTranscript } from './generate-transcript.ts';
-import { buildSnapshot, buildVariant, outputBytes, pathBytes, shippedOptions, writeCodeCacheLauncher } from './hook-builds.ts';
+import { buildHookBin, buildSnapshot, loadBuildHook, pathBytes } from './hook-builds.ts';
 import { runMeasured, type ProcessSample } from './measure-process.ts';
 import { FLOOR_ARGV, toStats } from './process-stats.ts';
 import type { BenchPaths } from './repo-root.ts';
@@ -27,69 +28,80 @@ export interface VariantsInput {
 interface Variant {
   readonly name: string;
   readonly description: string;
-  readonly kind: 'bundling' | 'proposal';
+  readonly kind: VariantResult['kind'];
   /** Command up to (not including) the agent argument. */
   argv: string[];
+  /** Added to the environment of every run. */
+  env?: Readonly<Record<string, string>>;
   bytes: number;
   error?: string;
 }
 
 /**
- * Ways to start the hook faster, each measured in the same rounds as the shipped bundle and bare node:
- * esbuild options that build-hook.mjs could adopt as they are ("bundling"), and forms that need the
- * entry without top-level await ("proposal": a CommonJS script with a V8 code cache, a startup
- * snapshot). A variant must print exactly what the shipped bundle prints.
+ * Ways to start the hook faster or leaner, each measured in the same rounds as the shipped bin and bare
+ * node: the shipped bin with its code cache switched off ("setting"), main-bundle esbuild options that
+ * build-hook.mjs could adopt as they are, built behind the shipped launcher by build-hook.mjs's own
+ * `buildHook` ("bundling"), and forms that need a change elsewhere ("proposal": node flags in the
+ * installed hook command, a startup snapshot). Every variant is warmed up first (which writes its code
+ * cache: the cache key includes the build and node's flags), so the rounds compare steady states. A
+ * variant must print exactly what the shipped bin prints.
  */
 export async function benchVariants(input: VariantsInput): Promise<VariantResult[]> {
   const { paths, log } = input;
   const out = join(paths.work, 'variants');
-  const base = shippedOptions(paths);
-  const proposalEntry = join(paths.bench, 'src', 'proposals', 'hook-entry-script.ts');
-  const { banner: _esmBanner, ...withoutBanner } = base;
-  const cjsBase = { ...withoutBanner, entryPoints: [proposalEntry], format: 'cjs' as const };
-  const variants: Variant[] = [{ name: 'shipped', description: 'dist/agent-checkpoint-hook.mjs as built by build-hook.mjs', kind: 'bundling', argv: [process.execPath, paths.hookBundle], bytes: statSync(paths.hookBundle).size }];
-  const add = async (name: string, description: string, kind: Variant['kind'], make: () => Promise<{ argv: string[]; bytes: number }>): Promise<void> => {
-    // The code-cache variant's bundle is also the snapshot's input: build it when either is wanted.
-    const wanted = input.only === undefined || input.only.has(name) || (name === 'cjs+code-cache' && input.only.has('snapshot'));
-    if (!wanted) return;
+  rmSync(out, { recursive: true, force: true });
+  const hook = await loadBuildHook(paths);
+  const shippedBytes = statSync(paths.hookMain).size + statSync(paths.hookBundle).size;
+  const variants: Variant[] = [
+    {
+      name: 'shipped',
+      description: 'dist/agent-checkpoint-hook.cjs (launcher) running agent-checkpoint-hook-main.cjs through the V8 code cache, as built by build-hook.mjs; size = main bundle + launcher',
+      kind: 'bundling',
+      argv: [process.execPath, paths.hookBundle],
+      bytes: shippedBytes,
+    },
+  ];
+  const add = async (name: string, description: string, kind: Variant['kind'], make: () => Promise<Omit<Variant, 'name' | 'description' | 'kind'>>): Promise<void> => {
+    if (input.only !== undefined && !input.only.has(name)) return;
     try {
       variants.push({ name, description, kind, ...(await make()) });
     } catch (error) {
-      variants.push({ name, description, kind, argv: [], bytes: 0, error: error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error) });
+      variants.push({ name, description, kind, argv: [], bytes: 0, error: error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error) });
     }
   };
-  const single = (name: string, options: Parameters<typeof buildVariant>[0], file = 'agent-checkpoint-hook.mjs') => async () => {
-    const outfile = join(out, name, file);
-    const meta = await buildVariant({ ...options, outfile });
-    return { argv: [process.execPath, outfile], bytes: outputBytes(meta) };
+  /** The main bundle built with changed options, behind the shipped launcher (its own build id). */
+  const bundling = (name: string, change: (options: BuildOptions) => BuildOptions) => async () => {
+    const bin = await buildHookBin(paths, join(out, name), change);
+    return { argv: [process.execPath, bin.launcher], bytes: bin.bytes };
   };
-  const split = (name: string, options: Parameters<typeof buildVariant>[0]) => async () => {
-    const outdir = join(out, name);
-    rmSync(outdir, { recursive: true, force: true });
-    const { outfile: _ignored, ...rest } = options;
-    const meta = await buildVariant({ ...rest, entryPoints: { 'agent-checkpoint-hook': (base.entryPoints as string[])[0] as string }, outdir, splitting: true, chunkNames: 'chunks/[name]-[hash]', outExtension: { '.js': '.mjs' } });
-    return { argv: [process.execPath, join(outdir, 'agent-checkpoint-hook.mjs')], bytes: outputBytes(meta) };
-  };
-  await add('no-keep-names', 'keepNames: false (no __name() wrappers)', 'bundling', single('no-keep-names', { ...base, keepNames: false }));
-  await add('zod-locales-kept', "without the stub for zod's unused locale index (build-hook.mjs before this change)", 'bundling', single('zod-locales-kept', { ...base, plugins: [] }));
-  await add('split', 'splitting: lazily imported modules (readers, config schema, commands) in chunk files next to the entry', 'bundling', split('split', base));
-  await add('cjs-script', 'entry without top-level await, bundled as CommonJS', 'proposal', single('cjs-script', cjsBase, 'agent-checkpoint-hook.cjs'));
-  const cjsFile = join(out, 'cjs', 'agent-checkpoint-hook.cjs');
-  await add('cjs+code-cache', 'CommonJS bundle run through vm.Script with a V8 code cache file (kept per node version)', 'proposal', async () => {
-    const meta = await buildVariant({ ...cjsBase, outfile: cjsFile });
-    const launcher = join(out, 'cjs', 'agent-checkpoint-hook.mjs');
-    writeCodeCacheLauncher(cjsFile, launcher);
-    return { argv: [process.execPath, launcher], bytes: outputBytes(meta) };
-  });
-  // Node/V8 flags in the installed hook command (`node <flags> /abs/agent-checkpoint-hook.mjs <agent>`):
+  await add('cache off', 'the shipped bin with AGENT_CHECKPOINT_CODE_CACHE=0: the main bundle compiled from source on every run (the form before the code cache)', 'setting', async () => ({
+    argv: [process.execPath, paths.hookBundle],
+    env: { AGENT_CHECKPOINT_CODE_CACHE: '0' },
+    bytes: shippedBytes,
+  }));
+  await add('no-keep-names', 'main bundle with keepNames: false (no __name() wrappers; stack traces lose names)', 'bundling', bundling('no-keep-names', (o) => ({ ...o, keepNames: false })));
+  await add('zod-locales-kept', "main bundle without the stub for zod's unused locale index", 'bundling', bundling('zod-locales-kept', (o) => ({ ...o, plugins: (o.plugins ?? []).filter((p) => p !== hook.stubZodLocales) })));
+  // Node/V8 flags in the installed hook command (`node <flags> /abs/agent-checkpoint-hook.cjs <agent>`):
   // they cannot be set from inside the bundle (V8 sizes the heap when the isolate is created).
-  const flagged = (flags: string[]) => async () => ({ argv: [process.execPath, ...flags, paths.hookBundle], bytes: statSync(paths.hookBundle).size });
+  const flagged = (flags: string[]) => async () => ({ argv: [process.execPath, ...flags, paths.hookBundle], bytes: shippedBytes });
   await add('flag: --max-semi-space-size=1', 'young generation capped at 1 MiB semi-spaces: more scavenges, less peak RSS', 'proposal', flagged(['--max-semi-space-size=1']));
   await add('flag: --single-threaded-gc', 'no parallel GC helper threads (they compete for the CPU on a busy machine)', 'proposal', flagged(['--single-threaded-gc']));
   await add('flag: --max-semi-space-size=1 --single-threaded-gc', 'both flags', 'proposal', flagged(['--max-semi-space-size=1', '--single-threaded-gc']));
-  await add('snapshot', 'V8 startup snapshot of the CommonJS bundle: node --snapshot-blob hook.blob <agent>', 'proposal', async () => {
-    const blob = join(out, 'cjs', 'agent-checkpoint-hook.blob');
-    const warnings = buildSnapshot(cjsFile, blob);
+  await add('snapshot', 'V8 startup snapshot of the main bundle (entry bench/src/proposals/hook-entry-script.ts): node --snapshot-blob hook.blob <agent>; the blob only runs on the node binary that built it', 'proposal', async () => {
+    const dir = join(out, 'snapshot');
+    const entry = join(dir, 'hook-snapshot-entry.cjs');
+    const options = hook.mainBundleOptions(entry);
+    // A snapshot entry is a plain script: `import.meta.url` (the launcher's wrapper parameter in the
+    // shipped bin) comes from a banner instead.
+    await build({
+      ...options,
+      entryPoints: [join(paths.bench, 'src', 'proposals', 'hook-entry-script.ts')],
+      define: { ...options.define, 'import.meta.url': '__acSnapshotImportMetaUrl' },
+      banner: { js: 'var __acSnapshotImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+      logLevel: 'silent',
+    });
+    const blob = join(dir, 'agent-checkpoint-hook.blob');
+    const warnings = buildSnapshot(entry, blob);
     if (warnings.trim() !== '') log(`  snapshot build warnings: ${warnings.trim().split('\n')[0]}`);
     return { argv: [process.execPath, '--snapshot-blob', blob], bytes: pathBytes(blob) };
   });
@@ -108,7 +120,7 @@ export async function benchVariants(input: VariantsInput): Promise<VariantResult
     let run = 0;
     const runOne = (variant: Variant, payload: string, repo: BenchRepo = input.repo): ProcessSample => {
       run += 1;
-      return runMeasured([...variant.argv, agent], { input: sessionPayload(payload, run), cwd: repo.dir, env: { ...repo.env, AGENT_CHECKPOINT_STATE_DIR: stateDir } });
+      return runMeasured([...variant.argv, agent], { input: sessionPayload(payload, run), cwd: repo.dir, env: { ...repo.env, AGENT_CHECKPOINT_STATE_DIR: stateDir, ...variant.env } });
     };
     const live = variants.filter((v) => v.error === undefined && (input.only === undefined || input.only.has(v.name)));
     const samples = new Map(live.map((v) => [v.name, { escape: [] as ProcessSample[], full: [] as ProcessSample[], big: [] as ProcessSample[], sameOutput: true }]));
@@ -117,7 +129,7 @@ export async function benchVariants(input: VariantsInput): Promise<VariantResult
     const normalize = (stdout: string): string => stdout.replace(/-bench-\d+/g, '-bench-N');
     const reference = normalize(runOne(variants[0] as Variant, fullPayload).stdout);
     for (const variant of live) {
-      // Warm-up (and, for the code cache, the run that writes it).
+      // Warm-up, and the runs that write this variant's code cache (the full run reaches the deepest path).
       runOne(variant, escapePayload);
       runOne(variant, fullPayload);
     }

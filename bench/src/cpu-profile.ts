@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 
-interface ProfileNode {
+export interface ProfileNode {
   readonly id: number;
   readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
   readonly children?: readonly number[];
 }
 
-interface CpuProfile {
+export interface CpuProfile {
   readonly nodes: readonly ProfileNode[];
   readonly startTime: number;
   readonly endTime: number;
@@ -61,12 +61,34 @@ export function groupOfModule(module: string): string {
   return 'module init (lazy compile of module bodies)';
 }
 
+/** Where the bin's two files show up in a profile's call frames. */
+export interface ProfileFiles {
+  /** URL suffix of the main bundle (vm.Script reports its plain path: `/…/agent-checkpoint-hook-main.cjs`). */
+  readonly bundleUrlSuffix: string;
+  /** URL suffix of the launcher (`file:///…/agent-checkpoint-hook.cjs`). */
+  readonly launcherUrlSuffix: string;
+  readonly lineToModule: (line: number) => string;
+}
+
+/** Compiling the main bundle: `new vm.Script` compiles it from source, or deserializes the code cache. */
+export const COMPILE_GROUP = 'compile bundle (vm.Script: source, or code cache)';
+/** `script.createCachedData()` at exit: only on a run that writes the cache (first run, deeper path). */
+export const WRITE_CACHE_GROUP = 'write code cache (createCachedData)';
+/** The launcher's own work: read the bundle and the cache file, verify its digest (loading node:crypto), write a new cache. */
+export const LAUNCHER_GROUP = 'launcher (read bundle + cache, sha256, the built-ins it loads)';
+
+/** CPU time of one profile file by group; see {@link attributeProfileData}. */
+export function attributeProfile(profilePath: string, files: ProfileFiles): { groups: Record<string, number>; wallMs: number; idleMs: number } {
+  return attributeProfileData(JSON.parse(readFileSync(profilePath, 'utf8')) as CpuProfile, files);
+}
+
 /**
- * CPU time of one profile by group: each sample goes to the innermost frame of the bundle on its
- * stack (so node APIs called by the git reader count as git), else to compile / node bootstrap / GC.
+ * CPU time of one profile by group: each sample goes to the innermost frame of the main bundle on its
+ * stack (so node APIs called by the git reader count as git); outside the bundle, `vm.Script` is the
+ * bundle's compile (or code-cache deserialization), `createCachedData` the cache write, other frames
+ * under the launcher the launcher's file work, else node bootstrap / GC / V8.
  */
-export function attributeProfile(profilePath: string, bundleUrlSuffix: string, lineToModule: (line: number) => string): { groups: Record<string, number>; wallMs: number; idleMs: number } {
-  const profile = JSON.parse(readFileSync(profilePath, 'utf8')) as CpuProfile;
+export function attributeProfileData(profile: CpuProfile, files: ProfileFiles): { groups: Record<string, number>; wallMs: number; idleMs: number } {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
@@ -76,19 +98,29 @@ export function attributeProfile(profilePath: string, bundleUrlSuffix: string, l
     if (cached !== undefined) return cached;
     const leaf = byId.get(id) as ProfileNode;
     let group: string | undefined;
+    let underLauncher = false;
+    let compiling = false;
+    let writingCache = false;
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
       const frame = (byId.get(at) as ProfileNode).callFrame;
-      if (frame.url.endsWith(bundleUrlSuffix)) {
-        group = groupOfModule(lineToModule(frame.lineNumber));
+      if (frame.url.endsWith(files.bundleUrlSuffix)) {
+        group = groupOfModule(files.lineToModule(frame.lineNumber));
         break;
       }
+      if (frame.url.endsWith(files.launcherUrlSuffix)) underLauncher = true;
+      if (frame.url === 'node:vm' && frame.functionName === 'Script') compiling = true;
+      if (frame.functionName === 'createCachedData') writingCache = true;
     }
     if (group === undefined) {
       const name = leaf.callFrame.functionName;
       if (name === '(idle)') group = 'idle';
       else if (name === '(garbage collector)') group = 'garbage collector';
       else if (name === '(program)') group = 'V8/native (program)';
-      else if (name === 'compileSourceTextModule' || name === 'wrapSafe' || name === 'compileFunction') group = 'compile bundle';
+      else if (compiling) group = COMPILE_GROUP;
+      else if (writingCache) group = WRITE_CACHE_GROUP;
+      else if (underLauncher) group = LAUNCHER_GROUP;
+      // The CommonJS loader compiling the launcher itself (a few KiB).
+      else if (name === 'compileSourceTextModule' || name === 'wrapSafe' || name === 'compileFunction') group = 'compile launcher';
       else group = 'node bootstrap + module loader';
     }
     groupCache.set(id, group);

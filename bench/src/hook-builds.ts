@@ -1,48 +1,75 @@
-import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
+import type { BuildOptions, Metafile, Plugin } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { BenchPaths } from './repo-root.ts';
 
-const ESM_BANNER = [
-  '#!/usr/bin/env node',
-  "import { createRequire as __acCreateRequire } from 'node:module';",
-  "import { fileURLToPath as __acFileURLToPath } from 'node:url';",
-  'const require = __acCreateRequire(import.meta.url);',
-  'const __filename = __acFileURLToPath(import.meta.url);',
-].join('\n');
-
 /**
- * The options of packages/delivery-hook/build-hook.mjs, replicated so variants can change one thing
- * at a time. {@link checkReplica} verifies that the replica still builds the shipped bytes.
+ * The exports of packages/delivery-hook/build-hook.mjs that the bench uses. Imported at run time from
+ * its own path, never bundled: the script locates the hook's sources from its own `import.meta.url`.
  */
-export function shippedOptions(paths: BenchPaths): BuildOptions {
-  const pkg = JSON.parse(readFileSync(join(paths.root, 'packages', 'delivery-hook', 'package.json'), 'utf8')) as { version: string };
-  return {
-    entryPoints: [join(paths.root, 'packages', 'delivery-hook', 'src', 'cli.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    mainFields: ['module', 'main'],
-    minify: true,
-    keepNames: true,
-    legalComments: 'none',
-    define: { __AGENT_CHECKPOINT_VERSION__: JSON.stringify(pkg.version) },
-    plugins: [stubZodLocales],
-    banner: { js: ESM_BANNER },
-    logLevel: 'silent',
-  };
+export interface BuildHookModule {
+  /** File name of the main bundle next to the launcher. */
+  readonly HOOK_MAIN_NAME: string;
+  /** The plugin that replaces zod's unused locale index with an empty module. */
+  readonly stubZodLocales: Plugin;
+  /** esbuild options of the main bundle, written to `outfile`. */
+  mainBundleOptions(outfile: string): BuildOptions;
+  /** Build main bundle + launcher (at `outfile`) + legacy shim into `dirname(outfile)`; the launcher carries the main bundle's build id. */
+  buildHook(outfile: string, mainOptions?: (outfile: string) => BuildOptions): Promise<string>;
 }
 
-/** Replaces zod's locale index (≈60 locales, re-exported as `z.locales`, never used by our code) with an empty module. */
-export const stubZodLocales: Plugin = {
-  name: 'stub-zod-locales',
-  setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /\/locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]/.test(args.importer) ? { path: 'zod-locales-stub', namespace: 'ac-stub' } : undefined));
-    pluginBuild.onLoad({ filter: /.*/, namespace: 'ac-stub' }, () => ({ contents: 'export {};', loader: 'js' }));
-  },
-};
+const loaded = new Map<string, Promise<BuildHookModule>>();
+
+/** The delivery-hook build script's exports (loaded once per path). */
+export function loadBuildHook(paths: BenchPaths): Promise<BuildHookModule> {
+  let module = loaded.get(paths.buildHookScript);
+  if (module === undefined) {
+    module = import(pathToFileURL(paths.buildHookScript).href) as Promise<BuildHookModule>;
+    loaded.set(paths.buildHookScript, module);
+  }
+  return module;
+}
+
+/** A hook bin as users get it: the launcher, the main bundle it runs, and the main bundle's build metadata. */
+export interface HookBin {
+  /** The launcher (`node <launcher> <agent>`). */
+  readonly launcher: string;
+  readonly main: string;
+  /** esbuild metafile of the main bundle (contents by package, module count). */
+  readonly metafile: Metafile;
+  readonly mainBytes: number;
+  readonly launcherBytes: number;
+  /** What a hook start reads: main bundle + launcher. */
+  readonly bytes: number;
+}
+
+/**
+ * Build the hook bin into `dir` with build-hook.mjs's own `buildHook` (so the launcher, its build id and
+ * the main options are the shipped ones), optionally changing the main bundle's esbuild options.
+ */
+export async function buildHookBin(paths: BenchPaths, dir: string, change: (options: BuildOptions) => BuildOptions = (o) => o): Promise<HookBin> {
+  const hook = await loadBuildHook(paths);
+  let metafile: Metafile | undefined;
+  const capture: Plugin = {
+    name: 'bench-capture-metafile',
+    setup(pluginBuild) {
+      pluginBuild.onEnd((result) => {
+        metafile = result.metafile;
+      });
+    },
+  };
+  const launcher = await hook.buildHook(join(dir, 'agent-checkpoint-hook.cjs'), (outfile) => {
+    const options = change(hook.mainBundleOptions(outfile));
+    return { ...options, metafile: true, logLevel: 'silent', plugins: [...(options.plugins ?? []), capture] };
+  });
+  if (metafile === undefined) throw new Error(`no metafile from the main bundle build in ${dir}`);
+  const main = join(dir, hook.HOOK_MAIN_NAME);
+  const mainBytes = statSync(main).size;
+  const launcherBytes = statSync(launcher).size;
+  return { launcher, main, metafile, mainBytes, launcherBytes, bytes: mainBytes + launcherBytes };
+}
 
 /**
  * Marks every module: its first statement pushes its path to `globalThis.__acBenchModules`, so a run
@@ -65,20 +92,6 @@ export function markEvaluatedModules(root: string): Plugin {
       });
     },
   };
-}
-
-/** Build into `outfile` (or `outdir` when splitting); returns the metafile. */
-export async function buildVariant(options: BuildOptions): Promise<Metafile> {
-  const target = options.outdir ?? dirname(options.outfile ?? '.');
-  mkdirSync(target, { recursive: true });
-  const result = await build({ ...options, metafile: true });
-  if (options.outfile !== undefined) chmodSync(options.outfile, 0o755);
-  return result.metafile;
-}
-
-/** Total bytes of a build's outputs. */
-export function outputBytes(metafile: Metafile): number {
-  return Object.values(metafile.outputs).reduce((sum, o) => sum + o.bytes, 0);
 }
 
 /** Bytes of the output per package (node_modules name, or the workspace package), KiB, largest first. */
@@ -104,40 +117,14 @@ export function moduleCount(metafile: Metafile): number {
   return Object.keys(metafile.inputs).length;
 }
 
-/** Whether the replica of build-hook.mjs produces the shipped bundle byte for byte. */
-export async function checkReplica(paths: BenchPaths, workDir: string): Promise<boolean> {
-  const outfile = join(workDir, 'replica.mjs');
-  await buildVariant({ ...shippedOptions(paths), outfile });
-  return existsSync(paths.hookBundle) && readFileSync(outfile).equals(readFileSync(paths.hookBundle));
-}
-
 /**
- * A CommonJS bundle loaded through a tiny ESM launcher that keeps V8's code cache for it next to the
- * user's cache dir (here: next to the bundle), keyed by node version: the second run skips parsing
- * and compiling. Needs an entry without top-level await (proposals/hook-entry-script.ts).
+ * Whether `replica` (build-hook.mjs's `buildHook`, run now) is the bin the benchmarks measure (dist/)
+ * byte for byte — main bundle and launcher. When not, dist/ is stale against the sources and the
+ * variants (built from the sources) are not comparable with it: run `pnpm build` first.
  */
-export function writeCodeCacheLauncher(bundleCjs: string, launcher: string): void {
-  writeFileSync(
-    launcher,
-    `#!/usr/bin/env node
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
-import { Script } from 'node:vm';
-const file = ${JSON.stringify(bundleCjs)};
-const cacheFile = file + '.' + process.version + '.v8cache';
-const source = readFileSync(file, 'utf8').replace(/^#![^\\n]*/, '');
-let cachedData;
-try { cachedData = readFileSync(cacheFile); } catch {}
-const script = new Script('(function (exports, require, module, __filename, __dirname) {' + source + '\\n})', { filename: file, cachedData });
-if (cachedData === undefined || script.cachedDataRejected) {
-  process.once('exit', () => { try { const t = cacheFile + '.' + process.pid; writeFileSync(t, script.createCachedData()); renameSync(t, cacheFile); } catch {} });
-}
-const module = { exports: {} };
-script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
-`,
-  );
-  chmodSync(launcher, 0o755);
+export function replicaMatchesShipped(replica: HookBin, paths: BenchPaths): boolean {
+  const same = (a: string, b: string): boolean => existsSync(b) && readFileSync(a).equals(readFileSync(b));
+  return same(replica.main, paths.hookMain) && same(replica.launcher, paths.hookBundle);
 }
 
 /** Build a V8 startup snapshot of a CommonJS bundle; returns stderr of the build (warnings). */
@@ -153,5 +140,3 @@ export function pathBytes(path: string): number {
   if (!info.isDirectory()) return info.size;
   return readdirSync(path).reduce((sum, name) => sum + pathBytes(join(path, name)), 0);
 }
-
-export { ESM_BANNER };

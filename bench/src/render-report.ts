@@ -1,4 +1,4 @@
-import type { BenchResults, HookCell, ProcessStats, TailReadCell, VariantResult } from './results.ts';
+import type { BenchResults, CodeCacheCases, HookCell, ProcessStats, TailReadCell, VariantResult } from './results.ts';
 import { formatBytes, round } from './stats.ts';
 
 export const NOTES_START = '<!-- hand-written analysis: kept when the tables are regenerated -->';
@@ -72,12 +72,12 @@ export function renderBenchmarksMarkdown(results: BenchResults, previous = ''): 
   out.push('## 1. The hook, whole process');
   out.push('');
   out.push(
-    'The built bundle `packages/delivery-hook/dist/agent-checkpoint-hook.mjs <agent>` with the recorded `fail-fix-pass` Stop/AfterAgent payload of each real CLI on stdin, in a temp git repository (the scenario’s files, a `package.json` + `tsconfig.json`, 5,000 tracked `.ts` files) where 10 or 5,000 files changed (half modified, half untracked). The `node` preset is detected and the changed `.ts` files need a type-check the turn never ran, so **every run takes the full path and blocks** (config, transcript ‖ git, engine, message, loop-guard claim under the session lock). One state directory per cell, a new session per run (every run is a first block). *Design floor* = `bench/src/minimal-hook.ts`: node reading the payload, `git rev-parse` ‖ `git status` and a 64 KiB tail read, nothing else — what any hook built on these two signals pays at least. Times are median / p90 in ms, peak RSS median in MiB.',
+    'The shipped bin, `node packages/delivery-hook/dist/agent-checkpoint-hook.cjs <agent>` (a small launcher that runs `agent-checkpoint-hook-main.cjs`, the whole hook, through a V8 code cache), with the recorded `fail-fix-pass` Stop/AfterAgent payload of each real CLI on stdin, in a temp git repository (the scenario’s files, a `package.json` + `tsconfig.json`, 5,000 tracked `.ts` files) where 10 or 5,000 files changed (half modified, half untracked). The `node` preset is detected and the changed `.ts` files need a type-check the turn never ran, so **every run takes the full path and blocks** (config, transcript ‖ git, engine, message, loop-guard claim under the session lock). One state directory per cell, a new session per run (every run is a first block). The code cache lives in the temp HOME (`XDG_CACHE_HOME`); the warm-up run writes it, so *hook* is the steady state of every turn after the first. *First run* = the same command with an empty cache directory, a few runs per cell: the first turn after install or upgrade, which compiles the bundle from source and writes the cache at exit. *Design floor* = `bench/src/minimal-hook.ts`: node reading the payload, `git rev-parse` ‖ `git status` and a 64 KiB tail read, nothing else — what any hook built on these two signals pays at least. Times are median / p90 in ms, peak RSS median in MiB.',
   );
   out.push('');
   out.push(
     table(
-      ['agent', 'transcript', 'changed files', 'hook wall', 'bare node wall', 'ratio', 'design floor wall', 'hook RSS', 'bare RSS', 'over bare', 'answer'],
+      ['agent', 'transcript', 'changed files', 'hook wall', 'bare node wall', 'ratio', 'first run (empty code cache) wall', 'design floor wall', 'hook RSS', 'bare RSS', 'over bare', 'answer'],
       hook.map((c: HookCell) => [
         c.agent,
         formatBytes(c.fileBytes),
@@ -85,6 +85,7 @@ export function renderBenchmarksMarkdown(results: BenchResults, previous = ''): 
         wall(c.hook),
         wall(c.floor),
         `${c.wallRatio.toFixed(2)}× ${mark(c.meetsWall)}`,
+        c.firstRun === undefined ? '–' : `${wall(c.firstRun)} (${(c.firstRunWallRatio ?? Number.NaN).toFixed(2)}×)`,
         c.minimal === undefined ? '–' : `${wall(c.minimal)} (${(c.minimal.wallMs.median / c.floor.wallMs.median).toFixed(2)}×)`,
         mib(c.hook.peakRssMiB.median),
         mib(c.floor.peakRssMiB.median),
@@ -167,7 +168,7 @@ export function renderBenchmarksMarkdown(results: BenchResults, previous = ''): 
   out.push('');
 
   const s = results.startup;
-  out.push('## 4. Start-up cost of the hook bundle');
+  out.push('## 4. Start-up cost of the hook bin');
   out.push('');
   if (s === undefined) out.push('Not measured.');
   else {
@@ -175,16 +176,36 @@ export function renderBenchmarksMarkdown(results: BenchResults, previous = ''): 
       table(
         ['measure', 'value'],
         [
-          ['bundle size', `${formatBytes(s.bundleBytes)} (${s.bundledModules} source modules)`],
-          ['replica of build-hook.mjs builds the shipped bytes', s.replicaMatches ? 'yes' : '**no** (variants compare against a replica that differs)'],
-          ['load + evaluate the bundle (`hook version` exit time − `node -e ""` exit time)', `${ms(s.importMs)} ms`],
-          ['escape hatch (`stop_hook_active: true`) vs bare node', `${ms(s.escapeHatch.hook.wallMs.median)} ms vs ${ms(s.escapeHatch.floor.wallMs.median)} ms (${s.escapeHatch.wallRatio.toFixed(2)}×), RSS ${mib(s.escapeHatch.hook.peakRssMiB.median)} vs ${mib(s.escapeHatch.floor.peakRssMiB.median)} MiB`],
+          [
+            'bin size (read at every start)',
+            s.mainBundleBytes === undefined || s.launcherBytes === undefined
+              ? `${formatBytes(s.bundleBytes)} (${s.bundledModules} source modules)`
+              : `${formatBytes(s.bundleBytes)}: main bundle ${formatBytes(s.mainBundleBytes)} (${s.bundledModules} source modules) + launcher ${formatBytes(s.launcherBytes)}`,
+          ],
+          ...(s.codeCacheBytes === undefined ? [] : [['code cache file after a full run (per build × node version × flags)', formatBytes(s.codeCacheBytes)]]),
+          ['build-hook.mjs, run now, builds the measured dist/ byte for byte (main bundle + launcher)', s.replicaMatches ? 'yes' : '**no** (dist/ is stale: variants built from the sources are not comparable with it)'],
+          [
+            'load + evaluate the bundle (`hook version` exit time − `node -e ""` exit time)',
+            s.importMsCacheOff === undefined ? `${ms(s.importMs)} ms` : `${ms(s.importMs)} ms with the code cache warm, ${ms(s.importMsCacheOff)} ms with it off`,
+          ],
+          ['escape hatch (`stop_hook_active: true`, code cache warm) vs bare node', `${ms(s.escapeHatch.hook.wallMs.median)} ms vs ${ms(s.escapeHatch.floor.wallMs.median)} ms (${s.escapeHatch.wallRatio.toFixed(2)}×), RSS ${mib(s.escapeHatch.hook.peakRssMiB.median)} vs ${mib(s.escapeHatch.floor.peakRssMiB.median)} MiB`],
           ...Object.entries(s.builtinModules).map(([k, v]) => [`node built-in modules loaded: ${k}`, String(v)]),
         ],
       ),
     );
     out.push('');
-    out.push('Largest contributors to the bundle (KiB):');
+    if (s.codeCache !== undefined) {
+      const cc = s.codeCache;
+      out.push(
+        `The escape hatch and a full run (claude, smallest transcript, 10 changed files) in the three states of the code cache, interleaved round by round with bare node (${ms(cc.floor.wallMs.median)} ms, ${mib(cc.floor.peakRssMiB.median)} MiB): *warm* = the cache an earlier run wrote (every turn after the first), *first run* = an empty cache directory (the first turn after install or upgrade: compile from source, write the cache at exit), *off* = \`AGENT_CHECKPOINT_CODE_CACHE=0\` (compiled from source every run, nothing written). Wall median / p90 ms (ratio to bare node), mean CPU ms, peak RSS MiB:`,
+      );
+      out.push('');
+      const cell = (stats: ProcessStats): string => `${wall(stats)} (${(stats.wallMs.median / cc.floor.wallMs.median).toFixed(2)}×), CPU ${ms(stats.cpuMsMean)}, ${mib(stats.peakRssMiB.median)} MiB`;
+      const row = (label: string, cases: CodeCacheCases): string[] => [label, cell(cases.warm), cell(cases.miss), cell(cases.off)];
+      out.push(table(['path', 'code cache warm', 'first run (cache miss)', 'code cache off'], [row('escape hatch', cc.escapeHatch), row('full run', cc.fullRun)]));
+      out.push('');
+    }
+    out.push('Largest contributors to the main bundle (KiB):');
     out.push('');
     out.push(table(['package', 'KiB'], Object.entries(s.bundleByPackageKiB).slice(0, 12).map(([k, v]) => [k, String(v)])));
     out.push('');
@@ -198,7 +219,9 @@ export function renderBenchmarksMarkdown(results: BenchResults, previous = ''): 
     );
     out.push('');
     if (s.profiles.length > 0) {
-      out.push('CPU time by component (V8 CPU profile of an unminified build with the same options, 100 µs sampling, mean of several runs; each sample is booked to the innermost bundled module on its stack, so node APIs a module calls count for that module; *idle* = waiting for git, disk or stdin):');
+      out.push(
+        'CPU time by component (V8 CPU profile, `node --cpu-prof`, of the shipped launcher running an unminified main bundle built with the same options, 100 µs sampling, mean of several runs; each sample is booked to the innermost bundled module on its stack, so node APIs a module calls count for that module; outside the bundle, *compile bundle* is `new vm.Script` — compiling the main bundle from source, or deserializing the code cache when it is warm — *write code cache* is `createCachedData()` at exit, *launcher* its file work; functions compiled lazily while the bundle runs are booked to their module, and come from the cache when it is warm; *idle* = waiting for git, disk or stdin):',
+      );
       out.push('');
       const groups = [...new Set(s.profiles.flatMap((p) => Object.keys(p.groups)))];
       out.push(
@@ -244,7 +267,7 @@ export function renderBenchmarksMarkdown(results: BenchResults, previous = ''): 
   if (results.variants.length === 0) out.push('Not measured.');
   else {
     out.push(
-      '`bundling` variants change only esbuild options (build-hook.mjs could adopt them as they are); `proposal` variants need a change outside the build script — the hook entry without top-level await (`bench/src/proposals/hook-entry-script.ts`: CommonJS, code cache, snapshot) or node flags in the installed hook command — and are measured to size the gain. All variants run in the same rounds, in rotating order, on the escape hatch and on the full run (claude, smallest transcript, 10 and 5,000 changed files); a variant that prints anything different from the shipped bundle is marked.',
+      '*shipped* is the launcher running the main bundle through the V8 code cache. `setting` = the shipped bin run differently (*cache off*: `AGENT_CHECKPOINT_CODE_CACHE=0`, the main bundle compiled from source every run — the hook before the code cache); `bundling` = the main bundle built with other esbuild options by build-hook.mjs’s own `buildHook`, behind the shipped launcher (build-hook.mjs could adopt them as they are); `proposal` = needs a change outside the build script — node flags in the installed hook command, or a V8 startup snapshot (entry `bench/src/proposals/hook-entry-script.ts`; the blob only runs on the node binary that built it). Every variant is warmed up first, which writes its own code cache (the cache key includes the build and node’s flags), so the rounds compare steady states; the first-run cost of the shipped bin is in §1 and §4. All variants run in the same rounds, in rotating order, on the escape hatch and on the full run (claude, smallest transcript, 10 and 5,000 changed files); a variant that prints anything different from the shipped bin is marked.',
     );
     out.push('');
     out.push(

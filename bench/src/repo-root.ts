@@ -28,7 +28,12 @@ export function benchPaths(root: string = findRepoRoot()) {
     bin: join(work, 'bin'),
     transcripts: join(work, 'transcripts'),
     fixtures: join(root, 'fixtures'),
+    /** The `agent-checkpoint-hook` bin: the launcher that runs {@link hookMain} through a V8 code cache. */
     hookBundle: join(root, 'packages', 'delivery-hook', 'dist', 'agent-checkpoint-hook.cjs'),
+    /** The hook itself, one CommonJS file (the launcher compiles it with vm.Script). */
+    hookMain: join(root, 'packages', 'delivery-hook', 'dist', 'agent-checkpoint-hook-main.cjs'),
+    /** The build script; bench/ builds variants through its exports so they cannot drift from it. */
+    buildHookScript: join(root, 'packages', 'delivery-hook', 'build-hook.mjs'),
     tmuxBundle: join(root, 'packages', 'delivery-tmux', 'dist', 'agent-checkpoint-tmux.mjs'),
     fakeCodex: join(root, 'packages', 'delivery-tmux', 'src', '__fixtures__', 'fake-codex', 'codex.js'),
     resultsJson: join(bench, 'results.json'),

@@ -42,6 +42,14 @@ export interface HookCell {
   readonly stderrSample?: string;
   readonly meetsWall: boolean;
   readonly meetsRss: boolean;
+  /**
+   * The first run after install or upgrade: the same command with an empty code cache directory, so
+   * the bundle is compiled from source and the cache is written at exit (a few runs interleaved with
+   * the others). `hook` above is the steady state: the cache written by the warm-up run.
+   */
+  readonly firstRun?: ProcessStats;
+  /** firstRun median wall / floor median wall. */
+  readonly firstRunWallRatio?: number;
 }
 
 /** The naive full-file reader on one transcript. */
@@ -96,8 +104,23 @@ export interface ProfileBreakdown {
   readonly idleMs: number;
 }
 
+/** One start-up case in the three states of the hook's V8 code cache. */
+export interface CodeCacheCases {
+  /** The cache written by an earlier run: every turn after the first. */
+  readonly warm: ProcessStats;
+  /** An empty cache directory: the first run after install or upgrade (compile from source, write the cache at exit). */
+  readonly miss: ProcessStats;
+  /** `AGENT_CHECKPOINT_CODE_CACHE=0`: compiled from source every run, nothing written. */
+  readonly off: ProcessStats;
+}
+
 export interface StartupInfo {
+  /** What a hook start reads: the main bundle + the launcher (dist/). */
   readonly bundleBytes: number;
+  readonly mainBundleBytes?: number;
+  readonly launcherBytes?: number;
+  /** The code cache file a full run leaves (main bundle's compiled functions). */
+  readonly codeCacheBytes?: number;
   /** Source modules bundled (esbuild metafile inputs). */
   readonly bundledModules: number;
   /** Largest contributors to the bundle, KiB. */
@@ -110,7 +133,12 @@ export interface StartupInfo {
   readonly replicaMatches: boolean;
   /** Exit time (performance.now() at process exit) of `hook version` minus that of `node -e ''`: loading and evaluating the bundle. */
   readonly importMs: number;
+  /** The same with `AGENT_CHECKPOINT_CODE_CACHE=0` (compiled from source). */
+  readonly importMsCacheOff?: number;
+  /** The escape hatch with a warm code cache next to bare node. */
   readonly escapeHatch: { readonly hook: ProcessStats; readonly floor: FloorStats; readonly wallRatio: number };
+  /** Escape hatch and a full run (claude, smallest transcript, 10 changed files) with the cache warm, missing and off, interleaved with bare node. */
+  readonly codeCache?: { readonly floor: FloorStats; readonly escapeHatch: CodeCacheCases; readonly fullRun: CodeCacheCases };
   /** The hook's own per-phase timings (AGENT_CHECKPOINT_DEBUG=1 debug log), medians, ms. */
   readonly hookDebugTimings: Readonly<Record<string, Readonly<Record<string, number>>>>;
   readonly profiles: readonly ProfileBreakdown[];
@@ -121,8 +149,12 @@ export interface StartupInfo {
 export interface VariantResult {
   readonly name: string;
   readonly description: string;
-  /** Only esbuild options (applicable in build-hook.mjs) vs needs a source change (a proposal). */
-  readonly kind: 'bundling' | 'proposal';
+  /**
+   * `bundling`: only the main bundle's esbuild options change (build-hook.mjs could adopt them);
+   * `setting`: the shipped bin run differently by the user (an environment variable);
+   * `proposal`: needs a change outside the build script (node flags in the hook command, another entry).
+   */
+  readonly kind: 'bundling' | 'setting' | 'proposal';
   readonly bytes: number;
   readonly escapeHatch: ProcessStats;
   readonly fullRun: ProcessStats;

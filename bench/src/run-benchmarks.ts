@@ -114,6 +114,7 @@ async function main(): Promise<void> {
               naiveBundle: bin('naive-read'),
               minimalBundle: bin('minimal-hook'),
               runs: options.runs,
+              firstRuns: options.firstRuns,
               naiveRuns: options.naiveRuns(size.bytes),
               tempRoot,
               log,

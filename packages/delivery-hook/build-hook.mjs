@@ -62,13 +62,14 @@ export function mainBundleOptions(outfile) {
 
 /**
  * Build the bin into `dirname(outfile)`: the main bundle, the launcher at `outfile`, the legacy shim.
- * Returns the launcher's path.
+ * Returns the launcher's path. `mainOptions` (default {@link mainBundleOptions}) lets bench/ build
+ * variants of the main bundle behind the same launcher.
  */
-export async function buildHook(outfile = HOOK_BUNDLE) {
+export async function buildHook(outfile = HOOK_BUNDLE, mainOptions = mainBundleOptions) {
   const dir = dirname(outfile);
   mkdirSync(dir, { recursive: true });
   const mainFile = join(dir, HOOK_MAIN_NAME);
-  await build(mainBundleOptions(mainFile));
+  await build(mainOptions(mainFile));
   // Part of the code cache key: V8 cannot tell two builds of equal length apart by itself.
   const buildId = createHash('sha256').update(readFileSync(mainFile)).digest('hex').slice(0, 32);
   await build({
