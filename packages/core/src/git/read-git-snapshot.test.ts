@@ -248,6 +248,10 @@ describe('readGitSnapshot: files committed during the turn', () => {
     // A worktree change wins over the committed entry of the same path.
     expect(files['both.txt']).toMatchObject({ source: 'worktree', status: 'modified' });
     expect(s.diagnostics).toBeUndefined();
+    // Every file, worktree or committed, carries its own mtime (distinct times, so a mix-up shows).
+    for (const [i, path] of ['after.txt', 'both.txt', 'src/feature.ts'].entries()) r.touch(path, (nowSec - 1000 * (i + 1)) * 1000);
+    const again = expectRepo(await snapshot(r, r.dir, { sinceMs }));
+    for (const f of again.files) expect(f.mtimeMs, f.path).toBe(lstatSync(join(r.dir, f.path)).mtimeMs);
   });
 
   it('ignores commits older than the turn, and accepts the turn start as a promise', async () => {

@@ -29,7 +29,7 @@ export interface ReadGitSnapshotOptions {
 }
 
 const DEFAULT_MAX_COMMITS = 100;
-const SLASH = Buffer.from('/');
+const SLASH = 0x2f;
 
 /**
  * Read the file axis of a checkpoint: every uncommitted change of the repository containing `cwd`
@@ -82,7 +82,7 @@ async function readSnapshot(
     ...(options.gitBinary ? { gitBinary: options.gitBinary } : {}),
     ...(options.env ? { env: options.env } : {}),
   };
-  const topLevelCall = runGit(['rev-parse', '--show-toplevel'], base);
+  // `status` first: spawning costs the main thread a few ms, and status is the long call.
   const statusCall = runGit(
     [
       '--no-optional-locks',
@@ -95,6 +95,7 @@ async function readSnapshot(
     ],
     base,
   );
+  const topLevelCall = runGit(['rev-parse', '--show-toplevel'], base);
   const logCall = readCommitsSince(options, base);
 
   const [status, topLevel] = await Promise.all([statusCall, topLevelCall]);
@@ -113,10 +114,7 @@ async function readSnapshot(
   const logGuard = setTimeout(() => controller.abort(), options.timeoutMs);
   // The worktree files are stat'ed while `git log` (and the transcript read that tells it when the
   // turn began) is still running: at 5,000 changed files the stats are this process's largest cost.
-  const worktreeMtimes = statMtimes(
-    parsed.entries.map((entry) => Buffer.concat([rootBytes, SLASH, entry.path])),
-    options.signal,
-  );
+  const worktreeMtimes = statMtimes(absolutePaths(rootBytes, parsed.entries), options.signal);
   const log = await logCall;
   clearTimeout(logGuard);
   const committed: StatusEntry[] = [];
@@ -131,10 +129,7 @@ async function readSnapshot(
     diagnostics.push(`committed-during-turn files unavailable: ${log.message}`);
   }
   const mtimes = await worktreeMtimes;
-  const committedMtimes = await statMtimes(
-    committed.map((entry) => Buffer.concat([rootBytes, SLASH, entry.path])),
-    options.signal,
-  );
+  const committedMtimes = await statMtimes(absolutePaths(rootBytes, committed), options.signal);
 
   const files: ChangedFile[] = new Array<ChangedFile>(parsed.entries.length + committed.length);
   parsed.entries.forEach((entry, i) => {
@@ -154,6 +149,23 @@ async function readSnapshot(
     files,
     ...(diagnostics.length > 0 ? { diagnostics } : {}),
   };
+}
+
+/** `<root>/<path>` of every entry, as raw bytes: views into one buffer rather than a buffer each. */
+function absolutePaths(rootBytes: Buffer, entries: readonly StatusEntry[]): Buffer[] {
+  let size = 0;
+  for (const e of entries) size += rootBytes.length + 1 + e.path.length;
+  const all = Buffer.allocUnsafe(size);
+  const out = new Array<Buffer>(entries.length);
+  let at = 0;
+  entries.forEach((e, i) => {
+    const start = at;
+    at += rootBytes.copy(all, at);
+    all[at++] = SLASH;
+    at += e.path.copy(all, at);
+    out[i] = all.subarray(start, at);
+  });
+  return out;
 }
 
 /** A git entry as a {@link ChangedFile} (built without object spreads: there may be thousands). */
