@@ -4,6 +4,7 @@ import { parseShellCommand } from '../shell/parse-shell-command.ts';
 import type { ToolCall } from '../timeline/tool-call.ts';
 import { attributeFiles } from './attribute-files.ts';
 import { abs, changed, context, edit, failed, patch, read, shell, timeline, write } from './build-test-timeline.ts';
+import { categorizeFiles } from './categorize-files.ts';
 import { composeMessage } from './compose-message.ts';
 import { runHeuristics } from './run-heuristics.ts';
 
@@ -37,10 +38,30 @@ describe(`engine on a ${calls.length}-call, ${N_FILES}-file turn`, () => {
     bench(`attributeFiles + runHeuristics + composeMessage (${name})`, () => {
       const fresh = { ...turn, calls: [...turn.calls] };
       const attributed = attributeFiles({ snapshot, timeline: fresh, context: ctx });
-      const result = runHeuristics(attributed, fresh, ctx, config);
-      composeMessage(result, attributed, config, { sessionId: 'bench' });
+      // As getCheckpoint does it: the files are categorized once for the heuristics and the message.
+      const categorization = categorizeFiles(attributed.map((f) => f.file.path), config);
+      const result = runHeuristics(attributed, fresh, ctx, config, categorization);
+      composeMessage(result, attributed, config, { sessionId: 'bench', categorization });
     });
   }
+});
+
+// The other extreme: a short turn in a repository with 5,000 changed files (a codemod, a vendored
+// directory, a generated client), every one attributed by its mtime. The per-file work dominates.
+const BIG = 5000;
+const bigPaths = Array.from({ length: BIG }, (_, i) => (i % 2 === 0 ? `src/module-${String(i % 50).padStart(2, '0')}/file-${i}.ts` : `generated/new-${i}.ts`));
+const bigSnapshot = { kind: 'repo' as const, root: '/repo', files: bigPaths.map((p) => changed(p, { mtimeMs: Date.now() })) };
+const shortTurn = timeline([read(abs('calc.mjs')), edit(abs('calc.mjs')), shell('node calc.test.mjs')], { startedAt: new Date(0).toISOString() });
+const nodeConfig = resolveConfig([{ config: { extends: 'node-pnpm' }, source: { kind: 'project-file', name: 'bench' } }]);
+
+describe(`engine on a 3-call turn with ${BIG} changed files`, () => {
+  bench('attributeFiles + categorizeFiles + runHeuristics + composeMessage (node-pnpm)', () => {
+    const fresh = { ...shortTurn, calls: [...shortTurn.calls] };
+    const attributed = attributeFiles({ snapshot: bigSnapshot, timeline: fresh, context: ctx, turnStartMs: 0 });
+    const categorization = categorizeFiles(attributed.map((f) => f.file.path), nodeConfig);
+    const result = runHeuristics(attributed, fresh, ctx, nodeConfig, categorization);
+    composeMessage(result, attributed, nodeConfig, { sessionId: 'bench', categorization });
+  });
 });
 
 describe('shell parsing', () => {
