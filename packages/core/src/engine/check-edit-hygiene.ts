@@ -23,9 +23,12 @@ export function checkEditWithoutRead(
   config: Pick<ResolvedConfig, 'hygiene'>,
 ): Observation[] {
   if (!config.hygiene.editWithoutRead || !timeline.hasData || timeline.truncated) return [];
-  const existedInHead = new Set(
-    files.filter((f) => f.file.status === 'modified' || f.file.status === 'type-changed').map((f) => f.file.path),
-  );
+  // Needed only for whole-file writes and creations; built on first use (there may be thousands of files).
+  let inHead: Set<string> | undefined;
+  const existedInHead = (repoPath: string): boolean => {
+    inHead ??= new Set(files.filter((f) => f.file.status === 'modified' || f.file.status === 'type-changed').map((f) => f.file.path));
+    return inHead.has(repoPath);
+  };
   const known = new Set<string>();
   const offending: string[] = [];
   for (const f of facts.calls) {
@@ -38,12 +41,12 @@ export function checkEditWithoutRead(
           known.add(m.key);
           break;
         case 'write':
-          if (!known.has(m.key) && m.repoPath !== undefined && existedInHead.has(m.repoPath)) offending.push(f.call.id);
+          if (!known.has(m.key) && m.repoPath !== undefined && existedInHead(m.repoPath)) offending.push(f.call.id);
           known.add(m.key);
           break;
         case 'create':
           // A file the turn created is known; `touch` on a file that existed in HEAD shows nothing.
-          if (m.repoPath === undefined || !existedInHead.has(m.repoPath)) known.add(m.key);
+          if (m.repoPath === undefined || !existedInHead(m.repoPath)) known.add(m.key);
           break;
         case 'append':
         case 'delete':
@@ -70,9 +73,12 @@ export function checkBlastRadius(files: readonly AttributedFile[], config: Pick<
   const areas = new Set<string>();
   for (const f of files) {
     const a = area(f.file.path);
-    if (a !== undefined) areas.add(a);
+    if (a === undefined) continue;
+    areas.add(a);
+    // Enough areas seen: the rest of thousands of files cannot change the answer.
+    if (areas.size >= threshold) return [{ kind: 'blast-radius', text: BLAST_RADIUS_OBSERVATION, callIds: [] }];
   }
-  return areas.size >= threshold ? [{ kind: 'blast-radius', text: BLAST_RADIUS_OBSERVATION, callIds: [] }] : [];
+  return [];
 }
 
 /** The area of a repo-relative path (see {@link checkBlastRadius}). */
