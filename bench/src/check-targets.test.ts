@@ -51,4 +51,12 @@ describe('checkResults', () => {
     const broken = { ...results([cell(50, 50)]), tailRead: [{ ...tail, foundTurn: false, bytesRead: 600 * 1024 }] } as BenchResults;
     expect(checkResults(broken).failures).toHaveLength(2);
   });
+
+  it('counts Gemini\'s "deny" as its block, and only for Gemini', () => {
+    const gemini: HookCell = { ...cell(50, 50), agent: 'gemini', outcomes: { deny: 3 } };
+    expect(checkResults(results([gemini])).failures).toEqual([]);
+    expect(checkResults(results([{ ...gemini, outcomes: { block: 3 } }])).failures).toHaveLength(1);
+    expect(checkResults(results([{ ...cell(50, 50), outcomes: { deny: 3 } }])).failures).toHaveLength(1);
+    expect(checkResults(results([{ ...cell(50, 50), outcomes: { block: 2, pass: 1 } }])).failures).toHaveLength(1);
+  });
 });

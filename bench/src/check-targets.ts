@@ -15,7 +15,9 @@ export function checkResults(results: BenchResults): { passes: string[]; failure
     const name = `hook ${c.agent} ${formatBytes(c.fileBytes)} ${c.changedFiles} files`;
     check(c.wallRatio <= wallRatio, `${name}: wall ${c.hook.wallMs.median.toFixed(1)} ms = ${c.wallRatio.toFixed(2)}× bare node ${c.floor.wallMs.median.toFixed(1)} ms (target ≤ ${wallRatio}×)`);
     check(c.rssOverFloorMiB <= rssOverFloorMiB, `${name}: peak RSS ${c.hook.peakRssMiB.median.toFixed(1)} MiB = bare node + ${c.rssOverFloorMiB.toFixed(1)} MiB (target ≤ +${rssOverFloorMiB} MiB)`);
-    check(c.outcomes['block'] === c.hook.runs, `${name}: every run blocked with a checkpoint (${JSON.stringify(c.outcomes)})`);
+    // Gemini's AfterAgent says "deny" where Claude and Codex say "block"; both deliver the checkpoint.
+    const delivered = c.agent === 'gemini' ? 'deny' : 'block';
+    check(c.outcomes[delivered] === c.hook.runs, `${name}: every run blocked with a checkpoint (${JSON.stringify(c.outcomes)})`);
   }
   if (results.tailRead.length === 0) failures.push('no tail-read measurements in the results');
   for (const t of results.tailRead) {
