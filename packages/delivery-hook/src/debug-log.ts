@@ -1,4 +1,4 @@
-import { createRouteLogger, type RouteLogger } from '@agent-checkpoint/core';
+import { createRouteLogger, type RouteLogger } from '@agent-checkpoint/core/hot-path';
 
 /** Prefix of every stderr line, so users can tell our notes from the agent's. */
 export const STDERR_PREFIX = 'agent-checkpoint:';

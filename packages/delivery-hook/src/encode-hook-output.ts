@@ -1,4 +1,4 @@
-import { assertNever, type AgentId } from '@agent-checkpoint/core';
+import { assertNever, type AgentId } from '@agent-checkpoint/core/hot-path';
 import { encodeClaudeStop } from './encode-claude-stop.ts';
 import { encodeCodexStop } from './encode-codex-stop.ts';
 import { encodeGeminiAfterAgent } from './encode-gemini-after-agent.ts';

@@ -1,4 +1,4 @@
-import type { AgentId, TurnHint } from '@agent-checkpoint/core';
+import type { AgentId, TurnHint } from '@agent-checkpoint/core/hot-path';
 
 /**
  * A hook payload after validation, in the same shape for every agent. Only the fields the hook uses;

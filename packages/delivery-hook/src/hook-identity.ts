@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { TurnTimeline } from '@agent-checkpoint/core';
+import type { TurnTimeline } from '@agent-checkpoint/core/hot-path';
 import type { HookEvent } from './hook-event.ts';
 
 const digest = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 32);

@@ -1,4 +1,4 @@
-import { isTruthyEnv } from '@agent-checkpoint/core';
+import { isTruthyEnv } from '@agent-checkpoint/core/hot-path';
 
 /** Tunables of one hook run, from the environment (and `--debug`). */
 export interface HookOptions {

@@ -1,6 +1,6 @@
 // zod/mini: classic zod adds ~30 ms and ~7 MB to every hook start (measured); mini is ~16 KB.
 import * as z from 'zod/mini';
-import type { AgentId, TurnHint } from '@agent-checkpoint/core';
+import type { AgentId, TurnHint } from '@agent-checkpoint/core/hot-path';
 import type { PayloadReadResult } from './hook-event.ts';
 import { describeIssues, given } from './zod-issues.ts';
 

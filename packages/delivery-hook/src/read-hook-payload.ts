@@ -1,4 +1,4 @@
-import { assertNever, type AgentId } from '@agent-checkpoint/core';
+import { assertNever, type AgentId } from '@agent-checkpoint/core/hot-path';
 import type { PayloadReadResult } from './hook-event.ts';
 import { readClaudeStopPayload } from './read-claude-stop-payload.ts';
 import { readCodexStopPayload } from './read-codex-stop-payload.ts';

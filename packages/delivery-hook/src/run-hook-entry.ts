@@ -1,4 +1,4 @@
-import { isAgentId, resolveStateDir, type AgentId } from '@agent-checkpoint/core';
+import { isAgentId, resolveStateDir, type AgentId } from '@agent-checkpoint/core/hot-path';
 import { createHookLogger } from './debug-log.ts';
 import { encodeHookOutput } from './encode-hook-output.ts';
 import { readHookOptions } from './hook-options.ts';

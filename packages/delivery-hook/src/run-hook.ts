@@ -1,4 +1,4 @@
-import { assertNever, readOffSwitch, type AgentId } from '@agent-checkpoint/core';
+import { assertNever, readOffSwitch, type AgentId } from '@agent-checkpoint/core/hot-path';
 import { isCommitGateMarked } from './commit-gate/commit-gate-marker.ts';
 import type { HookLogger } from './debug-log.ts';
 import { sessionKeyOf } from './hook-identity.ts';

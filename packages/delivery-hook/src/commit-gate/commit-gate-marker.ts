@@ -1,6 +1,6 @@
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { sessionStatePath, type SessionStateLocation } from '@agent-checkpoint/core';
+import { sessionStatePath, type SessionStateLocation } from '@agent-checkpoint/core/hot-path';
 import type { HookEvent } from '../hook-event.ts';
 
 /**

@@ -1,0 +1,15 @@
+/**
+ * The few core functions a delivery route needs before it knows whether a checkpoint is due: which
+ * agent, where state lives, whether checkpoints are switched off, how to log. Routes import these from
+ * `@agent-checkpoint/core/hot-path` rather than the package root, because bundled, the root's barrel
+ * initialises every core module at first use — about 6 ms that the escape-hatch stop (the one after
+ * every block) would pay for nothing. Everything here is also exported from the root.
+ */
+export { AGENT_IDS, isAgentId, type AgentId } from './agent-id.ts';
+export { assertNever } from './timeline/tool-call.ts';
+export type { TurnTimeline } from './timeline/turn-timeline.ts';
+export type { TurnHint } from './transcript/transcript-reader.ts';
+export { resolveStateDir, STATE_DIR_ENV } from './state/resolve-state-dir.ts';
+export { isTruthyEnv, readOffSwitch } from './state/off-switches.ts';
+export { createRouteLogger, type RouteLogger } from './state/create-route-logger.ts';
+export { sessionStatePath, type SessionStateLocation } from './state/state-files.ts';

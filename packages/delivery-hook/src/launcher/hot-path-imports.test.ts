@@ -1,0 +1,36 @@
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error -- plain ESM build script without type declarations
+import { mainBundleOptions } from '../../build-hook.mjs';
+
+// The hook's first phase (stdin, payload, escape hatch, off switches) must not initialise all of core:
+// bundled, a static import of the core package root runs every core module's initialiser at first
+// use, which the escape-hatch stop pays on every blocked turn (docs/benchmarks.md). The checkpoint
+// phase, behind the lazy import of run-checkpoint-phase.ts, may use the root.
+
+async function staticGraph(): Promise<Set<string>> {
+  const options = mainBundleOptions('/dev/null/unused.cjs') as Parameters<typeof build>[0];
+  const result = await build({ ...options, write: false, metafile: true, logLevel: 'silent' });
+  const inputs = result.metafile.inputs;
+  const entry = Object.keys(inputs).find((path) => path.endsWith('src/cli.ts'));
+  if (entry === undefined) throw new Error('cli.ts not in the metafile');
+  const seen = new Set<string>();
+  const stack = [entry];
+  while (stack.length > 0) {
+    const path = stack.pop()!;
+    if (seen.has(path)) continue;
+    seen.add(path);
+    for (const imported of inputs[path]?.imports ?? []) if (imported.kind !== 'dynamic-import' && imported.external !== true) stack.push(imported.path);
+  }
+  return seen;
+}
+
+describe('the hook bundle', () => {
+  it('reaches core only through @agent-checkpoint/core/hot-path before the checkpoint phase', async () => {
+    const graph = await staticGraph();
+    expect([...graph].filter((path) => path.endsWith('core/src/index.ts'))).toEqual([]);
+    expect([...graph].some((path) => path.endsWith('core/src/hot-path.ts'))).toBe(true);
+    // The pipeline itself stays lazy.
+    expect([...graph].filter((path) => /core\/src\/(engine|git|config)\//.test(path))).toEqual([]);
+  }, 60_000);
+});
