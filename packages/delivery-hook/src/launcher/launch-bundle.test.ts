@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDeliveryWorld, type DeliveryScenario, type DeliveryWorld } from '@agent-checkpoint/core/conformance';
@@ -112,6 +112,17 @@ describe('the launcher and its code cache', () => {
     expect(result.stdout).toContain('"decision":"block"');
     expect(lastCacheStatus(scenario)).toBe('missing');
     expect(readCodeCache(file!)?.coverage).toBe(2);
+  });
+
+  it('leaves a cache directory others can write to alone: no cache read, none written, same answer', async () => {
+    const shared = join(cacheRoot, 'shared');
+    mkdirSync(shared);
+    chmodSync(shared, 0o777);
+    const scenario = world().scenario('actionable');
+    const result = await run(scenario, { AGENT_CHECKPOINT_CACHE_DIR: shared });
+    expect(result.stdout).toContain('"decision":"block"');
+    expect(lastCacheStatus(scenario)).toBe('off');
+    expect(readdirSync(shared)).toEqual([]);
   });
 
   it('still answers when the cache directory cannot be written', async () => {

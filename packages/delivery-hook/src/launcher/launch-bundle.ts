@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -35,11 +35,14 @@ const TAIL = '\n})';
 export function launchBundle(options: LaunchBundleOptions): void {
   const { bundlePath, cacheDir } = options;
   const source = readFileSync(bundlePath, 'utf8');
-  const file =
-    cacheDir === undefined
-      ? undefined
-      : join(cacheDir, codeCacheFileName(options.buildId, { version: process.version, arch: process.arch, v8: `${process.versions.v8}\0${process.execArgv.join('\0')}` }));
-  const cached: CodeCacheEntry | undefined = file !== undefined && cacheDir !== undefined && isTrustedCacheDir(cacheDir) ? readCodeCache(file) : undefined;
+  // A directory that exists but is not ours alone is not used at all — not even written to at exit,
+  // which would cost createCachedData() on every run for a file that is then refused.
+  const trusted = cacheDir !== undefined && isTrustedCacheDir(cacheDir);
+  const usable = cacheDir !== undefined && (trusted || !existsSync(cacheDir));
+  const file = usable
+    ? join(cacheDir, codeCacheFileName(options.buildId, { version: process.version, arch: process.arch, v8: `${process.versions.v8}\0${process.execArgv.join('\0')}` }))
+    : undefined;
+  const cached: CodeCacheEntry | undefined = file !== undefined && trusted ? readCodeCache(file) : undefined;
 
   const script = new Script(HEAD + source + TAIL, {
     filename: bundlePath,
