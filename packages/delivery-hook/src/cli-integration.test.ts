@@ -215,14 +215,7 @@ describe('debug logging', () => {
 });
 
 function payloadOf(scenario: DeliveryScenario): Record<string, unknown> {
-  return buildStopPayload({
-    agent: scenario.agent,
-    sessionId: scenario.sessionId,
-    transcriptPath: scenario.transcriptPath,
-    cwd: scenario.cwd,
-    hint: scenario.hint,
-    stopHookActive: scenario.stopHookActive,
-  });
+  return buildStopPayload(scenario);
 }
 
 /** The fake git's `sleep` may outlive the hook: end those processes, by pid. */

@@ -28,14 +28,7 @@ function world(fixture = CLAUDE_FIXTURE): DeliveryWorld {
 }
 
 async function run(scenario: DeliveryScenario, env: Record<string, string> = {}, bin = HOOK_BUNDLE): Promise<HookProcessResult> {
-  const payload = buildStopPayload({
-    agent: scenario.agent,
-    sessionId: scenario.sessionId,
-    transcriptPath: scenario.transcriptPath,
-    cwd: scenario.cwd,
-    hint: scenario.hint,
-    stopHookActive: scenario.stopHookActive,
-  });
+  const payload = buildStopPayload(scenario);
   return runHookBundle({
     bin,
     args: [scenario.agent],

@@ -1,6 +1,6 @@
 import { assertNever, type AgentId, type TurnHint } from '@agent-checkpoint/core';
 
-/** The fields a test controls in a turn-end payload. */
+/** The fields a test controls in a turn-end payload (a conformance `DeliveryScenario` has them all). */
 export interface StopPayloadInput {
   readonly agent: AgentId;
   readonly sessionId: string;

@@ -5,14 +5,7 @@ import { parseHookStdout, runHookBundle } from './run-hook-bundle.ts';
 
 /** Run the bundled hook for a scenario; returns the raw process result checks included. */
 export async function deliverThroughHook(scenario: DeliveryScenario, extraArgs: readonly string[] = []): Promise<string | null> {
-  const payload = buildStopPayload({
-    agent: scenario.agent,
-    sessionId: scenario.sessionId,
-    transcriptPath: scenario.transcriptPath,
-    cwd: scenario.cwd,
-    hint: scenario.hint,
-    stopHookActive: scenario.stopHookActive,
-  });
+  const payload = buildStopPayload(scenario);
   const result = await runHookBundle({ args: [scenario.agent, ...extraArgs], stdin: JSON.stringify(payload), env: scenario.env, cwd: scenario.cwd });
   expect(result.signal, result.stderr).toBeNull();
   expect(result.code, result.stderr).toBe(0);

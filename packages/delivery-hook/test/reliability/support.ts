@@ -33,14 +33,7 @@ export function expectCleanStderr(stderr: string): void {
 /** The stop payload of a scenario (optionally with fields overridden). */
 export function payloadFor(scenario: DeliveryScenario, overrides: Record<string, unknown> = {}): string {
   return JSON.stringify({
-    ...buildStopPayload({
-      agent: scenario.agent,
-      sessionId: scenario.sessionId,
-      transcriptPath: scenario.transcriptPath,
-      cwd: scenario.cwd,
-      hint: scenario.hint,
-      stopHookActive: scenario.stopHookActive,
-    }),
+    ...buildStopPayload(scenario),
     ...overrides,
   });
 }
