@@ -18,10 +18,18 @@ let work: string;
 let prefix: string;
 let tarballs: Record<string, string>;
 
-/** Our environment without npm/pnpm lifecycle variables, so the nested tools act as a user's would. */
+/**
+ * Our environment without the lifecycle variables of the `pnpm test` that runs us, so the nested tools
+ * act as a user's would. Registry, proxy and certificate settings stay: the `npm_config_*` that pnpm
+ * passes on (`npm_config_cafile` among them — removing it left npm retrying the registry until the time
+ * limit on a machine behind a TLS-inspecting proxy) and the variables e2e/turbo.json lets through
+ * turbo's strict environment.
+ */
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!/^(npm_|PNPM_|pnpm_)/i.test(key)) env[key] = value;
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!/^(npm_(lifecycle|package)_|npm_(execpath|node_execpath|command)$|npm_config_user_agent$|PNPM_|pnpm_)/i.test(key)) env[key] = value;
+  }
   return { ...env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', ...extra };
 }
 
@@ -36,11 +44,14 @@ beforeAll(() => {
     tarballs[name] = path.isAbsolute(file) ? file : path.join(packs, path.basename(file));
   }
   prefix = path.join(work, 'prefix');
-  execFileSync('npm', ['install', '--global', '--prefix', prefix, ...PUBLISHED.map((name) => tarballs[name]!)], {
+  // npm's own network limits end a registry that cannot be reached with npm's message, well before
+  // the test's time limit.
+  const install = spawnSync('npm', ['install', '--global', '--prefix', prefix, '--fetch-retries=2', '--fetch-timeout=30000', ...PUBLISHED.map((name) => tarballs[name]!)], {
     env: cleanEnv(),
-    stdio: ['ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
     timeout: 240_000,
   });
+  if (install.status !== 0) throw new Error(`npm install -g of the packed tarballs failed (${install.error?.message ?? `exit ${install.status}`}):\n${install.stderr.slice(-2000)}`);
 }, 600_000);
 afterAll(() => {
   if (work !== undefined) rmSync(work, { recursive: true, force: true });
