@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { getCheckpoint } from './get-checkpoint.ts';
 import { makeTempDir, makeTempGitRepo } from './git/temp-git-repo.ts';
 import type { TranscriptReader } from './transcript/transcript-reader.ts';
+import { runModuleSnippet } from './test-support/run-module-snippet.ts';
 
 // getCheckpoint, the entry point both routes call, under hostile requests (docs/reliability.md): it
 // never rejects, ends within its signal's budget even when a reader never answers, and reports
@@ -85,23 +86,7 @@ describe('getCheckpoint under hostile requests', () => {
         signal: AbortSignal.timeout(10000) });
       process.stdout.write(JSON.stringify({ mode: outcome.mode, diagnostics: outcome.diagnostics }) + '\\n');
       process.exit(0);`;
-    const run = await new Promise<{ timedOut: boolean; code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: HERE, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      let timedOut = false;
-      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-      const timer = setTimeout(() => {
-        timedOut = true;
-        child.kill('SIGKILL');
-      }, 30_000);
-      child.on('error', reject);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        resolve({ timedOut, code, stdout, stderr });
-      });
-    });
+    const run = await runModuleSnippet(script, HERE, { timeoutMs: 30_000 });
     expect(run.timedOut, 'getCheckpoint blocked on a FIFO configuration file').toBe(false);
     expect(run.code, run.stderr).toBe(0);
     const out = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}') as { mode: string; diagnostics: string[] };

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir, makeTempGitRepo, type TempGitRepo } from '../git/temp-git-repo.ts';
-import { killSnippets, lastJsonLine, runModuleSnippet } from '../state/run-module-snippet.ts';
+import { killSnippets, lastJsonLine, runModuleSnippet } from '../test-support/run-module-snippet.ts';
 import type { CheckpointInput } from './checkpoint-schema.ts';
 import { createCheckpointStore, type CheckpointStore, type CheckpointStoreOptions } from './checkpoint-store.ts';
 

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from './default-config.ts';
 import { loadConfig } from './load-config.ts';
+import { runModuleSnippet, type SnippetRun } from '../test-support/run-module-snippet.ts';
 
 // Reliability of loadConfig under hostile configuration paths (docs/reliability.md). Config files are
 // read synchronously (they are tiny and on the hook's hot path), so a read that blocks — a FIFO, an
@@ -30,43 +31,8 @@ afterEach(() => {
   rmSync(base, { recursive: true, force: true });
 });
 
-interface ChildRun {
-  readonly timedOut: boolean;
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Run an ES module snippet (TypeScript imports allowed) in a child; killed with its group at `timeoutMs`. */
-function runIsolated(script: string, timeoutMs: number): Promise<ChildRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      cwd: HERE,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    let timedOut = false;
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => {
-      timedOut = true;
-      try {
-        process.kill(-(child.pid ?? 0), 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-    }, timeoutMs);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ timedOut, code, stdout, stderr });
-    });
-  });
+function runIsolated(script: string, timeoutMs: number): Promise<SnippetRun> {
+  return runModuleSnippet(script, HERE, { timeoutMs });
 }
 
 /** What one isolated loadConfig call reported. */

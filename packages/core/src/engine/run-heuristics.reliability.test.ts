@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runModuleSnippet } from '../test-support/run-module-snippet.ts';
 
 // The engine (attribution, heuristics, composition) on adversarial turns (docs/reliability.md). It
 // runs synchronously inside the hook, so its cost must grow linearly with the turn, whatever the
@@ -68,23 +68,7 @@ const SCRIPT = `
 
 describe('engine: cost linear in each dimension of an adversarial turn', () => {
   it('10× the calls, the changed files or the output never costs more than 40× the time', { timeout: 180_000 }, async () => {
-    const run = await new Promise<{ timedOut: boolean; code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', SCRIPT], { cwd: HERE, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      let timedOut = false;
-      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-      const timer = setTimeout(() => {
-        timedOut = true;
-        child.kill('SIGKILL');
-      }, 150_000);
-      child.on('error', reject);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        resolve({ timedOut, code, stdout, stderr });
-      });
-    });
+    const run = await runModuleSnippet(SCRIPT, HERE, { timeoutMs: 150_000 });
     const rows = run.stdout
       .split('\n')
       .filter(Boolean)

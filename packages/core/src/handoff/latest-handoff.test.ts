@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { killSnippets, lastJsonLine, runModuleSnippet } from '../state/run-module-snippet.ts';
+import { killSnippets, lastJsonLine, runModuleSnippet } from '../test-support/run-module-snippet.ts';
 import { latestHandoff } from './latest-handoff.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -6,6 +5,7 @@ import { analyzeMutation } from './analyze-mutation.ts';
 import { analyzeRead } from './analyze-read.ts';
 import { matchesEvidence } from './match-evidence.ts';
 import { parseShellCommand } from './parse-shell-command.ts';
+import { runModuleSnippet, type SnippetRun } from '../test-support/run-module-snippet.ts';
 
 // The shell-command parser on adversarial input (docs/reliability.md). Property tests of totality
 // live in parse-shell-command.property.test.ts; this file is about *time*. Commands come from
@@ -114,25 +114,6 @@ describe('parseShellCommand: bounded time on adversarial input (child process, h
   });
 });
 
-function runIsolated(script: string, cwd: string, timeoutMs: number): Promise<{ timedOut: boolean; code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    let timedOut = false;
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, timeoutMs);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ timedOut, code, stdout, stderr });
-    });
-  });
+function runIsolated(script: string, cwd: string, timeoutMs: number): Promise<SnippetRun> {
+  return runModuleSnippet(script, cwd, { timeoutMs });
 }

@@ -10,6 +10,7 @@ import { claimCheckpoint, type ClaimCheckpointRequest } from './claim-checkpoint
 import { offSwitchPath } from './off-switches.ts';
 import { readSessionState } from './session-state-store.ts';
 import { sessionStatePath, sessionsDir, switchesDir } from './state-files.ts';
+import { runModuleSnippet, type SnippetRun } from '../test-support/run-module-snippet.ts';
 
 // The per-session state under load, faults and hostile ids (docs/reliability.md). The 50-process
 // single-turn claim, stale-lock takeover and user-only modes of the atomic writer are covered in
@@ -41,25 +42,8 @@ function request(overrides: Partial<ClaimCheckpointRequest> = {}): ClaimCheckpoi
   };
 }
 
-/** Run an ES module snippet (TypeScript imports allowed) in a child; killed at `timeoutMs`. */
-function runIsolated(script: string, timeoutMs: number): Promise<{ timedOut: boolean; code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: HERE, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    let timedOut = false;
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ timedOut, code, stdout, stderr });
-    });
-  });
+function runIsolated(script: string, timeoutMs: number): Promise<SnippetRun> {
+  return runModuleSnippet(script, HERE, { timeoutMs });
 }
 
 describe('many sessions, many processes', () => {

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NotARegularFileError } from '../transcript/read-jsonl-tail.ts';
 import { describeReadFailure, FileTooLargeError, readRegularFileSync } from './read-regular-file.ts';
-import { killSnippets, lastJsonLine, runModuleSnippet } from './run-module-snippet.ts';
+import { killSnippets, lastJsonLine, runModuleSnippet } from '../test-support/run-module-snippet.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
