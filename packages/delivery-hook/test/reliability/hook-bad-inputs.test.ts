@@ -1,11 +1,11 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, closeSync, copyFileSync, ftruncateSync, mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createDeliveryWorld, type DeliveryFixture, type DeliveryScenario, type DeliveryWorld } from '@agent-checkpoint/core/conformance';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLAUDE_FIXTURE, CODEX_FIXTURE, DELIVERY_FIXTURES, GEMINI_FIXTURE } from '../../src/test-support/delivery-fixtures.ts';
 import { runHookBundle } from '../../src/test-support/run-hook-bundle.ts';
-import { expectAgentContract, readsIgnoreModes, runScenario } from './support.ts';
+import { expectAgentContract, readsIgnoreModes, runScenario, startFlipper } from './support.ts';
 
 // The corpus of bad inputs through the bundled hook bin, for each agent (docs/reliability.md): bad
 // transcripts, bad configuration files and bad payload fields. Whatever the input: exit 0, stdout
@@ -181,34 +181,14 @@ describe.each(DELIVERY_FIXTURES.map((f) => [f.agent, f] as const))('%s hook: a t
     execFileSync('mkfifo', [join(variants, 'fifo')]);
     symlinkSync(join(variants, 'loop'), join(variants, 'loop'));
     writeFileSync(join(variants, 'binary'), Buffer.from([0, 1, 2, 0xff, 0xfe, 10, 0, 0]));
-    const stop = join(w.root, 'stop-flipping');
-    const flipper = spawn(
-      process.execPath,
-      [
-        '--input-type=module',
-        '-e',
-        `import { existsSync, renameSync, rmSync } from 'node:fs';
-         const names = ['real', 'fifo', 'directory', 'real', 'loop', 'binary'];
-         const target = ${JSON.stringify(path)}, dir = ${JSON.stringify(variants)};
-         rmSync(target, { force: true });
-         const stopAt = Date.now() + 90_000;
-         for (let i = 0; !existsSync(${JSON.stringify(stop)}) && Date.now() < stopAt; i++) {
-           const name = names[i % names.length];
-           renameSync(dir + '/' + name, target);
-           for (let spin = 0; spin < 20000; spin++);
-           renameSync(target, dir + '/' + name);
-         }`,
-      ],
-      { stdio: 'ignore' },
-    );
+    const flipper = startFlipper(path, variants, ['real', 'fifo', 'directory', 'real', 'loop', 'binary'], 90_000);
     try {
       const runs = Array.from({ length: 9 }, (_, i) => ({ ...w.scenario('actionable'), sessionId: `${fixture.sessionId.slice(0, 20)}-flip-${i}` }));
       const results = [];
       for (let i = 0; i < runs.length; i += 3) {
         results.push(...(await Promise.all(runs.slice(i, i + 3).map((s) => runScenario(s)))));
       }
-      writeFileSync(stop, '');
-      await exited(flipper);
+      await flipper.stop();
       // The possible answers: with the transcript, and file-based without it (each per session id).
       const missing = join(w.root, 'missing.jsonl');
       for (const [i, result] of results.entries()) {
@@ -221,8 +201,7 @@ describe.each(DELIVERY_FIXTURES.map((f) => [f.agent, f] as const))('%s hook: a t
         expect(possible).toContain(delivered);
       }
     } finally {
-      writeFileSync(stop, '');
-      await exited(flipper);
+      await flipper.stop();
     }
   });
 });
@@ -378,15 +357,3 @@ function loopIn(dir: string, name: string): string {
   return path;
 }
 
-function exited(child: ReturnType<typeof spawn>): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-    }, 5_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-}

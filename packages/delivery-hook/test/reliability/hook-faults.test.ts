@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createDeliveryWorld, type DeliveryFixture, type DeliveryWorld } from '@agent-checkpoint/core/conformance';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLAUDE_FIXTURE, CODEX_FIXTURE, DELIVERY_FIXTURES, GEMINI_FIXTURE } from '../../src/test-support/delivery-fixtures.ts';
-import { expectAgentContract, killPids, readAllSessionStates, runScenario, waitFor } from './support.ts';
+import { expectAgentContract, killPids, readAllSessionStates, runScenario, startFlipper, waitFor } from './support.ts';
 
 // Faults around the hook (docs/reliability.md): a held index.lock, a git that hangs and will not die,
 // slow file systems, a state directory that cannot be written, a config replaced mid-run. Each case
@@ -183,32 +183,12 @@ describe('configuration replaced while hooks run', () => {
     mkdirSync(join(variants, 'directory'));
     execFileSync('mkfifo', [join(variants, 'fifo')]);
     symlinkSync(join(variants, 'loop'), join(variants, 'loop'));
-    const stop = join(w.root, 'stop-flipping');
-    const flipper = spawn(
-      process.execPath,
-      [
-        '--input-type=module',
-        '-e',
-        `import { existsSync, renameSync, rmSync } from 'node:fs';
-         const names = ['valid', 'fifo', 'invalid', 'valid', 'directory', 'fifo', 'loop'];
-         const target = ${JSON.stringify(config)}, dir = ${JSON.stringify(variants)};
-         rmSync(target, { force: true });
-         const stopAt = Date.now() + 100_000;
-         for (let i = 0; !existsSync(${JSON.stringify(stop)}) && Date.now() < stopAt; i++) {
-           const name = names[i % names.length];
-           renameSync(dir + '/' + name, target);
-           for (let spin = 0; spin < 20000; spin++);
-           renameSync(target, dir + '/' + name);
-         }`,
-      ],
-      { stdio: 'ignore' },
-    );
-    cleanups.push(() => flipper.kill('SIGKILL'));
+    const flipper = startFlipper(config, variants, ['valid', 'fifo', 'invalid', 'valid', 'directory', 'fifo', 'loop'], 100_000);
+    cleanups.push(() => void flipper.stop());
     const runs = Array.from({ length: 9 }, (_, i) => ({ ...w.scenario('actionable'), sessionId: `flip-config-${i}` }));
     const results = [];
     for (let i = 0; i < runs.length; i += 3) results.push(...(await Promise.all(runs.slice(i, i + 3).map((s) => runScenario(s, { killAfterMs: 30_000 })))));
-    writeFileSync(join(w.root, 'stop-flipping'), '');
-    await new Promise<void>((resolve) => (flipper.exitCode !== null ? resolve() : flipper.once('exit', () => resolve())));
+    await flipper.stop();
     // The two configurations a run may have used: the project file, or the built-in defaults.
     renameSync(join(variants, 'valid'), config);
     for (const [i, result] of results.entries()) {

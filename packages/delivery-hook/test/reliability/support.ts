@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentId } from '@agent-checkpoint/core';
 import type { DeliveryScenario } from '@agent-checkpoint/core/conformance';
@@ -97,4 +98,45 @@ export function killPids(pids: readonly number[]): void {
       // Already gone.
     }
   }
+}
+
+/**
+ * Another process that renames the files of `variantsDir` named `names` into `target` and back, in
+ * turn and as fast as it can (rename is atomic): whoever reads `target` meanwhile sees one variant or
+ * nothing, at any step of its read. It stops on `stop()` (which waits for it, killing it after 5 s) or
+ * by itself after `maxMs`, and leaves `target` absent.
+ */
+export function startFlipper(target: string, variantsDir: string, names: readonly string[], maxMs: number): { stop(): Promise<void> } {
+  const stopFile = join(variantsDir, '..', `stop-flipping-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  const child = spawn(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `import { existsSync, renameSync, rmSync } from 'node:fs';
+       const names = ${JSON.stringify(names)};
+       const target = ${JSON.stringify(target)}, dir = ${JSON.stringify(variantsDir)};
+       rmSync(target, { force: true });
+       const stopAt = Date.now() + ${maxMs};
+       for (let i = 0; !existsSync(${JSON.stringify(stopFile)}) && Date.now() < stopAt; i++) {
+         const name = names[i % names.length];
+         renameSync(dir + '/' + name, target);
+         for (let spin = 0; spin < 20000; spin++);
+         renameSync(target, dir + '/' + name);
+       }`,
+    ],
+    { stdio: 'ignore' },
+  );
+  return {
+    stop: () =>
+      new Promise<void>((resolve) => {
+        writeFileSync(stopFile, '');
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      }),
+  };
 }
