@@ -70,17 +70,15 @@ describe('the loop guard through the real hook', () => {
     expect(await deliverThroughHook(w.scenario('repeat-stop'))).toBeNull();
   });
 
-  it('the minimum turn length: a turn shorter than minTurnSeconds passes', async () => {
-    const w = open(CODEX_FIXTURE);
-    // The recorded turn started at a fixed time in the past; a minimum of ~30 years is never reached.
-    w.writeConfig({ ...w.actionableConfig, loopGuard: { minTurnSeconds: 1e9 } });
-    const result = await runHookBundle({
-      args: ['codex', '--debug'],
-      stdin: JSON.stringify(payloadOf(w.scenario('actionable'))),
-      env: w.scenario('actionable').env,
-    });
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/turn-too-short/);
+  it('every turn is checked however quick; minTurnSeconds only spaces further blocks of the same turn', async () => {
+    const w = open(GEMINI_FIXTURE);
+    // A minimum of ~30 years: under the old rule (measured from the prompt) no turn was ever checked.
+    w.writeConfig({ ...w.actionableConfig, loopGuard: { maxBlocksPerTurn: 2, minTurnSeconds: 1e9 } });
+    expect(await deliverThroughHook(w.scenario('actionable'))).not.toBeNull();
+    const again = w.scenario('repeat-stop');
+    const result = await runHookBundle({ args: ['gemini', '--debug'], stdin: JSON.stringify(payloadOf(again)), env: again.env, cwd: again.cwd });
+    expect(parseHookStdout('gemini', result.stdout)).toBeNull();
+    expect(result.stderr).toMatch(/too-soon-after-checkpoint: .* since this turn's last checkpoint/);
   });
 
   it('off --all silences every session until on --all', async () => {

@@ -155,7 +155,9 @@ export const LoopGuardSchema = z
       .number()
       .min(0)
       .optional()
-      .describe('Turns shorter than this (since the later of the prompt and the last checkpoint) pass (default 30).'),
+      .describe(
+        'Seconds a turn that already got a checkpoint must wait before it may get another (with maxBlocksPerTurn above 1); every turn\'s first checkpoint is never delayed (default 30, 0 disables).',
+      ),
   })
   .describe('Loop guard.');
 

@@ -133,6 +133,17 @@ export const DEFAULT_ERROR_PATTERNS: readonly ErrorPatternConfig[] = [
 ];
 
 /**
+ * Loop guard defaults (docs/loop-guard-and-switches.md): one checkpoint per real user turn, and a
+ * second one of the same turn (when `maxBlocksPerTurn` allows it) no sooner than 30 s after the first.
+ * Every turn is checked, however quick. The one definition: the resolver and routes without a
+ * resolved config read it from here.
+ */
+export const DEFAULT_LOOP_GUARD: { readonly maxBlocksPerTurn: number; readonly minTurnSeconds: number } = {
+  maxBlocksPerTurn: 1,
+  minTurnSeconds: 30,
+};
+
+/**
  * The built-in base layer, always underneath presets and files. It has no categories: projects get
  * those from presets (auto-detected or named in `extends`) or their own file. Without any, the
  * checkpoint still reports unresolved failures and edit hygiene.
@@ -176,7 +187,7 @@ export const DEFAULT_CONFIG: ConfigFile = {
   },
   silentWhenAllClear: true,
   silentWhenNoChanges: true,
-  loopGuard: { maxBlocksPerTurn: 1, minTurnSeconds: 30 },
+  loopGuard: { ...DEFAULT_LOOP_GUARD },
   transcriptMaxBytes: 524288,
   gitTimeoutMs: 5000,
 };

@@ -13,7 +13,7 @@ import type {
   ResolvedMessages,
   RunTestsConfig,
 } from './config-schema.ts';
-import { DEFAULT_CONFIG, DEFAULT_SOURCE } from './default-config.ts';
+import { DEFAULT_CONFIG, DEFAULT_LOOP_GUARD, DEFAULT_SOURCE } from './default-config.ts';
 import { PRESETS } from './presets/index.ts';
 import { compileEvidence } from '../shell/match-evidence.ts';
 import { resolveContextCheckpointConfig, type ContextCheckpointLayer } from '../context/resolve-context-checkpoint-config.ts';
@@ -238,8 +238,8 @@ function finish(state: State): ResolvedConfig {
     silentWhenAllClear: state.silentWhenAllClear ?? true,
     silentWhenNoChanges: state.silentWhenNoChanges ?? true,
     loopGuard: {
-      maxBlocksPerTurn: state.loopGuard.maxBlocksPerTurn ?? 1,
-      minTurnSeconds: state.loopGuard.minTurnSeconds ?? 30,
+      maxBlocksPerTurn: state.loopGuard.maxBlocksPerTurn ?? DEFAULT_LOOP_GUARD.maxBlocksPerTurn,
+      minTurnSeconds: state.loopGuard.minTurnSeconds ?? DEFAULT_LOOP_GUARD.minTurnSeconds,
     },
     transcriptMaxBytes: state.transcriptMaxBytes ?? 524288,
     gitTimeoutMs: state.gitTimeoutMs ?? 5000,

@@ -59,6 +59,25 @@ describe('claimCheckpoint', () => {
     expect(result.claim).toMatchObject({ verdict: 'pass', reason: 'state-unavailable' });
   });
 
+  it('a quick turn right after the previous turn got its checkpoint is granted (every turn is checked)', async () => {
+    expect((await claimCheckpoint(request({ config: { maxBlocksPerTurn: 1, minTurnSeconds: 30 }, now: later(1) }))).claim.verdict).toBe('allow');
+    const next = await claimCheckpoint(request({ turnId: 'turn-2', turnStartedAt: later(2).toISOString(), now: later(5) }));
+    expect(next.claim).toEqual({ verdict: 'allow', turnId: 'turn-2', blocksSoFar: 0 });
+  });
+
+  it('a checkpoint recorded in the future (clock skew) does not silence later turns, and is reported', async () => {
+    // The clock was ahead by a day when the first block was recorded, then set right.
+    expect((await claimCheckpoint(request({ now: later(86_400) }))).claim.verdict).toBe('allow');
+    const config = { maxBlocksPerTurn: 2, minTurnSeconds: 30 };
+    const sameTurn = await claimCheckpoint(request({ config, now: later(120) }));
+    expect(sameTurn.claim).toEqual({ verdict: 'allow', turnId: 'turn-1', blocksSoFar: 1 });
+    expect(sameTurn.diagnostics.join('\n')).toMatch(/records a checkpoint at 2026-01-11T10:00:00\.000Z, later than now .*clock skew/);
+    // The granted block rewrote the time: no note any more, and the next turn is checked normally.
+    const next = await claimCheckpoint(request({ turnId: 'turn-2', now: later(130) }));
+    expect(next.claim).toEqual({ verdict: 'allow', turnId: 'turn-2', blocksSoFar: 0 });
+    expect(next.diagnostics.join('\n')).not.toMatch(/clock skew/);
+  });
+
   it('keeps sessions and agents apart', async () => {
     expect((await claimCheckpoint(request())).claim.verdict).toBe('allow');
     expect((await claimCheckpoint(request({ sessionId: 'session-2' }))).claim.verdict).toBe('allow');

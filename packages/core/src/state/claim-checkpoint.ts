@@ -1,4 +1,4 @@
-import { decideLoopGuard, type LoopGuardConfig, type LoopGuardDecision } from './loop-guard.ts';
+import { clockSkewNote, decideLoopGuard, type LoopGuardConfig, type LoopGuardDecision } from './loop-guard.ts';
 import { pruneStateDir } from './prune-state-dir.ts';
 import { promotePendingContext } from './session-context.ts';
 import { normalizeTurnId, recordBlock, type SessionState } from './session-state.ts';
@@ -10,7 +10,7 @@ export interface ClaimCheckpointRequest extends SessionStateLocation {
   /** See {@link LoopGuardInput.turnId}. */
   readonly turnId: string | undefined;
   readonly stopHookActive: boolean;
-  /** `TurnTimeline.startedAt`. */
+  /** `TurnTimeline.startedAt` (see {@link LoopGuardInput.turnStartedAt}: not used by the decision). */
   readonly turnStartedAt?: string | undefined;
   /** `TurnTimeline.checkpointsDelivered`. */
   readonly checkpointsDelivered?: number | undefined;
@@ -63,16 +63,18 @@ export async function claimCheckpoint(request: ClaimCheckpointRequest): Promise<
     return { claim: decide({ version: 1, agent: request.agent, sessionId: request.sessionId, turns: [] }), diagnostics: [] };
   }
   const turnId = request.turnId;
+  let skew: string | undefined;
   try {
     const result = await updateSessionState(
       request,
       (state) => {
+        skew = clockSkewNote(state, now);
         const decision = decide(state);
         return { state: decision.verdict === 'allow' ? granted(state, turnId, now, request.armCommitGate) : undefined, value: decision };
       },
       request.lockWaitMs === undefined ? {} : { lockWaitMs: request.lockWaitMs },
     );
-    const diagnostics = [...result.diagnostics];
+    const diagnostics = [...result.diagnostics, ...(skew === undefined ? [] : [skew])];
     if (result.written) {
       // Housekeeping rides on the rare write path; at most once a day, never fatal.
       diagnostics.push(...(await pruneStateDir({ stateDir: request.stateDir, now })));

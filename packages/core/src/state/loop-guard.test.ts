@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LOOP_GUARD, decideLoopGuard, type LoopGuardInput } from './loop-guard.ts';
+import { clockSkewNote, DEFAULT_LOOP_GUARD, decideLoopGuard, type LoopGuardInput } from './loop-guard.ts';
 import { emptySessionState, recordBlock } from './session-state.ts';
 
 const T0 = new Date('2026-01-10T10:00:00.000Z');
@@ -57,25 +57,46 @@ describe('decideLoopGuard', () => {
     expect(decideLoopGuard(input({ config: { maxBlocksPerTurn: 0, minTurnSeconds: 0 } }))).toMatchObject({ reason: 'turn-limit-reached' });
   });
 
-  it('passes turns shorter than minTurnSeconds since the prompt', () => {
-    expect(decideLoopGuard(input({ now: at(29.9) }))).toMatchObject({ verdict: 'pass', reason: 'turn-too-short' });
-    expect(decideLoopGuard(input({ now: at(30) }))).toMatchObject({ verdict: 'allow' });
+  it('checks every turn however quick: a 1 s turn gets its first checkpoint (old rule: 30 s from the prompt)', () => {
+    expect(decideLoopGuard(input({ now: at(1) }))).toEqual({ verdict: 'allow', turnId: 'turn-1', blocksSoFar: 0 });
+    expect(decideLoopGuard(input({ now: at(0) }))).toMatchObject({ verdict: 'allow' });
   });
 
-  it('measures from our last checkpoint when it is later than the prompt', () => {
-    // Previous turn was checkpointed at +100 s; the new prompt came at +50 s (queued) — start is +100 s.
+  it('a quick turn right after our checkpoint of the previous turn is checked too (queued prompt)', () => {
+    // Previous turn was checkpointed at +100 s; the new prompt came at +50 s (queued) and the turn ends at +101 s.
     const state = recordBlock(emptySessionState('claude', 's1'), 'turn-0', at(100));
-    const base = { state, turnStartedAt: at(50).toISOString() };
-    expect(decideLoopGuard(input({ ...base, now: at(120) }))).toMatchObject({ reason: 'turn-too-short' });
-    expect(decideLoopGuard(input({ ...base, now: at(131) }))).toMatchObject({ verdict: 'allow' });
+    expect(decideLoopGuard(input({ state, turnStartedAt: at(50).toISOString(), now: at(101) }))).toEqual({
+      verdict: 'allow',
+      turnId: 'turn-1',
+      blocksSoFar: 0,
+    });
   });
 
-  it('does not apply the time rule when no start is known, and 0 disables it', () => {
-    expect(decideLoopGuard(input({ turnStartedAt: undefined, now: at(1) }))).toMatchObject({ verdict: 'allow' });
-    expect(decideLoopGuard(input({ turnStartedAt: 'garbage', now: at(1) }))).toMatchObject({ verdict: 'allow' });
-    expect(decideLoopGuard(input({ now: at(1), config: { maxBlocksPerTurn: 1, minTurnSeconds: 0 } }))).toMatchObject({
-      verdict: 'allow',
+  it('the interval applies only after our own checkpoint of the same turn', () => {
+    const config = { maxBlocksPerTurn: 2, minTurnSeconds: 30 };
+    const state = recordBlock(emptySessionState('gemini', 's1'), 'turn-1', at(100));
+    expect(decideLoopGuard(input({ state, config, now: at(129.9) }))).toMatchObject({
+      verdict: 'pass',
+      reason: 'too-soon-after-checkpoint',
+      detail: "29.9s since this turn's last checkpoint, under 30s",
     });
+    expect(decideLoopGuard(input({ state, config, now: at(130) }))).toEqual({ verdict: 'allow', turnId: 'turn-1', blocksSoFar: 1 });
+    // 0 disables it; a block the transcript shows but the state lost has no time: no interval.
+    expect(decideLoopGuard(input({ state, config: { maxBlocksPerTurn: 2, minTurnSeconds: 0 }, now: at(101) }))).toMatchObject({ verdict: 'allow' });
+    expect(decideLoopGuard(input({ checkpointsDelivered: 1, config, now: at(1) }))).toMatchObject({ verdict: 'allow', blocksSoFar: 1 });
+  });
+
+  it('a checkpoint recorded in the future (clock skew) is ignored, with a note, and does not silence later turns', () => {
+    const skewed = recordBlock(emptySessionState('claude', 's1'), 'turn-1', new Date('2027-06-01T00:00:00.000Z'));
+    const config = { maxBlocksPerTurn: 2, minTurnSeconds: 30 };
+    // The same turn: the future time is not "0 s ago"; another turn: checked as usual.
+    expect(decideLoopGuard(input({ state: skewed, config, now: at(120) }))).toEqual({ verdict: 'allow', turnId: 'turn-1', blocksSoFar: 1 });
+    expect(decideLoopGuard(input({ state: skewed, turnId: 'turn-2', now: at(120) }))).toMatchObject({ verdict: 'allow' });
+    expect(clockSkewNote(skewed, at(120))).toMatch(/2027-06-01T00:00:00\.000Z, later than now .*clock skew/);
+    // Within the tolerance (two hooks' clock readings) a time still counts, as "just now".
+    const close = recordBlock(emptySessionState('claude', 's1'), 'turn-1', at(122));
+    expect(clockSkewNote(close, at(120))).toBeUndefined();
+    expect(decideLoopGuard(input({ state: close, config, now: at(120) }))).toMatchObject({ reason: 'too-soon-after-checkpoint' });
   });
 });
 

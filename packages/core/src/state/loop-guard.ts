@@ -4,9 +4,16 @@ import { findTurn, type SessionState } from './session-state.ts';
 /** Loop guard settings (`loopGuard` in the config file). */
 export type LoopGuardConfig = ResolvedConfig['loopGuard'];
 
-/** Defaults used when a route has no resolved config at hand. */
-export const DEFAULT_LOOP_GUARD: LoopGuardConfig = { maxBlocksPerTurn: 1, minTurnSeconds: 30 };
+/** Defaults used when a route has no resolved config at hand (defined once, in default-config.ts). */
+export { DEFAULT_LOOP_GUARD } from '../config/default-config.ts';
 
+/**
+ * How far in the future a recorded checkpoint time may lie and still count (as "just now"): two hooks
+ * of one session take their clock readings before the lock, so the other's record can be a little
+ * ahead. Anything later is clock skew (a clock set back, a state file from another machine) and is
+ * treated as invalid, or it would hold the guard shut until the clock catches up.
+ */
+export const FUTURE_TOLERANCE_MS = 5_000;
 /** Everything {@link decideLoopGuard} looks at. */
 export interface LoopGuardInput {
   readonly state: SessionState;
@@ -20,7 +27,11 @@ export interface LoopGuardInput {
    * resets it after a tool call, which is why the per-turn count exists.
    */
   readonly stopHookActive: boolean;
-  /** ISO-8601 time of the turn's opening prompt (`TurnTimeline.startedAt`), when known. */
+  /**
+   * ISO-8601 time of the turn's opening prompt (`TurnTimeline.startedAt`), when known. Not used by the
+   * decision since every turn is checked however quick (the interval is measured from this turn's own
+   * last checkpoint); accepted so routes can pass the timeline through unchanged.
+   */
   readonly turnStartedAt?: string | undefined;
   /**
    * Our checkpoints the transcript shows in this turn (`TurnTimeline.checkpointsDelivered`). Counts
@@ -39,8 +50,8 @@ export type LoopGuardPassReason =
   | 'no-turn-identity'
   /** This turn already got `maxBlocksPerTurn` checkpoints (state file or transcript). */
   | 'turn-limit-reached'
-  /** Less than `minTurnSeconds` since the later of the prompt and our last checkpoint. */
-  | 'turn-too-short';
+  /** This turn already got a checkpoint less than `minTurnSeconds` ago (only with `maxBlocksPerTurn` above 1). */
+  | 'too-soon-after-checkpoint';
 
 /** What the loop guard decided. */
 export type LoopGuardDecision =
@@ -60,8 +71,11 @@ export type LoopGuardDecision =
  * 2. no turn identity → pass;
  * 3. at most `maxBlocksPerTurn` blocks per real user turn (0 never blocks), counting the larger of the
  *    state file's count and the transcript's `checkpointsDelivered`;
- * 4. the turn must have lasted `minTurnSeconds` (0 disables), measured from the later of the turn's
- *    prompt time and our last checkpoint in this session; unknown times do not shorten the turn.
+ * 4. a turn that already got a checkpoint gets another only `minTurnSeconds` (0 disables) after it
+ *    (the original's "reactivation" interval). It never applies to a turn's first checkpoint: a quick
+ *    "edited the daemon, said done" turn is exactly what the checkpoint exists for. The time is the
+ *    state file's record of this turn; one in the future (clock skew, see {@link FUTURE_TOLERANCE_MS})
+ *    is ignored, and {@link clockSkewNote} says so.
  */
 export function decideLoopGuard(input: LoopGuardInput): LoopGuardDecision {
   const { config } = input;
@@ -71,7 +85,8 @@ export function decideLoopGuard(input: LoopGuardInput): LoopGuardDecision {
   if (input.turnId === undefined || input.turnId === '') {
     return { verdict: 'pass', reason: 'no-turn-identity', detail: 'no turn id in the payload or transcript' };
   }
-  const recorded = findTurn(input.state, input.turnId)?.blocks ?? 0;
+  const turn = findTurn(input.state, input.turnId);
+  const recorded = turn?.blocks ?? 0;
   const blocksSoFar = Math.max(recorded, input.checkpointsDelivered ?? 0);
   if (blocksSoFar >= config.maxBlocksPerTurn) {
     return {
@@ -80,15 +95,15 @@ export function decideLoopGuard(input: LoopGuardInput): LoopGuardDecision {
       detail: `${blocksSoFar} of ${config.maxBlocksPerTurn} checkpoint(s) already delivered in turn ${input.turnId}`,
     };
   }
-  if (config.minTurnSeconds > 0) {
-    const start = latestTime(input.turnStartedAt, input.state.lastCheckpointAt);
-    if (start !== undefined) {
-      const elapsedMs = input.now.getTime() - start;
+  if (config.minTurnSeconds > 0 && blocksSoFar > 0) {
+    const last = validPastTime(turn?.lastBlockAt, input.now);
+    if (last !== undefined) {
+      const elapsedMs = Math.max(0, input.now.getTime() - last);
       if (elapsedMs < config.minTurnSeconds * 1000) {
         return {
           verdict: 'pass',
-          reason: 'turn-too-short',
-          detail: `${Math.round(elapsedMs / 100) / 10}s since turn start, under ${config.minTurnSeconds}s`,
+          reason: 'too-soon-after-checkpoint',
+          detail: `${Math.round(elapsedMs / 100) / 10}s since this turn's last checkpoint, under ${config.minTurnSeconds}s`,
         };
       }
     }
@@ -96,13 +111,24 @@ export function decideLoopGuard(input: LoopGuardInput): LoopGuardDecision {
   return { verdict: 'allow', turnId: input.turnId, blocksSoFar };
 }
 
-function latestTime(...isoTimes: ReadonlyArray<string | undefined>): number | undefined {
-  let latest: number | undefined;
-  for (const iso of isoTimes) {
-    if (iso === undefined) continue;
-    const t = Date.parse(iso);
-    if (Number.isNaN(t)) continue;
-    if (latest === undefined || t > latest) latest = t;
-  }
-  return latest;
+/**
+ * A diagnostic when the state records a checkpoint time in the future (beyond
+ * {@link FUTURE_TOLERANCE_MS}): the guard ignores such a time, and the next granted checkpoint
+ * overwrites it. Undefined when every recorded time is plausible.
+ */
+export function clockSkewNote(state: SessionState, now: Date): string | undefined {
+  const future = [state.lastCheckpointAt, ...state.turns.map((t) => t.lastBlockAt)].filter(
+    (iso): iso is string => iso !== undefined && !Number.isNaN(Date.parse(iso)) && validPastTime(iso, now) === undefined,
+  );
+  if (future.length === 0) return undefined;
+  const latest = future.reduce((a, b) => (Date.parse(a) >= Date.parse(b) ? a : b));
+  return `loop guard: the session state records a checkpoint at ${latest}, later than now (${now.toISOString()}); clock skew? ignoring it`;
+}
+
+/** The time in ms, unless unparseable or later than `now` beyond the tolerance. */
+function validPastTime(iso: string | undefined, now: Date): number | undefined {
+  if (iso === undefined) return undefined;
+  const t = Date.parse(iso);
+  if (Number.isNaN(t) || t > now.getTime() + FUTURE_TOLERANCE_MS) return undefined;
+  return t;
 }

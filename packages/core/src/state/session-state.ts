@@ -32,7 +32,7 @@ export interface SessionState {
   readonly agent: AgentId;
   /** The raw session id as the agent gave it (the file name may hold a digest instead). */
   readonly sessionId: string;
-  /** ISO-8601 time of the last checkpoint delivered in this session, any turn (the 30-second rule). */
+  /** ISO-8601 time of the last checkpoint delivered in this session, any turn (shown by `status` and the statusline). */
   readonly lastCheckpointAt?: string;
   readonly turns: readonly TurnRecord[];
   /** ISO-8601 time of the last write. */

@@ -12,7 +12,11 @@ import type { Preset } from './preset.ts';
  * - evidence must follow the last edit of the category's files for every category (the original
  *   required it only for TUI code, so a restart done before the last daemon edit counted);
  * - the escape hatch names agent-checkpoint's real off switch instead of TeleClaude's `$TMPDIR` flag
- *   file, which agent-checkpoint does not read.
+ *   file, which agent-checkpoint does not read;
+ * - timing: every turn is checked, however quick. The original's 30-second "reactivation" threshold
+ *   (`CHECKPOINT_REACTIVATION_THRESHOLD_S`, measured from the later of the prompt and the last
+ *   checkpoint, removed upstream on 2026-02-11) lives on only as `loopGuard.minTurnSeconds`: the
+ *   interval between two checkpoints of the same turn, after our own (docs/loop-guard-and-switches.md).
  */
 const RESPONSE_POLICY =
   'Response policy: complete ALL required actions first. Do not compose the debrief until every action is done. Then end with a short user-relevant debrief about actual task outcome, blocker, or decision needed. Do not mention checkpoint chores.';
