@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { getCheckpoint } from './get-checkpoint.ts';
 import type { CheckpointRequest } from './get-checkpoint-types.ts';
 import { offSwitchPath, readOffSwitch } from './state/off-switches.ts';
 import { makeTempDir, makeTempGitRepo, type TempGitRepo } from './git/temp-git-repo.ts';
+import { makeOutputExcerpt } from './timeline/make-output-excerpt.ts';
 import type { ToolCall } from './timeline/tool-call.ts';
 import type { TurnTimeline } from './timeline/turn-timeline.ts';
 import type { ReadTurnRequest, TranscriptReader } from './transcript/transcript-reader.ts';
@@ -113,6 +114,27 @@ describe('getCheckpoint', () => {
     expect(outcome).toMatchObject({ decision: 'silent', mode: 'all-clear' });
     expect(outcome.message).toBeUndefined();
     expect(outcome.result?.isAllClear).toBe(true);
+  });
+
+  it('a typo\'d command corrected in the same turn passes; an unrelated success does not clear a real typo', async () => {
+    const r = repo();
+    r.write('Makefile', 'restart:\n\t@echo restarted\n');
+    r.write('server/app.ts', 'changed\n');
+    /** The command really run in the repository: its exit status and output as the transcript records them. */
+    const ran = (command: string, msAgo: number): ToolCall => {
+      const p = spawnSync('bash', ['-c', command], { cwd: r.dir, env: { ...r.env, PATH: process.env['PATH'] }, encoding: 'utf8', timeout: 30_000 });
+      const exitCode = p.status ?? 1;
+      return { ...shell(command, msAgo, exitCode), output: makeOutputExcerpt(`${p.stdout}${p.stderr}`) };
+    };
+    const app = join(r.dir, 'server/app.ts');
+    const corrected = fakeReader(timeline([read(app), edit(app, 30_000), ran('make restrat', 20_000), ran('make restart', 10_000)]));
+    const outcome = await getCheckpoint(request(r, { transcript: { reader: corrected, path: '/t.jsonl' } }));
+    expect(outcome).toMatchObject({ decision: 'silent', mode: 'all-clear' });
+
+    const calls = [read(app), edit(app, 30_000), ran('make restart', 20_000), ran('make statsu', 15_000), ran('ls', 10_000)];
+    const uncorrected = await getCheckpoint(request(r, { transcript: { reader: fakeReader(timeline(calls)), path: '/t.jsonl' } }));
+    expect(uncorrected).toMatchObject({ decision: 'message', mode: 'actionable' });
+    expect(uncorrected.message).toContain('- A command returned errors — verify the issue is resolved: `make statsu` (call #4)');
   });
 
   it('stays silent when nothing changed this turn, ignoring dirt left by earlier turns', async () => {

@@ -21,7 +21,7 @@ describe('error state — layer 1 gate (seed Task 8)', () => {
   });
 
   test('is_error true unresolved emits observation', () => {
-    expect(errors([failed('python scripts/migrate.py', 'boom')])).toEqual([GENERIC_ERROR_OBSERVATION]);
+    expect(errors([failed('python scripts/migrate.py', 'boom')])).toEqual([`${GENERIC_ERROR_OBSERVATION}: \`python scripts/migrate.py\` (call #1)`]);
   });
 
   test('is_error resolved by bash retry suppressed', () => {
@@ -45,7 +45,7 @@ describe('error state — layer 1 gate (seed Task 8)', () => {
 
   test('error not resolved by different pytest command', () => {
     expect(errors([failed('pytest tests/a.py', 'FAILED tests/a.py::test_x'), shell('pytest tests/b.py')])).toEqual([
-      'Test failures remain — re-run tests after fixes',
+      'Test failures remain — re-run tests after fixes: `pytest tests/a.py` (call #1)',
     ]);
   });
 
@@ -72,7 +72,7 @@ describe('error state — layer 1 gate (seed Task 8)', () => {
   });
 
   test('a failed edit not retried is reported; a retry resolves it', () => {
-    expect(errors([edit(abs('a.py'), { outcome: 'error', output: 'String to replace not found' })])).toEqual([FAILED_EDIT_OBSERVATION]);
+    expect(errors([edit(abs('a.py'), { outcome: 'error', output: 'String to replace not found' })])).toEqual([`${FAILED_EDIT_OBSERVATION}: \`a.py\` (call #1)`]);
     expect(errors([edit(abs('a.py'), { outcome: 'error' }), edit('a.py')])).toEqual([]);
   });
 
@@ -88,43 +88,43 @@ describe('error state — layer 1 gate (seed Task 8)', () => {
   });
 
   test('search error exit code with path issue is actionable', () => {
-    expect(errors([failed('rg needle nope/', 'nope/: No such file or directory (os error 2)')])).toEqual([GENERIC_ERROR_OBSERVATION]);
-    expect(errors([failed('rg needle', 'regex parse error', { exitCode: 2 })])).toEqual([GENERIC_ERROR_OBSERVATION]);
+    expect(errors([failed('rg needle nope/', 'nope/: No such file or directory (os error 2)')])).toEqual([`${GENERIC_ERROR_OBSERVATION}: \`rg needle nope/\` (call #1)`]);
+    expect(errors([failed('rg needle', 'regex parse error', { exitCode: 2 })])).toEqual([`${GENERIC_ERROR_OBSERVATION}: \`rg needle\` (call #1)`]);
   });
 });
 
 describe('error state — layer 2 enrichment (seed Task 8)', () => {
   test('enrichment traceback pattern', () => {
-    expect(errors([failed('python -m teleclaude.daemon', TRACEBACK)])).toEqual(['Python errors remain unresolved — verify they are fixed']);
+    expect(errors([failed('python -m teleclaude.daemon', TRACEBACK)])).toEqual(['Python errors remain unresolved — verify they are fixed: `python -m teleclaude.daemon` (call #1)']);
   });
 
   test('enrichment syntax error', () => {
     expect(errors([failed('python x.py', '  File "x.py", line 1\n    def (\nSyntaxError: invalid syntax')])).toEqual([
-      'Syntax errors remain — verify the code is valid',
+      'Syntax errors remain — verify the code is valid: `python x.py` (call #1)',
     ]);
   });
 
   test('enrichment import error', () => {
     expect(errors([failed('python x.py', "ImportError: cannot import name 'y'")])).toEqual([
-      'Import errors remain — check dependencies or module paths',
+      'Import errors remain — check dependencies or module paths: `python x.py` (call #1)',
     ]);
     expect(errors([failed('python x.py', "ModuleNotFoundError: No module named 'z'")])).toEqual([
-      'Import errors remain — check dependencies or module paths',
+      'Import errors remain — check dependencies or module paths: `python x.py` (call #1)',
     ]);
   });
 
   test('enrichment pytest failure', () => {
     expect(errors([failed('pytest tests/unit', 'FAILED tests/unit/test_a.py::test_x - AssertionError\n1 failed, 3 passed')])).toEqual([
-      'Test failures remain — re-run tests after fixes',
+      'Test failures remain — re-run tests after fixes: `pytest tests/unit` (call #1)',
     ]);
   });
 
   test('enrichment unknown error', () => {
-    expect(errors([failed('make deploy', 'something odd happened')])).toEqual(['A command returned errors — verify the issue is resolved']);
+    expect(errors([failed('make deploy', 'something odd happened')])).toEqual(['A command returned errors — verify the issue is resolved: `make deploy` (call #1)']);
   });
 
   test('enrichment does not treat test mentions as test commands', () => {
-    expect(errors([failed('echo pytest tests/unit && false', '')])).toEqual([GENERIC_ERROR_OBSERVATION]);
+    expect(errors([failed('echo pytest tests/unit && false', '')])).toEqual([`${GENERIC_ERROR_OBSERVATION}: \`echo pytest tests/unit && false\` (call #1)`]);
   });
 
   test('enrichment only fires when layer1 fires', () => {
@@ -133,46 +133,46 @@ describe('error state — layer 2 enrichment (seed Task 8)', () => {
 
   test('enrichment reads the tail of long output', () => {
     const long = `${'vite v5 building for production... transforming\n'.repeat(2000)}src/a.ts(3,1): error TS2304: Cannot find name 'x'.\n`;
-    expect(errors([failed('pnpm build', long)], configWith({}))).toEqual(['TypeScript errors remain — type-check again after fixing them']);
+    expect(errors([failed('pnpm build', long)], configWith({}))).toEqual(['TypeScript errors remain — type-check again after fixing them: `pnpm build` (call #1)']);
   });
 
   test('default patterns cover node, rust and go', () => {
     const cfg = configWith({});
     expect(errors([failed('pnpm exec tsc --noEmit', "src/a.ts(3,1): error TS2304: Cannot find name 'x'.")], cfg)).toEqual([
-      'TypeScript errors remain — type-check again after fixing them',
+      'TypeScript errors remain — type-check again after fixing them: `pnpm exec tsc --noEmit` (call #1)',
     ]);
     expect(errors([failed('node dist/main.js', "Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'zod'")], cfg)).toEqual([
-      'Module resolution errors remain — check imports and installed dependencies',
+      'Module resolution errors remain — check imports and installed dependencies: `node dist/main.js` (call #1)',
     ]);
     expect(errors([failed('node x.js', 'TypeError: a.b is not a function\n    at main (x.js:3:5)')], cfg)).toEqual([
-      'Runtime errors remain — verify they are fixed',
+      'Runtime errors remain — verify they are fixed: `node x.js` (call #1)',
     ]);
     expect(errors([failed('cargo build', 'error[E0425]: cannot find value `x` in this scope')], cfg)).toEqual([
-      'Rust compile errors remain — build again after fixing them',
+      'Rust compile errors remain — build again after fixing them: `cargo build` (call #1)',
     ]);
     expect(errors([failed('cargo run', "thread 'main' panicked at src/main.rs:3:5:")], cfg)).toEqual([
-      'A Rust panic remains unresolved — verify it is fixed',
+      'A Rust panic remains unresolved — verify it is fixed: `cargo run` (call #1)',
     ]);
-    expect(errors([failed('go run .', 'panic: runtime error: index out of range')], cfg)).toEqual(['A Go panic remains unresolved — verify it is fixed']);
+    expect(errors([failed('go run .', 'panic: runtime error: index out of range')], cfg)).toEqual(['A Go panic remains unresolved — verify it is fixed: `go run .` (call #1)']);
     expect(errors([failed('go test ./...', '--- FAIL: TestX (0.00s)\nFAIL\tpkg\t0.01s')], cfg)).toEqual([
-      'Test failures remain — re-run the tests after fixing them',
+      'Test failures remain — re-run the tests after fixing them: `go test ./...` (call #1)',
     ]);
     expect(errors([failed('pnpm test', ' Test Files  1 failed | 3 passed (4)\n      Tests  2 failed | 10 passed (12)')], cfg)).toEqual([
-      'Test failures remain — re-run the tests after fixing them',
+      'Test failures remain — re-run the tests after fixing them: `pnpm test` (call #1)',
     ]);
     expect(errors([failed('cargo test', 'test result: FAILED. 1 passed; 1 failed')], cfg)).toEqual([
-      'Test failures remain — re-run the tests after fixing them',
+      'Test failures remain — re-run the tests after fixing them: `cargo test` (call #1)',
     ]);
   });
 
   test('test-runner patterns apply only to test commands', () => {
     const cfg = configWith({});
-    expect(errors([failed('./deploy.sh', 'FAILED to connect\n2 failed uploads')], cfg)).toEqual([GENERIC_ERROR_OBSERVATION]);
+    expect(errors([failed('./deploy.sh', 'FAILED to connect\n2 failed uploads')], cfg)).toEqual([`${GENERIC_ERROR_OBSERVATION}: \`./deploy.sh\` (call #1)`]);
   });
 
   test('project patterns are tried before the built-in ones', () => {
     const cfg = configWith({ errorPatterns: [{ id: 'db', match: '/connection refused/i', message: 'The database is not reachable — start it and re-run' }] });
-    expect(errors([failed('pytest', 'E   Connection refused\n1 failed')], cfg)).toEqual(['The database is not reachable — start it and re-run']);
+    expect(errors([failed('pytest', 'E   Connection refused\n1 failed')], cfg)).toEqual(['The database is not reachable — start it and re-run: `pytest` (call #1)']);
   });
 });
 
@@ -204,7 +204,7 @@ describe('error state — workflow scenarios (seed Task 8)', () => {
       failed('pytest tests/unit', 'FAILED c\n1 failed'),
     ];
     const found = errorObservations(calls);
-    expect(found.map((o) => o.text)).toEqual(['Test failures remain — re-run tests after fixes']);
+    expect(found.map((o) => o.text)).toEqual(['Test failures remain — re-run tests after fixes: `pytest tests/unit` (call #4)']);
     expect(found[0]!.callIds).toEqual([calls[3]!.id]);
   });
 });

@@ -2,6 +2,7 @@ import type { ResolvedConfig, ResolvedErrorPattern } from '../config/config-sche
 import { matchesEvidence } from '../shell/match-evidence.ts';
 import { normalizedText, type ShellSegment } from '../shell/parse-shell-command.ts';
 import type { Observation } from './checkpoint-result.ts';
+import { correctsCommand, isNotFoundFailure } from './corrected-command.ts';
 import { mutationTookEffect, type CallFacts, type TimelineFacts } from './timeline-facts.ts';
 
 /** Observation for an unresolved failed command that no pattern explains. */
@@ -26,13 +27,19 @@ const FILTERS = new Set(['tail', 'head', 'grep', 'egrep', 'rg', 'tee', 'less', '
  * - re-runs the same normalized command (wrappers, `cd` prefixes and output filters ignored), whatever
  *   its own outcome (a failing re-run is judged on its own);
  * - is a command naming one of the files the failure named;
- * - edits, writes or patches one of those files.
+ * - edits, writes or patches one of those files;
+ * - for a command that did not exist (exit 127, "command not found", "No rule to make target",
+ *   an unknown script or subcommand): is its corrected form, the same command with one word replaced
+ *   by a similar one (`make restrat` → `make restart`, `pytset` → `pytest`; see `correctsCommand`).
+ *   Like a re-run, the correction is then judged on its own. Other failures are never resolved by an
+ *   unrelated later command, and a not-found failure not by a dissimilar one.
  * Paths are compared after normalization against the project root and cwd, so a relative path in the
  * command and an absolute path in an edit are the same file.
  *
  * Layer 2 explains each unresolved failure with the first matching error pattern, searched in the head
  * and the tail of the output (errors print last); patterns with `commands` apply only to those commands
- * (test runners). Identical observations are merged.
+ * (test runners). Observations with the same message are merged, and each names its failing
+ * commands (or files, for edits) and their calls as `explain` numbers them: ``…: `make deploy` (call #3)``.
  */
 export function checkErrors(facts: TimelineFacts, config: Pick<ResolvedConfig, 'errorPatterns' | 'searchCommands'>): Observation[] {
   const unresolved: CallFacts[] = [];
@@ -60,26 +67,77 @@ export function checkErrors(facts: TimelineFacts, config: Pick<ResolvedConfig, '
     const key = keys[f.index] ?? '';
     const resolved =
       (kind === 'shell' && key !== '' && seenLater(lastKey, key, f.index)) ||
-      f.namedFiles.some((k) => seenLater(lastNamedByShell, k, f.index) || seenLater(lastMutatedByTool, k, f.index));
+      f.namedFiles.some((k) => seenLater(lastNamedByShell, k, f.index) || seenLater(lastMutatedByTool, k, f.index)) ||
+      (kind === 'shell' && correctedLater(f, calls));
     if (!resolved) unresolved.push(f);
   }
-  const byText = new Map<string, Observation>();
+  const byMessage = new Map<string, { patternId?: string; calls: CallFacts[] }>();
   for (const f of unresolved) {
     const { text, patternId } = enrich(f, config.errorPatterns);
-    const existing = byText.get(text);
-    if (existing) {
-      byText.set(text, { ...existing, callIds: [...existing.callIds, f.call.id] });
-    } else {
-      byText.set(text, { kind: 'unresolved-error', text, callIds: [f.call.id], ...(patternId !== undefined ? { patternId } : {}) });
-    }
+    const group = byMessage.get(text);
+    if (group) group.calls.push(f);
+    else byMessage.set(text, { ...(patternId !== undefined ? { patternId } : {}), calls: [f] });
   }
-  return [...byText.values()];
+  return [...byMessage].map(([message, group]) => ({
+    kind: 'unresolved-error',
+    text: `${message}: ${nameCalls(group.calls)}`,
+    callIds: group.calls.map((f) => f.call.id),
+    ...(group.patternId !== undefined ? { patternId: group.patternId } : {}),
+  }));
+}
+
+/** How many failing calls an observation names; the rest are counted. */
+const MAX_NAMED_CALLS = 3;
+/** Longest command text quoted in an observation. */
+const MAX_QUOTED_CHARS = 60;
+
+/** ``…`make lint` (call #2), `make typecheck` (call #5) and 1 more``: what failed, numbered as in `explain`. */
+function nameCalls(calls: readonly CallFacts[]): string {
+  const named = calls.slice(0, MAX_NAMED_CALLS).map((f) => `\`${quote(subjectOf(f))}\` (call #${f.index + 1})`);
+  const more = calls.length - named.length;
+  return more > 0 ? `${named.join(', ')} and ${more} more` : named.join(', ');
+}
+
+/** The command of a shell call; the file of an edit, write or patch. */
+function subjectOf(f: CallFacts): string {
+  if (f.call.kind === 'shell') return f.call.command;
+  return f.namedFiles[0] ?? f.call.paths[0] ?? f.call.rawName;
+}
+
+/**
+ * Untrusted text made safe to quote in one line of the message: control characters and line breaks
+ * become spaces, runs of spaces one, backticks (which would end the quote) quotes, and long text is
+ * cut with an ellipsis.
+ */
+function quote(text: string): string {
+  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ').replaceAll('`', "'").replace(/\s+/g, ' ').trim();
+  if (flat.length <= MAX_QUOTED_CHARS) return flat === '' ? '(empty command)' : flat;
+  return `${flat.slice(0, MAX_QUOTED_CHARS - 1).trimEnd()}…`;
+}
+
+/** A failed command that did not exist, followed by a call that ran its corrected form. */
+function correctedLater(f: CallFacts, calls: readonly CallFacts[]): boolean {
+  if (f.call.kind !== 'shell') return false;
+  const output = outputText(f);
+  if (!isNotFoundFailure(f.call.exitCode, output)) return false;
+  const failed = significant(f.segments);
+  if (failed.length === 0) return false;
+  for (let i = f.index + 1; i < calls.length; i += 1) {
+    const later = calls[i]!;
+    if (later.call.kind !== 'shell' || later.call.outcome === 'pending') continue;
+    if (correctsCommand(failed, output, significant(later.segments))) return true;
+  }
+  return false;
+}
+
+/** Segments that say what was run: no set-up (`cd`, `export`…) and no output filters piped into. */
+function significant(segments: readonly ShellSegment[]): ShellSegment[] {
+  return segments.filter((s) => s.program !== '' && !TRIVIAL.has(s.program) && !(s.pipedFrom && FILTERS.has(s.program)));
 }
 
 /** The command as "what was run": significant segments only, normalized. Exported for tests. */
 export function commandKey(segments: readonly ShellSegment[]): string {
-  return segments
-    .filter((s) => s.program !== '' && !TRIVIAL.has(s.program) && !(s.pipedFrom && FILTERS.has(s.program)))
+  return significant(segments)
     .map((s) => normalizedText(s))
     .join(' && ');
 }

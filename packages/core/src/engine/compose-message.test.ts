@@ -39,7 +39,7 @@ describe('message composition (seed Task 8)', () => {
         'Observations:',
         '- Daemon code was modified but `make restart` was not observed this turn',
         '- TUI code was modified but `pkill -SIGUSR2` was not observed this turn',
-        '- Python errors remain unresolved — verify they are fixed',
+        '- Python errors remain unresolved — verify they are fixed: `pytest` (call #1)',
         '- Files were edited without being read first this turn — verify changes are correct',
         '',
         'Docs check: If relevant, update existing docs or add a new doc.',

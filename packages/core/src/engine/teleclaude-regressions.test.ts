@@ -119,7 +119,7 @@ describe('regressions of the original', () => {
   test('errors printed at the end of long output are recognised', () => {
     const output = `${'test_module.py::test_case PASSED\n'.repeat(400)}Traceback (most recent call last):\n  File "x.py", line 1\nImportError: nope\n`;
     const r = run([DAEMON], [...touched(DAEMON), failed('python -m teleclaude.daemon --check', output)]);
-    expect(r.observations.map((o) => o.text)).toContain('Python errors remain unresolved — verify they are fixed');
+    expect(r.observations.map((o) => o.text)).toContain('Python errors remain unresolved — verify they are fixed: `python -m teleclaude.daemon --check` (call #3)');
   });
 
   test('a restart before the last daemon edit is stale', () => {
