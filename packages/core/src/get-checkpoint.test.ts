@@ -137,6 +137,28 @@ describe('getCheckpoint', () => {
     expect(uncorrected.message).toContain('- A command returned errors — verify the issue is resolved: `make statsu` (call #4)');
   });
 
+  it('a turn longer than the byte cap keeps its file-based checkpoint (the tail and modification times)', async () => {
+    const r = repo();
+    r.write('server/app.ts', 'changed early in the turn\n');
+    r.touch('server/app.ts', Date.now() - 3_600_000);
+    r.write('server/late.ts', 'changed by a generator while the tail was written\n');
+    r.touch('server/late.ts', Date.now() - 5_000);
+    // What a reader returns when the prompt lies beyond the cap: no start, the tail's calls only.
+    const { startedAt: _unknown, ...tail } = timeline([shell('git status', 20_000), shell('ls server', 10_000)]);
+    const capped: TurnTimeline = {
+      ...tail,
+      truncated: true,
+      diagnostics: [{ level: 'warn', code: 'cap-reached', message: 'the start of the turn lies beyond the cap' }],
+    };
+    const outcome = await getCheckpoint(request(r, { transcript: { reader: fakeReader(capped), path: '/t.jsonl' } }));
+    expect(outcome).toMatchObject({ decision: 'message', mode: 'actionable' });
+    expect(outcome.message).toContain('Restart the server: `make restart`');
+    expect(outcome.files.map((f) => [f.file.path, f.reason])).toEqual([
+      ['server/app.ts', 'truncated-unread-part'],
+      ['server/late.ts', 'modified-during-turn'],
+    ]);
+  });
+
   it('stays silent when nothing changed this turn, ignoring dirt left by earlier turns', async () => {
     const r = repo();
     r.write('server/old.ts', 'dirty from yesterday\n');

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { loadConfig } from './config/load-config.ts';
 import type { ConfigSource, ResolvedConfig } from './config/config-schema.ts';
 import { resolveConfig } from './config/resolve-config.ts';
-import { attributeFiles } from './engine/attribute-files.ts';
+import { attributeFiles, turnStartBoundMs } from './engine/attribute-files.ts';
 import { categorizeFiles, isDocsOnly } from './engine/categorize-files.ts';
 import type { AttributedFile, CheckpointContext, CheckpointResult } from './engine/checkpoint-result.ts';
 import { composeGenericMessage, composeMessage } from './engine/compose-message.ts';
@@ -49,7 +49,9 @@ export const SLUG_ENV = 'AGENT_CHECKPOINT_SLUG';
  *
  * Transcript problems never change the mode: a missing transcript, a reader that throws, or a
  * timeline without data gives file-based instructions only (attribution falls back to every
- * uncommitted file; transcript heuristics are skipped), plus a diagnostic.
+ * uncommitted file; transcript heuristics are skipped), plus a diagnostic. A truncated turn (longer
+ * than the byte cap) keeps its tail's calls, and modification times stand in for the unread part
+ * (see `attributeFiles`).
  */
 export async function getCheckpoint(request: CheckpointRequest): Promise<CheckpointOutcome> {
   const diagnostics: string[] = [];
@@ -83,12 +85,13 @@ async function decide(request: CheckpointRequest, config: ResolvedConfig, diagno
   const timelineRead = readTimeline(request, config, diagnostics);
   const git = await readGitSnapshot(cwd, {
     timeoutMs: config.gitTimeoutMs,
-    sinceMs: timelineRead.then((t) => parseTime(t.startedAt)),
+    // A truncated turn's start is unknown: commits since the first call read are still the turn's.
+    sinceMs: timelineRead.then(turnStartBoundMs),
     ...(request.signal ? { signal: request.signal } : {}),
     env,
   });
   const timeline = await timelineRead;
-  const startedAtMs = parseTime(timeline.startedAt);
+  const startedAtMs = turnStartBoundMs(timeline);
   const nowMs = (request.now ?? new Date()).getTime();
   const elapsedSeconds =
     startedAtMs !== undefined && nowMs >= startedAtMs ? Math.round((nowMs - startedAtMs) / 1000) : undefined;
@@ -276,12 +279,6 @@ function escapeHatchOptions(
     // No home directory: the escape hatch falls back to the CLI command.
     return { sessionId };
   }
-}
-
-function parseTime(iso: string | undefined): number | undefined {
-  if (iso === undefined) return undefined;
-  const ms = Date.parse(iso);
-  return Number.isFinite(ms) ? ms : undefined;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -81,6 +81,26 @@ describe('the loop guard through the real hook', () => {
     expect(result.stderr).toMatch(/too-soon-after-checkpoint: .* since this turn's last checkpoint/);
   });
 
+  it('a turn longer than the byte cap keeps its checkpoint: tail calls, and mtimes for the unread part', async () => {
+    const w = open(CLAUDE_FIXTURE);
+    const scenario = w.scenario('actionable');
+    // Cap the read just before the turn's last tool call (Read notes.txt): the prompt, the Write and the
+    // Edit of notes.txt lie in the unread part, and the real reader says `truncated`.
+    const transcript = readFileSync(scenario.transcriptPath);
+    const readCall = transcript.lastIndexOf('"name":"Read"');
+    const lineStart = transcript.lastIndexOf(0x0a, readCall) + 1;
+    expect(readCall, 'fixture precondition: the turn ends with a Read').toBeGreaterThan(0);
+    w.writeConfig({ ...w.actionableConfig, transcriptMaxBytes: Math.max(4096, transcript.length - lineStart + 8) });
+    const expected = await w.expected(scenario);
+    expect(expected.timeline).toMatchObject({ hasData: true, truncated: true });
+    expect(expected.timeline?.calls.map((c) => c.rawName)).toEqual(['Read']);
+    // Before: no call of the tail changed a file and the start was unknown, so "no changes", silent.
+    expect(expected.files.map((f) => [f.file.path, f.reason])).toEqual([['notes.txt', 'modified-during-turn']]);
+    expect(expected.mode).toBe('actionable');
+    const delivered = await deliverThroughHook(scenario);
+    expect(delivered).toBe(expected.message);
+  });
+
   it('off --all silences every session until on --all', async () => {
     const w = open(CLAUDE_FIXTURE);
     const env = w.scenario('actionable').env;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { GitSnapshot } from '../git/changed-file.ts';
-import { attributeFiles } from './attribute-files.ts';
+import { attributeFiles, turnStartBoundMs } from './attribute-files.ts';
 import { changed, context, edit, failed, noTranscript, patch, read, shell, timeline, write } from './build-test-timeline.ts';
 import type { ToolCall } from '../timeline/tool-call.ts';
 
@@ -107,6 +107,25 @@ describe('turn attribution', () => {
   test('without transcript data every uncommitted file counts', () => {
     const r = attributeFiles({ snapshot: snapshot([stale('b.py'), stale('a.py')]), timeline: noTranscript(), context: context() });
     expect(summary(r)).toEqual(['a.py:fallback-all-uncommitted', 'b.py:fallback-all-uncommitted']);
+  });
+
+  test('a truncated turn (start beyond the byte cap) keeps the tail calls; mtimes stand in for the unread part', () => {
+    // The first call read is at START: the turn began earlier, at an unknown time.
+    const calls = [{ ...edit('/repo/tail.py'), timestamp: new Date(START).toISOString() }, shell('make restart')];
+    const files = [stale('tail.py'), changed('during.py', { mtimeMs: AFTER }), stale('unread.py'), changed('c.py', { source: 'committed' })];
+    const truncated = timeline(calls, { truncated: true });
+    const r = attributeFiles({ snapshot: snapshot(files), timeline: truncated, context: context() });
+    expect(summary(r)).toEqual(['c.py:committed-during-turn', 'during.py:modified-during-turn', 'tail.py:tool-mutation', 'unread.py:truncated-unread-part']);
+    expect(turnStartBoundMs(truncated)).toBe(START);
+  });
+
+  test('a complete turn, or a truncated one whose start is known, keeps the usual rules', () => {
+    const files = [stale('old.py'), changed('during.py', { mtimeMs: AFTER })];
+    const known = timeline([], { startedAt: new Date(START).toISOString(), truncated: true });
+    expect(summary(attributeFiles({ snapshot: snapshot(files), timeline: known, context: context() }))).toEqual(['during.py:modified-during-turn']);
+    const noStart = timeline([]);
+    expect(attributeFiles({ snapshot: snapshot(files), timeline: noStart, context: context() })).toEqual([]);
+    expect(turnStartBoundMs(noStart)).toBeUndefined();
   });
 
   test('output is sorted by path', () => {

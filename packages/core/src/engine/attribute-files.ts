@@ -27,6 +27,12 @@ export interface AttributeFilesInput {
  * Without transcript data every uncommitted file counts (`fallback-all-uncommitted`): the file-based
  * actions still reach the agent (seed: "bad transcript → file-based instructions only").
  *
+ * A truncated timeline (the turn began before the byte-capped read, so its start is unknown) keeps
+ * the tail's calls, and modification times stand in for the unread part: the turn began before the
+ * first call read ({@link turnStartBoundMs}), so a file modified since then is `modified-during-turn`,
+ * and any other uncommitted file is `truncated-unread-part` — the unread part may have changed it,
+ * and a long turn must not lose its checkpoint where a missing transcript keeps it.
+ *
  * Renames match on either path. The result is sorted by path.
  */
 export function attributeFiles(input: AttributeFilesInput): AttributedFile[] {
@@ -40,7 +46,8 @@ export function attributeFiles(input: AttributeFilesInput): AttributedFile[] {
       ),
     );
   }
-  const turnStartMs = input.turnStartMs ?? parseTime(timeline.startedAt);
+  const startUnknown = timeline.truncated && parseTime(timeline.startedAt) === undefined;
+  const turnStartMs = input.turnStartMs ?? turnStartBoundMs(timeline);
   const base = { root: snapshot.root, cwd: context.cwd ?? timeline.cwd ?? context.projectRoot };
   const facts = computeTimelineFacts(timeline.calls, base);
 
@@ -89,7 +96,7 @@ export function attributeFiles(input: AttributeFilesInput): AttributedFile[] {
       if (dirTouches.size > 0) for (const n of names) for (const dir of ancestors(n)) pushAll(shellIds, dirTouches.get(dir));
       for (const g of globTouches) if (names.some((n) => g.match(n))) shellIds.push(g.callId);
     }
-    const reason = reasonFor(file, toolIds.length > 0, shellIds.length > 0, turnStartMs);
+    const reason = reasonFor(file, toolIds.length > 0, shellIds.length > 0, turnStartMs, startUnknown);
     if (!reason) continue;
     const callIds = toolIds.length + shellIds.length === 0 ? [] : [...new Set([...toolIds, ...shellIds])];
     out.push({ file, reason, callIds });
@@ -101,12 +108,36 @@ function pushAll(into: string[], ids: readonly string[] | undefined): void {
   if (ids !== undefined) for (const id of ids) into.push(id);
 }
 
-function reasonFor(file: ChangedFile, byTool: boolean, byShell: boolean, turnStartMs: number | undefined): AttributionReason | undefined {
+function reasonFor(
+  file: ChangedFile,
+  byTool: boolean,
+  byShell: boolean,
+  turnStartMs: number | undefined,
+  startUnknown: boolean,
+): AttributionReason | undefined {
   if (byTool) return 'tool-mutation';
   if (byShell) return 'shell-mutation';
   if (file.source === 'committed') return 'committed-during-turn';
   if (turnStartMs !== undefined && file.mtimeMs !== undefined && file.mtimeMs >= turnStartMs) return 'modified-during-turn';
+  if (startUnknown) return 'truncated-unread-part';
   return undefined;
+}
+
+/**
+ * When the turn started, as far as the timeline tells (ms since the epoch): its prompt time; for a
+ * truncated timeline without one, the earliest time of a call that was read — the turn began before
+ * it, so it bounds the part that was read (commits and modifications after it are the turn's).
+ * Undefined when no time is known.
+ */
+export function turnStartBoundMs(timeline: Pick<TurnTimeline, 'startedAt' | 'truncated' | 'calls'>): number | undefined {
+  const started = parseTime(timeline.startedAt);
+  if (started !== undefined || !timeline.truncated) return started;
+  let earliest: number | undefined;
+  for (const call of timeline.calls) {
+    const t = parseTime(call.timestamp);
+    if (t !== undefined && (earliest === undefined || t < earliest)) earliest = t;
+  }
+  return earliest;
 }
 
 /** `a/b/c.py` → `a`, `a/b`. */

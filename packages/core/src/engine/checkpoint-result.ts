@@ -12,7 +12,13 @@ export type AttributionReason =
   /** Committed since the turn started. */
   | 'committed-during-turn'
   /** No transcript data: every uncommitted file counts (seed: "bad transcript → file-based instructions only"). */
-  | 'fallback-all-uncommitted';
+  | 'fallback-all-uncommitted'
+  /**
+   * The transcript read was capped before the turn's start (`truncated`, start unknown) and the file
+   * was last modified before the part that was read: the unread part of the turn may have changed it,
+   * so it counts, as it would without any transcript.
+   */
+  | 'truncated-unread-part';
 
 /** A changed file with the reason it is on the file axis of this turn. */
 export interface AttributedFile {

@@ -156,6 +156,8 @@ function reasonText(reason: ExplainReport['files'][number]['reason'], calls: rea
       return 'committed during the turn';
     case 'fallback-all-uncommitted':
       return 'uncommitted (no transcript data, so every uncommitted file counts)';
+    case 'truncated-unread-part':
+      return 'uncommitted, last modified before the part of the turn that was read (transcript capped): it may have changed there';
     default:
       return reason;
   }
