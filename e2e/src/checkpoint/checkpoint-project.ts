@@ -8,8 +8,9 @@ export { CHECKPOINT_PREFIX };
 
 export interface ProjectOptions {
   /**
-   * `loopGuard.minTurnSeconds` of the project config. The default (0) lets the few-second turns of
-   * these tests be checkpointed; `'default'` leaves the key out, so the built-in 30 s rule applies.
+   * `loopGuard.minTurnSeconds` of the project config: the interval between two checkpoints of one
+   * turn (every turn's first checkpoint is never held back). The tests' default is 0; `'default'`
+   * leaves the key out, so the built-in 30 s interval applies.
    */
   readonly minTurnSeconds?: number | 'default';
 }
