@@ -45,7 +45,8 @@ export function checkErrors(facts: TimelineFacts, config: Pick<ResolvedConfig, '
   const unresolved: CallFacts[] = [];
   const calls = facts.calls;
   // Where each command key / file was last seen: a failure is resolved when one of its keys or files
-  // appears again later. One pass, so a long turn with many failures stays linear.
+  // appears again later. One pass, so a long turn with many failures stays linear (corrections of a
+  // command that did not exist are looked for in a bounded window after it).
   const lastKey = new Map<string, number>();
   const lastNamedByShell = new Map<string, number>();
   const lastMutatedByTool = new Map<string, number>();
@@ -115,14 +116,21 @@ function quote(text: string): string {
   return `${flat.slice(0, MAX_QUOTED_CHARS - 1).trimEnd()}…`;
 }
 
-/** A failed command that did not exist, followed by a call that ran its corrected form. */
+/**
+ * How many later calls may hold the corrected form of a command that did not exist. A correction
+ * follows its typo closely; the bound keeps a transcript of thousands of not-found calls linear.
+ */
+const CORRECTION_LOOKAHEAD = 25;
+
+/** A failed command that did not exist, followed closely by a call that ran its corrected form. */
 function correctedLater(f: CallFacts, calls: readonly CallFacts[]): boolean {
   if (f.call.kind !== 'shell') return false;
   const output = outputText(f);
   if (!isNotFoundFailure(f.call.exitCode, output)) return false;
   const failed = significant(f.segments);
   if (failed.length === 0) return false;
-  for (let i = f.index + 1; i < calls.length; i += 1) {
+  const end = Math.min(calls.length, f.index + 1 + CORRECTION_LOOKAHEAD);
+  for (let i = f.index + 1; i < end; i += 1) {
     const later = calls[i]!;
     if (later.call.kind !== 'shell' || later.call.outcome === 'pending') continue;
     if (correctsCommand(failed, output, significant(later.segments))) return true;

@@ -98,6 +98,18 @@ describe('a command that did not exist, then its corrected form', () => {
     expect(errors([chained, shell('make biuld', { exitCode: 0 })])).toHaveLength(1);
   });
 
+  test('the correction is looked for among the next 25 calls only (a long turn stays linear)', () => {
+    const typo = ran('make restrat');
+    const between = (n: number) => Array.from({ length: n }, (_, i) => shell(`echo ${i}`, { exitCode: 0 }));
+    expect(errors([typo, ...between(24), shell('make restart', { exitCode: 0 })])).toEqual([]);
+    expect(errors([typo, ...between(25), shell('make restart', { exitCode: 0 })])).toHaveLength(1);
+    // 5,000 not-found failures and no correction: well within a hook's budget.
+    const many = Array.from({ length: 5_000 }, (_, i) => failed(`tool${i} --run`, `bash: tool${i}: command not found`, { exitCode: 127 }));
+    const started = performance.now();
+    expect(errors(many)).toHaveLength(1);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
   test('a pending later command does not resolve it', () => {
     expect(errors([ran('make restrat'), shell('make restart', { outcome: 'pending' })])).toHaveLength(1);
   });
