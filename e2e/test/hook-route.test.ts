@@ -3,7 +3,7 @@ import { readSessionState } from '@agent-checkpoint/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CHECKPOINT_PREFIX, RESTART_COMMAND, TEST_COMMAND } from '../src/checkpoint/checkpoint-project.ts';
 import { readTranscript, withRouteRun, type CheckpointRoute, type RouteRun } from '../src/checkpoint/checkpoint-routes.ts';
-import { ALL_DONE, DAEMON_NOT_RESTARTED } from '../src/checkpoint/checkpoint-scenarios.ts';
+import { ALL_DONE, DAEMON_NOT_RESTARTED, TYPO_CORRECTED } from '../src/checkpoint/checkpoint-scenarios.ts';
 import { codexHookPromptTexts } from '../src/checkpoint/delivered-checkpoint.ts';
 import { formatToolTimes, recordToolTimes } from '../src/checkpoint/tool-times.ts';
 import { SKIP_REAL_CLIS } from '../src/harness/define-headless-agent-tests.ts';
@@ -131,6 +131,23 @@ describe.skipIf(SKIP_REAL_CLIS)('agent-checkpoint-hook in the real CLIs', () => 
         expect([expected.decision, expected.mode]).toEqual(['silent', 'all-clear']);
         expect(run.delivery).toBeUndefined();
         expect(run.steps.map((s) => s.stepIndex)).toEqual([0, 1, 2, 3, 4, 5]);
+        expectOnlyScriptedRequests(run);
+      });
+    });
+  });
+
+  describe.each(HOOK_ROUTES)('%s', (route) => {
+    it('a typo\'d command corrected in the same turn passes (`make restrat` → `make restart`)', async () => {
+      await withRouteRun(route, { scenario: TYPO_CORRECTED }, async (run) => {
+        recordToolTimes(run);
+        const expected = await run.expected();
+        // The typo really failed in the agent's shell, and the timeline says so.
+        const typo = expected.timeline?.calls.find((c) => c.kind === 'shell' && c.command.includes('make restrat'));
+        expect(typo?.outcome, 'precondition: `make restrat` failed').toBe('error');
+        expect([expected.decision, expected.mode]).toEqual(['silent', 'all-clear']);
+        expect(run.stops).toHaveLength(1);
+        expect(run.stops[0]?.response).toMatchObject({ exitCode: 0, stdout: '' });
+        expect(run.delivery).toBeUndefined();
         expectOnlyScriptedRequests(run);
       });
     });

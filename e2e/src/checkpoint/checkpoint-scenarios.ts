@@ -74,6 +74,29 @@ export const ALL_DONE: CheckpointScenario = {
   expectsCheckpoint: false,
 };
 
+/**
+ * ALL_DONE with a typo on the way: `make restrat` fails (no such target), then `make restart`
+ * succeeds. The corrected command resolves the failure: silent.
+ */
+export const TYPO_CORRECTED: CheckpointScenario = {
+  name: 'typo-corrected',
+  description: 'all done, with `make restrat` (no such target) corrected to `make restart`',
+  prompt: 'The calc test fails. Fix it, and make the daemon greet the world.',
+  script: {
+    name: 'typo-corrected',
+    steps: [
+      FAILING_TEST,
+      READ_BOTH,
+      FIX_ADD_AND_GREETING,
+      tools(shell(TEST_COMMAND)),
+      tools(shell('make restrat')),
+      tools(shell(RESTART_COMMAND)),
+      say('Fixed, tested and restarted.'),
+    ],
+  },
+  expectsCheckpoint: false,
+};
+
 /** An edit after which the test run fails, and the turn ends anyway: an unresolved failure. */
 export const TEST_STILL_FAILING: CheckpointScenario = {
   name: 'test-still-failing',
