@@ -16,7 +16,9 @@ import type { Preset } from './preset.ts';
  * - timing: every turn is checked, however quick. The original's 30-second "reactivation" threshold
  *   (`CHECKPOINT_REACTIVATION_THRESHOLD_S`, measured from the later of the prompt and the last
  *   checkpoint, removed upstream on 2026-02-11) lives on only as `loopGuard.minTurnSeconds`: the
- *   interval between two checkpoints of the same turn, after our own (docs/loop-guard-and-switches.md).
+ *   interval between two checkpoints of the same turn, after our own (docs/loop-guard-and-switches.md);
+ * - error observations keep the original's message text and name the failing command and its call
+ *   after it; a command that did not exist (`make restrat`) is resolved by its corrected form.
  */
 const RESPONSE_POLICY =
   'Response policy: complete ALL required actions first. Do not compose the debrief until every action is done. Then end with a short user-relevant debrief about actual task outcome, blocker, or decision needed. Do not mention checkpoint chores.';
