@@ -6,7 +6,7 @@ import { parse as parseToml } from 'smol-toml';
 import { isExecutableFile } from '../manage/find-executable.ts';
 import type { DoctorFinding } from '../manage/doctor-report.ts';
 import { readSettingsFile } from '../manage/read-settings-file.ts';
-import { duplicateHookKeyIn, findOurHookEntries, type FoundHookEntry } from '../install/edit-agent-hooks.ts';
+import { duplicateHookKeyIn, findOtherMentions, findOurHookEntries, type FoundHookEntry } from '../install/edit-agent-hooks.ts';
 import { AGENT_TITLES, OUR_HOOK_ENTRIES } from '../install/hook-entries.ts';
 import { HOOK_BUNDLE_NAME, LEGACY_HOOK_BUNDLE_NAME, type HookProgram } from '../install/hook-command.ts';
 import { codexHome, settingsPath, type InstallScope, type LocationContext } from '../install/settings-locations.ts';
@@ -60,6 +60,17 @@ export function checkAgentHooks(agent: AgentId, location: LocationContext, progr
     }
     texts.set(scope, text);
     const found = findOurHookEntries(text);
+    // Commands of the user's that mention our hook are not ours (install and uninstall leave them):
+    // they may be a wrapper that runs it, or a hand-written `npx` form that breaks under /bin/sh.
+    for (const other of findOtherMentions(text)) {
+      findings.push({
+        id: `${agent}.hook.${scope}.${other.event}.other`,
+        status: 'warn',
+        title: `${title} (${scope}): ${other.event} → ${other.command}`,
+        detail: `in ${path}: a command of yours that mentions agent-checkpoint-hook, not one install wrote; install and uninstall leave it as it is. Hooks run under /bin/sh without your shell's PATH set-up (nvm, fnm…), and npx costs a registry lookup per turn.`,
+        fix: `if it is meant to run the hook, remove it and run: agent-checkpoint-hook install --agent ${agent}${scope === 'project' ? ' --scope project' : ''}`,
+      });
+    }
     if (found.length === 0) {
       if (!isValidJsonc(text)) {
         findings.push({
