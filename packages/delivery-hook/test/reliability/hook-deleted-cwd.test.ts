@@ -95,6 +95,18 @@ describe('the hook in a deleted working directory', () => {
   });
 });
 
+describe('the Claude Code status line in a deleted working directory', () => {
+  it('uses the input cwd: the levels, no error line', async () => {
+    const w = open(CLAUDE_FIXTURE);
+    const scenario = w.scenario('actionable');
+    const input = JSON.stringify({ session_id: scenario.sessionId, cwd: scenario.cwd, workspace: { current_dir: scenario.cwd }, context_window: { context_window_size: 200_000, current_usage: { input_tokens: 10, output_tokens: 10, cache_creation_input_tokens: 1000, cache_read_input_tokens: 170_990 } } });
+    const result = await runInDeletedDirectory(join(w.root, 'removed-worktree'), ['statusline'], scenario.env, input);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toMatch(/^\[CTX: \S+ 86% L2\] \[CKPT: [^\]]+\]\n$/);
+  });
+});
+
 describe('set-up commands in a deleted working directory: one clear line, exit 1', () => {
   for (const args of [['doctor'], ['explain', '--agent', 'claude'], ['install', '--agent', 'claude'], ['uninstall', '--agent', 'claude']]) {
     it(args.join(' '), async () => {
