@@ -6,6 +6,7 @@ import { codeCacheChannel, markCodeCoverage } from './launcher/code-cache-channe
 import { PASS, type HookVerdict } from './hook-verdict.ts';
 import { readStdin } from './read-stdin.ts';
 import { runHook } from './run-hook.ts';
+import { currentDirectory } from './run-cwd.ts';
 
 /**
  * The hook entry point as a process: `agent-checkpoint-hook <claude|gemini|codex>`.
@@ -75,7 +76,7 @@ export async function runHookEntry(
   try {
     if (stateDir === undefined) throw new Error('cannot resolve the state directory (no home directory?)');
     const input = await readStdin(process.stdin, { maxBytes: options.stdinMaxBytes, timeoutMs: options.stdinTimeoutMs });
-    const run = await runHook(input, { agent, env, processCwd: process.cwd(), stateDir, deadlineAt, now: () => new Date(), log });
+    const run = await runHook(input, { agent, env, processCwd: currentDirectory(), stateDir, deadlineAt, now: () => new Date(), log });
     if (run.code === 'invalid-payload' || run.code === 'stdin-unavailable' || run.code === 'state-unavailable') {
       log.warn(`${run.detail}; letting the stop pass`);
     }

@@ -5,6 +5,7 @@ import { sessionKeyOf } from './hook-identity.ts';
 import { PASS, type HookVerdict } from './hook-verdict.ts';
 import { markCodeCoverage } from './launcher/code-cache-channel.ts';
 import { readHookPayload } from './read-hook-payload.ts';
+import { chooseRunCwd } from './run-cwd.ts';
 import type { StdinReadResult } from './read-stdin.ts';
 
 /** Why a run ended the way it did. Stable codes for the debug log and tests. */
@@ -20,6 +21,8 @@ export type HookRunCode =
   | 'silent'
   | 'state-unavailable'
   | 'config-unusable'
+  /** Neither the payload's cwd nor the process's directory can be used (a removed worktree). */
+  | 'cwd-unusable'
   /** The opt-in commit gate blocked a later stop of a blocked turn. */
   | 'commit-gate';
 
@@ -36,8 +39,8 @@ export interface HookRun {
 export interface HookRunContext {
   readonly agent: AgentId;
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** Fallback when the payload has no `cwd`. */
-  readonly processCwd: string;
+  /** Fallback when the payload has no usable `cwd`; undefined when the process's directory is gone. */
+  readonly processCwd: string | undefined;
   readonly stateDir: string;
   /** Epoch ms after which nothing more may start; the bin's deadline timer enforces it. */
   readonly deadlineAt: number;
@@ -63,11 +66,17 @@ export async function runHook(input: StdinReadResult, context: HookRunContext): 
   }
   const event = read.event;
   if (!event.isTurnEnd) return pass('not-turn-end', `ignoring ${event.eventName ?? 'unknown'} event`);
+  const where = chooseRunCwd(event.cwd, context.processCwd);
+  if (where.kind === 'none') {
+    log.warn(`${where.detail}; letting the stop pass`);
+    return pass('cwd-unusable', where.detail);
+  }
+  if (where.note !== undefined) log.warn(where.note);
+  const cwd = where.cwd;
   // The escape hatch: a stop that follows our block passes, whatever git or the transcript say —
   // unless the opt-in commit gate armed this session (one `stat`; nothing is loaded without it), which
   // may block once more for uncommitted work (see commit-gate/run-commit-gate.ts).
   if (event.stopHookActive) {
-    const cwd = event.cwd ?? context.processCwd;
     const sessionId = sessionKeyOf(event, cwd);
     if (isCommitGateMarked({ stateDir: context.stateDir, agent, sessionId })) {
       const { runCommitGate } = await import('./commit-gate/run-commit-gate.ts');
@@ -79,7 +88,6 @@ export async function runHook(input: StdinReadResult, context: HookRunContext): 
     return pass('background-tasks', `${event.runningBackgroundTasks} background task(s) still running`);
   }
 
-  const cwd = event.cwd ?? context.processCwd;
   const sessionId = sessionKeyOf(event, cwd);
   const off = await readOffSwitch({ stateDir: context.stateDir, sessionId, env: context.env });
   for (const note of off.diagnostics) log.warn(note);

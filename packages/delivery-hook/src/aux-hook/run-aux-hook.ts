@@ -2,6 +2,7 @@ import { isAgentId, resolveStateDir, type AgentId } from '@agent-checkpoint/core
 import { createHookLogger, type HookLogger } from '../debug-log.ts';
 import { readHookOptions } from '../hook-options.ts';
 import { readStdin, type StdinReadResult } from '../read-stdin.ts';
+import { currentDirectory } from '../run-cwd.ts';
 
 /** What an auxiliary hook (SessionStart, PreCompact) decided: its exact stdout and why. */
 export interface AuxHookResult {
@@ -16,8 +17,8 @@ export interface AuxHookResult {
 export interface AuxHookContext {
   readonly agent: AgentId;
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** Fallback when the payload has no `cwd`. */
-  readonly processCwd: string;
+  /** Fallback when the payload has no usable `cwd`; undefined when the process's directory is gone. */
+  readonly processCwd: string | undefined;
   readonly stateDir: string;
   /** Epoch ms after which nothing more may start (the deadline timer ends the run there). */
   readonly deadlineAt: number;
@@ -88,7 +89,7 @@ export async function runAuxHook(
     const result = await handler(text, {
       agent: agentArg,
       env,
-      processCwd: process.cwd(),
+      processCwd: currentDirectory(),
       stateDir,
       deadlineAt: startedAt + options.deadlineMs,
       now: () => new Date(),

@@ -1,11 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, isAbsolute } from 'node:path';
 import { parseShellCommand, type AgentId } from '@agent-checkpoint/core';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
 import { isExecutableFile } from '../manage/find-executable.ts';
 import type { DoctorFinding } from '../manage/doctor-report.ts';
-import { findOurHookEntries, type FoundHookEntry } from '../install/edit-agent-hooks.ts';
+import { readSettingsFile } from '../manage/read-settings-file.ts';
+import { duplicateHookKeyIn, findOtherMentions, findOurHookEntries, type FoundHookEntry } from '../install/edit-agent-hooks.ts';
 import { AGENT_TITLES, OUR_HOOK_ENTRIES } from '../install/hook-entries.ts';
 import { HOOK_BUNDLE_NAME, LEGACY_HOOK_BUNDLE_NAME, type HookProgram } from '../install/hook-command.ts';
 import { codexHome, settingsPath, type InstallScope, type LocationContext } from '../install/settings-locations.ts';
@@ -27,20 +28,49 @@ export interface AgentHookState {
 export function checkAgentHooks(agent: AgentId, location: LocationContext, program: HookProgram, cliFound: boolean): AgentHookState {
   const findings: DoctorFinding[] = [];
   const registered: InstallScope[] = [];
+  const texts = new Map<InstallScope, string>();
   const title = AGENT_TITLES[agent];
   const turnEnd = OUR_HOOK_ENTRIES[agent][0]!;
   for (const scope of ['user', 'project'] as const) {
     const path = settingsPath(agent, scope, location);
     if (scope === 'project' && path === settingsPath(agent, 'user', location)) continue;
-    if (!existsSync(path)) continue;
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (error) {
-      findings.push({ id: `${agent}.hook.${scope}`, status: 'fail', title: `${title} (${scope}): cannot read ${path}`, detail: (error as Error).message });
+    const read = readSettingsFile(path);
+    if (read.kind === 'absent') continue;
+    if (read.kind === 'refused') {
+      findings.push({
+        id: `${agent}.hook.${scope}`,
+        status: 'fail',
+        title: `${title} (${scope}): ${path} ${read.reason}`,
+        detail: `${title} cannot use it either; nothing was read from it.`,
+        fix: `replace it with a regular JSON file (or remove it), then: agent-checkpoint-hook install --agent ${agent}${scope === 'project' ? ' --scope project' : ''}`,
+      });
       continue;
     }
+    const text = read.bytes.toString('utf8');
+    const duplicate = duplicateHookKeyIn(text);
+    if (duplicate !== undefined) {
+      findings.push({
+        id: `${agent}.hook.${scope}`,
+        status: 'fail',
+        title: `${title} (${scope}): ${path}: ${duplicate}`,
+        detail: `${title} reads the last copy; install and doctor refuse to guess which one you meant.`,
+        fix: `merge the copies, then: agent-checkpoint-hook install --agent ${agent}${scope === 'project' ? ' --scope project' : ''}`,
+      });
+      continue;
+    }
+    texts.set(scope, text);
     const found = findOurHookEntries(text);
+    // Commands of the user's that mention our hook are not ours (install and uninstall leave them):
+    // they may be a wrapper that runs it, or a hand-written `npx` form that breaks under /bin/sh.
+    for (const other of findOtherMentions(text)) {
+      findings.push({
+        id: `${agent}.hook.${scope}.${other.event}.other`,
+        status: 'warn',
+        title: `${title} (${scope}): ${other.event} → ${other.command}`,
+        detail: `in ${path}: a command of yours that mentions agent-checkpoint-hook, not one install wrote; install and uninstall leave it as it is. Hooks run under /bin/sh without your shell's PATH set-up (nvm, fnm…), and npx costs a registry lookup per turn.`,
+        fix: `if it is meant to run the hook, remove it and run: agent-checkpoint-hook install --agent ${agent}${scope === 'project' ? ' --scope project' : ''}`,
+      });
+    }
     if (found.length === 0) {
       if (!isValidJsonc(text)) {
         findings.push({
@@ -82,7 +112,7 @@ export function checkAgentHooks(agent: AgentId, location: LocationContext, progr
       ...(cliFound ? { fix: `agent-checkpoint-hook install --agent ${agent}` } : {}),
     });
   }
-  if (agent === 'codex' && registered.length > 0) findings.push(...checkCodexTrust(location, registered));
+  if (agent === 'codex' && registered.length > 0) findings.push(...checkCodexTrust(location, registered, texts));
   if (agent === 'gemini' && registered.includes('project')) {
     findings.push({
       id: 'gemini.folder-trust',
@@ -146,12 +176,16 @@ function checkEntry(agent: AgentId, scope: InstallScope, path: string, entry: Fo
  * `[hooks.state."<hooks.json>:stop:<group>:<handler>"] trusted_hash` in config.toml. The hash cannot
  * be checked here (Codex's own digest), so presence is what is reported.
  */
-function checkCodexTrust(location: LocationContext, scopes: readonly InstallScope[]): DoctorFinding[] {
+function checkCodexTrust(location: LocationContext, scopes: readonly InstallScope[], texts: ReadonlyMap<InstallScope, string>): DoctorFinding[] {
   const configPath = `${codexHome(location)}/config.toml`;
   let config: Record<string, unknown> = {};
-  if (existsSync(configPath)) {
+  const read = readSettingsFile(configPath);
+  if (read.kind === 'refused') {
+    return [{ id: 'codex.config', status: 'fail', title: `Codex CLI: ${configPath} ${read.reason}`, detail: 'Codex cannot read its configuration either.', fix: 'replace it with a regular TOML file (or remove it)' }];
+  }
+  if (read.kind === 'file') {
     try {
-      config = parseToml(readFileSync(configPath, 'utf8')) as Record<string, unknown>;
+      config = parseToml(read.bytes.toString('utf8')) as Record<string, unknown>;
     } catch (error) {
       return [{ id: 'codex.config', status: 'fail', title: `Codex CLI: ${configPath} does not parse`, detail: (error as Error).message.split('\n')[0] ?? '', fix: 'fix the TOML syntax' }];
     }
@@ -164,7 +198,7 @@ function checkCodexTrust(location: LocationContext, scopes: readonly InstallScop
   const state = ((config['hooks'] as Record<string, unknown> | undefined)?.['state'] ?? {}) as Record<string, { trusted_hash?: unknown }>;
   for (const scope of scopes) {
     const hooksFile = settingsPath('codex', scope, location);
-    const entries = findOurHookEntries(readFileSync(hooksFile, 'utf8')).filter((e) => e.event === 'Stop');
+    const entries = findOurHookEntries(texts.get(scope) ?? '').filter((e) => e.event === 'Stop');
     const trusted = entries.some((e) => typeof state[`${hooksFile}:stop:${e.group}:${e.handler}`]?.trusted_hash === 'string');
     findings.push(
       trusted

@@ -126,6 +126,19 @@ describe('doctor', () => {
     expect(finding(report, 'claude.hook.user.Stop')?.detail).toContain('agent-checkpoint-hook.mjs, the entry of older versions');
   });
 
+  it("reports a user's command that mentions the hook (npx, a wrapper) as theirs, not as a registered hook", async () => {
+    script('claude', 'echo 2.1.330');
+    writeFile(
+      join(sandbox.home, '.claude', 'settings.json'),
+      JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'npx agent-checkpoint-hook claude' }] }, { hooks: [{ type: 'command', command: `~/bin/wrap.sh ${NODE} ${BUNDLE} claude` }] }] } }),
+    );
+    const { report } = await doctor(sandbox.root);
+    const others = report.findings.filter((f) => f.id === 'claude.hook.user.Stop.other');
+    expect(others.map((f) => f.title)).toEqual(['Claude Code (user): Stop → npx agent-checkpoint-hook claude', `Claude Code (user): Stop → ~/bin/wrap.sh ${NODE} ${BUNDLE} claude`]);
+    expect(others.every((f) => f.status === 'warn' && f.detail?.includes('not one install wrote'))).toBe(true);
+    expect(finding(report, 'claude.hook')).toMatchObject({ status: 'warn', fix: 'agent-checkpoint-hook install --agent claude' });
+  });
+
   it('reports the code cache: created by the first run, then in use; refused when others can write to it; off', async () => {
     const cacheDir = join(sandbox.root, 'code-cache');
     const first = await doctor(sandbox.root, { AGENT_CHECKPOINT_CACHE_DIR: cacheDir });

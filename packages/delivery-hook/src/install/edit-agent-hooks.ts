@@ -1,14 +1,30 @@
 import { assertNever, type AgentId } from '@agent-checkpoint/core';
 import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { appendMember, applyTextEdits, detectJsonLayout, removeMember, replaceValue, type TextEdit } from '../manage/json-member-edits.ts';
-import type { HookEntrySpec } from './hook-entries.ts';
-import { hookCommandLine, isOurHookCommand, type HookProgram } from './hook-command.ts';
+import { OUR_HOOK_ENTRIES, type HookEntrySpec } from './hook-entries.ts';
+import { hookCommandLine, isOurHookCommandForm, mentionsOurHook, type HookProgram } from './hook-command.ts';
 
 /**
  * Adding and removing our hook entries in an agent's settings file (Claude `settings.json`, Gemini
  * `settings.json`, Codex `hooks.json` — all the `{"hooks": {"<Event>": [{"hooks": [handler]}]}}`
  * shape). Pure text in, text out; every byte outside our entries is kept.
+ *
+ * A handler is ours when its command is one an install recorded writing (`recorded`, exact string),
+ * or exactly the form every install wrote for that event (see `isOurHookCommandForm`). Commands that
+ * merely mention agent-checkpoint-hook (a user's wrapper, a notification) are the user's: never
+ * replaced, never removed.
  */
+
+/** Whether the handler `command` in `event` is ours (see above). */
+export function isOurHandler(event: string, command: unknown, recorded: readonly string[]): boolean {
+  if (typeof command !== 'string') return false;
+  if (recorded.includes(command)) return true;
+  const allowedArgs = Object.values(OUR_HOOK_ENTRIES)
+    .flat()
+    .filter((e) => e.event === event)
+    .map((e) => e.args);
+  return isOurHookCommandForm(command, allowedArgs);
+}
 
 /** One of our handlers found in a settings file. */
 export interface FoundHookEntry {
@@ -52,15 +68,21 @@ export function groupFor(agent: AgentId, handler: Record<string, unknown>): Reco
  * differs is replaced in place, duplicates are removed, a missing one is appended in a group of its
  * own.
  */
-export function installHookEntries(text: string | undefined, agent: AgentId, entries: readonly HookEntrySpec[], program: HookProgram): SettingsEditResult {
+export function installHookEntries(
+  text: string | undefined,
+  agent: AgentId,
+  entries: readonly HookEntrySpec[],
+  program: HookProgram,
+  recorded: readonly string[] = [],
+): SettingsEditResult {
   let current = text === undefined || text.trim() === '' ? '{}\n' : text;
   const initial = readSettings(current);
   if (!initial.ok) return initial;
-  const hadOurEntries = findOurHookEntries(current).length > 0;
+  const hadOurEntries = findOurHookEntries(current, recorded).length > 0;
   for (const entry of entries) {
     const wanted = handlerFor(agent, entry, program);
     for (let guard = 0; guard < 100; guard++) {
-      const next = installStep(current, agent, entry.event, wanted);
+      const next = installStep(current, agent, entry.event, wanted, recorded);
       if (!next.ok) return next;
       if (next.text === current) break;
       current = next.text;
@@ -70,13 +92,13 @@ export function installHookEntries(text: string | undefined, agent: AgentId, ent
 }
 
 /** `text` without any handler of ours, in any event; groups, events and `hooks` we emptied are removed too. */
-export function uninstallHookEntries(text: string): SettingsEditResult {
+export function uninstallHookEntries(text: string, recorded: readonly string[] = []): SettingsEditResult {
   let current = text;
   const initial = readSettings(current);
   if (!initial.ok) return initial;
-  const hadOurEntries = findOurHookEntries(current).length > 0;
+  const hadOurEntries = findOurHookEntries(current, recorded).length > 0;
   for (let guard = 0; guard < 1000; guard++) {
-    const found = findOurHookEntries(current)[0];
+    const found = findOurHookEntries(current, recorded)[0];
     if (found === undefined) break;
     current = applyTextEdits(current, removeHandler(current, found));
   }
@@ -85,8 +107,17 @@ export function uninstallHookEntries(text: string): SettingsEditResult {
   return { ok: true, text: current, hadOurEntries, empty };
 }
 
-/** Every handler of ours in the file, in document order. Invalid documents have none. */
-export function findOurHookEntries(text: string): FoundHookEntry[] {
+/** Every handler of ours in the file (`recorded`: the commands an install record says we wrote), in document order. Invalid documents have none. */
+export function findOurHookEntries(text: string, recorded: readonly string[] = []): FoundHookEntry[] {
+  return findHandlers(text, (event, command) => isOurHandler(event, command, recorded));
+}
+
+/** Handlers that are not ours but whose command mentions agent-checkpoint-hook (a user's wrapper?): left alone, reported. */
+export function findOtherMentions(text: string, recorded: readonly string[] = []): FoundHookEntry[] {
+  return findHandlers(text, (event, command) => mentionsOurHook(command) && !isOurHandler(event, command, recorded));
+}
+
+function findHandlers(text: string, accept: (event: string, command: unknown) => boolean): FoundHookEntry[] {
   const root = parse(text).root;
   const hooks = root?.type === 'object' ? propertyValue(root, 'hooks') : undefined;
   if (hooks?.type !== 'object') return [];
@@ -100,7 +131,7 @@ export function findOurHookEntries(text: string): FoundHookEntry[] {
       if (handlers?.type !== 'array') return;
       (handlers.children ?? []).forEach((handler, h) => {
         const value = handler.type === 'object' ? (getNodeValue(handler) as Record<string, unknown>) : undefined;
-        if (value === undefined || !isOurHookCommand(value['command'])) return;
+        if (value === undefined || !accept(event, value['command'])) return;
         found.push({
           event,
           group: g,
@@ -116,7 +147,7 @@ export function findOurHookEntries(text: string): FoundHookEntry[] {
 }
 
 /** One change towards "exactly one wanted handler for this event", or the text unchanged when done. */
-function installStep(text: string, agent: AgentId, event: string, wanted: Record<string, unknown>): SettingsEditResult {
+function installStep(text: string, agent: AgentId, event: string, wanted: Record<string, unknown>, recorded: readonly string[]): SettingsEditResult {
   const layout = detectJsonLayout(text);
   const { root } = parse(text);
   if (root?.type !== 'object') return { ok: false, error: 'the top level is not a JSON object' };
@@ -129,7 +160,7 @@ function installStep(text: string, agent: AgentId, event: string, wanted: Record
   if (groups === undefined) return done(appendMember(text, hooks, { kind: 'property', key: event, value: [group] }, layout));
   if (groups.type !== 'array') return { ok: false, error: `"hooks.${event}" is not an array` };
 
-  const ours = findOurHookEntries(text).filter((f) => f.event === event);
+  const ours = findOurHookEntries(text, recorded).filter((f) => f.event === event);
   const first = ours[0];
   if (first === undefined) return done(appendMember(text, groups, { kind: 'element', value: group }, layout));
   const duplicate = ours.at(-1);
@@ -192,5 +223,57 @@ function readSettings(text: string): { ok: true } | { ok: false; error: string }
     return { ok: false, error: `${line}:${column}: ${printParseErrorCode(error.error)}` };
   }
   if (root?.type !== 'object') return { ok: false, error: 'the top level is not a JSON object' };
+  const duplicate = findDuplicateHookKey(root);
+  if (duplicate !== undefined) return { ok: false, error: duplicate };
   return { ok: true };
+}
+
+/** A key of the hooks path that appears twice in `text` (see {@link findDuplicateHookKey}); undefined when none or unparsable. */
+export function duplicateHookKeyIn(text: string): string | undefined {
+  const { root } = parse(text);
+  return root?.type === 'object' ? findDuplicateHookKey(root) : undefined;
+}
+
+/**
+ * A key that appears twice in an object on the path our edits walk (the top level, `hooks`, each
+ * matcher group, each handler), described for people; undefined when there is none. The agents
+ * parse with a JSON parser that keeps the LAST duplicate while a tree edit would change the first:
+ * install would report success for an entry the agent never sees. Such a file is refused.
+ */
+export function findDuplicateHookKey(root: Node): string | undefined {
+  const inRoot = duplicateKeyIn(root, 'the top level');
+  if (inRoot !== undefined) return inRoot;
+  const hooks = propertyValue(root, 'hooks');
+  if (hooks?.type !== 'object') return undefined;
+  const inHooks = duplicateKeyIn(hooks, '"hooks"');
+  if (inHooks !== undefined) return inHooks;
+  for (const property of hooks.children ?? []) {
+    const event = property.children?.[0]?.value;
+    const groups = property.children?.[1];
+    if (typeof event !== 'string' || groups?.type !== 'array') continue;
+    for (const [g, group] of (groups.children ?? []).entries()) {
+      const where = `"hooks.${event}[${g}]"`;
+      const inGroup = duplicateKeyIn(group, where);
+      if (inGroup !== undefined) return inGroup;
+      const handlers = propertyValue(group, 'hooks');
+      if (handlers?.type !== 'array') continue;
+      for (const [h, handler] of (handlers.children ?? []).entries()) {
+        const inHandler = duplicateKeyIn(handler, `${where.slice(0, -1)}.hooks[${h}]"`);
+        if (inHandler !== undefined) return inHandler;
+      }
+    }
+  }
+  return undefined;
+}
+
+function duplicateKeyIn(object: Node, where: string): string | undefined {
+  if (object.type !== 'object') return undefined;
+  const seen = new Set<string>();
+  for (const property of object.children ?? []) {
+    const key = property.children?.[0]?.value;
+    if (typeof key !== 'string') continue;
+    if (seen.has(key)) return `the key ${JSON.stringify(key)} appears more than once in ${where} (the agent reads only the last one); merge the copies into one`;
+    seen.add(key);
+  }
+  return undefined;
 }

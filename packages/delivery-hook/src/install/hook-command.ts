@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { shellCommand } from '../manage/shell-quote.ts';
 import type { HookEntrySpec } from './hook-entries.ts';
@@ -45,12 +45,50 @@ export function hookCommandLine(program: HookProgram, entry: HookEntrySpec): str
 }
 
 /**
- * Whether a hook command is one of ours: it runs a file named `agent-checkpoint-hook.cjs` (or the
- * older `.mjs`) or the `agent-checkpoint-hook` bin, from any path, quoted or not — so entries written
- * by older versions, another install location or by hand are found and replaced rather than duplicated.
+ * Whether a hook command is one an install of ours wrote: exactly `<node> <bundle> <args…>` as
+ * {@link hookCommandLine} renders it (every version wrote that form, and `--print` prints it), with
+ * an absolute node, an absolute bundle named `agent-checkpoint-hook.cjs` (or the older `.mjs`), and
+ * the arguments of one of our entries (`allowedArgs`). Anything else is the user's, even when it
+ * mentions our name — a wrapper script, `time … agent-checkpoint-hook.cjs claude`, `npx …`, a
+ * notification: install leaves it in place and uninstall never removes it.
  */
-export function isOurHookCommand(command: unknown): boolean {
+export function isOurHookCommandForm(command: unknown, allowedArgs: readonly (readonly string[])[]): boolean {
+  if (typeof command !== 'string') return false;
+  const argv = splitShellWords(command);
+  if (argv === undefined || argv.length < 3 || shellCommand(argv) !== command) return false;
+  const [node, bundle, ...args] = argv as [string, string, ...string[]];
+  if (!isAbsolute(node) || !isAbsolute(bundle)) return false;
+  if (basename(bundle) !== HOOK_BUNDLE_NAME && basename(bundle) !== LEGACY_HOOK_BUNDLE_NAME) return false;
+  return allowedArgs.some((wanted) => wanted.length === args.length && wanted.every((a, i) => a === args[i]));
+}
+
+/**
+ * Whether a command mentions our hook at all (a word naming `agent-checkpoint-hook`, `.cjs` or
+ * `.mjs`). Only for telling the user about commands of theirs that look related; never used to
+ * decide what to replace or remove.
+ */
+export function mentionsOurHook(command: unknown): boolean {
   return typeof command === 'string' && /(?:^|[\s'"/\\])agent-checkpoint-hook(?:\.[cm]js)?(?=$|[\s'"])/.test(command);
+}
+
+/**
+ * The words of a command line written by {@link shellCommand}: safe words and single-quoted words
+ * (`'\''` for a quote), separated by one space. Undefined for anything else (other quoting, `$`,
+ * redirections, several spaces…), which then is not a command we wrote.
+ */
+function splitShellWords(command: string): string[] | undefined {
+  const word = /(?:[A-Za-z0-9_/.,:@%+=-]+|'[^']*'(?:\\''[^']*')*)(?: |$)/y;
+  const words: string[] = [];
+  word.lastIndex = 0;
+  while (word.lastIndex < command.length) {
+    const start = word.lastIndex;
+    const match = word.exec(command);
+    if (match === null) return undefined;
+    const text = match[0].endsWith(' ') ? match[0].slice(0, -1) : match[0];
+    words.push(text.startsWith("'") ? text.slice(1, -1).replaceAll("'\\''", "'") : text);
+    if (word.lastIndex === start) return undefined;
+  }
+  return words;
 }
 
 function realOrSame(path: string): string {

@@ -119,9 +119,9 @@ describe('install / uninstall (Claude Code)', () => {
     expect(readFileSync(settings, 'utf8')).toBe(installed);
   });
 
-  it('replaces an older entry of ours (another path, npx) instead of adding a second one', async () => {
+  it('replaces older entries of ours (the exact form earlier installs wrote, another path, .mjs) instead of adding a second one', async () => {
     const settings = join(sandbox.home, '.claude', 'settings.json');
-    const old = `{\n  "hooks": {\n    "Stop": [\n      { "hooks": [ { "type": "command", "command": "npx agent-checkpoint-hook claude", "timeout": 5 } ] },\n      { "hooks": [ { "type": "command", "command": "node '/old place/agent-checkpoint-hook.mjs' claude" } ] }\n    ]\n  }\n}\n`;
+    const old = `{\n  "hooks": {\n    "Stop": [\n      { "hooks": [ { "type": "command", "command": "/old/bin/node /old/lib/agent-checkpoint-hook.cjs claude", "timeout": 5 } ] },\n      { "hooks": [ { "type": "command", "command": "/old/bin/node '/old place/agent-checkpoint-hook.mjs' claude" } ] }\n    ]\n  }\n}\n`;
     writeFile(settings, old);
     const installed = await run(['install', '--agent', 'claude']);
     expect(installed.stdout).toContain('updated the hook');
@@ -130,6 +130,32 @@ describe('install / uninstall (Claude Code)', () => {
     // The original held our (old) entries: not a state worth restoring, so uninstall removes ours surgically.
     await run(['uninstall', '--agent', 'claude']);
     expect(readFileSync(settings, 'utf8')).toBe('{}\n');
+  });
+
+  it("never replaces or removes a user's command that merely mentions agent-checkpoint-hook (npx, a wrapper, a notification)", async () => {
+    const settings = join(sandbox.home, '.claude', 'settings.json');
+    const theirs = [
+      'npx agent-checkpoint-hook claude',
+      `/usr/local/bin/my-wrapper.sh ${NODE} ${BUNDLE} claude`,
+      `time ${NODE} ${BUNDLE} claude`,
+      "notify-send 'agent-checkpoint-hook ran'",
+      `${NODE} ${BUNDLE} claude --debug`,
+    ];
+    const old = `{\n  "hooks": {\n    "Stop": [\n${theirs.map((c) => `      { "hooks": [ { "type": "command", "command": ${JSON.stringify(c)} } ] }`).join(',\n')}\n    ]\n  }\n}\n`;
+    writeFile(settings, old);
+    const installed = await run(['install', '--agent', 'claude']);
+    expect(installed.code).toBe(0);
+    expect(installed.stdout).toContain('registered the hook in');
+    expect(installed.stdout).toContain(`left your own Stop command as it is: ${theirs[1]}`);
+    const value = parse(readFileSync(settings, 'utf8')) as { hooks: { Stop: { hooks: { command: string }[] }[] } };
+    expect(value.hooks.Stop.map((g) => g.hooks[0]!.command)).toEqual([...theirs, command('claude')]);
+
+    // The file changed since install: uninstall edits surgically and removes exactly the entry it wrote.
+    writeFileSync(settings, readFileSync(settings, 'utf8').replace('"hooks": {', '"model": "opus",\n  "hooks": {'));
+    const removed = await run(['uninstall', '--agent', 'claude']);
+    expect(removed.code).toBe(0);
+    expect(removed.stdout).toContain('only our entries were removed');
+    expect(readFileSync(settings, 'utf8')).toBe(old.replace('"hooks": {', '"model": "opus",\n  "hooks": {'));
   });
 
   it('project scope writes <repo>/.claude/settings.json for a subdirectory cwd', async () => {

@@ -2,10 +2,11 @@ import { AGENT_IDS, isAgentId, resolveStateDir, type AgentId } from '@agent-chec
 import { existsSync } from 'node:fs';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, parseCommandArgs } from '../manage/command-args.ts';
 import { findExecutable } from '../manage/find-executable.ts';
-import { commitInstall, commitUninstall, isNoop, planUninstall, readOptionalFile, type FileChange } from '../manage/managed-file.ts';
+import { commitInstall, commitUninstall, isNoop, planUninstall, readInstallRecord, readOptionalFile, type FileChange } from '../manage/managed-file.ts';
+import { describeFileFailure, SettingsFileError } from '../manage/read-settings-file.ts';
 import { renderDiff } from '../manage/render-diff.ts';
 import type { TerminalStyle } from '../manage/terminal-style.ts';
-import { findOurHookEntries, groupFor, handlerFor, installHookEntries, uninstallHookEntries } from './edit-agent-hooks.ts';
+import { findOtherMentions, findOurHookEntries, groupFor, handlerFor, installHookEntries, uninstallHookEntries } from './edit-agent-hooks.ts';
 import { AGENT_TITLES, entriesToInstall, type HookEntrySpec } from './hook-entries.ts';
 import { defaultHookProgram, type HookProgram } from './hook-command.ts';
 import { agentHomeDir, settingsPath, type InstallScope, type LocationContext } from './settings-locations.ts';
@@ -31,10 +32,14 @@ Registers (or removes) the turn-end hook of each agent:
 
 The command is "<node> <bundle> <agent>" with absolute paths (this Node, this bundle): no PATH
 lookup, no npx. Comments, formatting and every other entry of the file are kept; our own entries
-(any command running agent-checkpoint-hook) are replaced, never duplicated. The file is written
-atomically and the previous version is kept under <state dir>/installs/backups/. uninstall restores
-the original file byte for byte when nothing else changed it since install, and otherwise removes
-only our entries.
+(exactly "<abs node> <abs …/agent-checkpoint-hook.cjs|.mjs> <args>", as install writes them) are
+replaced, never duplicated; any other command, even one mentioning agent-checkpoint-hook (a wrapper
+of yours), is left alone. The file is written atomically (a symlinked file: its target, the link
+stays) and the previous version is kept under <state dir>/installs/backups/. uninstall restores the
+original file byte for byte when nothing else changed it since install, and otherwise removes only
+the entries install recorded writing. A settings path that is not a regular file (FIFO, device,
+directory, symlink loop), has duplicate keys on the hooks path, or cannot be written is refused with
+one line and exit 1, the file untouched.
 
 Options:
   --agent     claude, gemini, codex, or all (install: the agents found on this machine — a config
@@ -119,7 +124,7 @@ export async function runInstallCommand(command: 'install' | 'uninstall', args: 
 
   let code = EXIT_OK;
   for (const agent of agents) {
-    const result = command === 'install' ? await installOne(agent, run, program) : await uninstallOne(agent, run);
+    const result = await changeOne(command, agent, run, program);
     if (result !== EXIT_OK) code = result;
   }
   if (command === 'install' && !run.dryRun && code === EXIT_OK) {
@@ -132,12 +137,29 @@ export async function runInstallCommand(command: 'install' | 'uninstall', args: 
 
 type Run = InstallCommandContext & LocationContext & { readonly scope: InstallScope; readonly dryRun: boolean; readonly features: readonly 'context'[] };
 
+/**
+ * One agent's install or uninstall. A settings path holding something we must not read or replace
+ * (FIFO, device, directory, symlink loop, immutable or read-only file…) ends in one line on stderr
+ * and exit 1, with the file as it was: nothing past the refused step is written.
+ */
+async function changeOne(command: 'install' | 'uninstall', agent: AgentId, run: Run, program: HookProgram): Promise<number> {
+  try {
+    return command === 'install' ? await installOne(agent, run, program) : await uninstallOne(agent, run);
+  } catch (error) {
+    const untouched = error instanceof SettingsFileError ? ' Nothing was changed.' : '';
+    run.writeError(`agent-checkpoint: ${AGENT_TITLES[agent]} (${run.scope}): ${command} failed: ${describeFileFailure(error)}.${untouched}\n`);
+    return EXIT_FAILURE;
+  }
+}
+
 async function installOne(agent: AgentId, run: Run, program: HookProgram): Promise<number> {
   const path = settingsPath(agent, run.scope, run);
   const title = `${AGENT_TITLES[agent]} (${run.scope})`;
+  const stateDir = resolveStateDir({ env: run.env });
   const before = await readOptionalFile(path);
+  const recorded = (await readInstallRecord(stateDir, path))?.commands ?? [];
   const wanted: HookEntrySpec[] = entriesToInstall(agent, run.features);
-  const edited = installHookEntries(before?.toString('utf8'), agent, wanted, program);
+  const edited = installHookEntries(before?.toString('utf8'), agent, wanted, program, recorded);
   if (!edited.ok) {
     run.writeError(`agent-checkpoint: ${title}: cannot edit ${path}: ${edited.error}. Nothing was changed; fix the file, or add the entry by hand (install --agent ${agent} --print).\n`);
     return EXIT_FAILURE;
@@ -145,6 +167,12 @@ async function installOne(agent: AgentId, run: Run, program: HookProgram): Promi
   const change: FileChange = { path, before, after: Buffer.from(edited.text, 'utf8') };
   const s = run.style;
   const entries = wanted.map((e) => `${e.event} → ${handlerFor(agent, e, program)['command'] as string}`);
+  // Commands of the user's that mention our hook (a wrapper script…) are never ours to replace: say so.
+  for (const other of findOtherMentions(edited.text, recorded)) {
+    await run.write(
+      s.dim(`    left your own ${other.event} command as it is: ${other.command}\n    (it mentions agent-checkpoint-hook; if it runs the hook too, each turn runs it twice — still one checkpoint per turn)\n`),
+    );
+  }
   if (isNoop(change)) {
     await run.write(`${s.green('✓')} ${title}: already registered in ${path} (unchanged)\n`);
     for (const line of entries) await run.write(`    ${line}\n`);
@@ -154,7 +182,14 @@ async function installOne(agent: AgentId, run: Run, program: HookProgram): Promi
     await run.write(`${s.bold(title)}: would ${before === undefined ? 'create' : 'change'} ${path}\n${renderDiff(path, before?.toString('utf8'), edited.text, s)}\n`);
     return EXIT_OK;
   }
-  const result = await commitInstall({ stateDir: resolveStateDir({ env: run.env }), change, hadOurEntries: edited.hadOurEntries, by: `agent-checkpoint-hook install --agent ${agent} --scope ${run.scope}`, ...(run.now ? { now: run.now } : {}) });
+  const result = await commitInstall({
+    stateDir,
+    change,
+    hadOurEntries: edited.hadOurEntries,
+    by: `agent-checkpoint-hook install --agent ${agent} --scope ${run.scope}`,
+    commands: findOurHookEntries(edited.text, recorded).map((f) => f.command),
+    ...(run.now ? { now: run.now } : {}),
+  });
   await run.write(`${s.green('✓')} ${title}: ${edited.hadOurEntries ? 'updated the hook in' : before === undefined ? 'created' : 'registered the hook in'} ${path}\n`);
   for (const line of entries) await run.write(`    ${line}\n`);
   if (result.backup !== undefined) await run.write(s.dim(`    previous version kept at ${result.backup}\n`));
@@ -167,13 +202,14 @@ async function uninstallOne(agent: AgentId, run: Run): Promise<number> {
   const title = `${AGENT_TITLES[agent]} (${run.scope})`;
   const s = run.style;
   const stateDir = resolveStateDir({ env: run.env });
+  const recorded = (await readInstallRecord(stateDir, path))?.commands ?? [];
   let failure: string | undefined;
   let hadOurs = false;
   const plan = await planUninstall({
     stateDir,
     path,
     surgical: (current) => {
-      const edited = uninstallHookEntries(current.toString('utf8'));
+      const edited = uninstallHookEntries(current.toString('utf8'), recorded);
       if (!edited.ok) {
         failure = edited.error;
         return { bytes: current, empty: false };

@@ -4,6 +4,7 @@
  * terminal styling, argument parsing, and the doctor report format.
  */
 export * from './managed-file.ts';
+export * from './read-settings-file.ts';
 export * from './render-diff.ts';
 export * from './terminal-style.ts';
 export * from './shell-quote.ts';

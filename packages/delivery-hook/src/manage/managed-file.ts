@@ -3,6 +3,7 @@ import { mkdir, readFile, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
+import { describeErrno, readSettingsFileOrThrow, SettingsFileError } from './read-settings-file.ts';
 
 /**
  * Files we edit on a user's behalf (agent settings, Codex `config.toml`) are changed through this
@@ -33,6 +34,12 @@ export interface InstallRecord {
   readonly installedAt: string;
   /** Which command wrote it (`agent-checkpoint-hook install --agent claude`…), for people reading it. */
   readonly by: string;
+  /**
+   * The exact entries (hook command strings) our last change left in the file: what uninstall may
+   * remove, by exact match. Absent in records of older versions (and for files whose change is not a
+   * list of entries, like Codex's notify line).
+   */
+  readonly commands?: readonly string[];
 }
 
 const InstallRecordSchema = z.object({
@@ -44,6 +51,7 @@ const InstallRecordSchema = z.object({
   createdDirs: z.array(z.string()),
   installedAt: z.string(),
   by: z.string(),
+  commands: z.array(z.string()).optional(),
 });
 
 export function sha256(bytes: Buffer | string): string {
@@ -74,14 +82,14 @@ export async function readInstallRecord(stateDir: string, path: string): Promise
   }
 }
 
-/** The current bytes of a file, or undefined when it does not exist. Throws on other errors. */
+/**
+ * The current bytes of a settings file, or undefined when it does not exist. Anything but a regular
+ * file (FIFO, device, directory, symlink loop, over the size cap, unreadable) throws a
+ * {@link SettingsFileError} naming what is there; see read-settings-file.ts. A symlink to a regular
+ * file is read through (and later written through: the target is edited, the link stays a link).
+ */
 export async function readOptionalFile(path: string): Promise<Buffer | undefined> {
-  try {
-    return await readFile(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  return readSettingsFileOrThrow(path).bytes;
 }
 
 /** A planned change of one file: `after` undefined means "delete the file". */
@@ -118,6 +126,8 @@ export async function commitInstall(options: {
   readonly change: FileChange;
   readonly hadOurEntries: boolean;
   readonly by: string;
+  /** The entries of ours the new bytes hold (recorded for uninstall); default: the previous record's. */
+  readonly commands?: readonly string[];
   readonly now?: Date;
 }): Promise<CommitResult> {
   const { change, stateDir } = options;
@@ -126,7 +136,7 @@ export async function commitInstall(options: {
   const previous = await readInstallRecord(stateDir, change.path);
   const createdDirs = await ensureDir(dirname(change.path));
   const backup = change.before === undefined ? undefined : await writeBackup(stateDir, change.path, change.before, options.now);
-  await writeFileAtomic(change.path, change.after, { mode: await existingMode(change.path) });
+  await writeSettings(change.path, change.after);
 
   const beforeSha = change.before === undefined ? undefined : sha256(change.before);
   // Our own earlier install, untouched since: its original stays restorable.
@@ -146,6 +156,7 @@ export async function commitInstall(options: {
     createdDirs: [...new Set([...createdDirs, ...(previous?.createdDirs ?? [])])],
     installedAt: previous?.installedAt ?? (options.now ?? new Date()).toISOString(),
     by: options.by,
+    ...((options.commands ?? previous?.commands) === undefined ? {} : { commands: [...new Set(options.commands ?? previous?.commands)] }),
   };
   await writeRecord(stateDir, record);
   return { changed: true, ...(backup === undefined ? {} : { backup }) };
@@ -192,13 +203,29 @@ export async function commitUninstall(options: { readonly stateDir: string; read
   }
   const backup = change.before === undefined ? undefined : await writeBackup(stateDir, change.path, change.before, options.now);
   if (change.after === undefined) {
-    await rm(change.path, { force: true });
+    await rm(change.path, { force: true }).catch((error: unknown) => {
+      throw new SettingsFileError(change.path, `cannot be deleted: ${describeErrno(error)}`);
+    });
     for (const dir of record?.createdDirs ?? []) await rmdir(dir).catch(() => undefined);
   } else {
-    await writeFileAtomic(change.path, change.after, { mode: await existingMode(change.path) });
+    await writeSettings(change.path, change.after);
   }
   await removeRecord(stateDir, change.path);
   return { changed: true, ...(backup === undefined ? {} : { backup }), restoredOriginal: plan.restoresOriginal, deleted: change.after === undefined };
+}
+
+/**
+ * Replace a settings file atomically (temp file + rename in its directory), keeping its mode.
+ * write-file-atomic resolves a symlink first, so a symlinked file has its target replaced and the
+ * link stays a link. A refusal (immutable file, read-only directory or file system) becomes a
+ * {@link SettingsFileError}; the file is left as it was.
+ */
+async function writeSettings(path: string, bytes: Buffer): Promise<void> {
+  try {
+    await writeFileAtomic(path, bytes, { mode: await existingMode(path) });
+  } catch (error) {
+    throw new SettingsFileError(path, `cannot be written: ${describeErrno(error)}`);
+  }
 }
 
 async function writeRecord(stateDir: string, record: InstallRecord): Promise<void> {

@@ -15,6 +15,7 @@ import {
 import type { AuxHookContext, AuxHookResult } from '../aux-hook/run-aux-hook.ts';
 import { readContextHookPayload } from '../aux-hook/read-context-hook-payload.ts';
 import { loadTranscriptReader } from '../load-transcript-reader.ts';
+import { chooseRunCwd } from '../run-cwd.ts';
 
 /** The compaction events this handler accepts (Gemini calls it PreCompress). */
 const EVENTS = new Set(['PreCompact', 'PreCompress']);
@@ -38,7 +39,13 @@ export async function runPreCompact(text: string, context: AuxHookContext): Prom
   }
   const event = read.event;
   if (event.eventName !== undefined && !EVENTS.has(event.eventName)) return pass('not-pre-compact', `ignoring ${event.eventName}`);
-  const cwd = event.cwd ?? context.processCwd;
+  const where = chooseRunCwd(event.cwd, context.processCwd);
+  if (where.kind === 'none') {
+    context.log.warn(`pre-compact: ${where.detail}; doing nothing`);
+    return pass('cwd-unusable', where.detail);
+  }
+  if (where.note !== undefined) context.log.warn(`pre-compact: ${where.note}`);
+  const cwd = where.cwd;
   const off = await readOffSwitch({ stateDir: context.stateDir, sessionId: event.sessionId, env: context.env });
   for (const note of off.diagnostics) context.log.warn(note);
   if (off.off) return pass('switched-off', `checkpoints are off (${off.source})`);

@@ -2,6 +2,7 @@ import { claimResumeHandoff, contextCheckpointConfigOf, findProjectRoot, loadCon
 import type { AuxHookContext, AuxHookResult } from '../aux-hook/run-aux-hook.ts';
 import { readContextHookPayload } from '../aux-hook/read-context-hook-payload.ts';
 import { encodeSessionStart } from './encode-session-start.ts';
+import { chooseRunCwd } from '../run-cwd.ts';
 
 /**
  * `agent-checkpoint-hook session-start <agent>`: when a recent handoff exists that no session has
@@ -21,7 +22,13 @@ export async function runSessionStart(text: string, context: AuxHookContext): Pr
   if (event.eventName !== undefined && event.eventName !== 'SessionStart') {
     return { output: '', code: 'not-session-start', detail: `ignoring ${event.eventName}` };
   }
-  const cwd = event.cwd ?? context.processCwd;
+  const where = chooseRunCwd(event.cwd, context.processCwd);
+  if (where.kind === 'none') {
+    context.log.warn(`session-start: ${where.detail}; doing nothing`);
+    return { output: '', code: 'cwd-unusable', detail: where.detail };
+  }
+  if (where.note !== undefined) context.log.warn(`session-start: ${where.note}`);
+  const cwd = where.cwd;
   const off = await readOffSwitch({ stateDir: context.stateDir, sessionId: event.sessionId, env: context.env });
   for (const note of off.diagnostics) context.log.warn(note);
   if (off.off) return { output: '', code: 'switched-off', detail: `checkpoints are off (${off.source})` };

@@ -12,6 +12,7 @@ import { readStdin } from '../read-stdin.ts';
 import { readStatuslineInput, type StatuslineInput } from './read-statusline-input.ts';
 import { readTranscriptUsage } from './read-transcript-usage.ts';
 import { renderStatusline, type CheckpointStatus } from './render-statusline.ts';
+import { chooseRunCwd, currentDirectory } from '../run-cwd.ts';
 
 /** Longest wait for Claude's JSON on stdin. */
 const STDIN_TIMEOUT_MS = 1000;
@@ -31,7 +32,7 @@ export async function runStatusline(write: (text: string) => Promise<void>): Pro
   try {
     const stdin = await readStdin(process.stdin, { maxBytes: 1024 * 1024, timeoutMs: STDIN_TIMEOUT_MS });
     const text = stdin.kind === 'complete' || stdin.kind === 'timeout' ? stdin.text : '';
-    line = await statuslineFor(readStatuslineInput(text), process.env, process.cwd());
+    line = await statuslineFor(readStatuslineInput(text), process.env, currentDirectory());
   } catch (error) {
     process.stderr.write(`agent-checkpoint: statusline: ${error instanceof Error ? error.message : String(error)}\n`);
   }
@@ -43,9 +44,12 @@ export async function runStatusline(write: (text: string) => Promise<void>): Pro
 export async function statuslineFor(
   input: StatuslineInput,
   env: Readonly<Record<string, string | undefined>>,
-  processCwd: string,
+  /** Fallback for an input without `cwd`; undefined when the process's directory is gone (a removed worktree). */
+  processCwd: string | undefined,
 ): Promise<string> {
-  const cwd = input.cwd ?? processCwd;
+  const where = chooseRunCwd(input.cwd, processCwd);
+  if (where.kind === 'none') throw new Error(where.detail);
+  const cwd = where.cwd;
   const { config } = await loadConfig({ cwd, env });
   const cc = contextCheckpointConfigOf(config);
   const reading = readingOf(input, cc.context.windowTokens, cc.context.thresholds);

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, isAbsolute, join } from 'node:path';
 import { DISABLE_ENV, isTruthyEnv, readOffSwitch, resolveStateDir } from '@agent-checkpoint/core';
 import {
@@ -11,6 +11,7 @@ import {
   isExecutableFile,
   nodeFinding,
   parseCommandArgs,
+  readSettingsFile,
   renderDoctorReport,
   type DoctorFinding,
   type TerminalStyle,
@@ -110,8 +111,10 @@ function tmuxFinding(env: Env): Promise<DoctorFinding> {
 
 function notifyFindings(env: Env, cwd: string, program: readonly string[]): DoctorFinding[] {
   const path = codexConfigPath(env, cwd);
-  if (!existsSync(path)) return [{ id: 'notify', status: 'warn', title: `Codex notify: ${path} does not exist`, fix: 'agent-checkpoint-tmux install' }];
-  const read = readNotify(readFileSync(path, 'utf8'));
+  const file = readSettingsFile(path);
+  if (file.kind === 'absent') return [{ id: 'notify', status: 'warn', title: `Codex notify: ${path} does not exist`, fix: 'agent-checkpoint-tmux install' }];
+  if (file.kind === 'refused') return [{ id: 'notify', status: 'fail', title: `Codex notify: ${path} ${file.reason}`, detail: 'Codex cannot read its configuration either.', fix: 'replace it with a regular TOML file (or remove it)' }];
+  const read = readNotify(file.bytes.toString('utf8'));
   if (!read.ok) return [{ id: 'notify', status: 'fail', title: `Codex notify: cannot read ${path}`, detail: read.error, fix: 'fix the TOML syntax' }];
   if (read.before === undefined) return [{ id: 'notify', status: 'warn', title: `Codex notify is not set in ${path}`, fix: 'agent-checkpoint-tmux install' }];
   const ours = readOurNotify(read.before);
@@ -141,7 +144,8 @@ function notifyFindings(env: Env, cwd: string, program: readonly string[]): Doct
     findings.push({ id: 'notify', status: 'ok', title: `Codex notify runs agent-checkpoint-tmux (${path})`, detail: notes.join('\n') });
   }
   const hooks = join(path, '..', 'hooks.json');
-  if (existsSync(hooks) && /agent-checkpoint-hook/.test(readFileSync(hooks, 'utf8'))) {
+  const hooksFile = readSettingsFile(hooks);
+  if (hooksFile.kind === 'file' && /agent-checkpoint-hook/.test(hooksFile.bytes.toString('utf8'))) {
     findings.push({ id: 'notify.hook-route', status: 'info', title: 'the Codex Stop hook is installed too', detail: 'Both routes share the per-session loop guard: still one checkpoint per turn.' });
   }
   return findings;

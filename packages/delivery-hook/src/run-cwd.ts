@@ -1,0 +1,47 @@
+import { statSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+
+/**
+ * The directory a hook run works in. The agent's payload names it (`cwd`); the hook process's own
+ * working directory is only a fallback — and it may be gone: an agent started in a worktree that was
+ * removed since keeps running there, and `process.cwd()` then throws (ENOENT). Neither may send the
+ * run down its internal-error path while the payload names a directory that is fine.
+ */
+
+/** `process.cwd()`, or undefined when the process's directory no longer exists. */
+export function currentDirectory(): string | undefined {
+  try {
+    return process.cwd();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where a run works: the directory, with a note when the payload's was not usable; or why there is none. */
+export type RunCwd = { readonly kind: 'ok'; readonly cwd: string; readonly note?: string } | { readonly kind: 'none'; readonly detail: string };
+
+/**
+ * The payload's `cwd` when it is usable (absolute, exists, a directory: one `stat`), else the
+ * process's directory when it still exists, else none.
+ */
+export function chooseRunCwd(payloadCwd: string | undefined, processCwd: string | undefined): RunCwd {
+  if (payloadCwd === undefined) {
+    return processCwd === undefined ? { kind: 'none', detail: 'the payload names no cwd and the hook process directory no longer exists (a removed worktree?)' } : { kind: 'ok', cwd: processCwd };
+  }
+  const problem = directoryProblem(payloadCwd);
+  if (problem === undefined) return { kind: 'ok', cwd: payloadCwd };
+  const why = `the payload cwd ${JSON.stringify(payloadCwd)} ${problem}`;
+  return processCwd === undefined
+    ? { kind: 'none', detail: `${why}, and the hook process directory no longer exists (a removed worktree?)` }
+    : { kind: 'ok', cwd: processCwd, note: `${why}; using the hook process directory ${processCwd}` };
+}
+
+/** Why `path` cannot be a run's directory, or undefined when it can. */
+function directoryProblem(path: string): string | undefined {
+  if (!isAbsolute(path)) return 'is not an absolute path';
+  try {
+    return statSync(path).isDirectory() ? undefined : 'is not a directory';
+  } catch {
+    return 'does not exist';
+  }
+}
