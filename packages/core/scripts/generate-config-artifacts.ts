@@ -2,10 +2,12 @@
 //   packages/core/schema.json                            JSON Schema for editors ("$schema")
 //   docs/configuration.md                                configuration reference
 //   packages/core/src/config/config-schema-fingerprint.ts  cache key of validated config files
+//   packages/core/src/config/config-privileged-keys.ts     keys a project file sets only once trusted
 // `src/config/render-config-artifacts.test.ts` fails when a committed copy is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { renderPrivilegedKeys } from '../src/config/config-key-trust.ts';
 import { DEFAULT_CONFIG } from '../src/config/default-config.ts';
 import { PRESETS } from '../src/config/presets/index.ts';
 import {
@@ -19,6 +21,7 @@ const outputs: [string, string][] = [
   [join(packageDir, 'schema.json'), renderJsonSchema()],
   [join(packageDir, '..', '..', 'docs', 'configuration.md'), renderConfigurationDoc(Object.values(PRESETS), DEFAULT_CONFIG)],
   [join(packageDir, 'src', 'config', 'config-schema-fingerprint.ts'), renderSchemaFingerprint()],
+  [join(packageDir, 'src', 'config', 'config-privileged-keys.ts'), renderPrivilegedKeys()],
 ];
 for (const [path, content] of outputs) {
   let current: string | undefined;

@@ -35,7 +35,19 @@ export { toRepoPath, pathKey, type PathBase } from './engine/normalize-path.ts';
 export { logWindow } from './engine/log-window.ts';
 export { getCheckpoint, SLUG_ENV } from './get-checkpoint.ts';
 export { readGitSnapshot, type ReadGitSnapshotOptions } from './git/read-git-snapshot.ts';
-export { loadConfig, type LoadConfigOptions, type LoadedConfig } from './config/load-config.ts';
+export { loadConfig, type LoadConfigOptions, type LoadedConfig, type UntrustedProjectConfig } from './config/load-config.ts';
+export {
+  configDigest,
+  readTrustStore,
+  recordTrust,
+  revokeTrust,
+  trustStateOf,
+  trustStorePath,
+  type TrustEntry,
+  type TrustStore,
+} from './config/project-config-trust.ts';
+export { readConfigBytes, type ConfigBytes } from './config/read-config-bytes.ts';
+export { privilegedSettings, stripPrivilegedKeys, type PrivilegedKey, type PrivilegedSetting } from './config/strip-privileged-keys.ts';
 export { PROJECT_CONFIG_FILE, USER_CONFIG_ENV, findProjectRoot, userConfigPath, configCacheDir } from './config/config-paths.ts';
 export { detectPresets, type DetectablePreset } from './config/detect-presets.ts';
 export * from './context/index.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { globProblem } from './glob-problem.ts';
 
 /**
  * The configuration file schema (`.agent-checkpoint.json`, and the optional user-level file).
@@ -10,6 +11,50 @@ import { z } from 'zod';
  */
 
 const nonEmpty = z.string().min(1);
+
+/**
+ * What a project file may set on its own (docs/configuration.md, "Trust"). Every key of every object
+ * below is classified where the object is defined, through {@link classify}; the type makes a key
+ * without a classification a compile error, and a test walks the schema and fails on one.
+ * - `'safe'`: matched or declarative — globs, evidence patterns (matched, never run), message texts,
+ *   numbers and switches that only change what is reported.
+ * - `{ privileged: why }`: anything executed, any executable, any write path that may leave the
+ *   repository, anything that turns execution, writes outside the reporting path, or the network on.
+ *   From a project file such a key applies only after the user trusted that exact file
+ *   (`agent-checkpoint-hook trust`); until then it is ignored with a diagnostic. The user-level file
+ *   is trusted.
+ * - `'nested'`: an object, or an array of objects, whose own keys are classified in its schema.
+ */
+export type KeyTrust = 'safe' | 'nested' | { readonly privileged: string };
+
+const KEY_TRUST = new WeakMap<object, Readonly<Record<string, KeyTrust>>>();
+
+/** Attach the trust classification of every key of `schema` (see {@link KeyTrust}). */
+function classify<S extends z.ZodObject>(schema: S, trust: { readonly [K in keyof S['shape']]: KeyTrust }): S {
+  KEY_TRUST.set(schema, trust as Readonly<Record<string, KeyTrust>>);
+  return schema;
+}
+
+/** The classification attached by {@link classify}, or undefined for a schema that has none. */
+export function keyTrustOf(schema: object): Readonly<Record<string, KeyTrust>> | undefined {
+  return KEY_TRUST.get(schema);
+}
+
+const SAFE = 'safe' as const;
+const NESTED = 'nested' as const;
+
+/**
+ * A glob over repo-relative paths (picomatch). Rejected at load, with the reason, when it cannot
+ * match anything: unbalanced brackets, braces or parentheses, an empty range, an absolute path.
+ */
+const glob = nonEmpty
+  .check(
+    z.superRefine((value: string, ctx) => {
+      const problem = globProblem(value);
+      if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `invalid glob "${value}": ${problem}` });
+    }),
+  )
+  .describe('A glob (picomatch) over repo-relative paths; an invalid one is rejected at load.');
 
 /**
  * A command that proves an action was done. Matched against each parsed segment of each successful
@@ -25,290 +70,454 @@ export const EvidenceSchema = nonEmpty.describe(
 );
 
 /** A follow-up check that must come after the main evidence (e.g. `make status` after `make restart`). */
-export const VerifyStepSchema = z
-  .strictObject({
-    evidence: z.array(EvidenceSchema).min(1).describe('Commands that count as the verification step.'),
-    action: nonEmpty.describe('Instruction shown when the main evidence was seen but no verification after it.'),
-  })
-  .describe('A verification step required after the category evidence (e.g. status after restart).');
+export const VerifyStepSchema = classify(
+  z
+    .strictObject({
+      evidence: z.array(EvidenceSchema).min(1).describe('Commands that count as the verification step.'),
+      action: nonEmpty.describe('Instruction shown when the main evidence was seen but no verification after it.'),
+    })
+    .describe('A verification step required after the category evidence (e.g. status after restart).'),
+  {
+    evidence: SAFE,
+    action: SAFE,
+  },
+);
 
 /** One file category: which changed files it covers and what must follow a change to them. */
-export const CategorySchema = z
-  .strictObject({
-    id: z
-      .string()
-      .regex(/^[a-z0-9][a-z0-9._-]*$/, 'lowercase letters, digits, ".", "_" or "-"')
-      .describe('Stable identifier; a later definition with the same id replaces an earlier one.'),
-    label: nonEmpty.optional().describe('Name shown in messages (defaults to the id).'),
-    include: z
-      .array(nonEmpty)
-      .min(1)
-      .describe('Globs (picomatch, real globstar: "src/**/*.py" matches "src/a.py") over repo-relative paths.'),
-    exclude: z.array(nonEmpty).optional().describe('Globs removed from the category.'),
-    action: z
-      .string()
-      .optional()
-      .describe('Instruction for the agent when the category changed. Omit or "" for "no action needed".'),
-    evidence: z.array(EvidenceSchema).optional().describe('Commands that show the action was already done.'),
-    evidenceAfterLastEdit: z
-      .boolean()
-      .optional()
-      .describe('Evidence counts only after the last edit of a file in this category (default true).'),
-    precedence: z.number().int().optional().describe('Lower comes first in the required actions (default 50).'),
-    verify: VerifyStepSchema.optional(),
-    onlyWhenAlone: z
-      .boolean()
-      .optional()
-      .describe(
-        'Match only when every non-docs changed file belongs to this category (e.g. "tests only"). Default false.',
-      ),
-    triggersFollowUps: z
-      .boolean()
-      .optional()
-      .describe('Whether a match triggers the global follow-ups such as "run tests" (default true).'),
-  })
-  .describe('A file category.');
+export const CategorySchema = classify(
+  z
+    .strictObject({
+      id: z
+        .string()
+        .regex(/^[a-z0-9][a-z0-9._-]*$/, 'lowercase letters, digits, ".", "_" or "-"')
+        .describe('Stable identifier; a later definition with the same id replaces an earlier one.'),
+      label: nonEmpty.optional().describe('Name shown in messages (defaults to the id).'),
+      include: z
+        .array(glob)
+        .min(1)
+        .describe('Globs (picomatch, real globstar: "src/**/*.py" matches "src/a.py") over repo-relative paths.'),
+      exclude: z.array(glob).optional().describe('Globs removed from the category.'),
+      action: z
+        .string()
+        .optional()
+        .describe('Instruction for the agent when the category changed. Omit or "" for "no action needed".'),
+      evidence: z.array(EvidenceSchema).optional().describe('Commands that show the action was already done.'),
+      evidenceAfterLastEdit: z
+        .boolean()
+        .optional()
+        .describe('Evidence counts only after the last edit of a file in this category (default true).'),
+      precedence: z.number().int().optional().describe('Lower comes first in the required actions (default 50).'),
+      verify: VerifyStepSchema.optional(),
+      onlyWhenAlone: z
+        .boolean()
+        .optional()
+        .describe(
+          'Match only when every non-docs changed file belongs to this category (e.g. "tests only"). Default false.',
+        ),
+      triggersFollowUps: z
+        .boolean()
+        .optional()
+        .describe('Whether a match triggers the global follow-ups such as "run tests" (default true).'),
+    })
+    .describe('A file category.'),
+  {
+    id: SAFE,
+    label: SAFE,
+    include: SAFE,
+    exclude: SAFE,
+    action: SAFE,
+    evidence: SAFE,
+    evidenceAfterLastEdit: SAFE,
+    precedence: SAFE,
+    verify: NESTED,
+    onlyWhenAlone: SAFE,
+    triggersFollowUps: SAFE,
+  },
+);
 
 /** A global follow-up (log check, tests) triggered when matching categories changed. */
-export const FollowUpSchema = z
-  .strictObject({
-    id: z
-      .string()
-      .regex(/^[a-z0-9][a-z0-9._-]*$/)
-      .describe('Stable identifier; a later definition with the same id replaces an earlier one.'),
-    action: nonEmpty.describe('Instruction; "{window}" is replaced by the turn length in minutes ("3m").'),
-    evidence: z.array(EvidenceSchema).min(1).describe('Commands that show the follow-up was already done.'),
-    evidenceAfterLastEdit: z
-      .boolean()
-      .optional()
-      .describe('Evidence counts only after the last edit of a file that triggered it (default true).'),
-    precedence: z.number().int().optional().describe('Lower comes first in the required actions (default 100).'),
-    triggeredBy: z
-      .array(nonEmpty)
-      .optional()
-      .describe('Category ids that trigger it; "*" means any category that triggers follow-ups (default ["*"]).'),
-    except: z.array(nonEmpty).optional().describe('Category ids that never trigger it.'),
-  })
-  .describe('A follow-up action required when categories changed.');
+export const FollowUpSchema = classify(
+  z
+    .strictObject({
+      id: z
+        .string()
+        .regex(/^[a-z0-9][a-z0-9._-]*$/)
+        .describe('Stable identifier; a later definition with the same id replaces an earlier one.'),
+      action: nonEmpty.describe('Instruction; "{window}" is replaced by the turn length in minutes ("3m").'),
+      evidence: z.array(EvidenceSchema).min(1).describe('Commands that show the follow-up was already done.'),
+      evidenceAfterLastEdit: z
+        .boolean()
+        .optional()
+        .describe('Evidence counts only after the last edit of a file that triggered it (default true).'),
+      precedence: z.number().int().optional().describe('Lower comes first in the required actions (default 100).'),
+      triggeredBy: z
+        .array(nonEmpty)
+        .optional()
+        .describe('Category ids that trigger it; "*" means any category that triggers follow-ups (default ["*"]).'),
+      except: z.array(nonEmpty).optional().describe('Category ids that never trigger it.'),
+    })
+    .describe('A follow-up action required when categories changed.'),
+  {
+    id: SAFE,
+    action: SAFE,
+    evidence: SAFE,
+    evidenceAfterLastEdit: SAFE,
+    precedence: SAFE,
+    triggeredBy: SAFE,
+    except: SAFE,
+  },
+);
 
 /** Layer-2 enrichment: turns an unresolved failure's output into a specific observation. */
-export const ErrorPatternSchema = z
-  .strictObject({
-    id: z
-      .string()
-      .regex(/^[a-z0-9][a-z0-9._-]*$/)
-      .describe('Stable identifier; a later definition with the same id replaces an earlier one.'),
-    match: nonEmpty.describe('Substring, or "/regex/flags", searched in the failed call output (head and tail).'),
-    message: nonEmpty.describe('One sentence shown as the observation.'),
-    commands: z
-      .array(EvidenceSchema)
-      .optional()
-      .describe('Only for failed commands matching one of these (e.g. test runners).'),
-  })
-  .describe('An error enrichment pattern.');
+export const ErrorPatternSchema = classify(
+  z
+    .strictObject({
+      id: z
+        .string()
+        .regex(/^[a-z0-9][a-z0-9._-]*$/)
+        .describe('Stable identifier; a later definition with the same id replaces an earlier one.'),
+      match: nonEmpty.describe('Substring, or "/regex/flags", searched in the failed call output (head and tail).'),
+      message: nonEmpty.describe('One sentence shown as the observation.'),
+      commands: z
+        .array(EvidenceSchema)
+        .optional()
+        .describe('Only for failed commands matching one of these (e.g. test runners).'),
+    })
+    .describe('An error enrichment pattern.'),
+  {
+    id: SAFE,
+    match: SAFE,
+    message: SAFE,
+    commands: SAFE,
+  },
+);
 
 /** Every message string, each with a good default. */
-export const MessagesSchema = z
-  .strictObject({
-    prefix: z.string().optional().describe('Canonical prefix of every message; also how we recognise our own messages.'),
-    header: z.string().optional().describe('First line after the prefix.'),
-    changedLabel: z.string().optional().describe('Label of the list of files changed this turn.'),
-    actionsHeader: z.string().optional().describe('Heading of the numbered required actions.'),
-    actionsFooter: z.array(z.string()).optional().describe('Extra numbered steps appended after the actions.'),
-    observationsHeader: z.string().optional().describe('Heading of the observations (things that look wrong).'),
-    reminder: z.string().optional().describe('Capture / response-policy reminder shown after the lists.'),
-    escapeHatch: z
-      .string()
-      .optional()
-      .describe(
-        'How to turn checkpoints off. Substituted: "{sessionId}"; "{offFile}", the absolute path of the session\'s off-switch file; "{offCommand}", a shell command creating it that an agent can run (mkdir -p … && touch …).',
-      ),
-    allClear: z.string().optional().describe('Shown when everything was done and silentWhenAllClear is false.'),
-    noChanges: z.string().optional().describe('Shown when nothing changed and silentWhenNoChanges is false.'),
-    generic: z.string().optional().describe('Fallback when the pipeline fails unexpectedly.'),
-  })
-  .describe('Message strings.');
+export const MessagesSchema = classify(
+  z
+    .strictObject({
+      prefix: z.string().optional().describe('Canonical prefix of every message; also how we recognise our own messages.'),
+      header: z.string().optional().describe('First line after the prefix.'),
+      changedLabel: z.string().optional().describe('Label of the list of files changed this turn.'),
+      actionsHeader: z.string().optional().describe('Heading of the numbered required actions.'),
+      actionsFooter: z.array(z.string()).optional().describe('Extra numbered steps appended after the actions.'),
+      observationsHeader: z.string().optional().describe('Heading of the observations (things that look wrong).'),
+      reminder: z.string().optional().describe('Capture / response-policy reminder shown after the lists.'),
+      escapeHatch: z
+        .string()
+        .optional()
+        .describe(
+          'How to turn checkpoints off. Substituted: "{sessionId}"; "{offFile}", the absolute path of the session\'s off-switch file; "{offCommand}", a shell command creating it that an agent can run (mkdir -p … && touch …).',
+        ),
+      allClear: z.string().optional().describe('Shown when everything was done and silentWhenAllClear is false.'),
+      noChanges: z.string().optional().describe('Shown when nothing changed and silentWhenNoChanges is false.'),
+      generic: z.string().optional().describe('Fallback when the pipeline fails unexpectedly.'),
+    })
+    .describe('Message strings.'),
+  {
+    prefix: SAFE,
+    header: SAFE,
+    changedLabel: SAFE,
+    actionsHeader: SAFE,
+    actionsFooter: SAFE,
+    observationsHeader: SAFE,
+    reminder: SAFE,
+    escapeHatch: SAFE,
+    allClear: SAFE,
+    noChanges: SAFE,
+    generic: SAFE,
+  },
+);
 
-export const HygieneSchema = z
-  .strictObject({
-    editWithoutRead: z.boolean().optional().describe('Observe edits of files not read this turn (default true).'),
-    blastRadius: z
-      .number()
-      .int()
-      .min(0)
-      .optional()
-      .describe('Observe when changes span at least this many top-level areas; 0 disables (default 4).'),
-  })
-  .describe('Edit hygiene checks.');
+export const HygieneSchema = classify(
+  z
+    .strictObject({
+      editWithoutRead: z.boolean().optional().describe('Observe edits of files not read this turn (default true).'),
+      blastRadius: z
+        .number()
+        .int()
+        .min(0)
+        .optional()
+        .describe('Observe when changes span at least this many top-level areas; 0 disables (default 4).'),
+    })
+    .describe('Edit hygiene checks.'),
+  {
+    editWithoutRead: SAFE,
+    blastRadius: SAFE,
+  },
+);
 
-export const PlanDriftSchema = z
-  .strictObject({
-    path: nonEmpty.describe('Plan file, relative to the repo; "{slug}" is replaced by the working slug.'),
-    slug: z.string().optional().describe('Working slug (also from AGENT_CHECKPOINT_SLUG).'),
-  })
-  .describe('Plan drift: observe when no changed file is among the files the plan names.');
+export const PlanDriftSchema = classify(
+  z
+    .strictObject({
+      path: nonEmpty.describe('Plan file, relative to the repo; "{slug}" is replaced by the working slug.'),
+      slug: z.string().optional().describe('Working slug (also from AGENT_CHECKPOINT_SLUG).'),
+    })
+    .describe('Plan drift: observe when no changed file is among the files the plan names.'),
+  {
+    path: SAFE,
+    slug: SAFE,
+  },
+);
 
-export const LoopGuardSchema = z
-  .strictObject({
-    maxBlocksPerTurn: z.number().int().min(0).optional().describe('Blocks per real user turn (default 1).'),
-    minTurnSeconds: z
-      .number()
-      .min(0)
-      .optional()
-      .describe(
-        'Seconds a turn that already got a checkpoint must wait before it may get another (with maxBlocksPerTurn above 1); every turn\'s first checkpoint is never delayed (default 30, 0 disables).',
-      ),
-  })
-  .describe('Loop guard.');
+export const LoopGuardSchema = classify(
+  z
+    .strictObject({
+      maxBlocksPerTurn: z.number().int().min(0).optional().describe('Blocks per real user turn (default 1).'),
+      minTurnSeconds: z
+        .number()
+        .min(0)
+        .optional()
+        .describe(
+          'Seconds a turn that already got a checkpoint must wait before it may get another (with maxBlocksPerTurn above 1); every turn\'s first checkpoint is never delayed (default 30, 0 disables).',
+        ),
+    })
+    .describe('Loop guard.'),
+  {
+    maxBlocksPerTurn: SAFE,
+    minTurnSeconds: SAFE,
+  },
+);
 
 /** Context-window thresholds in percent (see docs/context-checkpoints.md). */
-export const ContextThresholdsSchema = z
-  .strictObject({
-    l1: z.number().gt(0).max(100).optional().describe('Warning level L1 starts at this percentage (default 70).'),
-    l2: z.number().gt(0).max(100).optional().describe('Critical level L2 (hand off) starts at this percentage (default 85).'),
-    l3: z.number().gt(0).max(100).optional().describe('Emergency level L3 starts at this percentage (default 95).'),
-  })
-  .describe('Context level thresholds in percent of the context window; must increase from l1 to l3.');
+export const ContextThresholdsSchema = classify(
+  z
+    .strictObject({
+      l1: z.number().gt(0).max(100).optional().describe('Warning level L1 starts at this percentage (default 70).'),
+      l2: z.number().gt(0).max(100).optional().describe('Critical level L2 (hand off) starts at this percentage (default 85).'),
+      l3: z.number().gt(0).max(100).optional().describe('Emergency level L3 starts at this percentage (default 95).'),
+    })
+    .describe('Context level thresholds in percent of the context window; must increase from l1 to l3.'),
+  {
+    l1: SAFE,
+    l2: SAFE,
+    l3: SAFE,
+  },
+);
 
 /** Message lines per context level. */
-export const ContextMessagesSchema = z
-  .strictObject({
-    l1: z.string().optional().describe('Line for L1; "{percent}", "{level}", "{tokens}", "{window}", "{remaining}" are substituted.'),
-    l2: z.string().optional().describe('Line for L2 (same placeholders).'),
-    l3: z.string().optional().describe('Line for L3 (same placeholders).'),
-  })
-  .describe('Context level message lines; "" silences a level.');
+export const ContextMessagesSchema = classify(
+  z
+    .strictObject({
+      l1: z.string().optional().describe('Line for L1; "{percent}", "{level}", "{tokens}", "{window}", "{remaining}" are substituted.'),
+      l2: z.string().optional().describe('Line for L2 (same placeholders).'),
+      l3: z.string().optional().describe('Line for L3 (same placeholders).'),
+    })
+    .describe('Context level message lines; "" silences a level.'),
+  {
+    l1: SAFE,
+    l2: SAFE,
+    l3: SAFE,
+  },
+);
 
 /** Context monitoring: levels from the transcript's token usage (opt-in). */
-export const ContextSchema = z
-  .strictObject({
-    enabled: z.boolean().optional().describe('Report context levels (default false).'),
-    windowTokens: z
-      .number()
-      .int()
-      .min(1000)
-      .optional()
-      .describe('Context window in tokens; overrides the transcript and the built-in model table.'),
-    thresholds: ContextThresholdsSchema.optional(),
-    messages: ContextMessagesSchema.optional(),
-  })
-  .describe('Context monitoring (opt-in).');
+export const ContextSchema = classify(
+  z
+    .strictObject({
+      enabled: z.boolean().optional().describe('Report context levels (default false).'),
+      windowTokens: z
+        .number()
+        .int()
+        .min(1000)
+        .optional()
+        .describe('Context window in tokens; overrides the transcript and the built-in model table.'),
+      thresholds: ContextThresholdsSchema.optional(),
+      messages: ContextMessagesSchema.optional(),
+    })
+    .describe('Context monitoring (opt-in).'),
+  {
+    enabled: SAFE,
+    windowTokens: SAFE,
+    thresholds: NESTED,
+    messages: NESTED,
+  },
+);
 
 /** Handoff documents written at a context checkpoint (opt-in). */
-export const HandoffSchema = z
-  .strictObject({
-    enabled: z.boolean().optional().describe('Write or request handoff documents (default false).'),
-    atLevel: z.enum(['L1', 'L2', 'L3']).optional().describe('Context level that triggers a handoff (default "L2").'),
-    dir: nonEmpty
-      .optional()
-      .describe('Directory of handoff documents, relative to the repository (default ".agent-checkpoint/handoffs").'),
-    planFile: nonEmpty.optional().describe('Plan file named under "Next Steps" and "Context To Reload", relative to the repository.'),
-  })
-  .describe('Handoff documents (opt-in).');
+export const HandoffSchema = classify(
+  z
+    .strictObject({
+      enabled: z.boolean().optional().describe('Write or request handoff documents (default false).'),
+      atLevel: z.enum(['L1', 'L2', 'L3']).optional().describe('Context level that triggers a handoff (default "L2").'),
+      dir: nonEmpty
+        .optional()
+        .describe('Directory of handoff documents, relative to the repository (default ".agent-checkpoint/handoffs").'),
+      planFile: nonEmpty.optional().describe('Plan file named under "Next Steps" and "Context To Reload", relative to the repository.'),
+    })
+    .describe('Handoff documents (opt-in).'),
+  {
+    enabled: SAFE,
+    atLevel: SAFE,
+    dir: { privileged: 'a directory the hook writes to' },
+    planFile: SAFE,
+  },
+);
 
 /** Direct checkpoint execution: handoff, memory-file update and WIP commit without asking the agent (opt-in). */
-export const DirectExecutionSchema = z
-  .strictObject({
-    enabled: z.boolean().optional().describe('Execute checkpoints directly instead of asking the agent (default false).'),
-    memoryFile: nonEmpty
-      .optional()
-      .describe('Memory file whose "## Last Session" section is updated (default CLAUDE.md / AGENTS.md / GEMINI.md by agent).'),
-    commit: z.boolean().optional().describe('Create a WIP commit (default true).'),
-    includeTrackedChanges: z
-      .boolean()
-      .optional()
-      .describe('Also commit already-changed tracked files; untracked files are never committed (default false).'),
-    push: z.boolean().optional().describe('Push the WIP commit when the remote exists (default false).'),
-    remote: nonEmpty.optional().describe('Remote to push to (default "origin").'),
-    noVerify: z.boolean().optional().describe('Commit with --no-verify, skipping commit hooks (default false).'),
-    commitMessage: nonEmpty
-      .optional()
-      .describe('Commit message; "{trigger}", "{agent}", "{handoff}", "{branch}" are substituted.'),
-    logFile: nonEmpty.optional().describe('File each step is appended to, relative to the repository (default none).'),
-    timeoutMs: z.number().int().min(1000).optional().describe('Time limit of each git call (default 30000).'),
-  })
-  .describe('Direct checkpoint execution (opt-in): WIP commits are what most users do not want by default.');
+export const DirectExecutionSchema = classify(
+  z
+    .strictObject({
+      enabled: z.boolean().optional().describe('Execute checkpoints directly instead of asking the agent (default false).'),
+      memoryFile: nonEmpty
+        .optional()
+        .describe('Memory file whose "## Last Session" section is updated (default CLAUDE.md / AGENTS.md / GEMINI.md by agent).'),
+      commit: z.boolean().optional().describe('Create a WIP commit (default true).'),
+      includeTrackedChanges: z
+        .boolean()
+        .optional()
+        .describe('Also commit already-changed tracked files; untracked files are never committed (default false).'),
+      push: z.boolean().optional().describe('Push the WIP commit when the remote exists (default false).'),
+      remote: nonEmpty.optional().describe('Remote to push to (default "origin").'),
+      noVerify: z.boolean().optional().describe('Commit with --no-verify, skipping commit hooks (default false).'),
+      commitMessage: nonEmpty
+        .optional()
+        .describe('Commit message; "{trigger}", "{agent}", "{handoff}", "{branch}" are substituted.'),
+      logFile: nonEmpty.optional().describe('File each step is appended to, relative to the repository (default none).'),
+      timeoutMs: z.number().int().min(1000).optional().describe('Time limit of each git call (default 30000).'),
+    })
+    .describe('Direct checkpoint execution (opt-in): WIP commits are what most users do not want by default.'),
+  {
+    enabled: { privileged: 'turns on git commits and file writes by the hook, outside the agent\'s sandbox' },
+    memoryFile: { privileged: 'a file the hook writes to' },
+    commit: { privileged: 'turns on git commit, which runs the repository\'s commit hooks' },
+    includeTrackedChanges: SAFE,
+    push: { privileged: 'turns on git push (network)' },
+    remote: { privileged: 'where git push sends the commit' },
+    noVerify: { privileged: 'false runs the repository\'s commit hooks' },
+    commitMessage: SAFE,
+    logFile: { privileged: 'a file the hook appends to' },
+    timeoutMs: SAFE,
+  },
+);
 
 /** The test run inside the hook (seed 001, opt-in): see docs/context-checkpoints.md, "Opt-ins". */
-export const RunTestsSchema = z
-  .strictObject({
-    enabled: z.boolean().optional().describe('Run the tests inside the hook (default true when "command" is set).'),
-    command: nonEmpty
-      .optional()
-      .describe('Command line run with /bin/sh -c in the repository root, e.g. "pnpm test" or "pytest -x -q". It must not wait for input or watch files.'),
-    timeoutMs: z
-      .number()
-      .int()
-      .min(1000)
-      .optional()
-      .describe(
-        'Time limit; the command and its children are killed past it (default 60000). Keep it below the hook deadline (AGENT_CHECKPOINT_HOOK_DEADLINE_MS, default 8000) and the agent\'s hook timeout: the run adds its duration to every turn end.',
-      ),
-    when: z
-      .array(nonEmpty)
-      .optional()
-      .describe('Globs: run only when a file changed this turn matches one (default: any changed file that is not documentation).'),
-  })
-  .describe('Run the tests at the end of a turn and report "Tests: N passed" or the failing output (opt-in, off by default).');
+export const RunTestsSchema = classify(
+  z
+    .strictObject({
+      enabled: z.boolean().optional().describe('Run the tests inside the hook (default true when "command" is set).'),
+      command: nonEmpty
+        .optional()
+        .describe('Command line run with /bin/sh -c in the repository root, e.g. "pnpm test" or "pytest -x -q". It must not wait for input or watch files.'),
+      timeoutMs: z
+        .number()
+        .int()
+        .min(1000)
+        .optional()
+        .describe(
+          'Time limit; the command and its children are killed past it (default 60000). Keep it below the hook deadline (AGENT_CHECKPOINT_HOOK_DEADLINE_MS, default 8000) and the agent\'s hook timeout: the run adds its duration to every turn end.',
+        ),
+      when: z
+        .array(glob)
+        .optional()
+        .describe('Globs: run only when a file changed this turn matches one (default: any changed file that is not documentation).'),
+    })
+    .describe('Run the tests at the end of a turn and report "Tests: N passed" or the failing output (opt-in, off by default).'),
+  {
+    enabled: { privileged: 'turns on a command run by the hook' },
+    command: { privileged: 'a shell command the hook runs outside the agent\'s sandbox' },
+    timeoutMs: SAFE,
+    when: SAFE,
+  },
+);
 
 /** The uncommitted-changes gate (seed 001, opt-in): see docs/context-checkpoints.md, "Opt-ins". */
-export const CommitGateSchema = z
-  .strictObject({
-    enabled: z.boolean().optional().describe('Block once more for uncommitted work (default true when this object is present).'),
-    when: z
-      .array(nonEmpty)
-      .optional()
-      .describe('Globs of gated files (default: every file that is not documentation).'),
-  })
-  .describe(
-    'After a checkpoint blocked a turn, block the next stop of that turn once more while gated files are uncommitted (opt-in, off by default; hook route only).',
-  );
+export const CommitGateSchema = classify(
+  z
+    .strictObject({
+      enabled: z.boolean().optional().describe('Block once more for uncommitted work (default true when this object is present).'),
+      when: z
+        .array(glob)
+        .optional()
+        .describe('Globs of gated files (default: every file that is not documentation).'),
+    })
+    .describe(
+      'After a checkpoint blocked a turn, block the next stop of that turn once more while gated files are uncommitted (opt-in, off by default; hook route only).',
+    ),
+  {
+    enabled: SAFE,
+    when: SAFE,
+  },
+);
 
 /** The configuration file as written by a user. */
-export const ConfigFileSchema = z
-  .strictObject({
-    $schema: z.string().optional().describe('URL or path of this JSON Schema, for editor completion.'),
-    extends: z
-      .union([nonEmpty, z.array(nonEmpty)])
-      .optional()
-      .describe('Preset names ("node", "python", "rust", "go", "docker-compose", "teleclaude"…), merged in order.'),
-    enabled: z.boolean().optional().describe('Master switch (default true).'),
-    categories: z
-      .array(CategorySchema)
-      .optional()
-      .describe('File categories: which changed files need which action. Merged with presets by id.'),
-    disableCategories: z.array(nonEmpty).optional().describe('Category ids (from presets) to drop.'),
-    docsPatterns: z
-      .array(nonEmpty)
-      .optional()
-      .describe('Globs of files that never need follow-up on their own (docs, notes). A category match wins.'),
-    followUps: z
-      .array(FollowUpSchema)
-      .optional()
-      .describe('Actions required whenever certain categories changed (run the tests, check the logs). Merged by id.'),
-    errorPatterns: z
-      .array(ErrorPatternSchema)
-      .optional()
-      .describe('Turn an unresolved failure into a specific observation. Tried before the presets\' patterns.'),
-    searchCommands: z
-      .array(nonEmpty)
-      .optional()
-      .describe('Programs whose exit code 1 means "nothing found", not an error (a grep without matches did not fail).'),
-    hygiene: HygieneSchema.optional(),
-    planDrift: PlanDriftSchema.optional(),
-    messages: MessagesSchema.optional(),
-    silentWhenAllClear: z.boolean().optional().describe('Say nothing when everything was done (default true).'),
-    silentWhenNoChanges: z.boolean().optional().describe('Say nothing when no file changed this turn (default true).'),
-    loopGuard: LoopGuardSchema.optional(),
-    transcriptMaxBytes: z.number().int().min(4096).optional().describe('Byte cap of the transcript tail read (default 524288).'),
-    gitTimeoutMs: z.number().int().min(100).optional().describe('Time limit of each git call (default 5000).'),
-    context: ContextSchema.optional(),
-    handoff: HandoffSchema.optional(),
-    directExecution: DirectExecutionSchema.optional(),
-    runTests: RunTestsSchema.optional(),
-    commitGate: CommitGateSchema.optional(),
-  })
-  .describe('agent-checkpoint configuration');
+export const ConfigFileSchema = classify(
+  z
+    .strictObject({
+      $schema: z.string().optional().describe('URL or path of this JSON Schema, for editor completion.'),
+      extends: z
+        .union([nonEmpty, z.array(nonEmpty)])
+        .optional()
+        .describe('Preset names ("node", "python", "rust", "go", "docker-compose", "teleclaude"…), merged in order.'),
+      detectPresets: z
+        .boolean()
+        .optional()
+        .describe(
+          'Apply the presets detected from marker files at the repository root (default true), in addition to those named in "extends". false: only the presets named in "extends". The last file that sets it wins.',
+        ),
+      enabled: z.boolean().optional().describe('Master switch (default true).'),
+      categories: z
+        .array(CategorySchema)
+        .optional()
+        .describe('File categories: which changed files need which action. Merged with presets by id.'),
+      disableCategories: z.array(nonEmpty).optional().describe('Category ids (from presets) to drop.'),
+      docsPatterns: z
+        .array(glob)
+        .optional()
+        .describe('Globs of files that never need follow-up on their own (docs, notes). A category match wins.'),
+      followUps: z
+        .array(FollowUpSchema)
+        .optional()
+        .describe('Actions required whenever certain categories changed (run the tests, check the logs). Merged by id.'),
+      errorPatterns: z
+        .array(ErrorPatternSchema)
+        .optional()
+        .describe('Turn an unresolved failure into a specific observation. Tried before the presets\' patterns.'),
+      searchCommands: z
+        .array(nonEmpty)
+        .optional()
+        .describe('Programs whose exit code 1 means "nothing found", not an error (a grep without matches did not fail).'),
+      hygiene: HygieneSchema.optional(),
+      planDrift: PlanDriftSchema.optional(),
+      messages: MessagesSchema.optional(),
+      silentWhenAllClear: z.boolean().optional().describe('Say nothing when everything was done (default true).'),
+      silentWhenNoChanges: z.boolean().optional().describe('Say nothing when no file changed this turn (default true).'),
+      loopGuard: LoopGuardSchema.optional(),
+      transcriptMaxBytes: z.number().int().min(4096).optional().describe('Byte cap of the transcript tail read (default 524288).'),
+      gitTimeoutMs: z.number().int().min(100).optional().describe('Time limit of each git call (default 5000).'),
+      context: ContextSchema.optional(),
+      handoff: HandoffSchema.optional(),
+      directExecution: DirectExecutionSchema.optional(),
+      runTests: RunTestsSchema.optional(),
+      commitGate: CommitGateSchema.optional(),
+    })
+    .describe('agent-checkpoint configuration'),
+  {
+    '$schema': SAFE,
+    extends: SAFE,
+    detectPresets: SAFE,
+    enabled: SAFE,
+    categories: NESTED,
+    disableCategories: SAFE,
+    docsPatterns: SAFE,
+    followUps: NESTED,
+    errorPatterns: NESTED,
+    searchCommands: SAFE,
+    hygiene: NESTED,
+    planDrift: NESTED,
+    messages: NESTED,
+    silentWhenAllClear: SAFE,
+    silentWhenNoChanges: SAFE,
+    loopGuard: NESTED,
+    transcriptMaxBytes: SAFE,
+    gitTimeoutMs: SAFE,
+    context: NESTED,
+    handoff: NESTED,
+    directExecution: NESTED,
+    runTests: NESTED,
+    commitGate: NESTED,
+  },
+);
 
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
 export type CategoryConfig = z.infer<typeof CategorySchema>;
@@ -335,6 +544,11 @@ export interface ResolvedCategory {
   readonly verify?: { readonly evidence: readonly string[]; readonly action: string };
   readonly onlyWhenAlone: boolean;
   readonly triggersFollowUps: boolean;
+  /**
+   * The layer whose definition won (a preset, detected or named, the user file or the project file),
+   * for `doctor` and `explain`. Absent on categories built by hand (tests).
+   */
+  readonly source?: ConfigSource;
 }
 
 export interface ResolvedFollowUp {

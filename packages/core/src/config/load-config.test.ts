@@ -66,7 +66,7 @@ describe('loadConfig: layers', () => {
     expect(config.categories.length).toBeGreaterThan(0);
   });
 
-  it('applies a project file (JSONC) instead of detection', async () => {
+  it('applies a project file (JSONC) on top of the detected presets (a file never switches them off by itself)', async () => {
     write(join(repo, 'package.json'), '{}');
     const path = projectFile(`{
       // comments and trailing commas are fine
@@ -79,6 +79,7 @@ describe('loadConfig: layers', () => {
     expect(config.categories.map((c) => c.id)).toContain('server');
     expect(config.sources).toEqual([
       { kind: 'default', name: expect.any(String) },
+      { kind: 'preset', name: 'node', detected: true },
       { kind: 'project-file', name: path },
     ]);
   });
@@ -104,16 +105,27 @@ describe('loadConfig: layers', () => {
     expect(config.messages.prefix).toBe('[user] ');
     expect(config.sources).toEqual([
       { kind: 'default', name: expect.any(String) },
+      { kind: 'preset', name: 'rust', detected: true },
       { kind: 'user-file', name: user },
       { kind: 'project-file', name: project },
     ]);
   });
 
-  it('does not detect presets when the user file names its own', async () => {
+  it('adds the presets a file names to the detected ones; "detectPresets": false keeps only the named ones', async () => {
     write(join(repo, 'Cargo.toml'), '');
     userFile({ extends: ['go'] });
     const { config } = await load();
-    expect(config.sources.filter((s) => s.kind === 'preset')).toEqual([{ kind: 'preset', name: 'go' }]);
+    expect(config.sources.filter((s) => s.kind === 'preset')).toEqual([
+      { kind: 'preset', name: 'rust', detected: true },
+      { kind: 'preset', name: 'go' },
+    ]);
+    userFile({ extends: ['go'], detectPresets: false });
+    const off = await load();
+    expect(off.config.sources.filter((s) => s.kind === 'preset')).toEqual([{ kind: 'preset', name: 'go' }]);
+    // The project file's setting wins over the user file's.
+    projectFile({ detectPresets: true });
+    const back = await load();
+    expect(back.config.sources.filter((s) => s.kind === 'preset').map((s) => s.name)).toEqual(['rust', 'go']);
   });
 
   it('finds the user file through XDG_CONFIG_HOME and AGENT_CHECKPOINT_CONFIG', async () => {

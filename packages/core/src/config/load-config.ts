@@ -1,5 +1,6 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { resolveStateDir } from '../state/resolve-state-dir.ts';
 import { configCacheKey, readCachedConfig, writeCachedConfig } from './config-cache.ts';
 import { configCacheDir, findProjectRoot, PROJECT_CONFIG_FILE, userConfigPath } from './config-paths.ts';
 import type { ConfigFile, ConfigSource, ResolvedConfig } from './config-schema.ts';
@@ -7,7 +8,10 @@ import { detectPresets } from './detect-presets.ts';
 // Type only (erased): the module itself loads zod and is imported dynamically below.
 import type { ParsedConfigFile } from './parse-config-file.ts';
 import { pickPresets, PRESETS } from './presets/index.ts';
+import { configDigest, readTrustStore, trustStateOf } from './project-config-trust.ts';
+import { readConfigBytes } from './read-config-bytes.ts';
 import { configProblems, resolveConfig } from './resolve-config.ts';
+import { stripPrivilegedKeys } from './strip-privileged-keys.ts';
 
 /** Options of {@link loadConfig}. */
 export interface LoadConfigOptions {
@@ -27,6 +31,25 @@ export interface LoadConfigOptions {
    * `$XDG_CACHE_HOME/agent-checkpoint/config` (`~/.cache/agent-checkpoint/config`).
    */
   readonly cacheDir?: string | false;
+  /** The state directory holding the trust store (default {@link resolveStateDir} of `env` and `homeDir`). */
+  readonly stateDir?: string;
+}
+
+/**
+ * A project file whose privileged keys were ignored because the user has not trusted it (or it changed
+ * since): for `doctor`, `explain` and the hook's stderr line (also in {@link LoadedConfig.diagnostics}).
+ */
+export interface UntrustedProjectConfig {
+  /** The project file as found (`<root>/.agent-checkpoint.json`). */
+  readonly path: string;
+  /** Its real path, the trust store's key; undefined when it could not be established. */
+  readonly realPath?: string;
+  /** The ignored keys, as paths (`runTests.command`). */
+  readonly ignoredKeys: readonly string[];
+  /** `changed`: trusted once, edited since. */
+  readonly state: 'untrusted' | 'changed';
+  /** The one-line diagnostic. */
+  readonly diagnostic: string;
 }
 
 /** Result of {@link loadConfig}. */
@@ -36,12 +59,11 @@ export interface LoadedConfig {
   readonly diagnostics: readonly string[];
   /** The directory the project file and preset markers were looked up in. */
   readonly projectRoot: string;
+  /** Set when the project file's privileged keys were ignored (see {@link UntrustedProjectConfig}). */
+  readonly untrusted?: UntrustedProjectConfig;
 }
 
 type Layer = { readonly config: ConfigFile; readonly source: ConfigSource };
-
-/** Files larger than this are not configuration; they are reported and ignored. */
-const MAX_CONFIG_BYTES = 1024 * 1024;
 
 /**
  * Load the configuration that applies to a session: built-in defaults, then presets, then the
@@ -59,8 +81,12 @@ const MAX_CONFIG_BYTES = 1024 * 1024;
  *   diagnostic per problem (`line:column` for syntax, `categories[2].include: …` for the schema): a
  *   half-applied file would be a silently wrong merge. An unknown preset name in `extends` is
  *   reported and skipped; the rest of the file applies.
- * - **Detection**: when there is no usable project file and the user file names no `extends`, the
- *   presets whose `detect` markers exist at the project root are applied (sources say `detected`).
+ * - **Detection**: the presets whose `detect` markers exist at the project root are applied (sources
+ *   say `detected`) before the files, unless a file sets `"detectPresets": false`. Named presets
+ *   (`extends`) and custom categories add to them; they never switch detection off.
+ * - **Trust**: the project file's privileged keys (commands, write paths, push) apply only when the
+ *   user trusted that exact file; otherwise they are dropped with one diagnostic and
+ *   {@link LoadedConfig.untrusted} says which. The user file is trusted.
  *
  * Cost: with no configuration file, neither zod nor jsonc-parser is loaded (a few `existsSync`
  * calls). A file that validated once is cached by content hash (see `config-cache.ts`), so the
@@ -76,16 +102,25 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     const cacheDir = options.cacheDir === false ? undefined : (options.cacheDir ?? configCacheDir(env, options.homeDir));
 
     const user = userConfigPath(env, options.homeDir);
-    const userConfig = await loadConfigFile(user.path, { mustExist: user.explicit, cacheDir, diagnostics });
+    const userConfig = (await loadConfigFile(user.path, { mustExist: user.explicit, cacheDir, diagnostics }))?.config;
     const projectPath = join(projectRoot, PROJECT_CONFIG_FILE);
-    const projectConfig = await loadConfigFile(projectPath, { mustExist: false, cacheDir, diagnostics });
+    const projectFile = await loadConfigFile(projectPath, { mustExist: false, cacheDir, diagnostics });
     const strayPath = join(resolve(options.cwd), PROJECT_CONFIG_FILE);
     if (strayPath !== projectPath && statSync(strayPath, { throwIfNoEntry: false }) !== undefined) {
       diagnostics.push(`${strayPath}: ignored; only ${projectPath} (the repository root) is read`);
     }
 
+    let projectConfig = projectFile?.config;
+    let untrusted: UntrustedProjectConfig | undefined;
+    if (projectFile !== undefined) {
+      const checked = checkTrust(projectPath, projectFile, options, env);
+      projectConfig = checked.config;
+      untrusted = checked.untrusted;
+      diagnostics.push(...checked.diagnostics);
+    }
+
     const layers: Layer[] = [];
-    if (projectConfig === undefined && !namesPresets(userConfig)) {
+    if (detectsPresets(userConfig, projectConfig)) {
       // Keep the most specific detected presets (`node-pnpm` makes `node` redundant).
       for (const id of pickPresets(await detectPresets(projectRoot, Object.values(PRESETS)))) {
         const preset = PRESETS[id];
@@ -98,11 +133,55 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     }
     const config = resolveConfig(layers);
     for (const problem of fileProblems(config, [userConfig, projectConfig])) diagnostics.push(problem);
-    return { config, diagnostics, projectRoot };
+    return { config, diagnostics, projectRoot, ...(untrusted === undefined ? {} : { untrusted }) };
   } catch (error) {
     diagnostics.push(`configuration could not be resolved (${errorMessage(error)}); using the built-in defaults`);
     return { config: resolveConfig([]), diagnostics, projectRoot };
   }
+}
+
+/** A configuration file as read and validated. */
+interface LoadedFile {
+  readonly config: ConfigFile;
+  /** The bytes that were parsed: the trust check hashes exactly these. */
+  readonly bytes: Buffer;
+  readonly realPath: string | undefined;
+}
+
+/**
+ * The project file's configuration as it may apply: without its privileged keys unless the user
+ * trusted this exact file (real path and content digest; see `project-config-trust.ts`). The trust
+ * store is read only when the file sets a privileged key, so most turns never touch it.
+ */
+function checkTrust(
+  path: string,
+  file: LoadedFile,
+  options: LoadConfigOptions,
+  env: Readonly<Record<string, string | undefined>>,
+): { config: ConfigFile; untrusted?: UntrustedProjectConfig; diagnostics: string[] } {
+  const { config, removed } = stripPrivilegedKeys(file.config);
+  if (removed.length === 0) return { config: file.config, diagnostics: [] };
+  const stateDir = options.stateDir ?? resolveStateDir({ env, ...(options.homeDir === undefined ? {} : { homeDir: options.homeDir }) });
+  const store = readTrustStore(stateDir);
+  const state = file.realPath === undefined ? 'untrusted' : trustStateOf(store, file.realPath, configDigest(file.bytes));
+  if (state === 'trusted') return { config: file.config, diagnostics: [] };
+  const keys = [...new Set(removed.map((r) => r.key))];
+  const why = state === 'changed' ? 'changed since it was trusted' : 'not trusted';
+  const diagnostic = `${path}: ${why}; ignored: ${keys.join(', ')} (commands and write paths from a project file need trust): review it, then run \`agent-checkpoint-hook trust\``;
+  return {
+    config,
+    untrusted: { path, ...(file.realPath === undefined ? {} : { realPath: file.realPath }), ignoredKeys: keys, state, diagnostic },
+    diagnostics: [...store.diagnostics, diagnostic],
+  };
+}
+
+/**
+ * Whether detected presets apply: yes unless a file says `"detectPresets": false` (the project file's
+ * setting wins over the user file's). A project file, a custom category or named presets never turn
+ * detection off by themselves: a file that only adds one category keeps the detected presets.
+ */
+function detectsPresets(user: ConfigFile | undefined, project: ConfigFile | undefined): boolean {
+  return project?.detectPresets ?? user?.detectPresets ?? true;
 }
 
 /**
@@ -112,45 +191,26 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
 async function loadConfigFile(
   path: string,
   options: { mustExist: boolean; cacheDir: string | undefined; diagnostics: string[] },
-): Promise<ConfigFile | undefined> {
+): Promise<LoadedFile | undefined> {
   const { diagnostics } = options;
-  let text: string;
-  try {
-    const stat = statSync(path, { throwIfNoEntry: false });
-    if (stat === undefined) {
+  const read = readConfigBytes(path);
+  switch (read.kind) {
+    case 'missing':
       if (options.mustExist) diagnostics.push(`${path}: not found (named by AGENT_CHECKPOINT_CONFIG); ignored`);
       return undefined;
-    }
-    if (stat.isDirectory()) {
-      diagnostics.push(`${path}: is a directory, not a configuration file; ignored`);
+    case 'unusable':
+      diagnostics.push(`${path}: ${read.problem}; ignored`);
       return undefined;
-    }
-    // Opened non-blocking and checked on the descriptor: a FIFO or device (also one swapped in after
-    // the stat above) is refused instead of blocking this synchronous read, which no timer could end.
-    const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-    try {
-      const opened = fstatSync(fd);
-      if (!opened.isFile()) {
-        diagnostics.push(`${path}: is not a regular file (a FIFO, socket or device); ignored`);
-        return undefined;
-      }
-      if (opened.size > MAX_CONFIG_BYTES) {
-        diagnostics.push(`${path}: ${opened.size} bytes is too large for a configuration file (limit 1 MiB); ignored`);
-        return undefined;
-      }
-      text = readFileSync(fd, 'utf8');
-    } finally {
-      closeSync(fd);
-    }
-  } catch (error) {
-    diagnostics.push(`${path}: cannot be read (${errorMessage(error)}); ignored`);
-    return undefined;
+    case 'read':
+      break;
   }
+  const { bytes, realPath } = read;
+  const text = bytes.toString('utf8');
 
   const key = options.cacheDir === undefined ? undefined : configCacheKey(text);
   if (key !== undefined && options.cacheDir !== undefined) {
     const cached = readCachedConfig(options.cacheDir, key);
-    if (cached) return cached;
+    if (cached) return { config: cached, bytes, realPath };
   }
 
   let parsed: ParsedConfigFile;
@@ -169,7 +229,7 @@ async function loadConfigFile(
     return undefined;
   }
   if (key !== undefined && options.cacheDir !== undefined) writeCachedConfig(options.cacheDir, key, parsed.config);
-  return parsed.config;
+  return { config: parsed.config, bytes, realPath };
 }
 
 /**
@@ -197,11 +257,6 @@ function fileProblems(config: ResolvedConfig, files: readonly (ConfigFile | unde
 function presetNames(config: ConfigFile): string[] {
   const value = config.extends;
   return value === undefined ? [] : typeof value === 'string' ? [value] : [...value];
-}
-
-/** True when the file chooses presets itself (even unknown ones): then nothing is auto-detected. */
-function namesPresets(config: ConfigFile | undefined): boolean {
-  return config !== undefined && presetNames(config).length > 0;
 }
 
 /** The config with unknown preset names removed from `extends`, each reported. */

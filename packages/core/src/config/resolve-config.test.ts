@@ -32,7 +32,7 @@ describe('resolveConfig', () => {
   test('category defaults are filled in', () => {
     const c = resolveConfig([project({ categories: [{ id: 'x', include: ['x/**'] }] })]);
     expect(c.categories).toEqual([
-      { id: 'x', label: 'x', include: ['x/**'], exclude: [], action: '', evidence: [], evidenceAfterLastEdit: true, precedence: 50, onlyWhenAlone: false, triggersFollowUps: true },
+      { id: 'x', label: 'x', include: ['x/**'], exclude: [], action: '', evidence: [], evidenceAfterLastEdit: true, precedence: 50, onlyWhenAlone: false, triggersFollowUps: true, source: { kind: 'project-file', name: '.agent-checkpoint.json' } },
     ]);
   });
 
@@ -49,6 +49,12 @@ describe('resolveConfig', () => {
       project({ categories: [{ id: 'c', include: ['c'] }, { id: 'a', include: ['a2'], action: 'do a' }] }),
     ]);
     expect(c.categories.map((x) => `${x.id}:${x.include.join()}:${x.action}`)).toEqual(['a:a2:do a', 'b:b:', 'c:c:']);
+    // Each category says which layer defined it last.
+    expect(c.categories.map((x) => `${x.id}:${x.source?.kind}`)).toEqual(['a:project-file', 'b:project-file', 'c:project-file']);
+    expect(resolveConfig([project({ extends: 'python' })]).categories.map((x) => x.source)).toEqual([
+      { kind: 'preset', name: 'python' },
+      { kind: 'preset', name: 'python' },
+    ]);
   });
 
   test('disableCategories removes what was merged so far; a later layer may add back', () => {

@@ -38,6 +38,8 @@ export const DEFAULT_FOLLOW_UP_PRECEDENCE = 100;
 interface State {
   enabled?: boolean;
   categories: CategoryConfig[];
+  /** Which layer defined each category id last. */
+  categorySources: Map<string, ConfigSource>;
   docsPatterns: readonly string[];
   followUps: FollowUpConfig[];
   errorPatterns: ErrorPatternConfig[];
@@ -76,6 +78,7 @@ interface State {
 export function resolveConfig(layers: readonly ConfigLayer[]): ResolvedConfig {
   const state: State = {
     categories: [],
+    categorySources: new Map(),
     docsPatterns: [],
     followUps: [],
     errorPatterns: [],
@@ -111,7 +114,7 @@ function applyLayer(state: State, config: ConfigFile, source: ConfigSource, chai
     const presetSource: ConfigSource = source.kind === 'preset' && source.detected ? { kind: 'preset', name, detected: true } : { kind: 'preset', name };
     applyLayer(state, preset.config, presetSource, [...chain, name]);
   }
-  merge(state, config);
+  merge(state, config, source);
   const last = state.sources[state.sources.length - 1];
   if (!last || last.kind !== source.kind || last.name !== source.name) state.sources.push(source);
 }
@@ -130,9 +133,12 @@ function mergeById<T extends { readonly id: string }>(current: readonly T[], inc
   return out;
 }
 
-function merge(state: State, config: ConfigFile): void {
+function merge(state: State, config: ConfigFile, source: ConfigSource): void {
   if (config.enabled !== undefined) state.enabled = config.enabled;
-  if (config.categories) state.categories = mergeById(state.categories, config.categories);
+  if (config.categories) {
+    state.categories = mergeById(state.categories, config.categories);
+    for (const c of config.categories) state.categorySources.set(c.id, source);
+  }
   if (config.disableCategories) {
     const off = new Set(config.disableCategories);
     state.categories = state.categories.filter((c) => !off.has(c.id));
@@ -170,7 +176,7 @@ function definedOnly<T extends object>(obj: T): Defined<T> {
   return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as Defined<T>;
 }
 
-function resolveCategory(c: CategoryConfig): ResolvedCategory {
+function resolveCategory(c: CategoryConfig, source: ConfigSource | undefined): ResolvedCategory {
   return {
     id: c.id,
     label: c.label ?? c.id,
@@ -183,6 +189,7 @@ function resolveCategory(c: CategoryConfig): ResolvedCategory {
     ...(c.verify ? { verify: { evidence: [...c.verify.evidence], action: c.verify.action } } : {}),
     onlyWhenAlone: c.onlyWhenAlone ?? false,
     triggersFollowUps: c.triggersFollowUps ?? true,
+    ...(source === undefined ? {} : { source }),
   };
 }
 
@@ -227,7 +234,7 @@ function finish(state: State): ResolvedConfig {
   const commitGate = resolveCommitGate(state.commitGate);
   return {
     enabled: state.enabled ?? true,
-    categories: state.categories.map(resolveCategory),
+    categories: state.categories.map((c) => resolveCategory(c, state.categorySources.get(c.id))),
     docsPatterns: [...state.docsPatterns],
     followUps: state.followUps.map(resolveFollowUp),
     errorPatterns: state.errorPatterns.map(resolveErrorPattern),

@@ -1,0 +1,109 @@
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { ensurePrivateDir, readSmallFileSync, writePrivateFileAtomic } from '../state/state-files.ts';
+
+/**
+ * The user's trust in project configuration files — the direnv / mise model. A project file
+ * (`.agent-checkpoint.json`) is written by whoever published the repository or by the agent during the
+ * turn, and the hook runs as the user outside the agent's sandbox; so the file's privileged keys
+ * (commands, write paths, push: see `KeyTrust` in config-schema.ts) apply only after the user ran
+ * `agent-checkpoint-hook trust` on that exact file. A changed file needs trusting again.
+ *
+ * Store: `<state dir>/trust/project-configs.json`, `{ "version": 1, "files": { "<real path>": { "sha256",
+ * "trustedAt" } } }`, keyed by the file's real path (symlinks resolved) and holding the SHA-256 of the
+ * bytes that were read. The loader hashes the bytes it actually parsed, so a file swapped or edited
+ * between `trust` and the turn end is never taken for the trusted one.
+ */
+
+/** One trusted file. */
+export interface TrustEntry {
+  /** SHA-256 (hex) of the file's bytes when it was trusted. */
+  readonly sha256: string;
+  /** ISO time of the `trust` command. */
+  readonly trustedAt: string;
+}
+
+/** The store's content. A store that cannot be read is empty, with a diagnostic. */
+export interface TrustStore {
+  readonly files: Readonly<Record<string, TrustEntry>>;
+  readonly diagnostics: readonly string[];
+}
+
+/** Largest store read; a bigger file is not ours. */
+const MAX_STORE_BYTES = 1024 * 1024;
+
+/** `<state dir>/trust/project-configs.json`. */
+export function trustStorePath(stateDir: string): string {
+  return join(stateDir, 'trust', 'project-configs.json');
+}
+
+/** SHA-256 (hex) of a file's bytes, as recorded and compared. */
+export function configDigest(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** Read the store (synchronous: a few hundred bytes, read only when a project file sets privileged keys). */
+export function readTrustStore(stateDir: string): TrustStore {
+  const path = trustStorePath(stateDir);
+  let text: string | undefined;
+  try {
+    text = readSmallFileSync(path);
+  } catch (error) {
+    return { files: {}, diagnostics: [`${path}: cannot be read (${errorText(error)}); no project file is trusted`] };
+  }
+  if (text === undefined) return { files: {}, diagnostics: [] };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { files: {}, diagnostics: [`${path}: not valid JSON; no project file is trusted`] };
+  }
+  const files: Record<string, TrustEntry> = {};
+  const raw = isRecord(value) && isRecord(value['files']) ? value['files'] : undefined;
+  if (raw === undefined) return { files, diagnostics: [`${path}: unexpected content; no project file is trusted`] };
+  for (const [file, entry] of Object.entries(raw)) {
+    if (isRecord(entry) && typeof entry['sha256'] === 'string' && /^[0-9a-f]{64}$/.test(entry['sha256'])) {
+      files[file] = { sha256: entry['sha256'], trustedAt: typeof entry['trustedAt'] === 'string' ? entry['trustedAt'] : '' };
+    }
+  }
+  return { files, diagnostics: [] };
+}
+
+/** Whether the file at `realPath` with content digest `sha256` is trusted. */
+export function trustStateOf(store: TrustStore, realPath: string, sha256: string): 'trusted' | 'changed' | 'untrusted' {
+  const entry = Object.hasOwn(store.files, realPath) ? store.files[realPath] : undefined;
+  if (entry === undefined) return 'untrusted';
+  return entry.sha256 === sha256 ? 'trusted' : 'changed';
+}
+
+/** Record trust in the file at `realPath` whose bytes hash to `sha256` (replaces an older entry). */
+export async function recordTrust(stateDir: string, realPath: string, sha256: string, now: Date = new Date()): Promise<void> {
+  const store = readTrustStore(stateDir);
+  if (store.diagnostics.length > 0) throw new Error(store.diagnostics.join('; '));
+  await writeStore(stateDir, { ...store.files, [realPath]: { sha256, trustedAt: now.toISOString() } });
+}
+
+/** Forget the file at `realPath`. False when it was not trusted. */
+export async function revokeTrust(stateDir: string, realPath: string): Promise<boolean> {
+  const store = readTrustStore(stateDir);
+  if (store.diagnostics.length > 0) throw new Error(store.diagnostics.join('; '));
+  if (!Object.hasOwn(store.files, realPath)) return false;
+  const { [realPath]: _removed, ...rest } = store.files;
+  await writeStore(stateDir, rest);
+  return true;
+}
+
+async function writeStore(stateDir: string, files: Readonly<Record<string, TrustEntry>>): Promise<void> {
+  const path = trustStorePath(stateDir);
+  await ensurePrivateDir(join(stateDir, 'trust'));
+  const sorted = Object.fromEntries(Object.entries(files).sort(([a], [b]) => a.localeCompare(b)));
+  await writePrivateFileAtomic(path, `${JSON.stringify({ version: 1, files: sorted }, null, 2)}\n`);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? ((error as NodeJS.ErrnoException).code ?? error.message) : String(error);
+}
