@@ -47,6 +47,7 @@ export {
   type TrustStore,
 } from './config/project-config-trust.ts';
 export { readConfigBytes, type ConfigBytes } from './config/read-config-bytes.ts';
+export { inspectConfigFile, type InspectedConfigFile } from './config/inspect-config-file.ts';
 export { privilegedSettings, stripPrivilegedKeys, type PrivilegedKey, type PrivilegedSetting } from './config/strip-privileged-keys.ts';
 export { PROJECT_CONFIG_FILE, USER_CONFIG_ENV, findProjectRoot, userConfigPath, configCacheDir } from './config/config-paths.ts';
 export { detectPresets, type DetectablePreset } from './config/detect-presets.ts';

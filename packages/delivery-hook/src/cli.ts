@@ -2,7 +2,7 @@ import { guardStdout } from './guard-stdout.ts';
 import { runHookEntry } from './run-hook-entry.ts';
 
 /** Management subcommands; loaded only when used, so the hook's hot path never evaluates them. */
-const MANAGEMENT_COMMANDS = new Set(['off', 'on', 'status', 'help', '--help', '-h', 'version', '--version', '-v', 'install', 'uninstall', 'doctor', 'explain']);
+const MANAGEMENT_COMMANDS = new Set(['off', 'on', 'status', 'help', '--help', '-h', 'version', '--version', '-v', 'install', 'uninstall', 'doctor', 'explain', 'trust']);
 
 /** Context checkpoint commands (opt-in features); loaded only when used. */
 const CONTEXT_COMMANDS = new Set(['session-start', 'pre-compact', 'resume-prompt', 'statusline', 'state']);

@@ -24,6 +24,7 @@ const USAGE = `Usage:
   agent-checkpoint-hook uninstall --agent <a|all> [--scope user|project] [--dry-run]
   agent-checkpoint-hook doctor [--cwd DIR] [--json]         check the set-up, with a fix per finding
   agent-checkpoint-hook explain --agent <a> [--transcript F] [--json]   why a turn would be checkpointed
+  agent-checkpoint-hook trust [PATH] | --revoke [PATH] | --list   let a project file's commands apply
   agent-checkpoint-hook session-start <agent>              SessionStart hook: inject the latest handoff once
   agent-checkpoint-hook pre-compact <agent>                PreCompact/PreCompress hook: write a handoff
   agent-checkpoint-hook statusline                         Claude Code status line: [CTX: … L2] [CKPT: …]
@@ -71,6 +72,7 @@ export async function runManagementCommand(
     case 'uninstall':
     case 'doctor':
     case 'explain':
+    case 'trust':
       return (await import('./run-setup-command.ts')).runSetupCommand(command, args, write);
     default:
       return usageError(`unknown command ${JSON.stringify(command)}`);

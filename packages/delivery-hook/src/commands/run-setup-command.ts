@@ -6,7 +6,7 @@ import { stdoutStyle } from '../manage/terminal-style.ts';
 import { currentDirectory } from '../run-cwd.ts';
 
 /**
- * `install`, `uninstall`, `doctor`, `explain`: set-up and debugging commands for people. Each module
+ * `install`, `uninstall`, `doctor`, `explain`, `trust`: set-up and debugging commands for people. Each module
  * is imported only when its command runs.
  *
  * The directory they work for is `--cwd`, else the current directory — which may be gone (a removed
@@ -46,6 +46,8 @@ export async function runSetupCommand(command: string, args: readonly string[], 
         return await (await import('../doctor/run-doctor-command.ts')).runDoctorCommand(args, context);
       case 'explain':
         return await (await import('../explain/run-explain-command.ts')).runExplainCommand(args, context);
+      case 'trust':
+        return await (await import('../trust/run-trust-command.ts')).runTrustCommand(args, context);
       default:
         process.stderr.write(`agent-checkpoint: unknown command ${JSON.stringify(command)}\n`);
         return EXIT_USAGE;

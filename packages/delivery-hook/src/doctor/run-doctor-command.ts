@@ -11,6 +11,7 @@ import {
   readOffSwitch,
   resolveStateDir,
   type AgentId,
+  type ConfigSource,
 } from '@agent-checkpoint/core';
 import { EXIT_OK, EXIT_USAGE, parseCommandArgs } from '../manage/command-args.ts';
 import { cliVersion, doctorExitCode, doctorReport, nodeFinding, renderDoctorReport, type DoctorFinding } from '../manage/doctor-report.ts';
@@ -107,18 +108,40 @@ export async function runDoctorCommand(args: readonly string[], context: DoctorC
 
 async function checkConfig(cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<DoctorFinding[]> {
   const loaded = await loadConfig({ cwd, env, cacheDir: false });
-  const sources = loaded.config.sources.map((s) => (s.kind === 'preset' ? `preset ${s.name}${s.detected === true ? ' (detected)' : ''}` : s.kind === 'default' ? 'built-in defaults' : `${s.kind} ${s.name}`));
+  const sources = loaded.config.sources.map(describeSource);
   const findings: DoctorFinding[] = [];
-  if (loaded.diagnostics.length > 0) {
+  // The trust line is a finding of its own below, not "a file is ignored because of errors".
+  const errors = loaded.diagnostics.filter((d) => d !== loaded.untrusted?.diagnostic);
+  if (errors.length > 0) {
     findings.push({
       id: 'config',
       status: 'fail',
       title: 'configuration: a file is ignored because of errors',
-      detail: loaded.diagnostics.join('\n'),
+      detail: errors.join('\n'),
       fix: 'fix the file (docs/configuration.md); until then the rest of the configuration applies without it',
     });
   } else {
     findings.push({ id: 'config', status: 'ok', title: `configuration: ${sources.join(' → ')}`, detail: `project root ${loaded.projectRoot}` });
+  }
+  const presets = loaded.config.sources.filter((s) => s.kind === 'preset');
+  findings.push({
+    id: 'config.presets',
+    status: 'info',
+    title: `active presets: ${presets.length === 0 ? 'none' : presets.map((p) => `${p.name} (${p.detected === true ? 'detected' : 'named in extends'})`).join(', ')}`,
+    detail:
+      loaded.config.categories.length === 0
+        ? 'no file category: no change ever needs a follow-up action'
+        : loaded.config.categories.map((c) => `category ${c.id} ← ${c.source === undefined ? 'unknown' : describeSource(c.source)}`).join('\n'),
+  });
+  if (loaded.untrusted !== undefined) {
+    const u = loaded.untrusted;
+    findings.push({
+      id: 'config.trust',
+      status: 'warn',
+      title: `untrusted project config${u.state === 'changed' ? ' (changed since it was trusted)' : ''}: these keys ignored: ${u.ignoredKeys.join(', ')}, run \`agent-checkpoint-hook trust\``,
+      detail: `${u.path}${u.realPath !== undefined && u.realPath !== u.path ? ` → ${u.realPath}` : ''}\nCommands, write paths and push from a project file apply only once you trusted that exact file.`,
+      fix: `review the file, then run: agent-checkpoint-hook trust '${u.path}'`,
+    });
   }
   const problems = configProblems(loaded.config);
   if (problems.length > 0) findings.push({ id: 'config.evidence', status: 'warn', title: 'configuration: evidence that can never match', detail: problems.join('\n'), fix: 'correct the evidence strings (docs/heuristics.md#evidence)' });
@@ -127,6 +150,10 @@ async function checkConfig(cwd: string, env: Readonly<Record<string, string | un
     findings.push({ id: 'config.prefix', status: 'warn', title: 'configuration: messages.prefix is empty', detail: 'Readers recognise our own messages by the prefix; without it a checkpoint can look like a new user turn.', fix: 'set a distinctive prefix' });
   }
   return findings;
+}
+
+function describeSource(s: ConfigSource): string {
+  return s.kind === 'preset' ? `preset ${s.name}${s.detected === true ? ' (detected)' : ''}` : s.kind === 'default' ? 'built-in defaults' : `${s.kind} ${s.name}`;
 }
 
 async function checkTranscript(agent: AgentId, cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<DoctorFinding> {

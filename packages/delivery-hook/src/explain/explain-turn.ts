@@ -13,6 +13,7 @@ import {
   type CategoryMatch,
   type CheckpointOutcome,
   type ConfigSource,
+  type UntrustedProjectConfig,
   type FollowUpMatch,
   type ObservationKind,
   type ToolKind,
@@ -82,11 +83,14 @@ export interface ExplainReport {
   readonly message?: string;
   readonly calls: readonly ExplainedCall[];
   readonly files: readonly { readonly path: string; readonly reason: AttributionReason; readonly calls: readonly number[] }[];
-  readonly categories: readonly (CategoryMatch & EvidenceTiming)[];
+  /** Each matched category, with the configuration layer that defined it (`source`). */
+  readonly categories: readonly (CategoryMatch & EvidenceTiming & { readonly source?: ConfigSource })[];
   readonly followUps: readonly (FollowUpMatch & EvidenceTiming)[];
   readonly requiredActions: readonly string[];
   readonly observations: readonly { readonly kind: ObservationKind; readonly text: string; readonly calls: readonly number[] }[];
   readonly configSources: readonly ConfigSource[];
+  /** The project file's privileged keys that were ignored because it is not trusted (`agent-checkpoint-hook trust`). */
+  readonly untrustedConfig?: UntrustedProjectConfig;
   readonly diagnostics: readonly string[];
   /** What stands between the message and the agent right now (read-only: nothing is claimed or written). */
   readonly delivery: {
@@ -179,7 +183,10 @@ export async function explainTurn(request: ExplainRequest): Promise<ExplainRepor
   const categoryConfig = new Map(loaded.config.categories.map((c) => [c.id, c]));
   const followUpConfig = new Map(loaded.config.followUps.map((f) => [f.id, f]));
   const categoryMatches = outcome.result?.categories ?? [];
-  const categories = categoryMatches.map((c) => timing(c, c.required, categoryConfig.get(c.id)?.evidence ?? [], c.files));
+  const categories = categoryMatches.map((c) => {
+    const source = categoryConfig.get(c.id)?.source;
+    return { ...timing(c, c.required, categoryConfig.get(c.id)?.evidence ?? [], c.files), ...(source === undefined ? {} : { source }) };
+  });
   const followUps = (outcome.result?.followUps ?? []).map((f) =>
     timing(
       f,
@@ -223,6 +230,7 @@ export async function explainTurn(request: ExplainRequest): Promise<ExplainRepor
     requiredActions: (outcome.result?.requiredActions ?? []).map((a) => a.text),
     observations: (outcome.result?.observations ?? []).map((o) => ({ kind: o.kind, text: o.text, calls: numbers(o.callIds) })),
     configSources: outcome.configSources,
+    ...(loaded.untrusted === undefined ? {} : { untrustedConfig: loaded.untrusted }),
     diagnostics: [...loaded.diagnostics.map((d) => `config: ${d}`), ...diagnostics, ...outcome.diagnostics],
     delivery: {
       offSwitch: off.off ? { off: true, source: off.source, detail: off.detail } : { off: false },

@@ -35,6 +35,12 @@ export function renderExplain(report: ExplainReport, style: TerminalStyle): stri
   }
   if (report.sessionId !== undefined) out.push(`Session     ${report.sessionId}`);
   out.push(`Config      ${report.configSources.map(describeSource).join(' → ')}`);
+  if (report.untrustedConfig !== undefined) {
+    const u = report.untrustedConfig;
+    out.push(
+      `Trust       ${s.yellow(`untrusted project config${u.state === 'changed' ? ' (changed since it was trusted)' : ''}: these keys ignored: ${u.ignoredKeys.join(', ')}`)}, run \`agent-checkpoint-hook trust\``,
+    );
+  }
 
   heading('1. What the agent did this turn');
   if (report.calls.length === 0) out.push(`   ${s.dim('(no tool calls)')}`);
@@ -55,7 +61,7 @@ export function renderExplain(report: ExplainReport, style: TerminalStyle): stri
   }
   for (const category of report.categories) {
     const mark = category.required ? s.red('✗') : category.action === '' ? s.dim('·') : s.green('✓');
-    out.push(`   ${mark} ${s.bold(category.label)}  ${s.dim(category.files.join(', '))}`);
+    out.push(`   ${mark} ${s.bold(category.label)}  ${s.dim(category.files.join(', '))}${category.source === undefined ? '' : s.dim(`  (from ${describeSource(category.source)})`)}`);
     if (category.action === '') {
       out.push(`       ${s.dim('no action for this category')}`);
       continue;

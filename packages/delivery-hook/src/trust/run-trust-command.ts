@@ -1,0 +1,155 @@
+import { realpathSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import {
+  configDigest,
+  findProjectRoot,
+  inspectConfigFile,
+  PROJECT_CONFIG_FILE,
+  readConfigBytes,
+  readTrustStore,
+  recordTrust,
+  resolveStateDir,
+  revokeTrust,
+  trustStateOf,
+  trustStorePath,
+} from '@agent-checkpoint/core';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, parseCommandArgs } from '../manage/command-args.ts';
+
+export interface TrustCommandContext {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  readonly write: (text: string) => Promise<void>;
+  readonly writeError: (text: string) => void;
+}
+
+export const TRUST_USAGE = `Usage:
+  agent-checkpoint-hook trust [PATH]            trust this project file's commands and write paths
+  agent-checkpoint-hook trust --revoke [PATH]   stop trusting it
+  agent-checkpoint-hook trust --list            the trusted files, and whether each changed since
+
+A project file (.agent-checkpoint.json) is written by whoever published the repository, or by the
+agent during a turn; the hook runs as you, outside the agent's sandbox. So its privileged keys —
+runTests.command and .enabled, directExecution (enabled, commit, push, remote, noVerify, memoryFile,
+logFile), handoff.dir — apply only once you trusted that exact file. Trust records the file's real
+path and the SHA-256 of its content in the state directory; any edit needs trusting again. Review the
+file first: the keys it would enable are printed. Your user-level file is always trusted.
+
+PATH: the file, or a directory (its repository's ${PROJECT_CONFIG_FILE}); default: the current
+directory's repository.
+
+Exit status: 0 done, 1 failure (no such file, invalid file…), 2 usage error.
+`;
+
+interface Options {
+  revoke?: boolean;
+  list?: boolean;
+  help?: boolean;
+}
+
+/** `agent-checkpoint-hook trust`. */
+export async function runTrustCommand(args: readonly string[], context: TrustCommandContext): Promise<number> {
+  const parsed = parseCommandArgs<Options>(args, { revoke: { type: 'boolean' }, list: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, true);
+  if (!parsed.ok) return usage(context, parsed.error);
+  const { values, positionals } = parsed;
+  if (values.help === true) {
+    await context.write(TRUST_USAGE);
+    return EXIT_OK;
+  }
+  if (positionals.length > 1) return usage(context, 'give at most one PATH');
+  if (values.list === true && (values.revoke === true || positionals.length > 0)) return usage(context, '--list takes no PATH and no --revoke');
+  const stateDir = resolveStateDir({ env: context.env });
+  if (values.list === true) return list(stateDir, context);
+  const path = targetPath(resolve(context.cwd, positionals[0] ?? '.'));
+  return values.revoke === true ? revoke(stateDir, path, context) : trust(stateDir, path, context);
+}
+
+/** A directory stands for its repository's project file. */
+function targetPath(path: string): string {
+  const info = statSync(path, { throwIfNoEntry: false });
+  return info?.isDirectory() === true ? join(findProjectRoot(path), PROJECT_CONFIG_FILE) : path;
+}
+
+async function trust(stateDir: string, path: string, context: TrustCommandContext): Promise<number> {
+  const file = await inspectConfigFile(path);
+  switch (file.kind) {
+    case 'missing':
+      context.writeError(`agent-checkpoint: ${path}: no such file; nothing to trust\n`);
+      return EXIT_FAILURE;
+    case 'unusable':
+      context.writeError(`agent-checkpoint: ${path}: ${file.problem}; not trusted\n`);
+      return EXIT_FAILURE;
+    case 'read':
+      break;
+  }
+  if (file.realPath === undefined) {
+    context.writeError(`agent-checkpoint: ${path} changed while it was read; not trusted (run the command again)\n`);
+    return EXIT_FAILURE;
+  }
+  if (!file.parsed.ok) {
+    context.writeError(
+      `agent-checkpoint: ${path} is not a valid configuration (it is ignored as a whole); fix it, then trust it:\n${file.parsed.problems.map((p) => `  ${p}\n`).join('')}`,
+    );
+    return EXIT_FAILURE;
+  }
+  try {
+    await recordTrust(stateDir, file.realPath, file.sha256);
+  } catch (error) {
+    context.writeError(`agent-checkpoint: cannot record trust in ${trustStorePath(stateDir)}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return EXIT_FAILURE;
+  }
+  const lines = [`Trusted ${file.realPath}${file.realPath === path ? '' : ` (${path})`}, sha256 ${file.sha256.slice(0, 12)}…`];
+  if (file.parsed.privileged.length === 0) lines.push('It sets no command or write path; any edit needs trusting again.');
+  else {
+    lines.push('From now on, until the file changes, these apply:');
+    for (const setting of file.parsed.privileged) lines.push(`  ${setting.key} = ${JSON.stringify(setting.value)}  (${setting.why})`);
+  }
+  await context.write(`${lines.join('\n')}\n`);
+  return EXIT_OK;
+}
+
+async function revoke(stateDir: string, path: string, context: TrustCommandContext): Promise<number> {
+  let key = path;
+  try {
+    key = realpathSync(path);
+  } catch {
+    // A deleted file is still revoked by the path it was trusted under.
+  }
+  let removed: boolean;
+  try {
+    removed = await revokeTrust(stateDir, key);
+  } catch (error) {
+    context.writeError(`agent-checkpoint: cannot update ${trustStorePath(stateDir)}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return EXIT_FAILURE;
+  }
+  await context.write(removed ? `No longer trusted: ${key}\n` : `${key} was not trusted; nothing to revoke.\n`);
+  return EXIT_OK;
+}
+
+async function list(stateDir: string, context: TrustCommandContext): Promise<number> {
+  const store = readTrustStore(stateDir);
+  for (const note of store.diagnostics) context.writeError(`agent-checkpoint: ${note}\n`);
+  const entries = Object.entries(store.files);
+  if (entries.length === 0) {
+    await context.write(`No trusted project files (${trustStorePath(stateDir)}).\n`);
+    return store.diagnostics.length > 0 ? EXIT_FAILURE : EXIT_OK;
+  }
+  const lines = entries.map(([path, entry]) => {
+    const read = readConfigBytes(path);
+    const state =
+      read.kind === 'missing'
+        ? 'missing'
+        : read.kind === 'unusable'
+          ? `unreadable (${read.problem})`
+          : trustStateOf(store, path, configDigest(read.bytes)) === 'trusted' && read.realPath === path
+            ? 'trusted'
+            : 'changed since: not applied until trusted again';
+    return `${path}  ${state}  (trusted ${entry.trustedAt})`;
+  });
+  await context.write(`${lines.join('\n')}\n`);
+  return EXIT_OK;
+}
+
+function usage(context: TrustCommandContext, message: string): number {
+  context.writeError(`agent-checkpoint: ${message}\n\n${TRUST_USAGE}`);
+  return EXIT_USAGE;
+}
