@@ -5,6 +5,7 @@ import { createDeliveryWorld, type DeliveryFixture, type DeliveryScenario, type 
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLAUDE_FIXTURE, CODEX_FIXTURE, GEMINI_FIXTURE } from './test-support/delivery-fixtures.ts';
 import { deliverThroughHook } from './test-support/hook-route-adapter.ts';
+import { trustProjectConfig } from './test-support/trust-project-config.ts';
 import { FIXTURES_DIR } from './test-support/recorded-payloads.ts';
 
 // The end-of-turn context step through the real bundled hook, on real git repositories, with real
@@ -31,6 +32,13 @@ function open(base: DeliveryFixture, level: Level, config: Record<string, unknow
   const world = createDeliveryWorld(levelFixture(base, level));
   worlds.push(world);
   world.writeConfig({ ...world.actionableConfig, context: { enabled: true }, handoff: { enabled: true }, ...config });
+  return world;
+}
+
+/** {@link open}, then trusted by the user: a project file's directExecution applies only then. */
+async function openTrusted(base: DeliveryFixture, level: Level, config: Record<string, unknown>): Promise<DeliveryWorld> {
+  const world = open(base, level, config);
+  await trustProjectConfig(world.repo, world.scenario('actionable').env);
   return world;
 }
 
@@ -150,7 +158,7 @@ describe('direct execution at L2 through the hook (Claude, real repositories)', 
     execFileSync('git', args, { cwd: world.repo, env: world.scenario('actionable').env, encoding: 'utf8' });
 
   it('no remote: WIP commit of the memory file only; the push is skipped; the user\'s change stays uncommitted', async () => {
-    const world = open(CLAUDE_FIXTURE, 'L2', DIRECT);
+    const world = await openTrusted(CLAUDE_FIXTURE, 'L2', DIRECT);
     const delivered = await deliverThroughHook(world.scenario('actionable'));
     const sha = git(world, 'rev-parse', '--short=7', 'HEAD').trim();
     expect(delivered).toContain(`Context is at ${PERCENT.L2}% (L2).\nCheckpoint: handoff written to .agent-checkpoint/handoffs/`);
@@ -160,7 +168,7 @@ describe('direct execution at L2 through the hook (Claude, real repositories)', 
   });
 
   it('a failing push: the commit stays local and the message says so', async () => {
-    const world = open(CLAUDE_FIXTURE, 'L2', DIRECT);
+    const world = await openTrusted(CLAUDE_FIXTURE, 'L2', DIRECT);
     git(world, 'remote', 'add', 'origin', join(world.root, 'no-such-remote.git'));
     const delivered = await deliverThroughHook(world.scenario('actionable'));
     expect(delivered).toMatch(/WIP commit [0-9a-f]{7}, push failed \(the commit is local\)\./);
@@ -168,7 +176,7 @@ describe('direct execution at L2 through the hook (Claude, real repositories)', 
   });
 
   it('a dirty index: what the user staged stays staged and out of the commit', async () => {
-    const world = open(CLAUDE_FIXTURE, 'L2', DIRECT);
+    const world = await openTrusted(CLAUDE_FIXTURE, 'L2', DIRECT);
     writeFileSync(join(world.repo, 'staged.txt'), 'staged by the user\n');
     git(world, 'add', 'staged.txt');
     await deliverThroughHook(world.scenario('actionable'));
@@ -177,7 +185,7 @@ describe('direct execution at L2 through the hook (Claude, real repositories)', 
   });
 
   it('a detached HEAD: the commit is made where HEAD is, no branch moves, nothing is pushed', async () => {
-    const world = open(CLAUDE_FIXTURE, 'L2', DIRECT);
+    const world = await openTrusted(CLAUDE_FIXTURE, 'L2', DIRECT);
     const bare = join(world.root, 'remote.git');
     execFileSync('git', ['init', '-q', '--bare', bare], { env: world.scenario('actionable').env });
     git(world, 'remote', 'add', 'origin', bare);
@@ -192,7 +200,7 @@ describe('direct execution at L2 through the hook (Claude, real repositories)', 
   });
 
   it('repeating the level does not commit again; the handoff directory is not committed', async () => {
-    const world = open(CLAUDE_FIXTURE, 'L2', DIRECT);
+    const world = await openTrusted(CLAUDE_FIXTURE, 'L2', DIRECT);
     await deliverThroughHook(world.scenario('actionable'));
     const head = git(world, 'rev-parse', 'HEAD').trim();
     expect(await deliverThroughHook(newTurn(world, world.scenario('actionable'), 1))).not.toContain('WIP commit');

@@ -187,6 +187,17 @@ describe('a project file keeps the detected presets', () => {
     expect(config.categories).toEqual(before.config.categories);
   });
 
+  it('a preset both detected and named applies once, as named, at the file\'s place', async () => {
+    writeFileSync(join(repo, 'package.json'), '{}');
+    const path = write(PROJECT(), { extends: ['node'] });
+    const { config } = await load();
+    expect(config.sources).toEqual([
+      { kind: 'default', name: 'built-in' },
+      { kind: 'preset', name: 'node' },
+      { kind: 'project-file', name: path },
+    ]);
+  });
+
   it('"detectPresets": false in the project file is the switch', async () => {
     writeFileSync(join(repo, 'package.json'), '{}');
     write(PROJECT(), { detectPresets: false, categories: HOSTILE.categories });

@@ -7,7 +7,7 @@ import type { ConfigFile, ConfigSource, ResolvedConfig } from './config-schema.t
 import { detectPresets } from './detect-presets.ts';
 // Type only (erased): the module itself loads zod and is imported dynamically below.
 import type { ParsedConfigFile } from './parse-config-file.ts';
-import { pickPresets, PRESETS } from './presets/index.ts';
+import { pickPresets, presetAncestors, PRESETS } from './presets/index.ts';
 import { configDigest, readTrustStore, trustStateOf } from './project-config-trust.ts';
 import { readConfigBytes } from './read-config-bytes.ts';
 import { configProblems, resolveConfig } from './resolve-config.ts';
@@ -121,8 +121,10 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
 
     const layers: Layer[] = [];
     if (detectsPresets(userConfig, projectConfig)) {
-      // Keep the most specific detected presets (`node-pnpm` makes `node` redundant).
-      for (const id of pickPresets(await detectPresets(projectRoot, Object.values(PRESETS)))) {
+      // Keep the most specific detected presets (`node-pnpm` makes `node` redundant), and leave out
+      // those a file names (or that a named one extends): they apply once, at the file's place.
+      const named = namedPresets([userConfig, projectConfig]);
+      for (const id of pickPresets(await detectPresets(projectRoot, Object.values(PRESETS))).filter((p) => !named.has(p))) {
         const preset = PRESETS[id];
         if (preset) layers.push({ config: preset.config, source: { kind: 'preset', name: id, detected: true } });
       }
@@ -252,6 +254,19 @@ function fileProblems(config: ResolvedConfig, files: readonly (ConfigFile | unde
     errorPatterns: config.errorPatterns.filter((p) => errorPatterns.has(p.id)),
     searchCommands: defined.some((f) => f.searchCommands !== undefined) ? config.searchCommands : [],
   });
+}
+
+/** The presets the files name in `extends`, with every preset those extend. */
+function namedPresets(files: readonly (ConfigFile | undefined)[]): Set<string> {
+  const out = new Set<string>();
+  for (const file of files) {
+    if (file === undefined) continue;
+    for (const name of presetNames(file)) {
+      out.add(name);
+      for (const ancestor of presetAncestors(name)) out.add(ancestor);
+    }
+  }
+  return out;
 }
 
 function presetNames(config: ConfigFile): string[] {

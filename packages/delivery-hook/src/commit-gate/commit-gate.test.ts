@@ -5,6 +5,7 @@ import { createDeliveryWorld, type DeliveryFixture, type DeliveryScenario, type 
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLAUDE_FIXTURE, CODEX_FIXTURE, GEMINI_FIXTURE } from '../test-support/delivery-fixtures.ts';
 import { deliverThroughHook } from '../test-support/hook-route-adapter.ts';
+import { trustProjectConfig } from '../test-support/trust-project-config.ts';
 
 // The seed 001 opt-ins through the real bundled hook on real repositories: the commit gate (one
 // extra block, never more) and the hook's own test run.
@@ -18,6 +19,13 @@ function open(base: DeliveryFixture, config: Record<string, unknown>): DeliveryW
   const world = createDeliveryWorld(base);
   worlds.push(world);
   world.writeConfig({ ...world.actionableConfig, ...config });
+  return world;
+}
+
+/** {@link open}, then trusted by the user: a project file's runTests.command applies only then. */
+async function openTrusted(base: DeliveryFixture, config: Record<string, unknown>): Promise<DeliveryWorld> {
+  const world = open(base, config);
+  await trustProjectConfig(world.repo, world.scenario('actionable').env);
   return world;
 }
 
@@ -87,7 +95,7 @@ describe('runTests through the hook', () => {
   });
 
   it('a failing run heads the checkpoint, with its output and the fix-first action', async () => {
-    const world = open(CLAUDE_FIXTURE, { runTests: { command: 'echo "FAILED tests/test_notes.py::test_alpha - AssertionError"; exit 1', timeoutMs: 5000 } });
+    const world = await openTrusted(CLAUDE_FIXTURE, { runTests: { command: 'echo "FAILED tests/test_notes.py::test_alpha - AssertionError"; exit 1', timeoutMs: 5000 } });
     const delivered = await deliverThroughHook(world.scenario('actionable'));
     expect(delivered).toMatch(/^\[agent-checkpoint\] Before you finish this turn:\nTests: FAILED \(exit 1, \d+\.\ds\)\n\nChanged: /);
     expect(delivered).toContain('Required actions:\n1. Fix the failing tests before proceeding.\n2. ');
@@ -95,9 +103,9 @@ describe('runTests through the hook', () => {
   });
 
   it('a passing run is reported in the header; a hung one is cut at its limit', async () => {
-    const world = open(CLAUDE_FIXTURE, { runTests: { command: 'echo "=== 7 passed in 0.01s ==="', timeoutMs: 5000 } });
+    const world = await openTrusted(CLAUDE_FIXTURE, { runTests: { command: 'echo "=== 7 passed in 0.01s ==="', timeoutMs: 5000 } });
     expect(await deliverThroughHook(world.scenario('actionable'))).toMatch(/^\[agent-checkpoint\] Before you finish this turn:\nTests: 7 passed \(\d+\.\ds\)\n/);
-    const hung = open(CLAUDE_FIXTURE, { runTests: { command: 'sleep 30', timeoutMs: 1000 } });
+    const hung = await openTrusted(CLAUDE_FIXTURE, { runTests: { command: 'sleep 30', timeoutMs: 1000 } });
     const delivered = await deliverThroughHook(hung.scenario('actionable'));
     expect(delivered).toMatch(/\nTests: TIMED OUT after 1\.\ds\n/);
     expect(delivered).toContain("1. Run the tests (`sleep 30`): the checkpoint's own run was stopped after 1.");

@@ -87,7 +87,7 @@ describe('explain on the bundled example', () => {
       '   #6   edit   Edit  ✓         src/daemon/server.js',
       '   src/daemon/server.js  edited by #6',
       '   src/price.js          edited by #3',
-      '   ✗ pricing daemon  src/daemon/server.js',
+      `   ✗ pricing daemon  src/daemon/server.js  (from project file ${join(example.repo, '.agent-checkpoint.json')})`,
       '       action    Restart the pricing daemon: `npm run daemon:restart`',
       '       evidence  not found this turn → the action is required',
       '   ✗ follow-up node-tests (triggered by JavaScript/TypeScript sources)',

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CLAUDE_FIXTURE, CODEX_FIXTURE, GEMINI_FIXTURE } from '../test-support/delivery-fixtures.ts';
 import { FIXTURES_DIR } from '../test-support/recorded-payloads.ts';
 import { runHookBundle } from '../test-support/run-hook-bundle.ts';
+import { trustProjectConfig } from '../test-support/trust-project-config.ts';
 
 // `agent-checkpoint-hook pre-compact <agent>` as a real process, on real repositories and the
 // derived L2 transcripts (fixtures/context-levels/README.md).
@@ -86,6 +87,7 @@ describe('pre-compact', () => {
 
   it('with direct execution: the whole checkpoint (memory file and WIP commit) before the compaction', async () => {
     const world = open(CLAUDE_FIXTURE, { handoff: { enabled: true }, directExecution: { enabled: true } });
+    await trustProjectConfig(world.repo, world.scenario('actionable').env);
     const env = world.scenario('actionable').env;
     const result = await runHookBundle({ args: ['pre-compact', 'claude'], stdin: payload(world, 'claude'), env, cwd: world.repo });
     expect(result).toMatchObject({ code: 0, stdout: '' });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHookSandbox, type HookSandbox } from '../test-support/hook-sandbox.ts';
 import { runHookBundle } from '../test-support/run-hook-bundle.ts';
+import { trustProjectConfig } from '../test-support/trust-project-config.ts';
 
 let sandbox: HookSandbox | undefined;
 afterEach(() => {
@@ -73,6 +74,8 @@ describe('resume-prompt', () => {
 
   it('honours handoff.dir and --max-age-hours; prints nothing (exit 0) without a young enough handoff', async () => {
     const { sb, repo: root } = repo('notes/handoffs');
+    // handoff.dir is a write path: from a project file it applies once the user trusted the file.
+    await trustProjectConfig(root, sb.env);
     handoff(root, 'notes/handoffs', '2026-01-05-0900.md', 30);
     const old = await runHookBundle({ args: ['resume-prompt'], env: sb.env, cwd: root });
     expect(old).toMatchObject({ code: 0, stdout: '' });

@@ -121,6 +121,14 @@ describe('agent-checkpoint-hook trust', () => {
     const doctor = await runHookBundle({ args: ['doctor', '--cwd', world.repo], env: { ...env, NO_COLOR: '1' }, cwd: world.repo, killAfterMs: 60_000 });
     expect(doctor.stdout).toContain('untrusted project config: these keys ignored: runTests.command, run `agent-checkpoint-hook trust`');
     expect(doctor.stdout).not.toContain('a file is ignored because of errors');
+    // Issue 11: the active presets and where each category came from.
+    writeFileSync(join(world.repo, 'package.json'), '{}');
+    const presets = await runHookBundle({ args: ['doctor', '--cwd', world.repo, '--json'], env, cwd: world.repo, killAfterMs: 60_000 });
+    const findings = (JSON.parse(presets.stdout) as { findings: { id: string; title: string; detail?: string }[] }).findings;
+    const active = findings.find((f) => f.id === 'config.presets');
+    expect(active?.title).toBe('active presets: node (detected)');
+    expect(active?.detail).toContain(`category ${world.actionableConfig.categories?.[0]?.id} ← project-file ${join(world.repo, '.agent-checkpoint.json')}`);
+    expect(active?.detail).toMatch(/category node-[a-z-]+ ← preset node \(detected\)/);
     const scenario = world.scenario('actionable');
     const explain = await runHookBundle({
       args: ['explain', '--agent', 'claude', '--cwd', world.repo, ...(scenario.transcriptPath === undefined ? [] : ['--transcript', scenario.transcriptPath])],
