@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { privilegedKeys } from './config-key-trust.ts';
 import { ConfigFileSchema } from './config-schema.ts';
 import { PROJECT_CONFIG_FILE, USER_CONFIG_ENV } from './config-paths.ts';
 
@@ -79,9 +80,12 @@ repository root. A configuration file adds or replaces categories, follow-ups an
 Later layers win:
 
 1. built-in defaults;
-2. presets: those named in \`extends\` (merged in order), or, when there is no project file and the
-   user file names no \`extends\`, the presets **detected** from marker files at the repository root
-   (only the most specific: \`node-pnpm\` rather than \`node\` as well);
+2. presets **detected** from marker files at the repository root (only the most specific:
+   \`node-pnpm\` rather than \`node\` as well), unless a file sets \`"detectPresets": false\`; then
+   each file's \`extends\` presets (merged in order) just before that file. A project file, a custom
+   category or a named preset never switches detection off by itself: a file that adds one category
+   keeps the detected \`node\` preset and its test requirement. A preset both detected and named
+   applies once, where it is named;
 3. the user file: \`$${USER_CONFIG_ENV}\` if set, else \`$XDG_CONFIG_HOME/agent-checkpoint/config.json\`,
    else \`~/.config/agent-checkpoint/config.json\`;
 4. the project file: \`${PROJECT_CONFIG_FILE}\` at the repository root (the nearest directory above
@@ -116,12 +120,40 @@ whole** and reported on stderr: syntax errors with \`line:column\`, schema probl
 path (\`categories[2].include: Invalid input: expected array, received string\`). Unknown keys are
 errors, so typos surface (with a suggestion when the key is close to a known one). An ignored
 project file counts as absent, so detected presets apply meanwhile. An unknown preset name in
-\`extends\` is reported and skipped; the rest of that file still applies. The checkpoint itself
-never fails because of configuration.
+\`extends\` is reported and skipped; the rest of that file still applies. A glob that can never
+match (unbalanced \`[\`, \`{\` or \`(\`, an empty range such as \`[z-a]\`, a leading \`/\`) is a schema
+problem like any other: the file is ignored with the glob and the reason, instead of a category
+that silently matches nothing. The checkpoint itself never fails because of configuration.
 
 A file that validated once is remembered by content hash in
 \`$XDG_CACHE_HOME/agent-checkpoint/config\` (default \`~/.cache/agent-checkpoint/config\`), so the
-validator only runs again after the file changes. Deleting that directory is always safe.`);
+validator only runs again after the file changes. Deleting that directory is always safe.
+
+## Trust: commands and write paths from a project file
+
+The hook runs as you, outside the agent's sandbox, at the end of every turn. A project file was
+written by whoever published the repository, or by the agent during the turn; so it may choose
+categories, globs, evidence patterns (matched, never run), follow-ups and message texts, but its
+**privileged** keys (anything executed, any write path, anything that turns on commits or the
+network; marked 🔒 in the reference below) apply only after you trusted that exact file, as with
+direnv or mise:
+
+\`\`\`sh
+agent-checkpoint-hook trust            # the current repository's ${PROJECT_CONFIG_FILE}; prints what it enables
+agent-checkpoint-hook trust path/to/file.json
+agent-checkpoint-hook trust --list     # trusted files, and whether each changed since
+agent-checkpoint-hook trust --revoke   # stop trusting it
+\`\`\`
+
+Trust records the file's real path (symlinks resolved) and the SHA-256 of its bytes in
+\`<state dir>/trust/project-configs.json\`. The hook hashes the very bytes it parsed, so an edit (by
+you, a \`git pull\` or the agent) makes the file untrusted again until you trust it again, and a
+symlink pointed at another file (even a byte-identical copy) is another, untrusted file. Until then
+the privileged keys are ignored, the rest of the file applies, and one line says so on the hook's
+stderr and in \`doctor\` and \`explain\`: "untrusted project config: these keys ignored:
+runTests.command, run \`agent-checkpoint-hook trust\`". The user file is trusted. Every key of the
+schema is classified where it is defined (\`config-schema.ts\`); a test fails on a key without a
+classification.`);
 
   sections.push(renderPresets(presets));
   sections.push('## Reference');
@@ -137,7 +169,7 @@ function renderPresets(presets: readonly DocumentedPreset[]): string {
   return [
     '## Presets',
     '',
-    'Name them in `extends`, or let them be detected. A detected preset is applied only when no project file exists.',
+    'Detected presets apply unless a file sets `"detectPresets": false`; name more in `extends`. `doctor` lists the active presets and where each category came from; `explain` names the source of each matched category.',
     '',
     '| Preset | Detected by (at the repository root) | What it covers |',
     '| --- | --- | --- |',
@@ -158,6 +190,7 @@ function collectObjects(title: string, schema: JsonSchema, out: { title: string;
 }
 
 function renderObject(title: string, schema: JsonSchema, defaults: unknown): string {
+  const privileged = new Map(privilegedKeys().map((k) => [k.path.join('.').replace(/\.\[\]/g, '[]'), k.why]));
   const heading = title === '' ? '### Top level' : `### \`${title}\``;
   const intro = title === '' ? '' : schema.description ? `\n\n${schema.description}` : '';
   const required = new Set(schema.required ?? []);
@@ -165,9 +198,11 @@ function renderObject(title: string, schema: JsonSchema, defaults: unknown): str
   const withDefaults = !title.includes('[]');
   const rows = Object.entries(schema.properties ?? {}).map(([key, child]) => {
     const description = child.description ?? child.items?.description ?? '';
-    const name = `\`${key}\`${required.has(key) ? ' (required)' : ''}`;
+    const why = privileged.get(title === '' ? key : `${title}.${key}`);
+    const name = `\`${key}\`${required.has(key) ? ' (required)' : ''}${why === undefined ? '' : ' 🔒'}`;
     const fallback = withDefaults ? defaultAt(defaults, title === '' ? key : `${title}.${key}`) : '';
-    return `| ${name} | ${cell(typeName(child))} | ${fallback.replace(/\|/g, '\\|')} | ${cell(description)} |`;
+    const trust = why === undefined ? '' : ` 🔒 From a project file only once trusted: ${why}.`;
+    return `| ${name} | ${cell(typeName(child))} | ${fallback.replace(/\|/g, '\\|')} | ${cell(description + trust)} |`;
   });
   return `${heading}${intro}\n\n| Key | Type | Built-in default | Description |\n| --- | --- | --- | --- |\n${rows.join('\n')}`;
 }
