@@ -27,10 +27,11 @@ describe('every configuration key is classified safe or privileged', () => {
 
   it('an unclassified key or object is reported by the walk (the check above can fail)', () => {
     const inner = z.strictObject({ x: z.string() });
-    const unclassified = classifiedKeys(z.strictObject({ plain: z.string().optional(), nested: inner.optional() }));
+    const unclassified = classifiedKeys(z.strictObject({ plain: z.string().optional(), nested: inner.optional(), wrapped: z.array(inner.nullable()).optional() }));
     expect(unclassified).toEqual([
       { path: ['plain'], trust: undefined },
       { path: ['nested'], trust: undefined },
+      { path: ['wrapped'], trust: undefined },
     ]);
     expect(keyTrustOf(inner)).toBeUndefined();
   });

@@ -34,13 +34,15 @@ function visitObject(schema: z.ZodObject, path: readonly string[], out: Classifi
   }
 }
 
-/** Strip `optional` and array wrappers down to the element type; each array adds a `[]` segment. */
+/** Strip `optional`-like and array wrappers down to the element type; each array adds a `[]` segment. */
 function unwrap(schema: z.core.$ZodType): { inner: z.core.$ZodType; segments: string[] } {
   const segments: string[] = [];
   let inner = schema;
   for (;;) {
     const def = inner._zod.def;
-    if (def.type === 'optional') inner = (def as z.core.$ZodOptionalDef).innerType;
+    if (def.type === 'optional' || def.type === 'nullable' || def.type === 'default' || def.type === 'prefault') {
+      inner = (def as z.core.$ZodOptionalDef).innerType;
+    } else if (def.type === 'pipe') inner = (def as z.core.$ZodPipeDef).in;
     else if (def.type === 'array') {
       inner = (def as z.core.$ZodArrayDef).element;
       segments.push('[]');
