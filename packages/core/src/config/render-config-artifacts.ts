@@ -153,7 +153,8 @@ the privileged keys are ignored, the rest of the file applies, and one line says
 stderr and in \`doctor\` and \`explain\`: "untrusted project config: these keys ignored:
 runTests.command, run \`agent-checkpoint-hook trust\`". The user file is trusted. Every key of the
 schema is classified where it is defined (\`config-schema.ts\`); a test fails on a key without a
-classification.`);
+classification. Limit: trust is only as safe as the state directory; an agent whose sandbox may
+write there could record trust itself, so keep it out of the sandbox's writable paths.`);
 
   sections.push(renderPresets(presets));
   sections.push('## Reference');
