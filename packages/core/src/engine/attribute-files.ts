@@ -2,6 +2,7 @@ import type { ChangedFile, GitSnapshot } from '../git/changed-file.ts';
 import type { TurnTimeline } from '../timeline/turn-timeline.ts';
 import type { AttributedFile, AttributionReason, CheckpointContext } from './checkpoint-result.ts';
 import { globMatcher } from './glob-match.ts';
+import { turnMayCreateCommit } from './may-create-commit.ts';
 import { computeTimelineFacts } from './timeline-facts.ts';
 
 /** Input of {@link attributeFiles}. */
@@ -23,7 +24,9 @@ export interface AttributeFilesInput {
  *   count, whatever paths they name;
  * - its mtime is at or after the turn start (`modified-during-turn`: formatters, generators, commands
  *   we cannot parse);
- * - it was committed during the turn (`committed-during-turn`).
+ * - it was committed during the turn (`committed-during-turn`). A commit of the turn-start second that
+ *   the git reader could not place before or after the prompt (`uncertainCommit`) counts only when the
+ *   turn could have made a commit (a shell or unknown tool call, a truncated or missing transcript).
  * Without transcript data every uncommitted file counts (`fallback-all-uncommitted`): the file-based
  * actions still reach the agent (seed: "bad transcript → file-based instructions only").
  *
@@ -79,11 +82,17 @@ export function attributeFiles(input: AttributeFilesInput): AttributedFile[] {
     }
   }
 
+  // A commit of the turn-start second that the object store could not place before or after the
+  // prompt is the turn's only if the turn could have made it.
+  const dropUncertainCommits =
+    snapshot.files.some((f) => f.uncertainCommit === true) && !turnMayCreateCommit(timeline, (i) => facts.calls[i]?.segments ?? []);
+
   const out: AttributedFile[] = [];
   // Thousands of changed files against a handful of touches: look up only the kinds of touch this
   // turn has, and allocate call id lists only for touched files.
   const byShell = shellTouches.size > 0 || globTouches.length > 0;
   for (const file of snapshot.files) {
+    if (dropUncertainCommits && file.uncertainCommit === true) continue;
     const toolIds: string[] = [];
     const shellIds: string[] = [];
     if (toolTouches.size > 0) {

@@ -1,3 +1,5 @@
+import type { StartSecondCommit } from './settle-start-second-commits.ts';
+
 /**
  * How a file differs from HEAD (or, in a repository without commits, from nothing).
  * `renamed`/`copied` carry the old path in {@link ChangedFile.fromPath}.
@@ -30,6 +32,13 @@ export interface ChangedFile {
   readonly source: 'worktree' | 'committed';
   /** File modification time in ms since the epoch (undefined for deleted files). */
   readonly mtimeMs?: number;
+  /**
+   * Set on a `committed` file when every commit that brings it was made in the very second the turn
+   * started and nothing on disk tells whether before or after the prompt (it is packed into a pack
+   * written since, the file system keeps whole seconds…). Attribution then counts it only if the turn
+   * could have made a commit (docs/turn-attribution.md). Commits proven older are not listed at all.
+   */
+  readonly uncertainCommit?: true;
 }
 
 /**
@@ -46,6 +55,11 @@ export type GitSnapshot =
       /** Current branch, undefined when detached or unborn. */
       readonly branch?: string;
       readonly files: readonly ChangedFile[];
+      /**
+       * Commits whose committer time (1 s resolution) is the second the turn started, each with its
+       * verdict and the evidence for it (for `explain`). Absent when there is none: the common case.
+       */
+      readonly startSecondCommits?: readonly StartSecondCommit[];
       /**
        * Non-fatal problems while reading (e.g. the committed-during-turn `git log` failed or timed
        * out, so only uncommitted files are listed).

@@ -1,8 +1,10 @@
 import { statSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
 import type { ChangedFile, GitSnapshot } from './changed-file.ts';
-import { LOG_FORMAT, parseLogNameStatus } from './parse-log-name-status.ts';
+import { LOG_FORMAT, parseLogNameStatus, type LogCommit } from './parse-log-name-status.ts';
 import { parseStatusV2, type StatusEntry } from './parse-status-v2.ts';
 import { runGit, type RunGitOptions, type RunGitResult } from './run-git.ts';
+import { settleStartSecondCommits, type StartSecondCommit } from './settle-start-second-commits.ts';
 import { statMtimes } from './stat-mtimes.ts';
 
 /** Options of {@link readGitSnapshot}. */
@@ -118,7 +120,11 @@ async function readSnapshot(
   const log = await logCall;
   clearTimeout(logGuard);
   const committed: StatusEntry[] = [];
+  let uncertain: ReadonlySet<string> | undefined;
+  let startSecondCommits: readonly StartSecondCommit[] = [];
   if (log.kind === 'ok') {
+    startSecondCommits = log.startSecond;
+    if (log.uncertain.size > 0) uncertain = log.uncertain;
     if (log.entries.length > 0) {
       const inWorktree = new Set(parsed.entries.map((e) => e.path.toString('latin1')));
       for (const entry of log.entries) {
@@ -136,7 +142,9 @@ async function readSnapshot(
     files[i] = changedFile(entry, 'worktree', mtimes[i]);
   });
   committed.forEach((entry, i) => {
-    files[parsed.entries.length + i] = changedFile(entry, 'committed', committedMtimes[i]);
+    const file = changedFile(entry, 'committed', committedMtimes[i]);
+    if (uncertain?.has(entry.path.toString('latin1'))) file.uncertainCommit = true;
+    files[parsed.entries.length + i] = file;
   });
 
   // A named branch without commits is "unborn": the contract reports no branch until HEAD exists.
@@ -147,6 +155,7 @@ async function readSnapshot(
     ...(parsed.head === undefined ? {} : { head: parsed.head }),
     ...(branch === undefined ? {} : { branch }),
     files,
+    ...(startSecondCommits.length > 0 ? { startSecondCommits } : {}),
     ...(diagnostics.length > 0 ? { diagnostics } : {}),
   };
 }
@@ -169,7 +178,11 @@ function absolutePaths(rootBytes: Buffer, entries: readonly StatusEntry[]): Buff
 }
 
 /** A git entry as a {@link ChangedFile} (built without object spreads: there may be thousands). */
-function changedFile(entry: StatusEntry, source: ChangedFile['source'], mtime: number | undefined): ChangedFile {
+function changedFile(
+  entry: StatusEntry,
+  source: ChangedFile['source'],
+  mtime: number | undefined,
+): { -readonly [K in keyof ChangedFile]: ChangedFile[K] } {
   const file: { -readonly [K in keyof ChangedFile]: ChangedFile[K] } = { path: entry.path.toString('utf8'), status: entry.status, source };
   if (entry.fromPath) file.fromPath = entry.fromPath.toString('utf8');
   if (mtime !== undefined && entry.status !== 'deleted') file.mtimeMs = mtime;
@@ -178,7 +191,13 @@ function changedFile(entry: StatusEntry, source: ChangedFile['source'], mtime: n
 
 type LogOutcome =
   | { readonly kind: 'skipped' }
-  | { readonly kind: 'ok'; readonly entries: readonly StatusEntry[] }
+  | {
+      readonly kind: 'ok';
+      readonly entries: readonly StatusEntry[];
+      /** Keys (latin1) of entries that only commits of the start second with no verdict contribute. */
+      readonly uncertain: ReadonlySet<string>;
+      readonly startSecond: readonly StartSecondCommit[];
+    }
   | { readonly kind: 'failed'; readonly message: string };
 
 async function readCommitsSince(
@@ -217,20 +236,63 @@ async function readCommitsSince(
   if (result.kind !== 'exited') return { kind: 'failed', message: describeRunFailure(result, 'log') };
   if (result.code !== 0) return { kind: 'failed', message: firstLine(result.stderr) || `git log exited ${result.code}` };
 
+  // `--since` stops at the first older commit; the explicit filter guards against clock skew.
+  const listed = parseLogNameStatus(result.stdout);
+  const commits = listed.filter((c) => c.committedAtSec >= sinceSec);
+  // Commit times have 1 s resolution: a commit of the turn-start second may predate the prompt (a loop
+  // runner's or the previous turn's commit). Only those need more evidence, so the common path (no
+  // commit in that second) costs nothing more.
+  const startSecond = await settleStartSecond(commits, listed[0]?.oid ?? '', sinceSec, sinceMs, base);
+  const verdicts = new Map(startSecond.map((c) => [c.oid, c.verdict]));
+
   // Newest first. A path committed several times keeps its newest status, except that a file added
   // during the turn stays "added" whatever later commits did to it (short of deleting it).
   const byPath = new Map<string, StatusEntry>();
-  for (const commit of parseLogNameStatus(result.stdout)) {
-    // `--since` stops at the first older commit; the explicit filter guards against clock skew.
-    if (!(commit.committedAtSec >= sinceSec)) continue;
+  const certain = new Set<string>();
+  for (const commit of commits) {
+    const verdict = verdicts.get(commit.oid);
+    if (verdict === 'before-turn') continue;
     for (const file of commit.files) {
       const key = file.path.toString('latin1');
+      if (verdict !== 'unknown') certain.add(key);
       const newer = byPath.get(key);
       if (newer === undefined) byPath.set(key, file);
       else if (file.status === 'added' && newer.status === 'modified') byPath.set(key, { ...newer, status: 'added' });
     }
   }
-  return { kind: 'ok', entries: [...byPath.values()] };
+  const uncertain = new Set<string>();
+  if (certain.size < byPath.size) for (const key of byPath.keys()) if (!certain.has(key)) uncertain.add(key);
+  return { kind: 'ok', entries: [...byPath.values()], uncertain, startSecond };
+}
+
+/**
+ * Verdicts for the listed commits whose committer second is the turn-start second (none → no work).
+ * One extra git process finds the object directory and HEAD's reflog (worktrees, `GIT_OBJECT_DIRECTORY`
+ * and `GIT_DIR` resolved by git itself); the rest is a few file reads ({@link settleStartSecondCommits}).
+ */
+async function settleStartSecond(
+  commits: readonly LogCommit[],
+  tipOid: string,
+  sinceSec: number,
+  sinceMs: number,
+  base: RunGitOptions & { readonly signal: AbortSignal },
+): Promise<StartSecondCommit[]> {
+  const oids = commits.filter((c) => c.committedAtSec === sinceSec).map((c) => c.oid);
+  if (oids.length === 0) return [];
+  const unknown = (): StartSecondCommit[] => oids.map((oid) => ({ oid, verdict: 'unknown', evidence: 'none' }));
+  const paths = await runGit(['rev-parse', '--git-path', 'objects', '--git-path', 'logs/HEAD'], base);
+  if (paths.kind !== 'exited' || paths.code !== 0) return unknown();
+  const lines = stripTrailingNewline(paths.stdout).toString('utf8').split('\n');
+  // A git directory whose path holds a newline cannot be split safely: no evidence then.
+  if (lines.length !== 2) return unknown();
+  const [objects = '', reflog = ''] = lines;
+  return settleStartSecondCommits({
+    objectsDir: resolvePath(base.cwd, objects),
+    headReflog: resolvePath(base.cwd, reflog),
+    oids,
+    tipOid,
+    turnStartMs: sinceMs,
+  });
 }
 
 /** Resolve like `value`, or with undefined once `signal` aborts, whichever comes first. */

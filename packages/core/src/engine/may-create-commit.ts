@@ -1,0 +1,90 @@
+import type { ShellSegment } from '../shell/parse-shell-command.ts';
+import { gitSubcommand } from '../shell/analyze-mutation.ts';
+import type { ToolCall } from '../timeline/tool-call.ts';
+import type { TurnTimeline } from '../timeline/turn-timeline.ts';
+
+/**
+ * Programs that neither run other programs nor write to a repository. Everything else — interpreters,
+ * build tools, test runners, package scripts, `xargs`, `sed` (its `e` command runs a shell), `awk`
+ * (`system()`), any script — may run `git commit` and so may create a commit.
+ */
+const INERT_PROGRAMS = new Set([
+  'cat', 'tac', 'head', 'tail', 'less', 'more', 'nl', 'ls', 'tree', 'pwd', 'echo', 'printf', 'wc', 'grep', 'egrep',
+  'fgrep', 'rg', 'ag', 'ack', 'diff', 'cmp', 'stat', 'file', 'which', 'type', 'true', 'false', 'sleep', 'date',
+  'du', 'df', 'sort', 'uniq', 'cut', 'tr', 'jq', 'basename', 'dirname', 'realpath', 'readlink', 'test', '[',
+  'cd', 'pushd', 'popd', 'od', 'xxd', 'hexdump', 'strings', 'column', 'fold', 'fmt', 'paste', 'comm', 'expand',
+  'whoami', 'id', 'uname', 'hostname', 'env', 'printenv', 'mkdir', 'touch', 'cp', 'mv', 'rm', 'ln', 'chmod',
+]);
+
+/** `find` actions that run a program. */
+const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
+
+/**
+ * git subcommands that cannot add a commit to HEAD's history. Aliases cannot shadow built-in names,
+ * so these are what they say; any other subcommand (and every alias) may commit.
+ */
+const GIT_NO_COMMIT = new Set([
+  'status', 'diff', 'log', 'show', 'blame', 'annotate', 'grep', 'ls-files', 'ls-tree', 'ls-remote', 'rev-parse',
+  'rev-list', 'describe', 'shortlog', 'cat-file', 'show-ref', 'for-each-ref', 'name-rev', 'merge-base',
+  'whatchanged', 'fetch', 'remote', 'help', 'version', 'count-objects', 'fsck', 'check-ignore', 'check-attr',
+  'diff-tree', 'diff-files', 'diff-index', 'var', 'branch', 'tag', 'add', 'rm', 'mv', 'restore', 'config',
+]);
+
+/** Non-shell tools that only plan, search the web or talk to the user (native names, case-insensitive). */
+const INERT_TOOLS = new Set([
+  'todowrite', 'todoread', 'webfetch', 'websearch', 'exitplanmode', 'askuserquestion', 'update_plan', 'web_search',
+  'google_web_search', 'web_fetch', 'write_todos', 'view_image',
+]);
+
+/**
+ * Whether this turn could have made a commit, as far as its transcript tells. Conservative: true
+ * without transcript data or when the read was truncated (the unread part may hold the call); true
+ * when any call — of the agent or of a subagent, finished, failed or still running — may commit.
+ */
+export function turnMayCreateCommit(timeline: TurnTimeline, segmentsOf: (index: number) => readonly ShellSegment[]): boolean {
+  if (!timeline.hasData || timeline.truncated) return true;
+  return timeline.calls.some((call, i) => callMayCreateCommit(call, call.kind === 'shell' ? segmentsOf(i) : []));
+}
+
+/**
+ * Whether one call may create a commit. A failed shell call still may (`git commit -m x && make test`
+ * fails after committing). Edit, write, patch, read and search tools never do; unknown tools (MCP
+ * servers, subagent launchers) may. A shell call may, unless every one of its commands is an inert
+ * program or a git subcommand that cannot commit, with no command substitution (the parser does not
+ * split `$(…)` into commands).
+ */
+export function callMayCreateCommit(call: ToolCall, segments: readonly ShellSegment[]): boolean {
+  switch (call.kind) {
+    case 'edit':
+    case 'write':
+    case 'patch':
+    case 'read':
+    case 'search':
+      return false;
+    case 'other':
+      return !INERT_TOOLS.has(call.rawName.trim().toLowerCase());
+    case 'shell':
+      if (segments.length === 0) return call.command.trim() !== '';
+      return segments.some(segmentMayCommit);
+    default:
+      return assertNeverKind(call);
+  }
+}
+
+function segmentMayCommit(segment: ShellSegment): boolean {
+  if (/\$\(|`|<\(|>\(/.test(segment.raw)) return true;
+  const program = segment.program;
+  // Only assignments or redirections (`FOO=1`, `> f`); a `bash -c` script's commands are segments of their own.
+  if (program === '') return false;
+  if (program === 'git') {
+    // `git -C elsewhere …` may be this repository under another name: the subcommand alone decides.
+    const sub = segment.argWords[gitSubcommand(segment.argWords).index]?.value;
+    return sub === undefined ? false : !GIT_NO_COMMIT.has(sub);
+  }
+  if (program === 'find') return segment.args.some((a) => FIND_EXEC.has(a));
+  return !INERT_PROGRAMS.has(program);
+}
+
+function assertNeverKind(call: never): never {
+  throw new Error(`Unexpected tool call: ${JSON.stringify(call)}`);
+}
