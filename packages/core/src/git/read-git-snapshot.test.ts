@@ -1,9 +1,11 @@
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChangedFile, GitSnapshot } from './changed-file.ts';
 import { readGitSnapshot } from './read-git-snapshot.ts';
 import { makeTempDir, makeTempGitRepo, type TempGitRepo } from './temp-git-repo.ts';
+import { commitsAroundTurnStart } from '../test-support/commits-around-turn-start.ts';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -284,6 +286,104 @@ describe('readGitSnapshot: files committed during the turn', () => {
     });
     const s = expectRepo(await snapshot(r, r.dir, { sinceMs: (nowSec - 60) * 1000 }));
     expect(s.files.map((f) => [f.path, f.source])).toEqual([['topic.txt', 'committed']]);
+  });
+});
+
+describe('readGitSnapshot: commits in the second the turn started', () => {
+  /** A git that records every argument list it is given, then runs the real git. */
+  function recordingGit(r: TempGitRepo): { gitBinary: string; calls: () => string[] } {
+    const log = join(r.dir, '..', 'git-calls.log');
+    const gitBinary = join(r.dir, '..', 'recording-git');
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    writeFileSync(gitBinary, `#!/bin/sh\necho "$*" >> "${log}"\nexec "${realGit}" "$@"\n`, { mode: 0o755 });
+    return { gitBinary, calls: () => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : []) };
+  }
+
+  it('real commits 200 ms before and 200 ms after the start in one second: only the later one is the turn\'s', async () => {
+    const r = repo();
+    const made = await commitsAroundTurnStart(r, {
+      before: () => {
+        r.write('package.json', '{"name":"loop"}\n');
+        r.write('daemon/server.ts', 'export {};\n');
+        r.git(['add', '-A']);
+      },
+      after: () => {
+        r.write('src/fix.ts', 'export const fixed = true;\n');
+        r.git(['add', '-A']);
+      },
+    });
+    const git = recordingGit(r);
+    const s = expectRepo(await snapshot(r, r.dir, { sinceMs: made.turnStartMs, gitBinary: git.gitBinary }));
+    expect(s.files).toEqual([expect.objectContaining({ path: 'src/fix.ts', source: 'committed', status: 'added' })]);
+    expect(s.files[0]?.uncertainCommit).toBeUndefined();
+    expect(s.startSecondCommits).toEqual([
+      { oid: made.afterOid, verdict: 'during-turn', evidence: 'loose-object' },
+      { oid: made.beforeOid, verdict: 'before-turn', evidence: 'loose-object' },
+    ]);
+    // One extra git process for the object directory, and only because a commit lay in that second.
+    expect(git.calls().filter((c) => c.includes('--git-path'))).toEqual(['rev-parse --git-path objects --git-path logs/HEAD']);
+  });
+
+  it('no commit in the start second: no extra git process, nothing else read', async () => {
+    const r = repo();
+    const nowSec = Math.floor(Date.now() / 1000);
+    r.write('a.txt');
+    r.git(['add', '-A']);
+    r.commit('a second before the turn', nowSec - 61);
+    r.write('b.txt');
+    r.git(['add', '-A']);
+    r.commit('during', nowSec - 30);
+    const git = recordingGit(r);
+    const s = expectRepo(await snapshot(r, r.dir, { sinceMs: (nowSec - 60) * 1000 + 999, gitBinary: git.gitBinary }));
+    expect(s.files.map((f) => f.path)).toEqual(['b.txt']);
+    expect(s.startSecondCommits).toBeUndefined();
+    expect(git.calls().map((c) => c.split(' ').find((w) => !w.startsWith('-')))).toEqual(['status', 'rev-parse', 'log']);
+  });
+
+  it('packed objects: packed before the start → not listed; packed since, with a newer reflog → listed as uncertain', async () => {
+    const r = repo();
+    const second = Math.floor(Date.now() / 1000) - 100;
+    const start = second * 1000 + 600;
+    r.write('earlier.txt');
+    r.git(['add', '-A']);
+    r.commit('before the turn, same second', second);
+    r.git(['gc', '-q']);
+    const packDir = join(r.dir, '.git', 'objects', 'pack');
+    const packs = readdirSync(packDir).filter((n) => n.endsWith('.pack'));
+    expect(packs.length).toBe(1);
+    const setTimes = (packMs: number, reflogMs: number): void => {
+      for (const p of packs) utimesSync(join(packDir, p), new Date(packMs), new Date(packMs));
+      utimesSync(join(r.dir, '.git', 'logs', 'HEAD'), new Date(reflogMs), new Date(reflogMs));
+    };
+    setTimes(start - 400, start + 300);
+    const packedBefore = expectRepo(await snapshot(r, r.dir, { sinceMs: start }));
+    expect(packedBefore.files).toEqual([]);
+    expect(packedBefore.startSecondCommits).toEqual([expect.objectContaining({ verdict: 'before-turn', evidence: 'pack' })]);
+
+    setTimes(start + 200, start + 300); // e.g. a detached auto-gc repacked it after the prompt
+    const packedSince = expectRepo(await snapshot(r, r.dir, { sinceMs: start }));
+    expect(packedSince.files).toEqual([expect.objectContaining({ path: 'earlier.txt', source: 'committed', uncertainCommit: true })]);
+    expect(packedSince.startSecondCommits).toEqual([expect.objectContaining({ verdict: 'unknown', evidence: 'none' })]);
+  });
+
+  it('a path in both an uncertain and a proven commit of the turn is not uncertain', async () => {
+    const r = repo();
+    const second = Math.floor(Date.now() / 1000) - 100;
+    const start = second * 1000 + 600;
+    r.write('shared.txt', 'one\n');
+    r.write('only-uncertain.txt');
+    r.git(['add', '-A']);
+    r.commit('start second', second);
+    const oid = r.git(['rev-parse', 'HEAD']).trim();
+    // Whole-second object time and a reflog written since: nothing can place it.
+    utimesSync(join(r.dir, '.git', 'objects', oid.slice(0, 2), oid.slice(2)), new Date(second * 1000), new Date(second * 1000));
+    r.write('shared.txt', 'two\n');
+    r.git(['add', '-A']);
+    r.commit('a later second', second + 5);
+    const s = expectRepo(await snapshot(r, r.dir, { sinceMs: start }));
+    const files = byPath(s.files);
+    expect(files['shared.txt']?.uncertainCommit).toBeUndefined();
+    expect(files['only-uncertain.txt']?.uncertainCommit).toBe(true);
   });
 });
 

@@ -1,0 +1,210 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { commitsAroundTurnStart } from '../test-support/commits-around-turn-start.ts';
+import { FILE_CLOCK_SLACK_MS, packIndexMayHold, settleStartSecondCommits } from './settle-start-second-commits.ts';
+import { makeTempGitRepo, type TempGitRepo } from './temp-git-repo.ts';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  while (cleanups.length > 0) cleanups.pop()?.();
+});
+
+function repo(options?: { commits?: boolean }): TempGitRepo {
+  const r = makeTempGitRepo(options);
+  cleanups.push(r.remove);
+  return r;
+}
+
+/** The object directory and HEAD reflog of a repository, as git names them. */
+function gitPaths(r: TempGitRepo, cwd = r.dir): { objectsDir: string; headReflog: string } {
+  const [objects = '', reflog = ''] = r.git(['rev-parse', '--git-path', 'objects', '--git-path', 'logs/HEAD'], { cwd }).trim().split('\n');
+  return { objectsDir: resolve(cwd, objects), headReflog: resolve(cwd, reflog) };
+}
+
+function commitFile(r: TempGitRepo, path: string, second: number): string {
+  r.write(path, `${path} ${Math.random()}\n`);
+  r.git(['add', '-A']);
+  r.commit(path, second);
+  return r.git(['rev-parse', 'HEAD']).trim();
+}
+
+/** Run git with `input` on stdin. */
+function gitWithInput(r: TempGitRepo, args: readonly string[], input: string | Buffer): string {
+  return execFileSync('git', args, { cwd: r.dir, env: r.env, input, encoding: 'utf8' });
+}
+
+function setMtime(path: string, ms: number): void {
+  const t = new Date(ms);
+  utimesSync(path, t, t);
+}
+
+function packFiles(objectsDir: string): string[] {
+  return readdirSync(join(objectsDir, 'pack'))
+    .filter((n) => n.endsWith('.pack'))
+    .map((n) => join(objectsDir, 'pack', n));
+}
+
+describe('settleStartSecondCommits: loose objects', () => {
+  it('real commits 200 ms before and 200 ms after the start, in one second: before-turn and during-turn', async () => {
+    const r = repo();
+    const made = await commitsAroundTurnStart(r, {
+      before: () => {
+        r.write('package.json', '{"name":"x"}\n');
+        r.git(['add', '-A']);
+      },
+      after: () => {
+        r.write('src/app.ts', 'export {};\n');
+        r.git(['add', '-A']);
+      },
+    });
+    expect(Math.floor(made.turnStartMs / 1000)).toBe(made.second);
+    expect(made.beforeDoneMs).toBeLessThanOrEqual(made.turnStartMs - 200);
+    expect(made.afterBeganMs).toBeGreaterThanOrEqual(made.turnStartMs + 200);
+    const { objectsDir, headReflog } = gitPaths(r);
+    const settled = settleStartSecondCommits({
+      objectsDir,
+      headReflog,
+      oids: [made.afterOid ?? '', made.beforeOid],
+      tipOid: made.afterOid ?? '',
+      turnStartMs: made.turnStartMs,
+    });
+    expect(settled).toEqual([
+      { oid: made.afterOid, verdict: 'during-turn', evidence: 'loose-object' },
+      { oid: made.beforeOid, verdict: 'before-turn', evidence: 'loose-object' },
+    ]);
+  });
+
+  it('an object time within the file-clock slack before the start counts as during the turn', () => {
+    const r = repo();
+    const second = Math.floor(Date.now() / 1000) - 100;
+    const oid = commitFile(r, 'a.txt', second);
+    const { objectsDir, headReflog } = gitPaths(r);
+    const start = second * 1000 + 500;
+    const loose = join(objectsDir, oid.slice(0, 2), oid.slice(2));
+    const verdictAt = (mtimeMs: number): string | undefined => {
+      setMtime(loose, mtimeMs);
+      return settleStartSecondCommits({ objectsDir, headReflog, oids: [oid], tipOid: oid, turnStartMs: start })[0]?.verdict;
+    };
+    expect(verdictAt(start - FILE_CLOCK_SLACK_MS - 1)).toBe('before-turn');
+    expect(verdictAt(start - FILE_CLOCK_SLACK_MS + 1)).toBe('during-turn');
+    expect(verdictAt(start + 1)).toBe('during-turn');
+  });
+
+  it('a whole-second object time (1 s file systems) proves nothing; a reflog last written before the start does', () => {
+    const r = repo();
+    const second = Math.floor(Date.now() / 1000) - 100;
+    const oid = commitFile(r, 'a.txt', second);
+    const { objectsDir, headReflog } = gitPaths(r);
+    const start = second * 1000 + 500;
+    setMtime(join(objectsDir, oid.slice(0, 2), oid.slice(2)), second * 1000); // what HFS+ would store
+    setMtime(headReflog, start + 300);
+    const input = { objectsDir, headReflog, oids: [oid], tipOid: oid, turnStartMs: start };
+    expect(settleStartSecondCommits(input)).toEqual([{ oid, verdict: 'unknown', evidence: 'none' }]);
+    setMtime(headReflog, start - 300);
+    expect(settleStartSecondCommits(input)).toEqual([{ oid, verdict: 'before-turn', evidence: 'reflog' }]);
+    // The reflog speaks only for the tip it last recorded.
+    expect(settleStartSecondCommits({ ...input, tipOid: 'f'.repeat(40) })).toEqual([{ oid, verdict: 'unknown', evidence: 'none' }]);
+  });
+});
+
+describe('settleStartSecondCommits: packed objects', () => {
+  it('packed by gc before the start: before-turn by the pack, whatever gc did to the reflog', () => {
+    const r = repo();
+    const second = Math.floor(Date.now() / 1000) - 100;
+    const oid = commitFile(r, 'a.txt', second);
+    r.git(['gc', '-q']);
+    const { objectsDir, headReflog } = gitPaths(r);
+    expect(() => statSync(join(objectsDir, oid.slice(0, 2), oid.slice(2)))).toThrow(); // no loose copy left
+    const start = second * 1000 + 600;
+    for (const pack of packFiles(objectsDir)) setMtime(pack, start - 300);
+    setMtime(headReflog, start + 300); // gc rewrites the reflog; it must not matter here
+    expect(settleStartSecondCommits({ objectsDir, headReflog, oids: [oid], tipOid: oid, turnStartMs: start })).toEqual([
+      { oid, verdict: 'before-turn', evidence: 'pack' },
+    ]);
+  });
+
+  it('in a pack written since the start: unknown, unless the reflog predates the start', () => {
+    const r = repo();
+    const second = Math.floor(Date.now() / 1000) - 100;
+    const oid = commitFile(r, 'a.txt', second);
+    r.git(['gc', '-q']);
+    const { objectsDir, headReflog } = gitPaths(r);
+    const start = second * 1000 + 600;
+    for (const pack of packFiles(objectsDir)) setMtime(pack, start + 100);
+    setMtime(headReflog, start + 150);
+    const input = { objectsDir, headReflog, oids: [oid], tipOid: oid, turnStartMs: start };
+    expect(settleStartSecondCommits(input)).toEqual([{ oid, verdict: 'unknown', evidence: 'none' }]);
+    setMtime(headReflog, start - 300);
+    expect(settleStartSecondCommits(input)).toEqual([{ oid, verdict: 'before-turn', evidence: 'reflog' }]);
+  });
+
+  it('a pack written since the start that lacks the commit does not hold it back', () => {
+    const r = repo();
+    const second = Math.floor(Date.now() / 1000) - 100;
+    const oid = commitFile(r, 'a.txt', second);
+    r.git(['gc', '-q']);
+    const { objectsDir, headReflog } = gitPaths(r);
+    const start = second * 1000 + 600;
+    for (const pack of packFiles(objectsDir)) setMtime(pack, start - 300);
+    // A later fetch-like pack with other objects only (a blob), written after the start.
+    const other = repo();
+    other.write('other.txt', 'other\n');
+    other.git(['add', '-A']);
+    const blob = other.git(['rev-parse', ':other.txt']).trim();
+    const packed = gitWithInput(other, ['pack-objects', join(objectsDir, 'pack', 'pack')], `${blob}\n`);
+    expect(packed.trim()).toMatch(/^[0-9a-f]{40}$/);
+    for (const pack of packFiles(objectsDir)) if (pack.includes(packed.trim())) setMtime(pack, start + 100);
+    expect(settleStartSecondCommits({ objectsDir, headReflog, oids: [oid], tipOid: oid, turnStartMs: start })).toEqual([
+      { oid, verdict: 'before-turn', evidence: 'pack' },
+    ]);
+  });
+
+  it('borrowed from an alternate object store (clone --shared): unknown, since it may live there', () => {
+    const source = repo();
+    const second = Math.floor(Date.now() / 1000) - 100;
+    const oid = commitFile(source, 'a.txt', second);
+    const clone = join(source.dir, '..', 'shared-clone');
+    source.git(['clone', '-q', '--shared', source.dir, clone]);
+    const paths = gitPaths(source, clone);
+    const start = second * 1000 + 600;
+    setMtime(paths.headReflog, start + 300);
+    expect(settleStartSecondCommits({ ...paths, oids: [oid], tipOid: oid, turnStartMs: start })).toEqual([
+      { oid, verdict: 'unknown', evidence: 'none' },
+    ]);
+  });
+});
+
+describe('packIndexMayHold', () => {
+  it('answers exactly for every object of a real pack and for random names; "may hold" for unreadable indexes', () => {
+    const r = repo();
+    for (let i = 0; i < 30; i++) commitFile(r, `f-${i}.txt`, Math.floor(Date.now() / 1000) - 1000 + i);
+    r.git(['gc', '-q']);
+    const { objectsDir } = gitPaths(r);
+    const [pack] = packFiles(objectsDir);
+    const idx = `${pack?.slice(0, -'.pack'.length)}.idx`;
+    const listed = gitWithInput(r, ['show-index'], readFileSync(idx))
+      .trim()
+      .split('\n')
+      .map((line) => line.split(' ')[1] ?? '');
+    expect(listed.length).toBeGreaterThan(90); // commits, trees and blobs
+    for (const oid of listed) expect(packIndexMayHold(idx, oid)).toBe(true);
+    const known = new Set(listed);
+    for (let i = 0; i < 500; i++) {
+      const oid = randomBytes(20).toString('hex');
+      expect(packIndexMayHold(idx, oid)).toBe(known.has(oid));
+    }
+    // Names sharing the first byte with a listed one, but not listed.
+    for (const oid of listed.slice(0, 20)) {
+      const sibling = `${oid.slice(0, 38)}${oid.endsWith('00') ? '01' : '00'}`;
+      expect(packIndexMayHold(idx, sibling)).toBe(known.has(sibling));
+    }
+    const truncated = join(r.dir, '..', 'truncated.idx');
+    writeFileSync(truncated, readFileSync(idx).subarray(0, 600));
+    expect(packIndexMayHold(truncated, randomBytes(20).toString('hex'))).toBe(true);
+    expect(packIndexMayHold(join(r.dir, '..', 'missing.idx'), randomBytes(20).toString('hex'))).toBe(true);
+    expect(packIndexMayHold(idx, 'not-hex')).toBe(true);
+  });
+});
