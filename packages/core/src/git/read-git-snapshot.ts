@@ -12,8 +12,10 @@ export interface ReadGitSnapshotOptions {
   /** Time limit of each git call, in ms. A call that passes it is killed with its children. */
   readonly timeoutMs: number;
   /**
-   * When the turn started (ms since the epoch). When set, files of commits made since then (committer
-   * time ≥ this, to the second) are included with `source: 'committed'`.
+   * When the turn started (ms since the epoch). When set, files of commits made since then are included
+   * with `source: 'committed'`: committer time (1 s resolution) after the start's second, or in that
+   * very second and not proven older than the start by the object store or the reflog
+   * ({@link settleStartSecondCommits}; `uncertainCommit` when nothing could tell).
    *
    * May be a promise: {@link getCheckpoint} starts `git status` before the transcript has told it when
    * the turn started, and the `git log` call starts as soon as the promise resolves. Resolving to
@@ -41,7 +43,8 @@ const SLASH = 0x2f;
  * Cost: two git processes run in parallel (`rev-parse --show-toplevel` and
  * `status --porcelain=v2 --branch -z --untracked-files=all --no-ahead-behind`, which also yields HEAD
  * and the branch), a third (`log`) only with `sinceMs`; one `lstat` per file, the worktree's while the
- * `log` call runs.
+ * `log` call runs. Only when a listed commit lies in the turn-start second: a fourth (`rev-parse
+ * --git-path`, ~3 ms) and a few file reads (< 0.1 ms).
  *
  * Guarantees:
  * - read-only: `--no-optional-locks` and `GIT_OPTIONAL_LOCKS=0` keep `status` from refreshing the
