@@ -162,6 +162,21 @@ describe('settleStartSecondCommits: packed objects', () => {
     ]);
   });
 
+  it('more than 1,000 packs (a broken or hostile repository) prove nothing: unknown', () => {
+    const r = repo();
+    const second = Math.floor(Date.now() / 1000) - 100;
+    const oid = commitFile(r, 'a.txt', second);
+    r.git(['gc', '-q']);
+    const { objectsDir, headReflog } = gitPaths(r);
+    const start = second * 1000 + 600;
+    for (let i = 0; i < 1000; i++) writeFileSync(join(objectsDir, 'pack', `pack-junk-${i}.pack`), '');
+    for (const pack of packFiles(objectsDir)) setMtime(pack, start - 300);
+    setMtime(headReflog, start + 300);
+    expect(settleStartSecondCommits({ objectsDir, headReflog, oids: [oid], tipOid: oid, turnStartMs: start })).toEqual([
+      { oid, verdict: 'unknown', evidence: 'none' },
+    ]);
+  });
+
   it('borrowed from an alternate object store (clone --shared): unknown, since it may live there', () => {
     const source = repo();
     const second = Math.floor(Date.now() / 1000) - 100;
@@ -206,5 +221,18 @@ describe('packIndexMayHold', () => {
     expect(packIndexMayHold(truncated, randomBytes(20).toString('hex'))).toBe(true);
     expect(packIndexMayHold(join(r.dir, '..', 'missing.idx'), randomBytes(20).toString('hex'))).toBe(true);
     expect(packIndexMayHold(idx, 'not-hex')).toBe(true);
+  });
+
+  it('a hostile index (fan-out claiming 4M names in a 1 KiB file) is "may hold", without allocating for it', () => {
+    const r = repo();
+    const hostile = join(r.dir, '..', 'hostile.idx');
+    const bytes = Buffer.alloc(8 + 256 * 4);
+    bytes.writeUInt32BE(0xff744f63, 0);
+    bytes.writeUInt32BE(2, 4);
+    bytes.writeUInt32BE(0x00400000, 8 + 255 * 4); // 4M names starting with 0xff: 80 MiB to read
+    writeFileSync(hostile, bytes);
+    const before = process.memoryUsage().arrayBuffers;
+    expect(packIndexMayHold(hostile, `ff${'0'.repeat(38)}`)).toBe(true);
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(16 * 1024 * 1024);
   });
 });

@@ -1,4 +1,4 @@
-import { closeSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -51,6 +51,8 @@ export const FILE_CLOCK_SLACK_MS = 20;
 
 const NS_PER_SEC = 1_000_000_000n;
 const REFLOG_TAIL_BYTES = 4096;
+/** More packs than this are not examined (git itself repacks long before: `gc.autoPackLimit` is 50). */
+const MAX_PACKS = 1000;
 
 /**
  * Decide, for commits whose committer second is the turn-start second, whether each was made before
@@ -95,10 +97,12 @@ function settlePacked(objectsDir: string, oids: readonly string[], cutoffMs: num
   } catch {
     names = [];
   }
+  const packs = names.filter((n) => n.endsWith('.pack'));
+  // A repository with this many packs is broken or hostile; its packs prove nothing here.
+  if (packs.length > MAX_PACKS) return oids.map((oid) => ({ oid, verdict: 'unknown', evidence: 'none' }));
   // Packs written since the turn started (or whose time says nothing) may hold commits made during it.
   const recentIndexes: string[] = [];
-  for (const name of names) {
-    if (!name.endsWith('.pack')) continue;
+  for (const name of packs) {
     const stat = statNs(join(packDir, name));
     if (stat === 'missing') continue; // removed by a concurrent repack, which wrote a newer pack
     if (stat === 'unreadable' || isWholeSecond(stat) || nsToMs(stat) >= cutoffMs) {
@@ -134,8 +138,10 @@ export function packIndexMayHold(idxPath: string, oid: string): boolean {
     if (end < start) return true;
     const count = end - start;
     if (count === 0) return false;
-    const slice = Buffer.alloc(count * name.length);
     const offset = header.length + start * name.length;
+    // The index is untrusted input: a fan-out pointing past the file's end is corrupt, not an allocation.
+    if (offset + count * name.length > fstatSync(fd).size) return true;
+    const slice = Buffer.alloc(count * name.length);
     if (readSync(fd, slice, 0, slice.length, offset) !== slice.length) return true;
     let lo = 0;
     let hi = count - 1;
