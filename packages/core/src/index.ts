@@ -35,6 +35,7 @@ export { toRepoPath, pathKey, type PathBase } from './engine/normalize-path.ts';
 export { logWindow } from './engine/log-window.ts';
 export { getCheckpoint, SLUG_ENV } from './get-checkpoint.ts';
 export { readGitSnapshot, type ReadGitSnapshotOptions } from './git/read-git-snapshot.ts';
+export type { StartSecondCommit, StartSecondEvidence, StartSecondVerdict } from './git/settle-start-second-commits.ts';
 export { loadConfig, type LoadConfigOptions, type LoadedConfig, type UntrustedProjectConfig } from './config/load-config.ts';
 export {
   configDigest,
