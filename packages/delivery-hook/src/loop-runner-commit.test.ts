@@ -50,7 +50,9 @@ function loopRepo(): LoopRepo {
   git(['commit', '-q', '--no-verify', '-m', 'project'], { GIT_AUTHOR_DATE: old, GIT_COMMITTER_DATE: old });
   // The recorded rollout, as Codex wrote it, with its workspace path pointing here.
   const transcriptPath = join(sandbox.root, 'rollout.jsonl');
-  writeFileSync(transcriptPath, readFileSync(CODEX_FIXTURE.transcriptFile, 'utf8').replaceAll(CODEX_FIXTURE.recordedCwd, repo));
+  const recordedCwd = CODEX_FIXTURE.recordedCwd;
+  if (recordedCwd === undefined) throw new Error('the Codex fixture names the cwd it was recorded in');
+  writeFileSync(transcriptPath, readFileSync(CODEX_FIXTURE.transcriptFile, 'utf8').replaceAll(recordedCwd, repo));
   return { repo, env, transcriptPath, git };
 }
 
