@@ -110,6 +110,33 @@ describe('settleStartSecondCommits: loose objects', () => {
   });
 });
 
+describe('settleStartSecondCommits: a file-system clock behind git\'s', () => {
+  it('no file time proves "before" when the reflog file is older than the time git stamped its last line with', () => {
+    const r = repo();
+    const second = Math.floor(Date.now() / 1000) - 100;
+    const oid = commitFile(r, 'a.txt', second);
+    const { objectsDir, headReflog } = gitPaths(r);
+    const lastLine = readFileSync(headReflog, 'utf8').trim().split('\n').at(-1) ?? '';
+    expect(lastLine.split('\t')[0]?.split(' ').at(-2)).toBe(String(second)); // git's own time of the entry
+    const start = second * 1000 + 600;
+    const loose = join(objectsDir, oid.slice(0, 2), oid.slice(2));
+    const input = { objectsDir, headReflog, oids: [oid], tipOid: oid, turnStartMs: start };
+    // A network file system 2 s behind: the commit was made at S.800 (after the start) but its
+    // object file says S-2+0.800, and the reflog line git stamped S was written at S-2+0.801.
+    setMtime(loose, start + 200 - 2000);
+    setMtime(headReflog, start + 201 - 2000);
+    expect(settleStartSecondCommits(input)).toEqual([{ oid, verdict: 'unknown', evidence: 'none' }]);
+    // A clock that agrees: the same object time is proof.
+    setMtime(headReflog, second * 1000 + 100);
+    setMtime(loose, start - 200);
+    expect(settleStartSecondCommits(input)).toEqual([{ oid, verdict: 'before-turn', evidence: 'loose-object' }]);
+    // Behind or not, a time after the start stays "during".
+    setMtime(headReflog, start + 201 - 2000);
+    setMtime(loose, start + 200);
+    expect(settleStartSecondCommits(input)).toEqual([{ oid, verdict: 'during-turn', evidence: 'loose-object' }]);
+  });
+});
+
 describe('settleStartSecondCommits: packed objects', () => {
   it('packed by gc before the start: before-turn by the pack, whatever gc did to the reflog', () => {
     const r = repo();

@@ -67,13 +67,20 @@ const MAX_PACKS = 1000;
  * 3. For what is still open: if HEAD's reflog was last written before the start and its last entry
  *    moved HEAD to the log's tip, the tip — and so every commit listed — existed before the turn.
  *
- * A file time that is a whole second (a file system with 1 s or 2 s times) proves nothing. Never
- * throws: unreadable files leave the commit `unknown`. Cost: one `lstat` per commit; for packed ones a
- * directory listing, one `lstat` per pack and a few hundred bytes of each new pack's index; the reflog
- * costs one `lstat` and at most 4 KiB.
+ * A file time that is a whole second (a file system with 1 s or 2 s times) proves nothing, and no file
+ * time proves "before" when the file-system clock runs behind git's: the reflog's last line carries the
+ * time git stamped it with, its file the time the file system did. Never throws: unreadable files
+ * leave the commit `unknown`. Cost: one `lstat` per commit; for packed ones a directory listing, one
+ * `lstat` per pack and a few hundred bytes of each new pack's index; the reflog one `fstat` and at
+ * most 4 KiB.
  */
 export function settleStartSecondCommits(input: SettleStartSecondInput): StartSecondCommit[] {
   const cutoffMs = input.turnStartMs - FILE_CLOCK_SLACK_MS;
+  const reflog = readLastReflogEntry(input.headReflog);
+  // A file-system clock behind git's (a network file system, a VM's shared folder) makes every file
+  // time look older: none of them may then prove "before the turn". ("During" stays true: the real
+  // time is later still.)
+  const fileClockBehind = reflog !== undefined && reflog.mtimeMs < reflog.timeSec * 1000 - FILE_CLOCK_SLACK_MS;
   const out: StartSecondCommit[] = [];
   const packed: string[] = [];
   for (const oid of input.oids) {
@@ -83,7 +90,11 @@ export function settleStartSecondCommits(input: SettleStartSecondInput): StartSe
     else out.push({ oid, verdict: nsToMs(stat) < cutoffMs ? 'before-turn' : 'during-turn', evidence: 'loose-object' });
   }
   if (packed.length > 0) out.push(...settlePacked(input.objectsDir, packed, cutoffMs));
-  if (out.some((c) => c.verdict === 'unknown') && tipExistedBefore(input.headReflog, input.tipOid, cutoffMs)) {
+  if (fileClockBehind) return out.map((c) => (c.verdict === 'before-turn' ? { oid: c.oid, verdict: 'unknown', evidence: 'none' } : c));
+  // The reflog: written last before the start, with the tip as its last entry → the tip, and so every
+  // listed commit, existed before the turn. Any line's time is at most the file's mtime, so this holds
+  // even when reflogs were switched off later.
+  if (out.some((c) => c.verdict === 'unknown') && reflog !== undefined && reflog.mtimeMs < cutoffMs && reflog.newOid === input.tipOid) {
     return out.map((c) => (c.verdict === 'unknown' ? { oid: c.oid, verdict: 'before-turn', evidence: 'reflog' } : c));
   }
   return out;
@@ -161,27 +172,33 @@ export function packIndexMayHold(idxPath: string, oid: string): boolean {
   }
 }
 
-/**
- * True when HEAD's reflog proves `tipOid` existed before the cutoff: the file was last written before
- * it (no HEAD move was logged since) and its last entry's new value is the tip. Any line's time is at
- * most the file's mtime, so this holds even when logging was switched off later.
- */
-function tipExistedBefore(reflog: string, tipOid: string, cutoffMs: number): boolean {
-  const stat = statNs(reflog);
-  if (stat === 'missing' || stat === 'unreadable' || isWholeSecond(stat) || nsToMs(stat) >= cutoffMs) return false;
+/** HEAD's reflog: its file time, and the last entry's new value and git time (1 s). */
+interface LastReflogEntry {
+  readonly mtimeMs: number;
+  readonly newOid: string;
+  readonly timeSec: number;
+}
+
+/** The last entry of a reflog (at most its last 4 KiB are read); undefined when absent, unreadable or with a whole-second file time. */
+function readLastReflogEntry(path: string): LastReflogEntry | undefined {
   let fd: number | undefined;
   try {
-    fd = openSync(reflog, 'r');
-    const size = lstatSync(reflog).size;
+    fd = openSync(path, 'r');
+    const stat = fstatSync(fd, { bigint: true });
+    if (isWholeSecond(stat.mtimeNs)) return undefined;
+    const size = Number(stat.size);
     const length = Math.min(size, REFLOG_TAIL_BYTES);
     const tail = Buffer.alloc(length);
     readSync(fd, tail, 0, length, size - length);
     const lines = tail.toString('latin1').split('\n').filter((l) => l.length > 0);
-    const last = lines[lines.length - 1];
-    // `<old> <new> <ident> <time> <tz>\t<message>`
-    return last !== undefined && last.split(' ')[1] === tipOid;
+    // `<old> <new> <name> <<email>> <time> <tz>\t<message>`: the name may hold spaces, the time is second to last.
+    const fields = (lines[lines.length - 1] ?? '').split('\t')[0]?.split(' ') ?? [];
+    const newOid = fields[1];
+    const timeSec = Number(fields[fields.length - 2]);
+    if (newOid === undefined || fields.length < 5 || !Number.isFinite(timeSec)) return undefined;
+    return { mtimeMs: nsToMs(stat.mtimeNs), newOid, timeSec };
   } catch {
-    return false;
+    return undefined;
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
