@@ -32,7 +32,7 @@ const config = resolveConfig([{ config: PROJECT, source: { kind: 'project-file',
 
 /** The turn as the agent's transcript records it: the prompt time (ms) and the calls. */
 function reader(startedAtMs: number, calls: readonly ToolCall[]): TranscriptReader {
-  const t: TurnTimeline = {
+  return timelineReader({
     agent: 'codex',
     hasData: true,
     startedAt: new Date(startedAtMs).toISOString(),
@@ -40,7 +40,10 @@ function reader(startedAtMs: number, calls: readonly ToolCall[]): TranscriptRead
     checkpointsDelivered: 0,
     truncated: false,
     diagnostics: [],
-  };
+  });
+}
+
+function timelineReader(t: TurnTimeline): TranscriptReader {
   return {
     specificationVersion: 'transcript-reader-v1',
     agent: 'codex',
@@ -115,5 +118,22 @@ describe('getCheckpoint: a loop runner commits after each run, the next run star
     expect(outcome.message).toContain('Restart the daemon');
     expect(outcome.message).not.toContain('npm install');
     expect(outcome.message).not.toContain('make reload');
+  });
+});
+
+describe('getCheckpoint: a truncated turn (no prompt time, only its tail calls)', () => {
+  it('a commit of the unread part, in the second of the first call read but before it, is still the turn\'s', async () => {
+    const r = repo();
+    // The unread part committed at S.0xx; the first call read is at S.600.
+    const made = await commitsAroundTurnStart(r, { before: () => stagePreviousRun(r) });
+    const tail: ToolCall = { ...shell('make test'), timestamp: new Date(made.turnStartMs).toISOString() };
+    const turn = timelineReader({ agent: 'codex', hasData: true, calls: [tail], checkpointsDelivered: 0, truncated: true, diagnostics: [] });
+    const outcome = await getCheckpoint({ agent: 'codex', cwd: r.dir, env: r.env, config, sessionId: 's', transcript: { reader: turn, path: '/t.jsonl' } });
+    expect(outcome.files.map((f) => `${f.file.path}:${f.reason}`)).toEqual([
+      'config/app.json:committed-during-turn',
+      'daemon/server.mjs:committed-during-turn',
+      'package.json:committed-during-turn',
+    ]);
+    expect(outcome).toMatchObject({ decision: 'message', mode: 'actionable' });
   });
 });

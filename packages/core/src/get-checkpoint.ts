@@ -86,7 +86,7 @@ async function decide(request: CheckpointRequest, config: ResolvedConfig, diagno
   const git = await readGitSnapshot(cwd, {
     timeoutMs: config.gitTimeoutMs,
     // A truncated turn's start is unknown: commits since the first call read are still the turn's.
-    sinceMs: timelineRead.then(turnStartBoundMs),
+    sinceMs: timelineRead.then(commitsSinceMs),
     ...(request.signal ? { signal: request.signal } : {}),
     env,
   });
@@ -279,6 +279,19 @@ function escapeHatchOptions(
     // No home directory: the escape hatch falls back to the CLI command.
     return { sessionId };
   }
+}
+
+/**
+ * From when the git reader lists commits: the prompt time when the transcript has it (ms: a commit of
+ * that second made before it is not the turn's). A truncated turn has only a bound, the first call
+ * read; the unread part before it may have committed in that same second, so the bound is taken to
+ * the second.
+ */
+function commitsSinceMs(timeline: TurnTimeline): number | undefined {
+  const bound = turnStartBoundMs(timeline);
+  const started = timeline.startedAt === undefined ? Number.NaN : Date.parse(timeline.startedAt);
+  if (bound === undefined || Number.isFinite(started)) return bound;
+  return Math.floor(bound / 1000) * 1000;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
