@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentId } from '../agent-id.ts';
@@ -303,6 +303,11 @@ export function describeTranscriptReaderConformance(options: TranscriptReaderCon
           for (const fixture of allFixtures) {
             const bytes = readFileSync(fixture);
             const final = await readValid(fixture, baseRequest(fixture));
+            // The session's sibling folder (Claude's `<session>/subagents/`) goes along with the
+            // prefix, as it lies next to the transcript the hook reads.
+            const sessionDir = fixture.replace(/\.jsonl$/, '');
+            rmSync(temp.path('prefix'), { recursive: true, force: true });
+            if (sessionDir !== fixture && existsSync(sessionDir)) cpSync(sessionDir, temp.path('prefix'), { recursive: true });
             let lastCheckpoints = 0;
             for (const end of lineEnds(bytes)) {
               const label = `${fixture} cut after byte ${end}`;
