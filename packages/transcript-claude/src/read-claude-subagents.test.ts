@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, symlinkSync, writeFileSync, appendFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ShellToolCall, ToolCall, TurnTimeline } from '@agent-checkpoint/core';
+import type { ShellToolCall, TurnTimeline } from '@agent-checkpoint/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClaudeTranscriptReader } from './create-claude-transcript-reader.ts';
-import { mergeCallsByTime, readClaudeSubagents } from './read-claude-subagents.ts';
+import { readClaudeSubagents } from './read-claude-subagents.ts';
 import { expectValidTimeline, makeTempDir, PROBE_PREFIX } from './testing/fixtures.ts';
 import { ClaudeSessionWriter } from './testing/subagent-session.ts';
 
@@ -246,27 +246,5 @@ describe('subagent reads are bounded', () => {
     const direct = readClaudeSubagents({ transcriptPath: s.transcriptPath, refs: [{ agentId: 'a20f94b6eebc13214' }], maxBytes: 1e6, knownCallIds: new Set(), signal: controller.signal });
     expect(direct).toMatchObject({ calls: [], truncated: true, agentsRead: 0 });
     expect(direct.diagnostics.map((d) => d.code)).toEqual(['aborted']);
-  });
-});
-
-describe('mergeCallsByTime', () => {
-  const call = (id: string, timestamp?: string): ToolCall => ({ id, kind: 'other', rawName: 'X', input: {}, paths: [], outcome: 'success', ...(timestamp ? { timestamp } : {}) });
-  const ids = (calls: readonly ToolCall[]): string[] => calls.map((c) => c.id);
-
-  it('keeps the main order, puts each extra call before the first strictly later main call, ties after', () => {
-    expect(ids(mergeCallsByTime([call('m1', T(1)), call('m2', T(3)), call('m3', T(5))], [call('x1', T(0)), call('x2', T(3)), call('x3', T(4)), call('x4', T(9))]))).toEqual([
-      'x1',
-      'm1',
-      'm2',
-      'x2',
-      'x3',
-      'm3',
-      'x4',
-    ]);
-  });
-
-  it('calls without a time keep their place', () => {
-    expect(ids(mergeCallsByTime([call('m1', T(1)), call('m2'), call('m3', T(5))], [call('x1', T(2)), call('x2')]))).toEqual(['m1', 'm2', 'x1', 'x2', 'm3']);
-    expect(ids(mergeCallsByTime([call('m1')], []))).toEqual(['m1']);
   });
 });

@@ -1,6 +1,6 @@
 import { lstatSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { readJsonlTail, type TimelineDiagnostic, type ToolCall, type ToolCallOrigin } from '@agent-checkpoint/core';
+import { readJsonlTail, sortCallsByTime, type TimelineDiagnostic, type ToolCall, type ToolCallOrigin } from '@agent-checkpoint/core';
 import { buildClaudeToolCall, type ExcerptBudget } from './build-claude-tool-call.ts';
 import { parseClaudeLine, SUBAGENT_ID_PATTERN, type ClaudeEntry, type ClaudeToolResult, type ClaudeToolUse } from './parse-claude-entry.ts';
 import { skipClaudeSubagentLine } from './skip-claude-bookkeeping-line.ts';
@@ -170,7 +170,7 @@ export function readClaudeSubagents(input: ReadClaudeSubagentsInput): ClaudeSuba
       message: `${calls.length} call(s) of ${agentsRead} subagent transcript(s) belong to the turn (${bytesRead} bytes read).`,
     });
   }
-  return { calls: sortByTime(calls), diagnostics, truncated, bytesRead, agentsRead };
+  return { calls: sortCallsByTime(calls), diagnostics, truncated, bytesRead, agentsRead };
 }
 
 type SubagentsDir = { kind: 'dir'; path: string } | { kind: 'absent'; path: string } | { kind: 'refused'; reason: string };
@@ -285,49 +285,6 @@ function readOneSubagent(dir: string, ref: ClaudeSubagentRef, maxBytes: number, 
   const calls = uses.map(({ use, timestamp }) => ({ ...buildClaudeToolCall(use, results.get(use.id), timestamp, input.excerpt), origin }));
   const children = findClaudeSubagentRefs(uses, results, undefined);
   return { opened: true, calls, children, diagnostics, truncated: cut, bytesRead: tail.bytesRead };
-}
-
-/**
- * Merge the subagents' calls into the main agent's by time. Main calls keep their order; a
- * subagent call goes before the first main call that is strictly later (ties stay after the main
- * call); a call without a usable time keeps its place behind the one before it.
- */
-export function mergeCallsByTime(main: readonly ToolCall[], extra: readonly ToolCall[]): ToolCall[] {
-  if (extra.length === 0) return [...main];
-  const keys = fillForward(extra);
-  const merged: ToolCall[] = [];
-  let next = 0;
-  for (const call of main) {
-    const at = timeOf(call);
-    if (!Number.isNaN(at)) {
-      while (next < extra.length && (keys[next] as number) < at) merged.push(extra[next++] as ToolCall);
-    }
-    merged.push(call);
-  }
-  while (next < extra.length) merged.push(extra[next++] as ToolCall);
-  return merged;
-}
-
-/** Stable sort by time; a call without a time sorts as the call before it. */
-function sortByTime(calls: readonly ToolCall[]): ToolCall[] {
-  const keys = fillForward(calls);
-  const keyed = calls.map((call, index) => ({ call, key: keys[index] as number, index }));
-  keyed.sort((a, b) => a.key - b.key || a.index - b.index);
-  return keyed.map(({ call }) => call);
-}
-
-/** Each call's time in ms; a call without one takes the time of the call before it (or -Infinity). */
-function fillForward(calls: readonly ToolCall[]): number[] {
-  let previous = Number.NEGATIVE_INFINITY;
-  return calls.map((call) => {
-    const at = timeOf(call);
-    if (!Number.isNaN(at)) previous = at;
-    return previous;
-  });
-}
-
-function timeOf(call: ToolCall): number {
-  return call.timestamp === undefined ? Number.NaN : Date.parse(call.timestamp);
 }
 
 function errorCode(error: unknown): string | undefined {

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import {
   DEFAULT_TRANSCRIPT_MAX_BYTES,
   emptyTimeline,
+  mergeCallsByTime,
   type ReadTurnRequest,
   type TimelineDiagnostic,
   type ToolCall,
@@ -11,7 +12,7 @@ import {
 import { buildClaudeTimeline, type BuiltClaudeTimeline } from './build-claude-timeline.ts';
 import type { ExcerptBudget } from './build-claude-tool-call.ts';
 import { collectClaudeTurn } from './collect-claude-turn.ts';
-import { mergeCallsByTime, readClaudeSubagents } from './read-claude-subagents.ts';
+import { readClaudeSubagents } from './read-claude-subagents.ts';
 
 /** Default longest wait for Claude's lagging final transcript write (claude-cli.md §2.4). */
 export const DEFAULT_FLUSH_WAIT_MS = 1500;
