@@ -73,8 +73,8 @@ export interface ClaudeToolResult {
   readonly text?: string;
   /**
    * The subagent an Agent/Task call started or resumed: the entry's `toolUseResult.agentId`
-   * (foreground and background alike), or the `agentId: <id>` line of a background launch text when
-   * the entry has no `toolUseResult`. Only set on the entry's single tool result.
+   * (foreground and background alike) when the entry holds this one result, or else the
+   * `agentId: <id>` line of a background launch text.
    */
   readonly agentId?: string;
   /** `toolUseResult.agentType` next to that id (`general-purpose`…). */
@@ -205,8 +205,10 @@ function parseUser(base: ClaudeEntryBase, raw: Record<string, unknown>, content:
     }
     if (texts.length > 0) text = texts.join('\n');
   }
-  const only = toolResults.length === 1 ? toolResults[0] : undefined;
-  if (only) toolResults[0] = { ...only, ...subagentOfResult(raw['toolUseResult'], only.text) };
+  // The entry-level `toolUseResult` belongs to the entry's single result; several results in one
+  // entry keep only what their own text says (a background launch's `agentId:` line).
+  const entryResult = toolResults.length === 1 ? raw['toolUseResult'] : undefined;
+  for (const [index, result] of toolResults.entries()) toolResults[index] = { ...result, ...subagentOfResult(entryResult, result.text) };
   return {
     kind: 'user',
     ...base,
