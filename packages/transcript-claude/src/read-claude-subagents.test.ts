@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, symlinkSync, writeFileSync, appendFileSync, renameSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ShellToolCall, TurnTimeline } from '@agent-checkpoint/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClaudeTranscriptReader } from './create-claude-transcript-reader.ts';
-import { readClaudeSubagents } from './read-claude-subagents.ts';
-import { expectValidTimeline, makeTempDir, PROBE_PREFIX } from './testing/fixtures.ts';
+import { claudeSubagentTranscriptPath, readClaudeSubagents } from './read-claude-subagents.ts';
+import { expectValidTimeline, fixture, makeTempDir, PROBE_PREFIX } from './testing/fixtures.ts';
 import { ClaudeSessionWriter } from './testing/subagent-session.ts';
 
 const cleanups: (() => void)[] = [];
@@ -47,6 +47,26 @@ function editAndRestart(s: ClaudeSessionWriter, agentId = 'a20f94b6eebc13214'): 
     .bash(PROMPT, 'toolu_sub_restart', 'make restart', T(4), T(5));
   return s.agent(PROMPT, 'toolu_main_agent', agentId, T(1), T(6)).text('Done.', T(7));
 }
+
+describe('where Claude Code 2.1.330 writes a subagent transcript', () => {
+  it("is the recorded SubagentStop payload's agent_transcript_path", () => {
+    const { payload } = JSON.parse(readFileSync(fixture('hook-payloads/subagent-stop.record.json'), 'utf8')) as { payload: Record<string, string> };
+    expect(claudeSubagentTranscriptPath(payload['transcript_path'] as string, payload['agent_id'] as string)).toBe(payload['agent_transcript_path']);
+    expect(claudeSubagentTranscriptPath('/x/notes.txt', 'a1')).toBeUndefined();
+  });
+
+  it("a task notification's task-id is the agent id of the recorded UserPromptSubmit", async () => {
+    const { payload } = JSON.parse(readFileSync(fixture('hook-payloads/user-prompt-submit-task-notification.record.json'), 'utf8')) as { payload: Record<string, string> };
+    const timeline = await createClaudeTranscriptReader().readTurn({
+      transcriptPath: fixture('subagent-background.jsonl'),
+      checkpointPrefix: PROBE_PREFIX,
+      flushWaitMs: 0,
+      hint: { turnId: payload['prompt_id'] as string },
+    });
+    expect(timeline.prompt).toBe(payload['prompt']);
+    expect(timeline.calls.map((call) => call.origin?.agentId)).toEqual(['a45c5977fba3e5deb']);
+  });
+});
 
 describe('subagent calls belong to the turn', () => {
   it('a foreground subagent edit + restart: both calls, between the Agent call and the end, marked with their origin', async () => {

@@ -173,6 +173,17 @@ export function readClaudeSubagents(input: ReadClaudeSubagentsInput): ClaudeSuba
   return { calls: sortCallsByTime(calls), diagnostics, truncated, bytesRead, agentsRead };
 }
 
+/**
+ * Where Claude Code writes a subagent's transcript: `<dir>/<session>/subagents/agent-<agentId>.jsonl`
+ * for the main transcript `<dir>/<session>.jsonl` (the `agent_transcript_path` of its SubagentStop
+ * payload). Undefined when the main path is not a `<session>.jsonl`.
+ */
+export function claudeSubagentTranscriptPath(transcriptPath: string, agentId: string): string | undefined {
+  const name = basename(transcriptPath);
+  if (!name.endsWith('.jsonl') || name.length === '.jsonl'.length) return undefined;
+  return join(dirname(transcriptPath), name.slice(0, -'.jsonl'.length), 'subagents', `agent-${agentId}.jsonl`);
+}
+
 type SubagentsDir = { kind: 'dir'; path: string } | { kind: 'absent'; path: string } | { kind: 'refused'; reason: string };
 
 /**
@@ -181,12 +192,10 @@ type SubagentsDir = { kind: 'dir'; path: string } | { kind: 'absent'; path: stri
  * own folder (the file itself is opened with O_NOFOLLOW and ids hold no path separator).
  */
 function subagentsDir(transcriptPath: string): SubagentsDir {
-  const name = basename(transcriptPath);
-  if (!name.endsWith('.jsonl') || name.length === '.jsonl'.length) {
-    return { kind: 'absent', path: `${transcriptPath} (not a <session>.jsonl name)` };
-  }
-  const sessionDir = join(dirname(transcriptPath), name.slice(0, -'.jsonl'.length));
-  const path = join(sessionDir, 'subagents');
+  const probe = claudeSubagentTranscriptPath(transcriptPath, 'x');
+  if (probe === undefined) return { kind: 'absent', path: `${transcriptPath} (not a <session>.jsonl name)` };
+  const path = dirname(probe);
+  const sessionDir = dirname(path);
   for (const folder of [sessionDir, path]) {
     let stats;
     try {
