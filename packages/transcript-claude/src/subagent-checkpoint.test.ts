@@ -149,7 +149,9 @@ describe('getCheckpoint with a subagent doing the work (real git, real Claude re
     delegateTurn(w, { restart: true, failingCommand: true });
     const outcome = await checkpoint(w);
     expect(outcome.decision).toBe('message');
-    expect(outcome.result?.observations.some((o) => o.text.startsWith('A command returned errors'))).toBe(true);
+    const error = outcome.result?.observations.find((o) => o.text.startsWith('A command returned errors'));
+    expect(error?.callIds).toEqual(['toolu_sub_fail']);
+    expect(outcome.message).toContain('./scripts/check-config.sh');
   });
 
   it("a background agent's edit + restart, finished after the spawning turn: its notification turn passes", async () => {
