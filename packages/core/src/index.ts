@@ -2,6 +2,7 @@ export * from './agent-id.ts';
 export * from './timeline/tool-call.ts';
 export * from './timeline/turn-timeline.ts';
 export * from './timeline/make-output-excerpt.ts';
+export * from './timeline/merge-calls-by-time.ts';
 export * from './transcript/transcript-reader.ts';
 export * from './transcript/read-jsonl-tail.ts';
 export type * from './config/config-schema.ts';

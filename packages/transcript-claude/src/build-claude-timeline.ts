@@ -2,7 +2,8 @@ import type { TimelineDiagnostic, TokenUsage, ToolCall, TurnHint, TurnTimeline }
 import { buildClaudeToolCall, type ExcerptBudget } from './build-claude-tool-call.ts';
 import { classifyClaudeUserEntry, extractCheckpointText, isTaskNotificationPrompt } from './classify-claude-user-entry.ts';
 import type { CollectedClaudeTurn } from './collect-claude-turn.ts';
-import type { ClaudeEntry, ClaudeToolResult, ClaudeToolUse, ClaudeUserEntry } from './parse-claude-entry.ts';
+import type { ClaudeEntry, ClaudeToolResult, ClaudeUserEntry } from './parse-claude-entry.ts';
+import { findClaudeSubagentRefs, type ClaudeSubagentRef, type TimedClaudeToolUse } from './read-claude-subagents.ts';
 
 /** Longest prompt text kept on the timeline. */
 export const PROMPT_MAX_CHARS = 2000;
@@ -27,6 +28,8 @@ export interface BuiltClaudeTimeline {
    * the turn's last assistant entry has no text (a tool call) or there is none.
    */
   readonly fileFinalAssistantTexts: readonly string[];
+  /** The subagents whose transcripts hold part of the turn (read afterwards, see `readClaudeSubagents`). */
+  readonly subagents: readonly ClaudeSubagentRef[];
 }
 
 /**
@@ -42,6 +45,7 @@ export function buildClaudeTimeline(input: BuildClaudeTimelineInput): BuiltClaud
 
   const noData = (diagnostic: TimelineDiagnostic): BuiltClaudeTimeline => ({
     fileFinalAssistantTexts: [],
+    subagents: [],
     timeline: {
       agent: 'claude',
       hasData: false,
@@ -124,7 +128,7 @@ export function buildClaudeTimeline(input: BuildClaudeTimelineInput): BuiltClaud
     }
   }
 
-  const uses: { use: ClaudeToolUse; timestamp: string | undefined }[] = [];
+  const uses: TimedClaudeToolUse[] = [];
   const seenUseIds = new Set<string>();
   const results = new Map<string, ClaudeToolResult>();
   let checkpointsDelivered = 0;
@@ -175,7 +179,8 @@ export function buildClaudeTimeline(input: BuildClaudeTimelineInput): BuiltClaud
     readStats,
     diagnostics,
   };
-  return { timeline, fileFinalAssistantTexts };
+  const taskNotice = startUser && startIsPrompt && isTaskNotificationPrompt(startUser) ? startUser.text : undefined;
+  return { timeline, fileFinalAssistantTexts, subagents: findClaudeSubagentRefs(uses, results, taskNotice) };
 }
 
 function describeNonClaudeFile(collected: CollectedClaudeTurn, maxBytes: number): TimelineDiagnostic {

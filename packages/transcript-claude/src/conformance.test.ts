@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeTranscriptReaderConformance, recordedTranscripts, type RecordedEndOfTurnEvent } from '@agent-checkpoint/core/conformance';
 import fg from 'fast-glob';
@@ -19,6 +20,31 @@ describeTranscriptReaderConformance({
     ...recordedTranscripts(join(fixtures, 'gemini/0.61.0/recorded')).map((path) => ({ agent: 'gemini' as const, path })),
     ...recordedTranscripts(join(fixtures, 'codex/0.169.0/recorded')).map((path) => ({ agent: 'codex' as const, path })),
   ],
+  // The real 2.1.330 recordings of a foreground and a background Agent call, with the subagents' own
+  // transcripts where Claude writes them (<session>/subagents/agent-<id>.jsonl).
+  subagents: {
+    cases: [
+      {
+        name: 'foreground Agent call',
+        ...session('subagent-foreground', 'a20f94b6eebc13214'),
+        expected: [
+          { rawName: 'Agent', by: 'main' },
+          { rawName: 'Bash', command: 'ls -a && false', by: { subagent: 'a20f94b6eebc13214' } },
+          { rawName: 'Bash', command: 'echo checkpoint-ok', by: 'main' },
+        ],
+      },
+      {
+        name: 'background Agent call, still running at Stop',
+        ...session('subagent-background', 'a45c5977fba3e5deb'),
+        hint: { turnId: 'e9db129e-b064-4339-b5f6-29f73a123135' },
+        expected: [
+          { rawName: 'Agent', by: 'main' },
+          { rawName: 'Bash', command: 'echo checkpoint-ok', by: 'main' },
+          { rawName: 'Bash', command: 'ls -a', by: { subagent: 'a45c5977fba3e5deb' } },
+        ],
+      },
+    ],
+  },
   // SIGINT during a Bash call: the tool_result is `is_error` "The user doesn't want to proceed…", no exit code.
   interruptedOutcome: 'error',
   hintSources: [
@@ -34,3 +60,15 @@ describeTranscriptReaderConformance({
     },
   ],
 });
+
+/** A recorded session's main transcript and its one subagent transcript, as the suite's files. */
+function session(name: string, agentId: string): { files: Record<string, Buffer>; transcript: string; subagentFiles: string[] } {
+  const transcript = `${name}.jsonl`;
+  const subagent = `${name}/subagents/agent-${agentId}.jsonl`;
+  const root = join(fixtures, 'claude/2.1.330');
+  return {
+    files: { [transcript]: readFileSync(join(root, transcript)), [subagent]: readFileSync(join(root, subagent)) },
+    transcript,
+    subagentFiles: [subagent],
+  };
+}

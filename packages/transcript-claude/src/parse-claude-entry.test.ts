@@ -81,3 +81,38 @@ describe('guessForeignAgent', () => {
     expect(guessForeignAgent({ a: 1 })).toBeUndefined();
   });
 });
+
+describe('subagent ids on tool results', () => {
+  const user = (content: unknown[], toolUseResult?: unknown): unknown => ({
+    parentUuid: 'p',
+    isSidechain: false,
+    promptId: 'x',
+    type: 'user',
+    message: { role: 'user', content },
+    uuid: 'u',
+    timestamp: '2026-11-22T02:11:49.479Z',
+    ...(toolUseResult === undefined ? {} : { toolUseResult }),
+  });
+  const results = (raw: unknown) => {
+    const parsed = parseClaudeLine(raw);
+    return parsed.kind === 'entry' && parsed.entry.kind === 'user' ? parsed.entry.toolResults : [];
+  };
+
+  it('takes toolUseResult.agentId / agentType for the single result of the entry (foreground hand-back)', () => {
+    expect(results(user([{ type: 'tool_result', tool_use_id: 't1', content: 'done' }], { status: 'completed', agentId: 'a20f94b6eebc13214', agentType: 'general-purpose' }))).toEqual([
+      { toolUseId: 't1', isError: false, text: 'done', agentId: 'a20f94b6eebc13214', agentType: 'general-purpose' },
+    ]);
+  });
+
+  it("falls back to a launch text's agentId line; with several results only each one's own text counts", () => {
+    const launch = (id: string): string => `Async agent launched successfully.\nagentId: ${id} (internal ID - do not mention to user.)`;
+    expect(
+      results(user([{ type: 'tool_result', tool_use_id: 't1', content: launch('aaa111') }, { type: 'tool_result', tool_use_id: 't2', content: launch('bbb222') }], { agentId: 'ignored' })).map((r) => r.agentId),
+    ).toEqual(['aaa111', 'bbb222']);
+  });
+
+  it('never takes an id that is not a plain name', () => {
+    expect(results(user([{ type: 'tool_result', tool_use_id: 't1', content: 'x' }], { agentId: '../../etc/passwd' }))[0]?.agentId).toBeUndefined();
+    expect(results(user([{ type: 'tool_result', tool_use_id: 't1', content: 'agentId: ../x' }]))[0]?.agentId).toBeUndefined();
+  });
+});

@@ -71,6 +71,14 @@ export interface ClaudeToolResult {
   readonly isError: boolean;
   /** The result content as text; undefined when the block has no content. */
   readonly text?: string;
+  /**
+   * The subagent an Agent/Task call started or resumed: the entry's `toolUseResult.agentId`
+   * (foreground and background alike) when the entry holds this one result, or else the
+   * `agentId: <id>` line of a background launch text.
+   */
+  readonly agentId?: string;
+  /** `toolUseResult.agentType` next to that id (`general-purpose`…). */
+  readonly agentType?: string;
 }
 
 /** The `message.usage` counters this package reads. */
@@ -118,8 +126,17 @@ const objectRecord = P.when((value: unknown): value is Record<string, unknown> =
   typeof value === 'object' && value !== null && !Array.isArray(value),
 );
 
+/** Options of {@link parseClaudeLine}. */
+export interface ParseClaudeLineOptions {
+  /**
+   * Keep sidechain entries (`isSidechain:true`). A main transcript ignores them (they are not the
+   * main agent's turn); a subagent's own transcript consists of nothing else.
+   */
+  readonly keepSidechain?: boolean;
+}
+
 /** Narrow one parsed JSON line. Total: never throws, whatever the input. */
-export function parseClaudeLine(raw: unknown): ParsedLine {
+export function parseClaudeLine(raw: unknown, options: ParseClaudeLineOptions = {}): ParsedLine {
   if (!isMatching(objectRecord, raw)) return { kind: 'foreign' };
   const uuid = raw['uuid'];
   const type = raw['type'];
@@ -131,7 +148,7 @@ export function parseClaudeLine(raw: unknown): ParsedLine {
   if (typeof type !== 'string') return { kind: 'foreign' };
   // Subagent work lives in its own file; older versions interleaved it in the main file. Either
   // way it is not the main agent's turn.
-  if (raw['isSidechain'] === true) return { kind: 'ignored-claude' };
+  if (raw['isSidechain'] === true && options.keepSidechain !== true) return { kind: 'ignored-claude' };
   const base = readBase(uuid, raw);
   const entry = match(raw)
     .returnType<ClaudeEntry | undefined>()
@@ -188,6 +205,10 @@ function parseUser(base: ClaudeEntryBase, raw: Record<string, unknown>, content:
     }
     if (texts.length > 0) text = texts.join('\n');
   }
+  // The entry-level `toolUseResult` belongs to the entry's single result; several results in one
+  // entry keep only what their own text says (a background launch's `agentId:` line).
+  const entryResult = toolResults.length === 1 ? raw['toolUseResult'] : undefined;
+  for (const [index, result] of toolResults.entries()) toolResults[index] = { ...result, ...subagentOfResult(entryResult, result.text) };
   return {
     kind: 'user',
     ...base,
@@ -200,6 +221,23 @@ function parseUser(base: ClaudeEntryBase, raw: Record<string, unknown>, content:
     ...(text === undefined ? {} : { text }),
     toolResults,
   };
+}
+
+/** Shape of a subagent id as Claude writes it (`a45c5977fba3e5deb`); anything else is not used as a file name. */
+export const SUBAGENT_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
+/** The id line of a background launch result: `agentId: a45c5977fba3e5deb (internal ID …)`. */
+const LAUNCH_AGENT_ID_LINE = /^agentId: ([A-Za-z0-9_-]{1,128})(?:\s|$)/m;
+
+function subagentOfResult(toolUseResult: unknown, text: string | undefined): { agentId?: string; agentType?: string } {
+  if (isMatching(objectRecord, toolUseResult)) {
+    const agentId = toolUseResult['agentId'];
+    if (typeof agentId === 'string' && SUBAGENT_ID_PATTERN.test(agentId)) {
+      const agentType = toolUseResult['agentType'];
+      return { agentId, ...(typeof agentType === 'string' && agentType.length > 0 ? { agentType } : {}) };
+    }
+  }
+  const launched = text === undefined ? undefined : LAUNCH_AGENT_ID_LINE.exec(text)?.[1];
+  return launched === undefined ? {} : { agentId: launched };
 }
 
 function parseAssistant(base: ClaudeEntryBase, message: Record<string, unknown>, content: unknown[]): ClaudeAssistantEntry {

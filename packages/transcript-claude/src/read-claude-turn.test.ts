@@ -194,44 +194,62 @@ describe('readTurn on the recorded Claude Code 2.1.330 transcripts', () => {
     expect(timeline.checkpointsDelivered).toBe(0);
   });
 
-  it('background subagent: the first turn has one Agent call and no subagent call; the task notification opens its own turn', async () => {
+  it('background subagent: its calls so far belong to the spawning turn (marked as the subagent\'s); the task notification turn gets them too', async () => {
     const stop = payload('stop-with-background-task.record.json');
     const first = await read('subagent-background.jsonl', { turnId: stop.prompt_id });
     expectValidTimeline(first);
     expect(first.prompt).toBe('do the task');
+    const subagentLs = { kind: 'shell', rawName: 'Bash', outcome: 'success', command: 'ls -a', exitCode: 0, paths: [] };
+    // In time order: the Agent call (16.832), the main Bash (18.227), the subagent's Bash (18.638).
     expect(first.calls.map(summarize)).toEqual([
       { kind: 'other', rawName: 'Agent', outcome: 'success', paths: [] },
       { kind: 'shell', rawName: 'Bash', outcome: 'success', command: 'echo checkpoint-ok', exitCode: 0, paths: [] },
+      subagentLs,
     ]);
+    expect(first.calls.map((call) => call.origin)).toEqual([
+      undefined,
+      undefined,
+      { kind: 'subagent', agentId: 'a45c5977fba3e5deb', agentType: 'general-purpose', parentCallId: 'toolu_mock08eb1bfd131f3933a542' },
+    ]);
+    expect(first.calls[2]?.timestamp).toBe('2026-11-22T02:07:18.638Z');
     expect(excerptText(first.calls[0]?.output)).toMatch(/^Async agent launched successfully\./);
-    expect(first.calls.some((call) => call.kind === 'shell' && (call as ShellToolCall).command === 'ls -a')).toBe(false);
     expect(first.lastAssistantMessage).toBe('Checked after the checkpoint.');
+    expect(first.truncated).toBe(false);
+    expect(first.diagnostics.map((d) => d.code)).toEqual(['subagents-read']);
     // The turn ends where the task-notification turn begins.
     expect(first.checkpointsDelivered).toBe(1);
 
+    // The completion notice names the agent (<task-id>): its work is reported in this turn.
     const notification = await read('subagent-background.jsonl');
-    expect(notification).toMatchObject({
-      turnId: 'ea35ecdc-74ad-4213-be6d-09ab95474ed2',
-      calls: [],
-      checkpointsDelivered: 1,
-    });
+    expect(notification).toMatchObject({ turnId: 'ea35ecdc-74ad-4213-be6d-09ab95474ed2', checkpointsDelivered: 1 });
+    expect(notification.calls.map(summarize)).toEqual([subagentLs]);
+    expect(notification.calls[0]?.origin).toEqual({ kind: 'subagent', agentId: 'a45c5977fba3e5deb' });
     expect(notification.prompt).toMatch(/^<task-notification>\n<task-id>a45c5977fba3e5deb<\/task-id>/);
-    expect(notification.diagnostics.map((d) => d.code)).toEqual(['task-notification-turn']);
+    expect(notification.diagnostics.map((d) => d.code)).toEqual(['task-notification-turn', 'subagents-read']);
     const keyed = await read('subagent-background.jsonl', { turnId: 'ea35ecdc-74ad-4213-be6d-09ab95474ed2' });
     expect(keyed).toEqual(notification);
   });
 
-  it('foreground subagent: the Agent call is one `other` call with the hand-back text; the failing subagent Bash never leaks', async () => {
+  it('foreground subagent: the Agent call with the hand-back text, then the subagent\'s failing Bash (its error counts), then the main Bash', async () => {
     const timeline = await read('subagent-foreground.jsonl');
     expectValidTimeline(timeline);
     expect(timeline.calls.map(summarize)).toEqual([
       { kind: 'other', rawName: 'Agent', outcome: 'success', paths: [] },
+      { kind: 'shell', rawName: 'Bash', outcome: 'error', command: 'ls -a && false', exitCode: 1, paths: [] },
       { kind: 'shell', rawName: 'Bash', outcome: 'success', command: 'echo checkpoint-ok', exitCode: 0, paths: [] },
     ]);
     const handBack = excerptText(timeline.calls[0]?.output);
     expect(handBack).toContain('[Subagent hand-back]');
     expect(handBack).toContain('Files: README.md and .claude');
-    expect(timeline.calls.every((call) => call.sidechain === undefined)).toBe(true);
+    expect(timeline.calls.map((call) => call.origin)).toEqual([
+      undefined,
+      { kind: 'subagent', agentId: 'a20f94b6eebc13214', agentType: 'general-purpose', parentCallId: 'toolu_mock0e4476fe3b0610c0cc8b' },
+      undefined,
+    ]);
+    // Without subagents (reader option), the main agent's calls alone.
+    const mainOnly = await createClaudeTranscriptReader({ subagents: false }).readTurn({ transcriptPath: fixture('subagent-foreground.jsonl'), checkpointPrefix: PROBE_PREFIX, flushWaitMs: 0 });
+    expect(mainOnly.calls.map((call) => call.rawName)).toEqual(['Agent', 'Bash']);
+    expect(mainOnly.calls.every((call) => call.origin === undefined)).toBe(true);
   });
 
   it("a subagent's own file has no main-agent turn", async () => {

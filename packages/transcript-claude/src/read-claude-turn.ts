@@ -3,13 +3,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import {
   DEFAULT_TRANSCRIPT_MAX_BYTES,
   emptyTimeline,
+  mergeCallsByTime,
   type ReadTurnRequest,
   type TimelineDiagnostic,
+  type ToolCall,
   type TurnTimeline,
 } from '@agent-checkpoint/core';
 import { buildClaudeTimeline, type BuiltClaudeTimeline } from './build-claude-timeline.ts';
 import type { ExcerptBudget } from './build-claude-tool-call.ts';
 import { collectClaudeTurn } from './collect-claude-turn.ts';
+import { readClaudeSubagents } from './read-claude-subagents.ts';
 
 /** Default longest wait for Claude's lagging final transcript write (claude-cli.md §2.4). */
 export const DEFAULT_FLUSH_WAIT_MS = 1500;
@@ -26,6 +29,11 @@ export interface ClaudeReaderOptions {
   readonly excerpt?: ExcerptBudget;
   /** Size of each backwards read in bytes (default 64 KiB); tests shrink it to exercise line splits. */
   readonly chunkBytes?: number;
+  /**
+   * Read the turn's subagent transcripts (`<session>/subagents/agent-<id>.jsonl`) and add their calls,
+   * marked with {@link ToolCall.origin}. Default true; false gives the main agent's calls only.
+   */
+  readonly subagents?: boolean;
 }
 
 /**
@@ -38,20 +46,45 @@ export interface ClaudeReaderOptions {
  */
 export async function readClaudeTurn(request: ReadTurnRequest, options: ClaudeReaderOptions = {}): Promise<TurnTimeline> {
   try {
-    return await readWithFlushWait(request, options);
+    const built = await readWithFlushWait(request, options);
+    return options.subagents === false ? built.timeline : withSubagentCalls(built, request, options);
   } catch (error) {
     // Defensive: every known failure is handled below; an unexpected one must still not escape.
     return emptyTimeline('claude', { level: 'warn', code: 'internal-error', message: `Reading the transcript failed: ${describe(error)}` });
   }
 }
 
-async function readWithFlushWait(request: ReadTurnRequest, options: ClaudeReaderOptions): Promise<TurnTimeline> {
+/**
+ * Add the calls the turn's subagents recorded in their own transcripts, merged by time and marked
+ * with their origin. The subagent files share one byte cap, the request's `maxBytes`; a cut-short
+ * subagent read makes the timeline `truncated` (earlier subagent calls may be missing).
+ */
+function withSubagentCalls(built: BuiltClaudeTimeline, request: ReadTurnRequest, options: ClaudeReaderOptions): TurnTimeline {
+  const { timeline } = built;
+  if (!timeline.hasData || built.subagents.length === 0) return timeline;
+  const read = readClaudeSubagents({
+    transcriptPath: request.transcriptPath,
+    refs: built.subagents,
+    maxBytes: sanitizeMs(request.maxBytes, DEFAULT_TRANSCRIPT_MAX_BYTES),
+    knownCallIds: new Set(timeline.calls.map((call) => call.id)),
+    ...(request.signal ? { signal: request.signal } : {}),
+    ...(options.excerpt ? { excerpt: options.excerpt } : {}),
+  });
+  return {
+    ...timeline,
+    calls: mergeCallsByTime(timeline.calls, read.calls),
+    truncated: timeline.truncated || read.truncated,
+    diagnostics: [...timeline.diagnostics, ...read.diagnostics],
+  };
+}
+
+async function readWithFlushWait(request: ReadTurnRequest, options: ClaudeReaderOptions): Promise<BuiltClaudeTimeline> {
   const first = readOnce(request, options);
   const expected = request.hint?.lastAssistantMessage;
   const waitMs = sanitizeMs(request.flushWaitMs ?? options.flushWaitMs, DEFAULT_FLUSH_WAIT_MS);
-  if (waitMs === 0 || expected === undefined || expected.trim().length === 0) return first.built.timeline;
+  if (waitMs === 0 || expected === undefined || expected.trim().length === 0) return first.built;
   if (!first.built.timeline.hasData || matchesFinalText(first.built.fileFinalAssistantTexts, expected)) {
-    return first.built.timeline;
+    return first.built;
   }
 
   const pollMs = Math.max(1, sanitizeMs(options.pollIntervalMs, DEFAULT_FLUSH_POLL_MS));
@@ -71,7 +104,7 @@ async function readWithFlushWait(request: ReadTurnRequest, options: ClaudeReader
     latest = readOnce(request, options);
     if (!latest.built.timeline.hasData) continue;
     if (matchesFinalText(latest.built.fileFinalAssistantTexts, expected)) {
-      return withDiagnostic(latest.built.timeline, {
+      return withDiagnostic(latest.built, {
         level: 'info',
         code: 'flush-waited',
         message: `Waited ${Date.now() - startedAt} ms for Claude to write the final assistant entry.`,
@@ -79,7 +112,7 @@ async function readWithFlushWait(request: ReadTurnRequest, options: ClaudeReader
     }
   }
   const aborted = request.signal?.aborted === true;
-  return withDiagnostic(latest.built.timeline, {
+  return withDiagnostic(latest.built, {
     level: 'warn',
     code: aborted ? 'flush-wait-aborted' : 'flush-timeout',
     message: aborted
@@ -96,7 +129,7 @@ interface ReadAttempt {
 function readOnce(request: ReadTurnRequest, options: ClaudeReaderOptions): ReadAttempt {
   const path = request.transcriptPath;
   const fail = (code: string, message: string, level: TimelineDiagnostic['level'] = 'warn'): ReadAttempt => ({
-    built: { timeline: emptyTimeline('claude', { level, code, message }), fileFinalAssistantTexts: [] },
+    built: { timeline: emptyTimeline('claude', { level, code, message }), fileFinalAssistantTexts: [], subagents: [] },
     fileBytes: undefined,
   });
   if (typeof path !== 'string' || path.length === 0) return fail('missing-file', 'No transcript path was given.');
@@ -146,8 +179,8 @@ function normalize(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-function withDiagnostic(timeline: TurnTimeline, diagnostic: TimelineDiagnostic): TurnTimeline {
-  return { ...timeline, diagnostics: [...timeline.diagnostics, diagnostic] };
+function withDiagnostic(built: BuiltClaudeTimeline, diagnostic: TimelineDiagnostic): BuiltClaudeTimeline {
+  return { ...built, timeline: { ...built.timeline, diagnostics: [...built.timeline.diagnostics, diagnostic] } };
 }
 
 function fileSize(path: string): number | undefined {

@@ -24,3 +24,15 @@ const BOOKKEEPING_LINE =
 
 const SKIPPED_CHAIN_LINE =
   /^\{"parentUuid":(?:null|"[^"\\]*"),"isSidechain":(?:true,|false,(?:"agentId":"[^"\\]*",)?"attachment":\{"type":"(?!queued_command")[^"\\]*")/;
+
+const SIDECHAIN_ATTACHMENT_LINE = /^\{"parentUuid":(?:null|"[^"\\]*"),"isSidechain":true,(?:"promptId":"[^"\\]*",)?(?:"agentId":"[^"\\]*",)?"attachment":\{"type":"/;
+
+/**
+ * Pre-filter for a subagent's own transcript (`<session>/subagents/agent-<id>.jsonl`), where every
+ * entry is a sidechain entry: bookkeeping lines and attachments are skipped unparsed (an attachment
+ * carries no tool call), sidechain user and assistant entries are kept. Same safety argument as
+ * {@link skipClaudeBookkeepingLine}: anchored, so message text can never fake it.
+ */
+export function skipClaudeSubagentLine(line: string): boolean {
+  return BOOKKEEPING_LINE.test(line) || SIDECHAIN_ATTACHMENT_LINE.test(line);
+}

@@ -24,6 +24,10 @@ describeTranscriptReaderConformance({
     ...recordedTranscripts(join(fixtures, 'claude/2.1.330/recorded')).map((path) => ({ agent: 'claude' as const, path })),
     ...recordedTranscripts(join(fixtures, 'gemini/0.61.0/recorded')).map((path) => ({ agent: 'gemini' as const, path })),
   ],
+  subagents: {
+    unsupported:
+      "Codex 0.169's multi-agent mode (spawn_agent / followup_task / send_message; strings in the binary) runs each subagent as a thread with a rollout of its own, linked by thread_spawn_edges in the state DB; no such run has been recorded, so how a rollout names its children is unverified and the reader reads the main rollout only (docs/turn-attribution.md).",
+  },
   // Esc in the TUI during exec_command: the output is "aborted by user", no exit code (nothing proves it ran).
   interruptedOutcome: 'pending',
   hintSources: [

@@ -111,7 +111,8 @@ export function turnIdOf(sessionId: string | undefined, boundaryId: string, prom
     .slice(0, 16);
 }
 
-function callsOf(turn: readonly GeminiMessage[]): ToolCall[] {
+/** The tool calls recorded in `turn`'s `gemini` messages, paired with their results. */
+export function callsOf(turn: readonly GeminiMessage[]): ToolCall[] {
   const responsesById = new Map<string, Readonly<Record<string, unknown>>>();
   for (const message of turn) {
     for (const response of functionResponsesOf(message)) {

@@ -12,6 +12,8 @@ export interface CollectGeminiTailOptions {
   /** The rule that recognises the turn boundary (hint or fallback). */
   readonly rule: BoundaryRule;
   readonly signal?: AbortSignal;
+  /** Refuse a symbolic link (for files named by untrusted input: subagent recordings). */
+  readonly noFollow?: boolean;
 }
 
 /** The records needed to rebuild the end of the message list, oldest first, and how they were found. */
@@ -63,6 +65,7 @@ export function collectGeminiTail(path: string, options: CollectGeminiTailOption
     maxBytes: options.maxBytes,
     ...(options.chunkBytes !== undefined ? { chunkBytes: options.chunkBytes } : {}),
     ...(options.signal !== undefined ? { signal: options.signal } : {}),
+    ...(options.noFollow === true ? { noFollow: true } : {}),
     visit: (entry) => {
       const record = classifyGeminiRecord(entry);
       if (record.kind === 'unknown') {

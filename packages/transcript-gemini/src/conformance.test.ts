@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { describeTranscriptReaderConformance, recordedTranscripts, type RecordedEndOfTurnEvent } from '@agent-checkpoint/core/conformance';
 import fg from 'fast-glob';
 import { createGeminiTranscriptReader } from './create-gemini-transcript-reader.ts';
+import { AGENT, geminiSubagentSession } from './gemini-subagent-session.ts';
 
 // The shared transcript-reader conformance suite (core), run on Gemini CLI's real recordings.
 const fixtures = join(import.meta.dirname, '../../../fixtures');
@@ -29,6 +30,24 @@ describeTranscriptReaderConformance({
       toHint: ({ payload }: RecordedEndOfTurnEvent) => (typeof payload['prompt'] === 'string' ? { prompt: payload['prompt'] } : {}),
     },
   ],
+  // No 0.61 run with a subagent was recorded: the session is written from the CLI's source
+  // (ChatRecordingService kind "subagent", recordCompletedToolCalls' agentId), in the recorded shapes.
+  subagents: {
+    cases: [
+      {
+        name: 'generalist subagent edits and restarts',
+        ...geminiSubagentSession({ restart: true }),
+        hint: { prompt: 'Please do the task.' },
+        expected: [
+          { rawName: 'run_shell_command', command: 'git status', by: 'main' },
+          { rawName: 'replace', by: { subagent: AGENT } },
+          { rawName: 'run_shell_command', command: 'make restart', by: { subagent: AGENT } },
+          { rawName: 'complete_task', by: { subagent: AGENT } },
+          { rawName: 'generalist', by: 'main' },
+        ],
+      },
+    ],
+  },
   deviations: {
     interruptedCallNotRecorded:
       'Gemini CLI 0.61 exits at once on SIGINT: the model message is kept with empty content and no toolCalls, so the interrupted call is not in the recording at all',

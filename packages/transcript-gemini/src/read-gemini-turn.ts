@@ -1,9 +1,11 @@
 import { statSync } from 'node:fs';
-import { DEFAULT_TRANSCRIPT_MAX_BYTES, assertNever, emptyTimeline } from '@agent-checkpoint/core';
+import { DEFAULT_TRANSCRIPT_MAX_BYTES, assertNever, emptyTimeline, mergeCallsByTime } from '@agent-checkpoint/core';
 import type { ReadTurnRequest, TimelineDiagnostic, TurnTimeline } from '@agent-checkpoint/core';
 import { buildGeminiTimeline } from './build-gemini-timeline.ts';
 import { collectGeminiTail } from './collect-gemini-tail.ts';
-import type { ForeignAgent } from './gemini-record.ts';
+import { findGeminiTurnBoundary } from './find-gemini-turn-boundary.ts';
+import type { ForeignAgent, GeminiMessage } from './gemini-record.ts';
+import { findGeminiSubagentRefs, readGeminiSubagents } from './read-gemini-subagents.ts';
 import { primaryRule } from './gemini-turn-rules.ts';
 import { readGeminiLegacyJson } from './read-gemini-legacy-json.ts';
 import { reduceGeminiRecords } from './reduce-gemini-records.ts';
@@ -13,6 +15,11 @@ import { SNIFF_BYTES, sniffGeminiFile } from './sniff-gemini-file.ts';
 export interface ReadGeminiTurnOptions {
   /** Size of each backwards read. Default: core's default (64 KiB). */
   readonly chunkBytes?: number;
+  /**
+   * Read the recordings of the subagents the turn invoked (`chats/<sessionId>/<agentId>.jsonl`) and
+   * add their calls, marked with their origin. Default true.
+   */
+  readonly subagents?: boolean;
 }
 
 const FOREIGN_NAMES: Readonly<Record<ForeignAgent, string>> = { claude: 'Claude Code', codex: 'Codex CLI' };
@@ -184,7 +191,39 @@ function readJsonl({ request, options, path, size, maxBytes, sniffLength }: Read
     complete,
     rewritten: collection.resetReached && collection.records[0]?.kind === 'set',
   });
-  return withStats({ ...timeline, diagnostics: [...diagnostics, ...timeline.diagnostics] }, bytesRead, size);
+  const withSubagents = options.subagents === false ? timeline : addSubagentCalls(timeline, reduced.messages, sessionId, request, maxBytes);
+  return withStats({ ...withSubagents, diagnostics: [...diagnostics, ...withSubagents.diagnostics] }, bytesRead, size);
+}
+
+/**
+ * The calls of the subagents invoked in the turn, merged by time. Their recordings share one byte
+ * cap (the request's); a cut-short read makes the timeline `truncated`.
+ */
+function addSubagentCalls(
+  timeline: TurnTimeline,
+  messages: readonly GeminiMessage[],
+  sessionId: string | undefined,
+  request: ReadTurnRequest,
+  maxBytes: number,
+): TurnTimeline {
+  if (!timeline.hasData) return timeline;
+  const boundary = findGeminiTurnBoundary(messages, request.hint?.prompt, request.checkpointPrefix);
+  const refs = findGeminiSubagentRefs(messages.slice(boundary.index !== undefined ? boundary.index + 1 : 0));
+  if (refs.length === 0) return timeline;
+  const read = readGeminiSubagents({
+    transcriptPath: request.transcriptPath,
+    sessionId,
+    refs,
+    maxBytes,
+    knownCallIds: new Set(timeline.calls.map((call) => call.id)),
+    ...(request.signal ? { signal: request.signal } : {}),
+  });
+  return {
+    ...timeline,
+    calls: mergeCallsByTime(timeline.calls, read.calls),
+    truncated: timeline.truncated || read.truncated,
+    diagnostics: [...timeline.diagnostics, ...read.diagnostics],
+  };
 }
 
 function noData(code: string, message: string): TurnTimeline {

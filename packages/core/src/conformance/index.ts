@@ -1,2 +1,3 @@
 export * from './delivery-route-suite.ts';
 export * from './transcript-reader-suite.ts';
+export * from './transcript-subagent-suite.ts';

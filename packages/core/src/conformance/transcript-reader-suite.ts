@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentId } from '../agent-id.ts';
@@ -41,6 +41,7 @@ import {
   type ScenarioGolden,
   type StepMatchOptions,
 } from './transcript-scenario-goldens.ts';
+import { describeSubagentConformance, type SubagentConformance } from './transcript-subagent-suite.ts';
 import { timelineViolations } from './transcript-timeline-invariants.ts';
 
 /**
@@ -59,7 +60,10 @@ import { timelineViolations } from './transcript-timeline-invariants.ts';
  *    reader must never throw or reject, must always return a valid timeline
  *    ({@link timelineViolations}), must use the {@link SHARED_DIAGNOSTIC_CODES}, must never read more
  *    than the byte cap, must find the same last turn in the large file as in the original, and must
- *    let the turn of a growing file only grow.
+ *    let the turn of a growing file only grow. Subagent transcripts ({@link SubagentConformance}):
+ *    each reader passes its cases (the subagents' calls in the turn, in time order, marked with their
+ *    origin; a missing, corrupt or symlinked subagent file never breaks the main timeline) or says
+ *    why its agent has none.
  * 2. **Scenario equivalence**: each recorded scenario must produce the timeline its agent-neutral
  *    golden describes ({@link SCENARIO_GOLDENS}), unhinted and with the hints of every recorded
  *    end-of-turn event, and earlier turns must read right from the transcript as it stood when they
@@ -98,6 +102,11 @@ export interface TranscriptReaderConformanceOptions {
   readonly checkpointPrefix?: string;
   /** Size of the generated large file (default 20 MiB). */
   readonly largeFileBytes?: number;
+  /**
+   * Subagent transcripts (work a turn delegated, recorded in files of their own): the cases this
+   * reader must pass, or why its agent has none to read. Required, so no reader is silently without.
+   */
+  readonly subagents: SubagentConformance;
   /** Runs per property (default 50). */
   readonly propertyRuns?: number;
   /** The excerpt budget the reader was created with (default core's 1 KiB head + 3 KiB tail). */
@@ -157,6 +166,8 @@ export function describeTranscriptReaderConformance(options: TranscriptReaderCon
     afterAll(() => {
       temp.cleanup();
     });
+
+    describeSubagentConformance(reader, agent, prefix, options.subagents);
 
     describe('contract', () => {
       it('implements transcript-reader-v1 for its agent', () => {
@@ -303,6 +314,11 @@ export function describeTranscriptReaderConformance(options: TranscriptReaderCon
           for (const fixture of allFixtures) {
             const bytes = readFileSync(fixture);
             const final = await readValid(fixture, baseRequest(fixture));
+            // The session's sibling folder (Claude's `<session>/subagents/`) goes along with the
+            // prefix, as it lies next to the transcript the hook reads.
+            const sessionDir = fixture.replace(/\.jsonl$/, '');
+            rmSync(temp.path('prefix'), { recursive: true, force: true });
+            if (sessionDir !== fixture && existsSync(sessionDir)) cpSync(sessionDir, temp.path('prefix'), { recursive: true });
             let lastCheckpoints = 0;
             for (const end of lineEnds(bytes)) {
               const label = `${fixture} cut after byte ${end}`;

@@ -1,6 +1,6 @@
 import type { AgentId } from '../agent-id.ts';
 import { DEFAULT_EXCERPT_HEAD, DEFAULT_EXCERPT_TAIL } from '../timeline/make-output-excerpt.ts';
-import { TOOL_KINDS, type OutputExcerpt, type ToolCall } from '../timeline/tool-call.ts';
+import { TOOL_KINDS, type OutputExcerpt, type ToolCall, type ToolCallOrigin } from '../timeline/tool-call.ts';
 import type { TurnTimeline } from '../timeline/turn-timeline.ts';
 import { DIAGNOSTIC_CODE_PATTERN } from './transcript-diagnostic-codes.ts';
 
@@ -139,7 +139,7 @@ function checkCall(call: ToolCall, where: string, expect: TimelineExpectations, 
   else if (call.paths.some((p) => typeof p !== 'string' || p === '')) out.push(`${where}: paths holds a non-string or empty entry`);
   if (!OUTCOMES.has(call.outcome)) out.push(`${where}: outcome ${JSON.stringify(call.outcome)} is not success, error or pending`);
   optionalTimestamp(call.timestamp, `${where}: timestamp`, out);
-  if (call.sidechain !== undefined && typeof call.sidechain !== 'boolean') out.push(`${where}: sidechain is not a boolean`);
+  if (call.origin !== undefined) checkOrigin(call.origin, where, out);
   if (call.output !== undefined) checkExcerpt(call.output, where, expect, out);
 
   if (call.kind === 'shell') {
@@ -153,6 +153,19 @@ function checkCall(call: ToolCall, where: string, expect: TimelineExpectations, 
     }
   } else if ('exitCode' in call || 'command' in call) {
     out.push(`${where}: a ${call.kind} call carries shell fields (command/exitCode)`);
+  }
+}
+
+function checkOrigin(origin: ToolCallOrigin, where: string, out: string[]): void {
+  const kind = origin.kind;
+  switch (kind) {
+    case 'subagent':
+      if (typeof origin.agentId !== 'string' || origin.agentId === '') out.push(`${where}: origin.agentId is not a non-empty string`);
+      if (origin.agentType !== undefined && typeof origin.agentType !== 'string') out.push(`${where}: origin.agentType is not a string`);
+      if (origin.parentCallId !== undefined && typeof origin.parentCallId !== 'string') out.push(`${where}: origin.parentCallId is not a string`);
+      return;
+    default:
+      out.push(`${where}: origin kind ${JSON.stringify(kind)} is unknown`);
   }
 }
 

@@ -71,11 +71,31 @@ export interface ToolCallBase {
   /** ISO-8601 time of the call (or of its result when the call has none). */
   readonly timestamp?: string;
   /**
-   * True when the call ran inside a subagent / sidechain rather than the main agent. Adapters only
-   * set this when they deliberately include such calls; by default subagent calls are not read.
+   * Who made the call. Undefined means the main agent of the session. A subagent's calls (Claude's
+   * Task/Agent tool, which records them in a transcript of its own) belong to the turn that spawned,
+   * continued or was notified by the subagent: they count for evidence, errors and attribution like
+   * the main agent's, and `explain` marks them.
    */
-  readonly sidechain?: boolean;
+  readonly origin?: ToolCallOrigin;
 }
+
+/**
+ * Where a call that is not the main agent's came from. Discriminated on `kind` so that other
+ * origins (e.g. a hook's own commands) can be added with an exhaustive switch.
+ *
+ * - `subagent`: the call ran inside a subagent of the session.
+ *   - `agentId`: the agent's id for the subagent (Claude `agentId`, the `agent-<id>.jsonl` file name).
+ *   - `agentType`: the subagent type when recorded (`general-purpose`, `Explore`…).
+ *   - `parentCallId`: the main-agent call that spawned or continued it (the Agent/Task/SendMessage
+ *     `tool_use` id) when it is in the turn; undefined when the turn was opened by the subagent's
+ *     completion notice, or for a subagent spawned by another subagent whose call is not in the turn.
+ */
+export type ToolCallOrigin = {
+  readonly kind: 'subagent';
+  readonly agentId: string;
+  readonly agentType?: string;
+  readonly parentCallId?: string;
+};
 
 /** A shell command. */
 export interface ShellToolCall extends ToolCallBase {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -120,6 +120,17 @@ describe('readJsonlTail', () => {
     const result = readJsonlTail(file('{"a":1}\n'), { maxBytes: 100, signal: controller.signal, visit: () => 'continue' });
     expect(result.aborted).toBe(true);
     expect(result.linesVisited).toBe(0);
+  });
+});
+
+describe('readJsonlTail noFollow', () => {
+  it('refuses a symbolic link with ELOOP and still reads the real file', () => {
+    const target = file('{"a":1}\n');
+    const link = join(dir, 'link.jsonl');
+    symlinkSync(target, link);
+    expect(() => readJsonlTail(link, { maxBytes: 100, noFollow: true, visit: () => 'continue' })).toThrow(expect.objectContaining({ code: 'ELOOP' }));
+    expect(readJsonlTail(link, { maxBytes: 100, visit: () => 'continue' }).linesVisited).toBe(1);
+    expect(readJsonlTail(target, { maxBytes: 100, noFollow: true, visit: () => 'continue' }).linesVisited).toBe(1);
   });
 });
 

@@ -31,6 +31,12 @@ export interface JsonlTailOptions {
   readonly skipLine?: (line: string) => boolean;
   /** Stops reading when aborted; the result then says `aborted: true`. */
   readonly signal?: AbortSignal;
+  /**
+   * Refuse a path whose last component is a symbolic link (`O_NOFOLLOW`: the open fails with
+   * `ELOOP`, no race between a check and the open). For files named by untrusted input, such as a
+   * subagent transcript found next to the session's.
+   */
+  readonly noFollow?: boolean;
 }
 
 /** Summary of a {@link readJsonlTail} run. */
@@ -84,7 +90,7 @@ export function readJsonlTail(path: string, options: JsonlTailOptions): JsonlTai
   const chunkBytes = Math.max(1, Math.floor(options.chunkBytes ?? 64 * 1024));
   // O_NONBLOCK: opening a FIFO for reading would otherwise block until a writer appears, wedging the
   // hook before any timer can fire. Only regular files are read.
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | (options.noFollow ? constants.O_NOFOLLOW : 0));
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new NotARegularFileError(path);

@@ -16,6 +16,7 @@ import {
   type UntrustedProjectConfig,
   type FollowUpMatch,
   type ObservationKind,
+  type ToolCallOrigin,
   type ToolKind,
   type ToolOutcome,
   type TurnHint,
@@ -49,6 +50,8 @@ export interface ExplainedCall {
   readonly paths: readonly string[];
   readonly command?: string;
   readonly timestamp?: string;
+  /** Set when a subagent made the call (read from the subagent's own transcript); absent for the main agent. */
+  readonly origin?: ToolCallOrigin;
 }
 
 /**
@@ -150,6 +153,7 @@ export async function explainTurn(request: ExplainRequest): Promise<ExplainRepor
     paths: call.paths,
     ...(call.kind === 'shell' ? { command: call.command } : {}),
     ...(call.timestamp === undefined ? {} : { timestamp: call.timestamp }),
+    ...(call.origin === undefined ? {} : { origin: call.origin }),
   }));
   const numberOf = new Map(calls.map((c) => [c.id, c.n]));
   const numbers = (ids: readonly string[]): number[] => ids.flatMap((id) => (numberOf.has(id) ? [numberOf.get(id)!] : []));

@@ -1,3 +1,4 @@
+import { assertNever, type ToolCallOrigin } from '@agent-checkpoint/core';
 import { AGENT_TITLES } from '../install/hook-entries.ts';
 import type { TerminalStyle } from '../manage/terminal-style.ts';
 import type { EvidenceTiming, ExplainedCall, ExplainReport } from './explain-turn.ts';
@@ -24,7 +25,7 @@ export function renderExplain(report: ExplainReport, style: TerminalStyle): stri
     if (timeline !== undefined && timeline.hasData) {
       const parts = [
         timeline.startedAt === undefined ? undefined : `turn started ${timeline.startedAt}`,
-        `${report.calls.length} tool call${report.calls.length === 1 ? '' : 's'}`,
+        `${report.calls.length} tool call${report.calls.length === 1 ? '' : 's'}${subagentCount(report.calls)}`,
         timeline.prompt === undefined ? undefined : `prompt: ${JSON.stringify(oneLine(timeline.prompt, 70))}`,
       ].filter((p) => p !== undefined);
       out.push(`            ${parts.join(' · ')}`);
@@ -47,7 +48,8 @@ export function renderExplain(report: ExplainReport, style: TerminalStyle): stri
   const kindWidth = Math.max(...report.calls.map((c) => c.kind.length), 4);
   const nameWidth = Math.max(...report.calls.map((c) => c.rawName.length), 4);
   for (const call of report.calls) {
-    out.push(`   ${s.dim(`#${call.n}`.padEnd(4))} ${call.kind.padEnd(kindWidth)}  ${call.rawName.padEnd(nameWidth)}  ${outcomeCell(call, s)}  ${what(call, report.cwd)}`);
+    const by = call.origin === undefined ? '' : `  ${s.cyan(originLabel(call.origin))}`;
+    out.push(`   ${s.dim(`#${call.n}`.padEnd(4))} ${call.kind.padEnd(kindWidth)}  ${call.rawName.padEnd(nameWidth)}  ${outcomeCell(call, s)}  ${what(call, report.cwd)}${by}`);
   }
 
   heading('2. Files changed by this turn (git, attributed through the transcript)');
@@ -120,6 +122,22 @@ function describeSource(source: ExplainReport['configSources'][number]): string 
     default:
       return String((source as { name?: unknown }).name);
   }
+}
+
+/** `[subagent general-purpose a20f94b6…]`: who made a call that is not the main agent's. */
+export function originLabel(origin: ToolCallOrigin): string {
+  const kind = origin.kind;
+  switch (kind) {
+    case 'subagent':
+      return `[subagent${origin.agentType === undefined ? '' : ` ${origin.agentType}`} ${origin.agentId}]`;
+    default:
+      return assertNever(kind);
+  }
+}
+
+function subagentCount(calls: readonly ExplainedCall[]): string {
+  const count = calls.filter((call) => call.origin?.kind === 'subagent').length;
+  return count === 0 ? '' : ` (${count} by subagents)`;
 }
 
 function outcomeCell(call: ExplainedCall, s: TerminalStyle): string {
