@@ -1,2 +1,4 @@
 export * from './delivery-route-suite.ts';
 export * from './transcript-reader-suite.ts';
+export * from './public-corpus-manifest.ts';
+export * from './public-corpus-suite.ts';
