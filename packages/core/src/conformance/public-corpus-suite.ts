@@ -65,6 +65,12 @@ export interface PublicCorpusConformanceOptions {
   readonly expectFile: (bytes: Uint8Array, entry: PublicCorpusEntry) => ExpectedFile;
   readonly knownDeviations?: KnownCorpusDeviations;
   /**
+   * Reads a format cannot serve by design, with the diagnostic code the reader must give instead of a
+   * timeline (e.g. a single-JSON chat file larger than the cap cannot be read from its tail). Such a
+   * read passes with `hasData: false` and that code, or with a timeline that matches the count.
+   */
+  readonly unreadable?: (turn: ExpectedTurn, maxBytes: number) => string | undefined;
+  /**
    * A second, small byte cap every turn longer than it is also read with, so that every long turn of
    * the corpus exercises the truncated read (default 32 KiB).
    */
@@ -83,7 +89,8 @@ interface TurnOutcome {
  * independent count: the same calls (by id, and in number), the same exit status for each shell
  * command, the same edited paths. A turn that starts before the byte cap must come back `truncated`
  * with the tail calls and no call of an earlier turn. A reader that cannot read a format must say so
- * (`hasData: false` with a diagnostic) — that is listed as a deviation too, never a silent pass.
+ * (`hasData: false` with a diagnostic): that passes only where the package declares the format
+ * unreadable for that read (`unreadable`), and is otherwise a deviation, never a silent pass.
  */
 export function describePublicCorpusConformance(options: PublicCorpusConformanceOptions): void {
   const { reader, agent } = options;
@@ -126,8 +133,8 @@ export function describePublicCorpusConformance(options: PublicCorpusConformance
             if (!turn) throw new Error(`${key}: the independent parser found fewer turns on the second parse`);
             const file = temp.put(`${agent}-${index}-${entry.file.split('/').pop() ?? 'corpus'}`, turn.snapshot);
             const problems = [
-              ...(await checkRead(reader, agent, file, turn, DEFAULT_TRANSCRIPT_MAX_BYTES)),
-              ...(turn.snapshot.length - turn.startOffset > smallCap ? await checkRead(reader, agent, file, turn, smallCap) : []),
+              ...(await checkRead(reader, agent, file, turn, DEFAULT_TRANSCRIPT_MAX_BYTES, options.unreadable)),
+              ...(turn.snapshot.length - turn.startOffset > smallCap ? await checkRead(reader, agent, file, turn, smallCap, options.unreadable) : []),
             ];
             outcomes.push({ key, problems });
             if (reason === undefined) {
@@ -181,7 +188,14 @@ function countTurnsQuickly(expected: () => ExpectedFile): number {
 }
 
 /** Read one snapshot with one cap and list every difference from the independent count. */
-async function checkRead(reader: TranscriptReader, agent: AgentId, file: string, turn: ExpectedTurn, maxBytes: number): Promise<string[]> {
+async function checkRead(
+  reader: TranscriptReader,
+  agent: AgentId,
+  file: string,
+  turn: ExpectedTurn,
+  maxBytes: number,
+  unreadable: PublicCorpusConformanceOptions['unreadable'],
+): Promise<string[]> {
   const where = `cap ${maxBytes}`;
   let timeline: TurnTimeline;
   try {
@@ -192,8 +206,10 @@ async function checkRead(reader: TranscriptReader, agent: AgentId, file: string,
   const violations = timelineViolations(timeline, { agent, maxBytes, fileBytes: turn.snapshot.length });
   if (violations.length > 0) return violations.map((v) => `${where}: invalid timeline: ${v}`);
   if (!timeline.hasData) {
-    const codes = timeline.diagnostics.map((d) => d.code).join(', ');
-    return [codes.length > 0 ? `${where}: not read (${codes})` : `${where}: not read and no diagnostic says why`];
+    const codes = timeline.diagnostics.map((d) => d.code);
+    const allowed = unreadable?.(turn, maxBytes);
+    if (allowed !== undefined && codes.includes(allowed)) return [];
+    return [codes.length > 0 ? `${where}: not read (${codes.join(', ')})` : `${where}: not read and no diagnostic says why`];
   }
   const windowStart = turn.snapshot.length - maxBytes;
   const truncated = turn.startOffset < windowStart;
@@ -236,6 +252,9 @@ function compareCalls(
     if (!got) continue;
     if (got.kind !== 'shell') problems.push(`${where}: call ${call.id} is ${got.kind} (${got.rawName}), expected a shell command`);
     else if (got.exitCode !== call.shell.exitCode) problems.push(`${where}: call ${call.id} exit ${String(got.exitCode)}, expected ${String(call.shell.exitCode)}`);
+    else if (call.shell.exitCode !== undefined && (got.outcome === 'success') !== (call.shell.exitCode === 0)) {
+      problems.push(`${where}: call ${call.id} exited ${call.shell.exitCode} but its outcome is ${got.outcome}`);
+    }
   }
   const relative = (path: string): string => (cwd !== undefined && path.startsWith(`${cwd}/`) ? path.slice(cwd.length + 1) : path);
   const expectedEdits = new Set(mustHave.flatMap((call) => call.editedPaths.map(relative)));
