@@ -63,11 +63,13 @@ function expectCodexFile(bytes: Uint8Array): ExpectedFile {
     const startOffset = lines[start]?.offset ?? 0;
     const inTurn = lines.filter((line) => line.offset >= startOffset && line.offset < endOffset);
     const cwd = lastCwd(lines.filter((line) => line.offset < endOffset));
+    const turnId = lines[start]?.payload['turn_id'];
     return {
       label: `turn ${index} (line ${start + 1})`,
       snapshot: bytes.subarray(0, endOffset),
       startOffset,
       ...(cwd !== undefined ? { cwd } : {}),
+      ...(typeof turnId === 'string' ? { hint: { turnId } } : {}),
       calls: callsOf(inTurn),
     };
   });

@@ -4,7 +4,7 @@ import type { AgentId } from '../agent-id.ts';
 import { DEFAULT_PREFIX } from '../config/default-config.ts';
 import { isFileMutation, type ToolCall } from '../timeline/tool-call.ts';
 import type { TurnTimeline } from '../timeline/turn-timeline.ts';
-import { DEFAULT_TRANSCRIPT_MAX_BYTES, type TranscriptReader } from '../transcript/transcript-reader.ts';
+import { DEFAULT_TRANSCRIPT_MAX_BYTES, type TranscriptReader, type TurnHint } from '../transcript/transcript-reader.ts';
 import type { PublicCorpusEntry } from './public-corpus-manifest.ts';
 import { createTempFiles, type TempFiles } from './transcript-generated-inputs.ts';
 import { timelineViolations } from './transcript-timeline-invariants.ts';
@@ -38,6 +38,11 @@ export interface ExpectedTurn {
   readonly startOffset: number;
   /** The turn's working directory, when the transcript records one (paths are compared relative to it). */
   readonly cwd?: string;
+  /**
+   * What the end-of-turn event would pass (Codex `turn_id`, Claude `prompt_id`) when the file records
+   * it: the turn is then read a second time with this hint.
+   */
+  readonly hint?: TurnHint;
   readonly calls: readonly ExpectedCall[];
 }
 
@@ -85,7 +90,8 @@ interface TurnOutcome {
 
 /**
  * The public-corpus conformance run: for every turn of every corpus file, the file cut where the next
- * turn starts is read as the Stop hook would read it (no hint), and the reader's calls must match the
+ * turn starts is read as the Stop hook would read it (unhinted, and again with the turn id when the
+ * file records one), and the reader's calls must match the
  * independent count: the same calls (by id, and in number), the same exit status for each shell
  * command, the same edited paths. A turn that starts before the byte cap must come back `truncated`
  * with the tail calls and no call of an earlier turn. A reader that cannot read a format must say so
@@ -135,6 +141,7 @@ export function describePublicCorpusConformance(options: PublicCorpusConformance
             const problems = [
               ...(await checkRead(reader, agent, file, turn, DEFAULT_TRANSCRIPT_MAX_BYTES, options.unreadable)),
               ...(turn.snapshot.length - turn.startOffset > smallCap ? await checkRead(reader, agent, file, turn, smallCap, options.unreadable) : []),
+              ...(turn.hint !== undefined ? await checkRead(reader, agent, file, turn, DEFAULT_TRANSCRIPT_MAX_BYTES, options.unreadable, turn.hint) : []),
             ];
             outcomes.push({ key, problems });
             if (reason === undefined) {
@@ -195,11 +202,12 @@ async function checkRead(
   turn: ExpectedTurn,
   maxBytes: number,
   unreadable: PublicCorpusConformanceOptions['unreadable'],
+  hint?: TurnHint,
 ): Promise<string[]> {
-  const where = `cap ${maxBytes}`;
+  const where = `cap ${maxBytes}${hint === undefined ? '' : ', hinted'}`;
   let timeline: TurnTimeline;
   try {
-    timeline = await reader.readTurn({ transcriptPath: file, checkpointPrefix: DEFAULT_PREFIX, flushWaitMs: 0, maxBytes });
+    timeline = await reader.readTurn({ transcriptPath: file, checkpointPrefix: DEFAULT_PREFIX, flushWaitMs: 0, maxBytes, ...(hint !== undefined ? { hint } : {}) });
   } catch (error) {
     return [`${where}: readTurn threw: ${error instanceof Error ? error.message : String(error)}`];
   }
