@@ -9,7 +9,7 @@ import {
 } from '@agent-checkpoint/core/conformance';
 import { createCodexTranscriptReader } from './create-codex-transcript-reader.ts';
 
-// The public corpus (real rollouts of Codex 0.34-0.104 published by others) through the Codex reader,
+// The public corpus (real rollouts of Codex 0.2x-0.104 published by others) through the Codex reader,
 // turn by turn, against the independent count below. It shares no code with the reader on purpose.
 
 const fixtures = join(import.meta.dirname, '../../../fixtures');
@@ -41,10 +41,14 @@ interface Line {
 }
 
 const SHELL_NAMES = new Set(['shell', 'shell_command', 'exec_command', 'container.exec', 'local_shell']);
+const BARE_ITEM_TYPES = new Set(['message', 'reasoning', 'function_call', 'function_call_output', 'custom_tool_call', 'custom_tool_call_output', 'local_shell_call', 'web_search_call']);
+/** User messages Codex writes itself at the start of a session (instructions, environment). */
+const CONTEXT_MESSAGE = /^\s*(?:<user_instructions>|<environment_context>|# AGENTS\.md instructions)/;
 
 /**
  * The independent count. Turns: `task_started` events where the rollout has them, else each user
- * prompt (the `user_message` event, together with the user messages written just before it). Calls:
+ * prompt (the `user_message` event, together with the user messages written just before it), else
+ * (0.2x rollouts, bare items and no events) each user message item that is not Codex's own context. Calls:
  * `function_call`, `custom_tool_call`, `local_shell_call`, `web_search_call` items. Exit status: the
  * `exec_command_end` event, else the output's JSON metadata or its `Exit code:` / `Process exited with
  * code` line, following `write_stdin` polls of a command still running. Edited paths: the file headers
@@ -86,7 +90,9 @@ function splitLines(bytes: Uint8Array): Line[] {
     try {
       const value = JSON.parse(text.subarray(offset, end).toString('utf8')) as unknown;
       if (isRecord(value) && typeof value['type'] === 'string') {
-        out.push({ offset, end, type: value['type'], payload: isRecord(value['payload']) ? value['payload'] : {} });
+        // Rollouts before session_meta (Codex 0.2x) write response items bare, without the wrapper.
+        const bare = !('payload' in value) && BARE_ITEM_TYPES.has(value['type']);
+        out.push({ offset, end, type: bare ? 'response_item' : value['type'], payload: bare ? value : isRecord(value['payload']) ? value['payload'] : {} });
       }
     } catch {
       // not a JSON line: not part of any count
@@ -99,6 +105,10 @@ function splitLines(bytes: Uint8Array): Line[] {
 function turnStarts(lines: readonly Line[]): number[] {
   const taskStarted = lines.flatMap((line, index) => (line.type === 'event_msg' && line.payload['type'] === 'task_started' ? [index] : []));
   if (taskStarted.length > 0) return taskStarted;
+  if (!lines.some((line) => line.type === 'event_msg' && line.payload['type'] === 'user_message')) {
+    // No events at all (Codex 0.2x): each user message item that is not Codex's own context is a prompt.
+    return lines.flatMap((line, index) => (isUserMessageItem(line) && !CONTEXT_MESSAGE.test(messageText(line.payload)) ? [index] : []));
+  }
   return lines.flatMap((line, index) => {
     if (line.type !== 'event_msg' || line.payload['type'] !== 'user_message') return [];
     let start = index;
@@ -109,6 +119,11 @@ function turnStarts(lines: readonly Line[]): number[] {
 
 function isUserMessageItem(line: Line | undefined): boolean {
   return line?.type === 'response_item' && line.payload['type'] === 'message' && line.payload['role'] === 'user';
+}
+
+function messageText(payload: Record<string, unknown>): string {
+  const content = payload['content'];
+  return Array.isArray(content) ? content.map((part) => (isRecord(part) && typeof part['text'] === 'string' ? part['text'] : '')).join('') : '';
 }
 
 function lastCwd(lines: readonly Line[]): string | undefined {
