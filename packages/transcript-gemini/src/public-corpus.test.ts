@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   describePublicCorpusConformance,
@@ -38,8 +39,7 @@ describePublicCorpusConformance({
   unreadable: (turn, maxBytes) => (turn.snapshot.length > maxBytes ? 'legacy-too-large' : undefined),
 });
 
-it('re-serialises a whole chat file byte for byte (so the per-turn snapshots are what the CLI would write)', async () => {
-  const { readFileSync } = await import('node:fs');
+it('re-serialises a whole chat file byte for byte (so the per-turn snapshots are what the CLI would write)', () => {
   for (const { path } of publicCorpusFiles(fixtures, 'gemini')) {
     const bytes = new Uint8Array(readFileSync(path));
     expect(Buffer.from(snapshotOf(JSON.parse(Buffer.from(bytes).toString('utf8')) as Record<string, unknown>, Number.MAX_SAFE_INTEGER)).equals(Buffer.from(bytes))).toBe(true);
