@@ -11,7 +11,7 @@ import {
 import { expect, it } from 'vitest';
 import { createGeminiTranscriptReader } from './create-gemini-transcript-reader.ts';
 
-// The public corpus (real Gemini CLI chat files of January 2026 published by others) through the
+// The public corpus (real Gemini CLI chat files of January and June 2026 published by others) through the
 // Gemini reader, turn by turn, against the independent count below. It shares no code with the reader
 // on purpose.
 
@@ -42,7 +42,8 @@ describePublicCorpusConformance({
 it('re-serialises a whole chat file byte for byte (so the per-turn snapshots are what the CLI would write)', () => {
   for (const { path } of publicCorpusFiles(fixtures, 'gemini')) {
     const bytes = new Uint8Array(readFileSync(path));
-    expect(Buffer.from(snapshotOf(JSON.parse(Buffer.from(bytes).toString('utf8')) as Record<string, unknown>, Number.MAX_SAFE_INTEGER)).equals(Buffer.from(bytes))).toBe(true);
+    const text = Buffer.from(bytes).toString('utf8');
+    expect(Buffer.from(snapshotOf(JSON.parse(text) as Record<string, unknown>, Number.MAX_SAFE_INTEGER, trailerOf(text))).equals(Buffer.from(bytes))).toBe(true);
   }
 });
 
@@ -51,17 +52,18 @@ const EDIT_TOOLS = new Set(['write_file', 'replace', 'edit', 'smart_edit']);
 /**
  * The independent count. Turns: `user` messages. Each turn's snapshot is the chat document with the
  * messages up to the next user message, written the way Gemini CLI writes it (`JSON.stringify(…, null,
- * 2)`). Calls: the `toolCalls` of `gemini` messages. Exit status of `run_shell_command`: the `Exit
+ * 2)`, plus the file's own trailing newline if it has one). Calls: the `toolCalls` of `gemini` messages. Exit status of `run_shell_command`: the `Exit
  * Code: N` line of its output, 0 for a successful call whose output has none. Edited paths: the
  * `file_path` of write_file / replace / edit.
  */
 function expectGeminiFile(bytes: Uint8Array): ExpectedFile {
-  const doc = JSON.parse(Buffer.from(bytes).toString('utf8')) as Record<string, unknown>;
+  const original = Buffer.from(bytes).toString('utf8');
+  const doc = JSON.parse(original) as Record<string, unknown>;
   const messages = Array.isArray(doc['messages']) ? doc['messages'].filter(isRecord) : [];
   const starts = messages.flatMap((message, index) => (message['type'] === 'user' ? [index] : []));
   const turns: ExpectedTurn[] = starts.map((start, index) => {
     const end = starts[index + 1] ?? messages.length;
-    const snapshot = snapshotOf(doc, end);
+    const snapshot = snapshotOf(doc, end, trailerOf(original));
     const text = Buffer.from(snapshot).toString('utf8');
     const offsetOf = (id: unknown): number => {
       const at = typeof id === 'string' ? text.indexOf(`"id": ${JSON.stringify(id)}`) : -1;
@@ -77,9 +79,14 @@ function expectGeminiFile(bytes: Uint8Array): ExpectedFile {
   return { turns };
 }
 
-function snapshotOf(doc: Record<string, unknown>, messageCount: number): Uint8Array {
+function snapshotOf(doc: Record<string, unknown>, messageCount: number, trailer: string): Uint8Array {
   const messages = Array.isArray(doc['messages']) ? doc['messages'] : [];
-  return new Uint8Array(Buffer.from(JSON.stringify({ ...doc, messages: messages.slice(0, messageCount) }, null, 2)));
+  return new Uint8Array(Buffer.from(`${JSON.stringify({ ...doc, messages: messages.slice(0, messageCount) }, null, 2)}${trailer}`));
+}
+
+/** What the CLI writes after the document (later versions end the file with a newline). */
+function trailerOf(text: string): string {
+  return text.slice(text.trimEnd().length);
 }
 
 function callsOf(message: Record<string, unknown>, offsetOf: (id: unknown) => number): ExpectedCall[] {
