@@ -1,3 +1,5 @@
 export * from './delivery-route-suite.ts';
 export * from './transcript-reader-suite.ts';
 export * from './transcript-subagent-suite.ts';
+export * from './public-corpus-manifest.ts';
+export * from './public-corpus-suite.ts';
