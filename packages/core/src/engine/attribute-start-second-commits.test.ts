@@ -70,7 +70,7 @@ describe('attribution of commits made in the second the turn started', () => {
     // Any call that may commit keeps it: git commit, a script, a subagent's call, an unknown tool.
     expect(at([shell('git commit -am "wip"')])).toEqual(both);
     expect(at([shell('make release')])).toEqual(both);
-    expect(at([{ ...shell('git commit -m x'), sidechain: true }])).toEqual(both);
+    expect(at([{ ...shell('git commit -m x'), origin: { kind: 'subagent', agentId: 'a1' } }])).toEqual(both);
     // The unread part of a truncated transcript, or a missing transcript, may hold such a call.
     expect(at([read(join(r.dir, 'package.json'))], { truncated: true })).toEqual(both);
     expect(attributed(s, noTranscript(), start)).toEqual(both);

@@ -79,7 +79,7 @@ describe('turnMayCreateCommit', () => {
   test('a complete transcript without such a call cannot; any such call, also a subagent\'s, can', () => {
     expect(turnMay([])).toBe(false);
     expect(turnMay([read('/repo/a'), edit('/repo/a'), shell('git status'), shell('cat a')])).toBe(false);
-    expect(turnMay([read('/repo/a'), { ...shell('git commit -am x'), sidechain: true }])).toBe(true);
+    expect(turnMay([read('/repo/a'), { ...shell('git commit -am x'), origin: { kind: 'subagent', agentId: 'a1' } }])).toBe(true);
   });
 
   test('a missing or truncated transcript may always hold one', () => {
