@@ -13,3 +13,4 @@ export { resolveStateDir, STATE_DIR_ENV } from './state/resolve-state-dir.ts';
 export { isTruthyEnv, readOffSwitch } from './state/off-switches.ts';
 export { createRouteLogger, type RouteLogger } from './state/create-route-logger.ts';
 export { sessionStatePath, type SessionStateLocation } from './state/state-files.ts';
+export { appendSafelySync, writeFileSafelySync, UnsafePathError, type SafeWriteOptions } from './fs-safe/safe-write.ts';

@@ -1,6 +1,6 @@
-import { mkdir, rename } from 'node:fs/promises';
+import { rename } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { underRoot, writeFileSafelySync } from '../fs-safe/safe-write.ts';
 import { runGit } from '../git/run-git.ts';
 import { AGENT_CHECKPOINT_DIR, ensureAgentCheckpointDir } from '../handoff/agent-checkpoint-dir.ts';
 import { describeReadFailure, FileTooLargeError, readRegularFileSync } from '../state/read-regular-file.ts';
@@ -200,8 +200,9 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
         updated_at: time,
       };
       if (usesDefaultDir) await ensureAgentCheckpointDir(await repoRoot());
-      await mkdir(await stateDir(), { recursive: true });
-      await writeFileAtomic(path, `${JSON.stringify(data, null, 2)}\n`);
+      // Temp file + rename, never through a symlink or outside the repository by `..` (see fs-safe).
+      const target = underRoot(await repoRoot(), path);
+      writeFileSafelySync(target.root, target.relPath, `${JSON.stringify(data, null, 2)}\n`, { dirMode: 0o755 });
       return true;
     } catch (error) {
       logger('Failed to save checkpoint', error);

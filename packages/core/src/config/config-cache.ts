@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { writeFileSafelySync } from '../fs-safe/safe-write.ts';
 import { join } from 'node:path';
 import type { ConfigFile } from './config-schema.ts';
 import { CONFIG_SCHEMA_FINGERPRINT } from './config-schema-fingerprint.ts';
@@ -36,11 +37,8 @@ export function readCachedConfig(cacheDir: string, key: string): ConfigFile | un
 /** Remember that the text with `key` validated to `config`. */
 export function writeCachedConfig(cacheDir: string, key: string, config: ConfigFile): void {
   try {
-    mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-    const final = join(cacheDir, `${key}.json`);
-    const temp = `${final}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify(config), { mode: 0o600 });
-    renameSync(temp, final);
+    // A private directory, temp file + rename, never through a planted link (see fs-safe).
+    writeFileSafelySync(cacheDir, `${key}.json`, JSON.stringify(config), { rootKind: 'private', mode: 0o600 });
     pruneCache(cacheDir, `${key}.json`);
   } catch {
     // Read-only home, full disk…: validation simply runs again next time.

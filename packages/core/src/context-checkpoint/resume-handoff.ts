@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
+import { ensureDirSafelySync } from '../fs-safe/safe-write.ts';
 import { join } from 'node:path';
 import type { AgentId } from '../agent-id.ts';
 import { AGENT_CHECKPOINT_DIR, ensureAgentCheckpointDir } from '../handoff/agent-checkpoint-dir.ts';
@@ -54,7 +55,8 @@ export async function claimResumeHandoff(options: {
   });
   try {
     await ensureAgentCheckpointDir(options.projectRoot);
-    await mkdir(join(options.projectRoot, AGENT_CHECKPOINT_DIR, INJECTED_DIR), { recursive: true });
+    // No symlink on the way (see fs-safe); the marker itself is created exclusively (`wx`).
+    ensureDirSafelySync(options.projectRoot, `${AGENT_CHECKPOINT_DIR}/${INJECTED_DIR}`, { dirMode: 0o755 });
   } catch (error) {
     return unwritable(error);
   }

@@ -1,5 +1,4 @@
-import { appendFile, mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { appendSafelySync, underRoot } from '../fs-safe/safe-write.ts';
 
 /** The steps of a direct checkpoint, in order. */
 export type CheckpointStep = 'repository' | 'handoff' | 'memory-file' | 'changes' | 'commit' | 'push' | 'state' | 'rollback' | 'log-file';
@@ -18,9 +17,13 @@ export function formatLogEntry(entry: CheckpointLogEntry): string {
   return `[${entry.at}] ${entry.step} ${entry.status}: ${entry.message.replace(/[\r\n]+/g, ' ')}`;
 }
 
-/** Append entries to a log file (parents created). Throws on I/O errors. */
-export async function appendLogEntries(path: string, entries: readonly CheckpointLogEntry[]): Promise<void> {
+/**
+ * Append entries to the log file `path` (relative to `root`, or absolute; parents created). Never
+ * through a symlink, into a FIFO or device, or outside `root` by `..` (see `fs-safe`): those throw
+ * `UnsafePathError`, as do other I/O errors.
+ */
+export async function appendLogEntries(root: string, path: string, entries: readonly CheckpointLogEntry[]): Promise<void> {
   if (entries.length === 0) return;
-  await mkdir(dirname(path), { recursive: true });
-  await appendFile(path, `${entries.map(formatLogEntry).join('\n')}\n`, 'utf8');
+  const target = underRoot(root, path);
+  appendSafelySync(target.root, target.relPath, `${entries.map(formatLogEntry).join('\n')}\n`, { mode: 0o644, dirMode: 0o755 });
 }

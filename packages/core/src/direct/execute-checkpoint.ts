@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { basename, join, resolve } from 'node:path';
+import { writeFileSafelySync } from '../fs-safe/safe-write.ts';
 import type { AgentId } from '../agent-id.ts';
 import type { ResolvedDirectExecutionConfig } from '../config/config-schema.ts';
 import type { ChangedFile, GitSnapshot } from '../git/changed-file.ts';
@@ -134,7 +134,7 @@ export async function executeCheckpoint(options: ExecuteCheckpointOptions): Prom
     const path = join(root, options.config.logFile);
     try {
       if (isInAgentCheckpointDir(options.config.logFile)) await ensureAgentCheckpointDir(root);
-      await appendLogEntries(path, entries);
+      await appendLogEntries(root, options.config.logFile, entries);
     } catch (error) {
       record('log-file', 'failed', `cannot append to ${path}: ${errorMessage(error)}`);
     }
@@ -241,8 +241,8 @@ async function run(options: ExecuteCheckpointOptions, record: RecordFn, setRoot:
         handoff: handoff.relativePath,
       };
       try {
-        const dir = await ensureAgentCheckpointDir(root);
-        await writeFileAtomic(join(dir, DIRECT_STATE_FILE), `${JSON.stringify(state, null, 2)}\n`);
+        await ensureAgentCheckpointDir(root);
+        writeFileSafelySync(root, `${AGENT_CHECKPOINT_DIR}/${DIRECT_STATE_FILE}`, `${JSON.stringify(state, null, 2)}\n`, { dirMode: 0o755 });
         record('state', 'ok', `remembered ${state.head?.slice(0, 7) ?? 'no HEAD'}`);
       } catch (error) {
         record('state', 'warning', `cannot write ${AGENT_CHECKPOINT_DIR}/${DIRECT_STATE_FILE}: ${errorMessage(error)}`);
@@ -339,9 +339,9 @@ async function updateMemoryFile(
     next = newMemoryFileText(basename(memory.configuredPath), body);
   }
   try {
-    await mkdir(dirname(memory.realPath), { recursive: true });
-    // write-file-atomic keeps an existing file's mode and owner.
-    await writeFileAtomic(memory.realPath, next);
+    // Temp file + rename under the repository, never through a link, an existing file's mode and owner
+    // kept (see fs-safe); a symlinked memory file was resolved to its target inside the repository.
+    writeFileSafelySync(memory.root, memory.repoPath, next, { dirMode: 0o755 });
   } catch (error) {
     return { error: `cannot write ${memory.repoPath}: ${errorMessage(error)}` };
   }
@@ -351,7 +351,7 @@ async function updateMemoryFile(
       // Only undo our own write: if someone changed the file since, leave theirs.
       const current = await readFile(memory.realPath).catch(() => undefined);
       if (current === undefined || !current.equals(written)) return;
-      if (original !== undefined) await writeFileAtomic(memory.realPath, original);
+      if (original !== undefined) writeFileSafelySync(memory.root, memory.repoPath, original, { dirMode: 0o755 });
       else await unlink(memory.realPath);
     },
   };

@@ -3,6 +3,8 @@ import { isAbsolute, join, relative, sep } from 'node:path';
 
 /** Where the memory file really is. */
 export interface MemoryFileLocation {
+  /** The repository's real path: {@link repoPath} is written under it (see `fs-safe`). */
+  readonly root: string;
   /** Absolute path to write (a symlink's target). */
   readonly realPath: string;
   /** Repo-relative POSIX path of the real file: what git tracks and what gets committed. */
@@ -22,12 +24,13 @@ export interface MemoryFileLocation {
 export async function resolveMemoryFile(root: string, configuredPath: string): Promise<MemoryFileLocation | { readonly error: string }> {
   const realRoot = await realpath(root);
   const abs = join(realRoot, configuredPath);
+  if (isOutside(relative(realRoot, abs))) return { error: `${configuredPath} is outside the repository` };
   let info;
   try {
     info = await lstat(abs);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      return { realPath: abs, repoPath: toPosix(relative(realRoot, abs)), configuredPath, exists: false };
+      return { root: realRoot, realPath: abs, repoPath: toPosix(relative(realRoot, abs)), configuredPath, exists: false };
     }
     return { error: `${configuredPath}: ${(error as Error).message}` };
   }
@@ -39,15 +42,20 @@ export async function resolveMemoryFile(root: string, configuredPath: string): P
       return { error: `${configuredPath} is a symlink to a missing file` };
     }
     const rel = relative(realRoot, real);
-    if (rel === '' || rel.startsWith(`..${sep}`) || rel === '..' || isAbsolute(rel)) {
+    if (isOutside(rel)) {
       return { error: `${configuredPath} points outside the repository (${real})` };
     }
     info = await lstat(real);
   }
   if (!info.isFile()) return { error: `${configuredPath} is not a regular file` };
-  return { realPath: real, repoPath: toPosix(relative(realRoot, real)), configuredPath, exists: true };
+  return { root: realRoot, realPath: real, repoPath: toPosix(relative(realRoot, real)), configuredPath, exists: true };
 }
 
 function toPosix(path: string): string {
   return path.split(sep).join('/');
+}
+
+/** `..`, `../x`, absolute, or the root itself: not a file inside the repository. */
+function isOutside(rel: string): boolean {
+  return rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel);
 }

@@ -4,6 +4,7 @@ export {
   describeKind,
   ensureDirSafelySync,
   privateDirProblem,
+  underRoot,
   UnsafePathError,
   writeFileSafely,
   writeFileSafelySync,

@@ -15,7 +15,7 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { dirname, isAbsolute, join, normalize, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, normalize, relative, sep } from 'node:path';
 
 /*
  * Every file the product writes goes through this module (issue 12, class 2). The hook runs as the
@@ -295,4 +295,17 @@ export function describeKind(info: Stats): string {
   if (info.isBlockDevice()) return 'a block device';
   if (info.isFile()) return 'a regular file';
   return 'an unknown file type';
+}
+
+/**
+ * A configured path as a (root, relative path) pair for the writes above: a relative path (or an
+ * absolute one inside `root`) stays under `root`, with every component below it checked; an absolute
+ * path outside `root` — which only a trusted configuration may name — gets its own parent as the root,
+ * so its final component is still never followed.
+ */
+export function underRoot(root: string, path: string): { readonly root: string; readonly relPath: string } {
+  if (!isAbsolute(path)) return { root, relPath: path };
+  const rel = relative(root, path);
+  if (rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel)) return { root, relPath: rel };
+  return { root: dirname(path), relPath: basename(path) };
 }

@@ -1,5 +1,6 @@
-import { mkdir, realpath, writeFile } from 'node:fs/promises';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ensureDirSafelySync } from '../fs-safe/safe-write.ts';
 
 /** The per-repository directory of agent-checkpoint's local files (handoffs, checkpoint state, logs). */
 export const AGENT_CHECKPOINT_DIR = '.agent-checkpoint';
@@ -16,19 +17,14 @@ export const IGNORE_ALL = '# Written by agent-checkpoint: local handoffs and sta
  * matches the `.gitignore` itself, so `git status` shows nothing at all. An existing `.gitignore`
  * there is left alone (the user may have chosen to commit some of it).
  *
- * Returns the directory's absolute path. Throws on I/O errors, and when `.agent-checkpoint` is a
- * symlink leading outside `root` (callers report them).
+ * Returns the directory's absolute (real) path. Throws on I/O errors, and `UnsafePathError` when
+ * `.agent-checkpoint` is a symlink or not a directory (a repository can carry one: never written
+ * through; callers report it).
  */
 export async function ensureAgentCheckpointDir(root: string): Promise<string> {
-  const dir = join(root, AGENT_CHECKPOINT_DIR);
-  // A repository can carry `.agent-checkpoint` as a symlink: never write through one that leads out.
-  const real = await realpath(dir).catch(() => undefined);
-  if (real !== undefined) {
-    const rel = relative(await realpath(root), real);
-    if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) throw new Error(`${dir} resolves to ${real}, outside ${root}; refusing to write there`);
-  }
-  await mkdir(dir, { recursive: true });
+  const dir = ensureDirSafelySync(root, AGENT_CHECKPOINT_DIR, { dirMode: 0o755 });
   try {
+    // `wx` is O_CREAT|O_EXCL: it never follows a link planted as the `.gitignore`.
     await writeFile(join(dir, '.gitignore'), IGNORE_ALL, { flag: 'wx' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

@@ -1,5 +1,6 @@
-import { mkdir, realpath } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { realpath } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { ensureDirSafelySync, underRoot } from '../fs-safe/safe-write.ts';
 import { DEFAULT_HANDOFF_DIR } from '../context/resolve-context-checkpoint-config.ts';
 import { AGENT_CHECKPOINT_DIR, ensureAgentCheckpointDir } from './agent-checkpoint-dir.ts';
 import type { HandoffData } from './handoff-types.ts';
@@ -43,40 +44,20 @@ export async function writeHandoff(options: WriteHandoffOptions): Promise<WriteH
   const dirRel = options.dir ?? DEFAULT_HANDOFF_DIR;
   const dir = join(options.projectRoot, dirRel);
   try {
-    const escape = await resolvesOutside(options.projectRoot, dir);
-    if (escape !== undefined) return { ok: false, error: `handoff: ${dir} resolves to ${escape}, outside ${options.projectRoot} (a symlink); not written` };
     if (dirRel === AGENT_CHECKPOINT_DIR || dirRel.startsWith(`${AGENT_CHECKPOINT_DIR}/`)) await ensureAgentCheckpointDir(options.projectRoot);
-    await mkdir(dir, { recursive: true });
+    // No symlink on the way, nothing outside the project (see fs-safe); the file itself is created
+    // exclusively (temp + link), so a planted name is never written through either.
+    const target = underRoot(options.projectRoot, dirRel);
+    const realDir = ensureDirSafelySync(target.root, target.relPath, { dirMode: 0o755 });
     const data = options.data.memoryFiles === undefined
       ? { ...options.data, memoryFiles: await findMemoryFiles(options.projectRoot, options.data.agent) }
       : options.data;
     const rendered = renderHandoff(data, { now: options.now, ...(options.timeZone !== undefined ? { timeZone: options.timeZone } : {}) });
-    const path = await writeUniqueFile(dir, rendered.stem, '.md', rendered.markdown);
-    const relativePath = relative(options.projectRoot, path).split(sep).join('/');
+    const path = await writeUniqueFile(realDir, rendered.stem, '.md', rendered.markdown);
+    const relativePath = relative(await realpath(options.projectRoot), path).split(sep).join('/');
     const name = relativePath.slice(relativePath.lastIndexOf('/') + 1).replace(/\.md$/, '');
     return { ok: true, handoff: { path, relativePath, name, markdown: rendered.markdown } };
   } catch (error) {
     return { ok: false, error: `handoff: cannot write in ${dir}: ${(error as Error)?.message ?? String(error)}` };
-  }
-}
-
-/**
- * Where `dir` really leads when that is outside `root`, else undefined. A repository can carry
- * symlinks (`.agent-checkpoint -> ../elsewhere`); writing through one would create files outside the
- * project. The deepest existing ancestor of `dir` is resolved, before anything is created.
- */
-async function resolvesOutside(root: string, dir: string): Promise<string | undefined> {
-  const realRoot = await realpath(root);
-  for (let probe = dir; ; probe = dirname(probe)) {
-    let real: string;
-    try {
-      real = await realpath(probe);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if ((code === 'ENOENT' || code === 'ENOTDIR') && dirname(probe) !== probe) continue;
-      throw error;
-    }
-    const rel = relative(realRoot, real);
-    return rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel) ? real : undefined;
   }
 }

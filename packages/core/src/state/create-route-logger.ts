@@ -1,5 +1,6 @@
-import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { lstatSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
+import { appendSafelySync, UnsafePathError } from '../fs-safe/safe-write.ts';
 
 /** Rotate `debug.log` to `debug.log.1` past this size, so the log stays bounded. */
 const MAX_LOG_BYTES = 1024 * 1024;
@@ -17,8 +18,8 @@ export interface RouteLogger {
  * The logging convention both delivery routes share. Stderr lines are concise, prefixed, and one line
  * per diagnostic (a quoted path may hold a line break). Normal passes and blocks print nothing (Gemini
  * shows a passing hook's stderr to the user). With debug on, every event is also appended as a JSON
- * line to `<stateDir>/debug.log` (0600, rotated at 1 MiB) carrying `fields` (agent, route). Logging
- * never throws.
+ * line to `<stateDir>/debug.log` (0600, rotated at 1 MiB) carrying `fields` (agent, route), through
+ * `appendSafelySync` (a planted link, FIFO or device is refused, said once on stderr). Logging never throws.
  */
 export function createRouteLogger(options: {
   /** Prefix of every stderr line, so users can tell our notes from the agent's. */
@@ -30,20 +31,27 @@ export function createRouteLogger(options: {
   readonly stderr?: (line: string) => void;
 }): RouteLogger {
   const writeStderr = options.stderr ?? ((line: string) => void process.stderr.write(line));
+  let refusalReported = false;
   const append = (level: string, message: string, data?: Record<string, unknown>): void => {
     if (!options.debug || options.stateDir === undefined) return;
     try {
-      mkdirSync(options.stateDir, { recursive: true, mode: 0o700 });
       const path = join(options.stateDir, 'debug.log');
       try {
-        if (statSync(path).size > MAX_LOG_BYTES) renameSync(path, `${path}.1`);
+        // lstat: a link planted as the log is never followed (the append below refuses it).
+        const info = lstatSync(path);
+        if (info.isFile() && info.size > MAX_LOG_BYTES) renameSync(path, `${path}.1`);
       } catch {
         // No log yet.
       }
       const line = JSON.stringify({ at: new Date().toISOString(), pid: process.pid, ...options.fields, level, message, ...data });
-      appendFileSync(path, `${line}\n`, { mode: 0o600 });
-    } catch {
-      // Debug logging must never affect the run.
+      // Never through a symlink, into a FIFO or device, or in a state directory others can write to.
+      appendSafelySync(options.stateDir, 'debug.log', `${line}\n`, { rootKind: 'private', mode: 0o600 });
+    } catch (error) {
+      // Debug logging must never affect the run; a refused write is said once on stderr.
+      if (error instanceof UnsafePathError && !refusalReported) {
+        refusalReported = true;
+        writeStderr(`${options.prefix} ${oneLine(`debug log: ${error.message}`)}\n`);
+      }
     }
   };
   return {

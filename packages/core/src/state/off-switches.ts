@@ -78,12 +78,12 @@ export async function setOffSwitch(options: {
     await rm(path, { force: true });
     return path;
   }
-  await ensurePrivateDir(switchesDir(options.stateDir));
+  await ensurePrivateDir(options.stateDir, 'switches');
   const record = {
     scope: options.scope.kind,
     ...(options.scope.kind === 'session' ? { sessionId: options.scope.sessionId } : {}),
     at: (options.now ?? new Date()).toISOString(),
   };
-  await writePrivateFileAtomic(path, `${JSON.stringify(record)}\n`);
+  await writePrivateFileAtomic(options.stateDir, path, `${JSON.stringify(record)}\n`);
   return path;
 }

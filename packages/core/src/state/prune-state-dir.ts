@@ -1,4 +1,5 @@
-import { readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { writeFileSafelySync } from '../fs-safe/safe-write.ts';
 import { join } from 'node:path';
 import { errorMessage } from './session-state-store.ts';
 import { isErrnoCode, sessionsDir, switchesDir } from './state-files.ts';
@@ -46,7 +47,9 @@ function pruneStateDirSync(options: PruneStateDirOptions): string[] {
         if (!isErrnoCode(error, 'ENOENT')) throw error;
       }
     }
-    writeFileSync(marker, '', { mode: 0o600 });
+    // Pruning never creates the state directory (a missing one is reported).
+    statSync(options.stateDir);
+    writeFileSafelySync(options.stateDir, '.last-prune', '', { rootKind: 'private', mode: 0o600 });
     utimesSync(marker, options.now, options.now);
     const cutoff = now - (options.maxAgeMs ?? STATE_MAX_AGE_MS);
     pruneEntries(sessionsDir(options.stateDir), cutoff, (name) => name.endsWith('.json') || name.endsWith('.json.lock') || name.endsWith('.json.gate'));

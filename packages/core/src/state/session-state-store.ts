@@ -1,3 +1,4 @@
+import { relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describeReadFailure } from './read-regular-file.ts';
 import type { SessionState } from './session-state.ts';
@@ -111,8 +112,8 @@ export async function updateSessionState<T>(
 ): Promise<UpdateSessionStateResult<T>> {
   const path = sessionStatePath(location);
   // Imported on first use: only a run that delivers a checkpoint takes the lock.
-  const [{ default: lockfile }, { default: writeFileAtomic }] = await Promise.all([import('proper-lockfile'), import('write-file-atomic')]);
-  ensurePrivateDirSync(sessionsDir(location.stateDir));
+  const { default: lockfile } = await import('proper-lockfile');
+  ensurePrivateDirSync(location.stateDir, relative(location.stateDir, sessionsDir(location.stateDir)));
   const waitMs = Math.max(0, options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS);
   const compromised: string[] = [];
   let release: () => void;
@@ -127,7 +128,7 @@ export async function updateSessionState<T>(
   try {
     const read = readSessionStateSync(location);
     const { state: next, value } = update(read.state);
-    if (next !== undefined) replacePrivateFileSync(path, `${JSON.stringify(next)}\n`, writeFileAtomic);
+    if (next !== undefined) replacePrivateFileSync(location.stateDir, path, `${JSON.stringify(next)}\n`);
     return { state: next ?? read.state, value, written: next !== undefined, diagnostics: [...read.diagnostics, ...compromised] };
   } finally {
     try {

@@ -1,8 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import type writeFileAtomic from 'write-file-atomic';
+import { join, relative } from 'node:path';
 import type { AgentId } from '../agent-id.ts';
+import { ensureDirSafelySync, writeFileSafelySync } from '../fs-safe/safe-write.ts';
 import { readRegularFileSync } from './read-regular-file.ts';
 import { toSafeSessionId } from './safe-session-id.ts';
 
@@ -32,16 +30,17 @@ export function sessionStatePath(location: SessionStateLocation): string {
 }
 
 /**
- * Create a directory (and missing parents) readable by the user only. Existing directories keep
+ * Create `<stateDir>/<relDir>` (and missing parents) readable by the user only, refusing a state
+ * directory others can write to and any symlink on the way (see `fs-safe`). Existing directories keep
  * their mode: the user may have chosen it.
  */
-export async function ensurePrivateDir(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+export async function ensurePrivateDir(stateDir: string, relDir: string): Promise<void> {
+  ensurePrivateDirSync(stateDir, relDir);
 }
 
 /** {@link ensurePrivateDir} without a thread-pool round trip, for the session lock's hot path. */
-export function ensurePrivateDirSync(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+export function ensurePrivateDirSync(stateDir: string, relDir: string): void {
+  ensureDirSafelySync(stateDir, relDir, { rootKind: 'private' });
 }
 
 /**
@@ -60,18 +59,19 @@ export function readSmallFileSync(path: string): string | undefined {
 }
 
 /**
- * Write a file atomically (temp file + fsync + rename) with mode 0600, so readers never see half a
- * file, and the new content survives a power loss (off switches are the user's explicit choice).
- * The writer is imported on first use: most hook runs only read state.
+ * Write `path` (inside `stateDir`) atomically (temp file + fsync + rename) with mode 0600, so readers
+ * never see half a file, and the new content survives a power loss (off switches are the user's
+ * explicit choice). Never through a symlink, into a special file or a state directory others can
+ * write to: those throw `UnsafePathError` (see `fs-safe`).
  */
-export async function writePrivateFileAtomic(path: string, content: string): Promise<void> {
-  const { default: writeFileAtomic } = await import('write-file-atomic');
-  await writeFileAtomic(path, content, { mode: 0o600 });
+export async function writePrivateFileAtomic(stateDir: string, path: string, content: string): Promise<void> {
+  writeFileSafelySync(stateDir, relative(stateDir, path), content, { rootKind: 'private', mode: 0o600, fsync: true });
 }
 
 /**
- * Replace a file atomically (temp file + rename, mode 0600) without fsync, synchronously, for the
- * session state written under the session lock.
+ * Replace `path` (inside `stateDir`) atomically (temp file + rename, mode 0600) without fsync,
+ * synchronously, for the session state written under the session lock. Same refusals as
+ * {@link writePrivateFileAtomic}.
  *
  * Why no fsync: atomicity for readers and for the next lock holder comes from `rename(2)`, not from
  * fsync — a reader opens either the old inode or the complete new one. fsync only adds durability
@@ -79,8 +79,8 @@ export async function writePrivateFileAtomic(path: string, content: string): Pro
  * journal commit). The session state is a loop guard: if a crash ever left it empty or truncated, the
  * reader treats it as an empty state with a diagnostic, and the worst outcome is one extra block.
  */
-export function replacePrivateFileSync(path: string, content: string, writer: typeof writeFileAtomic): void {
-  writer.sync(path, content, { mode: 0o600, fsync: false });
+export function replacePrivateFileSync(stateDir: string, path: string, content: string): void {
+  writeFileSafelySync(stateDir, relative(stateDir, path), content, { rootKind: 'private', mode: 0o600 });
 }
 
 export function isErrnoCode(error: unknown, code: string): boolean {

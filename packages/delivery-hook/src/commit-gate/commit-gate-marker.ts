@@ -1,6 +1,7 @@
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
+import { relative } from 'node:path';
 import { createHash } from 'node:crypto';
-import { sessionStatePath, type SessionStateLocation } from '@agent-checkpoint/core/hot-path';
+import { sessionStatePath, writeFileSafelySync, type SessionStateLocation } from '@agent-checkpoint/core/hot-path';
 import type { HookEvent } from '../hook-event.ts';
 
 /**
@@ -24,7 +25,8 @@ export function isCommitGateMarked(location: SessionStateLocation): boolean {
 /** Create the flag (best effort: without it only Gemini's non-escape-hatch stops see the gate). */
 export function markCommitGate(location: SessionStateLocation): string | undefined {
   try {
-    writeFileSync(commitGateMarkerPath(location), '', { mode: 0o600 });
+    // Never through a link planted in the state directory (see core fs-safe).
+    writeFileSafelySync(location.stateDir, relative(location.stateDir, commitGateMarkerPath(location)), '', { rootKind: 'private', mode: 0o600 });
     return undefined;
   } catch (error) {
     return `commit gate: cannot create ${commitGateMarkerPath(location)}: ${error instanceof Error ? error.message : String(error)}`;
