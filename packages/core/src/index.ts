@@ -21,6 +21,7 @@ export * from './state/claim-checkpoint.ts';
 export * from './state/off-switches.ts';
 export { pruneStateDir, STATE_MAX_AGE_MS, type PruneStateDirOptions } from './state/prune-state-dir.ts';
 export * from './fs-safe/index.ts';
+export * from './text-safety/index.ts';
 export { parseShellCommand, normalizedText, type ShellSegment, type ShellRedirect } from './shell/parse-shell-command.ts';
 export type { ShellWord } from './shell/unwrap-command.ts';
 export { matchesEvidence, compileEvidence, validateEvidence, isRegexEvidence, type CompiledEvidence } from './shell/match-evidence.ts';

@@ -1,0 +1,1 @@
+export { escapeControls, forMarkdownCode, forMarkdownLine, forModelName, forModelText, forShellArg, forTerminal, hasControlCharacters } from './text-safety.ts';
