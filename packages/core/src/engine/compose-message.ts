@@ -1,4 +1,5 @@
 import { dirname } from 'node:path';
+import { forMarkdownCode, forModelText, forShellArg, hasControlCharacters } from '../text-safety/text-safety.ts';
 import type { ResolvedConfig } from '../config/config-schema.ts';
 import { categorizeFiles, isDocsOnly, type Categorization } from './categorize-files.ts';
 import type { AttributedFile, CheckpointResult } from './checkpoint-result.ts';
@@ -98,7 +99,7 @@ function fenced(text: string): string {
 
 /** The fail-open fallback: prefix + generic text. */
 export function composeGenericMessage(config: ResolvedConfig): string {
-  return `${config.messages.prefix}${config.messages.generic}`;
+  return forModelText(`${config.messages.prefix}${config.messages.generic}`);
 }
 
 /**
@@ -123,25 +124,34 @@ export function renderEscapeHatch(template: string, sessionId: string | undefine
     .replaceAll('{offCommand}', () => command);
 }
 
-/** POSIX single quotes: the only character needing care inside them is the quote itself. */
+/**
+ * POSIX single quotes: the only character needing care inside them is the quote itself. Control
+ * characters are spelled out by {@link forShellArg}, so the command shows none and the message
+ * sanitizer cannot change what it does.
+ */
 function shellQuote(text: string): string {
-  return `'${text.replaceAll("'", "'\\''")}'`;
+  return hasControlCharacters(text) ? forShellArg(text) : `'${text.replaceAll("'", "'\\''")}'`;
 }
 
-/** `text` as one shell word: unchanged when it holds no shell syntax (UUIDs, ids), else single-quoted. */
+/** `text` as one shell word: unchanged when it holds no shell syntax (UUIDs, ids), else quoted. */
 function shellWord(text: string): string {
-  return /^[A-Za-z0-9._:@%+=,\/-]+$/.test(text) ? text : shellQuote(text);
+  return forShellArg(text);
 }
 
 function changedSummary(result: CheckpointResult, categorization: Categorization): string {
   if (result.categories.length > 0) return result.categories.map((c) => c.label).join(', ');
   const unique = [...new Set([...categorization.uncategorized, ...categorization.matched.flatMap((x) => x.files)])].sort();
   if (unique.length === 0) return '';
-  const shown = unique.slice(0, MAX_LISTED_FILES).map((p) => `\`${p}\``);
+  // A file name can hold backticks and line breaks: one code span, on one line, whatever it holds.
+  const shown = unique.slice(0, MAX_LISTED_FILES).map((p) => forMarkdownCode(p));
   const more = unique.length - shown.length;
   return more > 0 ? `${shown.join(', ')} and ${more} more` : shown.join(', ');
 }
 
+/**
+ * The message as the model will read it: control characters from any source (file names, a test
+ * run's output, configured texts with ESC or BEL, the session id) escaped visibly, lines kept.
+ */
 function joinSections(sections: readonly string[]): string {
-  return sections.filter((s) => s.trim() !== '').join('\n\n');
+  return forModelText(sections.filter((s) => s.trim() !== '').join('\n\n'));
 }
