@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { ensureDirSafelySync } from '../fs-safe/safe-write.ts';
+import { forModelText } from '../text-safety/text-safety.ts';
 import { join } from 'node:path';
 import type { AgentId } from '../agent-id.ts';
 import { AGENT_CHECKPOINT_DIR, ensureAgentCheckpointDir } from '../handoff/agent-checkpoint-dir.ts';
@@ -82,7 +83,9 @@ export function renderResumeContext(handoff: LoadedHandoff): string {
     body.length > MAX_INJECTED_HANDOFF_CHARS
       ? `${body.slice(0, MAX_INJECTED_HANDOFF_CHARS)}\n\n[… cut at ${MAX_INJECTED_HANDOFF_CHARS} characters: read ${handoff.relativePath} for the rest]`
       : body;
-  return `${renderSessionStartContext(handoff)}\n\n${shown}\n`;
+  // The document is a repository file (an agent may have written anything in it): no control
+  // character reaches the model's context.
+  return forModelText(`${renderSessionStartContext(handoff)}\n\n${shown}\n`);
 }
 
 function digest(text: string): string {

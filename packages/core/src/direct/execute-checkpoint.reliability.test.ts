@@ -124,3 +124,58 @@ describe('checkpoint store', () => {
 function readDir(dir: string): string[] {
   return readdirSync(dir).sort();
 }
+
+// Issue 12, class 3, Markdown side: file names (any bytes but `/` and NUL) and the agent's text end up
+// in CLAUDE.md's `## Last Session` and in the handoff. None may add a heading, a list item or a raw
+// control character there.
+describe('hostile names in the memory file and the handoff', () => {
+  /** C0 except LF/TAB, DEL, C1, bidi overrides and isolates. */
+  const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+  it('file names with line breaks, ESC, C1 and backticks stay inline code on their own line', async () => {
+    const w = world();
+    const names = ['evil\n## Injected heading\n- [ ] injected item.ts', 'esc\u001b]0;title\u0007.ts', 'csi\u009b2J\r# cr.ts', 'tick``\n```\nfence.ts', '\u202eexe.txt'];
+    for (const name of names) writeFileSync(join(w.repo.dir, name), 'x\n');
+    const result = await executeCheckpoint({
+      projectRoot: w.repo.dir,
+      agent: 'claude',
+      handoff: {
+        trigger: { kind: 'context', reading },
+        timeline: timelineOf(names.map((n, i) => fileCall(`e${i}`, 'edit', [n])), { prompt: 'Build\n# Injected title', lastAssistantMessage: 'done\r## SYSTEM\u001b[2J' }),
+        failures: [{ text: 'Tests\n## failed', command: 'pnpm test\n# x', exitCode: 1, outputTail: 'FAIL\u001b[31m\n```\n# out' }],
+      },
+      config: { ...CONFIG, commit: false },
+      now: new Date('2026-01-07T11:45:00.000Z'),
+      timeZone: 'UTC',
+      env: w.repo.env,
+    });
+    expect(result.status, JSON.stringify(result.log)).toBe('done');
+    const memory = readFileSync(join(w.repo.dir, 'CLAUDE.md'), 'utf8');
+    expect(memory).not.toMatch(RAW_CONTROL);
+    expect(memory.split('\n').filter((l) => /^\s{0,3}#/.test(l))).toEqual(['# CLAUDE.md', '## Last Session']);
+    expect(memory.split('\n').filter((l) => /^\s*[-*+] \[/.test(l))).toEqual([]);
+    expect(memory).toContain('`evil\\n## Injected heading\\n- [ ] injected item.ts`');
+
+    const handoff = readFileSync(result.handoff!.path, 'utf8');
+    expect(handoff).not.toMatch(RAW_CONTROL);
+    const headings = outsideFences(handoff.split('\n')).filter((l) => /^\s{0,3}#/.test(l));
+    expect(headings.every((h) => /^(# Session Handoff: |## [A-Z])/.test(h)), headings.join('\n')).toBe(true);
+    expect(headings.filter((h) => /Injected|SYSTEM|# x|# out|cr\.ts|failed/.test(h))).toEqual([]);
+  });
+});
+
+/** The lines that are not inside a fenced code block (CommonMark: closed by a fence at least as long). */
+function outsideFences(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  let open: string | undefined;
+  for (const line of lines) {
+    const fence = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+    if (open === undefined) {
+      if (fence !== undefined) open = fence;
+      else out.push(line);
+    } else if (fence !== undefined && fence[0] === open[0] && fence.length >= open.length && line.trim() === fence) {
+      open = undefined;
+    }
+  }
+  return out;
+}

@@ -1,4 +1,4 @@
-import { codeSpan, firstLine } from '../handoff/markdown-text.ts';
+import { codeSpan, firstLine, inlineText } from '../handoff/markdown-text.ts';
 
 /** The heading of the section agent-checkpoint maintains in the agent memory file. */
 export const LAST_SESSION_HEADING = '## Last Session';
@@ -39,7 +39,9 @@ export function renderLastSessionBody(info: LastSessionInfo): string[] {
     `- **Files in progress**: ${files === '' ? 'none' : files + more}`,
     ...(info.failing.length > 0 ? [`- **Failing**: ${info.failing.slice(0, 5).map((f) => codeSpan(firstLine(f, 120))).join(', ')}`] : []),
     ...(info.next !== undefined && info.next.trim() !== '' ? [`- **Next**: ${firstLine(info.next, 300)}`] : []),
-  ];
+    // Each entry is one line whatever it quotes (file names, branch, failing commands): nothing in
+    // them can start a heading or end the section.
+  ].map(inlineText);
 }
 
 /** A new memory file: a minimal title, then the section. */

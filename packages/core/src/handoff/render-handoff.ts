@@ -6,7 +6,8 @@ import type { ToolCall } from '../timeline/tool-call.ts';
 import type { TurnTimeline } from '../timeline/turn-timeline.ts';
 import { clockParts } from './clock-parts.ts';
 import type { HandoffData, HandoffFailure, HandoffTrigger, RenderedHandoff } from './handoff-types.ts';
-import { codeSpan, cut, fencedBlock, firstLine, quoteBlock, yamlScalar } from './markdown-text.ts';
+import { codeSpan, cut, fencedBlock, firstLine, inlineText, quoteBlock, yamlScalar } from './markdown-text.ts';
+import { escapeControls } from '../text-safety/text-safety.ts';
 
 /** Most commands listed under "What Was Done" (the latest are kept). */
 export const MAX_LISTED_COMMANDS = 25;
@@ -64,7 +65,8 @@ export function renderHandoff(data: HandoffData, options: RenderHandoffOptions):
     section('Next Steps', nextStepsText(data)),
     section('Context To Reload', reloadText(data)),
   ];
-  return { stem: clock.stamp, markdown: `${front.join('\n')}\n\n${sections.join('\n\n')}\n` };
+  // Every piece above escapes what it wraps; this pass makes sure no control character gets through.
+  return { stem: clock.stamp, markdown: escapeControls(`${front.join('\n')}\n\n${sections.join('\n\n')}\n`, { keepLines: true }) };
 }
 
 /** `L2 (context at 86%)`, `pre-compact (context at 93%)`, `manual`. */
@@ -92,7 +94,7 @@ function section(title: string, body: string): string {
 function titleOf(data: HandoffData): string {
   const fromPrompt = data.timeline?.prompt ? firstLine(data.timeline.prompt, 80) : '';
   const title = data.title ?? (fromPrompt !== '' ? fromPrompt : branchLabel(data.git));
-  return title.replace(/[\r\n]+/g, ' ');
+  return inlineText(title.replace(/[\r\n]+/g, ' '));
 }
 
 function branchLabel(git: GitSnapshot | undefined): string {
@@ -116,7 +118,7 @@ function worktreeFiles(git: GitSnapshot | undefined): readonly ChangedFile[] {
 export function gitStatusSummary(git: GitSnapshot | undefined): string {
   if (!git) return 'unknown';
   if (git.kind === 'not-a-repo') return 'not a git repository';
-  if (git.kind === 'error') return `unavailable (${cut(git.message, 120)})`;
+  if (git.kind === 'error') return `unavailable (${inlineText(cut(git.message, 120))})`;
   const counts = new Map<ChangeStatus, number>();
   for (const f of worktreeFiles(git)) counts.set(f.status, (counts.get(f.status) ?? 0) + 1);
   if (counts.size === 0) return 'clean';
@@ -228,7 +230,7 @@ const STATUS_CODE: Record<ChangeStatus, string> = {
 function filesText(git: GitSnapshot | undefined): string {
   if (!git) return 'Git status was not read.';
   if (git.kind === 'not-a-repo') return 'Not a git repository: no file status.';
-  if (git.kind === 'error') return `Git status unavailable: ${cut(git.message, 200)}`;
+  if (git.kind === 'error') return `Git status unavailable: ${inlineText(cut(git.message, 200))}`;
   const out: string[] = [];
   const fileLine = (f: ChangedFile) =>
     `- ${STATUS_CODE[f.status]} ${f.fromPath !== undefined ? `${codeSpan(f.fromPath)} -> ` : ''}${codeSpan(f.path)}`;
@@ -254,7 +256,7 @@ function failuresText(failures: readonly HandoffFailure[] | undefined): string {
     .map((f) => {
       const head = f.command !== undefined ? `${codeSpan(firstLine(f.command, 160))}${f.exitCode !== undefined ? ` (exit ${f.exitCode})` : ''}: ` : '';
       const tail = f.outputTail !== undefined && f.outputTail.trim() !== '' ? `\n\n${fencedBlock(f.outputTail, '  ')}` : '';
-      return `- ${head}${f.text}${tail}`;
+      return `- ${head}${inlineText(f.text)}${tail}`;
     })
     .join('\n');
 }

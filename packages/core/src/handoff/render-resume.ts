@@ -1,5 +1,5 @@
 import type { LoadedHandoff } from './latest-handoff.ts';
-import { codeSpan } from './markdown-text.ts';
+import { codeSpan, inlineText } from './markdown-text.ts';
 
 /** Most files in progress named in a resume prompt. */
 const MAX_RESUME_FILES = 10;
@@ -10,12 +10,14 @@ const MAX_RESUME_FILES = 10;
  */
 export function renderResumePrompt(handoff: LoadedHandoff): string {
   const fm = handoff.frontMatter;
-  const trigger = scalar(fm['checkpoint_trigger']) ?? 'a checkpoint';
-  const when = [scalar(fm['session_date']), scalar(fm['session_time'])].filter((s) => s !== undefined).join(' ');
-  const branch = scalar(fm['branch']);
+  // The handoff is a repository file: what its front matter says is placed mid-line, escaped.
+  const trigger = inlineText(scalar(fm['checkpoint_trigger']) ?? 'a checkpoint');
+  const when = inlineText([scalar(fm['session_date']), scalar(fm['session_time'])].filter((s) => s !== undefined).join(' '));
+  const rawBranch = scalar(fm['branch']);
+  const branch = rawBranch === undefined ? undefined : inlineText(rawBranch);
   const files = list(fm['modified_files']);
   const resumeFrom = [
-    `- **Handoff**: ${handoff.relativePath}`,
+    `- **Handoff**: ${inlineText(handoff.relativePath)}`,
     ...(branch !== undefined ? [`- **Branch**: ${branch}`] : []),
     ...(files.length > 0 ? [`- **Files in progress**: ${filesLine(files)}`] : []),
   ];
@@ -48,12 +50,14 @@ export function renderSessionStartContext(handoff: LoadedHandoff): string {
   const when = [scalar(fm['session_date']), scalar(fm['session_time'])].filter((s) => s !== undefined).join(' ');
   const detail = [trigger, when].filter((s) => s !== undefined && s !== '').join(', ');
   const files = list(fm['modified_files']);
-  return [
+  const sentences = [
     `The previous session ended with a context checkpoint${detail !== '' ? ` (${detail})` : ''}.`,
     `Read ${handoff.relativePath} before continuing: it lists what was done, files in progress, failing commands and next steps.`,
     ...(files.length > 0 ? [`Files in progress: ${filesLine(files)}.`] : []),
     'Do not restart the task from scratch.',
-  ].join(' ');
+  ];
+  // The handoff is a repository file: nothing in its front matter or path may break the paragraph.
+  return inlineText(sentences.join(' '));
 }
 
 function filesLine(files: readonly string[]): string {
