@@ -2,6 +2,7 @@ import { assertNever, type ToolCallOrigin } from '@agent-checkpoint/core';
 import { AGENT_TITLES } from '../install/hook-entries.ts';
 import type { TerminalStyle } from '../manage/terminal-style.ts';
 import type { EvidenceTiming, ExplainedCall, ExplainReport } from './explain-turn.ts';
+import { forTerminal } from '@agent-checkpoint/core';
 
 const MAX_COMMAND = 110;
 
@@ -9,7 +10,11 @@ const MAX_COMMAND = 110;
  * The human form of `explain`: what the agent did, which files count, what each category expected
  * and found, what looks wrong and because of which call, and the message (or why there is none).
  */
-export function renderExplain(report: ExplainReport, style: TerminalStyle): string {
+export function renderExplain(untrusted: ExplainReport, style: TerminalStyle): string {
+  // Everything in the report comes from the working tree, the transcript or the config (file names,
+  // commands, prompts, message texts): no control character may reach the terminal, and a name with
+  // a line break must not forge a line of this report. The message keeps its lines.
+  const report = forTerminalDeep(untrusted);
   const s = style;
   const out: string[] = [];
   const heading = (text: string): void => void out.push('', s.bold(text));
@@ -221,4 +226,18 @@ function oneLine(text: string, max: number): string {
   const first = text.split('\n')[0] ?? '';
   const more = text.includes('\n') ? ' …' : '';
   return first.length > max ? `${first.slice(0, max - 1)}…` : `${first}${more}`;
+}
+
+/**
+ * A copy of `value` with every string passed through `forTerminal`: one line each (line breaks
+ * escaped), except the multi-line `message`. Plain objects and arrays are copied; anything else is
+ * kept as it is.
+ */
+function forTerminalDeep<T>(value: T, key?: string): T {
+  if (typeof value === 'string') return forTerminal(value, { keepLines: key === 'message' }) as T;
+  if (Array.isArray(value)) return value.map((item) => forTerminalDeep(item, key)) as T;
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, forTerminalDeep(v, k)])) as T;
+  }
+  return value;
 }
