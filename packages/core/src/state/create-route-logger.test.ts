@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
@@ -18,6 +18,25 @@ describe('createRouteLogger', () => {
     const log = createRouteLogger({ prefix: 'p:', debug: false, stateDir: dir, fields: {}, stderr: (l) => lines.push(l) });
     log.warn('bad path /a\nb\r');
     expect(lines).toEqual(['p: bad path /a\\nb\\r\n']);
+  });
+
+  test('warn never sends an escape sequence, C1, BEL or bidi control to the terminal', () => {
+    const lines: string[] = [];
+    const log = createRouteLogger({ prefix: 'p:', debug: false, stateDir: dir, fields: {}, stderr: (l) => lines.push(l) });
+    log.warn('file \u001b]0;pwned\u0007x\u009b2J\u202e.ts');
+    expect(lines).toEqual(['p: file \\x1b]0;pwned\\x07x\\x9b2J\\u202e.ts\n']);
+  });
+
+  test('a debug log planted as a symlink is refused once on stderr; its target is untouched', () => {
+    const target = join(dir, 'target');
+    writeFileSync(target, 'precious\n');
+    symlinkSync(target, join(dir, 'debug.log'));
+    const lines: string[] = [];
+    const log = createRouteLogger({ prefix: 'p:', debug: true, stateDir: dir, fields: {}, stderr: (l) => lines.push(l) });
+    log.debug('one');
+    log.debug('two');
+    expect(readFileSync(target, 'utf8')).toBe('precious\n');
+    expect(lines.filter((l) => /debug log: refusing to write .*symlink/.test(l))).toHaveLength(1);
   });
 
   test('debug is silent unless enabled', () => {

@@ -1,6 +1,7 @@
 import { lstatSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { appendSafelySync, UnsafePathError } from '../fs-safe/safe-write.ts';
+import { forTerminal } from '../text-safety/text-safety.ts';
 
 /** Rotate `debug.log` to `debug.log.1` past this size, so the log stays bounded. */
 const MAX_LOG_BYTES = 1024 * 1024;
@@ -68,7 +69,10 @@ export function createRouteLogger(options: {
   };
 }
 
-/** One stderr line per diagnostic, whatever it quotes. */
+/**
+ * One stderr line per diagnostic, whatever it quotes (file names, ids, paths): line breaks and every
+ * other control character (ESC sequences, C1, BEL, bidi overrides) escaped — stderr is a terminal.
+ */
 function oneLine(message: string): string {
-  return message.replace(/\r/g, '\\r').replace(/\n/g, '\\n');
+  return forTerminal(message, { keepLines: false });
 }

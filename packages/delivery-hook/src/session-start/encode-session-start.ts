@@ -1,4 +1,4 @@
-import { assertNever, type AgentId } from '@agent-checkpoint/core';
+import { assertNever, forModelText, type AgentId } from '@agent-checkpoint/core';
 
 /**
  * The SessionStart answer that adds `context` to the session, or `''` (nothing to add).
@@ -10,6 +10,9 @@ import { assertNever, type AgentId } from '@agent-checkpoint/core';
  *   required, no other keys are allowed);
  * - Gemini CLI: reads `hookSpecificOutput.additionalContext` and prepends it to the prompt as
  *   `<hook_context>…</hook_context>` (0.61, `<` and `>` escaped); `hookEventName` is ignored.
+ *
+ * The context quotes a repository file (the handoff): it passes `forModelText` here, the boundary,
+ * so no control character reaches the model whoever built it.
  */
 export function encodeSessionStart(agent: AgentId, context: string | undefined): string {
   if (context === undefined || context === '') return '';
@@ -17,7 +20,7 @@ export function encodeSessionStart(agent: AgentId, context: string | undefined):
     case 'claude':
     case 'codex':
     case 'gemini':
-      return JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context } });
+      return JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: forModelText(context) } });
     default:
       return assertNever(agent);
   }
