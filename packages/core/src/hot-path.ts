@@ -14,3 +14,4 @@ export { isTruthyEnv, readOffSwitch } from './state/off-switches.ts';
 export { createRouteLogger, type RouteLogger } from './state/create-route-logger.ts';
 export { sessionStatePath, type SessionStateLocation } from './state/state-files.ts';
 export { appendSafelySync, writeFileSafelySync, UnsafePathError, type SafeWriteOptions } from './fs-safe/safe-write.ts';
+export { forModelText, forTerminal } from './text-safety/text-safety.ts';

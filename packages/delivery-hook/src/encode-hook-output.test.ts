@@ -10,6 +10,11 @@ import { PASS } from './hook-verdict.ts';
 const REASON = 'Checkpoint — "quoted" \\ back\nline 2\t<tag> & </hook_prompt> ✓ 🚀';
 
 describe('encoders', () => {
+  it.each(['claude', 'gemini', 'codex'] as const)('%s: a block reason reaches the model with no raw control character (ESC, BEL, C1, CR, bidi)', (agent) => {
+    const out = JSON.parse(encodeHookOutput(agent, { kind: 'block', reason: 'Changed: `a\u001b]0;t\u0007.ts`\n\u009b2J\r\u202e' })) as { reason: string };
+    expect(out.reason).toBe('Changed: `a\\x1b]0;t\\x07.ts`\n\\x9b2J\\r\\u202e');
+  });
+
   it('Claude Stop: block is exactly {"decision":"block","reason":R}', () => {
     const out = encodeClaudeStop({ kind: 'block', reason: REASON });
     expect(out).toBe(`{"decision":"block","reason":${JSON.stringify(REASON)}}`);
