@@ -93,8 +93,10 @@ describe('untrusted data from the rollout, file names and the payload, end to en
 
       const expected = await expectedForTurn1(world, rollout, env, cwdLink);
       expect(expected.decision, expected.diagnostics.join('; ')).toBe('message');
-      // Precondition: raw control characters reach the typing step.
-      expect(expected.message).toMatch(/\u001b/);
+      // Precondition: the planted control sequences reach the message — escaped visibly by
+      // getCheckpoint's model-text sanitizer (issue 12), so none is raw even before the typing step.
+      expect(expected.message).toContain('\\x1b');
+      expect(expected.message).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
 
       const p = places.payload.payloads;
       const payload = JSON.stringify({
