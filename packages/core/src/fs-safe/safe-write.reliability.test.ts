@@ -155,6 +155,15 @@ describe.skipIf(!POSIX)('private roots (the state directory)', () => {
     expect(privateDirProblem(state)).toBeUndefined();
   });
 
+  it('a checked state directory removed later is created and checked again', () => {
+    const state = join(base, 'again');
+    writeFileSafelySync(state, 'f', 'x', { rootKind: 'private' });
+    rmSync(state, { recursive: true });
+    appendSafelySync(state, 'log', 'y', { rootKind: 'private' });
+    expect(readFileSync(join(state, 'log'), 'utf8')).toBe('y');
+    expect(statSync(state).mode & 0o777).toBe(0o700);
+  });
+
   it('refuses a group- or world-writable state directory', () => {
     chmodSync(root, 0o770);
     expect(refusal(() => writeFileSafelySync(root, 'f', 'x', { rootKind: 'private' })).reason).toMatch(/not private: .*writable by its group or others/);

@@ -35,7 +35,8 @@ import { basename, dirname, isAbsolute, join, normalize, relative, sep } from 'n
  *   appends open with O_NOFOLLOW|O_NONBLOCK and check the open descriptor (regular, one link);
  * - a "private" root (the state directory) must be owned by the user and not group/world-writable,
  *   and each of its ancestors owned by the user or root and not group/world-writable unless sticky
- *   (`/tmp`): otherwise someone else could swap its contents.
+ *   (`/tmp`): otherwise someone else could swap its contents. Checked once per root per process (a
+ *   hook run is short; the walk over the ancestors is the costly part of a small write).
  *
  * What remains: Node has no `openat`, so a component swapped for a link between the check and the
  * write (microseconds) is not caught; the final realpath check narrows that window to the write itself.
@@ -214,14 +215,28 @@ function prepare(root: string, relPath: string, options: SafeWriteOptions): { re
   return { dir, target: join(dir, parts[parts.length - 1] as string) };
 }
 
+/**
+ * Private roots already checked by this process: a hook run writes its state, a marker and debug
+ * lines into one state directory, and the check walks every ancestor.
+ */
+const checkedPrivateRoots = new Set<string>();
+
 function prepareRoot(root: string, kind: SafeRootKind, dirMode: number): string {
   if (!isAbsolute(root)) throw new UnsafePathError(root, 'the root is not an absolute path');
-  if (kind === 'private') {
+  if (kind === 'private' && !checkedPrivateRoots.has(root)) {
     mkdirSync(root, { recursive: true, mode: dirMode });
     const problem = privateDirProblem(root);
     if (problem !== undefined) throw new UnsafePathError(root, `the state directory is not private: ${problem}`);
+    checkedPrivateRoots.add(root);
   }
-  const real = realpathSync(root);
+  let real: string;
+  try {
+    real = realpathSync(root);
+  } catch (error) {
+    // Removed since it was checked (tests, `rm -rf` of the state): check and create it again.
+    if (kind === 'private' && checkedPrivateRoots.delete(root) && (error as NodeJS.ErrnoException).code === 'ENOENT') return prepareRoot(root, kind, dirMode);
+    throw error;
+  }
   if (!lstatSync(real).isDirectory()) throw new UnsafePathError(root, 'the root is not a directory');
   return real;
 }
