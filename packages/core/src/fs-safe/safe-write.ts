@@ -92,7 +92,8 @@ export function writeFileSafelySync(root: string, relPath: string, data: string 
   const existing = lstatOrUndefined(target);
   if (existing !== undefined) assertReplaceable(target, existing);
   const temp = join(dir, `.${lastComponent(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const mode = options.mode ?? (existing !== undefined ? existing.mode & 0o7777 : 0o644 & ~process.umask());
+  // Permission bits only: a set-id bit of the old file is not carried over to new content.
+  const mode = options.mode ?? (existing !== undefined ? existing.mode & 0o777 : 0o644 & ~process.umask());
   const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
   let renamed = false;
   try {
