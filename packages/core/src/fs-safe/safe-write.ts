@@ -92,16 +92,17 @@ export function writeFileSafelySync(root: string, relPath: string, data: string 
   const existing = lstatOrUndefined(target);
   if (existing !== undefined) assertReplaceable(target, existing);
   const temp = join(dir, `.${lastComponent(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  // Permission bits only: a set-id bit of the old file is not carried over to new content.
-  const mode = options.mode ?? (existing !== undefined ? existing.mode & 0o777 : 0o644 & ~process.umask());
-  const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
+  // Permission bits only: a set-id bit of the old file is not carried over to new content. A new file
+  // without a given mode is created 0644 less the umask (applied by open(2) itself).
+  const mode = options.mode ?? (existing !== undefined ? existing.mode & 0o777 : undefined);
+  const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, mode === undefined ? 0o644 : 0o600);
   let renamed = false;
   try {
     try {
       writeAll(fd, data);
       // The mode is set on the descriptor, past the umask; an existing file's owner is kept when we can
       // (running as root on a user's file).
-      fchmodSync(fd, mode);
+      if (mode !== undefined) fchmodSync(fd, mode);
       if (existing !== undefined && typeof process.getuid === 'function' && process.getuid() === 0 && existing.uid !== 0) {
         fchownSync(fd, existing.uid, existing.gid);
       }
