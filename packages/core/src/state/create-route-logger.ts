@@ -1,7 +1,7 @@
 import { lstatSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { appendSafelySync, UnsafePathError } from '../fs-safe/safe-write.ts';
-import { forTerminal } from '../text-safety/text-safety.ts';
+import { forTerminal, jsonForTerminal } from '../text-safety/text-safety.ts';
 
 /** Rotate `debug.log` to `debug.log.1` past this size, so the log stays bounded. */
 const MAX_LOG_BYTES = 1024 * 1024;
@@ -44,7 +44,8 @@ export function createRouteLogger(options: {
       } catch {
         // No log yet.
       }
-      const line = JSON.stringify({ at: new Date().toISOString(), pid: process.pid, ...options.fields, level, message, ...data });
+      // One JSON line per event, safe to `cat` (C1 and bidi controls escaped as well as C0).
+      const line = jsonForTerminal(JSON.stringify({ at: new Date().toISOString(), pid: process.pid, ...options.fields, level, message, ...data }));
       // Never through a symlink, into a FIFO or device, or in a state directory others can write to.
       appendSafelySync(options.stateDir, 'debug.log', `${line}\n`, { rootKind: 'private', mode: 0o600 });
     } catch (error) {

@@ -1,1 +1,1 @@
-export { escapeControls, forMarkdownCode, forMarkdownLine, forModelName, forModelText, forShellArg, forTerminal, hasControlCharacters } from './text-safety.ts';
+export { escapeControls, forMarkdownCode, forMarkdownLine, forModelName, forModelText, forShellArg, forTerminal, hasControlCharacters, jsonForTerminal } from './text-safety.ts';

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { forMarkdownCode, forMarkdownLine, forModelName, forModelText, forShellArg, forTerminal, hasControlCharacters } from './text-safety.ts';
+import { forMarkdownCode, forMarkdownLine, forModelName, forModelText, forShellArg, forTerminal, hasControlCharacters, jsonForTerminal } from './text-safety.ts';
 
 /** Characters that must never reach a reader raw, LF and TAB aside. */
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -94,6 +94,19 @@ describe('forTerminal', () => {
         const out = forTerminal(text);
         expect(out).not.toMatch(UNSAFE);
         expect(forTerminal(text, { keepLines: false })).not.toMatch(/[\n\t]/);
+      }),
+      RUNS,
+    );
+  });
+});
+
+describe('jsonForTerminal', () => {
+  it('the same value, with no raw control character in the text', () => {
+    fc.assert(
+      fc.property(hostile, (text) => {
+        const json = jsonForTerminal(JSON.stringify({ text }));
+        expect(json).not.toMatch(UNSAFE);
+        expect(JSON.parse(json)).toEqual({ text });
       }),
       RUNS,
     );

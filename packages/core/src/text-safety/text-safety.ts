@@ -135,3 +135,12 @@ export function forShellArg(text: string): string {
   flush();
   return out === '' ? "''" : out;
 }
+
+/**
+ * Serialized JSON that is also safe to print or `cat` on a terminal: `JSON.stringify` escapes C0
+ * controls but leaves DEL, C1 (a one-byte CSI), Unicode separators and bidi controls raw; those
+ * become `\uXXXX` escapes too. The result parses to the same value.
+ */
+export function jsonForTerminal(json: string): string {
+  return json.replace(/[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

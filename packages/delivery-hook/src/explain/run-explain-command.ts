@@ -1,4 +1,4 @@
-import { forTerminal, isAgentId } from '@agent-checkpoint/core';
+import { forTerminal, isAgentId, jsonForTerminal } from '@agent-checkpoint/core';
 import { resolve } from 'node:path';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, parseCommandArgs } from '../manage/command-args.ts';
 import type { TerminalStyle } from '../manage/terminal-style.ts';
@@ -77,7 +77,7 @@ export async function runExplainCommand(args: readonly string[], context: Explai
       ...(o.session === undefined ? {} : { sessionId: o.session }),
       ...(turnId === undefined ? {} : { turnId }),
     });
-    await context.write(o.json === true ? `${jsonForTerminal(report)}\n` : renderExplain(report, context.style));
+    await context.write(o.json === true ? `${jsonForTerminal(JSON.stringify(report, null, 2))}\n` : renderExplain(report, context.style));
     return EXIT_OK;
   } catch (error) {
     context.writeError(`agent-checkpoint: explain failed: ${forTerminal(error instanceof Error ? error.message : String(error), { keepLines: false })}\n`);
@@ -90,10 +90,3 @@ async function usage(context: ExplainCommandContext, message: string): Promise<n
   return EXIT_USAGE;
 }
 
-/**
- * JSON that is also safe on a terminal: `JSON.stringify` escapes C0 controls but leaves DEL, C1 (a
- * one-byte CSI), Unicode separators and bidi controls raw; those become `\uXXXX` escapes too (the same JSON).
- */
-function jsonForTerminal(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(/[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
