@@ -95,9 +95,9 @@ export async function revokeTrust(stateDir: string, realPath: string): Promise<b
 
 async function writeStore(stateDir: string, files: Readonly<Record<string, TrustEntry>>): Promise<void> {
   const path = trustStorePath(stateDir);
-  await ensurePrivateDir(join(stateDir, 'trust'));
+  await ensurePrivateDir(stateDir, 'trust');
   const sorted = Object.fromEntries(Object.entries(files).sort(([a], [b]) => a.localeCompare(b)));
-  await writePrivateFileAtomic(path, `${JSON.stringify({ version: 1, files: sorted }, null, 2)}\n`);
+  await writePrivateFileAtomic(stateDir, path, `${JSON.stringify({ version: 1, files: sorted }, null, 2)}\n`);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
