@@ -11,9 +11,9 @@ import {
 import { expect, it } from 'vitest';
 import { createGeminiTranscriptReader } from './create-gemini-transcript-reader.ts';
 
-// The public corpus (real Gemini CLI chat files of January and June 2026 published by others) through the
-// Gemini reader, turn by turn, against the independent count below. It shares no code with the reader
-// on purpose.
+// The public corpus (real Gemini CLI chat files of November 2025 to June 2026, CLI 0.19.4 to 0.23.0 and
+// unversioned ones, published by others) through the Gemini reader, turn by turn, against the independent
+// count below. It shares no code with the reader on purpose.
 
 const fixtures = join(import.meta.dirname, '../../../fixtures');
 
@@ -24,8 +24,14 @@ const fixtures = join(import.meta.dirname, '../../../fixtures');
 const KNOWN_DEVIATIONS: KnownCorpusDeviations = {
   // Shell results end `Exit Code: 0` / `Signal: 0`; the reader takes `Signal: 0` for a signal and
   // reports the successful commands as errors (issue 11 §5).
-  'gemini/unknown-2026-01/public/entire-9c-53780d06b7-0.json#0': "'Signal: 0' trailer read as a failure (3 shell calls)",
-  'gemini/unknown-2026-01/public/entire-ab-2b9748b105-0.json#0': "'Signal: 0' trailer read as a failure (6 shell calls)",
+  'gemini/0.23.0/public/entire-9c-53780d06b7-0.json#0': "'Signal: 0' trailer read as a failure (3 shell calls)",
+  'gemini/0.23.0/public/entire-ab-2b9748b105-0.json#0': "'Signal: 0' trailer read as a failure (6 shell calls)",
+  // The same trailer in 0.22.x (0.19/0.20 and November 2025 wrote `Signal: (none)`, which the reader
+  // handles). Two of the failing commands really exited 1 and are read right.
+  'gemini/0.22.2/public/m-gemini-session-2025-12-30T01-16-3f9ce747.json#0': "'Signal: 0' trailer read as a failure (2 shell calls)",
+  'gemini/0.22.2/public/m-gemini-session-2025-12-30T01-16-3f9ce747.json#1': "'Signal: 0' trailer read as a failure (1 shell call)",
+  'gemini/0.22.5/public/m-gemini-session-2026-01-10T01-33-08d1e5f6.json#0': "'Signal: 0' trailer read as a failure (2 shell calls)",
+  'gemini/0.22.5/public/m-gemini-session-2026-01-10T01-33-08d1e5f6.json#1': "'Signal: 0' trailer read as a failure (3 shell calls)",
 };
 
 describePublicCorpusConformance({
@@ -39,18 +45,46 @@ describePublicCorpusConformance({
   unreadable: (turn, maxBytes) => (turn.snapshot.length > maxBytes ? 'legacy-too-large' : undefined),
 });
 
+/**
+ * Files the publisher re-serialised before publishing (Python's `json.dump(…, indent=2)`, which escapes
+ * every non-ASCII character as `\uXXXX`; the CLI writes them as UTF-8). The data is the CLI's; only that
+ * escaping differs, which the check below pins down exactly instead of skipping the file.
+ */
+const ESCAPED_BY_PUBLISHER = new Set([
+  'gemini/unknown-2025-11/public/m-gemini-session-2025-11-19T20-45-42f4bde7.json',
+  'gemini/0.19.4/public/m-gemini-session-2025-12-10T03-48-c8424283.json',
+  'gemini/0.20.0/public/m-gemini-session-2025-12-12T21-46-7c761c30.json',
+  'gemini/0.20.1/public/m-gemini-session-2025-12-12T23-27-30606aa5.json',
+]);
+
 it('re-serialises a whole chat file byte for byte (so the per-turn snapshots are what the CLI would write)', () => {
-  for (const { path } of publicCorpusFiles(fixtures, 'gemini')) {
+  for (const { entry, path } of publicCorpusFiles(fixtures, 'gemini')) {
     const bytes = new Uint8Array(readFileSync(path));
     const text = Buffer.from(bytes).toString('utf8');
-    expect(Buffer.from(snapshotOf(JSON.parse(text) as Record<string, unknown>, Number.MAX_SAFE_INTEGER, trailerOf(text))).equals(Buffer.from(bytes))).toBe(true);
+    const written = Buffer.from(snapshotOf(JSON.parse(text) as Record<string, unknown>, Number.MAX_SAFE_INTEGER, trailerOf(text))).toString('utf8');
+    const expected = ESCAPED_BY_PUBLISHER.has(entry.file) ? escapeNonAscii(written) : written;
+    expect(expected === text, entry.file).toBe(true);
   }
 });
+
+it('lists only corpus files, and only files that need it, as escaped by their publisher', () => {
+  const files = new Map(publicCorpusFiles(fixtures, 'gemini').map(({ entry, path }) => [entry.file, path]));
+  for (const file of ESCAPED_BY_PUBLISHER) {
+    const path = files.get(file);
+    expect(path, file).toBeDefined();
+    expect(/\\u[0-9a-f]{4}/.test(readFileSync(path ?? '', 'utf8')), file).toBe(true);
+  }
+});
+
+/** What Python's json.dump makes of the CLI's UTF-8 text: every non-ASCII UTF-16 unit as `\uXXXX`. */
+function escapeNonAscii(text: string): string {
+  return text.replace(/[\u0080-\uffff]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
 
 const EDIT_TOOLS = new Set(['write_file', 'replace', 'edit', 'smart_edit']);
 
 /**
- * The independent count. Turns: `user` messages. Each turn's snapshot is the chat document with the
+ * The independent count. Version: the running version the CLI names in its update notice, if any. Turns: `user` messages. Each turn's snapshot is the chat document with the
  * messages up to the next user message, written the way Gemini CLI writes it (`JSON.stringify(…, null,
  * 2)`, plus the file's own trailing newline if it has one). Calls: the `toolCalls` of `gemini` messages. Exit status of `run_shell_command`: the `Exit
  * Code: N` line of its output, 0 for a successful call whose output has none. Edited paths: the
@@ -76,7 +110,21 @@ function expectGeminiFile(bytes: Uint8Array): ExpectedFile {
       calls: messages.slice(start, end).flatMap((message) => callsOf(message, offsetOf)),
     };
   });
-  return { turns };
+  const cliVersion = versionOf(messages);
+  return { ...(cliVersion !== undefined ? { cliVersion } : {}), turns };
+}
+
+/**
+ * The chat format has no version field, but the CLI records its own version when an update is
+ * available: an `info` message "Gemini CLI update available! <running> → <latest>".
+ */
+function versionOf(messages: readonly Record<string, unknown>[]): string | undefined {
+  for (const message of messages) {
+    if (message['type'] !== 'info' || typeof message['content'] !== 'string') continue;
+    const found = /^Gemini CLI update available! (\d+\.\d+\.\d+\S*) \u2192 /.exec(message['content']);
+    if (found) return found[1];
+  }
+  return undefined;
 }
 
 function snapshotOf(doc: Record<string, unknown>, messageCount: number, trailer: string): Uint8Array {
