@@ -103,6 +103,7 @@ async function assertLoop(route: (typeof ROUTES)[number], session: LoopCapableSe
     if (task === undefined) throw new Error('more stops than tasks');
     expect(timeline.hasData, `run ${i + 1}: transcript read`).toBe(true);
     expect(timeline.prompt).toBe(task.prompt);
+    expect(timeline.checkpointsDelivered, `run ${i + 1}: no checkpoint in the transcript`).toBe(0);
     expect(timeline.calls.some((c) => (c.kind === 'edit' || c.kind === 'patch') && c.outcome === 'success' && c.paths.some((p) => p.endsWith(task.file)))).toBe(true);
     expect(timeline.calls.filter((c) => c.kind === 'shell' && c.command === task.action).map((c) => c.outcome)).toEqual(['success']);
   });
