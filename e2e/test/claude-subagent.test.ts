@@ -63,10 +63,22 @@ describe.skipIf(SKIP_REAL_CLIS)('a Claude subagent does the work (Agent tool, re
       expectSubagentDidTheWork(run, 4, true);
       expectOnlyScriptedRequests(run);
 
+      // getCheckpoint on the transcript the hook saw: the subagent's read, edit and restart are the
+      // turn's calls, marked as the subagent's (the agent id of its transcript, the Agent call).
       const expected = await run.expected();
       expect([expected.decision, expected.mode]).toEqual(['silent', 'all-clear']);
-      const restart = expected.timeline?.calls.find((c) => c.kind === 'shell' && c.command === RESTART_COMMAND);
-      expect(restart?.outcome, "the subagent's restart is in the turn's timeline").toBe('success');
+      const agentId = path.basename(subagentTranscripts(run)[0] ?? '').replace(/^agent-|\.jsonl$/g, '');
+      const origin = { kind: 'subagent', agentId, agentType: 'general-purpose', parentCallId: expect.stringMatching(/^toolu_e2e_s0_/) };
+      const calls = expected.timeline?.calls ?? [];
+      expect(calls.map((c) => [c.rawName, c.outcome])).toEqual([
+        ['Agent', 'success'],
+        ['Read', 'success'],
+        ['Edit', 'success'],
+        ['Bash', 'success'],
+      ]);
+      for (const call of calls.slice(1)) expect(call.origin).toEqual(origin);
+      expect(calls[0]?.origin).toBeUndefined();
+      expect(calls.find((c) => c.kind === 'shell')).toMatchObject({ command: RESTART_COMMAND });
     });
   });
 
@@ -76,6 +88,12 @@ describe.skipIf(SKIP_REAL_CLIS)('a Claude subagent does the work (Agent tool, re
       expect(run.stops.map((s) => s.response.exitCode)).toEqual([0, 0]);
       const expected = await run.expected();
       expect(expected.mode).toBe('actionable');
+      // The first stop's turn: the Agent call, then the subagent's read and edit, marked as its.
+      expect(expected.timeline?.calls.map((c) => [c.rawName, c.outcome, c.origin?.kind ?? 'main'])).toEqual([
+        ['Agent', 'success', 'main'],
+        ['Read', 'success', 'subagent'],
+        ['Edit', 'success', 'subagent'],
+      ]);
       expect(run.hookOutputs[0]).toEqual({ decision: 'block', reason: expected.message });
       const reason = String(run.hookOutputs[0]?.['reason']);
       expect(reason).toContain('Changed: daemon code');
