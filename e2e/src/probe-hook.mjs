@@ -18,14 +18,17 @@
 //                                             decided (<mode>-<n>.<ext>): the transcript as
 //                                             the hook saw it, before the agent writes on. In
 //                                             notify mode, the Codex rollout of the payload's
-//                                             thread ($CODEX_HOME/sessions/**/rollout-*-<id>.jsonl)
+//                                             thread ($CODEX_HOME/sessions/**/rollout-*-<id>.jsonl).
+//                                             Claude's subagent transcripts next to it
+//                                             (<transcript minus .jsonl>/subagents/) are copied
+//                                             along, to <mode>-<n>/subagents/, where readers look.
 // }
 //
 // Each log line: {n, at, mode, event, cwd, argv, env, payload, stdinRaw?, transcriptSizeAtHook,
 // transcriptSnapshot?, response: {action, stdout, stderr, exitCode, durationMs?}}. Credentials in
 // env are redacted.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, copyFileSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, copyFileSync, cpSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 
 const [mode, configPath, notifyArg] = process.argv.slice(2);
@@ -120,13 +123,21 @@ function findCodexRollout(threadId) {
 }
 
 function snapshot(file, dir, n) {
-  const target = join(dir, `${mode}-${n}${extname(file) || '.jsonl'}`);
+  const ext = extname(file) || '.jsonl';
+  const target = join(dir, `${mode}-${n}${ext}`);
   try {
     copyFileSync(file, target);
-    return target;
   } catch {
     return null;
   }
+  // Claude keeps a session's subagent transcripts in <session>/subagents/ beside <session>.jsonl.
+  const subagents = join(file.slice(0, file.length - extname(file).length), 'subagents');
+  try {
+    if (existsSync(subagents)) cpSync(subagents, join(dir, `${mode}-${n}`, 'subagents'), { recursive: true, verbatimSymlinks: true });
+  } catch {
+    // the main snapshot still stands
+  }
+  return target;
 }
 
 function fileSize(file) {

@@ -86,6 +86,18 @@ describe('probe-hook.mjs', () => {
     expect(log()[1]?.transcriptSnapshot).toBeNull();
   });
 
+  it("copies Claude's subagent transcripts (<session>/subagents/) beside the snapshot, where readers look", () => {
+    const transcript = path.join(dir, 'session.jsonl');
+    writeFileSync(transcript, '{"a":1}\n');
+    mkdirSync(path.join(dir, 'session', 'subagents'), { recursive: true });
+    writeFileSync(path.join(dir, 'session', 'subagents', 'agent-a1.jsonl'), '{"sub":1}\n');
+    const snapshots = path.join(dir, 'snapshots');
+    mkdirSync(snapshots);
+    runHook(configure({ snapshotDir: snapshots }), JSON.stringify({ hook_event_name: 'Stop', transcript_path: transcript }));
+    expect(log()[0]?.transcriptSnapshot).toBe(path.join(snapshots, 'hook-1.jsonl'));
+    expect(readFileSync(path.join(snapshots, 'hook-1', 'subagents', 'agent-a1.jsonl'), 'utf8')).toBe('{"sub":1}\n');
+  });
+
   it('records non-JSON stdin raw instead of crashing', () => {
     const result = runHook(configure({}), 'not json');
     expect(result.status).toBe(0);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { AgentSession, type PreparedSession, type PromptOptions, type SessionOptions } from './harness/agent-session.ts';
+import { AgentSession, type HeadlessArgv, type PreparedSession, type PromptOptions, type SessionOptions } from './harness/agent-session.ts';
 import { runInGroup, type ProcessResult } from './harness/process-group.ts';
 import { commitAll } from './harness/temp-workspace.ts';
 
@@ -65,22 +65,20 @@ export class ClaudeSession extends AgentSession {
   async prompt(text: string, options: PromptOptions = {}): Promise<ProcessResult> {
     const sessionArgs = this.prompts === 0 ? ['--session-id', this.id] : ['--resume', this.id];
     this.prompts += 1;
-    const argv = [
-      ...this.cli.argv,
-      '-p',
-      text,
-      '--output-format',
-      'stream-json',
-      '--verbose',
-      '--permission-mode',
-      'acceptEdits',
-      '--allowedTools',
-      'Bash Edit Write Read',
-      ...sessionArgs,
-    ];
+    const { beforePrompt, afterPrompt } = this.headlessArgv();
+    const argv = [...beforePrompt, text, ...afterPrompt, ...sessionArgs];
     const result = await runInGroup(argv, { cwd: this.workspace.repo, env: this.env(), timeoutMs: options.timeoutMs ?? this.timeoutMs, ...(options.during ? { during: options.during } : {}) });
     this.runs.push(result);
     return result;
+  }
+
+  /**
+   * `claude -p <prompt> …` without a session argument: a fresh session per invocation (what a loop
+   * runner starts; `prompt` adds `--session-id`/`--resume`). The Agent tool needs no permission.
+   */
+  headlessArgv(): HeadlessArgv {
+    const afterPrompt = ['--output-format', 'stream-json', '--verbose', '--permission-mode', 'acceptEdits', '--allowedTools', 'Bash Edit Write Read'];
+    return { beforePrompt: [...this.cli.argv, '-p'], afterPrompt };
   }
 
   /** `$HOME/.claude/projects/<cwd with non-alphanumerics as "-">/<session>.jsonl` (§3.1). */

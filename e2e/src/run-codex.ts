@@ -1,6 +1,6 @@
 import path from 'node:path';
 import fg from 'fast-glob';
-import { AgentSession, type PreparedSession, type PromptOptions, type SessionOptions } from './harness/agent-session.ts';
+import { AgentSession, type HeadlessArgv, type PreparedSession, type PromptOptions, type SessionOptions } from './harness/agent-session.ts';
 import { writeCodexHome } from './harness/codex-home.ts';
 import { runInGroup, type ProcessResult } from './harness/process-group.ts';
 import { commitAll } from './harness/temp-workspace.ts';
@@ -87,11 +87,19 @@ export class CodexSession extends CodexSessionBase {
   /** Runs one `codex exec` (the first starts the thread, later ones `exec resume` it). */
   async prompt(text: string, options: PromptOptions = {}): Promise<ProcessResult> {
     const common = ['--json', '--dangerously-bypass-hook-trust'];
-    const args = this.threadId === undefined ? ['exec', ...common, text] : ['exec', 'resume', ...common, this.threadId, text];
-    const result = await runInGroup([...this.cli.argv, ...args], { cwd: this.workspace.repo, env: this.env(), timeoutMs: options.timeoutMs ?? this.timeoutMs, ...(options.during ? { during: options.during } : {}) });
+    const argv = this.threadId === undefined ? [...this.headlessArgv().beforePrompt, text] : [...this.cli.argv, 'exec', 'resume', ...common, this.threadId, text];
+    const result = await runInGroup(argv, { cwd: this.workspace.repo, env: this.env(), timeoutMs: options.timeoutMs ?? this.timeoutMs, ...(options.during ? { during: options.during } : {}) });
     this.runs.push(result);
     this.threadId ??= threadIdFrom(result.stdout);
     return result;
+  }
+
+  /**
+   * `codex exec --json --dangerously-bypass-hook-trust <prompt>`: a fresh thread per invocation (what
+   * a loop runner starts). Without the flag, exec silently skips untrusted hooks.
+   */
+  headlessArgv(): HeadlessArgv {
+    return { beforePrompt: [...this.cli.argv, 'exec', '--json', '--dangerously-bypass-hook-trust'], afterPrompt: [] };
   }
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
-import { AgentSession, type PreparedSession, type PromptOptions, type SessionOptions } from './harness/agent-session.ts';
+import { AgentSession, type HeadlessArgv, type PreparedSession, type PromptOptions, type SessionOptions } from './harness/agent-session.ts';
 import { runInGroup, type ProcessResult } from './harness/process-group.ts';
 import { commitAll } from './harness/temp-workspace.ts';
 
@@ -76,10 +76,16 @@ export class GeminiSession extends AgentSession {
   async prompt(text: string, options: PromptOptions = {}): Promise<ProcessResult> {
     const sessionArgs = this.prompts === 0 ? ['--session-id', this.id] : ['--resume', this.id];
     this.prompts += 1;
-    const argv = [...this.cli.argv, '-p', text, '-m', GEMINI_MODEL, '--approval-mode', 'yolo', '--output-format', 'stream-json', ...sessionArgs];
+    const { beforePrompt, afterPrompt } = this.headlessArgv();
+    const argv = [...beforePrompt, text, ...afterPrompt, ...sessionArgs];
     const result = await runInGroup(argv, { cwd: this.workspace.repo, env: this.env(), timeoutMs: options.timeoutMs ?? this.timeoutMs, ...(options.during ? { during: options.during } : {}) });
     this.runs.push(result);
     return result;
+  }
+
+  /** `gemini -p <prompt> …` without a session argument: a fresh session per invocation. */
+  headlessArgv(): HeadlessArgv {
+    return { beforePrompt: [...this.cli.argv, '-p'], afterPrompt: ['-m', GEMINI_MODEL, '--approval-mode', 'yolo', '--output-format', 'stream-json'] };
   }
 
   /**

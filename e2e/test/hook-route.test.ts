@@ -153,9 +153,9 @@ describe.skipIf(SKIP_REAL_CLIS)('agent-checkpoint-hook in the real CLIs', () => 
     });
   });
 
-  it('with the default loop guard, a quick (< 30 s) turn that edited daemon code without the restart is blocked (claude)', async () => {
+  it.each(HOOK_ROUTES)('%s: with the default loop guard, a quick (< 30 s) turn that edited daemon code without the restart is blocked', async (route) => {
     const options = { scenario: DAEMON_NOT_RESTARTED, project: { minTurnSeconds: 'default' as const }, hookDebug: true };
-    await withRouteRun('claude-hook', options, async (run) => {
+    await withRouteRun(route, options, async (run) => {
       recordToolTimes(run);
       const expected = await run.expected();
       expect(expected.mode).toBe('actionable');
@@ -167,12 +167,12 @@ describe.skipIf(SKIP_REAL_CLIS)('agent-checkpoint-hook in the real CLIs', () => 
       // runs `make restart` and the next stop passes.
       expect(run.stops).toHaveLength(2);
       const reason = String(run.hookOutputs[0]?.['reason']);
-      expect(run.hookOutputs[0]).toEqual({ decision: BLOCK_DECISION['claude-hook'], reason: expected.message });
+      expect(run.hookOutputs[0]).toEqual({ decision: BLOCK_DECISION[route], reason: expected.message });
       expect(reason).toMatch(/^Required actions:\n1\. Run `make restart`$/m);
       expect(run.hookOutputs[1]).toBeUndefined();
       const debug = readJsonlFile<{ message?: string; verdict?: string }>(path.join(run.stateDir, 'debug.log'));
       expect(debug.some((l) => /turn-too-short|too-soon-after-checkpoint/.test(l.message ?? ''))).toBe(false);
-      const { state } = await readSessionState({ stateDir: run.stateDir, agent: 'claude', sessionId: run.sessionId });
+      const { state } = await readSessionState({ stateDir: run.stateDir, agent: run.agent, sessionId: run.sessionId });
       expect(state.turns.map((t) => t.blocks)).toEqual([1]);
     });
   });

@@ -102,20 +102,10 @@ const TMUX_SETTLE_TIMEOUT_MS = 60_000;
 export async function withRouteRun(route: CheckpointRoute, options: RouteRunOptions, fn: (run: RouteRun) => Promise<void>): Promise<void> {
   const agent = routeAgent(route);
   const { scenario } = options;
-  const stateDirOf = (workspace: Pick<TempWorkspace, 'root'>): string => path.join(workspace.root, 'state');
   const base: SessionOptions = {
     scenario: scenario.script,
     files: projectFiles(options.project),
-    env: (workspace) => ({
-      AGENT_CHECKPOINT_STATE_DIR: stateDirOf(workspace),
-      // Where the tool looks for the user config file and keeps its config cache. HOME already
-      // points there for the CLIs; explicit XDG paths make the in-process getCheckpoint (which gets
-      // this env, but takes the home directory from the test process) use the same files, and
-      // never the real user's.
-      XDG_CONFIG_HOME: path.join(workspace.home, '.config'),
-      XDG_CACHE_HOME: path.join(workspace.home, '.cache'),
-      ...(options.hookDebug === true || route === 'codex-tmux' ? { AGENT_CHECKPOINT_DEBUG: '1' } : {}),
-    }),
+    env: (workspace) => checkpointEnv(workspace, { debug: options.hookDebug === true || route === 'codex-tmux' }),
   };
   const hook = { kind: 'command', command: realHookCommand(agent) } as const;
   if (route === 'codex-tmux') {
@@ -135,6 +125,23 @@ export async function withRouteRun(route: CheckpointRoute, options: RouteRunOpti
     if (session instanceof CodexSession) await session.waitForNotifications(1);
     await fn(collect(route, scenario, session, stateDirOf(session.workspace), session.runs, []));
   });
+}
+
+/** `AGENT_CHECKPOINT_STATE_DIR` of a session: `<workspace>/state`, removed with the workspace. */
+export const stateDirOf = (workspace: Pick<TempWorkspace, 'root'>): string => path.join(workspace.root, 'state');
+
+/** The environment our tool runs with in a session (through the CLI, which its hooks inherit). */
+export function checkpointEnv(workspace: Pick<TempWorkspace, 'root' | 'home'>, options: { readonly debug: boolean }): Record<string, string> {
+  return {
+    AGENT_CHECKPOINT_STATE_DIR: stateDirOf(workspace),
+    // Where the tool looks for the user config file and keeps its config cache. HOME already
+    // points there for the CLIs; explicit XDG paths make the in-process getCheckpoint (which gets
+    // this env, but takes the home directory from the test process) use the same files, and
+    // never the real user's.
+    XDG_CONFIG_HOME: path.join(workspace.home, '.config'),
+    XDG_CACHE_HOME: path.join(workspace.home, '.cache'),
+    ...(options.debug ? { AGENT_CHECKPOINT_DEBUG: '1' } : {}),
+  };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { branch, patch, read, say, shell, tools, whenLastUserTextStartsWith, type ModelReply, type Scenario } from '../mock/scenario.ts';
+import { branch, edit, patch, read, say, shell, subagent, tools, whenLastUserTextStartsWith, type ModelReply, type Scenario } from '../mock/scenario.ts';
 import { CHECKPOINT_PREFIX, RESTART_COMMAND, TEST_COMMAND } from './checkpoint-project.ts';
 
 /**
@@ -145,4 +145,50 @@ export const UNREAD_MULTI_FILE_EDIT: CheckpointScenario = {
   },
   expectsCheckpoint: true,
   finalText: 'Noted; I will read the files and run the tests next time.',
+};
+
+/** The task the parent hands to its subagent in the subagent scenarios. */
+export const SUBAGENT_TASK = 'SUBAGENT TASK: make the daemon greet the world (daemon/server.mjs).';
+const SUBAGENT_READ_AND_EDIT = [
+  tools(read('daemon/server.mjs')),
+  tools(edit('daemon/server.mjs', "export const greeting = 'hello';\n", "export const greeting = 'hello, world';\n")),
+];
+
+/**
+ * Claude only: the parent hands the daemon change to a subagent (Agent tool, foreground), which
+ * reads and edits daemon code and runs `make restart`; the parent only reports. The work is in the
+ * subagent's transcript, not the parent's: silent.
+ */
+export const SUBAGENT_RESTARTS: CheckpointScenario = {
+  name: 'subagent-restarts',
+  description: 'a subagent edits daemon code and runs `make restart`',
+  prompt: 'Make the daemon greet the world. Delegate it to a subagent.',
+  script: {
+    name: 'subagent-restarts',
+    steps: [tools(subagent('Update the daemon greeting', SUBAGENT_TASK)), say('The subagent changed the greeting and restarted the daemon.')],
+    subagents: [{ prompt: SUBAGENT_TASK, steps: [...SUBAGENT_READ_AND_EDIT, tools(shell(RESTART_COMMAND)), say('Changed the greeting and restarted the daemon.')] }],
+  },
+  expectsCheckpoint: false,
+};
+
+/**
+ * The same delegation, but the subagent does not restart: the checkpoint asks for `make restart`,
+ * the parent runs it, and the next stop passes.
+ */
+export const SUBAGENT_NO_RESTART: CheckpointScenario = {
+  name: 'subagent-no-restart',
+  description: 'a subagent edits daemon code without `make restart`',
+  prompt: 'Make the daemon greet the world. Delegate it to a subagent.',
+  script: {
+    name: 'subagent-no-restart',
+    steps: [
+      tools(subagent('Update the daemon greeting', SUBAGENT_TASK)),
+      say('The subagent changed the greeting.'),
+      onCheckpoint(tools(shell(RESTART_COMMAND))),
+      say('Restarted the daemon.'),
+    ],
+    subagents: [{ prompt: SUBAGENT_TASK, steps: [...SUBAGENT_READ_AND_EDIT, say('Changed the greeting.')] }],
+  },
+  expectsCheckpoint: true,
+  finalText: 'Restarted the daemon.',
 };

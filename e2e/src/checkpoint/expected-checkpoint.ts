@@ -1,9 +1,10 @@
-import { getCheckpoint, type CheckpointOutcome, type TranscriptReader, type TurnHint } from '@agent-checkpoint/core';
+import { getCheckpoint, type CheckpointOutcome, type TranscriptReader, type TurnHint, type TurnTimeline } from '@agent-checkpoint/core';
 import { createClaudeTranscriptReader } from '@agent-checkpoint/transcript-claude';
 import { createCodexTranscriptReader } from '@agent-checkpoint/transcript-codex';
 import { createGeminiTranscriptReader } from '@agent-checkpoint/transcript-gemini';
 import type { HookInvocation } from '../harness/agent-session.ts';
 import { asArray, asString } from '../mock/json-access.ts';
+import { CHECKPOINT_PREFIX } from './checkpoint-project.ts';
 import type { CheckpointRoute } from './checkpoint-routes.ts';
 
 /**
@@ -20,28 +21,7 @@ export async function expectedCheckpoint(
   invocation: HookInvocation,
   env: Readonly<Record<string, string>>,
 ): Promise<CheckpointOutcome> {
-  const payload = invocation.payload ?? {};
-  const transcript = invocation.transcriptSnapshot;
-  if (typeof transcript !== 'string') throw new Error(`invocation ${invocation.n}: no transcript snapshot`);
-  const field = (key: string): string | undefined => asString(payload[key]);
-  const cwd = field('cwd');
-  if (cwd === undefined) throw new Error(`invocation ${invocation.n}: payload without cwd`);
-  const { reader, hint, sessionId } = ((): { reader: TranscriptReader; hint: TurnHint; sessionId: string | undefined } => {
-    switch (route) {
-      case 'claude-hook':
-        return { reader: createClaudeTranscriptReader(), hint: defined({ turnId: field('prompt_id'), lastAssistantMessage: field('last_assistant_message') }), sessionId: field('session_id') };
-      case 'codex-hook':
-        return { reader: createCodexTranscriptReader(), hint: defined({ turnId: field('turn_id'), lastAssistantMessage: field('last_assistant_message') }), sessionId: field('session_id') };
-      case 'gemini-hook':
-        return { reader: createGeminiTranscriptReader(), hint: defined({ prompt: field('prompt') }), sessionId: field('session_id') };
-      case 'codex-tmux':
-        return {
-          reader: createCodexTranscriptReader(),
-          hint: defined({ turnId: field('turn-id'), prompt: asString(asArray(payload['input-messages']).at(-1)), lastAssistantMessage: field('last-assistant-message') }),
-          sessionId: field('thread-id'),
-        };
-    }
-  })();
+  const { cwd, transcript, reader, hint, sessionId } = stopTranscript(route, invocation);
   const agent = route === 'claude-hook' ? 'claude' : route === 'gemini-hook' ? 'gemini' : 'codex';
   return getCheckpoint({
     agent,
@@ -51,6 +31,44 @@ export async function expectedCheckpoint(
     env,
     signal: AbortSignal.timeout(30_000),
   });
+}
+
+/**
+ * The turn one hook or notify invocation judged, as our reader reads it from the transcript
+ * snapshot the probe took right after the hook decided, with the route's turn hint.
+ */
+export async function stopTimeline(route: CheckpointRoute, invocation: HookInvocation): Promise<TurnTimeline> {
+  const { transcript, reader, hint } = stopTranscript(route, invocation);
+  return reader.readTurn({ transcriptPath: transcript, hint, checkpointPrefix: CHECKPOINT_PREFIX, signal: AbortSignal.timeout(30_000) });
+}
+
+/** The reader, transcript snapshot, turn hint and session of one invocation (see {@link expectedCheckpoint}). */
+function stopTranscript(
+  route: CheckpointRoute,
+  invocation: HookInvocation,
+): { cwd: string; transcript: string; reader: TranscriptReader; hint: TurnHint; sessionId: string | undefined } {
+  const payload = invocation.payload ?? {};
+  const transcript = invocation.transcriptSnapshot;
+  if (typeof transcript !== 'string') throw new Error(`invocation ${invocation.n}: no transcript snapshot`);
+  const field = (key: string): string | undefined => asString(payload[key]);
+  const cwd = field('cwd');
+  if (cwd === undefined) throw new Error(`invocation ${invocation.n}: payload without cwd`);
+  switch (route) {
+    case 'claude-hook':
+      return { cwd, transcript, reader: createClaudeTranscriptReader(), hint: defined({ turnId: field('prompt_id'), lastAssistantMessage: field('last_assistant_message') }), sessionId: field('session_id') };
+    case 'codex-hook':
+      return { cwd, transcript, reader: createCodexTranscriptReader(), hint: defined({ turnId: field('turn_id'), lastAssistantMessage: field('last_assistant_message') }), sessionId: field('session_id') };
+    case 'gemini-hook':
+      return { cwd, transcript, reader: createGeminiTranscriptReader(), hint: defined({ prompt: field('prompt') }), sessionId: field('session_id') };
+    case 'codex-tmux':
+      return {
+        cwd,
+        transcript,
+        reader: createCodexTranscriptReader(),
+        hint: defined({ turnId: field('turn-id'), prompt: asString(asArray(payload['input-messages']).at(-1)), lastAssistantMessage: field('last-assistant-message') }),
+        sessionId: field('thread-id'),
+      };
+  }
 }
 
 /** Drops undefined values (exactOptionalPropertyTypes). */

@@ -78,6 +78,15 @@ export interface SessionOptions {
   readonly notifyChain?: readonly string[];
 }
 
+/**
+ * The argv of one headless CLI run that starts a fresh session: `[...beforePrompt, prompt,
+ * ...afterPrompt]`. The loop runner (`loop-runner.ts`) writes it into a shell script.
+ */
+export interface HeadlessArgv {
+  readonly beforePrompt: readonly string[];
+  readonly afterPrompt: readonly string[];
+}
+
 /** Options of one headless prompt (one CLI invocation). */
 export interface PromptOptions {
   readonly timeoutMs?: number;

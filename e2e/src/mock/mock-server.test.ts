@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readJsonlFile } from '../harness/read-jsonl-file.ts';
 import { startModelMock, type ModelMock } from './mock-server.ts';
 import type { LoggedRequest } from './request-log.ts';
-import { branch, edit, read, say, shell, tools, whenLastUserTextStartsWith, type Scenario } from './scenario.ts';
+import { branch, edit, read, say, shell, subagent, tools, whenLastUserTextStartsWith, type Scenario } from './scenario.ts';
 import { decodeSse, postJson } from './test-client.ts';
 
 const REASON = '[agent-checkpoint] run the tests';
@@ -149,6 +149,46 @@ describe('Anthropic Messages', () => {
   it('flags native tools the request did not offer', async () => {
     await postJson(`${mock.url}/v1/messages`, { model: 'm', stream: true, tools: [{ name: 'Bash' }], messages: [{ role: 'user', content: 'x' }] });
     expect(mock.requests[0]?.missingTools).toEqual(['Read']);
+  });
+
+  it('scripts a subagent: the parent gets a foreground Agent call; requests opened by its task are answered from its own script', async () => {
+    const task = 'SUBAGENT: restart the daemon';
+    mock.setScenario({
+      name: 'with-subagent',
+      steps: [tools(subagent('Restart', task)), say('The subagent did it.')],
+      subagents: [{ prompt: task, steps: [tools(shell('make restart')), say('Restarted.')] }],
+    });
+    const offered = [...tools_, { name: 'Agent' }];
+    const reminder = { type: 'text', text: '<system-reminder>\nctx\n</system-reminder>' };
+    const parent = decodeSse(await (await postJson(`${mock.url}/v1/messages`, { model: 'm', stream: true, tools: offered, messages: [{ role: 'user', content: [reminder, { type: 'text', text: 'do the task' }] }] })).text());
+    const agentCall = parent.find((e) => e.event === 'content_block_delta')?.data as { delta: { partial_json: string } };
+    expect(JSON.parse(agentCall.delta.partial_json)).toEqual({ description: 'Restart', prompt: task, subagent_type: 'general-purpose', run_in_background: false });
+    // The subagent's conversation: its first request, then the one after its tool call.
+    const opening = { role: 'user', content: [reminder, { type: 'text', text: task }] };
+    await postJson(`${mock.url}/v1/messages`, { model: 'm', stream: true, tools: tools_, messages: [opening] });
+    await postJson(`${mock.url}/v1/messages`, {
+      model: 'm',
+      stream: true,
+      tools: tools_,
+      messages: [opening, { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: {} }] }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] }],
+    });
+    // Back in the parent, after the Agent result.
+    await postJson(`${mock.url}/v1/messages`, {
+      model: 'm',
+      stream: true,
+      tools: offered,
+      messages: [
+        { role: 'user', content: 'do the task' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'a1', name: 'Agent', input: {} }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'a1', content: 'done' }] },
+      ],
+    });
+    expect(mock.requests.map((r) => [r.answer, r.thread, r.stepIndex, r.reply?.kind === 'tools' ? r.reply.calls[0]?.kind : r.reply?.text, r.missingTools])).toEqual([
+      ['step', undefined, 0, 'subagent', undefined],
+      ['step', 'subagent:0', 0, 'shell', undefined],
+      ['step', 'subagent:0', 1, 'Restarted.', undefined],
+      ['step', undefined, 1, 'The subagent did it.', undefined],
+    ]);
   });
 });
 

@@ -113,11 +113,12 @@ export async function startModelMock(options: ModelMockOptions): Promise<ModelMo
     return { api: 'other', answer: 'unknown' };
   }
 
-  function pick(view: ConversationView): Pick<Logged, 'answer' | 'stepIndex' | 'branch' | 'view' | 'reply'> & { reply: ModelReply } {
+  function pick(view: ConversationView): Pick<Logged, 'answer' | 'stepIndex' | 'branch' | 'view' | 'reply' | 'thread'> & { reply: ModelReply } {
     const selected = selectReply(scenario, view);
+    const thread = selected.thread === undefined ? {} : { thread: selected.thread };
     return selected.kind === 'step'
-      ? { answer: 'step', stepIndex: selected.stepIndex, ...(selected.branch === undefined ? {} : { branch: selected.branch }), view, reply: selected.reply }
-      : { answer: 'fallback', stepIndex: selected.stepIndex, view, reply: selected.reply };
+      ? { answer: 'step', stepIndex: selected.stepIndex, ...(selected.branch === undefined ? {} : { branch: selected.branch }), ...thread, view, reply: selected.reply }
+      : { answer: 'fallback', stepIndex: selected.stepIndex, ...thread, view, reply: selected.reply };
   }
 
   function answerAnthropic(res: ServerResponse, body: unknown, n: number): Logged {

@@ -36,6 +36,14 @@ export function toClaudeCalls(calls: readonly ToolCall[], root: string): NamedCa
         return [{ name: 'Edit', input: { file_path: abs(call.path), old_string: call.oldText, new_string: call.newText } }];
       case 'patch':
         return call.changes.map((change) => claudePatchCall(change, abs));
+      case 'subagent':
+        // The input as Claude Code 2.1.330's Agent tool takes it (claude-cli.md, subagents).
+        return [
+          {
+            name: 'Agent',
+            input: { description: call.description, prompt: call.prompt, subagent_type: call.subagentType ?? 'general-purpose', run_in_background: false },
+          },
+        ];
       default:
         return assertNever(call);
     }
@@ -69,6 +77,8 @@ export function toGeminiCalls(calls: readonly ToolCall[]): NamedCall[] {
         return [{ name: 'replace', input: geminiReplace(call.path, call.oldText, call.newText) }];
       case 'patch':
         return call.changes.map((change) => geminiPatchCall(change));
+      case 'subagent':
+        throw new Error('mock: subagent calls are scripted for Claude only');
       default:
         return assertNever(call);
     }
@@ -109,6 +119,8 @@ export function toCodexCalls(calls: readonly ToolCall[]): CodexCall[] {
         return applyPatch([{ op: 'update', path: call.path, oldText: call.oldText, newText: call.newText }]);
       case 'patch':
         return applyPatch(call.changes);
+      case 'subagent':
+        throw new Error('mock: subagent calls are scripted for Claude only');
       default:
         return assertNever(call);
     }

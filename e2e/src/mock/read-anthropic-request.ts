@@ -41,6 +41,7 @@ export function readAnthropicRequest(body: unknown): AnthropicRequestInfo {
     view: {
       priorModelTurns: countRuns(messages, isModelMessage),
       lastUserText: lastUserText(messages),
+      firstUserText: firstUserText(messages),
     },
     model: stringField(body, 'model') ?? 'claude-mock',
     stream: record?.['stream'] === true,
@@ -68,6 +69,17 @@ function lastUserText(messages: readonly unknown[]): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * The last user text of the first user message, context reminders aside: the prompt of the main
+ * conversation, or the task a subagent's conversation opens with.
+ */
+function firstUserText(messages: readonly unknown[]): string | undefined {
+  const first = messages.find((m) => stringField(m, 'role') === 'user');
+  const content = asRecord(first)?.['content'];
+  const texts = typeof content === 'string' ? [content] : asArray(content).map((block) => (stringField(block, 'type') === 'text' ? (stringField(block, 'text') ?? '') : ''));
+  return texts.filter((text) => text !== '' && !text.startsWith('<system-reminder>')).at(-1);
 }
 
 function unwrapUserText(text: string): string | undefined {

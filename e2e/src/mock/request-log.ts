@@ -32,6 +32,8 @@ export interface LoggedRequest {
   readonly answer: AnswerKind;
   readonly stepIndex?: number;
   readonly branch?: number | 'otherwise';
+  /** `subagent:<index>` when a subagent script answered (see `Scenario.subagents`); absent for the main script. */
+  readonly thread?: string;
   readonly view?: ConversationView;
   /** The agent-neutral reply that was encoded, for `step`/`fallback`/`title`. */
   readonly reply?: ModelReply;

@@ -17,6 +17,7 @@ const toolCall = z.discriminatedUnion('kind', [
       ]),
     ),
   }),
+  z.object({ kind: z.literal('subagent'), description: z.string(), prompt: z.string(), subagentType: z.string().optional() }),
 ]);
 
 const modelReply = z.discriminatedUnion('kind', [
@@ -39,6 +40,7 @@ export const scenarioSchema = z.object({
   steps: z.array(step),
   fallback: modelReply.optional(),
   title: z.string().optional(),
+  subagents: z.array(z.object({ prompt: z.string().min(1), steps: z.array(step) })).optional(),
 });
 
 /** Parses untrusted JSON into a {@link Scenario}; throws a readable error on mismatch. */

@@ -37,7 +37,14 @@ export type ToolCall =
       readonly oldText: string;
       readonly newText: string;
     }
-  | { readonly kind: 'patch'; readonly changes: readonly PatchChange[] };
+  | { readonly kind: 'patch'; readonly changes: readonly PatchChange[] }
+  /**
+   * Hands a task to a subagent and waits for its report (Claude's `Agent` tool, in the foreground:
+   * `run_in_background: false`). The subagent's own model requests reach the mock as a separate
+   * conversation opened by `prompt`; {@link Scenario.subagents} scripts them. Claude only: the mock
+   * answers the other agents' requests for it with an error.
+   */
+  | { readonly kind: 'subagent'; readonly description: string; readonly prompt: string; readonly subagentType?: string };
 
 /**
  * One file of a multi-file change. Codex receives all changes as one `apply_patch` call; Claude
@@ -90,6 +97,20 @@ export interface Scenario {
   readonly fallback?: ModelReply;
   /** Answer for Codex TUI title-generation requests (never consumes a step). */
   readonly title?: string;
+  /**
+   * Scripts of the subagents the main script starts ({@link ToolCall} `subagent`). A request whose
+   * conversation opens with a script's `prompt` (its first user text, context reminders aside) is
+   * the subagent's: it is answered from that script, step `i` for `i` prior model turns, like the
+   * main script. Logged with `thread: "subagent:<index>"`.
+   */
+  readonly subagents?: readonly SubagentScript[];
+}
+
+/** The model side of one subagent conversation. */
+export interface SubagentScript {
+  /** The task text the parent's `subagent` call passes; identifies the subagent's requests. */
+  readonly prompt: string;
+  readonly steps: readonly ScenarioStep[];
 }
 
 export const DEFAULT_FALLBACK_TEXT = 'Nothing else to do.';
@@ -111,6 +132,7 @@ export const edit = (path: string, oldText: string, newText: string): ToolCall =
   newText,
 });
 export const patch = (...changes: PatchChange[]): ToolCall => ({ kind: 'patch', changes });
+export const subagent = (description: string, prompt: string): ToolCall => ({ kind: 'subagent', description, prompt });
 export const tools = (...calls: ToolCall[]): ModelReply => ({ kind: 'tools', calls });
 export const say = (text: string): ModelReply => ({ kind: 'text', text });
 

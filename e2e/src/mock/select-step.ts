@@ -10,24 +10,40 @@ export interface ConversationView {
   readonly priorModelTurns: number;
   /** The latest user-side text, unwrapped (see {@link StepCondition}); undefined if none. */
   readonly lastUserText: string | undefined;
+  /**
+   * The text that opened the conversation (context reminders aside), where the agent's request
+   * format tells it apart: a subagent's conversation opens with its task (Claude). Undefined when
+   * not read.
+   */
+  readonly firstUserText?: string | undefined;
 }
 
-export type SelectedReply =
+export type SelectedReply = (
   | { readonly kind: 'step'; readonly stepIndex: number; readonly branch: number | 'otherwise' | undefined; readonly reply: ModelReply }
-  | { readonly kind: 'fallback'; readonly stepIndex: number; readonly reply: ModelReply };
+  | { readonly kind: 'fallback'; readonly stepIndex: number; readonly reply: ModelReply }
+) & {
+  /** `subagent:<index>` when a subagent script answered; undefined for the main script. */
+  readonly thread: string | undefined;
+};
 
-/** Picks the answer for a request: step `priorModelTurns`, with branches resolved. */
+/**
+ * Picks the answer for a request: step `priorModelTurns` of the main script, or of the subagent
+ * script whose prompt opened the request's conversation, with branches resolved.
+ */
 export function selectReply(scenario: Scenario, view: ConversationView): SelectedReply {
+  const subagentIndex = scenario.subagents?.findIndex((s) => s.prompt === view.firstUserText) ?? -1;
+  const steps = scenario.subagents?.[subagentIndex]?.steps ?? scenario.steps;
+  const thread = subagentIndex >= 0 ? `subagent:${subagentIndex}` : undefined;
   const stepIndex = view.priorModelTurns;
-  const step = scenario.steps[stepIndex];
+  const step = steps[stepIndex];
   if (step === undefined) {
-    return { kind: 'fallback', stepIndex, reply: scenario.fallback ?? { kind: 'text', text: DEFAULT_FALLBACK_TEXT } };
+    return { kind: 'fallback', stepIndex, reply: scenario.fallback ?? { kind: 'text', text: DEFAULT_FALLBACK_TEXT }, thread };
   }
-  if (step.kind !== 'branch') return { kind: 'step', stepIndex, branch: undefined, reply: step };
+  if (step.kind !== 'branch') return { kind: 'step', stepIndex, branch: undefined, reply: step, thread };
   const matched = step.cases.findIndex((c) => conditionHolds(c.when, view));
   const chosen = step.cases[matched];
-  if (chosen !== undefined) return { kind: 'step', stepIndex, branch: matched, reply: chosen.reply };
-  return { kind: 'step', stepIndex, branch: 'otherwise', reply: step.otherwise };
+  if (chosen !== undefined) return { kind: 'step', stepIndex, branch: matched, reply: chosen.reply, thread };
+  return { kind: 'step', stepIndex, branch: 'otherwise', reply: step.otherwise, thread };
 }
 
 function conditionHolds(condition: StepCondition, view: ConversationView): boolean {
