@@ -33,7 +33,18 @@ const ROUTES = ['claude-hook', 'codex-hook', 'gemini-hook'] as const satisfies r
  * takes longer than a second, so its turns never share the commit's second; it is still run for the
  * no-false-block half.
  */
-const SAME_SECOND_REQUIRED: Readonly<Record<(typeof ROUTES)[number], boolean>> = { 'claude-hook': true, 'codex-hook': true, 'gemini-hook': false };
+/**
+ * Whether a run in the previous commit's second is required, sought or out of reach. Codex starts
+ * 0.3–0.55 s after the commit: every loop has such runs, so it is required. Claude starts 0.65–1.8 s
+ * after it: about half its runs land in the second, so up to {@link MAX_LOOPS} loops seek one, but
+ * missing it is not a failure (that would make the test flaky; the rule itself is covered with
+ * controlled sub-second commit times in core). Gemini starts 3–7 s after it: never.
+ */
+const SAME_SECOND: Readonly<Record<(typeof ROUTES)[number], 'required' | 'sought' | 'out-of-reach'>> = {
+  'claude-hook': 'sought',
+  'codex-hook': 'required',
+  'gemini-hook': 'out-of-reach',
+};
 
 interface Measured {
   readonly route: string;
@@ -146,10 +157,11 @@ describe.skipIf(SKIP_REAL_CLIS)('a loop runner that commits after each headless 
     // MAX_LOOPS. Every loop must be free of blocks either way.
     let sameSecondRuns = 0;
     let loops = 0;
-    while (loops < MAX_LOOPS && (loops === 0 || (SAME_SECOND_REQUIRED[route] && sameSecondRuns === 0))) {
+    while (loops < MAX_LOOPS && (loops === 0 || (SAME_SECOND[route] !== 'out-of-reach' && sameSecondRuns === 0))) {
       loops += 1;
       sameSecondRuns += await loopOnce(route);
     }
-    if (SAME_SECOND_REQUIRED[route]) expect(sameSecondRuns, `runs that started in the second of the previous commit, in ${loops} loop(s)`).toBeGreaterThanOrEqual(1);
+    if (SAME_SECOND[route] === 'sought' && sameSecondRuns === 0) console.log(`${route}: no run started in a commit's second in ${loops} loop(s); no false block either way`);
+    if (SAME_SECOND[route] === 'required') expect(sameSecondRuns, `runs that started in the second of the previous commit, in ${loops} loop(s)`).toBeGreaterThanOrEqual(1);
   });
 });
