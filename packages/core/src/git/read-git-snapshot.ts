@@ -3,6 +3,8 @@ import { resolve as resolvePath } from 'node:path';
 import type { ChangedFile, GitSnapshot } from './changed-file.ts';
 import { LOG_FORMAT, parseLogNameStatus, type LogCommit } from './parse-log-name-status.ts';
 import { parseStatusV2, type StatusEntry } from './parse-status-v2.ts';
+import { filterDriversFromGitConfig, scanRepositoryFilterDrivers } from './find-filter-drivers.ts';
+import { filterDriverOverrides } from './git-safety.ts';
 import { runGit, type RunGitOptions, type RunGitResult } from './run-git.ts';
 import { settleStartSecondCommits, type StartSecondCommit } from './settle-start-second-commits.ts';
 import { statMtimes } from './stat-mtimes.ts';
@@ -49,6 +51,9 @@ const SLASH = 0x2f;
  * Guarantees:
  * - read-only: `--no-optional-locks` and `GIT_OPTIONAL_LOCKS=0` keep `status` from refreshing the
  *   index, so a held `index.lock` neither blocks nor is touched; no config is ever written;
+ * - runs nothing the repository's configuration names: no fsmonitor hook, no signature program, no
+ *   transport, and the filter drivers defined in the repository's config are neutralised (a fourth,
+ *   earlier `git config` process only when that config needs git to read, e.g. an `include`);
  * - every git call has a time limit and is killed with its children when it passes;
  * - never throws: a directory outside any work tree (including a bare repository or the `.git`
  *   directory itself) is `not-a-repo`; a missing git, a timeout, an abort or any other git failure is
@@ -87,6 +92,10 @@ async function readSnapshot(
     ...(options.gitBinary ? { gitBinary: options.gitBinary } : {}),
     ...(options.env ? { env: options.env } : {}),
   };
+  // `git status` runs the clean filter of every stat-dirty file to compare its content; the filter
+  // drivers the repository's config defines are switched off (git-safety.ts, find-filter-drivers.ts).
+  const filters = await repositoryFilterDrivers(cwd, base);
+  if (filters.kind !== 'drivers') return filters;
   // `status` first: spawning costs the main thread a few ms, and status is the long call.
   const statusCall = runGit(
     [
@@ -97,8 +106,11 @@ async function readSnapshot(
       '-z',
       '--untracked-files=all',
       '--no-ahead-behind',
+      // A submodule's uncommitted changes would be read by a `git status` inside it, under the
+      // submodule's own config (its own filter drivers); its new commits are still listed.
+      '--ignore-submodules=dirty',
     ],
-    base,
+    { ...base, config: filterDriverOverrides(filters.names) },
   );
   const topLevelCall = runGit(['rev-parse', '--show-toplevel'], base);
   const logCall = readCommitsSince(options, base);
@@ -161,6 +173,25 @@ async function readSnapshot(
     ...(startSecondCommits.length > 0 ? { startSecondCommits } : {}),
     ...(diagnostics.length > 0 ? { diagnostics } : {}),
   };
+}
+
+/**
+ * The filter drivers to neutralise: read from the repository's config files in-process (the common
+ * case, no process), or, when those need git to read (includes, unusual syntax), from
+ * `git config --get-regexp`, which reads configuration without running anything.
+ */
+async function repositoryFilterDrivers(
+  cwd: string,
+  base: RunGitOptions,
+): Promise<{ readonly kind: 'drivers'; readonly names: readonly string[] } | Extract<GitSnapshot, { kind: 'error' | 'not-a-repo' }>> {
+  const scan = scanRepositoryFilterDrivers(cwd);
+  if (scan.kind === 'drivers') return scan;
+  const result = await runGit(['config', '-z', '--name-only', '--get-regexp', '^filter\\.'], base);
+  // Exit 1: no such key.
+  if (result.kind === 'exited' && result.code === 1 && result.stdout.length === 0) return { kind: 'drivers', names: [] };
+  if (result.kind === 'exited' && result.code === 0) return { kind: 'drivers', names: filterDriversFromGitConfig(result.stdout) };
+  const failure = classifyFailure(result, 'config', cwd, base.gitBinary);
+  return failure ?? { kind: 'error', message: 'git config failed' };
 }
 
 /** `<root>/<path>` of every entry, as raw bytes: views into one buffer rather than a buffer each. */

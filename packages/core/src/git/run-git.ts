@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { buildGitInvocation, type GitCallProfile } from './git-safety.ts';
+
+export { GIT_ENV_OVERRIDES } from './git-safety.ts';
 
 /** Options of {@link runGit}. */
 export interface RunGitOptions {
@@ -10,8 +13,19 @@ export interface RunGitOptions {
   readonly signal?: AbortSignal;
   /** The git executable. Default `git` (resolved on PATH). */
   readonly gitBinary?: string;
-  /** Environment (defaults to `process.env`); {@link GIT_ENV_OVERRIDES} are always applied on top. */
+  /**
+   * Environment (defaults to `process.env`). Variables that redirect git (GIT_DIR, GIT_INDEX_FILE…,
+   * see `SCRUBBED_GIT_ENV`) are removed and `GIT_ENV_OVERRIDES` applied on top.
+   */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * `read` (default): nothing the repository's configuration names is run (no fsmonitor hook, no
+   * signature program, no transport). `write`: direct execution's commit/push, which must apply the
+   * user's filters, hooks and transports. See `GitCallProfile`.
+   */
+  readonly profile?: GitCallProfile;
+  /** More `-c` settings, e.g. `filterDriverOverrides(...)` for a `status` that could run filters. */
+  readonly config?: readonly (readonly [string, string])[];
   /** Cap on collected stdout bytes; beyond it the process is killed and the call fails. Default 256 MiB. */
   readonly maxOutputBytes?: number;
 }
@@ -25,19 +39,6 @@ export type RunGitResult =
   | { readonly kind: 'killed'; readonly signal: string; readonly stderr: string }
   | { readonly kind: 'output-too-large'; readonly limit: number };
 
-/**
- * Always set for our git calls:
- * - `GIT_OPTIONAL_LOCKS=0`: `status` must never take `index.lock` to refresh the index (it would race
- *   with the agent's own git commands, and we promise not to write to the repository);
- * - `LC_ALL=C`: stable English error messages, which {@link classifyGitFailure} matches;
- * - `GIT_TERMINAL_PROMPT=0`: never wait for credentials on a terminal.
- */
-export const GIT_ENV_OVERRIDES: Readonly<Record<string, string>> = {
-  GIT_OPTIONAL_LOCKS: '0',
-  LC_ALL: 'C',
-  GIT_TERMINAL_PROMPT: '0',
-};
-
 const DEFAULT_MAX_OUTPUT = 256 * 1024 * 1024;
 const STDERR_KEEP = 4096;
 
@@ -49,12 +50,15 @@ const STDERR_KEEP = 4096;
  * with SIGKILL: git's own children (fsmonitor hooks, submodule status, a wrapper script's `sleep`)
  * die with it instead of lingering after the hook has returned. On Windows only the direct child can
  * be killed. Never throws and never rejects.
+ *
+ * Every git process the product starts in a user's repository goes through here, so the repository's
+ * configuration cannot make it run programs (see `buildGitInvocation`).
  */
 export function runGit(args: readonly string[], options: RunGitOptions): Promise<RunGitResult> {
   const { signal } = options;
   if (signal?.aborted) return Promise.resolve({ kind: 'aborted' });
   const maxOutput = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
-  const env = { ...(options.env ?? process.env), ...GIT_ENV_OVERRIDES };
+  const invocation = buildGitInvocation(args, options.env ?? process.env, options.profile ?? 'read', options.config);
 
   return new Promise<RunGitResult>((resolve) => {
     let settled = false;
@@ -65,9 +69,9 @@ export function runGit(args: readonly string[], options: RunGitOptions): Promise
 
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn(options.gitBinary ?? 'git', args, {
+      child = spawn(options.gitBinary ?? 'git', invocation.args, {
         cwd: options.cwd,
-        env,
+        env: invocation.env,
         stdio: ['ignore', 'pipe', 'pipe'],
         detached: process.platform !== 'win32',
         windowsHide: true,
