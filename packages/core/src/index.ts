@@ -39,6 +39,8 @@ export { logWindow } from './engine/log-window.ts';
 export { getCheckpoint, SLUG_ENV } from './get-checkpoint.ts';
 export { readGitSnapshot, type ReadGitSnapshotOptions } from './git/read-git-snapshot.ts';
 export type { StartSecondCommit, StartSecondEvidence, StartSecondVerdict } from './git/settle-start-second-commits.ts';
+export { runGit, type RunGitOptions, type RunGitResult } from './git/run-git.ts';
+export type { GitCallProfile } from './git/git-safety.ts';
 export { loadConfig, type LoadConfigOptions, type LoadedConfig, type UntrustedProjectConfig } from './config/load-config.ts';
 export {
   configDigest,

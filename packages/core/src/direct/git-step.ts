@@ -23,11 +23,17 @@ export interface GitOutcome {
 /**
  * Run one git command through core's time-limited runner (killed with its process group at the
  * limit; no terminal prompts; `LC_ALL=C`). Never throws.
+ *
+ * Profile `write`: direct execution is the user's opt-in to commit and push, so the user's filters
+ * (a WIP commit of an LFS file must store the pointer, not the content), hooks (unless `noVerify`)
+ * and transports apply as in their own `git commit`/`git push`; only the fsmonitor hook, which
+ * changes no result, is off, and variables that would redirect git to another repository are scrubbed.
  */
 export async function gitStep(args: readonly string[], ctx: GitContext): Promise<GitOutcome> {
   const result = await runGit(args, {
     cwd: ctx.cwd,
     timeoutMs: ctx.timeoutMs,
+    profile: 'write',
     ...(ctx.env !== undefined ? { env: ctx.env } : {}),
     ...(ctx.gitBinary !== undefined ? { gitBinary: ctx.gitBinary } : {}),
     ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { access, constants, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
@@ -10,6 +9,7 @@ import {
   loadConfig,
   readOffSwitch,
   resolveStateDir,
+  runGit,
   type AgentId,
   type ConfigSource,
 } from '@agent-checkpoint/core';
@@ -182,20 +182,15 @@ async function checkTranscript(agent: AgentId, cwd: string, env: Readonly<Record
   };
 }
 
-function checkGit(cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<DoctorFinding> {
-  return new Promise((resolvePromise) => {
-    execFile('git', ['rev-parse', '--show-toplevel'], { cwd, env: { ...env }, timeout: 5000 }, (error, stdout, stderr) => {
-      if (error === null) {
-        resolvePromise({ id: 'git', status: 'ok', title: `git repository ${stdout.trim()}` });
-        return;
-      }
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-        resolvePromise({ id: 'git', status: 'fail', title: 'git is not installed (or not on PATH)', detail: 'Without git there is no file axis: every checkpoint falls back to the generic message.', fix: 'install git' });
-        return;
-      }
-      resolvePromise({ id: 'git', status: 'info', title: `${cwd} is not inside a git repository`, detail: `${String(stderr).trim().split('\n')[0] ?? ''}\nCheckpoints stay silent outside repositories.` });
-    });
-  });
+async function checkGit(cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<DoctorFinding> {
+  // Through core's runner, like every git call: the repository's config runs nothing, GIT_DIR is scrubbed.
+  const result = await runGit(['rev-parse', '--show-toplevel'], { cwd, env, timeoutMs: 5000 });
+  if (result.kind === 'exited' && result.code === 0) return { id: 'git', status: 'ok', title: `git repository ${result.stdout.toString('utf8').trim()}` };
+  if (result.kind === 'spawn-error' && result.code === 'ENOENT') {
+    return { id: 'git', status: 'fail', title: 'git is not installed (or not on PATH)', detail: 'Without git there is no file axis: every checkpoint falls back to the generic message.', fix: 'install git' };
+  }
+  const stderr = result.kind === 'exited' || result.kind === 'killed' ? result.stderr : result.kind;
+  return { id: 'git', status: 'info', title: `${cwd} is not inside a git repository`, detail: `${stderr.trim().split('\n')[0] ?? ''}\nCheckpoints stay silent outside repositories.` };
 }
 
 async function checkState(env: Readonly<Record<string, string | undefined>>): Promise<DoctorFinding[]> {
