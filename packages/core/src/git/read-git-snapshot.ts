@@ -301,8 +301,9 @@ async function readCommitsSince(
 
 /**
  * Verdicts for the listed commits whose committer second is the turn-start second (none → no work).
- * One extra git process finds the object directory and HEAD's reflog (worktrees, `GIT_OBJECT_DIRECTORY`
- * and `GIT_DIR` resolved by git itself); the rest is a few file reads ({@link settleStartSecondCommits}).
+ * One extra git process finds the object directory and HEAD's reflog (linked worktrees resolved by git
+ * itself; `GIT_DIR`-like variables are scrubbed by `runGit`); the rest is a few file reads
+ * ({@link settleStartSecondCommits}).
  */
 async function settleStartSecond(
   commits: readonly LogCommit[],
