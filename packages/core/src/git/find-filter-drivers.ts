@@ -59,7 +59,9 @@ export function scanRepositoryFilterDrivers(cwd: string): RepositoryFilterScan {
 function scanGitDir(gitDir: string): RepositoryFilterScan {
   let commonDir = gitDir;
   try {
-    const common = readRegularFileSync(join(gitDir, 'commondir'), MAX_GITFILE_BYTES);
+    const commonFile = join(gitDir, 'commondir');
+    // Only linked worktrees have one; a stat spares the common case an ENOENT exception.
+    const common = statSync(commonFile, { throwIfNoEntry: false }) === undefined ? undefined : readRegularFileSync(commonFile, MAX_GITFILE_BYTES);
     if (common !== undefined) {
       const path = common.text.trim();
       commonDir = isAbsolute(path) ? path : resolve(gitDir, path);
@@ -89,6 +91,8 @@ function scanGitDir(gitDir: string): RepositoryFilterScan {
  * `readRegularFileSync`: a FIFO planted as `.git/config` must not wedge the hook.
  */
 function readConfigText(path: string): string | undefined {
+  // A stat first: a missing file (config.worktree, usually) costs no exception.
+  if (statSync(path, { throwIfNoEntry: false }) === undefined) return undefined;
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -162,7 +166,8 @@ export function filterDriversFromGitConfig(output: Buffer): string[] {
 
 function fileKind(path: string): 'directory' | 'file' | 'other' | 'missing' {
   try {
-    const info = statSync(path);
+    const info = statSync(path, { throwIfNoEntry: false });
+    if (info === undefined) return 'missing';
     return info.isDirectory() ? 'directory' : info.isFile() ? 'file' : 'other';
   } catch {
     return 'missing';

@@ -94,7 +94,9 @@ async function readSnapshot(
   };
   // `git status` runs the clean filter of every stat-dirty file to compare its content; the filter
   // drivers the repository's config defines are switched off (git-safety.ts, find-filter-drivers.ts).
-  const filters = await repositoryFilterDrivers(cwd, base);
+  // The common case answers synchronously, so `status` still starts in this tick.
+  const scan = scanRepositoryFilterDrivers(cwd);
+  const filters = scan.kind === 'drivers' ? scan : await filterDriversFromGit(cwd, base);
   if (filters.kind !== 'drivers') return filters;
   // `status` first: spawning costs the main thread a few ms, and status is the long call.
   const statusCall = runGit(
@@ -176,16 +178,14 @@ async function readSnapshot(
 }
 
 /**
- * The filter drivers to neutralise: read from the repository's config files in-process (the common
- * case, no process), or, when those need git to read (includes, unusual syntax), from
- * `git config --get-regexp`, which reads configuration without running anything.
+ * The filter drivers to neutralise when the repository's config files need git to read (includes,
+ * unusual syntax; the common case is read in-process by `scanRepositoryFilterDrivers`):
+ * `git config --get-regexp`, which reads configuration, following includes, without running anything.
  */
-async function repositoryFilterDrivers(
+async function filterDriversFromGit(
   cwd: string,
   base: RunGitOptions,
 ): Promise<{ readonly kind: 'drivers'; readonly names: readonly string[] } | Extract<GitSnapshot, { kind: 'error' | 'not-a-repo' }>> {
-  const scan = scanRepositoryFilterDrivers(cwd);
-  if (scan.kind === 'drivers') return scan;
   const result = await runGit(['config', '-z', '--name-only', '--get-regexp', '^filter\\.'], base);
   // Exit 1: no such key.
   if (result.kind === 'exited' && result.code === 1 && result.stdout.length === 0) return { kind: 'drivers', names: [] };
