@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,7 +8,7 @@ import { getCheckpoint } from '../get-checkpoint.ts';
 import type { ToolCall } from '../timeline/tool-call.ts';
 import type { TranscriptReader } from '../transcript/transcript-reader.ts';
 import type { GitSnapshot } from './changed-file.ts';
-import { filterDriversInConfigText } from './find-filter-drivers.ts';
+import { filterDriversInConfigText, scanRepositoryFilterDrivers } from './find-filter-drivers.ts';
 import { buildGitInvocation } from './git-safety.ts';
 import { readGitSnapshot } from './read-git-snapshot.ts';
 import { makeTempGitRepo, type TempGitRepo } from './temp-git-repo.ts';
@@ -245,6 +246,23 @@ describe('the repository\'s git configuration runs nothing in our git calls', ()
     });
     expect(expectRepo(s).root).toBe(w.r.dir);
     expect(paths(s)).toEqual(['server/app.ts']);
+  });
+});
+
+describe('scanRepositoryFilterDrivers', () => {
+  it('a linked worktree: the main config (through commondir) and the worktree\'s config.worktree; a FIFO config is left to git', () => {
+    const w = world();
+    const linked = join(w.outer, 'linked');
+    w.r.git(['worktree', 'add', '-q', linked]);
+    w.r.git(['config', 'filter.main.clean', 'x']);
+    const gitDir = w.r.git(['rev-parse', '--absolute-git-dir'], { cwd: linked }).trim();
+    writeFileSync(join(gitDir, 'config.worktree'), '[filter "wt"]\n\tclean = y\n');
+    mkdirSync(join(linked, 'deep', 'er'), { recursive: true });
+    expect(scanRepositoryFilterDrivers(join(linked, 'deep', 'er'))).toEqual({ kind: 'drivers', names: ['main', 'wt'] });
+    expect(scanRepositoryFilterDrivers(w.r.dir)).toEqual({ kind: 'drivers', names: ['main'] });
+    rmSync(join(gitDir, 'config.worktree'));
+    execFileSync('mkfifo', [join(gitDir, 'config.worktree')]);
+    expect(scanRepositoryFilterDrivers(linked)).toMatchObject({ kind: 'ask-git' });
   });
 });
 
