@@ -49,3 +49,40 @@ describe('tool names as other versions and models write them', () => {
     expect(timeline.calls[2]?.paths).toContain('calc.py');
   });
 });
+
+describe('a web search is one call', () => {
+  /** The recorded exec turn with web searches inserted before its first command, as 0.4x–0.16x write them. */
+  function withSearches(searches: ReadonlyArray<{ query: string; endId?: string; itemId?: string; status?: string }>): string {
+    const lines = fixtureLines(rollout0169('exec'));
+    const at = lines.findIndex((line) => parse(line).payload['type'] === 'function_call');
+    const turnId = TURNS.exec;
+    const timestamp = String(parse(lines[at] ?? '{}')['timestamp']);
+    const inserted = searches.flatMap(({ query, endId, itemId, status }) => [
+      { timestamp, type: 'response_item', payload: { type: 'web_search_call', status: status ?? 'completed', ...(itemId ? { id: itemId } : {}), action: { type: 'search', query } } },
+      ...(endId ? [{ timestamp, type: 'event_msg', payload: { type: 'web_search_end', call_id: endId, query, turn_id: turnId } }] : []),
+    ]);
+    return files.writeLines([...lines.slice(0, at), ...inserted, ...lines.slice(at)]);
+  }
+
+  const searches = (path: string) => read(path).calls.filter((call) => call.rawName === 'web_search');
+
+  it('the id-less response item and its web_search_end event count once', () => {
+    const found = searches(withSearches([{ query: 'vitest fake timers', endId: 'ws_1' }]));
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ id: 'ws_1', kind: 'other', outcome: 'success' });
+  });
+
+  it('two searches with their events are two calls, each paired by query', () => {
+    const found = searches(withSearches([{ query: 'first', endId: 'ws_a' }, { query: 'second', endId: 'ws_b' }]));
+    expect(found.map((call) => call.id)).toEqual(['ws_a', 'ws_b']);
+  });
+
+  it('a response item with the same id as its event is one call; a search without an event stays one call', () => {
+    expect(searches(withSearches([{ query: 'q', endId: 'ws_same', itemId: 'ws_same' }]))).toHaveLength(1);
+    expect(searches(withSearches([{ query: 'alone' }]))).toHaveLength(1);
+  });
+
+  it('a failed response item makes the merged call an error', () => {
+    expect(searches(withSearches([{ query: 'q', endId: 'ws_f', status: 'failed' }]))[0]).toMatchObject({ outcome: 'error' });
+  });
+});
