@@ -86,3 +86,60 @@ describe('a web search is one call', () => {
     expect(searches(withSearches([{ query: 'q', endId: 'ws_f', status: 'failed' }]))[0]).toMatchObject({ outcome: 'error' });
   });
 });
+
+/** Call ids named by a rollout line (any form: the call, its text result, its structured result). */
+function callIdsOf(line: string): string[] {
+  const { type, payload } = parse(line);
+  const kind = payload['type'];
+  if (type === 'response_item' && typeof kind === 'string' && /^(function_call|custom_tool_call|local_shell_call)(_output)?$/.test(kind)) {
+    return [String(payload['call_id'] ?? payload['id'])];
+  }
+  if (type === 'event_msg' && (kind === 'exec_command_end' || kind === 'patch_apply_end' || kind === 'view_image_tool_call')) return [String(payload['call_id'])];
+  if (type === 'event_msg' && kind === 'item_completed') {
+    const item = payload['item'] as { type?: string; id?: string };
+    if (item.type === 'CommandExecution' || item.type === 'FileChange') return [String(item.id)];
+  }
+  return [];
+}
+
+describe('a turn that began before the byte cap keeps its tail calls', () => {
+  const cases = [
+    { name: '0.169 exec', lines: () => fixtureLines(rollout0169('exec')), steer: undefined },
+    { name: '0.169 TUI turn with a steer', lines: () => fixtureLines(rollout0169('tui-steer-and-injection')).slice(0, 21), steer: 'STEER message while busy' },
+    { name: 'turn ids on events only (0.128 form)', lines: () => fixtureLines(olderDerived('turn-ids-legacy-events')), steer: undefined },
+    { name: 'markers without turn ids (0.40 form)', lines: () => fixtureLines(olderDerived('positional-markers')), steer: undefined },
+  ];
+
+  it.each(cases)('$name: every cut keeps exactly the window’s calls of the last turn, never a steer as prompt', ({ lines: load, steer }) => {
+    const lines = load();
+    const path = files.writeLines(lines);
+    const lastStart = lines.findLastIndex((line) => parse(line).payload['type'] === 'task_started');
+    const full = read(path);
+    for (let first = lines.length - 1; first > 0; first -= 1) {
+      const window = lines.slice(first);
+      const maxBytes = window.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
+      const timeline = read(path, { maxBytes });
+      const label = `window from line ${first} (${maxBytes} bytes)`;
+      const expected = new Set(lines.slice(Math.max(first, lastStart)).flatMap(callIdsOf));
+      if (expected.size > 0) expect(timeline.hasData, label).toBe(true);
+      expect(new Set(timeline.calls.map((call) => call.id)), label).toEqual(expected);
+      // A window of bookkeeping only (`task_complete`, token counts) has no turn to read.
+      if (timeline.hasData) expect(timeline.truncated, label).toBe(first > lastStart);
+      if (first <= lastStart) expect(timeline.calls, label).toEqual(full.calls);
+      if (steer !== undefined) expect(timeline.prompt, label).not.toBe(steer);
+      if (timeline.truncated && timeline.prompt === undefined) expect(timeline.startedAt, label).toBeUndefined();
+    }
+  });
+
+  it('a steer typed while the turn runs neither starts the turn nor hides its calls (0.169 TUI, cut after the call line)', () => {
+    const lines = fixtureLines(rollout0169('tui-steer-and-injection')).slice(0, 21);
+    // The window starts at the command's `CommandExecution` item: its `function_call` line is cut off.
+    const result = lines.findIndex((line) => (parse(line).payload['item'] as { type?: string } | undefined)?.type === 'CommandExecution');
+    const window = lines.slice(result);
+    const timeline = read(files.writeLines(lines), { maxBytes: window.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0) });
+    expect(timeline).toMatchObject({ hasData: true, truncated: true, turnId: TURNS.steer.slow });
+    expect(timeline.prompt).toBeUndefined();
+    expect(timeline.calls).toHaveLength(1);
+    expect(timeline.calls[0]).toMatchObject({ kind: 'shell', outcome: 'error', exitCode: 1 });
+  });
+});

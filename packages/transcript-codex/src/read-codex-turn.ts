@@ -9,9 +9,9 @@ import {
   type TurnTimeline,
 } from '@agent-checkpoint/core';
 import { buildToolCalls } from './build-tool-calls.ts';
-import type { CodexRecord } from './codex-record.ts';
+import type { CodexRecord, UserTextRecord } from './codex-record.ts';
 import { collectTokenUsage } from './collect-token-usage.ts';
-import { countCheckpoints, groupCodexTurns, hookPromptsOf, selectTurnSpan, userTextsOf, type CodexTurn } from './group-codex-turns.ts';
+import { countCheckpoints, groupCodexTurns, hookPromptsOf, isTurnActivity, selectTurnSpan, userTextsOf, type CodexTurn } from './group-codex-turns.ts';
 import { isCodexRolloutLine, parseCodexLine } from './parse-codex-line.ts';
 import { skipCodexLine } from './skip-codex-line.ts';
 import { TurnBoundaryTracker } from './turn-boundary-tracker.ts';
@@ -135,7 +135,7 @@ export function readCodexTurn(request: ReadTurnRequest, options: ReadCodexTurnOp
   }
 
   const genuine = span.genuine;
-  const prompt = genuine ? userTextsOf(genuine, prefix).find((text) => text.kind === 'genuine')?.record : undefined;
+  const prompt = genuine ? openingPrompt(genuine, prefix) : undefined;
   const turnId = realTurnId(genuine) ?? realTurnId(span.turns.at(-1));
   const startedAt = genuine?.start?.timestamp ?? genuine?.start?.startedAt ?? prompt?.timestamp;
   const usage = collectTokenUsage(records);
@@ -191,6 +191,23 @@ function hasTurnContent(records: readonly CodexRecord[]): boolean {
   return records.some((record) =>
     ['turn-start', 'user-text', 'hook-prompt', 'call', 'call-output', 'command-result', 'patch-result', 'item-tool'].includes(record.type),
   );
+}
+
+/**
+ * The turn's prompt: its first genuine message. When the byte cap cut the turn's start off, that
+ * message may be a steer typed while the turn ran: it is then the prompt only when the window shows
+ * the turn opening before it and nothing done in between. Otherwise the turn has no prompt and no
+ * start time (never a steer's).
+ */
+function openingPrompt(turn: CodexTurn, prefix: string): UserTextRecord | undefined {
+  const first = userTextsOf(turn, prefix).find((text) => text.kind === 'genuine')?.record;
+  if (!first || turn.openedInWindow) return first;
+  // The turn's `turn_context` (written as the turn opens) must precede it in the window, and nothing
+  // the model did: a token count is written after each model response.
+  const before = turn.records.filter((record) => record.offset < first.offset);
+  const opened = before.some((record) => record.type === 'turn-context');
+  const answered = before.some((record) => isTurnActivity(record) || record.type === 'usage');
+  return opened && !answered ? first : undefined;
 }
 
 function realTurnId(turn: CodexTurn | undefined): string | undefined {
