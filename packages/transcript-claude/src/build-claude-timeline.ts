@@ -1,7 +1,7 @@
 import type { TimelineDiagnostic, TokenUsage, ToolCall, TurnHint, TurnTimeline } from '@agent-checkpoint/core';
 import { buildClaudeToolCall, type ExcerptBudget } from './build-claude-tool-call.ts';
-import { classifyClaudeUserEntry, extractCheckpointText, isTaskNotificationPrompt } from './classify-claude-user-entry.ts';
-import type { CollectedClaudeTurn } from './collect-claude-turn.ts';
+import { classifyClaudeUserEntry, commandInvocation, extractCheckpointText, isTaskNotificationPrompt } from './classify-claude-user-entry.ts';
+import { isTurnOpening, type CollectedClaudeTurn } from './collect-claude-turn.ts';
 import type { ClaudeEntry, ClaudeToolResult, ClaudeUserEntry } from './parse-claude-entry.ts';
 import { findClaudeSubagentRefs, type ClaudeSubagentRef, type TimedClaudeToolUse } from './read-claude-subagents.ts';
 
@@ -107,7 +107,8 @@ export function buildClaudeTimeline(input: BuildClaudeTimelineInput): BuiltClaud
 
   const startEntry = collected.startIndex === undefined ? undefined : entries[start];
   const startUser = startEntry?.kind === 'user' ? startEntry : undefined;
-  const startIsPrompt = startUser !== undefined && classifyClaudeUserEntry(startUser, checkpointPrefix) === 'prompt';
+  const startIsPrompt = startUser !== undefined && isTurnOpening(startUser, collected, checkpointPrefix);
+  const startCommand = startUser !== undefined && collected.commandPrompts.has(startUser) ? commandInvocation(startUser) : undefined;
   const turnKey = startUser?.promptId ?? (collected.turnIdSeen ? hint?.turnId : undefined);
   if (startUser && startIsPrompt && isTaskNotificationPrompt(startUser)) {
     diagnostics.push({
@@ -121,8 +122,8 @@ export function buildClaudeTimeline(input: BuildClaudeTimelineInput): BuiltClaud
   let end = entries.length;
   for (let index = start + 1; index < entries.length; index += 1) {
     const entry = entries[index];
-    if (entry?.kind !== 'user' || classifyClaudeUserEntry(entry, checkpointPrefix) !== 'prompt') continue;
-    if (entry.promptId === undefined || entry.promptId !== turnKey) {
+    if (entry === undefined || !isTurnOpening(entry, collected, checkpointPrefix)) continue;
+    if (entry.promptId === undefined || entry.promptId !== turnKey || collected.commandPrompts.has(entry)) {
       end = index;
       break;
     }
@@ -167,7 +168,7 @@ export function buildClaudeTimeline(input: BuildClaudeTimelineInput): BuiltClaud
     hasData: true,
     ...(turnKey !== undefined ? { turnId: turnKey } : startUser ? { turnId: startUser.uuid } : {}),
     ...(startEntry?.timestamp !== undefined ? { startedAt: startEntry.timestamp } : {}),
-    ...(startIsPrompt && startUser?.text !== undefined ? { prompt: clip(startUser.text, PROMPT_MAX_CHARS) } : {}),
+    ...(startIsPrompt && startUser?.text !== undefined ? { prompt: clip(startCommand ?? startUser.text, PROMPT_MAX_CHARS) } : {}),
     calls,
     checkpointsDelivered,
     ...(lastUserMessage !== undefined ? { lastUserMessage } : {}),

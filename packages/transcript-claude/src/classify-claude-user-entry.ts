@@ -97,6 +97,26 @@ export function extractCheckpointText(text: string, checkpointPrefix: string): s
   return undefined;
 }
 
+const COMMAND_NAME = /<command-name>\s*([^<]*?)\s*<\/command-name>/;
+const COMMAND_ARGS = /<command-args>([\s\S]*?)<\/command-args>/;
+
+/**
+ * The slash command or skill a `<command-name>` echo invokes, as the user typed it (`/review src/`),
+ * or undefined for any other entry and for a local command's output (`<local-command-stdout>`).
+ *
+ * Such an echo opens a turn when the model answers it (a prompt-type command or a skill; Claude may
+ * reuse the previous prompt id for it), but not when the command ran locally (`/compact`, `/model`):
+ * that context decides in `collect-claude-turn.ts`.
+ */
+export function commandInvocation(entry: ClaudeUserEntry): string | undefined {
+  const text = entry.text;
+  if (text === undefined || entry.isMeta || entry.toolResults.length > 0) return undefined;
+  const name = COMMAND_NAME.exec(text)?.[1];
+  if (name === undefined || name === '' || text.includes('<local-command-stdout>')) return undefined;
+  const args = COMMAND_ARGS.exec(text)?.[1]?.trim() ?? '';
+  return args === '' ? name : `${name} ${args}`;
+}
+
 /** True for prompts Claude starts itself when a background agent finishes (`turnOrigin:"task_notification"`). */
 export function isTaskNotificationPrompt(entry: ClaudeUserEntry): boolean {
   return entry.turnOrigin === 'task_notification' || (entry.text?.trimStart().startsWith('<task-notification>') ?? false);

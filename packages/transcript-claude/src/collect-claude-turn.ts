@@ -1,7 +1,9 @@
 import { readJsonlTail, type JsonlTailResult } from '@agent-checkpoint/core';
-import { classifyClaudeUserEntry } from './classify-claude-user-entry.ts';
-import { guessForeignAgent, parseClaudeLine, type ClaudeEntry } from './parse-claude-entry.ts';
+import { classifyClaudeUserEntry, commandInvocation } from './classify-claude-user-entry.ts';
+import { guessForeignAgent, parseClaudeLine, type ClaudeEntry, type ClaudeUserEntry } from './parse-claude-entry.ts';
 import { skipClaudeBookkeepingLine } from './skip-claude-bookkeeping-line.ts';
+
+const LOCAL_OUTPUT = /^\s*<local-command-(?:stdout|stderr)>/;
 
 /** Arguments of {@link collectClaudeTurn}. */
 export interface CollectClaudeTurnOptions {
@@ -43,6 +45,17 @@ export interface CollectedClaudeTurn {
   readonly foreignLines: number;
   /** Which agent the foreign lines look like, when recognisable. */
   readonly foreignAgent?: 'codex' | 'gemini';
+  /**
+   * Slash-command and skill echoes (`<command-name>`) the model answered: they open a turn like a
+   * prompt, whatever prompt id Claude gave them (see {@link isTurnOpening}).
+   */
+  readonly commandPrompts: ReadonlySet<ClaudeEntry>;
+}
+
+/** True when `entry` opens a turn: a genuine prompt, or a slash command / skill the model answered. */
+export function isTurnOpening(entry: ClaudeEntry, collected: Pick<CollectedClaudeTurn, 'commandPrompts'>, checkpointPrefix: string): entry is ClaudeUserEntry {
+  if (entry.kind !== 'user') return false;
+  return classifyClaudeUserEntry(entry, checkpointPrefix) === 'prompt' || collected.commandPrompts.has(entry);
 }
 
 /**
@@ -66,6 +79,11 @@ export function collectClaudeTurn(path: string, options: CollectClaudeTurnOption
   let earliestWithTurnId = -1;
   let fallbackPrompt = -1;
   let boundary = -1;
+  const commandPrompts = new Set<ClaudeEntry>();
+  // An assistant entry lies between the entry being visited and the next newer turn opening.
+  let answered = false;
+  // …and a local command's output echo lies there too (the command ran in Claude Code, not the model).
+  let localOutput = false;
 
   const tail = readJsonlTail(path, {
     maxBytes: options.maxBytes,
@@ -83,9 +101,20 @@ export function collectClaudeTurn(path: string, options: CollectClaudeTurnOption
       if (parsed.kind === 'ignored-claude') return 'continue';
       const entry = parsed.entry;
       newestFirst.push(entry);
+      if (entry.kind === 'assistant') answered = true;
       if (entry.kind !== 'user') return 'continue';
       const index = newestFirst.length - 1;
-      const isPrompt = classifyClaudeUserEntry(entry, checkpointPrefix) === 'prompt';
+      const role = classifyClaudeUserEntry(entry, checkpointPrefix);
+      if (role === 'command-echo' && LOCAL_OUTPUT.test(entry.text ?? '')) localOutput = true;
+      // A slash command or skill the model answered opens a turn even when it reuses the previous
+      // prompt id (its echo has no `promptSource`); a local command (its output echoed) does not.
+      const isCommand = role === 'command-echo' && answered && !localOutput && commandInvocation(entry) !== undefined;
+      if (isCommand) commandPrompts.add(entry);
+      const isPrompt = role === 'prompt' || isCommand;
+      if (isPrompt) {
+        answered = false;
+        localOutput = false;
+      }
       if (turnId === undefined) {
         if (!isPrompt) return 'continue';
         boundary = index;
@@ -135,5 +164,6 @@ export function collectClaudeTurn(path: string, options: CollectClaudeTurnOption
     claudeLines: claudeLines + tail.skippedLines,
     foreignLines,
     ...(foreignAgent ? { foreignAgent } : {}),
+    commandPrompts,
   };
 }
