@@ -28,6 +28,11 @@ export interface CheckpointRequest {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Overall time budget; git and transcript reads are cut short past it. */
   readonly signal?: AbortSignal;
+  /**
+   * The same budget as a time (`Date.now()` clock, ms), for synchronous work no timer can interrupt:
+   * transcript parsing stops there (`ReadTurnRequest.deadlineAt`).
+   */
+  readonly deadlineAt?: number;
 }
 
 /**

@@ -153,6 +153,8 @@ async function checkpointFor(
     config: options.config,
     env: options.env,
     signal: AbortSignal.timeout(budget),
+    // The same budget as a time: transcript parsing is synchronous, and no timer fires during it.
+    deadlineAt: Date.now() + budget,
   });
 }
 

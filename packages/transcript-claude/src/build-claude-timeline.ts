@@ -67,7 +67,7 @@ export function buildClaudeTimeline(input: BuildClaudeTimelineInput): BuiltClaud
   }
   const hasConversation = entries.some((entry) => entry.kind === 'user' || entry.kind === 'assistant');
   if (!hasConversation) {
-    if (tail.aborted) return noData({ level: 'warn', code: 'aborted', message: 'Reading was aborted before any turn entry was found.' });
+    if (tail.aborted) return noData(abortDiagnostic(tail.deadlineReached, 'before any turn entry was found.'));
     if (tail.capped) {
       return noData({
         level: 'warn',
@@ -85,7 +85,7 @@ export function buildClaudeTimeline(input: BuildClaudeTimelineInput): BuiltClaud
     start = 0;
     if (tail.aborted) {
       truncated = true;
-      diagnostics.push({ level: 'warn', code: 'aborted', message: 'Reading was aborted before the start of the turn: the timeline holds only its tail.' });
+      diagnostics.push(abortDiagnostic(tail.deadlineReached, 'before the start of the turn: the timeline holds only its tail.'));
     } else if (tail.capped) {
       truncated = true;
       diagnostics.push({
@@ -186,6 +186,8 @@ export function buildClaudeTimeline(input: BuildClaudeTimelineInput): BuiltClaud
 
 function describeNonClaudeFile(collected: CollectedClaudeTurn, maxBytes: number): TimelineDiagnostic {
   const { tail, foreignLines, foreignAgent } = collected;
+  // Cut short, the read may not have reached a single line of this agent's yet.
+  if (tail.aborted) return abortDiagnostic(tail.deadlineReached, 'before any entry was read.');
   if (foreignLines > 0) {
     const which = foreignAgent === 'codex' ? ' (it looks like a Codex CLI rollout)' : foreignAgent === 'gemini' ? ' (it looks like a Gemini CLI session)' : '';
     return {
@@ -197,7 +199,6 @@ function describeNonClaudeFile(collected: CollectedClaudeTurn, maxBytes: number)
   if (tail.corruptLines > 0) {
     return { level: 'warn', code: 'unknown-format', message: 'No line of the file is valid JSON: not a Claude Code transcript.' };
   }
-  if (tail.aborted) return { level: 'warn', code: 'aborted', message: 'Reading was aborted before any entry was read.' };
   if (tail.capped) {
     return {
       level: 'warn',
@@ -206,6 +207,13 @@ function describeNonClaudeFile(collected: CollectedClaudeTurn, maxBytes: number)
     };
   }
   return { level: 'info', code: 'empty-file', message: 'The transcript file has no entries yet.' };
+}
+
+/** Why reading ended early: the caller's signal (`aborted`) or the hook's deadline while parsing (`deadline`). */
+function abortDiagnostic(deadlineReached: boolean, what: string): TimelineDiagnostic {
+  return deadlineReached
+    ? { level: 'warn', code: 'deadline', message: `The hook's deadline passed ${what}` }
+    : { level: 'warn', code: 'aborted', message: `Reading was aborted ${what}` };
 }
 
 /** The last assistant entry's text, and the text of its whole response (one entry per block). */

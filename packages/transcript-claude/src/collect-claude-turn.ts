@@ -12,6 +12,8 @@ export interface CollectClaudeTurnOptions {
   /** The Stop payload's `prompt_id`; undefined → the last genuine prompt opens the turn. */
   readonly turnId?: string;
   readonly signal?: AbortSignal;
+  /** Parsing stops past this time (`Date.now()` clock, ms); see `ReadTurnRequest.deadlineAt`. */
+  readonly deadlineAt?: number;
   /** Size of each backwards read (tests use small chunks to exercise line splitting). */
   readonly chunkBytes?: number;
   /** Pre-filter; default {@link skipClaudeBookkeepingLine}. `null` parses every line (benchmarks compare). */
@@ -89,12 +91,15 @@ export function collectClaudeTurn(path: string, options: CollectClaudeTurnOption
     maxBytes: options.maxBytes,
     ...(options.chunkBytes === undefined ? {} : { chunkBytes: options.chunkBytes }),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(typeof options.deadlineAt === 'number' ? { deadlineAt: options.deadlineAt } : {}),
     ...(options.skipLine === null ? {} : { skipLine: options.skipLine ?? skipClaudeBookkeepingLine }),
     visit: (raw) => {
       const parsed = parseClaudeLine(raw);
       if (parsed.kind === 'foreign') {
         foreignLines += 1;
-        foreignAgent ??= guessForeignAgent(raw);
+        // The first few foreign lines name the agent if any can: guessing on every line of a long
+        // foreign tail only costs time.
+        if (foreignLines <= 16) foreignAgent ??= guessForeignAgent(raw);
         return 'continue';
       }
       claudeLines += 1;

@@ -48,6 +48,7 @@ export function readCodexTurn(request: ReadTurnRequest, options: ReadCodexTurnOp
       maxBytes,
       ...(options.chunkBytes !== undefined ? { chunkBytes: options.chunkBytes } : {}),
       ...(request.signal ? { signal: request.signal } : {}),
+      ...(typeof request.deadlineAt === 'number' ? { deadlineAt: request.deadlineAt } : {}),
       skipLine: skipCodexLine,
       visit: (entry, info) => {
         if (!isCodexRolloutLine(entry)) {
@@ -69,7 +70,11 @@ export function readCodexTurn(request: ReadTurnRequest, options: ReadCodexTurnOp
   if (tail.corruptLines > 0) {
     diagnostics.push({ level: 'info', code: 'corrupt-line', message: `Skipped ${tail.corruptLines} line(s) that are not valid JSON.` });
   }
-  if (tail.aborted) diagnostics.push({ level: 'warn', code: 'aborted', message: 'Reading was aborted; the timeline may be incomplete.' });
+  if (tail.deadlineReached) {
+    diagnostics.push({ level: 'warn', code: 'deadline', message: `The hook's deadline passed after ${tail.bytesRead} bytes of the rollout; the timeline may be incomplete.` });
+  } else if (tail.aborted) {
+    diagnostics.push({ level: 'warn', code: 'aborted', message: 'Reading was aborted; the timeline may be incomplete.' });
+  }
 
   if (codexLines + tail.skippedLines === 0) {
     // The shared codes (core's SHARED_DIAGNOSTIC_CODES): another agent's lines, an abort (already
@@ -100,9 +105,13 @@ export function readCodexTurn(request: ReadTurnRequest, options: ReadCodexTurnOp
       readStats,
       diagnostics: [
         ...diagnostics,
-        tail.capped
-          ? { level: 'warn', code: 'cap-reached', message: `No recognisable turn in the last ${maxBytes} bytes of the rollout (the read cap).` }
-          : { level: 'warn', code: 'no-turn', message: 'The rollout has no recognisable turn in the read window.' },
+        ...(tail.aborted
+          ? []
+          : [
+              tail.capped
+                ? { level: 'warn' as const, code: 'cap-reached', message: `No recognisable turn in the last ${maxBytes} bytes of the rollout (the read cap).` }
+                : { level: 'warn' as const, code: 'no-turn', message: 'The rollout has no recognisable turn in the read window.' },
+            ]),
       ],
     };
   }
@@ -126,7 +135,8 @@ export function readCodexTurn(request: ReadTurnRequest, options: ReadCodexTurnOp
   // Only the byte cap (or an abort) can cut a turn: a read that stopped at a `task_started` holds every
   // later line, even when the span's first turn lost its own start line to corruption.
   const truncated = (tail.capped || tail.aborted) && first !== undefined && !first.openedInWindow;
-  if (truncated) {
+  // An abort or the deadline has said so already.
+  if (truncated && tail.capped) {
     diagnostics.push({
       level: 'warn',
       code: 'cap-reached',

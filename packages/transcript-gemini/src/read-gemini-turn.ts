@@ -116,6 +116,9 @@ function readLegacy({ request, path, size, maxBytes, sniffLength }: ReadContext)
       size,
     );
   }
+  if (typeof request.deadlineAt === 'number' && Date.now() >= request.deadlineAt) {
+    return withStats(noData(...abortReason(true)), sniffLength, size);
+  }
   const legacy = readGeminiLegacyJson(path);
   if (!legacy.ok) {
     return withStats(noData('legacy-parse-error', `The Gemini transcript looks like an older .json recording but is ${legacy.reason}.`), size, size);
@@ -143,12 +146,15 @@ function readJsonl({ request, options, path, size, maxBytes, sniffLength }: Read
     rule: primaryRule(request.hint?.prompt, request.checkpointPrefix),
     ...(options.chunkBytes !== undefined ? { chunkBytes: options.chunkBytes } : {}),
     ...(request.signal !== undefined ? { signal: request.signal } : {}),
+    ...(typeof request.deadlineAt === 'number' ? { deadlineAt: request.deadlineAt } : {}),
   });
   const { tail } = collection;
   // Distinct bytes read: the tail window plus whatever part of the sniffed head it did not cover.
   const bytesRead = tail.bytesRead + Math.max(0, Math.min(sniffLength, size - tail.bytesRead));
   const diagnostics: TimelineDiagnostic[] = [];
 
+  // Cut short before a single Gemini record: nothing can be said about the file.
+  if (collection.geminiLines === 0 && tail.aborted) return withStats(noData(...abortReason(tail.deadlineReached)), bytesRead, size);
   if (collection.geminiLines === 0) {
     const foreign = (Object.keys(collection.foreignLines) as ForeignAgent[]).sort(
       (a, b) => (collection.foreignLines[b] ?? 0) - (collection.foreignLines[a] ?? 0),
@@ -175,7 +181,8 @@ function readJsonl({ request, options, path, size, maxBytes, sniffLength }: Read
     });
   }
   if (tail.aborted) {
-    diagnostics.push({ level: 'warn', code: 'aborted', message: 'Reading was aborted; the timeline may be incomplete.' });
+    const [code, message] = abortReason(tail.deadlineReached);
+    diagnostics.push({ level: 'warn', code, message });
   }
 
   const reduced = reduceGeminiRecords(collection.records);
@@ -224,6 +231,13 @@ function addSubagentCalls(
     truncated: timeline.truncated || read.truncated,
     diagnostics: [...timeline.diagnostics, ...read.diagnostics],
   };
+}
+
+/** The diagnostic of a read cut short: by the caller's signal, or by the hook's deadline while parsing. */
+function abortReason(deadlineReached: boolean): [code: string, message: string] {
+  return deadlineReached
+    ? ['deadline', "The hook's deadline passed while reading; the timeline may be incomplete."]
+    : ['aborted', 'Reading was aborted; the timeline may be incomplete.'];
 }
 
 function noData(code: string, message: string): TurnTimeline {

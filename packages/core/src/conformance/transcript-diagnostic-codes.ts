@@ -14,6 +14,7 @@
  * | this agent's format, but no turn in it yet (only session metadata) | `no-turn` | false |
  * | the byte cap ended the read before the turn boundary (with `truncated: true`), or before anything usable was found (a single line larger than the cap) | `cap-reached` | either |
  * | the caller's signal aborted the read | `aborted` | either |
+ * | the request's `deadlineAt` passed while parsing: what was read so far is returned | `deadline` | either |
  * | the hint (turn id or prompt) names no turn within the bytes read: the last genuine prompt's turn is returned instead | `turn-not-found` | true |
  */
 export const SHARED_DIAGNOSTIC_CODES = {
@@ -25,6 +26,7 @@ export const SHARED_DIAGNOSTIC_CODES = {
   noTurn: 'no-turn',
   capReached: 'cap-reached',
   aborted: 'aborted',
+  deadline: 'deadline',
   turnNotFound: 'turn-not-found',
 } as const;
 

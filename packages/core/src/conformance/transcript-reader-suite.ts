@@ -1,6 +1,6 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AgentId } from '../agent-id.ts';
 import { DEFAULT_PREFIX } from '../config/default-config.ts';
 import type { TurnTimeline } from '../timeline/turn-timeline.ts';
@@ -114,6 +114,8 @@ export interface TranscriptReaderConformanceOptions {
 }
 
 const MiB = 1024 * 1024;
+/** Bytes a reader may have read when it honours a deadline: one 64 KiB chunk, twice, plus a format sniff. */
+const DEADLINE_BYTES_BOUND = 2 * 64 * 1024 + 8 * 1024;
 const SLOW = 120_000;
 
 /** Register the suite (call at the top level of a test file). */
@@ -237,6 +239,44 @@ export function describeTranscriptReaderConformance(options: TranscriptReaderCon
           const timeline = await readValid(`aborted ${fixture}`, baseRequest(fixture, { signal: controller.signal, flushWaitMs: 2000 }));
           expect(codes(timeline), `aborted ${fixture}`).toContain(SHARED_DIAGNOSTIC_CODES.aborted);
         }
+      });
+
+      describe('the deadline bounds CPU-bound parsing (a tail of 170k tiny lines)', () => {
+        // Parsing is synchronous: a timer-based signal cannot fire during it, so readers must check
+        // `deadlineAt` themselves. Asserted on the diagnostic and on the bytes parsed, not on wall time.
+        const tinyTail = (fixture: string, line: string): string => {
+          const name = `tiny-tail-${JSON.stringify(line).replace(/[^a-z0-9]/gi, '')}-${fixture.split('/').at(-1) ?? 'f'}`;
+          return temp.write(name, joinBytes([new Uint8Array(readFileSync(fixture)), Buffer.from(`${line}\n`.repeat(170_000))]));
+        };
+
+        it('a deadline already passed → resolves with `deadline`, parsing at most a chunk', async () => {
+          for (const fixture of recorded.slice(0, 2)) {
+            for (const line of ['{}', 'x']) {
+              const label = `${fixture} + 170k ${JSON.stringify(line)} lines, deadline passed`;
+              const timeline = await readValid(label, baseRequest(tinyTail(fixture, line), { deadlineAt: Date.now() - 1 }));
+              expect(codes(timeline), label).toContain(SHARED_DIAGNOSTIC_CODES.deadline);
+              expect(timeline.readStats?.bytesRead ?? 0, `${label}: bytes read`).toBeLessThanOrEqual(DEADLINE_BYTES_BOUND);
+            }
+          }
+        });
+
+        it('a deadline that passes while parsing → stops there with `deadline`', async () => {
+          for (const fixture of recorded.slice(0, 2)) {
+            const path = tinyTail(fixture, '{}');
+            // A clock that advances 1 ms each time it is read: the deadline passes after ~20 checks of
+            // the clock, a few thousand lines into the 170k.
+            let now = Date.now();
+            const clock = vi.spyOn(Date, 'now').mockImplementation(() => (now += 1));
+            let timeline: TurnTimeline;
+            try {
+              timeline = await readValid(`${fixture} + 170k tiny lines, deadline mid-parse`, baseRequest(path, { deadlineAt: now + 20 }));
+            } finally {
+              clock.mockRestore();
+            }
+            expect(codes(timeline), fixture).toContain(SHARED_DIAGNOSTIC_CODES.deadline);
+            expect(timeline.readStats?.bytesRead ?? 0, `${fixture}: bytes read`).toBeLessThanOrEqual(DEADLINE_BYTES_BOUND);
+          }
+        });
       });
 
       it(

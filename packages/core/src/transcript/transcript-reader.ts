@@ -39,6 +39,12 @@ export interface ReadTurnRequest {
   readonly flushWaitMs?: number;
   /** Aborts waiting and reading; the reader then returns what it has, never throws. */
   readonly signal?: AbortSignal;
+  /**
+   * The hook's deadline (`Date.now()` clock, ms). Parsing is synchronous, so a timer-based `signal`
+   * cannot interrupt it; readers check this clock while parsing and return what they have, with a
+   * `deadline` diagnostic, once it passes (a tail of 170k tiny lines must not hold the hook up).
+   */
+  readonly deadlineAt?: number;
 }
 
 /** Arguments of {@link TranscriptReader.locateTranscript}. */
