@@ -17,6 +17,8 @@ export interface CheckpointRequest {
     readonly reader: TranscriptReader;
     readonly path: string;
     readonly hint?: TurnHint;
+    /** `ReadTurnRequest.deliveredDigests`: the session's delivered checkpoint digests, from its state. */
+    readonly deliveredDigests?: readonly string[];
   };
   /** Session id, for the escape-hatch text and state keys. */
   readonly sessionId?: string;

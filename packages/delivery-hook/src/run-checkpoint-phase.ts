@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import {
   claimCheckpoint,
   decideLoopGuard,
+  deliveredMessageDigest,
   findProjectRoot,
   getCheckpoint,
   loadConfig,
@@ -71,7 +72,8 @@ export async function runCheckpointPhase(
     }
   }
 
-  const outcome = await checkpointFor(event, { agent, cwd, sessionId, config, env: context.env, deadlineAt: context.deadlineAt, log });
+  const deliveredDigests = await deliveredDigestsOf(location);
+  const outcome = await checkpointFor(event, { agent, cwd, sessionId, config, env: context.env, deadlineAt: context.deadlineAt, log, deliveredDigests });
   lap('checkpoint');
   for (const note of outcome.diagnostics) log.debug(`checkpoint: ${note}`);
   if (outcome.decision !== 'message' || outcome.message === undefined || outcome.message === '') {
@@ -90,6 +92,7 @@ export async function runCheckpointPhase(
     now: context.now(),
     lockWaitMs: Math.max(0, Math.min(MAX_LOCK_WAIT_MS, remaining)),
     ...(config.commitGate !== undefined ? { armCommitGate: { promptKey: promptKeyOf(event) } } : {}),
+    messageDigest: deliveredMessageDigest(outcome.message),
   });
   lap('claim');
   for (const note of diagnostics) log.warn(note);
@@ -122,6 +125,19 @@ async function commitGate(
   return runCommitGate(event, context, reason, config);
 }
 
+/**
+ * The digests of the checkpoints this session delivered, for the transcript reader: only those count
+ * as ours (a prompt the user starts with our prefix does not). Undefined when the state cannot say:
+ * unreadable, or written before digests were recorded while it already holds blocks; the reader then
+ * falls back to the prefix, so the transcript still limits blocks when the state is lost.
+ */
+async function deliveredDigestsOf(location: { readonly stateDir: string; readonly agent: AgentId; readonly sessionId: string }): Promise<readonly string[] | undefined> {
+  const { state, diagnostics } = await readSessionState(location);
+  if (diagnostics.length > 0) return undefined;
+  if (state.delivered === undefined && state.turns.length > 0) return undefined;
+  return state.delivered ?? [];
+}
+
 /** Resolve the transcript (payload path, else the reader's locator) and run the shared pipeline. */
 async function checkpointFor(
   event: HookEvent,
@@ -133,6 +149,7 @@ async function checkpointFor(
     readonly env: Readonly<Record<string, string | undefined>>;
     readonly deadlineAt: number;
     readonly log: HookLogger;
+    readonly deliveredDigests: readonly string[] | undefined;
   },
 ): Promise<CheckpointOutcome> {
   const reader = await loadTranscriptReader(options.agent);
@@ -148,7 +165,9 @@ async function checkpointFor(
   return getCheckpoint({
     agent: options.agent,
     cwd: options.cwd,
-    ...(path === undefined ? {} : { transcript: { reader, path, hint: event.hint } }),
+    ...(path === undefined
+      ? {}
+      : { transcript: { reader, path, hint: event.hint, ...(options.deliveredDigests ? { deliveredDigests: options.deliveredDigests } : {}) } }),
     sessionId: options.sessionId,
     config: options.config,
     env: options.env,

@@ -52,7 +52,7 @@ const INTERRUPT_PREFIX = '[Request interrupted by user';
  */
 export function classifyClaudeUserEntry(entry: ClaudeUserEntry, checkpointPrefix: string): ClaudeUserEntryRole {
   const text = entry.text;
-  if (text !== undefined && extractCheckpointText(text, checkpointPrefix) !== undefined) return 'checkpoint';
+  if (text !== undefined && isOwnCheckpointText(entry, text, checkpointPrefix)) return 'checkpoint';
   if (entry.isCompactSummary || entry.isVisibleInTranscriptOnly) return 'compact-summary';
   if (entry.isMeta) return 'meta';
   if (text === undefined) return entry.toolResults.length > 0 ? 'tool-results' : 'empty';
@@ -62,6 +62,16 @@ export function classifyClaudeUserEntry(entry: ClaudeUserEntry, checkpointPrefix
   if (trimmed.startsWith(INTERRUPT_PREFIX)) return 'interrupt';
   if (trimmed.length === 0) return entry.toolResults.length > 0 ? 'tool-results' : 'empty';
   return 'prompt';
+}
+
+/**
+ * Stop-hook feedback carrying our prefix is ours by structure. A plain message starting with the
+ * prefix is ours only when the reader found it among the delivered messages (`ours`); without a
+ * delivery record (`ours` undefined) the prefix decides.
+ */
+function isOwnCheckpointText(entry: ClaudeUserEntry, text: string, checkpointPrefix: string): boolean {
+  if (text.startsWith(STOP_HOOK_FEEDBACK_HEADER)) return extractCheckpointText(text, checkpointPrefix) !== undefined;
+  return entry.ours ?? (checkpointPrefix.length > 0 && text.startsWith(checkpointPrefix));
 }
 
 /**

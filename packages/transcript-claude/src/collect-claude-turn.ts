@@ -1,4 +1,4 @@
-import { readJsonlTail, type JsonlTailResult } from '@agent-checkpoint/core';
+import { isDeliveredCheckpoint, ownCheckpointRule, readJsonlTail, type JsonlTailResult } from '@agent-checkpoint/core';
 import { classifyClaudeUserEntry, commandInvocation } from './classify-claude-user-entry.ts';
 import { guessForeignAgent, parseClaudeLine, type ClaudeEntry, type ClaudeUserEntry } from './parse-claude-entry.ts';
 import { skipClaudeBookkeepingLine } from './skip-claude-bookkeeping-line.ts';
@@ -14,6 +14,8 @@ export interface CollectClaudeTurnOptions {
   readonly signal?: AbortSignal;
   /** Parsing stops past this time (`Date.now()` clock, ms); see `ReadTurnRequest.deadlineAt`. */
   readonly deadlineAt?: number;
+  /** `ReadTurnRequest.deliveredDigests`: which plain messages are our delivered checkpoints. */
+  readonly deliveredDigests?: readonly string[];
   /** Size of each backwards read (tests use small chunks to exercise line splitting). */
   readonly chunkBytes?: number;
   /** Pre-filter; default {@link skipClaudeBookkeepingLine}. `null` parses every line (benchmarks compare). */
@@ -82,6 +84,7 @@ export function collectClaudeTurn(path: string, options: CollectClaudeTurnOption
   let fallbackPrompt = -1;
   let boundary = -1;
   const commandPrompts = new Set<ClaudeEntry>();
+  const own = ownCheckpointRule({ checkpointPrefix, ...(options.deliveredDigests ? { deliveredDigests: options.deliveredDigests } : {}) });
   // An assistant entry lies between the entry being visited and the next newer turn opening.
   let answered = false;
   // …and a local command's output echo lies there too (the command ran in Claude Code, not the model).
@@ -104,7 +107,11 @@ export function collectClaudeTurn(path: string, options: CollectClaudeTurnOption
       }
       claudeLines += 1;
       if (parsed.kind === 'ignored-claude') return 'continue';
-      const entry = parsed.entry;
+      const parsedEntry = parsed.entry;
+      const entry =
+        parsedEntry.kind === 'user' && parsedEntry.text !== undefined && own.delivered !== undefined
+          ? { ...parsedEntry, ours: isDeliveredCheckpoint(parsedEntry.text, own) }
+          : parsedEntry;
       newestFirst.push(entry);
       if (entry.kind === 'assistant') answered = true;
       if (entry.kind !== 'user') return 'continue';

@@ -151,6 +151,7 @@ function readOnce(request: ReadTurnRequest, options: ClaudeReaderOptions): ReadA
       ...(request.hint?.turnId ? { turnId: request.hint.turnId } : {}),
       ...(request.signal ? { signal: request.signal } : {}),
       ...(typeof request.deadlineAt === 'number' ? { deadlineAt: request.deadlineAt } : {}),
+      ...(Array.isArray(request.deliveredDigests) ? { deliveredDigests: request.deliveredDigests } : {}),
       ...(options.chunkBytes === undefined ? {} : { chunkBytes: options.chunkBytes }),
     });
     const built = buildClaudeTimeline({

@@ -3,7 +3,7 @@
  * starts from real recorded lines (fixtures/codex/0.169.0) or the older-protocol fixtures, changed
  * only in the way the other version writes them.
  */
-import type { ShellToolCall } from '@agent-checkpoint/core';
+import { deliveredMessageDigest, type ShellToolCall } from '@agent-checkpoint/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SAMPLE_PREFIX, TURNS, olderDerived, rollout0169 } from './codex-fixtures.ts';
 import { readCodexTurn } from './read-codex-turn.ts';
@@ -141,5 +141,40 @@ describe('a turn that began before the byte cap keeps its tail calls', () => {
     expect(timeline.prompt).toBeUndefined();
     expect(timeline.calls).toHaveLength(1);
     expect(timeline.calls[0]).toMatchObject({ kind: 'shell', outcome: 'error', exitCode: 1 });
+  });
+});
+
+describe('only what we delivered counts as a delivered checkpoint', () => {
+  /** The recorded exec turn, its prompt typed by the user with our prefix in front. */
+  function prefixedPrompt(): string {
+    const lines = fixtureLines(rollout0169('exec')).map((line) => line.replaceAll('fix the failing test in calc.py', `${SAMPLE_PREFIX} fix the failing test in calc.py`));
+    return files.writeLines(lines);
+  }
+
+  it('a prompt the user starts with our prefix is a prompt; the Stop-hook block is counted by its structure', () => {
+    const timeline = readCodexTurn({ transcriptPath: prefixedPrompt(), checkpointPrefix: SAMPLE_PREFIX, deliveredDigests: [] });
+    expect(timeline).toMatchObject({ hasData: true, turnId: TURNS.exec, prompt: `${SAMPLE_PREFIX} fix the failing test in calc.py`, checkpointsDelivered: 1 });
+    expect(timeline.calls).toHaveLength(3);
+  });
+
+  it('a checkpoint typed into the TUI counts when the session delivered exactly that text', () => {
+    const path = rollout0169('tmux');
+    const lines = fixtureLines(path);
+    const [taskTurn, checkpointTurn] = TURNS.tmux;
+    const texts = lines
+      .map(parse)
+      .flatMap((entry) => {
+        const item = entry.payload['item'] as { type?: string; content?: Array<{ text?: string }> } | undefined;
+        return entry.payload['turn_id'] === checkpointTurn && item?.type === 'UserMessage' ? [item.content?.map((part) => part.text ?? '').join('') ?? ''] : [];
+      });
+    expect(texts).toHaveLength(1);
+    const cut = files.writeLines(lines.filter((line) => !line.includes(TURNS.tmux[2])));
+    const delivered = readCodexTurn({ transcriptPath: cut, checkpointPrefix: SAMPLE_PREFIX, deliveredDigests: [deliveredMessageDigest(texts[0] ?? '')] });
+    const notDelivered = readCodexTurn({ transcriptPath: cut, checkpointPrefix: SAMPLE_PREFIX, deliveredDigests: [deliveredMessageDigest('some other checkpoint')] });
+    // Delivered: the typed checkpoint continues the task turn (which names the timeline) and is counted.
+    expect(delivered).toMatchObject({ turnId: taskTurn, prompt: 'fix the failing test in calc.py', checkpointsDelivered: 1 });
+    // Not delivered by us: the same text is the user's own prompt, a turn of its own.
+    expect(notDelivered).toMatchObject({ turnId: checkpointTurn, checkpointsDelivered: 0 });
+    expect(notDelivered.prompt).toBe(texts[0]);
   });
 });

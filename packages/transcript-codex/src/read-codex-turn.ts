@@ -2,6 +2,8 @@ import { statSync } from 'node:fs';
 import {
   DEFAULT_TRANSCRIPT_MAX_BYTES,
   emptyTimeline,
+  isDeliveredCheckpoint,
+  ownCheckpointRule,
   readJsonlTail,
   type JsonlTailResult,
   type ReadTurnRequest,
@@ -38,6 +40,7 @@ export function readCodexTurn(request: ReadTurnRequest, options: ReadCodexTurnOp
   const maxBytes = byteCap(request.maxBytes) ?? byteCap(options.maxBytes) ?? DEFAULT_TRANSCRIPT_MAX_BYTES;
   const hint = typeof request.hint?.turnId === 'string' ? request.hint.turnId.trim() || undefined : undefined;
   const prefix = typeof request.checkpointPrefix === 'string' ? request.checkpointPrefix : '';
+  const own = ownCheckpointRule({ checkpointPrefix: prefix, ...(Array.isArray(request.deliveredDigests) ? { deliveredDigests: request.deliveredDigests } : {}) });
   const tracker = new TurnBoundaryTracker(hint, prefix);
   const lines: CodexRecord[][] = [];
   let codexLines = 0;
@@ -56,7 +59,9 @@ export function readCodexTurn(request: ReadTurnRequest, options: ReadCodexTurnOp
           return 'continue';
         }
         codexLines += 1;
-        const records = parseCodexLine(entry, info.offset);
+        const records = parseCodexLine(entry, info.offset).map((record) =>
+          record.type === 'user-text' ? { ...record, ours: isDeliveredCheckpoint(record.text, own) } : record,
+        );
         lines.push(records);
         return tracker.visit(records) ? 'stop' : 'continue';
       },

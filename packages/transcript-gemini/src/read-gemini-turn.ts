@@ -1,12 +1,12 @@
 import { statSync } from 'node:fs';
-import { DEFAULT_TRANSCRIPT_MAX_BYTES, assertNever, emptyTimeline, mergeCallsByTime } from '@agent-checkpoint/core';
+import { DEFAULT_TRANSCRIPT_MAX_BYTES, assertNever, emptyTimeline, mergeCallsByTime, ownCheckpointRule } from '@agent-checkpoint/core';
 import type { ReadTurnRequest, TimelineDiagnostic, TurnTimeline } from '@agent-checkpoint/core';
 import { buildGeminiTimeline } from './build-gemini-timeline.ts';
 import { collectGeminiTail } from './collect-gemini-tail.ts';
 import { findGeminiTurnBoundary } from './find-gemini-turn-boundary.ts';
 import type { ForeignAgent, GeminiMessage } from './gemini-record.ts';
 import { findGeminiSubagentRefs, readGeminiSubagents } from './read-gemini-subagents.ts';
-import { primaryRule } from './gemini-turn-rules.ts';
+import { primaryRule, type OwnCheckpoints } from './gemini-turn-rules.ts';
 import { readGeminiLegacyJson } from './read-gemini-legacy-json.ts';
 import { reduceGeminiRecords } from './reduce-gemini-records.ts';
 import { SNIFF_BYTES, sniffGeminiFile } from './sniff-gemini-file.ts';
@@ -128,6 +128,7 @@ function readLegacy({ request, path, size, maxBytes, sniffLength }: ReadContext)
     messages: reduced.messages,
     ...(legacy.sessionId !== undefined ? { sessionId: legacy.sessionId } : {}),
     checkpointPrefix: request.checkpointPrefix,
+    ...(Array.isArray(request.deliveredDigests) ? { deliveredDigests: request.deliveredDigests } : {}),
     ...(request.hint?.prompt !== undefined ? { hintPrompt: request.hint.prompt } : {}),
     complete: true,
     rewritten: false,
@@ -143,7 +144,10 @@ function readJsonl({ request, options, path, size, maxBytes, sniffLength }: Read
   const tailCap = size <= maxBytes ? maxBytes : maxBytes - sniffLength;
   const collection = collectGeminiTail(path, {
     maxBytes: tailCap,
-    rule: primaryRule(request.hint?.prompt, request.checkpointPrefix),
+    rule: primaryRule(
+      request.hint?.prompt,
+      ownCheckpoints(request),
+    ),
     ...(options.chunkBytes !== undefined ? { chunkBytes: options.chunkBytes } : {}),
     ...(request.signal !== undefined ? { signal: request.signal } : {}),
     ...(typeof request.deadlineAt === 'number' ? { deadlineAt: request.deadlineAt } : {}),
@@ -194,12 +198,20 @@ function readJsonl({ request, options, path, size, maxBytes, sniffLength }: Read
     messages: reduced.messages,
     ...(sessionId !== undefined ? { sessionId } : {}),
     checkpointPrefix: request.checkpointPrefix,
+    ...(Array.isArray(request.deliveredDigests) ? { deliveredDigests: request.deliveredDigests } : {}),
     ...(request.hint?.prompt !== undefined ? { hintPrompt: request.hint.prompt } : {}),
     complete,
     rewritten: collection.resetReached && collection.records[0]?.kind === 'set',
   });
   const withSubagents = options.subagents === false ? timeline : addSubagentCalls(timeline, reduced.messages, sessionId, request, maxBytes);
   return withStats({ ...withSubagents, diagnostics: [...diagnostics, ...withSubagents.diagnostics] }, bytesRead, size);
+}
+
+/** Our checkpoints for this request: the session's delivery record when given, else the prefix. */
+function ownCheckpoints(request: ReadTurnRequest): OwnCheckpoints {
+  return Array.isArray(request.deliveredDigests)
+    ? ownCheckpointRule({ checkpointPrefix: request.checkpointPrefix, deliveredDigests: request.deliveredDigests })
+    : request.checkpointPrefix;
 }
 
 /**
@@ -214,7 +226,7 @@ function addSubagentCalls(
   maxBytes: number,
 ): TurnTimeline {
   if (!timeline.hasData) return timeline;
-  const boundary = findGeminiTurnBoundary(messages, request.hint?.prompt, request.checkpointPrefix);
+  const boundary = findGeminiTurnBoundary(messages, request.hint?.prompt, ownCheckpoints(request));
   const refs = findGeminiSubagentRefs(messages.slice(boundary.index !== undefined ? boundary.index + 1 : 0));
   if (refs.length === 0) return timeline;
   const read = readGeminiSubagents({

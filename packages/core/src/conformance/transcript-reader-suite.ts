@@ -241,6 +241,25 @@ export function describeTranscriptReaderConformance(options: TranscriptReaderCon
         }
       });
 
+      it('a prompt the user starts with our prefix is a prompt, not a delivered checkpoint', async () => {
+        // The recorded second turn, its prompt typed with our prefix in front. With the session's
+        // delivery record (none delivered), it must read exactly like the original turn.
+        if (skip['second-turn'] !== undefined) return;
+        const original = recordedTranscriptPath(options.fixtures.recordedDir, 'second-turn');
+        const golden = SCENARIO_GOLDENS['second-turn'].turns.at(-1);
+        if (golden === undefined) throw new Error('second-turn golden has no turn');
+        const typed = `${prefix}${prefix.endsWith(' ') ? '' : ' '}${golden.prompt}`;
+        const escaped = (text: string): string => JSON.stringify(text).slice(1, -1);
+        const content = readFileSync(original, 'utf8');
+        expect(content, 'the recorded prompt is in the transcript').toContain(escaped(golden.prompt));
+        const path = temp.write('prefixed-prompt.jsonl', content.replaceAll(escaped(golden.prompt), escaped(typed)));
+        const before = await readValid('second-turn', baseRequest(original, { deliveredDigests: [] }));
+        const after = await readValid('second-turn, prompt typed with our prefix', baseRequest(path, { deliveredDigests: [] }));
+        expect(after.checkpointsDelivered, 'a typed prefix is no delivered checkpoint').toBe(0);
+        expect(after.prompt, 'the prefixed prompt opens the turn').toBe(typed);
+        expect(after.calls.map((call) => call.id), 'the same calls as the original turn').toEqual(before.calls.map((call) => call.id));
+      });
+
       describe('the deadline bounds CPU-bound parsing (a tail of 170k tiny lines)', () => {
         // Parsing is synchronous: a timer-based signal cannot fire during it, so readers must check
         // `deadlineAt` themselves. Asserted on the diagnostic and on the bytes parsed, not on wall time.
