@@ -178,3 +178,21 @@ describe('only what we delivered counts as a delivered checkpoint', () => {
     expect(notDelivered.prompt).toBe(texts[0]);
   });
 });
+
+describe('a format the reader cannot read says so', () => {
+  it('a TypeScript Codex CLI session (0.1.x, one JSON document) → unsupported-format, no timeline', () => {
+    // The shape codex-cli 0.1.x's save-rollout wrote: JSON.stringify({ session, items }, null, 2).
+    const document = {
+      session: { timestamp: '2025-04-20T10:00:00.000Z', id: '7f1c2a34-0000-4000-8000-000000000001', instructions: '' },
+      items: [
+        { id: 'msg_1', type: 'message', role: 'user', content: [{ type: 'input_text', text: 'run the tests' }] },
+        { id: 'fc_1', type: 'function_call', call_id: 'call_1', name: 'shell', arguments: '{"command":["npm","test"]}' },
+        { type: 'function_call_output', call_id: 'call_1', output: '{"output":"ok","metadata":{"exit_code":0,"duration_seconds":1.2}}' },
+      ],
+    };
+    const timeline = read(files.write(JSON.stringify(document, null, 2), 'rollout-2025-04-20T10-00-00-7f1c2a34.json'));
+    expect(timeline.hasData).toBe(false);
+    expect(timeline.calls).toEqual([]);
+    expect(timeline.diagnostics.map((d) => d.code)).toContain('unsupported-format');
+  });
+});

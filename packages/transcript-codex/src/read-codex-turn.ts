@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { closeSync, constants, openSync, readSync, statSync } from 'node:fs';
 import {
   DEFAULT_TRANSCRIPT_MAX_BYTES,
   emptyTimeline,
@@ -93,7 +93,13 @@ export function readCodexTurn(request: ReadTurnRequest, options: ReadCodexTurnOp
             ? { level: 'warn', code: 'empty-file', message: `${path} holds only blank lines.` }
             : tail.corruptLines === 0 && tail.capped
               ? { level: 'warn', code: 'cap-reached', message: `No complete line in the last ${maxBytes} bytes of ${path} (a single line larger than the read cap).` }
-              : { level: 'warn', code: 'unknown-format', message: `${path} has no readable JSON lines in its last ${tail.bytesRead} bytes: not a Codex rollout.` };
+              : isTypeScriptCliSession(path)
+                ? {
+                    level: 'warn',
+                    code: 'unsupported-format',
+                    message: `${path} is a session of the TypeScript Codex CLI (0.1.x: one JSON document with "session" and "items"), which this reader does not read.`,
+                  }
+                : { level: 'warn', code: 'unknown-format', message: `${path} has no readable JSON lines in its last ${tail.bytesRead} bytes: not a Codex rollout.` };
     return { ...emptyTimeline('codex'), readStats, diagnostics: diagnostic ? [...diagnostics, diagnostic] : diagnostics };
   }
 
@@ -176,6 +182,25 @@ export function readCodexTurn(request: ReadTurnRequest, options: ReadCodexTurnOp
     readStats,
     diagnostics,
   };
+}
+
+/**
+ * True when the file starts like a session of the TypeScript Codex CLI (0.1.x, before the Rust
+ * rewrite): `rollout-*.json`, one pretty-printed document `{"session": {…}, "items": […]}`. Only its
+ * first bytes are read.
+ */
+function isTypeScriptCliSession(path: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const head = Buffer.alloc(256);
+    const length = readSync(fd, head, 0, head.length, 0);
+    return /^\s*\{\s*"session"\s*:\s*\{/.test(head.subarray(0, length).toString('utf8'));
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 /** A usable byte cap: a positive finite number, else undefined (the default applies). */
