@@ -241,6 +241,36 @@ export function describeTranscriptReaderConformance(options: TranscriptReaderCon
         }
       });
 
+      it('a turn cut by the byte cap keeps its tail calls (truncated, never 0 calls)', async () => {
+        // Independent of the reader: the last call of the whole turn is named (by its id) on lines
+        // that all lie in the window once the window reaches the first of them. Every cap from there
+        // on must keep that call, hold only calls of the whole turn, and say truncated unless it
+        // returns the whole turn.
+        for (const fixture of recorded) {
+          const full = await readValid(fixture, baseRequest(fixture));
+          const last = full.calls.at(-1);
+          if (last === undefined) continue;
+          const bytes = readFileSync(fixture);
+          const id = Buffer.from(JSON.stringify(last.id).slice(1, -1));
+          const first = bytes.indexOf(id);
+          if (first < 0) continue;
+          const ends = lineEnds(new Uint8Array(bytes));
+          const lineStart = bytes.lastIndexOf(0x0a, first) + 1;
+          // A reader may spend up to an eighth of the cap on the file's head (Gemini sniffs its format).
+          const needed = Math.ceil(((bytes.length - lineStart) * 8) / 7);
+          const caps = ends.map((end) => bytes.length - end).filter((cap) => cap > needed).slice(-12);
+          const fullIds = full.calls.map((call) => call.id);
+          for (const maxBytes of [needed, ...caps]) {
+            const label = `${fixture} read with maxBytes ${maxBytes}`;
+            const timeline = await readValid(label, baseRequest(fixture, { maxBytes }));
+            const ids = timeline.calls.map((call) => call.id);
+            expect(ids, `${label}: keeps the last call`).toContain(last.id);
+            expect(ids.filter((callId) => !fullIds.includes(callId)), `${label}: only calls of the whole turn`).toEqual([]);
+            if (!timeline.truncated) expect(ids, `${label}: not truncated means the whole turn`).toEqual(fullIds);
+          }
+        }
+      });
+
       it('a prompt the user starts with our prefix is a prompt, not a delivered checkpoint', async () => {
         // The recorded second turn, its prompt typed with our prefix in front. With the session's
         // delivery record (none delivered), it must read exactly like the original turn.
