@@ -57,6 +57,9 @@ export function classifyClaudeUserEntry(entry: ClaudeUserEntry, checkpointPrefix
   if (entry.isMeta) return 'meta';
   if (text === undefined) return entry.toolResults.length > 0 ? 'tool-results' : 'empty';
   if (entry.promptSource !== undefined || entry.turnOrigin !== undefined) return 'prompt';
+  // A message typed while the turn ran is sent along with a tool result (older versions: text blocks
+  // next to the `tool_result`): part of the running turn, never its start.
+  if (entry.toolResults.length > 0) return 'tool-results';
   const trimmed = text.trimStart();
   if (COMMAND_ECHO_PREFIXES.some((prefix) => trimmed.startsWith(prefix))) return 'command-echo';
   if (trimmed.startsWith(INTERRUPT_PREFIX)) return 'interrupt';

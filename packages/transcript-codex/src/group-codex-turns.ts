@@ -36,10 +36,11 @@ export interface ClassifiedUserText {
  */
 export function groupCodexTurns(records: readonly CodexRecord[], checkpointPrefix: string, windowComplete: boolean): CodexTurn[] {
   const turns = new Map<string, CodexTurn>();
-  // A rollout that writes turn markers or turn ids anywhere in the window writes them for every turn:
-  // its turns start at `task_started`, never at a user message (a steer typed while the turn runs is
-  // a second message of the same turn), even when the byte cap cut the current turn's start off.
-  const markerMode = records.some((record) => record.type === 'turn-start' || record.type === 'turn-end' || record.turnId !== undefined);
+  // A rollout that writes `task_started` or turn ids anywhere in the window writes them for every
+  // turn: its turns start at `task_started`, never at a user message (a steer typed while the turn
+  // runs is a second message of the same turn), even when the byte cap cut the current turn's start
+  // off. A turn end alone proves nothing: 0.40 wrote `turn_aborted` but no `task_started`.
+  const markerMode = records.some((record) => record.type === 'turn-start' || record.turnId !== undefined);
   // Lines before the window's first `task_started` belong to the turn the cap cut: the first turn id
   // seen there names it (0.169 and the legacy-event versions tag only some lines with it).
   let current: string | undefined = windowStartTurn(records);
