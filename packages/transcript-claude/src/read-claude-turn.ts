@@ -68,6 +68,7 @@ function withSubagentCalls(built: BuiltClaudeTimeline, request: ReadTurnRequest,
     maxBytes: sanitizeMs(request.maxBytes, DEFAULT_TRANSCRIPT_MAX_BYTES),
     knownCallIds: new Set(timeline.calls.map((call) => call.id)),
     ...(request.signal ? { signal: request.signal } : {}),
+    ...(typeof request.deadlineAt === 'number' ? { deadlineAt: request.deadlineAt } : {}),
     ...(options.excerpt ? { excerpt: options.excerpt } : {}),
   });
   return {

@@ -236,6 +236,7 @@ function addSubagentCalls(
     maxBytes,
     knownCallIds: new Set(timeline.calls.map((call) => call.id)),
     ...(request.signal ? { signal: request.signal } : {}),
+    ...(typeof request.deadlineAt === 'number' ? { deadlineAt: request.deadlineAt } : {}),
   });
   return {
     ...timeline,
