@@ -128,14 +128,14 @@ async function commitGate(
 /**
  * The digests of the checkpoints this session delivered, for the transcript reader: only those count
  * as ours (a prompt the user starts with our prefix does not). Undefined when the state cannot say:
- * unreadable, or written before digests were recorded while it already holds blocks; the reader then
- * falls back to the prefix, so the transcript still limits blocks when the state is lost.
+ * unreadable, missing, or holding no delivery record yet. An empty state is indistinguishable from a
+ * lost one, and the transcript's count must still limit blocks when the state directory is lost, so
+ * the reader then falls back to the prefix.
  */
 async function deliveredDigestsOf(location: { readonly stateDir: string; readonly agent: AgentId; readonly sessionId: string }): Promise<readonly string[] | undefined> {
   const { state, diagnostics } = await readSessionState(location);
-  if (diagnostics.length > 0) return undefined;
-  if (state.delivered === undefined && state.turns.length > 0) return undefined;
-  return state.delivered ?? [];
+  if (diagnostics.length > 0 || state.delivered === undefined || state.delivered.length === 0) return undefined;
+  return state.delivered;
 }
 
 /** Resolve the transcript (payload path, else the reader's locator) and run the shared pipeline. */
