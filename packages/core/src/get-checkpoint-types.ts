@@ -17,6 +17,8 @@ export interface CheckpointRequest {
     readonly reader: TranscriptReader;
     readonly path: string;
     readonly hint?: TurnHint;
+    /** `ReadTurnRequest.deliveredDigests`: the session's delivered checkpoint digests, from its state. */
+    readonly deliveredDigests?: readonly string[];
   };
   /** Session id, for the escape-hatch text and state keys. */
   readonly sessionId?: string;
@@ -28,6 +30,11 @@ export interface CheckpointRequest {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Overall time budget; git and transcript reads are cut short past it. */
   readonly signal?: AbortSignal;
+  /**
+   * The same budget as a time (`Date.now()` clock, ms), for synchronous work no timer can interrupt:
+   * transcript parsing stops there (`ReadTurnRequest.deadlineAt`).
+   */
+  readonly deadlineAt?: number;
 }
 
 /**

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import {
   claimCheckpoint,
   decideLoopGuard,
+  deliveredMessageDigest,
   findProjectRoot,
   getCheckpoint,
   loadConfig,
@@ -71,7 +72,8 @@ export async function runCheckpointPhase(
     }
   }
 
-  const outcome = await checkpointFor(event, { agent, cwd, sessionId, config, env: context.env, deadlineAt: context.deadlineAt, log });
+  const deliveredDigests = await deliveredDigestsOf(location);
+  const outcome = await checkpointFor(event, { agent, cwd, sessionId, config, env: context.env, deadlineAt: context.deadlineAt, log, deliveredDigests });
   lap('checkpoint');
   for (const note of outcome.diagnostics) log.debug(`checkpoint: ${note}`);
   if (outcome.decision !== 'message' || outcome.message === undefined || outcome.message === '') {
@@ -90,6 +92,7 @@ export async function runCheckpointPhase(
     now: context.now(),
     lockWaitMs: Math.max(0, Math.min(MAX_LOCK_WAIT_MS, remaining)),
     ...(config.commitGate !== undefined ? { armCommitGate: { promptKey: promptKeyOf(event) } } : {}),
+    messageDigest: deliveredMessageDigest(outcome.message),
   });
   lap('claim');
   for (const note of diagnostics) log.warn(note);
@@ -122,6 +125,19 @@ async function commitGate(
   return runCommitGate(event, context, reason, config);
 }
 
+/**
+ * The digests of the checkpoints this session delivered, for the transcript reader: only those count
+ * as ours (a prompt the user starts with our prefix does not). Undefined when the state cannot say:
+ * unreadable, missing, or holding no delivery record yet. An empty state is indistinguishable from a
+ * lost one, and the transcript's count must still limit blocks when the state directory is lost, so
+ * the reader then falls back to the prefix.
+ */
+async function deliveredDigestsOf(location: { readonly stateDir: string; readonly agent: AgentId; readonly sessionId: string }): Promise<readonly string[] | undefined> {
+  const { state, diagnostics } = await readSessionState(location);
+  if (diagnostics.length > 0 || state.delivered === undefined || state.delivered.length === 0) return undefined;
+  return state.delivered;
+}
+
 /** Resolve the transcript (payload path, else the reader's locator) and run the shared pipeline. */
 async function checkpointFor(
   event: HookEvent,
@@ -133,6 +149,7 @@ async function checkpointFor(
     readonly env: Readonly<Record<string, string | undefined>>;
     readonly deadlineAt: number;
     readonly log: HookLogger;
+    readonly deliveredDigests: readonly string[] | undefined;
   },
 ): Promise<CheckpointOutcome> {
   const reader = await loadTranscriptReader(options.agent);
@@ -148,11 +165,15 @@ async function checkpointFor(
   return getCheckpoint({
     agent: options.agent,
     cwd: options.cwd,
-    ...(path === undefined ? {} : { transcript: { reader, path, hint: event.hint } }),
+    ...(path === undefined
+      ? {}
+      : { transcript: { reader, path, hint: event.hint, ...(options.deliveredDigests ? { deliveredDigests: options.deliveredDigests } : {}) } }),
     sessionId: options.sessionId,
     config: options.config,
     env: options.env,
     signal: AbortSignal.timeout(budget),
+    // The same budget as a time: transcript parsing is synchronous, and no timer fires during it.
+    deadlineAt: Date.now() + budget,
   });
 }
 

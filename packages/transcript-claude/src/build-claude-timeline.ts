@@ -1,7 +1,7 @@
 import type { TimelineDiagnostic, TokenUsage, ToolCall, TurnHint, TurnTimeline } from '@agent-checkpoint/core';
 import { buildClaudeToolCall, type ExcerptBudget } from './build-claude-tool-call.ts';
-import { classifyClaudeUserEntry, extractCheckpointText, isTaskNotificationPrompt } from './classify-claude-user-entry.ts';
-import type { CollectedClaudeTurn } from './collect-claude-turn.ts';
+import { classifyClaudeUserEntry, commandInvocation, extractCheckpointText, isTaskNotificationPrompt } from './classify-claude-user-entry.ts';
+import { isTurnOpening, type CollectedClaudeTurn } from './collect-claude-turn.ts';
 import type { ClaudeEntry, ClaudeToolResult, ClaudeUserEntry } from './parse-claude-entry.ts';
 import { findClaudeSubagentRefs, type ClaudeSubagentRef, type TimedClaudeToolUse } from './read-claude-subagents.ts';
 
@@ -67,7 +67,7 @@ export function buildClaudeTimeline(input: BuildClaudeTimelineInput): BuiltClaud
   }
   const hasConversation = entries.some((entry) => entry.kind === 'user' || entry.kind === 'assistant');
   if (!hasConversation) {
-    if (tail.aborted) return noData({ level: 'warn', code: 'aborted', message: 'Reading was aborted before any turn entry was found.' });
+    if (tail.aborted) return noData(abortDiagnostic(tail.deadlineReached, 'before any turn entry was found.'));
     if (tail.capped) {
       return noData({
         level: 'warn',
@@ -85,7 +85,7 @@ export function buildClaudeTimeline(input: BuildClaudeTimelineInput): BuiltClaud
     start = 0;
     if (tail.aborted) {
       truncated = true;
-      diagnostics.push({ level: 'warn', code: 'aborted', message: 'Reading was aborted before the start of the turn: the timeline holds only its tail.' });
+      diagnostics.push(abortDiagnostic(tail.deadlineReached, 'before the start of the turn: the timeline holds only its tail.'));
     } else if (tail.capped) {
       truncated = true;
       diagnostics.push({
@@ -107,7 +107,8 @@ export function buildClaudeTimeline(input: BuildClaudeTimelineInput): BuiltClaud
 
   const startEntry = collected.startIndex === undefined ? undefined : entries[start];
   const startUser = startEntry?.kind === 'user' ? startEntry : undefined;
-  const startIsPrompt = startUser !== undefined && classifyClaudeUserEntry(startUser, checkpointPrefix) === 'prompt';
+  const startIsPrompt = startUser !== undefined && isTurnOpening(startUser, collected, checkpointPrefix);
+  const startCommand = startUser !== undefined && collected.commandPrompts.has(startUser) ? commandInvocation(startUser) : undefined;
   const turnKey = startUser?.promptId ?? (collected.turnIdSeen ? hint?.turnId : undefined);
   if (startUser && startIsPrompt && isTaskNotificationPrompt(startUser)) {
     diagnostics.push({
@@ -121,8 +122,8 @@ export function buildClaudeTimeline(input: BuildClaudeTimelineInput): BuiltClaud
   let end = entries.length;
   for (let index = start + 1; index < entries.length; index += 1) {
     const entry = entries[index];
-    if (entry?.kind !== 'user' || classifyClaudeUserEntry(entry, checkpointPrefix) !== 'prompt') continue;
-    if (entry.promptId === undefined || entry.promptId !== turnKey) {
+    if (entry === undefined || !isTurnOpening(entry, collected, checkpointPrefix)) continue;
+    if (entry.promptId === undefined || entry.promptId !== turnKey || collected.commandPrompts.has(entry)) {
       end = index;
       break;
     }
@@ -167,7 +168,7 @@ export function buildClaudeTimeline(input: BuildClaudeTimelineInput): BuiltClaud
     hasData: true,
     ...(turnKey !== undefined ? { turnId: turnKey } : startUser ? { turnId: startUser.uuid } : {}),
     ...(startEntry?.timestamp !== undefined ? { startedAt: startEntry.timestamp } : {}),
-    ...(startIsPrompt && startUser?.text !== undefined ? { prompt: clip(startUser.text, PROMPT_MAX_CHARS) } : {}),
+    ...(startIsPrompt && startUser?.text !== undefined ? { prompt: clip(startCommand ?? startUser.text, PROMPT_MAX_CHARS) } : {}),
     calls,
     checkpointsDelivered,
     ...(lastUserMessage !== undefined ? { lastUserMessage } : {}),
@@ -185,6 +186,8 @@ export function buildClaudeTimeline(input: BuildClaudeTimelineInput): BuiltClaud
 
 function describeNonClaudeFile(collected: CollectedClaudeTurn, maxBytes: number): TimelineDiagnostic {
   const { tail, foreignLines, foreignAgent } = collected;
+  // Cut short, the read may not have reached a single line of this agent's yet.
+  if (tail.aborted) return abortDiagnostic(tail.deadlineReached, 'before any entry was read.');
   if (foreignLines > 0) {
     const which = foreignAgent === 'codex' ? ' (it looks like a Codex CLI rollout)' : foreignAgent === 'gemini' ? ' (it looks like a Gemini CLI session)' : '';
     return {
@@ -196,7 +199,6 @@ function describeNonClaudeFile(collected: CollectedClaudeTurn, maxBytes: number)
   if (tail.corruptLines > 0) {
     return { level: 'warn', code: 'unknown-format', message: 'No line of the file is valid JSON: not a Claude Code transcript.' };
   }
-  if (tail.aborted) return { level: 'warn', code: 'aborted', message: 'Reading was aborted before any entry was read.' };
   if (tail.capped) {
     return {
       level: 'warn',
@@ -205,6 +207,13 @@ function describeNonClaudeFile(collected: CollectedClaudeTurn, maxBytes: number)
     };
   }
   return { level: 'info', code: 'empty-file', message: 'The transcript file has no entries yet.' };
+}
+
+/** Why reading ended early: the caller's signal (`aborted`) or the hook's deadline while parsing (`deadline`). */
+function abortDiagnostic(deadlineReached: boolean, what: string): TimelineDiagnostic {
+  return deadlineReached
+    ? { level: 'warn', code: 'deadline', message: `The hook's deadline passed ${what}` }
+    : { level: 'warn', code: 'aborted', message: `Reading was aborted ${what}` };
 }
 
 /** The last assistant entry's text, and the text of its whole response (one entry per block). */

@@ -52,16 +52,29 @@ const INTERRUPT_PREFIX = '[Request interrupted by user';
  */
 export function classifyClaudeUserEntry(entry: ClaudeUserEntry, checkpointPrefix: string): ClaudeUserEntryRole {
   const text = entry.text;
-  if (text !== undefined && extractCheckpointText(text, checkpointPrefix) !== undefined) return 'checkpoint';
+  if (text !== undefined && isOwnCheckpointText(entry, text, checkpointPrefix)) return 'checkpoint';
   if (entry.isCompactSummary || entry.isVisibleInTranscriptOnly) return 'compact-summary';
   if (entry.isMeta) return 'meta';
   if (text === undefined) return entry.toolResults.length > 0 ? 'tool-results' : 'empty';
   if (entry.promptSource !== undefined || entry.turnOrigin !== undefined) return 'prompt';
+  // A message typed while the turn ran is sent along with a tool result (older versions: text blocks
+  // next to the `tool_result`): part of the running turn, never its start.
+  if (entry.toolResults.length > 0) return 'tool-results';
   const trimmed = text.trimStart();
   if (COMMAND_ECHO_PREFIXES.some((prefix) => trimmed.startsWith(prefix))) return 'command-echo';
   if (trimmed.startsWith(INTERRUPT_PREFIX)) return 'interrupt';
   if (trimmed.length === 0) return entry.toolResults.length > 0 ? 'tool-results' : 'empty';
   return 'prompt';
+}
+
+/**
+ * Stop-hook feedback carrying our prefix is ours by structure. A plain message starting with the
+ * prefix is ours only when the reader found it among the delivered messages (`ours`); without a
+ * delivery record (`ours` undefined) the prefix decides.
+ */
+function isOwnCheckpointText(entry: ClaudeUserEntry, text: string, checkpointPrefix: string): boolean {
+  if (text.startsWith(STOP_HOOK_FEEDBACK_HEADER)) return extractCheckpointText(text, checkpointPrefix) !== undefined;
+  return entry.ours ?? (checkpointPrefix.length > 0 && text.startsWith(checkpointPrefix));
 }
 
 /**
@@ -95,6 +108,26 @@ export function extractCheckpointText(text: string, checkpointPrefix: string): s
     lineStart = lineEnd + 1;
   }
   return undefined;
+}
+
+const COMMAND_NAME = /<command-name>\s*([^<]*?)\s*<\/command-name>/;
+const COMMAND_ARGS = /<command-args>([\s\S]*?)<\/command-args>/;
+
+/**
+ * The slash command or skill a `<command-name>` echo invokes, as the user typed it (`/review src/`),
+ * or undefined for any other entry and for a local command's output (`<local-command-stdout>`).
+ *
+ * Such an echo opens a turn when the model answers it (a prompt-type command or a skill; Claude may
+ * reuse the previous prompt id for it), but not when the command ran locally (`/compact`, `/model`):
+ * that context decides in `collect-claude-turn.ts`.
+ */
+export function commandInvocation(entry: ClaudeUserEntry): string | undefined {
+  const text = entry.text;
+  if (text === undefined || entry.isMeta || entry.toolResults.length > 0) return undefined;
+  const name = COMMAND_NAME.exec(text)?.[1];
+  if (name === undefined || name === '' || text.includes('<local-command-stdout>')) return undefined;
+  const args = COMMAND_ARGS.exec(text)?.[1]?.trim() ?? '';
+  return args === '' ? name : `${name} ${args}`;
 }
 
 /** True for prompts Claude starts itself when a background agent finishes (`turnOrigin:"task_notification"`). */

@@ -1,7 +1,9 @@
-import { readJsonlTail, type JsonlTailResult } from '@agent-checkpoint/core';
-import { classifyClaudeUserEntry } from './classify-claude-user-entry.ts';
-import { guessForeignAgent, parseClaudeLine, type ClaudeEntry } from './parse-claude-entry.ts';
+import { isDeliveredCheckpoint, ownCheckpointRule, readJsonlTail, type JsonlTailResult } from '@agent-checkpoint/core';
+import { classifyClaudeUserEntry, commandInvocation } from './classify-claude-user-entry.ts';
+import { guessForeignAgent, parseClaudeLine, type ClaudeEntry, type ClaudeUserEntry } from './parse-claude-entry.ts';
 import { skipClaudeBookkeepingLine } from './skip-claude-bookkeeping-line.ts';
+
+const LOCAL_OUTPUT = /^\s*<local-command-(?:stdout|stderr)>/;
 
 /** Arguments of {@link collectClaudeTurn}. */
 export interface CollectClaudeTurnOptions {
@@ -10,6 +12,10 @@ export interface CollectClaudeTurnOptions {
   /** The Stop payload's `prompt_id`; undefined → the last genuine prompt opens the turn. */
   readonly turnId?: string;
   readonly signal?: AbortSignal;
+  /** Parsing stops past this time (`Date.now()` clock, ms); see `ReadTurnRequest.deadlineAt`. */
+  readonly deadlineAt?: number;
+  /** `ReadTurnRequest.deliveredDigests`: which plain messages are our delivered checkpoints. */
+  readonly deliveredDigests?: readonly string[];
   /** Size of each backwards read (tests use small chunks to exercise line splitting). */
   readonly chunkBytes?: number;
   /** Pre-filter; default {@link skipClaudeBookkeepingLine}. `null` parses every line (benchmarks compare). */
@@ -43,6 +49,17 @@ export interface CollectedClaudeTurn {
   readonly foreignLines: number;
   /** Which agent the foreign lines look like, when recognisable. */
   readonly foreignAgent?: 'codex' | 'gemini';
+  /**
+   * Slash-command and skill echoes (`<command-name>`) the model answered: they open a turn like a
+   * prompt, whatever prompt id Claude gave them (see {@link isTurnOpening}).
+   */
+  readonly commandPrompts: ReadonlySet<ClaudeEntry>;
+}
+
+/** True when `entry` opens a turn: a genuine prompt, or a slash command / skill the model answered. */
+export function isTurnOpening(entry: ClaudeEntry, collected: Pick<CollectedClaudeTurn, 'commandPrompts'>, checkpointPrefix: string): entry is ClaudeUserEntry {
+  if (entry.kind !== 'user') return false;
+  return classifyClaudeUserEntry(entry, checkpointPrefix) === 'prompt' || collected.commandPrompts.has(entry);
 }
 
 /**
@@ -66,26 +83,50 @@ export function collectClaudeTurn(path: string, options: CollectClaudeTurnOption
   let earliestWithTurnId = -1;
   let fallbackPrompt = -1;
   let boundary = -1;
+  const commandPrompts = new Set<ClaudeEntry>();
+  const own = ownCheckpointRule({ checkpointPrefix, ...(options.deliveredDigests ? { deliveredDigests: options.deliveredDigests } : {}) });
+  // An assistant entry lies between the entry being visited and the next newer turn opening.
+  let answered = false;
+  // …and a local command's output echo lies there too (the command ran in Claude Code, not the model).
+  let localOutput = false;
 
   const tail = readJsonlTail(path, {
     maxBytes: options.maxBytes,
     ...(options.chunkBytes === undefined ? {} : { chunkBytes: options.chunkBytes }),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(typeof options.deadlineAt === 'number' ? { deadlineAt: options.deadlineAt } : {}),
     ...(options.skipLine === null ? {} : { skipLine: options.skipLine ?? skipClaudeBookkeepingLine }),
     visit: (raw) => {
       const parsed = parseClaudeLine(raw);
       if (parsed.kind === 'foreign') {
         foreignLines += 1;
-        foreignAgent ??= guessForeignAgent(raw);
+        // The first few foreign lines name the agent if any can: guessing on every line of a long
+        // foreign tail only costs time.
+        if (foreignLines <= 16) foreignAgent ??= guessForeignAgent(raw);
         return 'continue';
       }
       claudeLines += 1;
       if (parsed.kind === 'ignored-claude') return 'continue';
-      const entry = parsed.entry;
+      const parsedEntry = parsed.entry;
+      const entry =
+        parsedEntry.kind === 'user' && parsedEntry.text !== undefined && own.delivered !== undefined
+          ? { ...parsedEntry, ours: isDeliveredCheckpoint(parsedEntry.text, own) }
+          : parsedEntry;
       newestFirst.push(entry);
+      if (entry.kind === 'assistant') answered = true;
       if (entry.kind !== 'user') return 'continue';
       const index = newestFirst.length - 1;
-      const isPrompt = classifyClaudeUserEntry(entry, checkpointPrefix) === 'prompt';
+      const role = classifyClaudeUserEntry(entry, checkpointPrefix);
+      if (role === 'command-echo' && LOCAL_OUTPUT.test(entry.text ?? '')) localOutput = true;
+      // A slash command or skill the model answered opens a turn even when it reuses the previous
+      // prompt id (its echo has no `promptSource`); a local command (its output echoed) does not.
+      const isCommand = role === 'command-echo' && answered && !localOutput && commandInvocation(entry) !== undefined;
+      if (isCommand) commandPrompts.add(entry);
+      const isPrompt = role === 'prompt' || isCommand;
+      if (isPrompt) {
+        answered = false;
+        localOutput = false;
+      }
       if (turnId === undefined) {
         if (!isPrompt) return 'continue';
         boundary = index;
@@ -135,5 +176,6 @@ export function collectClaudeTurn(path: string, options: CollectClaudeTurnOption
     claudeLines: claudeLines + tail.skippedLines,
     foreignLines,
     ...(foreignAgent ? { foreignAgent } : {}),
+    commandPrompts,
   };
 }

@@ -32,6 +32,11 @@ export interface ClaudeUserEntry extends ClaudeEntryBase {
   /** The message text: string content, or its `text` blocks joined with newlines. */
   readonly text?: string;
   readonly toolResults: readonly ClaudeToolResult[];
+  /**
+   * Set by the reader: whether the text is one of our delivered checkpoints (a digest the session
+   * recorded, core's `isDeliveredCheckpoint`). Undefined → the checkpoint prefix decides.
+   */
+  readonly ours?: boolean;
 }
 
 /** A `type:"assistant"` entry. Claude writes one entry per content block of a response. */

@@ -19,12 +19,7 @@ const fixtures = join(import.meta.dirname, '../../../fixtures');
  * Turns where today's reader differs from the independent count (see the suite for the key format).
  * Each entry is a reader bug to fix, not an expectation: the suite fails once an entry matches.
  */
-const KNOWN_DEVIATIONS: KnownCorpusDeviations = {
-  // Line 91: "and remember to use pagination", typed while the turn ran, arrives in the same user entry
-  // as a tool_result; the reader starts the turn there and loses the two Bash calls before it (the
-  // Claude form of the mid-turn message of issue 11 §5).
-  'claude/2.1.19/public/entire-47-672e4ef20f-0.jsonl#2': 'a message typed mid-turn (sent with a tool_result) taken as the turn start',
-};
+const KNOWN_DEVIATIONS: KnownCorpusDeviations = {};
 
 describePublicCorpusConformance({
   reader: createClaudeTranscriptReader(),

@@ -84,6 +84,8 @@ export interface ReadClaudeSubagentsInput {
   /** Ids already on the timeline: a subagent call never duplicates one. */
   readonly knownCallIds: ReadonlySet<string>;
   readonly signal?: AbortSignal;
+  /** The hook's deadline (`ReadTurnRequest.deadlineAt`): parsing stops there like an abort. */
+  readonly deadlineAt?: number;
   readonly excerpt?: ExcerptBudget;
   /** Default {@link MAX_SUBAGENTS_PER_TURN}. */
   readonly maxAgents?: number;
@@ -127,7 +129,7 @@ export function readClaudeSubagents(input: ReadClaudeSubagentsInput): ClaudeSuba
 
   while (queue.length > 0) {
     const ref = queue.shift() as ClaudeSubagentRef;
-    if (input.signal?.aborted) {
+    if (input.signal?.aborted || (input.deadlineAt !== undefined && Date.now() >= input.deadlineAt)) {
       truncated = true;
       diagnostics.push({ level: 'warn', code: 'aborted', message: `Reading was aborted before subagent ${ref.agentId}'s transcript: its calls are missing.` });
       break;
@@ -233,6 +235,7 @@ function readOneSubagent(dir: string, ref: ClaudeSubagentRef, maxBytes: number, 
       noFollow: true,
       skipLine: skipClaudeSubagentLine,
       ...(input.signal ? { signal: input.signal } : {}),
+      ...(input.deadlineAt !== undefined ? { deadlineAt: input.deadlineAt } : {}),
       visit: (raw) => {
         const parsed = parseClaudeLine(raw, { keepSidechain: true });
         if (parsed.kind !== 'entry') return 'continue';

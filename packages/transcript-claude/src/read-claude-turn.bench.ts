@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, bench, describe } from 'vitest';
 import { collectClaudeTurn } from './collect-claude-turn.ts';
@@ -13,6 +14,8 @@ const big = join(temp.dir, 'big.jsonl');
 const { lastPromptId } = writeRepeatedSession(big, 50 * 1024 * 1024);
 const small = fixture('stop-block-json.jsonl');
 const reader = createClaudeTranscriptReader();
+const tinyTail = join(temp.dir, 'tiny-tail.jsonl');
+writeFileSync(tinyTail, `${readFileSync(small, 'utf8')}${'{}\n'.repeat(170_000)}`);
 
 for (const [label, path] of [['170 KiB session', small], ['50 MiB session', big]] as const) {
   const stats = collectClaudeTurn(path, { maxBytes: 512 * 1024, checkpointPrefix: PROBE_PREFIX }).tail;
@@ -30,6 +33,11 @@ describe('readTurn', () => {
   });
   bench('50 MiB session, fallback (last prompt)', async () => {
     await reader.readTurn({ transcriptPath: big, checkpointPrefix: PROBE_PREFIX });
+  });
+  // Target (issue 11): under 550 ms with a 500 ms deadline (the deadline plus one clock interval of
+  // 256 lines), with a `deadline` diagnostic.
+  bench('170 KiB session + 170k tiny lines, 500 ms deadline', async () => {
+    await reader.readTurn({ transcriptPath: tinyTail, checkpointPrefix: PROBE_PREFIX, flushWaitMs: 0, deadlineAt: Date.now() + 500 });
   });
 });
 

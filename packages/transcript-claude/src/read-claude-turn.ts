@@ -68,6 +68,7 @@ function withSubagentCalls(built: BuiltClaudeTimeline, request: ReadTurnRequest,
     maxBytes: sanitizeMs(request.maxBytes, DEFAULT_TRANSCRIPT_MAX_BYTES),
     knownCallIds: new Set(timeline.calls.map((call) => call.id)),
     ...(request.signal ? { signal: request.signal } : {}),
+    ...(typeof request.deadlineAt === 'number' ? { deadlineAt: request.deadlineAt } : {}),
     ...(options.excerpt ? { excerpt: options.excerpt } : {}),
   });
   return {
@@ -89,7 +90,8 @@ async function readWithFlushWait(request: ReadTurnRequest, options: ClaudeReader
 
   const pollMs = Math.max(1, sanitizeMs(options.pollIntervalMs, DEFAULT_FLUSH_POLL_MS));
   const startedAt = Date.now();
-  const deadline = startedAt + waitMs;
+  // The hook's deadline bounds the wait too: re-reading after it would only be cut short.
+  const deadline = Math.min(startedAt + waitMs, typeof request.deadlineAt === 'number' && !Number.isNaN(request.deadlineAt) ? request.deadlineAt : Number.POSITIVE_INFINITY);
   let latest = first;
   while (!request.signal?.aborted) {
     const remaining = deadline - Date.now();
@@ -149,6 +151,8 @@ function readOnce(request: ReadTurnRequest, options: ClaudeReaderOptions): ReadA
       checkpointPrefix: request.checkpointPrefix,
       ...(request.hint?.turnId ? { turnId: request.hint.turnId } : {}),
       ...(request.signal ? { signal: request.signal } : {}),
+      ...(typeof request.deadlineAt === 'number' ? { deadlineAt: request.deadlineAt } : {}),
+      ...(Array.isArray(request.deliveredDigests) ? { deliveredDigests: request.deliveredDigests } : {}),
       ...(options.chunkBytes === undefined ? {} : { chunkBytes: options.chunkBytes }),
     });
     const built = buildClaudeTimeline({

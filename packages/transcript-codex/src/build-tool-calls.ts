@@ -78,6 +78,7 @@ export function buildToolCalls(records: readonly CodexRecord[], turnKeyOf: (reco
   }
 
   linkPolls([...parts.values()]);
+  mergeWebSearches(parts, turnKeys);
 
   const placed: { offset: number; turnKey: string; call: ToolCall }[] = [];
   for (const entry of parts.values()) {
@@ -87,6 +88,49 @@ export function buildToolCalls(records: readonly CodexRecord[], turnKeyOf: (reco
   }
   placed.sort((a, b) => a.offset - b.offset);
   return placed.map(({ turnKey, call }) => ({ turnKey, call }));
+}
+
+/** Synthetic call id of a `web_search_call` response item written without its `id` (see parse-codex-line). */
+const ANONYMOUS_WEB_SEARCH = 'web_search_call@';
+
+/**
+ * One web search is written twice: the `web_search_call` response item (the rollout drops its `id`)
+ * and the `web_search_end` event or `WebSearch` item (with the id). Each id-less response item is
+ * folded into the nearest id-carrying web search of the same turn with the same query (or no query
+ * to compare), so the search counts once; one with no such partner stays a call of its own.
+ */
+function mergeWebSearches(parts: Map<string, CallParts>, turnKeys: Map<string, string>): void {
+  const searches = [...parts.values()].filter((entry) => entry.item?.rawName === 'web_search' && !entry.call);
+  const named = searches.filter((entry) => !entry.callId.startsWith(ANONYMOUS_WEB_SEARCH));
+  const taken = new Set<CallParts>();
+  for (const anonymous of searches.filter((entry) => entry.callId.startsWith(ANONYMOUS_WEB_SEARCH))) {
+    const turn = turnKeys.get(anonymous.callId);
+    const query = searchQuery(anonymous.item?.input);
+    let best: CallParts | undefined;
+    for (const candidate of named) {
+      if (taken.has(candidate) || turnKeys.get(candidate.callId) !== turn) continue;
+      const other = searchQuery(candidate.item?.input);
+      if (query !== undefined && other !== undefined && other !== query) continue;
+      if (!best || Math.abs(candidate.offset - anonymous.offset) < Math.abs(best.offset - anonymous.offset)) best = candidate;
+    }
+    if (!best) continue;
+    taken.add(best);
+    // The response item may say more about the outcome (`status: failed`) than the end event.
+    if (best.item && anonymous.item?.outcome === 'error') best.item = { ...best.item, outcome: 'error' };
+    best.offset = Math.min(best.offset, anonymous.offset);
+    parts.delete(anonymous.callId);
+  }
+}
+
+/** The query of a web search input: `query`, `action.query`, or the first of `action.queries`. */
+function searchQuery(input: Readonly<Record<string, unknown>> | undefined): string | undefined {
+  if (!input) return undefined;
+  const action = input['action'];
+  const nested = typeof action === 'object' && action !== null ? (action as Record<string, unknown>) : input;
+  const direct = input['query'] ?? nested['query'];
+  if (typeof direct === 'string' && direct.trim() !== '') return direct.trim();
+  const queries = nested['queries'];
+  return Array.isArray(queries) && typeof queries[0] === 'string' ? queries[0].trim() : undefined;
 }
 
 function isOnlyPoll(entry: CallParts): boolean {

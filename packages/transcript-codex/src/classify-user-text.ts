@@ -23,7 +23,9 @@ export function classifyUserText(record: UserTextRecord, checkpointPrefix: strin
   // `UserMessage` items are exactly what the person submitted; the element test only guards the
   // `response_item` form, where harness context shares the user role.
   if (record.source !== 'item' && WHOLE_ELEMENT.test(text)) return 'context';
-  if (startsWithPrefix(record.text, checkpointPrefix)) return 'checkpoint';
+  // A typed message is ours only when the session delivered exactly it (`ours`, set by the reader);
+  // a prompt that merely starts with our prefix is the user's.
+  if (record.ours ?? startsWithPrefix(record.text, checkpointPrefix)) return 'checkpoint';
   return 'genuine';
 }
 

@@ -77,6 +77,11 @@ export interface UserTextRecord extends RecordBase {
    * (`user`, `agents_md`, `harness`, `skills`…); empty when the line has none (older versions).
    */
   readonly provenance: readonly string[];
+  /**
+   * Set by the reader: whether this message is one of our delivered checkpoints (a digest the session
+   * recorded, see core's `isDeliveredCheckpoint`). Undefined → the checkpoint prefix decides.
+   */
+  readonly ours?: boolean;
 }
 
 /** Stop-hook feedback: `HookPrompt` item fragments, or the `<hook_prompt>` user message. */

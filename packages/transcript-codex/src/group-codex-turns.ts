@@ -28,14 +28,22 @@ export interface ClassifiedUserText {
  *   opened last by position: a `task_started` line, or, in rollouts that have no `task_started` at
  *   all, a genuine user message that follows tool or assistant activity. In that oldest form a
  *   mid-turn steer cannot be told from a new prompt and starts a new turn.
- * - Lines before the first opening line of a window that starts mid-file go to `#window-start`.
+ * - Lines before the first opening line of a window that starts mid-file go to the turn named by the
+ *   first turn id among them (the turn the byte cap cut), else to `#window-start`.
+ * - A rollout with turn markers or turn ids anywhere in the window is grouped by markers only.
  *
  * Turns are returned oldest first: turns opened before the window, then the others in order.
  */
 export function groupCodexTurns(records: readonly CodexRecord[], checkpointPrefix: string, windowComplete: boolean): CodexTurn[] {
   const turns = new Map<string, CodexTurn>();
-  const markerMode = records.some((record) => record.type === 'turn-start');
-  let current: string | undefined;
+  // A rollout that writes `task_started` or turn ids anywhere in the window writes them for every
+  // turn: its turns start at `task_started`, never at a user message (a steer typed while the turn
+  // runs is a second message of the same turn), even when the byte cap cut the current turn's start
+  // off. A turn end alone proves nothing: 0.40 wrote `turn_aborted` but no `task_started`.
+  const markerMode = records.some((record) => record.type === 'turn-start' || record.turnId !== undefined);
+  // Lines before the window's first `task_started` belong to the turn the cap cut: the first turn id
+  // seen there names it (0.169 and the legacy-event versions tag only some lines with it).
+  let current: string | undefined = windowStartTurn(records);
 
   const ensure = (key: string, opened: boolean): CodexTurn => {
     let turn = turns.get(key);
@@ -69,7 +77,7 @@ export function groupCodexTurns(records: readonly CodexRecord[], checkpointPrefi
       turn = ensure(current, false);
     }
     turn.records.push(record);
-    if (isActivity(record)) turn.hasActivity = true;
+    if (isTurnActivity(record)) turn.hasActivity = true;
   }
   // A turn whose opening line is not in the window and that has no message of its own is either the
   // turn cut by the byte cap or an older turn whose late items (a background command finishing after
@@ -81,7 +89,17 @@ export function groupCodexTurns(records: readonly CodexRecord[], checkpointPrefi
   return [...all.filter(earlier), ...all.filter((turn) => !earlier(turn))];
 }
 
-function isActivity(record: CodexRecord): boolean {
+/** The turn id of the first id-tagged record before the window's first `task_started`, if any. */
+function windowStartTurn(records: readonly CodexRecord[]): string | undefined {
+  for (const record of records) {
+    if (record.type === 'turn-start') return undefined;
+    if (record.turnId !== undefined) return record.turnId;
+  }
+  return undefined;
+}
+
+/** Tool or assistant activity: what a turn does after its prompt (a steer always follows some). */
+export function isTurnActivity(record: CodexRecord): boolean {
   switch (record.type) {
     case 'call':
     case 'call-output':

@@ -1,6 +1,6 @@
 import { TOOL_KINDS } from '@agent-checkpoint/core';
 import { describe, expect, it } from 'vitest';
-import { mapCodexToolName } from './map-codex-tool-name.ts';
+import { canonicalCodexToolName, mapCodexToolName } from './map-codex-tool-name.ts';
 
 describe('mapCodexToolName', () => {
   it.each([
@@ -25,5 +25,24 @@ describe('mapCodexToolName', () => {
   ])('%s → %s', (name, kind) => {
     expect(mapCodexToolName(name)).toBe(kind);
     expect(TOOL_KINDS).toContain(kind);
+  });
+});
+
+describe('canonicalCodexToolName', () => {
+  it.each([
+    ['functions.exec_command', 'exec_command'],
+    ['  Exec_Command\t', 'exec_command'],
+    ['FUNCTIONS.APPLY_PATCH', 'apply_patch'],
+    ['functions.container.exec', 'container.exec'],
+    ['mcp__GitHub__Create_Issue', 'mcp__GitHub__Create_Issue'],
+    [' functions.mcp__srv__Tool ', 'mcp__srv__Tool'],
+    ['CommandExecution', 'CommandExecution'],
+  ])('%j → %j', (raw, canonical) => {
+    expect(canonicalCodexToolName(raw)).toBe(canonical);
+  });
+
+  it('maps namespaced and cased names to their kind', () => {
+    expect(mapCodexToolName('functions.shell')).toBe('shell');
+    expect(mapCodexToolName(' View_Image ')).toBe('read');
   });
 });

@@ -1,5 +1,35 @@
 import type { ToolKind } from '@agent-checkpoint/core';
 
+/** Built-in Codex tool names (any version), lower case: the names {@link canonicalCodexToolName} folds case for. */
+const BUILTIN_TOOL_NAMES = new Set([
+  'exec_command',
+  'shell',
+  'shell_command',
+  'local_shell_call',
+  'local_shell',
+  'container.exec',
+  'apply_patch',
+  'view_image',
+  'write_stdin',
+  'web_search',
+  'tool_search',
+  'update_plan',
+  'request_user_input',
+]);
+/** The Responses API namespace some models and versions put in front of function names. */
+const FUNCTIONS_NAMESPACE = /^functions\./i;
+
+/**
+ * The tool name a model wrote, in the form the rest of the reader knows: surrounding whitespace
+ * removed, the `functions.` namespace dropped (`functions.exec_command`), and the case of built-in
+ * names folded (`Exec_Command`). Other names (MCP, dynamic tools) keep their case: it is theirs.
+ */
+export function canonicalCodexToolName(rawName: string): string {
+  const bare = rawName.trim().replace(FUNCTIONS_NAMESPACE, '').trim();
+  const lower = bare.toLowerCase();
+  return BUILTIN_TOOL_NAMES.has(lower) ? lower : bare;
+}
+
 /**
  * Map a Codex tool name (or structured item / event type, used when only the result is in the read
  * window) to the unified {@link ToolKind}. Pure; unknown names are `other`.
@@ -15,7 +45,7 @@ import type { ToolKind } from '@agent-checkpoint/core';
  * - `web_search`, `tool_search`, `update_plan`, MCP and dynamic tools, subagent tools… → `other`.
  */
 export function mapCodexToolName(rawName: string): ToolKind {
-  switch (rawName) {
+  switch (canonicalCodexToolName(rawName)) {
     case 'exec_command':
     case 'shell':
     case 'shell_command':

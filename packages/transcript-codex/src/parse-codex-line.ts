@@ -2,6 +2,7 @@ import { P, match } from 'ts-pattern';
 import type { CodexRecord, ItemToolRecord } from './codex-record.ts';
 import { parseHookPromptText } from './classify-user-text.ts';
 import { asStringArray, commandFromArgv, commandFromValue } from './command-text.ts';
+import { canonicalCodexToolName } from './map-codex-tool-name.ts';
 import { patchFromShellCommand } from './patch-paths.ts';
 import { isRecord, parseToolOutput } from './parse-tool-output.ts';
 
@@ -320,14 +321,14 @@ function parseResponseItem(payload: Obj, payloadType: string, base: Base): Codex
     })
     .with('function_call', () => {
       const callId = str(payload, 'call_id') ?? str(payload, 'id');
-      const name = str(payload, 'name');
+      const name = toolName(payload);
       if (!callId || !name) return [];
       const args = parseArguments(payload['arguments']);
       return [{ type: 'call' as const, ...base, ...turn, callId, rawName: name, input: args, ...callDetails(name, args) }];
     })
     .with('custom_tool_call', () => {
       const callId = str(payload, 'call_id') ?? str(payload, 'id');
-      const name = str(payload, 'name');
+      const name = toolName(payload);
       if (!callId || !name) return [];
       const input = typeof payload['input'] === 'string' ? payload['input'] : '';
       return [
@@ -398,6 +399,12 @@ function parseResponseItem(payload: Obj, payloadType: string, base: Base): Codex
       ];
     })
     .otherwise(() => []);
+}
+
+/** The call's tool name, canonical (see {@link canonicalCodexToolName}); undefined when missing or blank. */
+function toolName(payload: Obj): string | undefined {
+  const raw = str(payload, 'name');
+  return raw === undefined ? undefined : canonicalCodexToolName(raw) || undefined;
 }
 
 /** Command, patch, path and stdin-session details of a `function_call`, by tool name. */

@@ -18,12 +18,7 @@ const fixtures = join(import.meta.dirname, '../../../fixtures');
  * Turns where today's reader differs from the independent count (see the suite for the key format).
  * Each entry is a reader bug to fix, not an expectation: the suite fails once an entry matches.
  */
-const KNOWN_DEVIATIONS: KnownCorpusDeviations = {
-  // 27 calls after task_started; read with a 32 KiB cap the reader says truncated but returns 0 calls
-  // (issue 11 §5: a Codex turn that begins before the byte cap must keep its tail calls).
-  'codex/0.104.0-alpha.1/public/rollout-2026-02-23T12-41-04-019c8a4d-8f45-7010-8b5d-7fad920aa6f9.jsonl#0':
-    'turn longer than the cap reads as 0 calls instead of its tail calls',
-};
+const KNOWN_DEVIATIONS: KnownCorpusDeviations = {};
 
 describePublicCorpusConformance({
   reader: createCodexTranscriptReader(),

@@ -3,7 +3,7 @@
  * The file is ~50 MiB of real 0.169 turns (the tmux sample's first turn, repeated with fresh ids); the
  * reader must stay at the same cost as for a small file because it reads only the last turn.
  */
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, bench, describe } from 'vitest';
@@ -28,6 +28,8 @@ closeSync(fd);
 
 const reader = createCodexTranscriptReader();
 const small = rollout0169('exec');
+const tinyTail = join(dir, 'rollout-tiny-tail.jsonl');
+writeFileSync(tinyTail, `${readFileSync(small, 'utf8')}${'{}\n'.repeat(170_000)}`);
 
 describe('readTurn', () => {
   bench('exec sample (57 KB)', async () => {
@@ -38,5 +40,10 @@ describe('readTurn', () => {
   });
   bench('50 MiB rollout, unknown turn id (reads the whole 512 KiB cap)', async () => {
     await reader.readTurn({ transcriptPath: big, checkpointPrefix: SAMPLE_PREFIX, hint: { turnId: 'missing' } });
+  });
+  // Target (issue 11): under 550 ms with a 500 ms deadline (the deadline plus one clock interval of
+  // 256 lines), with a `deadline` diagnostic.
+  bench('exec sample + 170k tiny lines, 500 ms deadline', async () => {
+    await reader.readTurn({ transcriptPath: tinyTail, checkpointPrefix: SAMPLE_PREFIX, deadlineAt: Date.now() + 500 });
   });
 });

@@ -1,7 +1,9 @@
-import { statSync } from 'node:fs';
+import { closeSync, constants, openSync, readSync, statSync } from 'node:fs';
 import {
   DEFAULT_TRANSCRIPT_MAX_BYTES,
   emptyTimeline,
+  isDeliveredCheckpoint,
+  ownCheckpointRule,
   readJsonlTail,
   type JsonlTailResult,
   type ReadTurnRequest,
@@ -9,9 +11,9 @@ import {
   type TurnTimeline,
 } from '@agent-checkpoint/core';
 import { buildToolCalls } from './build-tool-calls.ts';
-import type { CodexRecord } from './codex-record.ts';
+import type { CodexRecord, UserTextRecord } from './codex-record.ts';
 import { collectTokenUsage } from './collect-token-usage.ts';
-import { countCheckpoints, groupCodexTurns, hookPromptsOf, selectTurnSpan, userTextsOf, type CodexTurn } from './group-codex-turns.ts';
+import { countCheckpoints, groupCodexTurns, hookPromptsOf, isTurnActivity, selectTurnSpan, userTextsOf, type CodexTurn } from './group-codex-turns.ts';
 import { isCodexRolloutLine, parseCodexLine } from './parse-codex-line.ts';
 import { skipCodexLine } from './skip-codex-line.ts';
 import { TurnBoundaryTracker } from './turn-boundary-tracker.ts';
@@ -38,6 +40,7 @@ export function readCodexTurn(request: ReadTurnRequest, options: ReadCodexTurnOp
   const maxBytes = byteCap(request.maxBytes) ?? byteCap(options.maxBytes) ?? DEFAULT_TRANSCRIPT_MAX_BYTES;
   const hint = typeof request.hint?.turnId === 'string' ? request.hint.turnId.trim() || undefined : undefined;
   const prefix = typeof request.checkpointPrefix === 'string' ? request.checkpointPrefix : '';
+  const own = ownCheckpointRule({ checkpointPrefix: prefix, ...(Array.isArray(request.deliveredDigests) ? { deliveredDigests: request.deliveredDigests } : {}) });
   const tracker = new TurnBoundaryTracker(hint, prefix);
   const lines: CodexRecord[][] = [];
   let codexLines = 0;
@@ -48,6 +51,7 @@ export function readCodexTurn(request: ReadTurnRequest, options: ReadCodexTurnOp
       maxBytes,
       ...(options.chunkBytes !== undefined ? { chunkBytes: options.chunkBytes } : {}),
       ...(request.signal ? { signal: request.signal } : {}),
+      ...(typeof request.deadlineAt === 'number' ? { deadlineAt: request.deadlineAt } : {}),
       skipLine: skipCodexLine,
       visit: (entry, info) => {
         if (!isCodexRolloutLine(entry)) {
@@ -55,7 +59,9 @@ export function readCodexTurn(request: ReadTurnRequest, options: ReadCodexTurnOp
           return 'continue';
         }
         codexLines += 1;
-        const records = parseCodexLine(entry, info.offset);
+        const records = parseCodexLine(entry, info.offset).map((record) =>
+          record.type === 'user-text' ? { ...record, ours: isDeliveredCheckpoint(record.text, own) } : record,
+        );
         lines.push(records);
         return tracker.visit(records) ? 'stop' : 'continue';
       },
@@ -69,7 +75,11 @@ export function readCodexTurn(request: ReadTurnRequest, options: ReadCodexTurnOp
   if (tail.corruptLines > 0) {
     diagnostics.push({ level: 'info', code: 'corrupt-line', message: `Skipped ${tail.corruptLines} line(s) that are not valid JSON.` });
   }
-  if (tail.aborted) diagnostics.push({ level: 'warn', code: 'aborted', message: 'Reading was aborted; the timeline may be incomplete.' });
+  if (tail.deadlineReached) {
+    diagnostics.push({ level: 'warn', code: 'deadline', message: `The hook's deadline passed after ${tail.bytesRead} bytes of the rollout; the timeline may be incomplete.` });
+  } else if (tail.aborted) {
+    diagnostics.push({ level: 'warn', code: 'aborted', message: 'Reading was aborted; the timeline may be incomplete.' });
+  }
 
   if (codexLines + tail.skippedLines === 0) {
     // The shared codes (core's SHARED_DIAGNOSTIC_CODES): another agent's lines, an abort (already
@@ -83,7 +93,13 @@ export function readCodexTurn(request: ReadTurnRequest, options: ReadCodexTurnOp
             ? { level: 'warn', code: 'empty-file', message: `${path} holds only blank lines.` }
             : tail.corruptLines === 0 && tail.capped
               ? { level: 'warn', code: 'cap-reached', message: `No complete line in the last ${maxBytes} bytes of ${path} (a single line larger than the read cap).` }
-              : { level: 'warn', code: 'unknown-format', message: `${path} has no readable JSON lines in its last ${tail.bytesRead} bytes: not a Codex rollout.` };
+              : isTypeScriptCliSession(path)
+                ? {
+                    level: 'warn',
+                    code: 'unsupported-format',
+                    message: `${path} is a session of the TypeScript Codex CLI (0.1.x: one JSON document with "session" and "items"), which this reader does not read.`,
+                  }
+                : { level: 'warn', code: 'unknown-format', message: `${path} has no readable JSON lines in its last ${tail.bytesRead} bytes: not a Codex rollout.` };
     return { ...emptyTimeline('codex'), readStats, diagnostics: diagnostic ? [...diagnostics, diagnostic] : diagnostics };
   }
 
@@ -100,9 +116,13 @@ export function readCodexTurn(request: ReadTurnRequest, options: ReadCodexTurnOp
       readStats,
       diagnostics: [
         ...diagnostics,
-        tail.capped
-          ? { level: 'warn', code: 'cap-reached', message: `No recognisable turn in the last ${maxBytes} bytes of the rollout (the read cap).` }
-          : { level: 'warn', code: 'no-turn', message: 'The rollout has no recognisable turn in the read window.' },
+        ...(tail.aborted
+          ? []
+          : [
+              tail.capped
+                ? { level: 'warn' as const, code: 'cap-reached', message: `No recognisable turn in the last ${maxBytes} bytes of the rollout (the read cap).` }
+                : { level: 'warn' as const, code: 'no-turn', message: 'The rollout has no recognisable turn in the read window.' },
+            ]),
       ],
     };
   }
@@ -126,7 +146,8 @@ export function readCodexTurn(request: ReadTurnRequest, options: ReadCodexTurnOp
   // Only the byte cap (or an abort) can cut a turn: a read that stopped at a `task_started` holds every
   // later line, even when the span's first turn lost its own start line to corruption.
   const truncated = (tail.capped || tail.aborted) && first !== undefined && !first.openedInWindow;
-  if (truncated) {
+  // An abort or the deadline has said so already.
+  if (truncated && tail.capped) {
     diagnostics.push({
       level: 'warn',
       code: 'cap-reached',
@@ -135,7 +156,7 @@ export function readCodexTurn(request: ReadTurnRequest, options: ReadCodexTurnOp
   }
 
   const genuine = span.genuine;
-  const prompt = genuine ? userTextsOf(genuine, prefix).find((text) => text.kind === 'genuine')?.record : undefined;
+  const prompt = genuine ? openingPrompt(genuine, prefix) : undefined;
   const turnId = realTurnId(genuine) ?? realTurnId(span.turns.at(-1));
   const startedAt = genuine?.start?.timestamp ?? genuine?.start?.startedAt ?? prompt?.timestamp;
   const usage = collectTokenUsage(records);
@@ -161,6 +182,25 @@ export function readCodexTurn(request: ReadTurnRequest, options: ReadCodexTurnOp
     readStats,
     diagnostics,
   };
+}
+
+/**
+ * True when the file starts like a session of the TypeScript Codex CLI (0.1.x, before the Rust
+ * rewrite): `rollout-*.json`, one pretty-printed document `{"session": {…}, "items": […]}`. Only its
+ * first bytes are read.
+ */
+function isTypeScriptCliSession(path: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const head = Buffer.alloc(256);
+    const length = readSync(fd, head, 0, head.length, 0);
+    return /^\s*\{\s*"session"\s*:\s*\{/.test(head.subarray(0, length).toString('utf8'));
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 /** A usable byte cap: a positive finite number, else undefined (the default applies). */
@@ -191,6 +231,23 @@ function hasTurnContent(records: readonly CodexRecord[]): boolean {
   return records.some((record) =>
     ['turn-start', 'user-text', 'hook-prompt', 'call', 'call-output', 'command-result', 'patch-result', 'item-tool'].includes(record.type),
   );
+}
+
+/**
+ * The turn's prompt: its first genuine message. When the byte cap cut the turn's start off, that
+ * message may be a steer typed while the turn ran: it is then the prompt only when the window shows
+ * the turn opening before it and nothing done in between. Otherwise the turn has no prompt and no
+ * start time (never a steer's).
+ */
+function openingPrompt(turn: CodexTurn, prefix: string): UserTextRecord | undefined {
+  const first = userTextsOf(turn, prefix).find((text) => text.kind === 'genuine')?.record;
+  if (!first || turn.openedInWindow) return first;
+  // The turn's `turn_context` (written as the turn opens) must precede it in the window, and nothing
+  // the model did: a token count is written after each model response.
+  const before = turn.records.filter((record) => record.offset < first.offset);
+  const opened = before.some((record) => record.type === 'turn-context');
+  const answered = before.some((record) => isTurnActivity(record) || record.type === 'usage');
+  return opened && !answered ? first : undefined;
 }
 
 function realTurnId(turn: CodexTurn | undefined): string | undefined {

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { TimelineDiagnostic, TokenUsage, ToolCall, TurnTimeline } from '@agent-checkpoint/core';
+import { ownCheckpointRule, type TimelineDiagnostic, type TokenUsage, type ToolCall, type TurnTimeline } from '@agent-checkpoint/core';
 import { buildGeminiToolCall } from './build-gemini-tool-call.ts';
 import { findGeminiTurnBoundary } from './find-gemini-turn-boundary.ts';
 import { assistantTextOf, functionResponsesOf, userTextOf } from './gemini-message-content.ts';
 import type { GeminiMessage } from './gemini-record.ts';
 import { isRecord } from './gemini-record.ts';
-import { isOwnCheckpoint } from './gemini-turn-rules.ts';
+import { isOwnCheckpoint, type OwnCheckpoints } from './gemini-turn-rules.ts';
 
 const PROMPT_MAX_CHARS = 2000;
 const USAGE_HISTORY_MAX = 20;
@@ -16,6 +16,8 @@ export interface GeminiTimelineInput {
   readonly messages: readonly GeminiMessage[];
   readonly sessionId?: string;
   readonly checkpointPrefix: string;
+  /** `ReadTurnRequest.deliveredDigests`: when given, only these messages are our checkpoints. */
+  readonly deliveredDigests?: readonly string[];
   readonly hintPrompt?: string;
   /**
    * True when everything that shapes the list was read: the start of the file, a `$set.messages`
@@ -28,7 +30,9 @@ export interface GeminiTimelineInput {
 
 /** The timeline of the turn that ends the list (without `readStats`, which the reader adds). */
 export function buildGeminiTimeline(input: GeminiTimelineInput): TurnTimeline {
-  const { messages, checkpointPrefix } = input;
+  const { messages } = input;
+  const checkpointPrefix: OwnCheckpoints =
+    input.deliveredDigests === undefined ? input.checkpointPrefix : ownCheckpointRule({ checkpointPrefix: input.checkpointPrefix, deliveredDigests: input.deliveredDigests });
   const diagnostics: TimelineDiagnostic[] = [];
   const boundary = findGeminiTurnBoundary(messages, input.hintPrompt, checkpointPrefix);
   const opening = boundary.index !== undefined ? messages[boundary.index] : undefined;

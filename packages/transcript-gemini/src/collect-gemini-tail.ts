@@ -14,6 +14,8 @@ export interface CollectGeminiTailOptions {
   readonly signal?: AbortSignal;
   /** Refuse a symbolic link (for files named by untrusted input: subagent recordings). */
   readonly noFollow?: boolean;
+  /** Parsing stops past this time (`Date.now()` clock, ms); see `ReadTurnRequest.deadlineAt`. */
+  readonly deadlineAt?: number;
 }
 
 /** The records needed to rebuild the end of the message list, oldest first, and how they were found. */
@@ -66,6 +68,7 @@ export function collectGeminiTail(path: string, options: CollectGeminiTailOption
     ...(options.chunkBytes !== undefined ? { chunkBytes: options.chunkBytes } : {}),
     ...(options.signal !== undefined ? { signal: options.signal } : {}),
     ...(options.noFollow === true ? { noFollow: true } : {}),
+    ...(typeof options.deadlineAt === 'number' ? { deadlineAt: options.deadlineAt } : {}),
     visit: (entry) => {
       const record = classifyGeminiRecord(entry);
       if (record.kind === 'unknown') {

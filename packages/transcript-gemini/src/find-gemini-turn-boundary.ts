@@ -1,5 +1,5 @@
 import type { GeminiMessage } from './gemini-record.ts';
-import { fallbackRule, primaryRule } from './gemini-turn-rules.ts';
+import { fallbackRule, primaryRule, type OwnCheckpoints } from './gemini-turn-rules.ts';
 
 /** Where the current turn starts in a reduced message list. */
 export interface GeminiTurnBoundary {
@@ -19,7 +19,7 @@ export interface GeminiTurnBoundary {
 export function findGeminiTurnBoundary(
   messages: readonly GeminiMessage[],
   hintPrompt: string | undefined,
-  checkpointPrefix: string,
+  checkpointPrefix: OwnCheckpoints,
 ): GeminiTurnBoundary {
   const primary = primaryRule(hintPrompt, checkpointPrefix);
   const index = findLastIndex(messages, primary.isBoundary);

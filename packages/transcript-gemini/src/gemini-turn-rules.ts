@@ -1,3 +1,4 @@
+import { isDeliveredCheckpoint, type OwnCheckpointRule } from '@agent-checkpoint/core';
 import type { GeminiMessage } from './gemini-record.ts';
 import { displayTextOf, userTextOf } from './gemini-message-content.ts';
 
@@ -19,9 +20,21 @@ export function isCliInjection(text: string): boolean {
   );
 }
 
-/** True when `text` is one of our own checkpoint messages. An empty prefix matches nothing. */
-export function isOwnCheckpoint(text: string, checkpointPrefix: string): boolean {
-  return checkpointPrefix.length > 0 && text.trimStart().startsWith(checkpointPrefix);
+/**
+ * Our checkpoints, by prefix alone (a plain string) or by the session's delivery record (an
+ * {@link OwnCheckpointRule} with `delivered`). Gemini records a deny reason as an ordinary user
+ * message, with nothing structural to tell it from a prompt the user typed with our prefix.
+ */
+export type OwnCheckpoints = string | OwnCheckpointRule;
+
+/**
+ * True when `text` is one of our own checkpoint messages: with a delivery record, exactly a message
+ * the session delivered; without one, a message starting with the prefix. An empty prefix matches
+ * nothing.
+ */
+export function isOwnCheckpoint(text: string, own: OwnCheckpoints): boolean {
+  if (typeof own === 'string') return own.length > 0 && text.trimStart().startsWith(own);
+  return isDeliveredCheckpoint(text, own);
 }
 
 /** Decides whether a message opens the turn. */
@@ -35,7 +48,7 @@ export interface BoundaryRule {
  * The fallback rule: the last `user` text message (no tool results) that is neither one of our
  * checkpoints nor a CLI injection.
  */
-export function fallbackRule(checkpointPrefix: string): BoundaryRule {
+export function fallbackRule(checkpointPrefix: OwnCheckpoints): BoundaryRule {
   return {
     kind: 'fallback',
     isBoundary: (message) => {
@@ -70,7 +83,7 @@ export function hintRule(prompt: string): BoundaryRule {
  * is itself one of our checkpoints (a BeforeAgent payload carries the block reason as `prompt`), is
  * ignored.
  */
-export function primaryRule(hintPrompt: string | undefined, checkpointPrefix: string): BoundaryRule {
+export function primaryRule(hintPrompt: string | undefined, checkpointPrefix: OwnCheckpoints): BoundaryRule {
   if (hintPrompt !== undefined && hintPrompt.trim().length > 0 && !isOwnCheckpoint(hintPrompt, checkpointPrefix)) {
     return hintRule(hintPrompt);
   }

@@ -102,7 +102,9 @@ export function parseGeminiShellResult(unwrapped: string): GeminiShellResult {
   const first = (lines[0] ?? '').trim();
   const display = end === 1 ? DISPLAY_LINE.exec(first) : null;
   const displayExit = display?.[1] !== undefined ? Number(display[1]) : undefined;
-  const signal = meaningful(values.get('Signal')) ?? display?.[2];
+  // Older shell tools print `Signal: 0` (or `(none)`) on every call that was not killed: no signal.
+  const signalText = meaningful(values.get('Signal'));
+  const signal = (signalText === '0' || signalText === 'null' ? undefined : signalText) ?? display?.[2];
   const error = meaningful(values.get('Error')) ?? display?.[3];
   const interrupted = INTERRUPTED.test(first);
   const exitCode = exitFromTrailer ?? displayExit;

@@ -21,18 +21,7 @@ const fixtures = join(import.meta.dirname, '../../../fixtures');
  * Turns where today's reader differs from the independent count (see the suite for the key format).
  * Each entry is a reader bug to fix, not an expectation: the suite fails once an entry matches.
  */
-const KNOWN_DEVIATIONS: KnownCorpusDeviations = {
-  // Shell results end `Exit Code: 0` / `Signal: 0`; the reader takes `Signal: 0` for a signal and
-  // reports the successful commands as errors (issue 11 §5).
-  'gemini/0.23.0/public/entire-9c-53780d06b7-0.json#0': "'Signal: 0' trailer read as a failure (3 shell calls)",
-  'gemini/0.23.0/public/entire-ab-2b9748b105-0.json#0': "'Signal: 0' trailer read as a failure (6 shell calls)",
-  // The same trailer in 0.22.x (0.19/0.20 and November 2025 wrote `Signal: (none)`, which the reader
-  // handles). Two of the failing commands really exited 1 and are read right.
-  'gemini/0.22.2/public/m-gemini-session-2025-12-30T01-16-3f9ce747.json#0': "'Signal: 0' trailer read as a failure (2 shell calls)",
-  'gemini/0.22.2/public/m-gemini-session-2025-12-30T01-16-3f9ce747.json#1': "'Signal: 0' trailer read as a failure (1 shell call)",
-  'gemini/0.22.5/public/m-gemini-session-2026-01-10T01-33-08d1e5f6.json#0': "'Signal: 0' trailer read as a failure (2 shell calls)",
-  'gemini/0.22.5/public/m-gemini-session-2026-01-10T01-33-08d1e5f6.json#1': "'Signal: 0' trailer read as a failure (3 shell calls)",
-};
+const KNOWN_DEVIATIONS: KnownCorpusDeviations = {};
 
 describePublicCorpusConformance({
   reader: createGeminiTranscriptReader(),

@@ -61,6 +61,8 @@ export interface ReadGeminiSubagentsInput {
   readonly maxBytes: number;
   readonly knownCallIds: ReadonlySet<string>;
   readonly signal?: AbortSignal;
+  /** The hook's deadline (`ReadTurnRequest.deadlineAt`): parsing stops there like an abort. */
+  readonly deadlineAt?: number;
   readonly maxAgents?: number;
 }
 
@@ -111,7 +113,7 @@ export function readGeminiSubagents(input: ReadGeminiSubagentsInput): GeminiSuba
 
   while (queue.length > 0) {
     const ref = queue.shift() as GeminiSubagentRef;
-    if (input.signal?.aborted) {
+    if (input.signal?.aborted || (input.deadlineAt !== undefined && Date.now() >= input.deadlineAt)) {
       truncated = true;
       diagnostics.push({ level: 'warn', code: 'aborted', message: `Reading was aborted before subagent ${ref.agentId}'s recording: its calls are missing.` });
       break;
@@ -134,7 +136,7 @@ export function readGeminiSubagents(input: ReadGeminiSubagentsInput): GeminiSuba
     const path = join(folder, `${ref.agentId}.jsonl`);
     let collection;
     try {
-      collection = collectGeminiTail(path, { maxBytes: remaining, rule: WHOLE_FILE, noFollow: true, ...(input.signal ? { signal: input.signal } : {}) });
+      collection = collectGeminiTail(path, { maxBytes: remaining, rule: WHOLE_FILE, noFollow: true, ...(input.signal ? { signal: input.signal } : {}), ...(input.deadlineAt !== undefined ? { deadlineAt: input.deadlineAt } : {}) });
     } catch (error) {
       const code = typeof error === 'object' && error !== null && 'code' in error ? (error as { code?: unknown }).code : undefined;
       if (code === 'ENOENT') diagnostics.push({ level: 'info', code: 'subagent-missing', message: `Subagent ${ref.agentId} has no recording (${path}): its calls are missing.` });

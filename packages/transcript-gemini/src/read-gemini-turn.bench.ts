@@ -1,6 +1,6 @@
 // `pnpm --filter @agent-checkpoint/transcript-gemini bench`: time to read the current turn of a
 // ~50 MiB recording (turn longer than the cap, and a fresh prompt at the end) and of a real one.
-import { appendFileSync, closeSync, openSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { afterAll, bench, describe } from 'vitest';
 import { PROMPT, fixture, fixtureRecords, makeTempDir, read, toJsonl } from './gemini-test-support.ts';
 
@@ -30,6 +30,8 @@ function build(name: string, withFreshPrompt: boolean): string {
 
 const longTurn = build('long-turn.jsonl', false);
 const freshPrompt = build('fresh-prompt.jsonl', true);
+const tinyTail = `${temp.dir}/tiny-tail.jsonl`;
+writeFileSync(tinyTail, `${readFileSync(fixture('session-headless-deny-tools.jsonl'), 'utf8')}${'{}\n'.repeat(170_000)}`);
 
 describe('readGeminiTurn', () => {
   bench('50 MiB, turn longer than the 512 KiB cap (truncated)', () => {
@@ -40,5 +42,10 @@ describe('readGeminiTurn', () => {
   });
   bench('real 12 KiB recording', () => {
     read(fixture('session-headless-deny-tools.jsonl'), { hint: { prompt: PROMPT } });
+  });
+  // Target (issue 11): under 550 ms with a 500 ms deadline (the deadline plus one clock interval of
+  // 256 lines), with a `deadline` diagnostic.
+  bench('real recording + 170k tiny lines, 500 ms deadline', () => {
+    read(tinyTail, { hint: { prompt: PROMPT }, deadlineAt: Date.now() + 500 });
   });
 });

@@ -1,12 +1,12 @@
 import { statSync } from 'node:fs';
-import { DEFAULT_TRANSCRIPT_MAX_BYTES, assertNever, emptyTimeline, mergeCallsByTime } from '@agent-checkpoint/core';
+import { DEFAULT_TRANSCRIPT_MAX_BYTES, assertNever, emptyTimeline, mergeCallsByTime, ownCheckpointRule } from '@agent-checkpoint/core';
 import type { ReadTurnRequest, TimelineDiagnostic, TurnTimeline } from '@agent-checkpoint/core';
 import { buildGeminiTimeline } from './build-gemini-timeline.ts';
 import { collectGeminiTail } from './collect-gemini-tail.ts';
 import { findGeminiTurnBoundary } from './find-gemini-turn-boundary.ts';
 import type { ForeignAgent, GeminiMessage } from './gemini-record.ts';
 import { findGeminiSubagentRefs, readGeminiSubagents } from './read-gemini-subagents.ts';
-import { primaryRule } from './gemini-turn-rules.ts';
+import { primaryRule, type OwnCheckpoints } from './gemini-turn-rules.ts';
 import { readGeminiLegacyJson } from './read-gemini-legacy-json.ts';
 import { reduceGeminiRecords } from './reduce-gemini-records.ts';
 import { SNIFF_BYTES, sniffGeminiFile } from './sniff-gemini-file.ts';
@@ -116,6 +116,9 @@ function readLegacy({ request, path, size, maxBytes, sniffLength }: ReadContext)
       size,
     );
   }
+  if (typeof request.deadlineAt === 'number' && Date.now() >= request.deadlineAt) {
+    return withStats(noData(...abortReason(true)), sniffLength, size);
+  }
   const legacy = readGeminiLegacyJson(path);
   if (!legacy.ok) {
     return withStats(noData('legacy-parse-error', `The Gemini transcript looks like an older .json recording but is ${legacy.reason}.`), size, size);
@@ -125,6 +128,7 @@ function readLegacy({ request, path, size, maxBytes, sniffLength }: ReadContext)
     messages: reduced.messages,
     ...(legacy.sessionId !== undefined ? { sessionId: legacy.sessionId } : {}),
     checkpointPrefix: request.checkpointPrefix,
+    ...(Array.isArray(request.deliveredDigests) ? { deliveredDigests: request.deliveredDigests } : {}),
     ...(request.hint?.prompt !== undefined ? { hintPrompt: request.hint.prompt } : {}),
     complete: true,
     rewritten: false,
@@ -140,15 +144,21 @@ function readJsonl({ request, options, path, size, maxBytes, sniffLength }: Read
   const tailCap = size <= maxBytes ? maxBytes : maxBytes - sniffLength;
   const collection = collectGeminiTail(path, {
     maxBytes: tailCap,
-    rule: primaryRule(request.hint?.prompt, request.checkpointPrefix),
+    rule: primaryRule(
+      request.hint?.prompt,
+      ownCheckpoints(request),
+    ),
     ...(options.chunkBytes !== undefined ? { chunkBytes: options.chunkBytes } : {}),
     ...(request.signal !== undefined ? { signal: request.signal } : {}),
+    ...(typeof request.deadlineAt === 'number' ? { deadlineAt: request.deadlineAt } : {}),
   });
   const { tail } = collection;
   // Distinct bytes read: the tail window plus whatever part of the sniffed head it did not cover.
   const bytesRead = tail.bytesRead + Math.max(0, Math.min(sniffLength, size - tail.bytesRead));
   const diagnostics: TimelineDiagnostic[] = [];
 
+  // Cut short before a single Gemini record: nothing can be said about the file.
+  if (collection.geminiLines === 0 && tail.aborted) return withStats(noData(...abortReason(tail.deadlineReached)), bytesRead, size);
   if (collection.geminiLines === 0) {
     const foreign = (Object.keys(collection.foreignLines) as ForeignAgent[]).sort(
       (a, b) => (collection.foreignLines[b] ?? 0) - (collection.foreignLines[a] ?? 0),
@@ -175,7 +185,8 @@ function readJsonl({ request, options, path, size, maxBytes, sniffLength }: Read
     });
   }
   if (tail.aborted) {
-    diagnostics.push({ level: 'warn', code: 'aborted', message: 'Reading was aborted; the timeline may be incomplete.' });
+    const [code, message] = abortReason(tail.deadlineReached);
+    diagnostics.push({ level: 'warn', code, message });
   }
 
   const reduced = reduceGeminiRecords(collection.records);
@@ -187,12 +198,20 @@ function readJsonl({ request, options, path, size, maxBytes, sniffLength }: Read
     messages: reduced.messages,
     ...(sessionId !== undefined ? { sessionId } : {}),
     checkpointPrefix: request.checkpointPrefix,
+    ...(Array.isArray(request.deliveredDigests) ? { deliveredDigests: request.deliveredDigests } : {}),
     ...(request.hint?.prompt !== undefined ? { hintPrompt: request.hint.prompt } : {}),
     complete,
     rewritten: collection.resetReached && collection.records[0]?.kind === 'set',
   });
   const withSubagents = options.subagents === false ? timeline : addSubagentCalls(timeline, reduced.messages, sessionId, request, maxBytes);
   return withStats({ ...withSubagents, diagnostics: [...diagnostics, ...withSubagents.diagnostics] }, bytesRead, size);
+}
+
+/** Our checkpoints for this request: the session's delivery record when given, else the prefix. */
+function ownCheckpoints(request: ReadTurnRequest): OwnCheckpoints {
+  return Array.isArray(request.deliveredDigests)
+    ? ownCheckpointRule({ checkpointPrefix: request.checkpointPrefix, deliveredDigests: request.deliveredDigests })
+    : request.checkpointPrefix;
 }
 
 /**
@@ -207,7 +226,7 @@ function addSubagentCalls(
   maxBytes: number,
 ): TurnTimeline {
   if (!timeline.hasData) return timeline;
-  const boundary = findGeminiTurnBoundary(messages, request.hint?.prompt, request.checkpointPrefix);
+  const boundary = findGeminiTurnBoundary(messages, request.hint?.prompt, ownCheckpoints(request));
   const refs = findGeminiSubagentRefs(messages.slice(boundary.index !== undefined ? boundary.index + 1 : 0));
   if (refs.length === 0) return timeline;
   const read = readGeminiSubagents({
@@ -217,6 +236,7 @@ function addSubagentCalls(
     maxBytes,
     knownCallIds: new Set(timeline.calls.map((call) => call.id)),
     ...(request.signal ? { signal: request.signal } : {}),
+    ...(typeof request.deadlineAt === 'number' ? { deadlineAt: request.deadlineAt } : {}),
   });
   return {
     ...timeline,
@@ -224,6 +244,13 @@ function addSubagentCalls(
     truncated: timeline.truncated || read.truncated,
     diagnostics: [...timeline.diagnostics, ...read.diagnostics],
   };
+}
+
+/** The diagnostic of a read cut short: by the caller's signal, or by the hook's deadline while parsing. */
+function abortReason(deadlineReached: boolean): [code: string, message: string] {
+  return deadlineReached
+    ? ['deadline', "The hook's deadline passed while reading; the timeline may be incomplete."]
+    : ['aborted', 'Reading was aborted; the timeline may be incomplete.'];
 }
 
 function noData(code: string, message: string): TurnTimeline {

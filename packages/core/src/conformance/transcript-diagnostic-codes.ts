@@ -11,9 +11,11 @@
  * | zero bytes, or nothing but whitespace | `empty-file` | false |
  * | content of no known transcript format: binary bytes, plain text, no JSON line | `unknown-format` | false |
  * | lines recognisably written by another agent | `wrong-agent` | false |
+ * | this agent's format, but a version or form the reader does not read (the TypeScript Codex CLI's single-document sessions): never a guessed timeline | `unsupported-format` | false |
  * | this agent's format, but no turn in it yet (only session metadata) | `no-turn` | false |
  * | the byte cap ended the read before the turn boundary (with `truncated: true`), or before anything usable was found (a single line larger than the cap) | `cap-reached` | either |
  * | the caller's signal aborted the read | `aborted` | either |
+ * | the request's `deadlineAt` passed while parsing: what was read so far is returned | `deadline` | either |
  * | the hint (turn id or prompt) names no turn within the bytes read: the last genuine prompt's turn is returned instead | `turn-not-found` | true |
  */
 export const SHARED_DIAGNOSTIC_CODES = {
@@ -22,9 +24,11 @@ export const SHARED_DIAGNOSTIC_CODES = {
   emptyFile: 'empty-file',
   unknownFormat: 'unknown-format',
   wrongAgent: 'wrong-agent',
+  unsupportedFormat: 'unsupported-format',
   noTurn: 'no-turn',
   capReached: 'cap-reached',
   aborted: 'aborted',
+  deadline: 'deadline',
   turnNotFound: 'turn-not-found',
 } as const;
 

@@ -1,6 +1,6 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AgentId } from '../agent-id.ts';
 import { DEFAULT_PREFIX } from '../config/default-config.ts';
 import type { TurnTimeline } from '../timeline/turn-timeline.ts';
@@ -114,6 +114,8 @@ export interface TranscriptReaderConformanceOptions {
 }
 
 const MiB = 1024 * 1024;
+/** Bytes a reader may have read when it honours a deadline: one 64 KiB chunk, twice, plus a format sniff. */
+const DEADLINE_BYTES_BOUND = 2 * 64 * 1024 + 8 * 1024;
 const SLOW = 120_000;
 
 /** Register the suite (call at the top level of a test file). */
@@ -237,6 +239,93 @@ export function describeTranscriptReaderConformance(options: TranscriptReaderCon
           const timeline = await readValid(`aborted ${fixture}`, baseRequest(fixture, { signal: controller.signal, flushWaitMs: 2000 }));
           expect(codes(timeline), `aborted ${fixture}`).toContain(SHARED_DIAGNOSTIC_CODES.aborted);
         }
+      });
+
+      it('a turn cut by the byte cap keeps its tail calls (truncated, never 0 calls)', async () => {
+        // Independent of the reader: the last call of the whole turn is named (by its id) on lines
+        // that all lie in the window once the window reaches the first of them. Every cap from there
+        // on must keep that call, hold only calls of the whole turn, and say truncated unless it
+        // returns the whole turn.
+        for (const fixture of recorded) {
+          const full = await readValid(fixture, baseRequest(fixture));
+          const last = full.calls.at(-1);
+          if (last === undefined) continue;
+          const bytes = readFileSync(fixture);
+          const id = Buffer.from(JSON.stringify(last.id).slice(1, -1));
+          const first = bytes.indexOf(id);
+          if (first < 0) continue;
+          const ends = lineEnds(new Uint8Array(bytes));
+          const lineStart = bytes.lastIndexOf(0x0a, first) + 1;
+          // A reader may spend up to an eighth of the cap on the file's head (Gemini sniffs its format).
+          const needed = Math.ceil(((bytes.length - lineStart) * 8) / 7);
+          const caps = ends.map((end) => bytes.length - end).filter((cap) => cap > needed).slice(-12);
+          const fullIds = full.calls.map((call) => call.id);
+          for (const maxBytes of [needed, ...caps]) {
+            const label = `${fixture} read with maxBytes ${maxBytes}`;
+            const timeline = await readValid(label, baseRequest(fixture, { maxBytes }));
+            const ids = timeline.calls.map((call) => call.id);
+            expect(ids, `${label}: keeps the last call`).toContain(last.id);
+            expect(ids.filter((callId) => !fullIds.includes(callId)), `${label}: only calls of the whole turn`).toEqual([]);
+            if (!timeline.truncated) expect(ids, `${label}: not truncated means the whole turn`).toEqual(fullIds);
+          }
+        }
+      });
+
+      it('a prompt the user starts with our prefix is a prompt, not a delivered checkpoint', async () => {
+        // The recorded second turn, its prompt typed with our prefix in front. With the session's
+        // delivery record (none delivered), it must read exactly like the original turn.
+        if (skip['second-turn'] !== undefined) return;
+        const original = recordedTranscriptPath(options.fixtures.recordedDir, 'second-turn');
+        const golden = SCENARIO_GOLDENS['second-turn'].turns.at(-1);
+        if (golden === undefined) throw new Error('second-turn golden has no turn');
+        const typed = `${prefix}${prefix.endsWith(' ') ? '' : ' '}${golden.prompt}`;
+        const escaped = (text: string): string => JSON.stringify(text).slice(1, -1);
+        const content = readFileSync(original, 'utf8');
+        expect(content, 'the recorded prompt is in the transcript').toContain(escaped(golden.prompt));
+        const path = temp.write('prefixed-prompt.jsonl', content.replaceAll(escaped(golden.prompt), escaped(typed)));
+        const before = await readValid('second-turn', baseRequest(original, { deliveredDigests: [] }));
+        const after = await readValid('second-turn, prompt typed with our prefix', baseRequest(path, { deliveredDigests: [] }));
+        expect(after.checkpointsDelivered, 'a typed prefix is no delivered checkpoint').toBe(0);
+        expect(after.prompt, 'the prefixed prompt opens the turn').toBe(typed);
+        expect(after.calls.map((call) => call.id), 'the same calls as the original turn').toEqual(before.calls.map((call) => call.id));
+      });
+
+      describe('the deadline bounds CPU-bound parsing (a tail of 170k tiny lines)', () => {
+        // Parsing is synchronous: a timer-based signal cannot fire during it, so readers must check
+        // `deadlineAt` themselves. Asserted on the diagnostic and on the bytes parsed, not on wall time.
+        const tinyTail = (fixture: string, line: string): string => {
+          const name = `tiny-tail-${JSON.stringify(line).replace(/[^a-z0-9]/gi, '')}-${fixture.split('/').at(-1) ?? 'f'}`;
+          return temp.write(name, joinBytes([new Uint8Array(readFileSync(fixture)), Buffer.from(`${line}\n`.repeat(170_000))]));
+        };
+
+        it('a deadline already passed → resolves with `deadline`, parsing at most a chunk', async () => {
+          for (const fixture of recorded.slice(0, 2)) {
+            for (const line of ['{}', 'x']) {
+              const label = `${fixture} + 170k ${JSON.stringify(line)} lines, deadline passed`;
+              const timeline = await readValid(label, baseRequest(tinyTail(fixture, line), { deadlineAt: Date.now() - 1 }));
+              expect(codes(timeline), label).toContain(SHARED_DIAGNOSTIC_CODES.deadline);
+              expect(timeline.readStats?.bytesRead ?? 0, `${label}: bytes read`).toBeLessThanOrEqual(DEADLINE_BYTES_BOUND);
+            }
+          }
+        });
+
+        it('a deadline that passes while parsing → stops there with `deadline`', async () => {
+          for (const fixture of recorded.slice(0, 2)) {
+            const path = tinyTail(fixture, '{}');
+            // A clock that advances 1 ms each time it is read: the deadline passes after ~20 checks of
+            // the clock, a few thousand lines into the 170k.
+            let now = Date.now();
+            const clock = vi.spyOn(Date, 'now').mockImplementation(() => (now += 1));
+            let timeline: TurnTimeline;
+            try {
+              timeline = await readValid(`${fixture} + 170k tiny lines, deadline mid-parse`, baseRequest(path, { deadlineAt: now + 20 }));
+            } finally {
+              clock.mockRestore();
+            }
+            expect(codes(timeline), fixture).toContain(SHARED_DIAGNOSTIC_CODES.deadline);
+            expect(timeline.readStats?.bytesRead ?? 0, `${fixture}: bytes read`).toBeLessThanOrEqual(DEADLINE_BYTES_BOUND);
+          }
+        });
       });
 
       it(

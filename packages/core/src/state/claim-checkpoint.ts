@@ -1,7 +1,7 @@
 import { clockSkewNote, decideLoopGuard, type LoopGuardConfig, type LoopGuardDecision } from './loop-guard.ts';
 import { pruneStateDir } from './prune-state-dir.ts';
 import { promotePendingContext } from './session-context.ts';
-import { normalizeTurnId, recordBlock, type SessionState } from './session-state.ts';
+import { normalizeTurnId, recordBlock, recordDelivered, type SessionState } from './session-state.ts';
 import { errorMessage, updateSessionState } from './session-state-store.ts';
 import type { SessionStateLocation } from './state-files.ts';
 
@@ -25,6 +25,8 @@ export interface ClaimCheckpointRequest extends SessionStateLocation {
    * `promptKey` identifies the turn on Gemini, whose stop payloads carry no turn id.
    */
   readonly armCommitGate?: { readonly promptKey?: string | undefined };
+  /** `deliveredMessageDigest` of the message about to be delivered: recorded when the block is granted. */
+  readonly messageDigest?: string;
 }
 
 /** A loop guard decision, plus `state-unavailable` when the state could not be locked or written. */
@@ -70,7 +72,8 @@ export async function claimCheckpoint(request: ClaimCheckpointRequest): Promise<
       (state) => {
         skew = clockSkewNote(state, now);
         const decision = decide(state);
-        return { state: decision.verdict === 'allow' ? granted(state, turnId, now, request.armCommitGate) : undefined, value: decision };
+        const next = decision.verdict === 'allow' ? granted(state, turnId, now, request.armCommitGate) : undefined;
+        return { state: next && request.messageDigest !== undefined ? recordDelivered(next, request.messageDigest) : next, value: decision };
       },
       request.lockWaitMs === undefined ? {} : { lockWaitMs: request.lockWaitMs },
     );

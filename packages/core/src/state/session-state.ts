@@ -41,7 +41,15 @@ export interface SessionState {
   readonly context?: SessionContextState;
   /** The commit gate of the latest blocked turn (only written with `commitGate`), see {@link CommitGateState}. */
   readonly commitGate?: CommitGateState;
+  /**
+   * Digests of the last {@link MAX_DELIVERED_KEPT} checkpoint messages delivered (`deliveredMessageDigest`),
+   * oldest first: readers count a plain user message as our checkpoint only when it is one of them.
+   */
+  readonly delivered?: readonly string[];
 }
+
+/** How many delivered-message digests a session state keeps. */
+export const MAX_DELIVERED_KEPT = 16;
 
 /**
  * What a session remembers about its context window, so a level's line is said once and a handoff is
@@ -110,6 +118,7 @@ export const SessionStateSchema = z.looseObject({
       handoffPath: z.optional(z.string()),
     }),
   ),
+  delivered: z.optional(z.array(z.string().check(z.maxLength(80))).check(z.maxLength(MAX_DELIVERED_KEPT * 4))),
   commitGate: z.optional(
     z.looseObject({
       turnId: z.string().check(z.minLength(1)),
@@ -153,4 +162,10 @@ export function recordBlock(state: SessionState, turnId: string, now: Date): Ses
     : { turnId: id, blocks: 1, firstBlockAt: at, lastBlockAt: at };
   const turns = [...state.turns.filter((t) => t.turnId !== id), updated].slice(-MAX_TURNS_KEPT);
   return { ...state, lastCheckpointAt: at, turns, updatedAt: at };
+}
+
+/** The state after a checkpoint with this message digest was delivered: kept newest last, bounded. */
+export function recordDelivered(state: SessionState, digest: string): SessionState {
+  const delivered = [...(state.delivered ?? []).filter((d) => d !== digest), digest].slice(-MAX_DELIVERED_KEPT);
+  return { ...state, delivered };
 }

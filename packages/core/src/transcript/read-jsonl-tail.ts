@@ -37,7 +37,16 @@ export interface JsonlTailOptions {
    * subagent transcript found next to the session's.
    */
   readonly noFollow?: boolean;
+  /**
+   * Time (`Date.now()` clock, ms) past which no more line is parsed; the result then says
+   * `aborted: true` and `deadlineReached: true`. Parsing is synchronous, so a timer-based `signal`
+   * cannot fire during it: the clock is read every {@link DEADLINE_CHECK_LINES} lines and per chunk.
+   */
+  readonly deadlineAt?: number;
 }
+
+/** Lines handled between two reads of the clock when a deadline is set (a few microseconds each). */
+export const DEADLINE_CHECK_LINES = 256;
 
 /** Summary of a {@link readJsonlTail} run. */
 export interface JsonlTailResult {
@@ -51,6 +60,8 @@ export interface JsonlTailResult {
   /** True when the byte cap ended the read before a boundary or the start of the file. */
   readonly capped: boolean;
   readonly aborted: boolean;
+  /** True when `deadlineAt` passed before a boundary, the cap or the start of the file (`aborted` is true too). */
+  readonly deadlineReached: boolean;
   readonly fileSize: number;
   readonly bytesRead: number;
   readonly linesVisited: number;
@@ -61,6 +72,22 @@ export interface JsonlTailResult {
 }
 
 const NEWLINE = 0x0a;
+
+/** Bytes a JSON text can start with after optional whitespace: `{ [ "`, a digit, `-`, `t f n`. */
+const JSON_START = new Uint8Array(256);
+for (const c of '{["-0123456789tfn') JSON_START[c.charCodeAt(0)] = 1;
+const JSON_SPACE = new Uint8Array(256);
+for (const c of ' \t\r\n') JSON_SPACE[c.charCodeAt(0)] = 1;
+
+/** False when the line cannot be JSON (its first non-space byte starts no JSON value): no parse needed. */
+function mayStartJson(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i += 1) {
+    const byte = bytes[i] ?? 0;
+    if (JSON_SPACE[byte] === 1) continue;
+    return JSON_START[byte] === 1;
+  }
+  return true;
+}
 
 /** Thrown by {@link readJsonlTail} for a path that is a directory, FIFO, socket or device. */
 export class NotARegularFileError extends Error {
@@ -106,9 +133,30 @@ export function readJsonlTail(path: string, options: JsonlTailOptions): JsonlTai
     let skippedLines = 0;
     let stopped = false;
     let aborted = false;
+    let deadlineReached = false;
+    const deadlineAt = typeof options.deadlineAt === 'number' && !Number.isNaN(options.deadlineAt) ? options.deadlineAt : undefined;
+    let untilClock = DEADLINE_CHECK_LINES;
+    /** True (and the read ends as aborted) once the signal aborted or the deadline passed. */
+    const outOfTime = (): boolean => {
+      if (options.signal?.aborted) aborted = true;
+      else if (deadlineAt !== undefined && Date.now() >= deadlineAt) aborted = deadlineReached = true;
+      return aborted;
+    };
 
     const emit = (bytes: Buffer, offset: number, unterminated: boolean): boolean => {
       if (bytes.length === 0) return false;
+      // Every line counts (skipped and corrupt ones too: a tail of tiny invalid lines is the costly case).
+      untilClock -= 1;
+      if (untilClock <= 0) {
+        untilClock = DEADLINE_CHECK_LINES;
+        if (deadlineAt !== undefined && outOfTime()) return true;
+      }
+      if (!mayStartJson(bytes)) {
+        // Not JSON whatever follows: counted without paying for a thrown parse error (a tail of
+        // tiny garbage lines is the costly case).
+        corruptLines += 1;
+        return false;
+      }
       const text = decoder.decode(bytes);
       if (options.skipLine?.(text)) {
         skippedLines += 1;
@@ -126,10 +174,7 @@ export function readJsonlTail(path: string, options: JsonlTailOptions): JsonlTai
     };
 
     while (position > floor && !stopped) {
-      if (options.signal?.aborted) {
-        aborted = true;
-        break;
-      }
+      if (outOfTime()) break;
       const size = Math.min(chunkBytes, position - floor);
       position -= size;
       const chunk = Buffer.allocUnsafe(size);
@@ -152,6 +197,11 @@ export function readJsonlTail(path: string, options: JsonlTailOptions): JsonlTai
         stopped = emit(lineBytes, position + i + 1, unterminated && lineBytes.length > 0);
         end = i;
       }
+      if (aborted) {
+        // Out of time mid-chunk: the line that hit the clock was not visited.
+        stopped = false;
+        break;
+      }
       if (stopped) break;
       // Bytes before the chunk's first newline belong to a line that started earlier.
       if (end > 0) {
@@ -161,7 +211,7 @@ export function readJsonlTail(path: string, options: JsonlTailOptions): JsonlTai
     }
 
     const reachedStart = position === 0 && !aborted;
-    if (!stopped && !aborted && pendingBytes > 0) {
+    if (!stopped && !aborted && pendingBytes > 0 && !(deadlineAt !== undefined && outOfTime())) {
       // The pending bytes form a whole line when they start the file, or when the byte just before the
       // cap is a newline (one extra byte read, so a line that ends exactly at the cap is not lost).
       let complete = reachedStart;
@@ -169,7 +219,7 @@ export function readJsonlTail(path: string, options: JsonlTailOptions): JsonlTai
         const probe = Buffer.alloc(1);
         complete = readSync(fd, probe, 0, 1, position - 1) === 1 && probe[0] === NEWLINE;
       }
-      if (complete) stopped = emit(Buffer.concat(pending, pendingBytes), position, atFileEnd);
+      if (complete) stopped = emit(Buffer.concat(pending, pendingBytes), position, atFileEnd) && !aborted;
     }
     const capped = !stopped && !aborted && !reachedStart;
     return {
@@ -177,6 +227,7 @@ export function readJsonlTail(path: string, options: JsonlTailOptions): JsonlTai
       reachedStart: reachedStart && !stopped,
       capped,
       aborted,
+      deadlineReached,
       fileSize,
       bytesRead: fileSize - position,
       linesVisited,

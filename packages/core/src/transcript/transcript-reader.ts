@@ -30,6 +30,14 @@ export interface ReadTurnRequest {
    * turn boundary, counted in {@link TurnTimeline.checkpointsDelivered}.
    */
   readonly checkpointPrefix: string;
+  /**
+   * Digests (`deliveredMessageDigest`) of the checkpoints delivered in this session, from the
+   * session state. When given, a plain user message counts as our checkpoint only if it is one of
+   * them: a prompt the user starts with our prefix is a prompt. Hook feedback the agent marks as such
+   * (Claude `Stop hook feedback:`, Codex `<hook_prompt>`) is ours by structure. When absent, the
+   * prefix alone decides (callers that keep no delivery record).
+   */
+  readonly deliveredDigests?: readonly string[];
   /** Hard cap on bytes read from the end of the file. Default {@link DEFAULT_TRANSCRIPT_MAX_BYTES}. */
   readonly maxBytes?: number;
   /**
@@ -39,6 +47,12 @@ export interface ReadTurnRequest {
   readonly flushWaitMs?: number;
   /** Aborts waiting and reading; the reader then returns what it has, never throws. */
   readonly signal?: AbortSignal;
+  /**
+   * The hook's deadline (`Date.now()` clock, ms). Parsing is synchronous, so a timer-based `signal`
+   * cannot interrupt it; readers check this clock while parsing and return what they have, with a
+   * `deadline` diagnostic, once it passes (a tail of 170k tiny lines must not hold the hook up).
+   */
+  readonly deadlineAt?: number;
 }
 
 /** Arguments of {@link TranscriptReader.locateTranscript}. */

@@ -73,6 +73,7 @@ export async function runPreCompact(text: string, context: AuxHookContext): Prom
     config: withoutOptIns(loaded.config),
     env: context.env,
     signal,
+    deadlineAt: Date.now() + budget,
   });
   for (const note of outcome.diagnostics) context.log.debug(`pre-compact: ${note}`);
 
