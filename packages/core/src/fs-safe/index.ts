@@ -1,12 +1,10 @@
 export {
-  appendSafely,
   appendSafelySync,
   describeKind,
   ensureDirSafelySync,
   privateDirProblem,
   underRoot,
   UnsafePathError,
-  writeFileSafely,
   writeFileSafelySync,
   type SafeRootKind,
   type SafeWriteOptions,

@@ -125,11 +125,6 @@ export function writeFileSafelySync(root: string, relPath: string, data: string 
   return target;
 }
 
-/** {@link writeFileSafelySync} for async callers (a small local write: no thread-pool round trips). */
-export async function writeFileSafely(root: string, relPath: string, data: string | Uint8Array, options: SafeWriteOptions = {}): Promise<string> {
-  return writeFileSafelySync(root, relPath, data, options);
-}
-
 /**
  * Append `data` to `<root>/<relPath>`, creating it (mode `options.mode`, default 0600) when missing.
  * Opened with O_NOFOLLOW|O_NONBLOCK (a FIFO never blocks the run); the open descriptor must be a
@@ -160,11 +155,6 @@ export function appendSafelySync(root: string, relPath: string, data: string | U
     closeSync(fd);
   }
   return target;
-}
-
-/** {@link appendSafelySync} for async callers. */
-export async function appendSafely(root: string, relPath: string, data: string | Uint8Array, options: SafeWriteOptions = {}): Promise<string> {
-  return appendSafelySync(root, relPath, data, options);
 }
 
 /**
