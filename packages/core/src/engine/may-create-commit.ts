@@ -1,6 +1,6 @@
 import type { ShellSegment } from '../shell/parse-shell-command.ts';
 import { gitSubcommand } from '../shell/analyze-mutation.ts';
-import type { ToolCall } from '../timeline/tool-call.ts';
+import { assertNever, type ToolCall } from '../timeline/tool-call.ts';
 import type { TurnTimeline } from '../timeline/turn-timeline.ts';
 
 /**
@@ -67,7 +67,7 @@ export function callMayCreateCommit(call: ToolCall, segments: readonly ShellSegm
       if (segments.length === 0) return call.command.trim() !== '';
       return segments.some(segmentMayCommit);
     default:
-      return assertNeverKind(call);
+      return assertNever(call);
   }
 }
 
@@ -83,8 +83,4 @@ function segmentMayCommit(segment: ShellSegment): boolean {
   }
   if (program === 'find') return segment.args.some((a) => FIND_EXEC.has(a));
   return !INERT_PROGRAMS.has(program);
-}
-
-function assertNeverKind(call: never): never {
-  throw new Error(`Unexpected tool call: ${JSON.stringify(call)}`);
 }
