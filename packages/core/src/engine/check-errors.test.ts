@@ -239,3 +239,19 @@ describe('error resolution by file', () => {
     expect(errors([failed('python a.py', 'boom'), edit('/repo/a.py', { outcome: 'error' })])).toHaveLength(2);
   });
 });
+
+describe('naming the failing command', () => {
+  test('a backtick in the command is kept, in a longer code span (not rewritten into another command)', () => {
+    expect(errors([failed('make `cat target`', 'make: *** [x] Error 2')])).toEqual([`${GENERIC_ERROR_OBSERVATION}: \`\` make \`cat target\` \`\` (call #1)`]);
+  });
+
+  test('a control character is shown escaped, never dropped; line breaks fold into one line', () => {
+    expect(errors([failed('make\u001b[2J deploy\n  --force', 'boom')])).toEqual([`${GENERIC_ERROR_OBSERVATION}: \`make\\x1b[2J deploy --force\` (call #1)`]);
+  });
+
+  test('a long command is cut with an ellipsis; an empty one is named as such', () => {
+    const long = `python ${'x'.repeat(100)}.py`;
+    expect(errors([failed(long, 'boom')])).toEqual([`${GENERIC_ERROR_OBSERVATION}: \`python ${'x'.repeat(52)}…\` (call #1)`]);
+    expect(errors([failed('  ', 'boom')])).toEqual([`${GENERIC_ERROR_OBSERVATION}: \`(empty command)\` (call #1)`]);
+  });
+});

@@ -1,6 +1,7 @@
 import type { ResolvedConfig, ResolvedErrorPattern } from '../config/config-schema.ts';
 import { matchesEvidence } from '../shell/match-evidence.ts';
 import { normalizedText, type ShellSegment } from '../shell/parse-shell-command.ts';
+import { forMarkdownCode } from '../text-safety/text-safety.ts';
 import type { Observation } from './checkpoint-result.ts';
 import { correctsCommand, isNotFoundFailure } from './corrected-command.ts';
 import { mutationTookEffect, type CallFacts, type TimelineFacts } from './timeline-facts.ts';
@@ -94,7 +95,7 @@ const MAX_QUOTED_CHARS = 60;
 
 /** ``…`make lint` (call #2), `make typecheck` (call #5) and 1 more``: what failed, numbered as in `explain`. */
 function nameCalls(calls: readonly CallFacts[]): string {
-  const named = calls.slice(0, MAX_NAMED_CALLS).map((f) => `\`${quote(subjectOf(f))}\` (call #${f.index + 1})`);
+  const named = calls.slice(0, MAX_NAMED_CALLS).map((f) => `${quote(subjectOf(f))} (call #${f.index + 1})`);
   const more = calls.length - named.length;
   return more > 0 ? `${named.join(', ')} and ${more} more` : named.join(', ');
 }
@@ -106,14 +107,14 @@ function subjectOf(f: CallFacts): string {
 }
 
 /**
- * Untrusted text made safe to quote in one line of the message: control characters and line breaks
- * become spaces, runs of spaces one, backticks (which would end the quote) quotes, and long text is
- * cut with an ellipsis.
+ * Untrusted text as one inline code span of the message: line breaks and runs of blanks fold into
+ * one space, long text is cut with an ellipsis, and the shared Markdown sanitizer does the rest
+ * (control characters shown escaped, a fence longer than any backtick run inside).
  */
 function quote(text: string): string {
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ').replaceAll('`', "'").replace(/\s+/g, ' ').trim();
-  if (flat.length <= MAX_QUOTED_CHARS) return flat === '' ? '(empty command)' : flat;
-  return `${flat.slice(0, MAX_QUOTED_CHARS - 1).trimEnd()}…`;
+  const flat = [...text.replace(/[ \t]*(?:\r?\n[ \t]*)+|[ \t]+/g, ' ').trim()];
+  if (flat.length === 0) return '`(empty command)`';
+  return forMarkdownCode(flat.length <= MAX_QUOTED_CHARS ? flat.join('') : `${flat.slice(0, MAX_QUOTED_CHARS - 1).join('').trimEnd()}…`);
 }
 
 /**

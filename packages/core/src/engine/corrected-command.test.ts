@@ -123,10 +123,10 @@ describe('error observations name the failing command and its call', () => {
     expect(only?.callIds).toEqual([calls[0]!.id, calls[1]!.id, calls[3]!.id, calls[4]!.id]);
   });
 
-  test('the quoted command is one line, without backticks, and cut when long', () => {
+  test('the quoted command is one line, in a code span its backticks cannot close, and cut when long', () => {
     const command = `printf '%s' "\`id\`"\nmake deploy # ${'x'.repeat(200)}`;
     const [only] = errors([failed(command, 'boom')]);
-    expect(only?.text).toBe(`${GENERIC_ERROR_OBSERVATION}: \`printf '%s' "'id'" make deploy # ${'x'.repeat(26)}…\` (call #1)`);
+    expect(only?.text).toBe(`${GENERIC_ERROR_OBSERVATION}: \`\`printf '%s' "\`id\`" make deploy # ${'x'.repeat(26)}…\`\` (call #1)`);
     expect(only?.text).not.toMatch(/\n/);
   });
 });
