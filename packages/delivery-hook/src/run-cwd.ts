@@ -36,12 +36,16 @@ export function chooseRunCwd(payloadCwd: string | undefined, processCwd: string 
     : { kind: 'ok', cwd: processCwd, note: `${why}; using the hook process directory ${processCwd}` };
 }
 
-/** Why `path` cannot be a run's directory, or undefined when it can. */
-function directoryProblem(path: string): string | undefined {
+/**
+ * Why `path` cannot be a directory to work in, or undefined when it can (one `stat`). Shared by the
+ * hook run and the set-up commands' `--cwd`.
+ */
+export function directoryProblem(path: string): string | undefined {
   if (!isAbsolute(path)) return 'is not an absolute path';
   try {
     return statSync(path).isDirectory() ? undefined : 'is not a directory';
-  } catch {
-    return 'does not exist';
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'does not exist' : `cannot be used (${code ?? String(error)})`;
   }
 }

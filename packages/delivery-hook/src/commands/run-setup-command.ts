@@ -1,9 +1,8 @@
-import { statSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { EXIT_FAILURE, EXIT_USAGE } from '../manage/command-args.ts';
 import { describeErrno } from '../manage/read-settings-file.ts';
 import { stdoutStyle } from '../manage/terminal-style.ts';
-import { currentDirectory } from '../run-cwd.ts';
+import { currentDirectory, directoryProblem } from '../run-cwd.ts';
 
 /**
  * `install`, `uninstall`, `doctor`, `explain`, `trust`: set-up and debugging commands for people. Each module
@@ -23,7 +22,7 @@ export async function runSetupCommand(command: string, args: readonly string[], 
     return EXIT_FAILURE;
   }
   if (!wantsHelp && given !== undefined) {
-    const problem = directoryProblem(given, current);
+    const problem = cwdOptionProblem(given, current);
     if (problem !== undefined) {
       process.stderr.write(`${prefix} --cwd ${given} ${problem}\n`);
       return EXIT_FAILURE;
@@ -70,11 +69,7 @@ function cwdOption(args: readonly string[]): string | undefined {
 }
 
 /** Why `dir` (relative to `current`) cannot be worked in, or undefined when it can. */
-function directoryProblem(dir: string, current: string | undefined): string | undefined {
+function cwdOptionProblem(dir: string, current: string | undefined): string | undefined {
   if (!isAbsolute(dir) && current === undefined) return 'is relative, and the current directory no longer exists (a removed worktree?); pass an absolute directory';
-  try {
-    return statSync(isAbsolute(dir) ? dir : `${current}/${dir}`).isDirectory() ? undefined : 'is not a directory';
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : `cannot be used: ${describeErrno(error)}`;
-  }
+  return directoryProblem(current === undefined ? dir : resolve(current, dir));
 }

@@ -1,4 +1,4 @@
-import { describeFileFailure, EXIT_FAILURE, EXIT_USAGE, SettingsFileError, stdoutStyle } from '@agent-checkpoint/delivery-hook/manage';
+import { currentDirectory, describeFileFailure, EXIT_FAILURE, EXIT_USAGE, SettingsFileError, stdoutStyle } from '@agent-checkpoint/delivery-hook/manage';
 
 /**
  * `install`, `uninstall`, `doctor`: set-up commands for people (exit codes matter here, unlike notify).
@@ -30,13 +30,5 @@ export async function runSetupCommand(command: string, args: readonly string[]):
     const untouched = error instanceof SettingsFileError ? ' Nothing was changed.' : '';
     process.stderr.write(`agent-checkpoint-tmux: ${command} failed: ${describeFileFailure(error)}.${untouched}\n`);
     return EXIT_FAILURE;
-  }
-}
-
-function currentDirectory(): string | undefined {
-  try {
-    return process.cwd();
-  } catch {
-    return undefined;
   }
 }
