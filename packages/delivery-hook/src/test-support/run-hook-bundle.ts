@@ -24,6 +24,11 @@ export interface RunHookBundleOptions {
   readonly cwd?: string;
   /** The test fails (and the process is killed) past this. Default 30 s. */
   readonly killAfterMs?: number;
+  /**
+   * Remove `cwd` (an empty directory) just before node starts in it, as in a removed worktree: a
+   * shell started there runs `rmdir` on it and then execs node, whose working directory is then gone.
+   */
+  readonly removeCwdAtStart?: boolean;
 }
 
 /**
@@ -33,8 +38,11 @@ export interface RunHookBundleOptions {
 export function runHookBundle(options: RunHookBundleOptions): Promise<HookProcessResult> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [options.bin ?? HOOK_BUNDLE, ...options.args], {
-      cwd: options.cwd ?? process.cwd(),
+    const cwd = options.cwd ?? process.cwd();
+    const argv = [process.execPath, options.bin ?? HOOK_BUNDLE, ...options.args];
+    const [file, ...args] = options.removeCwdAtStart === true ? ['/bin/sh', '-c', 'rmdir "$0" && exec "$@"', cwd, ...argv] : argv;
+    const child = spawn(file!, args, {
+      cwd,
       env: definedOnly(options.env),
       stdio: ['pipe', 'pipe', 'pipe'],
     });

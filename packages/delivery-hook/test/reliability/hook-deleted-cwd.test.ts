@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { createDeliveryWorld, type DeliveryFixture, type DeliveryWorld } from '@agent-checkpoint/core/conformance';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLAUDE_FIXTURE, DELIVERY_FIXTURES } from '../../src/test-support/delivery-fixtures.ts';
-import { HOOK_BUNDLE, type HookProcessResult } from '../../src/test-support/run-hook-bundle.ts';
+import { runHookBundle, type HookProcessResult } from '../../src/test-support/run-hook-bundle.ts';
 import { expectAgentContract, payloadFor, runScenario } from './support.ts';
 
 // A removed worktree (docs/reliability.md, "A deleted working directory"): the agent keeps running in
@@ -27,29 +26,7 @@ function open(fixture: DeliveryFixture): DeliveryWorld {
 /** Run the bundled bin with a working directory that is removed just before node starts. */
 function runInDeletedDirectory(gone: string, args: readonly string[], env: Readonly<Record<string, string>>, stdin = ''): Promise<HookProcessResult> {
   mkdirSync(gone, { recursive: true });
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', ['-c', 'cd "$GONE" && rmdir "$GONE" && exec "$NODE_BIN" "$HOOK_BIN" "$@"', 'sh', ...args], {
-      cwd: gone,
-      env: { ...env, GONE: gone, NODE_BIN: process.execPath, HOOK_BIN: HOOK_BUNDLE },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.stdin.on('error', () => undefined);
-    const killer = setTimeout(() => child.kill('SIGKILL'), KILL_AFTER_MS);
-    child.on('error', (error) => {
-      clearTimeout(killer);
-      reject(error);
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(killer);
-      resolve({ code, signal, stdout, stderr, ms: Date.now() - started });
-    });
-    child.stdin.end(stdin);
-  });
+  return runHookBundle({ args, env, stdin, cwd: gone, removeCwdAtStart: true, killAfterMs: KILL_AFTER_MS });
 }
 
 describe('the hook in a deleted working directory', () => {
