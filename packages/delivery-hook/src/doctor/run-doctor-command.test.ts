@@ -150,4 +150,13 @@ describe('doctor', () => {
     expect(finding((await doctor(sandbox.root, { AGENT_CHECKPOINT_CACHE_DIR: cacheDir })).report, 'code-cache')).toMatchObject({ status: 'warn', fix: expect.stringContaining('chmod 700') });
     expect(finding((await doctor(sandbox.root, { AGENT_CHECKPOINT_CODE_CACHE: '0' })).report, 'code-cache')).toMatchObject({ status: 'info' });
   });
+
+  it('human output escapes control characters of a directory name (no escape sequence reaches the terminal)', async () => {
+    const repo = join(sandbox.root, 'repo\u001b[2J\u009b31m');
+    mkdirSync(repo);
+    writeFile(join(repo, '.agent-checkpoint.json'), '{}');
+    const result = await runHookBundle({ args: ['doctor', '--cwd', repo], env: env(), cwd: sandbox.root });
+    expect(result.stdout).toContain('repo\\x1b[2J\\x9b31m');
+    expect(result.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+  });
 });

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { forTerminal } from '@agent-checkpoint/core/hot-path';
 import type { TerminalStyle } from './terminal-style.ts';
 import { findExecutable } from './find-executable.ts';
 
@@ -44,10 +45,13 @@ export function renderDoctorReport(report: DoctorReport, style: TerminalStyle): 
   const s = style;
   const mark = { ok: s.green('✓'), info: s.dim('·'), warn: s.yellow('!'), fail: s.red('✗') };
   const lines = [s.bold(`${report.tool} doctor`), ''];
+  // Findings quote paths, file names, config diagnostics and CLI output: the terminal boundary's
+  // sanitizer escapes their control characters (a directory name must not clear the screen).
+  const line = (text: string): string => forTerminal(text, { keepLines: false });
   for (const finding of report.findings) {
-    lines.push(`${mark[finding.status]} ${finding.title}`);
-    if (finding.detail !== undefined) for (const line of finding.detail.split('\n')) lines.push(`    ${s.dim(line)}`);
-    if (finding.fix !== undefined && finding.status !== 'ok') lines.push(`    ${s.bold('fix:')} ${finding.fix}`);
+    lines.push(`${mark[finding.status]} ${line(finding.title)}`);
+    if (finding.detail !== undefined) for (const detail of finding.detail.split('\n')) lines.push(`    ${s.dim(line(detail))}`);
+    if (finding.fix !== undefined && finding.status !== 'ok') lines.push(`    ${s.bold('fix:')} ${line(finding.fix)}`);
   }
   const { ok, info, warn, fail } = report.summary;
   lines.push('', `${ok} ok, ${warn} warning${warn === 1 ? '' : 's'}, ${fail} failure${fail === 1 ? '' : 's'}${info > 0 ? `, ${info} note${info === 1 ? '' : 's'}` : ''}.`, '');
