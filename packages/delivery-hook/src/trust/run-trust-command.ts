@@ -3,7 +3,9 @@ import { join, resolve } from 'node:path';
 import {
   configDigest,
   findProjectRoot,
+  forTerminal,
   inspectConfigFile,
+  jsonForTerminal,
   PROJECT_CONFIG_FILE,
   readConfigBytes,
   readTrustStore,
@@ -73,21 +75,21 @@ async function trust(stateDir: string, path: string, context: TrustCommandContex
   const file = await inspectConfigFile(path);
   switch (file.kind) {
     case 'missing':
-      context.writeError(`agent-checkpoint: ${path}: no such file; nothing to trust\n`);
+      context.writeError(`agent-checkpoint: ${terminal(path)}: no such file; nothing to trust\n`);
       return EXIT_FAILURE;
     case 'unusable':
-      context.writeError(`agent-checkpoint: ${path}: ${file.problem}; not trusted\n`);
+      context.writeError(`agent-checkpoint: ${terminal(`${path}: ${file.problem}`)}; not trusted\n`);
       return EXIT_FAILURE;
     case 'read':
       break;
   }
   if (file.realPath === undefined) {
-    context.writeError(`agent-checkpoint: ${path} changed while it was read; not trusted (run the command again)\n`);
+    context.writeError(`agent-checkpoint: ${terminal(path)} changed while it was read; not trusted (run the command again)\n`);
     return EXIT_FAILURE;
   }
   if (!file.parsed.ok) {
     context.writeError(
-      `agent-checkpoint: ${path} is not a valid configuration (it is ignored as a whole); fix it, then trust it:\n${file.parsed.problems.map((p) => `  ${p}\n`).join('')}`,
+      `agent-checkpoint: ${terminal(path)} is not a valid configuration (it is ignored as a whole); fix it, then trust it:\n${file.parsed.problems.map((p) => `  ${terminal(p)}\n`).join('')}`,
     );
     return EXIT_FAILURE;
   }
@@ -101,9 +103,11 @@ async function trust(stateDir: string, path: string, context: TrustCommandContex
   if (file.parsed.privileged.length === 0) lines.push('It sets no command or write path; any edit needs trusting again.');
   else {
     lines.push('From now on, until the file changes, these apply:');
-    for (const setting of file.parsed.privileged) lines.push(`  ${setting.key} = ${JSON.stringify(setting.value)}  (${setting.why})`);
+    // What the user is trusting: JSON escapes C0 only, so C1 (a one-byte CSI) and bidi overrides,
+    // which could hide part of a command on screen, are escaped too.
+    for (const setting of file.parsed.privileged) lines.push(`  ${setting.key} = ${jsonForTerminal(JSON.stringify(setting.value))}  (${setting.why})`);
   }
-  await context.write(`${lines.join('\n')}\n`);
+  await context.write(`${lines.map(terminal).join('\n')}\n`);
   return EXIT_OK;
 }
 
@@ -121,13 +125,13 @@ async function revoke(stateDir: string, path: string, context: TrustCommandConte
     context.writeError(`agent-checkpoint: cannot update ${trustStorePath(stateDir)}: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT_FAILURE;
   }
-  await context.write(removed ? `No longer trusted: ${key}\n` : `${key} was not trusted; nothing to revoke.\n`);
+  await context.write(removed ? `No longer trusted: ${terminal(key)}\n` : `${terminal(key)} was not trusted; nothing to revoke.\n`);
   return EXIT_OK;
 }
 
 async function list(stateDir: string, context: TrustCommandContext): Promise<number> {
   const store = readTrustStore(stateDir);
-  for (const note of store.diagnostics) context.writeError(`agent-checkpoint: ${note}\n`);
+  for (const note of store.diagnostics) context.writeError(`agent-checkpoint: ${terminal(note)}\n`);
   const entries = Object.entries(store.files);
   if (entries.length === 0) {
     await context.write(`No trusted project files (${trustStorePath(stateDir)}).\n`);
@@ -143,7 +147,7 @@ async function list(stateDir: string, context: TrustCommandContext): Promise<num
           : trustStateOf(store, path, configDigest(read.bytes)) === 'trusted' && read.realPath === path
             ? 'trusted'
             : 'changed since: not applied until trusted again';
-    return `${path}  ${state}  (trusted ${entry.trustedAt})`;
+    return terminal(`${path}  ${state}  (trusted ${entry.trustedAt})`);
   });
   await context.write(`${lines.join('\n')}\n`);
   return EXIT_OK;
@@ -152,4 +156,9 @@ async function list(stateDir: string, context: TrustCommandContext): Promise<num
 function usage(context: TrustCommandContext, message: string): number {
   context.writeError(`agent-checkpoint: ${message}\n\n${TRUST_USAGE}`);
   return EXIT_USAGE;
+}
+
+/** One line of output: paths and values come from the repository (a directory name may hold ESC). */
+function terminal(text: string): string {
+  return forTerminal(text, { keepLines: false });
 }
