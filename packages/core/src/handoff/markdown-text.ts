@@ -1,4 +1,4 @@
-import { escapeControls, forMarkdownCode } from '../text-safety/text-safety.ts';
+import { escapeControls, forMarkdownCode, jsonForTerminal } from '../text-safety/text-safety.ts';
 
 /**
  * Small, safe Markdown and YAML building blocks for handoff documents and the memory file. What they
@@ -64,7 +64,7 @@ export function yamlScalar(value: string): string {
     !/^(true|false|null|yes|no|on|off|y|n)$/i.test(value) &&
     !/^[-+]?(\.?\d[\d_]*(\.\d*)?([eE][-+]?\d+)?|\.inf|\.nan)$/i.test(value);
   // JSON escapes C0 but not DEL, C1 or Unicode separators and bidi controls: those too, as \uXXXX.
-  return plain ? value : JSON.stringify(value).replace(/[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return plain ? value : jsonForTerminal(JSON.stringify(value));
 }
 
 /** Read back a scalar written by {@link yamlScalar}. */
