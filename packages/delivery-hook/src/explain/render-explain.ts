@@ -1,8 +1,7 @@
-import { assertNever, type ToolCallOrigin } from '@agent-checkpoint/core';
+import { assertNever, forTerminal, type ToolCallOrigin } from '@agent-checkpoint/core';
 import { AGENT_TITLES } from '../install/hook-entries.ts';
 import type { TerminalStyle } from '../manage/terminal-style.ts';
 import type { EvidenceTiming, ExplainedCall, ExplainReport } from './explain-turn.ts';
-import { forTerminal } from '@agent-checkpoint/core';
 
 const MAX_COMMAND = 110;
 
@@ -130,7 +129,7 @@ function describeSource(source: ExplainReport['configSources'][number]): string 
 }
 
 /** `[subagent general-purpose a20f94b6…]`: who made a call that is not the main agent's. */
-export function originLabel(origin: ToolCallOrigin): string {
+function originLabel(origin: ToolCallOrigin): string {
   const kind = origin.kind;
   switch (kind) {
     case 'subagent':

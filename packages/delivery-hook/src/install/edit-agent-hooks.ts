@@ -16,7 +16,7 @@ import { hookCommandLine, isOurHookCommandForm, mentionsOurHook, type HookProgra
  */
 
 /** Whether the handler `command` in `event` is ours (see above). */
-export function isOurHandler(event: string, command: unknown, recorded: readonly string[]): boolean {
+function isOurHandler(event: string, command: unknown, recorded: readonly string[]): boolean {
   if (typeof command !== 'string') return false;
   if (recorded.includes(command)) return true;
   const allowedArgs = Object.values(OUR_HOOK_ENTRIES)
@@ -240,7 +240,7 @@ export function duplicateHookKeyIn(text: string): string | undefined {
  * parse with a JSON parser that keeps the LAST duplicate while a tree edit would change the first:
  * install would report success for an entry the agent never sees. Such a file is refused.
  */
-export function findDuplicateHookKey(root: Node): string | undefined {
+function findDuplicateHookKey(root: Node): string | undefined {
   const inRoot = duplicateKeyIn(root, 'the top level');
   if (inRoot !== undefined) return inRoot;
   const hooks = propertyValue(root, 'hooks');

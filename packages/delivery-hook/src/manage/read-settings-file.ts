@@ -116,7 +116,7 @@ export function readSettingsFileOrThrow(path: string, maxBytes = SETTINGS_FILE_M
 }
 
 /** "a directory", "a FIFO (named pipe)"…, for "<path> is …, not a regular file". */
-export function fileKind(info: Stats): string {
+function fileKind(info: Stats): string {
   if (info.isDirectory()) return 'a directory';
   if (info.isFIFO()) return 'a FIFO (named pipe)';
   if (info.isCharacterDevice()) return 'a character device';
@@ -127,7 +127,7 @@ export function fileKind(info: Stats): string {
 }
 
 /** The errno code of a Node fs error, if any. */
-export function errnoCode(error: unknown): string | undefined {
+function errnoCode(error: unknown): string | undefined {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   return typeof code === 'string' ? code : undefined;
 }
