@@ -75,3 +75,18 @@ describe('commitInstall in a state directory with planted links', () => {
     expect(readdirSync(elsewhere)).toEqual([]);
   });
 });
+
+describe('readInstallRecord', () => {
+  it('never reads a record through a planted symlink (a record decides what uninstall restores)', async () => {
+    const { root, stateDir, settings } = setup();
+    const forged = join(root, 'forged.json');
+    writeFileSync(forged, JSON.stringify({ version: 1, path: settings, originalExisted: true, original: 'ZXZpbA==', installedSha256: 'x', createdDirs: [], installedAt: 'now', by: 'evil' }));
+    mkdirSync(installsDir(stateDir), { mode: 0o700 });
+    symlinkSync(forged, installRecordPath(stateDir, settings));
+    expect(await readInstallRecord(stateDir, settings)).toBeUndefined();
+    // The same bytes as a regular file are read: the refusal is about the link.
+    rmSync(installRecordPath(stateDir, settings));
+    writeFileSync(installRecordPath(stateDir, settings), readFileSync(forged));
+    expect((await readInstallRecord(stateDir, settings))?.by).toBe('evil');
+  });
+});

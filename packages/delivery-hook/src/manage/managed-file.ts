@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { lstatSync } from 'node:fs';
-import { mkdir, readFile, rm, rmdir, stat } from 'node:fs/promises';
+import { mkdir, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { ensureDirSafelySync, UnsafePathError, writeFileSafely } from '@agent-checkpoint/core';
+import { ensureDirSafelySync, readRegularFileSync, UnsafePathError, writeFileSafely } from '@agent-checkpoint/core';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 import { describeErrno, readSettingsFileOrThrow, SettingsFileError } from './read-settings-file.ts';
@@ -69,10 +69,19 @@ export function installRecordPath(stateDir: string, path: string): string {
   return join(installsDir(stateDir), `${sha256(path).slice(0, 24)}.json`);
 }
 
+/** A record is a few KiB (the original bytes of one settings file, base64); anything larger is not ours. */
+const MAX_RECORD_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The record of `path`, or undefined when there is none or it is unusable. Never read through a link
+ * (nor a FIFO or device) planted in the state directory: a record decides what uninstall restores.
+ */
 export async function readInstallRecord(stateDir: string, path: string): Promise<InstallRecord | undefined> {
   let text: string;
   try {
-    text = await readFile(installRecordPath(stateDir, path), 'utf8');
+    const read = readRegularFileSync(installRecordPath(stateDir, path), MAX_RECORD_BYTES);
+    if (read === undefined) return undefined;
+    text = read.text;
   } catch {
     return undefined;
   }
