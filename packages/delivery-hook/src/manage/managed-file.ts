@@ -37,9 +37,9 @@ export interface InstallRecord {
   /** Which command wrote it (`agent-checkpoint-hook install --agent claude`…), for people reading it. */
   readonly by: string;
   /**
-   * The exact entries (hook command strings) our last change left in the file: what uninstall may
-   * remove, by exact match. Absent in records of older versions (and for files whose change is not a
-   * list of entries, like Codex's notify line).
+   * The exact entries our last change left in the file: what uninstall may remove, by exact match —
+   * hook command strings, or for Codex's `notify` line the JSON of the argv head we wrote (our node,
+   * bundle and options). Absent in records of older versions.
    */
   readonly commands?: readonly string[];
 }
