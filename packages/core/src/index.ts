@@ -20,6 +20,7 @@ export type { ReadSessionStateResult, UpdateSessionStateOptions, UpdateSessionSt
 export { sessionStatePath, sessionsDir, switchesDir, type SessionStateLocation } from './state/state-files.ts';
 export * from './state/claim-checkpoint.ts';
 export * from './state/off-switches.ts';
+export { readRegularFileSync, describeReadFailure, SymlinkRefusedError, FileTooLargeError, type RegularFileContent } from './state/read-regular-file.ts';
 export { pruneStateDir, STATE_MAX_AGE_MS, type PruneStateDirOptions } from './state/prune-state-dir.ts';
 export * from './fs-safe/index.ts';
 export * from './text-safety/index.ts';

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 
 /**
  * The directory a hook run works in. The agent's payload names it (`cwd`); the hook process's own
@@ -48,4 +48,24 @@ export function directoryProblem(path: string): string | undefined {
     const code = (error as NodeJS.ErrnoException).code;
     return code === 'ENOENT' || code === 'ENOTDIR' ? 'does not exist' : `cannot be used (${code ?? String(error)})`;
   }
+}
+
+/**
+ * The directory a management command (`resume-prompt`, `state`) works for: `--cwd` when given (a
+ * relative one resolved against the current directory), else the current directory. A current
+ * directory that is gone (a removed worktree), or a `--cwd` that names no directory, gives the one
+ * line to print instead of a raw exception later.
+ */
+export function chooseCommandCwd(given: string | undefined, current: string | undefined): RunCwd {
+  if (given === undefined || given === '') {
+    return current === undefined
+      ? { kind: 'none', detail: 'the current directory no longer exists (a removed worktree?); cd into an existing directory, or pass --cwd <absolute directory>' }
+      : { kind: 'ok', cwd: current };
+  }
+  if (!isAbsolute(given) && current === undefined) {
+    return { kind: 'none', detail: `--cwd ${given} is relative, and the current directory no longer exists (a removed worktree?); pass an absolute directory` };
+  }
+  const dir = isAbsolute(given) ? given : resolve(current as string, given);
+  const problem = directoryProblem(dir);
+  return problem === undefined ? { kind: 'ok', cwd: dir } : { kind: 'none', detail: `--cwd ${given} ${problem}` };
 }

@@ -209,7 +209,7 @@ async function loadConfigFile(
   const { bytes, realPath } = read;
   const text = bytes.toString('utf8');
 
-  const key = options.cacheDir === undefined ? undefined : configCacheKey(text);
+  const key = options.cacheDir === undefined ? undefined : configCacheKey(bytes);
   if (key !== undefined && options.cacheDir !== undefined) {
     const cached = readCachedConfig(options.cacheDir, key);
     if (cached) return { config: cached, bytes, realPath };

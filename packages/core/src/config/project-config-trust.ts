@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { SymlinkRefusedError } from '../state/read-regular-file.ts';
 import { ensurePrivateDir, readSmallFileSync, writePrivateFileAtomic } from '../state/state-files.ts';
 
 /**
@@ -105,5 +106,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function errorText(error: unknown): string {
+  if (error instanceof SymlinkRefusedError) return 'a symlink, not followed';
   return error instanceof Error ? ((error as NodeJS.ErrnoException).code ?? error.message) : String(error);
 }

@@ -127,7 +127,11 @@ that silently matches nothing. The checkpoint itself never fails because of conf
 
 A file that validated once is remembered by content hash in
 \`$XDG_CACHE_HOME/agent-checkpoint/config\` (default \`~/.cache/agent-checkpoint/config\`), so the
-validator only runs again after the file changes. Deleting that directory is always safe.
+validator only runs again after the file changes. Deleting that directory is always safe. The cache
+never holds commands or write paths: a file that sets one (\`runTests.command\`, \`directExecution.*\`,
+\`handoff.dir\` …) is validated from its own bytes at every load, so an entry planted in the cache cannot
+add or swap a command, for the user file or a trusted project file alike. The directory is used only
+when it is private (yours, not writable by others).
 
 ## Trust: commands and write paths from a project file
 

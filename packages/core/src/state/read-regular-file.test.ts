@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NotARegularFileError } from '../transcript/read-jsonl-tail.ts';
-import { describeReadFailure, FileTooLargeError, readRegularFileSync } from './read-regular-file.ts';
+import { describeReadFailure, FileTooLargeError, readRegularFileSync, SymlinkRefusedError } from './read-regular-file.ts';
 import { killSnippets, lastJsonLine, runModuleSnippet } from '../test-support/run-module-snippet.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -43,6 +43,23 @@ describe('readRegularFileSync', () => {
     };
     expect(failure(join(root, 'big'))).toBe('larger than 6 bytes');
     expect(failure(join(root, 'dir'))).toBe('not a regular file (a FIFO, socket or device)');
+  });
+
+  it('never follows a symlink on the last component (to a regular file, or dangling); a linked directory above is fine', () => {
+    writeFileSync(join(root, 'target'), 'secret');
+    symlinkSync(join(root, 'target'), join(root, 'link'));
+    symlinkSync(join(root, 'nowhere'), join(root, 'dangling'));
+    expect(() => readRegularFileSync(join(root, 'link'), 100)).toThrow(SymlinkRefusedError);
+    expect(() => readRegularFileSync(join(root, 'dangling'), 100)).toThrow(SymlinkRefusedError);
+    try {
+      readRegularFileSync(join(root, 'link'), 100);
+    } catch (error) {
+      expect(describeReadFailure(error)).toBe('a symlink (not followed)');
+    }
+    mkdirSync(join(root, 'real-dir'));
+    writeFileSync(join(root, 'real-dir', 'f'), 'ok');
+    symlinkSync(join(root, 'real-dir'), join(root, 'dir-link'));
+    expect(readRegularFileSync(join(root, 'dir-link', 'f'), 100)?.text).toBe('ok');
   });
 
   // procfs files report size 0 and have content: the read must go on past what fstat said, bounded.

@@ -8,6 +8,21 @@ export interface RegularFileContent {
   readonly size: number;
 }
 
+/**
+ * Thrown by {@link readRegularFileSync} when the path's last component is a symbolic link: our state
+ * files are never links, so one there was planted (the state directory's path is handed to the agent)
+ * and reading through it would let its target's contents flow into a message or a decision.
+ */
+export class SymlinkRefusedError extends Error {
+  override readonly name = 'SymlinkRefusedError';
+  readonly code = 'ELOOP';
+  readonly path: string;
+  constructor(path: string) {
+    super(`${path} is a symlink (not followed)`);
+    this.path = path;
+  }
+}
+
 /** Thrown by {@link readRegularFileSync} for a file larger than its cap (it is not one of ours). */
 export class FileTooLargeError extends Error {
   override readonly name = 'FileTooLargeError';
@@ -21,10 +36,14 @@ export class FileTooLargeError extends Error {
   }
 }
 
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+
 /**
  * Read a whole regular file of at most `maxBytes` as UTF-8, never waiting on a special file.
  *
- * The file is opened with O_NONBLOCK and checked on the open descriptor: a FIFO planted where one of
+ * The last component is never followed (O_NOFOLLOW): a symlink there throws {@link SymlinkRefusedError}
+ * (the kernel refuses it in the same `open(2)`, so nothing is added to the hot path). The file is
+ * opened with O_NONBLOCK and checked on the open descriptor: a FIFO planted where one of
  * our files should be (or swapped in after a `stat`) would otherwise block `open(2)` until a writer
  * appears — on the main thread if synchronous, or in a thread-pool thread that keeps Node from
  * exiting, so no deadline timer could end the run. At most `maxBytes + 1` bytes are read, so a file
@@ -34,15 +53,19 @@ export class FileTooLargeError extends Error {
  * a thread-pool round trip (milliseconds on a loaded machine).
  *
  * @returns undefined when the file does not exist.
- * @throws NotARegularFileError for a directory, FIFO, socket or device; {@link FileTooLargeError} over
- *   the cap; other I/O errors (EACCES, ELOOP…) as they are.
+ * @throws NotARegularFileError for a directory, FIFO, socket or device; {@link SymlinkRefusedError} for
+ *   a symlink (or a symlink loop); {@link FileTooLargeError} over the cap; other I/O errors (EACCES…)
+ *   as they are.
  */
 export function readRegularFileSync(path: string, maxBytes: number): RegularFileContent | undefined {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | NOFOLLOW);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') return undefined;
+    const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    if (code === 'ENOENT') return undefined;
+    // Linux and macOS say ELOOP for O_NOFOLLOW on a link; FreeBSD says EMLINK.
+    if (code === 'ELOOP' || code === 'EMLINK') throw new SymlinkRefusedError(path);
     throw error;
   }
   try {
@@ -72,10 +95,12 @@ export function readRegularFileSync(path: string, maxBytes: number): RegularFile
 
 /**
  * Why {@link readRegularFileSync} failed, for a diagnostic that already names the path:
- * `not a regular file (a FIFO, socket or device)`, `larger than N bytes`, or the I/O error's message.
+ * `not a regular file (a FIFO, socket or device)`, `a symlink (not followed)`, `larger than N bytes`, or
+ * the I/O error's message.
  */
 export function describeReadFailure(error: unknown): string {
   if (error instanceof NotARegularFileError) return 'not a regular file (a FIFO, socket or device)';
   if (error instanceof FileTooLargeError) return `larger than ${error.maxBytes} bytes`;
+  if (error instanceof SymlinkRefusedError) return 'a symlink (not followed)';
   return error instanceof Error ? error.message : String(error);
 }

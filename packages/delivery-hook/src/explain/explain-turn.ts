@@ -20,6 +20,7 @@ import {
   type ToolKind,
   type ToolOutcome,
   type TurnHint,
+  type StartSecondCommit,
 } from '@agent-checkpoint/core';
 import { loadTranscriptReader } from '../load-transcript-reader.ts';
 import { findLatestTranscript, sessionIdOfTranscript } from './find-latest-transcript.ts';
@@ -85,7 +86,18 @@ export interface ExplainReport {
   /** The text the hook would deliver (undefined: it stays silent). */
   readonly message?: string;
   readonly calls: readonly ExplainedCall[];
-  readonly files: readonly { readonly path: string; readonly reason: AttributionReason; readonly calls: readonly number[] }[];
+  /**
+   * `uncertainCommit`: the file comes only from commits of the turn's start second that nothing could
+   * place before or after the prompt (see {@link ExplainReport.startSecondCommits}).
+   */
+  readonly files: readonly { readonly path: string; readonly reason: AttributionReason; readonly calls: readonly number[]; readonly uncertainCommit?: true }[];
+  /**
+   * Commits whose committer time (whole seconds) is the second the turn started, with the verdict
+   * (`before-turn`: never the turn's; `during-turn`; `unknown`) and what decided it (`loose-object`,
+   * `pack`, `reflog`, `none`). Absent when there is none (the common case). Same as
+   * `outcome.git.startSecondCommits`, restated here for readers of the report.
+   */
+  readonly startSecondCommits?: readonly StartSecondCommit[];
   /** Each matched category, with the configuration layer that defined it (`source`). */
   readonly categories: readonly (CategoryMatch & EvidenceTiming & { readonly source?: ConfigSource })[];
   readonly followUps: readonly (FollowUpMatch & EvidenceTiming)[];
@@ -157,7 +169,13 @@ export async function explainTurn(request: ExplainRequest): Promise<ExplainRepor
   }));
   const numberOf = new Map(calls.map((c) => [c.id, c.n]));
   const numbers = (ids: readonly string[]): number[] => ids.flatMap((id) => (numberOf.has(id) ? [numberOf.get(id)!] : []));
-  const files = outcome.files.map((f) => ({ path: f.file.path, reason: f.reason, calls: numbers(f.callIds) }));
+  const files = outcome.files.map((f) => ({
+    path: f.file.path,
+    reason: f.reason,
+    calls: numbers(f.callIds),
+    ...(f.file.uncertainCommit === true ? { uncertainCommit: true as const } : {}),
+  }));
+  const startSecondCommits = outcome.git?.kind === 'repo' ? outcome.git.startSecondCommits : undefined;
   const lastChange = (paths: readonly string[]): number | undefined => {
     const changes = files.filter((f) => paths.includes(f.path)).flatMap((f) => f.calls);
     return changes.length === 0 ? undefined : Math.max(...changes);
@@ -229,6 +247,7 @@ export async function explainTurn(request: ExplainRequest): Promise<ExplainRepor
     ...(outcome.message === undefined ? {} : { message: outcome.message }),
     calls,
     files,
+    ...(startSecondCommits === undefined || startSecondCommits.length === 0 ? {} : { startSecondCommits }),
     categories,
     followUps,
     requiredActions: (outcome.result?.requiredActions ?? []).map((a) => a.text),

@@ -59,7 +59,15 @@ export function renderExplain(untrusted: ExplainReport, style: TerminalStyle): s
   heading('2. Files changed by this turn (git, attributed through the transcript)');
   if (report.files.length === 0) out.push(`   ${s.dim('(none: nothing this turn touched is changed in git)')}`);
   const pathWidth = Math.max(...report.files.map((f) => f.path.length), 4);
-  for (const file of report.files) out.push(`   ${file.path.padEnd(pathWidth)}  ${s.dim(reasonText(file.reason, file.calls, report.calls))}`);
+  for (const file of report.files) {
+    const uncertain = file.uncertainCommit === true ? s.yellow(' (from a commit of the start second that could not be placed)') : '';
+    out.push(`   ${file.path.padEnd(pathWidth)}  ${s.dim(reasonText(file.reason, file.calls, report.calls))}${uncertain}`);
+  }
+  if (report.startSecondCommits !== undefined) {
+    out.push('');
+    out.push(`   Commits made in the second the turn started (git keeps whole seconds):`);
+    for (const commit of report.startSecondCommits) out.push(`   ${commit.oid.slice(0, 12)}  ${startSecondText(commit, s)}`);
+  }
 
   heading('3. What these changes require, and the evidence found');
   if (report.categories.length === 0 && report.followUps.length === 0) {
@@ -188,6 +196,37 @@ function reasonText(reason: ExplainReport['files'][number]['reason'], calls: rea
       return 'uncommitted, last modified before the part of the turn that was read (transcript capped): it may have changed there';
     default:
       return reason;
+  }
+}
+
+/** `before the prompt, not the turn's (its loose object was written before the prompt)`, and the like. */
+function startSecondText(commit: NonNullable<ExplainReport['startSecondCommits']>[number], s: TerminalStyle): string {
+  const verdict = commit.verdict;
+  const why = evidenceText(commit.evidence);
+  switch (verdict) {
+    case 'before-turn':
+      return `${s.green('before the prompt')}: not the turn's ${s.dim(`(${why})`)}`;
+    case 'during-turn':
+      return `${s.bold('during the turn')}: the turn's ${s.dim(`(${why})`)}`;
+    case 'unknown':
+      return `${s.yellow('unknown')}: its files count only if the turn could have made a commit ${s.dim(`(${why})`)}`;
+    default:
+      return assertNever(verdict);
+  }
+}
+
+function evidenceText(evidence: NonNullable<ExplainReport['startSecondCommits']>[number]['evidence']): string {
+  switch (evidence) {
+    case 'loose-object':
+      return 'the time of its loose object file';
+    case 'pack':
+      return 'it is packed, and no pack written since the turn started holds it';
+    case 'reflog':
+      return 'HEAD\'s reflog was last written before the prompt, ending at the branch tip';
+    case 'none':
+      return 'nothing on disk tells: packed since, whole-second file times, or unreadable';
+    default:
+      return assertNever(evidence);
   }
 }
 

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rm, rmdir, stat } from 'node:fs/promises';
+import { lstatSync } from 'node:fs';
+import { mkdir, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { ensureDirSafelySync, readRegularFileSync, UnsafePathError, writeFileSafely } from '@agent-checkpoint/core';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 import { describeErrno, readSettingsFileOrThrow, SettingsFileError } from './read-settings-file.ts';
@@ -35,9 +37,9 @@ export interface InstallRecord {
   /** Which command wrote it (`agent-checkpoint-hook install --agent claude`…), for people reading it. */
   readonly by: string;
   /**
-   * The exact entries (hook command strings) our last change left in the file: what uninstall may
-   * remove, by exact match. Absent in records of older versions (and for files whose change is not a
-   * list of entries, like Codex's notify line).
+   * The exact entries our last change left in the file: what uninstall may remove, by exact match —
+   * hook command strings, or for Codex's `notify` line the JSON of the argv head we wrote (our node,
+   * bundle and options). Absent in records of older versions.
    */
   readonly commands?: readonly string[];
 }
@@ -67,10 +69,19 @@ export function installRecordPath(stateDir: string, path: string): string {
   return join(installsDir(stateDir), `${sha256(path).slice(0, 24)}.json`);
 }
 
+/** A record is a few KiB (the original bytes of one settings file, base64); anything larger is not ours. */
+const MAX_RECORD_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The record of `path`, or undefined when there is none or it is unusable. Never read through a link
+ * (nor a FIFO or device) planted in the state directory: a record decides what uninstall restores.
+ */
 export async function readInstallRecord(stateDir: string, path: string): Promise<InstallRecord | undefined> {
   let text: string;
   try {
-    text = await readFile(installRecordPath(stateDir, path), 'utf8');
+    const read = readRegularFileSync(installRecordPath(stateDir, path), MAX_RECORD_BYTES);
+    if (read === undefined) return undefined;
+    text = read.text;
   } catch {
     return undefined;
   }
@@ -134,6 +145,8 @@ export async function commitInstall(options: {
   if (change.after === undefined) throw new Error('an install never deletes a file');
   if (isNoop(change)) return { changed: false };
   const previous = await readInstallRecord(stateDir, change.path);
+  // Refuse a planted link before the settings file is touched, not after (the record is written last).
+  assertRecordWritable(stateDir, change.path);
   const createdDirs = await ensureDir(dirname(change.path));
   const backup = change.before === undefined ? undefined : await writeBackup(stateDir, change.path, change.before, options.now);
   await writeSettings(change.path, change.after);
@@ -228,9 +241,41 @@ async function writeSettings(path: string, bytes: Buffer): Promise<void> {
   }
 }
 
+/**
+ * Records and backups live in the state directory, whose contents are untrusted (its path is handed to
+ * the agent): written through core's fs-safe, so a link planted as a record or a backup name, or as
+ * `installs/` itself, is refused rather than written through.
+ */
 async function writeRecord(stateDir: string, record: InstallRecord): Promise<void> {
-  await mkdir(installsDir(stateDir), { recursive: true, mode: 0o700 });
-  await writeFileAtomic(installRecordPath(stateDir, record.path), `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
+  await inStateDir(installRecordPath(stateDir, record.path), () =>
+    writeFileSafely(stateDir, recordRelPath(stateDir, record.path), `${JSON.stringify(record, null, 2)}\n`, { rootKind: 'private', mode: 0o600 }),
+  );
+}
+
+function recordRelPath(stateDir: string, path: string): string {
+  return join('installs', basename(installRecordPath(stateDir, path)));
+}
+
+/** The checks {@link writeRecord} will make, made early: `installs/` safe, the record name not a link or special file. */
+function assertRecordWritable(stateDir: string, path: string): void {
+  const record = installRecordPath(stateDir, path);
+  try {
+    ensureDirSafelySync(stateDir, 'installs', { rootKind: 'private' });
+    const info = lstatSync(record, { throwIfNoEntry: false });
+    if (info !== undefined && !info.isFile()) throw new UnsafePathError(record, 'not a regular file');
+  } catch (error) {
+    throw new SettingsFileError(record, `cannot be written: ${error instanceof UnsafePathError ? error.reason : describeErrno(error)}`);
+  }
+}
+
+/** A refused state-dir write as a {@link SettingsFileError} naming the state file (one clear line). */
+async function inStateDir<T>(file: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (error instanceof UnsafePathError) throw new SettingsFileError(file, `cannot be written: ${error.reason}`);
+    throw error;
+  }
 }
 
 async function removeRecord(stateDir: string, path: string): Promise<void> {
@@ -239,12 +284,11 @@ async function removeRecord(stateDir: string, path: string): Promise<void> {
 
 /** `<state dir>/installs/backups/<name>.<time>.<hash>.bak`: every version we replaced, kept. */
 async function writeBackup(stateDir: string, path: string, bytes: Buffer, now = new Date()): Promise<string> {
-  const dir = join(installsDir(stateDir), 'backups');
-  await mkdir(dir, { recursive: true, mode: 0o700 });
   const stamp = now.toISOString().replaceAll(':', '').replace(/\.\d+Z$/, 'Z');
-  const file = join(dir, `${basename(path)}.${stamp}.${sha256(path).slice(0, 8)}.bak`);
-  await writeFileAtomic(file, bytes, { mode: 0o600 });
-  return file;
+  const name = `${basename(path)}.${stamp}.${sha256(path).slice(0, 8)}.bak`;
+  return inStateDir(join(installsDir(stateDir), 'backups', name), () =>
+    writeFileSafely(stateDir, join('installs', 'backups', name), bytes, { rootKind: 'private', mode: 0o600 }),
+  );
 }
 
 /** Create `dir` and missing parents; returns the directories created, deepest first. */

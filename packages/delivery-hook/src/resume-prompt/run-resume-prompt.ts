@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { contextCheckpointConfigOf, findProjectRoot, latestHandoff, loadConfig, renderResumePrompt } from '@agent-checkpoint/core';
 import { STDERR_PREFIX } from '../debug-log.ts';
+import { chooseCommandCwd, currentDirectory } from '../run-cwd.ts';
 
 /** Default age limit of the handoff a loop runner resumes from. */
 const DEFAULT_MAX_AGE_HOURS = 24;
@@ -14,7 +15,6 @@ const DEFAULT_MAX_AGE_HOURS = 24;
  * nothing on stdout; notes go to stderr.
  */
 export async function runResumePrompt(args: readonly string[], write: (text: string) => Promise<void>): Promise<number> {
-  let cwd = process.cwd();
   let maxAgeHours = DEFAULT_MAX_AGE_HOURS;
   try {
     const { values } = parseArgs({
@@ -23,7 +23,13 @@ export async function runResumePrompt(args: readonly string[], write: (text: str
       allowPositionals: false,
       strict: true,
     });
-    if (values.cwd !== undefined && values.cwd !== '') cwd = values.cwd;
+    // A removed worktree: one line, not a raw ENOENT from process.cwd().
+    const where = chooseCommandCwd(values.cwd, currentDirectory());
+    if (where.kind === 'none') {
+      process.stderr.write(`${STDERR_PREFIX} resume-prompt: ${where.detail}\n`);
+      return 0;
+    }
+    const cwd = where.cwd;
     const hours = values['max-age-hours'];
     if (hours !== undefined) {
       const n = Number(hours);

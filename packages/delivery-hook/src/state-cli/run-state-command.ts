@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import * as z from 'zod/mini';
 import { createCheckpointStore, UnifiedCheckpointSchema, type CheckpointInput, type PhaseUpdate } from '@agent-checkpoint/core';
 import { STDERR_PREFIX } from '../debug-log.ts';
+import { chooseCommandCwd, currentDirectory } from '../run-cwd.ts';
 import { readStdin } from '../read-stdin.ts';
 import { describeIssues } from '../zod-issues.ts';
 
@@ -70,9 +71,13 @@ export async function runStateCommand(args: readonly string[], write: (text: str
   if (command === undefined || command === '') return usage('--command <name> is required');
   const feature = values['feature'] === undefined || values['feature'] === '' ? null : values['feature'];
 
+  // A removed worktree or a --cwd that names no directory: one line, not a raw exception.
+  const where = chooseCommandCwd(values['cwd'], currentDirectory());
+  if (where.kind === 'none') return failed(`state: ${where.detail}`);
+
   const problems: string[] = [];
   const store = createCheckpointStore({
-    projectRoot: values['cwd'] ?? process.cwd(),
+    projectRoot: where.cwd,
     ...(values['state-dir'] !== undefined ? { stateDir: values['state-dir'] } : {}),
     logger: (message, error) => {
       const detail = error === undefined ? '' : `: ${error instanceof Error ? error.message : String(error)}`;

@@ -111,3 +111,42 @@ describe('set-up commands in a deleted working directory: one clear line, exit 1
     expect(bad.stderr).toBe(`agent-checkpoint: doctor: --cwd ${missing} does not exist\n`);
   });
 });
+
+describe('resume-prompt and state in a deleted working directory: one clear line', () => {
+  it('resume-prompt (exit 0, like the hooks); with --cwd <the repository> it works from there', async () => {
+    const w = open(CLAUDE_FIXTURE);
+    const scenario = w.scenario('actionable');
+    const gone = await runInDeletedDirectory(join(w.root, 'removed-worktree'), ['resume-prompt'], scenario.env);
+    expect(gone.signal).toBeNull();
+    expect(gone.code).toBe(0);
+    expect(gone.stdout).toBe('');
+    expect(gone.stderr).toBe('agent-checkpoint: resume-prompt: the current directory no longer exists (a removed worktree?); cd into an existing directory, or pass --cwd <absolute directory>\n');
+
+    const relative = await runInDeletedDirectory(join(w.root, 'removed-worktree'), ['resume-prompt', '--cwd', 'sub'], scenario.env);
+    expect(relative.stderr).toBe('agent-checkpoint: resume-prompt: --cwd sub is relative, and the current directory no longer exists (a removed worktree?); pass an absolute directory\n');
+
+    const ok = await runInDeletedDirectory(join(w.root, 'removed-worktree'), ['resume-prompt', '--cwd', scenario.cwd], scenario.env);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toBe('');
+    expect(ok.stderr).toMatch(/^agent-checkpoint: no handoff younger than 24 h in \S+\n$/);
+  });
+
+  it('state (exit 1, failed); with --cwd <the repository> it works from there', async () => {
+    const w = open(CLAUDE_FIXTURE);
+    const scenario = w.scenario('actionable');
+    const gone = await runInDeletedDirectory(join(w.root, 'removed-worktree'), ['state', 'load', '--command', 'build'], scenario.env);
+    expect(gone.signal).toBeNull();
+    expect(gone.code).toBe(1);
+    expect(gone.stdout).toBe('');
+    expect(gone.stderr).toBe('agent-checkpoint: state: the current directory no longer exists (a removed worktree?); cd into an existing directory, or pass --cwd <absolute directory>\n');
+
+    const missing = join(w.root, 'no-such-dir');
+    const bad = await runInDeletedDirectory(join(w.root, 'removed-worktree'), ['state', 'load', '--command', 'build', '--cwd', missing], scenario.env);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toBe(`agent-checkpoint: state: --cwd ${missing} does not exist\n`);
+
+    const ok = await runInDeletedDirectory(join(w.root, 'removed-worktree'), ['state', 'load', '--command', 'build', '--cwd', scenario.cwd], scenario.env);
+    expect(ok.code, ok.stderr).toBe(3); // no checkpoint yet
+    expect(ok.stdout).toBe('null\n');
+  });
+});

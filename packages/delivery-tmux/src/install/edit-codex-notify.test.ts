@@ -76,6 +76,34 @@ describe('installNotify / uninstallNotify', () => {
     expect(readOurNotify(['notify-send'])).toBeUndefined();
   });
 
+  test("only our exact form (or a recorded head) is ours; a user's wrapper naming our program is chained on install and kept on uninstall", () => {
+    for (const wrapper of [
+      ['/usr/local/bin/my-wrapper', '/opt/ac/agent-checkpoint-tmux.mjs'],
+      ['bash', '-c', 'node /opt/ac/agent-checkpoint-tmux.mjs "$1"', 'x'],
+      ['node', '/home/me/wrap.mjs', '/opt/ac/agent-checkpoint-tmux.mjs'],
+      ['time', 'node', '/opt/ac/agent-checkpoint-tmux.mjs'],
+      ['/usr/bin/node', 'agent-checkpoint-tmux.mjs'], // relative: not what install writes
+      ['/usr/bin/node', '/opt/ac/agent-checkpoint-tmux.mjs', 'positional'],
+      ['/opt/ac/agent-checkpoint-tmux'],
+    ]) {
+      expect(readOurNotify(wrapper), wrapper.join(' ')).toBeUndefined();
+      const text = `notify = ${renderArray(wrapper)}\n`;
+      expect((parse(install(text)) as { notify: string[] }).notify).toEqual([...US, '--', ...wrapper]);
+      expect(uninstall(text)).toBe(text);
+      expect(uninstall(install(text))).toBe(text);
+    }
+    // Our forms: absolute or bare node, absolute bundle, options only.
+    expect(readOurNotify(['/usr/bin/node', '/opt/ac/agent-checkpoint-tmux.mjs', '--idle-wait-ms=3000'])).toEqual({ options: ['--idle-wait-ms=3000'], chain: [] });
+    expect(readOurNotify(['nodejs', '/opt/ac/agent-checkpoint-tmux.mjs'])).toEqual({ options: [], chain: [] });
+    // A head the install record holds is ours by exact match, whatever its form.
+    const odd = ['/opt/volta/bin/volta-shim', '/opt/ac/agent-checkpoint-tmux.mjs'];
+    expect(readOurNotify([...odd, '--', 'say'])).toBeUndefined();
+    expect(readOurNotify([...odd, '--', 'say'], [JSON.stringify(odd)])).toEqual({ options: [], chain: ['say'] });
+    const recordedText = `notify = ${renderArray([...odd, '--', 'say'])}\n`;
+    const result = uninstallNotify(recordedText, undefined, [JSON.stringify(odd)]);
+    expect(result.ok && parse(result.text)).toEqual({ notify: ['say'] });
+  });
+
   test('a string that is not safe as-is is escaped', () => {
     const weird = ['/p/with "quotes"/and\\backslash/agent-checkpoint-tmux.mjs'];
     const result = installNotify('', ['/usr/bin/node', ...weird]);

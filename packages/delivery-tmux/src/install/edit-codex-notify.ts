@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { basename, isAbsolute } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { parse, TomlError } from 'smol-toml';
 import { scanTomlTopLevel, simpleKey, type TopLevelStatement } from './scan-toml-top-level.ts';
@@ -28,27 +28,64 @@ export type NotifyEditResult =
     }
   | { readonly ok: false; readonly error: string };
 
-/** The `--name=value` options and chain of a notify argv that runs us; undefined when it does not. */
-export function readOurNotify(argv: readonly string[]): { readonly options: readonly string[]; readonly chain: readonly string[] } | undefined {
+/**
+ * The `--name=value` options and chain of a notify argv that an install of ours wrote; undefined when
+ * it is anything else. Ours is exactly what install writes (issue 12 class 4): the part before the
+ * first `--` is either recorded in the install record (`recorded`: the JSON of each head we wrote,
+ * exact match), or has our form — a Node executable, the absolute path of `agent-checkpoint-tmux.mjs`,
+ * then only `--name[=value]` options. A user's wrapper that merely names our program (a script taking
+ * it as an argument, `bash -c '…agent-checkpoint-tmux…'`, `time node …`) is the user's: install chains
+ * it and uninstall keeps it.
+ */
+export function readOurNotify(
+  argv: readonly string[],
+  recorded: readonly string[] = [],
+): { readonly options: readonly string[]; readonly chain: readonly string[] } | undefined {
   const dashDash = argv.indexOf('--');
   const head = dashDash === -1 ? argv : argv.slice(0, dashDash);
-  const self = head.findIndex(isOurProgram);
-  if (self === -1) return undefined;
-  return { options: head.slice(self + 1).filter((a) => a.startsWith('--')), chain: dashDash === -1 ? [] : argv.slice(dashDash + 1) };
+  if (!recorded.includes(notifyHeadKey(head)) && !isOurNotifyForm(head)) return undefined;
+  return { options: head.slice(2), chain: dashDash === -1 ? [] : argv.slice(dashDash + 1) };
 }
 
-/** A file name that is our notify program (`agent-checkpoint-tmux`, `agent-checkpoint-tmux.mjs`). */
+/** How a head we wrote is kept in the install record's `commands`: its JSON. */
+export function notifyHeadKey(head: readonly string[]): string {
+  return JSON.stringify(head);
+}
+
+/** The part of a notify argv before the first `--`: our program and its options, when it is ours. */
+export function notifyHead(argv: readonly string[]): readonly string[] {
+  const dashDash = argv.indexOf('--');
+  return dashDash === -1 ? argv : argv.slice(0, dashDash);
+}
+
+/** `[<node>, <abs>/agent-checkpoint-tmux.mjs, --opt=value…]`, as install and `install --print` write it. */
+function isOurNotifyForm(head: readonly string[]): boolean {
+  const [node, bundle, ...options] = head;
+  if (node === undefined || bundle === undefined) return false;
+  if (!NODE_NAME.test(basename(node)) || !isAbsolute(bundle) || basename(bundle) !== OUR_BUNDLE_NAME) return false;
+  return options.every((o) => OPTION.test(o));
+}
+
+const OUR_BUNDLE_NAME = 'agent-checkpoint-tmux.mjs';
+/** `node`, `nodejs`, `node20`, `node.exe`: the executable install registers (absolute, or bare in a hand-written line). */
+const NODE_NAME = /^node(?:js)?(?:[-.]?\d[\w.]*)?(?:\.exe)?$/i;
+const OPTION = /^--[A-Za-z][\w-]*(?:=.*)?$/s;
+
+/** Whether an argument names our notify program at all: only to tell the user about a wrapper of theirs, never to decide what is ours. */
 export function isOurProgram(arg: string): boolean {
   return /^agent-checkpoint-tmux(\.m?js)?$/.test(basename(arg));
 }
 
-/** `text` (undefined: no config.toml yet) with `notify` running `program`, chaining any previous program. */
-export function installNotify(text: string | undefined, program: readonly string[]): NotifyEditResult {
+/**
+ * `text` (undefined: no config.toml yet) with `notify` running `program`, chaining any previous
+ * program that is not ours (`recorded`: see {@link readOurNotify}).
+ */
+export function installNotify(text: string | undefined, program: readonly string[], recorded: readonly string[] = []): NotifyEditResult {
   const source = text ?? '';
   const read = readNotify(source);
   if (!read.ok) return read;
   const { before, statement } = read;
-  const ours = before === undefined ? undefined : readOurNotify(before);
+  const ours = before === undefined ? undefined : readOurNotify(before, recorded);
   const chain = ours !== undefined ? ours.chain : (before ?? []);
   const after = [...program, ...(ours?.options ?? []), ...(chain.length > 0 ? ['--', ...chain] : [])];
   if (before !== undefined && isDeepStrictEqual(before, after)) return { ok: true, text: source, before, after, chain };
@@ -61,11 +98,11 @@ export function installNotify(text: string | undefined, program: readonly string
  * original text when `originalText` — the file before install — shows it), or the statement is
  * removed when nothing was chained.
  */
-export function uninstallNotify(text: string, originalText?: string): NotifyEditResult {
+export function uninstallNotify(text: string, originalText?: string, recorded: readonly string[] = []): NotifyEditResult {
   const read = readNotify(text);
   if (!read.ok) return read;
   const { before, statement } = read;
-  const ours = before === undefined ? undefined : readOurNotify(before);
+  const ours = before === undefined ? undefined : readOurNotify(before, recorded);
   if (before === undefined || statement === undefined || ours === undefined) return { ok: true, text, ...(before === undefined ? {} : { before, after: before }), chain: [] };
   if (ours.chain.length === 0) return verified(text, removeStatement(text, statement), before, undefined, []);
   const original = originalText === undefined ? undefined : readNotify(originalText);

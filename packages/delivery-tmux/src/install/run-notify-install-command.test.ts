@@ -110,6 +110,45 @@ describe('agent-checkpoint-tmux install / uninstall', () => {
     expect(readFileSync(configPath(), 'utf8')).toBe(CONFIG.replace('animations = false', 'animations = true'));
   });
 
+  it("a user's wrapper that names our program is theirs: install chains it (not replaced), uninstall keeps it (not removed)", async () => {
+    // A wrapper script that takes our bundle as an argument: it mentions agent-checkpoint-tmux.mjs, but
+    // install never wrote it.
+    const wrapper = ['/usr/local/bin/log-then-run', '--tag=codex', bundle];
+    mkdirSync(env['CODEX_HOME']!);
+    const config = `model = "gpt-5.5"\nnotify = ${JSON.stringify(wrapper).replaceAll(',', ', ')}\n`;
+    writeFileSync(configPath(), config);
+
+    // Uninstall before any install: nothing of ours there, the wrapper stays byte for byte.
+    const early = await tmux('uninstall');
+    expect(early.code).toBe(0);
+    expect(early.stdout).toContain('not set');
+    expect(readFileSync(configPath(), 'utf8')).toBe(config);
+
+    const installed = await tmux('install');
+    expect(installed.code, installed.stderr).toBe(0);
+    expect((parse(readFileSync(configPath(), 'utf8')) as { notify: string[] }).notify).toEqual([...OURS(), '--', ...wrapper]);
+    expect(installed.stdout).toContain('left as your own wrapper');
+    // Idempotent: the recorded head is ours, the wrapper stays chained once.
+    await tmux('install');
+    expect((parse(readFileSync(configPath(), 'utf8')) as { notify: string[] }).notify).toEqual([...OURS(), '--', ...wrapper]);
+
+    // After another edit (no byte-for-byte restore), uninstall takes out only what install wrote.
+    writeFileSync(configPath(), readFileSync(configPath(), 'utf8').replace('gpt-5.5', 'gpt-5.6'));
+    const removed = await tmux('uninstall');
+    expect(removed.code, removed.stderr).toBe(0);
+    expect((parse(readFileSync(configPath(), 'utf8')) as { notify: string[] }).notify).toEqual(wrapper);
+  });
+
+  it('after the file changed since install, uninstall still removes exactly the notify line install wrote', async () => {
+    mkdirSync(env['CODEX_HOME']!);
+    await tmux('install');
+    // No byte-for-byte restore (the file changed): the recorded head is matched exactly.
+    const text = readFileSync(configPath(), 'utf8');
+    writeFileSync(configPath(), `# mine\n${text}`);
+    await tmux('uninstall');
+    expect(readFileSync(configPath(), 'utf8')).toBe('# mine\n');
+  });
+
   it('creates config.toml when there is none, and uninstall deletes it', async () => {
     const installed = await tmux('install');
     expect(installed.code).toBe(0);

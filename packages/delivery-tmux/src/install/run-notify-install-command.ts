@@ -17,7 +17,7 @@ import {
   renderDiff,
   type TerminalStyle,
 } from '@agent-checkpoint/delivery-hook/manage';
-import { installNotify, renderArray, uninstallNotify } from './edit-codex-notify.ts';
+import { installNotify, isOurProgram, notifyHead, notifyHeadKey, readOurNotify, renderArray, uninstallNotify } from './edit-codex-notify.ts';
 
 /** File name of the bundled notify program. */
 export const TMUX_BUNDLE_NAME = 'agent-checkpoint-tmux.mjs';
@@ -97,7 +97,9 @@ export async function runNotifyInstallCommand(command: 'install' | 'uninstall', 
       return EXIT_FAILURE;
     }
     const before = await readOptionalFile(path);
-    const edited = installNotify(before?.toString('utf8'), program);
+    // What earlier installs wrote (exact heads): only those, or our exact form, are replaced.
+    const recorded = (await readInstallRecord(stateDir, path))?.commands ?? [];
+    const edited = installNotify(before?.toString('utf8'), program, recorded);
     if (!edited.ok) {
       context.writeError(`agent-checkpoint-tmux: cannot edit ${path}: ${edited.error}. Nothing was changed; fix the file, or set notify by hand (install --print).\n`);
       return EXIT_FAILURE;
@@ -115,10 +117,19 @@ export async function runNotifyInstallCommand(command: 'install' | 'uninstall', 
       await context.write(`${s.bold('Codex notify')}: would ${before === undefined ? 'create' : 'change'} ${path}\n${renderDiff(path, before?.toString('utf8'), edited.text, s)}\n`);
       return EXIT_OK;
     }
-    const hadOurs = edited.before !== undefined && edited.before.some((a) => basename(a).startsWith('agent-checkpoint-tmux'));
-    const result = await commitInstall({ stateDir, change, hadOurEntries: hadOurs, by: 'agent-checkpoint-tmux install' });
+    const hadOurs = edited.before !== undefined && readOurNotify(edited.before, recorded) !== undefined;
+    const result = await commitInstall({
+      stateDir,
+      change,
+      hadOurEntries: hadOurs,
+      by: 'agent-checkpoint-tmux install',
+      ...(edited.after === undefined ? {} : { commands: [notifyHeadKey(notifyHead(edited.after))] }),
+    });
     await context.write(`${s.green('✓')} Codex notify: ${before === undefined ? 'created' : 'set in'} ${path}\n    notify = ${renderArray(edited.after ?? [])}\n`);
     if (edited.chain.length > 0) await context.write(`    your previous notify program (${edited.chain.join(' ')}) still runs on every turn, chained after "--"; uninstall restores it\n`);
+    if (!hadOurs && edited.chain.some(isOurProgram)) {
+      await context.write(s.dim('    (it mentions agent-checkpoint-tmux: left as your own wrapper; if it runs it too, each turn runs it twice — still one checkpoint per turn)\n'));
+    }
     if (result.backup !== undefined) await context.write(s.dim(`    previous version kept at ${result.backup}\n`));
     await context.write(
       '    Run Codex inside tmux: when a turn ends, the checkpoint is typed into its pane. Codex reads config.toml at start: restart running sessions.\n' +
@@ -128,6 +139,7 @@ export async function runNotifyInstallCommand(command: 'install' | 'uninstall', 
   }
 
   const record = await readInstallRecord(stateDir, path);
+  const recorded = record?.commands ?? [];
   const original = record?.original === undefined ? undefined : Buffer.from(record.original, 'base64').toString('utf8');
   let failure: string | undefined;
   let ours = false;
@@ -135,7 +147,7 @@ export async function runNotifyInstallCommand(command: 'install' | 'uninstall', 
     stateDir,
     path,
     surgical: (current) => {
-      const edited = uninstallNotify(current.toString('utf8'), original);
+      const edited = uninstallNotify(current.toString('utf8'), original, recorded);
       if (!edited.ok) {
         failure = edited.error;
         return { bytes: current, empty: false };
