@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { lstatSync } from 'node:fs';
 import { mkdir, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { ensureDirSafelySync, readRegularFileSync, UnsafePathError, writeFileSafely } from '@agent-checkpoint/core';
+import { ensureDirSafelySync, readRegularFileSync, UnsafePathError, writeFileSafelySync } from '@agent-checkpoint/core';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 import { describeErrno, readSettingsFileOrThrow, SettingsFileError } from './read-settings-file.ts';
@@ -247,8 +247,8 @@ async function writeSettings(path: string, bytes: Buffer): Promise<void> {
  * `installs/` itself, is refused rather than written through.
  */
 async function writeRecord(stateDir: string, record: InstallRecord): Promise<void> {
-  await inStateDir(installRecordPath(stateDir, record.path), () =>
-    writeFileSafely(stateDir, recordRelPath(stateDir, record.path), `${JSON.stringify(record, null, 2)}\n`, { rootKind: 'private', mode: 0o600 }),
+  await inStateDir(installRecordPath(stateDir, record.path), async () =>
+    writeFileSafelySync(stateDir, recordRelPath(stateDir, record.path), `${JSON.stringify(record, null, 2)}\n`, { rootKind: 'private', mode: 0o600 }),
   );
 }
 
@@ -286,8 +286,8 @@ async function removeRecord(stateDir: string, path: string): Promise<void> {
 async function writeBackup(stateDir: string, path: string, bytes: Buffer, now = new Date()): Promise<string> {
   const stamp = now.toISOString().replaceAll(':', '').replace(/\.\d+Z$/, 'Z');
   const name = `${basename(path)}.${stamp}.${sha256(path).slice(0, 8)}.bak`;
-  return inStateDir(join(installsDir(stateDir), 'backups', name), () =>
-    writeFileSafely(stateDir, join('installs', 'backups', name), bytes, { rootKind: 'private', mode: 0o600 }),
+  return inStateDir(join(installsDir(stateDir), 'backups', name), async () =>
+    writeFileSafelySync(stateDir, join('installs', 'backups', name), bytes, { rootKind: 'private', mode: 0o600 }),
   );
 }
 
