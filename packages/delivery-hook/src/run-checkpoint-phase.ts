@@ -130,7 +130,9 @@ async function commitGate(
  * as ours (a prompt the user starts with our prefix does not). Undefined when the state cannot say:
  * unreadable, missing, or holding no delivery record yet. An empty state is indistinguishable from a
  * lost one, and the transcript's count must still limit blocks when the state directory is lost, so
- * the reader then falls back to the prefix.
+ * the reader then recognises our messages by the whole structure `composeMessage` renders with the
+ * configured texts (`ReadTurnRequest.checkpointMessages`), never by the prefix alone: a session's
+ * first prompt that starts with our prefix is still a prompt.
  */
 async function deliveredDigestsOf(location: { readonly stateDir: string; readonly agent: AgentId; readonly sessionId: string }): Promise<readonly string[] | undefined> {
   const { state, diagnostics } = await readSessionState(location);
