@@ -201,6 +201,7 @@ async function readTimeline(request: CheckpointRequest, config: ResolvedConfig, 
       transcript.reader.readTurn({
         transcriptPath: transcript.path,
         checkpointPrefix: config.messages.prefix,
+        checkpointMessages: config.messages,
         maxBytes: config.transcriptMaxBytes,
         ...(transcript.hint ? { hint: transcript.hint } : {}),
         ...(transcript.deliveredDigests ? { deliveredDigests: transcript.deliveredDigests } : {}),

@@ -7,7 +7,7 @@
  */
 export { AGENT_IDS, isAgentId, type AgentId } from './agent-id.ts';
 export { assertNever } from './timeline/tool-call.ts';
-export type { TurnTimeline } from './timeline/turn-timeline.ts';
+export { refinesTurnId, type TurnTimeline } from './timeline/turn-timeline.ts';
 export type { TurnHint } from './transcript/transcript-reader.ts';
 export { resolveStateDir, STATE_DIR_ENV } from './state/resolve-state-dir.ts';
 export { isTruthyEnv, readOffSwitch } from './state/off-switches.ts';

@@ -1,7 +1,7 @@
 import { emptyTimeline } from '@agent-checkpoint/core';
 import { describe, expect, it } from 'vitest';
 import type { HookEvent } from './hook-event.ts';
-import { sessionKeyOf, turnKeyOf } from './hook-identity.ts';
+import { payloadTurnIdIsFinal, sessionKeyOf, turnKeyOf } from './hook-identity.ts';
 
 const base: HookEvent = { agent: 'gemini', eventName: 'AfterAgent', isTurnEnd: true, stopHookActive: false, hint: {}, runningBackgroundTasks: 0 };
 
@@ -9,6 +9,22 @@ describe('turnKeyOf', () => {
   it('prefers the payload turn id (Claude prompt_id, Codex turn_id)', () => {
     const timeline = { ...emptyTimeline('claude'), turnId: 'from-transcript' };
     expect(turnKeyOf({ ...base, agent: 'claude', hint: { turnId: 'p1' } }, timeline)).toBe('p1');
+  });
+
+  it("takes the reader's id only when it refines the payload's (a Claude command turn reusing the prompt id)", () => {
+    const claude = { ...base, agent: 'claude' as const, hint: { turnId: 'p1' } };
+    expect(turnKeyOf(claude, { ...emptyTimeline('claude'), turnId: 'p1#uuid-of-command-echo' })).toBe('p1#uuid-of-command-echo');
+    expect(turnKeyOf(claude, { ...emptyTimeline('claude'), turnId: 'p1' })).toBe('p1');
+    // Another turn (the transcript lags the payload), or a bare suffix: the payload's id.
+    expect(turnKeyOf(claude, { ...emptyTimeline('claude'), turnId: 'p0' })).toBe('p1');
+    expect(turnKeyOf(claude, { ...emptyTimeline('claude'), turnId: 'p1#' })).toBe('p1');
+    expect(turnKeyOf(claude, { ...emptyTimeline('claude'), turnId: 'p10' })).toBe('p1');
+  });
+
+  it('the payload id is final (early guard) only for Codex', () => {
+    expect(payloadTurnIdIsFinal('codex')).toBe(true);
+    expect(payloadTurnIdIsFinal('claude')).toBe(false);
+    expect(payloadTurnIdIsFinal('gemini')).toBe(false);
   });
 
   it("uses the reader's turn id for Gemini, else a digest of the payload prompt", () => {

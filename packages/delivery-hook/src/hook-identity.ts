@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { TurnTimeline } from '@agent-checkpoint/core/hot-path';
+import { refinesTurnId, type AgentId, type TurnTimeline } from '@agent-checkpoint/core/hot-path';
 import type { HookEvent } from './hook-event.ts';
 
 const digest = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 32);
@@ -16,13 +16,32 @@ export function sessionKeyOf(event: HookEvent, cwd: string): string {
 
 /**
  * The identity the loop guard counts blocks under. The payload's id wins where the agent gives one
- * (Claude `prompt_id`, Codex `turn_id`: known before reading anything, stable across blocks). Gemini
- * has none: the reader's `turnId` (prompt + boundary message digest), else a digest of the payload
- * `prompt`, which Gemini repeats unchanged on every AfterAgent of the same prompt.
+ * (Claude `prompt_id`, Codex `turn_id`: stable across blocks), unless the reader refines it
+ * (`<payload id>#<opening entry>`, {@link refinesTurnId}): Claude reuses the previous prompt id for a
+ * slash-command or skill turn, which must not inherit that turn's blocks. A reader id of another form
+ * never wins: when the transcript lags the payload (Claude's write race), the reader may have found
+ * another turn, and the payload's id is the safer key. Gemini has no payload id: the reader's
+ * `turnId` (prompt + boundary message digest), else a digest of the payload `prompt`, which Gemini
+ * repeats unchanged on every AfterAgent of the same prompt.
  */
 export function turnKeyOf(event: HookEvent, timeline: TurnTimeline | undefined): string | undefined {
-  if (event.hint.turnId !== undefined) return event.hint.turnId;
+  if (event.hint.turnId !== undefined) return refinesTurnId(event.hint.turnId, timeline?.turnId) ? timeline.turnId : event.hint.turnId;
   if (timeline?.turnId !== undefined && timeline.turnId !== '') return timeline.turnId;
   if (event.hint.prompt !== undefined) return `prompt-${digest(event.hint.prompt)}`;
   return undefined;
+}
+
+/**
+ * True when the payload's turn id is the turn's final identity, so the loop guard may pass a stop on
+ * it before reading the transcript. Codex `turn_id` is unique per turn. Claude's `prompt_id` is not
+ * (a command turn reuses it, see {@link turnKeyOf}): its stops are decided on the reader's identity.
+ */
+export function payloadTurnIdIsFinal(agent: AgentId): boolean {
+  switch (agent) {
+    case 'codex':
+      return true;
+    case 'claude':
+    case 'gemini':
+      return false;
+  }
 }

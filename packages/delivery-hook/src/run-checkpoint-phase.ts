@@ -17,7 +17,7 @@ import {
 import { markCommitGate, promptKeyOf } from './commit-gate/commit-gate-marker.ts';
 import type { HookLogger } from './debug-log.ts';
 import type { HookEvent } from './hook-event.ts';
-import { turnKeyOf } from './hook-identity.ts';
+import { payloadTurnIdIsFinal, turnKeyOf } from './hook-identity.ts';
 import { loadTranscriptReader } from './load-transcript-reader.ts';
 import { pass, type HookRun, type HookRunContext } from './run-hook.ts';
 
@@ -57,10 +57,11 @@ export async function runCheckpointPhase(
   const { config } = loaded;
   const location = { stateDir: context.stateDir, agent, sessionId };
 
-  // Early guard (no lock): Claude and Codex name the turn in the payload, so a turn that already got
-  // its checkpoint passes without reading the transcript or running git. Less information can only
-  // make the guard pass less often, so an early pass is always a final pass.
-  if (event.hint.turnId !== undefined) {
+  // Early guard (no lock): Codex names the turn in the payload, so a turn that already got its
+  // checkpoint passes without reading the transcript or running git. Less information can only make
+  // the guard pass less often, so an early pass is always a final pass — only when the payload's id
+  // is the final identity: Claude reuses a prompt id for a command turn (see turnKeyOf).
+  if (event.hint.turnId !== undefined && payloadTurnIdIsFinal(agent)) {
     const { state, diagnostics } = await readSessionState(location);
     for (const note of diagnostics) log.warn(note);
     const early = decideLoopGuard({ state, turnId: event.hint.turnId, stopHookActive: false, now: context.now(), config: config.loopGuard });
@@ -82,9 +83,10 @@ export async function runCheckpointPhase(
 
   const timeline = outcome.timeline;
   const remaining = context.deadlineAt - Date.now() - RESERVE_MS;
+  const turnKey = turnKeyOf(event, timeline);
   const { claim, diagnostics } = await claimCheckpoint({
     ...location,
-    turnId: turnKeyOf(event, timeline),
+    turnId: turnKey,
     stopHookActive: false,
     turnStartedAt: timeline?.startedAt,
     checkpointsDelivered: timeline?.checkpointsDelivered,
@@ -98,7 +100,7 @@ export async function runCheckpointPhase(
   for (const note of diagnostics) log.warn(note);
   if (claim.verdict === 'pass') {
     if (claim.reason === 'turn-limit-reached' && config.commitGate !== undefined) {
-      return commitGate(event, context, `${claim.reason}: ${claim.detail}`, config);
+      return commitGate(event, context, `${claim.reason}: ${claim.detail}`, config, turnKey);
     }
     return passWith(claim.reason === 'state-unavailable' ? 'state-unavailable' : 'loop-guard', `${claim.reason}: ${claim.detail}`);
   }
@@ -120,9 +122,10 @@ async function commitGate(
   context: HookRunContext & { readonly cwd: string; readonly sessionId: string },
   reason: string,
   config: ResolvedConfig,
+  turnKey?: string,
 ): Promise<HookRun> {
   const { runCommitGate } = await import('./commit-gate/run-commit-gate.ts');
-  return runCommitGate(event, context, reason, config);
+  return runCommitGate(event, context, reason, config, turnKey);
 }
 
 /**
@@ -130,7 +133,9 @@ async function commitGate(
  * as ours (a prompt the user starts with our prefix does not). Undefined when the state cannot say:
  * unreadable, missing, or holding no delivery record yet. An empty state is indistinguishable from a
  * lost one, and the transcript's count must still limit blocks when the state directory is lost, so
- * the reader then falls back to the prefix.
+ * the reader then recognises our messages by the whole structure `composeMessage` renders with the
+ * configured texts (`ReadTurnRequest.checkpointMessages`), never by the prefix alone: a session's
+ * first prompt that starts with our prefix is still a prompt.
  */
 async function deliveredDigestsOf(location: { readonly stateDir: string; readonly agent: AgentId; readonly sessionId: string }): Promise<readonly string[] | undefined> {
   const { state, diagnostics } = await readSessionState(location);

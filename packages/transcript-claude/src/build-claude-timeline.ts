@@ -110,6 +110,9 @@ export function buildClaudeTimeline(input: BuildClaudeTimelineInput): BuiltClaud
   const startIsPrompt = startUser !== undefined && isTurnOpening(startUser, collected, checkpointPrefix);
   const startCommand = startUser !== undefined && collected.commandPrompts.has(startUser) ? commandInvocation(startUser) : undefined;
   const turnKey = startUser?.promptId ?? (collected.turnIdSeen ? hint?.turnId : undefined);
+  // A command turn may carry the previous turn's prompt id: its identity adds the uuid of the echo
+  // that opens it, so the loop guard does not count it as the turn that already got a checkpoint.
+  const turnId = startUser !== undefined && collected.commandPrompts.has(startUser) && startUser.uuid !== '' ? (turnKey !== undefined ? `${turnKey}#${startUser.uuid}` : startUser.uuid) : turnKey;
   if (startUser && startIsPrompt && isTaskNotificationPrompt(startUser)) {
     diagnostics.push({
       level: 'info',
@@ -166,7 +169,7 @@ export function buildClaudeTimeline(input: BuildClaudeTimelineInput): BuiltClaud
   const timeline: TurnTimeline = {
     agent: 'claude',
     hasData: true,
-    ...(turnKey !== undefined ? { turnId: turnKey } : startUser ? { turnId: startUser.uuid } : {}),
+    ...(turnId !== undefined ? { turnId } : startUser ? { turnId: startUser.uuid } : {}),
     ...(startEntry?.timestamp !== undefined ? { startedAt: startEntry.timestamp } : {}),
     ...(startIsPrompt && startUser?.text !== undefined ? { prompt: clip(startCommand ?? startUser.text, PROMPT_MAX_CHARS) } : {}),
     calls,

@@ -1,4 +1,4 @@
-import { isDeliveredCheckpoint, ownCheckpointRule, readJsonlTail, type JsonlTailResult } from '@agent-checkpoint/core';
+import { isDeliveredCheckpoint, ownCheckpointRule, readJsonlTail, type CheckpointMessageTexts, type JsonlTailResult } from '@agent-checkpoint/core';
 import { classifyClaudeUserEntry, commandInvocation } from './classify-claude-user-entry.ts';
 import { guessForeignAgent, parseClaudeLine, type ClaudeEntry, type ClaudeUserEntry } from './parse-claude-entry.ts';
 import { skipClaudeBookkeepingLine } from './skip-claude-bookkeeping-line.ts';
@@ -16,6 +16,8 @@ export interface CollectClaudeTurnOptions {
   readonly deadlineAt?: number;
   /** `ReadTurnRequest.deliveredDigests`: which plain messages are our delivered checkpoints. */
   readonly deliveredDigests?: readonly string[];
+  /** `ReadTurnRequest.checkpointMessages`: the configured texts, to recognise our messages without digests. */
+  readonly checkpointMessages?: Partial<CheckpointMessageTexts>;
   /** Size of each backwards read (tests use small chunks to exercise line splitting). */
   readonly chunkBytes?: number;
   /** Pre-filter; default {@link skipClaudeBookkeepingLine}. `null` parses every line (benchmarks compare). */
@@ -84,7 +86,11 @@ export function collectClaudeTurn(path: string, options: CollectClaudeTurnOption
   let fallbackPrompt = -1;
   let boundary = -1;
   const commandPrompts = new Set<ClaudeEntry>();
-  const own = ownCheckpointRule({ checkpointPrefix, ...(options.deliveredDigests ? { deliveredDigests: options.deliveredDigests } : {}) });
+  const own = ownCheckpointRule({
+    checkpointPrefix,
+    ...(options.deliveredDigests ? { deliveredDigests: options.deliveredDigests } : {}),
+    ...(options.checkpointMessages ? { checkpointMessages: options.checkpointMessages } : {}),
+  });
   // An assistant entry lies between the entry being visited and the next newer turn opening.
   let answered = false;
   // …and a local command's output echo lies there too (the command ran in Claude Code, not the model).
@@ -109,7 +115,7 @@ export function collectClaudeTurn(path: string, options: CollectClaudeTurnOption
       if (parsed.kind === 'ignored-claude') return 'continue';
       const parsedEntry = parsed.entry;
       const entry =
-        parsedEntry.kind === 'user' && parsedEntry.text !== undefined && own.delivered !== undefined
+        parsedEntry.kind === 'user' && parsedEntry.text !== undefined
           ? { ...parsedEntry, ours: isDeliveredCheckpoint(parsedEntry.text, own) }
           : parsedEntry;
       newestFirst.push(entry);

@@ -34,7 +34,8 @@ export interface ClaudeUserEntry extends ClaudeEntryBase {
   readonly toolResults: readonly ClaudeToolResult[];
   /**
    * Set by the reader: whether the text is one of our delivered checkpoints (a digest the session
-   * recorded, core's `isDeliveredCheckpoint`). Undefined → the checkpoint prefix decides.
+   * recorded, or without a record the whole structure of a composed message: core's
+   * `isDeliveredCheckpoint`). Undefined (direct callers) → the checkpoint prefix decides.
    */
   readonly ours?: boolean;
 }

@@ -72,4 +72,20 @@ describe('a slash command or skill opens its own turn', () => {
     expect(timeline.prompt).toBe('Show me the greeting.');
     expect(timeline.calls.map((call) => call.rawName)).toEqual(['Read']);
   });
+
+  it('the command turn has its own identity: the reused prompt id refined by the uuid of the echo', async () => {
+    const path = commandTranscript();
+    const echo = readFileSync(path, 'utf8')
+      .split('\n')
+      .map((line) => (line === '' ? {} : (JSON.parse(line) as Entry)))
+      .find((entry) => typeof entry.message?.content === 'string' && entry.message.content.startsWith('<command-message>'));
+    const commandTurn = await read(path, FIRST);
+    expect(commandTurn.turnId).toBe(`${FIRST}#${String(echo?.['uuid'])}`);
+    expect((await read(path)).turnId).toBe(commandTurn.turnId);
+    // The genuine first turn keeps the bare prompt id.
+    const firstTurn = await read(fixture('recorded/second-turn.jsonl'), FIRST);
+    expect(firstTurn.turnId).toBe(FIRST);
+    // A local command does not open a turn: the turn (and its id) stays the genuine one.
+    expect((await read(commandTranscript({ local: true }), FIRST)).turnId).toBe(FIRST);
+  });
 });

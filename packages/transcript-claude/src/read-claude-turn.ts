@@ -153,6 +153,7 @@ function readOnce(request: ReadTurnRequest, options: ClaudeReaderOptions): ReadA
       ...(request.signal ? { signal: request.signal } : {}),
       ...(typeof request.deadlineAt === 'number' ? { deadlineAt: request.deadlineAt } : {}),
       ...(Array.isArray(request.deliveredDigests) ? { deliveredDigests: request.deliveredDigests } : {}),
+      ...(request.checkpointMessages !== undefined ? { checkpointMessages: request.checkpointMessages } : {}),
       ...(options.chunkBytes === undefined ? {} : { chunkBytes: options.chunkBytes }),
     });
     const built = buildClaudeTimeline({

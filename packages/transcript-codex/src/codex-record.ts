@@ -79,7 +79,8 @@ export interface UserTextRecord extends RecordBase {
   readonly provenance: readonly string[];
   /**
    * Set by the reader: whether this message is one of our delivered checkpoints (a digest the session
-   * recorded, see core's `isDeliveredCheckpoint`). Undefined → the checkpoint prefix decides.
+   * recorded, or without a record the whole structure of a composed message: core's
+   * `isDeliveredCheckpoint`). Undefined (direct callers) → the checkpoint prefix decides.
    */
   readonly ours?: boolean;
 }

@@ -40,7 +40,11 @@ export function readCodexTurn(request: ReadTurnRequest, options: ReadCodexTurnOp
   const maxBytes = byteCap(request.maxBytes) ?? byteCap(options.maxBytes) ?? DEFAULT_TRANSCRIPT_MAX_BYTES;
   const hint = typeof request.hint?.turnId === 'string' ? request.hint.turnId.trim() || undefined : undefined;
   const prefix = typeof request.checkpointPrefix === 'string' ? request.checkpointPrefix : '';
-  const own = ownCheckpointRule({ checkpointPrefix: prefix, ...(Array.isArray(request.deliveredDigests) ? { deliveredDigests: request.deliveredDigests } : {}) });
+  const own = ownCheckpointRule({
+    checkpointPrefix: prefix,
+    ...(Array.isArray(request.deliveredDigests) ? { deliveredDigests: request.deliveredDigests } : {}),
+    ...(request.checkpointMessages !== undefined ? { checkpointMessages: request.checkpointMessages } : {}),
+  });
   const tracker = new TurnBoundaryTracker(hint, prefix);
   const lines: CodexRecord[][] = [];
   let codexLines = 0;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ownCheckpointRule, type TimelineDiagnostic, type TokenUsage, type ToolCall, type TurnTimeline } from '@agent-checkpoint/core';
+import { ownCheckpointRule, type CheckpointMessageTexts, type TimelineDiagnostic, type TokenUsage, type ToolCall, type TurnTimeline } from '@agent-checkpoint/core';
 import { buildGeminiToolCall } from './build-gemini-tool-call.ts';
 import { findGeminiTurnBoundary } from './find-gemini-turn-boundary.ts';
 import { assistantTextOf, functionResponsesOf, userTextOf } from './gemini-message-content.ts';
@@ -18,6 +18,8 @@ export interface GeminiTimelineInput {
   readonly checkpointPrefix: string;
   /** `ReadTurnRequest.deliveredDigests`: when given, only these messages are our checkpoints. */
   readonly deliveredDigests?: readonly string[];
+  /** `ReadTurnRequest.checkpointMessages`: without digests, our messages are recognised by their whole structure. */
+  readonly checkpointMessages?: Partial<CheckpointMessageTexts>;
   readonly hintPrompt?: string;
   /**
    * True when everything that shapes the list was read: the start of the file, a `$set.messages`
@@ -31,8 +33,9 @@ export interface GeminiTimelineInput {
 /** The timeline of the turn that ends the list (without `readStats`, which the reader adds). */
 export function buildGeminiTimeline(input: GeminiTimelineInput): TurnTimeline {
   const { messages } = input;
-  const checkpointPrefix: OwnCheckpoints =
-    input.deliveredDigests === undefined ? input.checkpointPrefix : ownCheckpointRule({ checkpointPrefix: input.checkpointPrefix, deliveredDigests: input.deliveredDigests });
+  // Gemini records a deny reason as an ordinary user message: the delivery record, else the whole
+  // structure of a composed message, tells it from a prompt typed with our prefix.
+  const checkpointPrefix: OwnCheckpoints = ownCheckpointRule(input);
   const diagnostics: TimelineDiagnostic[] = [];
   const boundary = findGeminiTurnBoundary(messages, input.hintPrompt, checkpointPrefix);
   const opening = boundary.index !== undefined ? messages[boundary.index] : undefined;

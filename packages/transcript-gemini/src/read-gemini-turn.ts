@@ -129,6 +129,7 @@ function readLegacy({ request, path, size, maxBytes, sniffLength }: ReadContext)
     ...(legacy.sessionId !== undefined ? { sessionId: legacy.sessionId } : {}),
     checkpointPrefix: request.checkpointPrefix,
     ...(Array.isArray(request.deliveredDigests) ? { deliveredDigests: request.deliveredDigests } : {}),
+    ...(request.checkpointMessages !== undefined ? { checkpointMessages: request.checkpointMessages } : {}),
     ...(request.hint?.prompt !== undefined ? { hintPrompt: request.hint.prompt } : {}),
     complete: true,
     rewritten: false,
@@ -199,6 +200,7 @@ function readJsonl({ request, options, path, size, maxBytes, sniffLength }: Read
     ...(sessionId !== undefined ? { sessionId } : {}),
     checkpointPrefix: request.checkpointPrefix,
     ...(Array.isArray(request.deliveredDigests) ? { deliveredDigests: request.deliveredDigests } : {}),
+    ...(request.checkpointMessages !== undefined ? { checkpointMessages: request.checkpointMessages } : {}),
     ...(request.hint?.prompt !== undefined ? { hintPrompt: request.hint.prompt } : {}),
     complete,
     rewritten: collection.resetReached && collection.records[0]?.kind === 'set',
@@ -207,11 +209,9 @@ function readJsonl({ request, options, path, size, maxBytes, sniffLength }: Read
   return withStats({ ...withSubagents, diagnostics: [...diagnostics, ...withSubagents.diagnostics] }, bytesRead, size);
 }
 
-/** Our checkpoints for this request: the session's delivery record when given, else the prefix. */
+/** Our checkpoints for this request: the session's delivery record when given, else the whole structure of a composed message. */
 function ownCheckpoints(request: ReadTurnRequest): OwnCheckpoints {
-  return Array.isArray(request.deliveredDigests)
-    ? ownCheckpointRule({ checkpointPrefix: request.checkpointPrefix, deliveredDigests: request.deliveredDigests })
-    : request.checkpointPrefix;
+  return ownCheckpointRule(request);
 }
 
 /**

@@ -3,8 +3,9 @@ import { globMatcher } from '../engine/glob-match.ts';
 import type { GitSnapshot } from '../git/changed-file.ts';
 import { readGitSnapshot } from '../git/read-git-snapshot.ts';
 
-/** The gate's sentence (seed 001, "Second stop with uncommitted changes"). */
-export const COMMIT_GATE_TEXT = 'You have uncommitted code changes. Commit your work before stopping.';
+import { COMMIT_GATE_TEXT } from './commit-gate-text.ts';
+
+export { COMMIT_GATE_TEXT };
 
 /** Most file names listed after `Changed:`. */
 const MAX_LISTED = 10;

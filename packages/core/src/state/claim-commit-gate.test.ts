@@ -28,6 +28,14 @@ describe('commitGateFor', () => {
     expect(commitGateFor(armed, { turnId: 't2', promptKey: 'prompt-xyz' })).toMatchObject({ verdict: 'pass', reason: 'other-turn' });
     expect(commitGateFor(armed, {})).toMatchObject({ verdict: 'pass', reason: 'other-turn' });
   });
+  it('a stop naming the payload id matches a gate armed under its refinement (a Claude command turn), not the reverse', () => {
+    const refined = { ...armed, commitGate: { turnId: 'p1#uuid-of-echo', armedAt: NOW.toISOString() } };
+    expect(commitGateFor(refined, { turnId: 'p1' })).toEqual({ verdict: 'allow', turnId: 'p1#uuid-of-echo' });
+    expect(commitGateFor(refined, { turnId: 'p1#uuid-of-echo' })).toEqual({ verdict: 'allow', turnId: 'p1#uuid-of-echo' });
+    expect(commitGateFor(refined, { turnId: 'p10' })).toMatchObject({ verdict: 'pass', reason: 'other-turn' });
+    const bare = { ...armed, commitGate: { turnId: 'p1', armedAt: NOW.toISOString() } };
+    expect(commitGateFor(bare, { turnId: 'p1#uuid-of-echo' })).toMatchObject({ verdict: 'pass', reason: 'other-turn' });
+  });
   it('passes once the extra block was used', () => {
     const used = { ...armed, commitGate: { ...armed.commitGate, blockedAt: NOW.toISOString() } };
     expect(commitGateFor(used, { turnId: 't1' })).toMatchObject({ verdict: 'pass', reason: 'already-blocked' });

@@ -1,3 +1,4 @@
+import { refinesTurnId } from '../timeline/turn-timeline.ts';
 import { normalizeTurnId, recordBlock, type SessionState } from './session-state.ts';
 import { errorMessage, updateSessionState } from './session-state-store.ts';
 import type { SessionStateLocation } from './state-files.ts';
@@ -35,7 +36,7 @@ export function commitGateFor(state: SessionState, turn: CommitGateTurn): Commit
   const gate = state.commitGate;
   if (gate === undefined) return { verdict: 'pass', reason: 'not-armed', detail: 'no commit gate armed in this session' };
   const sameTurn =
-    (turn.turnId !== undefined && turn.turnId !== '' && normalizeTurnId(turn.turnId) === gate.turnId) ||
+    (turn.turnId !== undefined && turn.turnId !== '' && (normalizeTurnId(turn.turnId) === gate.turnId || refinesTurnId(turn.turnId, gate.turnId))) ||
     (turn.promptKey !== undefined && gate.promptKey !== undefined && turn.promptKey === gate.promptKey);
   if (!sameTurn) return { verdict: 'pass', reason: 'other-turn', detail: `the commit gate was armed in turn ${gate.turnId}` };
   if (gate.blockedAt !== undefined) {

@@ -48,6 +48,10 @@ export interface TurnTimeline {
   /**
    * A stable identity for the turn, used by the loop guard: Claude `promptId`, Codex `turn_id`,
    * Gemini a digest of the prompt text and the boundary message id. Undefined when unknown.
+   *
+   * When the agent gives two turns the same id (Claude reuses the previous `prompt_id` for a slash
+   * command or skill turn), the reader refines it: `<agent id>#<opening entry id>` (see
+   * {@link refinesTurnId}), so the loop guard counts the later turn's blocks apart.
    */
   readonly turnId?: string;
   /** ISO-8601 time of the turn's opening user prompt, when known. */
@@ -101,4 +105,14 @@ export function emptyTimeline(agent: AgentId, diagnostic?: TimelineDiagnostic): 
     truncated: false,
     diagnostics: diagnostic ? [diagnostic] : [],
   };
+}
+
+/**
+ * True when a reader's `turnId` names the same turn as the agent's payload id or a refinement of it
+ * (`<payload id>#<opening entry id>`, a turn to which the agent gave a previous turn's id). A reader id
+ * of any other form (it found another turn, e.g. the payload's turn is not in the bytes read yet)
+ * never replaces the payload's id.
+ */
+export function refinesTurnId(payloadId: string, readerId: string | undefined): readerId is string {
+  return readerId !== undefined && (readerId === payloadId || (readerId.startsWith(`${payloadId}#`) && readerId.length > payloadId.length + 1));
 }

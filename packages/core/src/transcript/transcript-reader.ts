@@ -1,5 +1,6 @@
 import type { AgentId } from '../agent-id.ts';
 import type { TurnTimeline } from '../timeline/turn-timeline.ts';
+import type { CheckpointMessageTexts } from './delivered-message.ts';
 
 /** Default hard cap on bytes read from the end of a transcript (seed 000: 512 KiB). */
 export const DEFAULT_TRANSCRIPT_MAX_BYTES = 512 * 1024;
@@ -34,10 +35,20 @@ export interface ReadTurnRequest {
    * Digests (`deliveredMessageDigest`) of the checkpoints delivered in this session, from the
    * session state. When given, a plain user message counts as our checkpoint only if it is one of
    * them: a prompt the user starts with our prefix is a prompt. Hook feedback the agent marks as such
-   * (Claude `Stop hook feedback:`, Codex `<hook_prompt>`) is ours by structure. When absent, the
-   * prefix alone decides (callers that keep no delivery record).
+   * (Claude `Stop hook feedback:`, Codex `<hook_prompt>`) is ours by structure. When absent (no
+   * delivery recorded yet, a lost state directory, callers that keep none), a plain message is ours
+   * only when it has the whole structure of a composed message (`isComposedCheckpoint`, with
+   * {@link checkpointMessages}), never by the prefix alone; only a caller that gives neither (it knows
+   * no configuration) has the prefix decide.
    */
   readonly deliveredDigests?: readonly string[];
+  /**
+   * The configured message texts (`config.messages`) our checkpoints are composed of, for the
+   * structure test when there are no {@link deliveredDigests}. A key it lacks takes the built-in
+   * text; the prefix is always {@link checkpointPrefix}. The hook and the tmux route pass them
+   * (through `getCheckpoint`).
+   */
+  readonly checkpointMessages?: Partial<CheckpointMessageTexts>;
   /** Hard cap on bytes read from the end of the file. Default {@link DEFAULT_TRANSCRIPT_MAX_BYTES}. */
   readonly maxBytes?: number;
   /**

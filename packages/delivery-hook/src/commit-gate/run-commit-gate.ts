@@ -24,16 +24,19 @@ const RESERVE_MS = 250;
  * failure (config, git, state) passes.
  *
  * `config` is given when the caller already loaded it (the Gemini path through the checkpoint phase);
- * the escape-hatch path loads it here, only because the session's gate flag exists.
+ * the escape-hatch path loads it here, only because the session's gate flag exists. `turnKey` is the
+ * key the loop guard counted the turn under, when known (it may refine the payload's id, see
+ * `turnKeyOf`).
  */
 export async function runCommitGate(
   event: HookEvent,
   context: HookRunContext & { readonly cwd: string; readonly sessionId: string },
   reason: string,
   config?: ResolvedConfig,
+  turnKey?: string,
 ): Promise<HookRun> {
   const location: SessionStateLocation = { stateDir: context.stateDir, agent: context.agent, sessionId: context.sessionId };
-  const turn = { turnId: event.hint.turnId, promptKey: promptKeyOf(event) };
+  const turn = { turnId: turnKey ?? event.hint.turnId, promptKey: promptKeyOf(event) };
   const done = (detail: string): HookRun => {
     clearCommitGate(location);
     return pass('loop-guard', `${reason}; commit gate: ${detail}`);

@@ -162,7 +162,7 @@ async function checkTranscript(agent: AgentId, cwd: string, env: Readonly<Record
   if (path === undefined) return { id: `${agent}.transcript`, status: 'info', title: `${title}: no session transcript for ${cwd} yet` };
   const reader = await loadTranscriptReader(agent);
   const loaded = await loadConfig({ cwd, env });
-  const timeline = await reader.readTurn({ transcriptPath: path, checkpointPrefix: loaded.config.messages.prefix, maxBytes: loaded.config.transcriptMaxBytes, flushWaitMs: 0, signal: AbortSignal.timeout(10_000) });
+  const timeline = await reader.readTurn({ transcriptPath: path, checkpointPrefix: loaded.config.messages.prefix, checkpointMessages: loaded.config.messages, maxBytes: loaded.config.transcriptMaxBytes, flushWaitMs: 0, signal: AbortSignal.timeout(10_000) });
   const notes = timeline.diagnostics.map((d) => `${d.level} ${d.code}: ${d.message}`);
   const read = timeline.readStats === undefined ? '' : `, read ${timeline.readStats.bytesRead} of ${timeline.readStats.fileBytes} bytes`;
   if (!timeline.hasData) {
