@@ -365,7 +365,7 @@ describe('derived fixtures', () => {
       { kind: 'write', rawName: 'Write', outcome: 'error', paths: ['/home/user/repo/secret.txt'] },
       { kind: 'read', rawName: 'Read', outcome: 'error', paths: ['/home/user/repo/missing.txt'] },
       { kind: 'shell', rawName: 'Bash', outcome: 'error', command: 'sleep 100', exitCode: undefined, paths: [] },
-      { kind: 'other', rawName: 'WebFetch', outcome: 'pending', paths: [] },
+      { kind: 'web', rawName: 'WebFetch', outcome: 'pending', paths: [] },
     ]);
     expect(excerptText(timeline.calls[3]?.output)).toBe('first block\nsecond block');
     const persisted = excerptText(timeline.calls[4]?.output);

@@ -73,7 +73,7 @@ describe('call merging', () => {
       ev({ type: 'item_completed', item: { type: 'CommandExecution', id: 'c_a', command: ['bash', '-lc', 'echo a'], status: 'completed', exit_code: 0 } }),
     ]);
     expect(timeline.calls.map((call) => [call.id, call.kind, call.outcome])).toEqual([
-      ['c_plan', 'other', 'pending'],
+      ['c_plan', 'plan', 'pending'],
       ['c_a', 'shell', 'success'],
       ['c_b', 'shell', 'success'],
     ]);
@@ -93,7 +93,7 @@ describe('call merging', () => {
     ]);
     expect(timeline.calls.map((call) => [call.id, call.kind, call.rawName, call.outcome, call.paths])).toEqual([
       ['m1', 'other', 'mcp__gh__get_issue', 'success', []],
-      ['w1', 'other', 'web_search', 'success', []],
+      ['w1', 'web', 'web_search', 'success', []],
       ['v1', 'read', 'view_image', 'success', ['/r/a.png']],
     ]);
   });

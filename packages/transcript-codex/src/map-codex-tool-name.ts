@@ -42,7 +42,10 @@ export function canonicalCodexToolName(rawName: string): string {
  * - `write_stdin` → `other`: it sends keystrokes to a process started by an earlier `exec_command`, so
  *   its `chars` are not a command and must not be parsed as one. When it reports the process's exit
  *   code, that code is credited to the originating `exec_command` call (see `build-tool-calls.ts`);
- * - `web_search`, `tool_search`, `update_plan`, MCP and dynamic tools, subagent tools… → `other`.
+ * - `web_search` (function call, `web_search_call` response item, `WebSearch` item / `web_search_end`
+ *   event, all read as `web_search`) → `web`;
+ * - `update_plan` (the plan/todo list) and `request_user_input` (a question to the user) → `plan`;
+ * - `tool_search`, MCP and dynamic tools, subagent tools… → `other`, which core treats conservatively.
  */
 export function mapCodexToolName(rawName: string): ToolKind {
   switch (canonicalCodexToolName(rawName)) {
@@ -63,6 +66,11 @@ export function mapCodexToolName(rawName: string): ToolKind {
     case 'ImageView':
     case 'view_image_tool_call':
       return 'read';
+    case 'web_search':
+      return 'web';
+    case 'update_plan':
+    case 'request_user_input':
+      return 'plan';
     default:
       return 'other';
   }

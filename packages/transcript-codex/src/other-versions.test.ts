@@ -69,7 +69,7 @@ describe('a web search is one call', () => {
   it('the id-less response item and its web_search_end event count once', () => {
     const found = searches(withSearches([{ query: 'vitest fake timers', endId: 'ws_1' }]));
     expect(found).toHaveLength(1);
-    expect(found[0]).toMatchObject({ id: 'ws_1', kind: 'other', outcome: 'success' });
+    expect(found[0]).toMatchObject({ id: 'ws_1', kind: 'web', outcome: 'success' });
   });
 
   it('two searches with their events are two calls, each paired by query', () => {

@@ -155,9 +155,12 @@ describe('buildGeminiToolCall identity and paths', () => {
     expect(buildGeminiToolCall({ id: 'w', name: 'write_file', args: { file_path: 'notes.txt' }, resultDisplay: display }, context)?.paths).toEqual(['notes.txt']);
   });
 
-  it('search and other kinds carry no paths; shell calls carry the command text', () => {
+  it('search, web, plan and other kinds carry no paths; shell calls carry the command text', () => {
     expect(buildGeminiToolCall({ id: 'g', name: 'grep_search', args: { pattern: 'x', dir_path: 'src' } }, context)).toMatchObject({ kind: 'search', paths: [] });
-    expect(buildGeminiToolCall({ id: 'w', name: 'web_fetch', args: { prompt: 'x' } }, context)).toMatchObject({ kind: 'other', paths: [] });
+    expect(buildGeminiToolCall({ id: 'w', name: 'web_fetch', args: { prompt: 'x' } }, context)).toMatchObject({ kind: 'web', paths: [] });
+    // The plan file was written by an earlier write_file; approving it names it but changes nothing.
+    expect(buildGeminiToolCall({ id: 'p', name: 'exit_plan_mode', args: { plan_path: 'plans/p.md' } }, context)).toMatchObject({ kind: 'plan', paths: [] });
+    expect(buildGeminiToolCall({ id: 'm', name: 'save_memory', args: { fact: 'x' } }, context)).toMatchObject({ kind: 'other', paths: [] });
     expect(buildGeminiToolCall({ id: 's', name: 'run_shell_command', args: {} }, context)).toMatchObject({ kind: 'shell', command: '' });
   });
 });

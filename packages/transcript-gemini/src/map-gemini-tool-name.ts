@@ -17,12 +17,20 @@ const KIND_BY_NAME: Readonly<Record<string, ToolKind>> = {
   // Name of grep_search before it was renamed; still found in older recordings.
   search_file_content: 'search',
   list_directory: 'search',
+  google_web_search: 'web',
+  web_fetch: 'web',
+  write_todos: 'plan',
+  enter_plan_mode: 'plan',
+  // Asks the user to approve a plan the agent wrote earlier with write_file (its `plan_path`).
+  exit_plan_mode: 'plan',
+  ask_user: 'plan',
 };
 
 /**
- * Map a Gemini tool name to a {@link ToolKind}. Exact, case-sensitive match on the native name;
- * everything else (web_fetch, google_web_search, save_memory, write_todos, MCP tools
- * `server__tool`, subagents…) is `other`.
+ * Map a Gemini tool name to a {@link ToolKind}. Exact, case-sensitive match on the native name:
+ * `google_web_search`/`web_fetch` are `web`; `write_todos`, `enter_plan_mode`, `exit_plan_mode` and
+ * `ask_user` are `plan`. Everything else is `other`, which core treats conservatively: `save_memory`
+ * (writes the user's global GEMINI.md), `activate_skill`, MCP tools `server__tool`, subagents…
  */
 export function mapGeminiToolName(name: string): ToolKind {
   return Object.hasOwn(KIND_BY_NAME, name) ? (KIND_BY_NAME[name] ?? 'other') : 'other';

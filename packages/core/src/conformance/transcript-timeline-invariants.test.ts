@@ -53,6 +53,8 @@ describe('timelineViolations', () => {
     ['empty rawName', timeline({ calls: [shell({ rawName: ' ' })] }), /rawName/],
     ['shell without command', timeline({ calls: [{ ...shell(), command: undefined } as unknown as ToolCall] }), /without a command/],
     ['shell with paths', timeline({ calls: [shell({ paths: ['a.py'] })] }), /lists paths/],
+    ['web call with paths', timeline({ calls: [{ kind: 'web', id: 'w', rawName: 'WebFetch', input: {}, paths: ['a.md'], outcome: 'success' }] }), /a web call lists paths/],
+    ['plan call with paths', timeline({ calls: [{ kind: 'plan', id: 'p', rawName: 'update_plan', input: {}, paths: ['PLAN.md'], outcome: 'success' }] }), /a plan call lists paths/],
     ['non-zero exit as success', timeline({ calls: [shell({ exitCode: 2 })] }), /exit code 2 with outcome success/],
     ['pending with an exit code', timeline({ calls: [shell({ outcome: 'pending', exitCode: 0 })] }), /pending call .* exit code 0/],
     ['fractional exit code', timeline({ calls: [shell({ exitCode: 1.5, outcome: 'error' })] }), /not an integer/],

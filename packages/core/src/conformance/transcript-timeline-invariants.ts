@@ -34,7 +34,8 @@ const LEVELS = new Set(['info', 'warn']);
  *
  * Checked: the agent; `hasData: false` ⇒ no calls, not truncated, at least one diagnostic; unique
  * non-empty call ids; each call's kind in {@link TOOL_KINDS}, non-empty `rawName`, object `input`,
- * string `paths`; shell calls carry a `command` and no `paths`; `exitCode` an integer, non-zero only
+ * string `paths`; shell calls carry a `command` and no `paths`; web and plan calls no `paths` (they
+ * touch no file: a path there would read as touched); `exitCode` an integer, non-zero only
  * with outcome `error`, never on a `pending` call; excerpts within the budget and self-consistent;
  * ISO timestamps; diagnostics well-formed; `truncated` explained by a warning; `readStats` within
  * the cap; `prompt` and `usageHistory` within their limits.
@@ -153,6 +154,9 @@ function checkCall(call: ToolCall, where: string, expect: TimelineExpectations, 
     }
   } else if ('exitCode' in call || 'command' in call) {
     out.push(`${where}: a ${call.kind} call carries shell fields (command/exitCode)`);
+  }
+  if ((call.kind === 'web' || call.kind === 'plan') && Array.isArray(call.paths) && call.paths.length > 0) {
+    out.push(`${where}: a ${call.kind} call lists paths (it touches no file)`);
   }
 }
 

@@ -5,7 +5,8 @@ import { edit, noTranscript, patch, read, shell, timeline, write } from './build
 import { callMayCreateCommit, turnMayCreateCommit } from './may-create-commit.ts';
 
 const mayCommit = (call: ToolCall): boolean => callMayCreateCommit(call, call.kind === 'shell' ? parseShellCommand(call.command) : []);
-const other = (rawName: string): ToolCall => ({ ...read('/repo/x'), kind: 'other', rawName, paths: [] });
+/** A non-file call of `kind`; `rawName` is opaque to core (readers decide kinds). */
+const call = (kind: 'web' | 'plan' | 'other', rawName = 'some_tool'): ToolCall => ({ ...read('/repo/x'), kind, rawName, paths: [] });
 const turnMay = (calls: readonly ToolCall[], options: Parameters<typeof timeline>[1] = {}): boolean => {
   const t = timeline(calls, options);
   return turnMayCreateCommit(t, (i) => {
@@ -68,10 +69,28 @@ describe('callMayCreateCommit', () => {
     expect(mayCommit(shell('git commit -m x', { outcome: 'pending' }))).toBe(true);
   });
 
-  test('file tools never commit; unknown tools (MCP, subagent launchers) may; planning and web tools do not', () => {
-    for (const call of [read('/repo/a'), edit('/repo/a'), write('/repo/a'), patch(['a'])]) expect(mayCommit(call)).toBe(false);
-    for (const name of ['Task', 'Agent', 'mcp__git__git_commit', 'some_tool']) expect(mayCommit(other(name)), name).toBe(true);
-    for (const name of ['TodoWrite', 'WebFetch', ' update_plan ', 'google_web_search']) expect(mayCommit(other(name)), name).toBe(false);
+  test('file, search, web and plan tools never commit; other tools (MCP, subagent launchers, unknown) may', () => {
+    for (const c of [read('/repo/a'), edit('/repo/a'), write('/repo/a'), patch(['a'])]) expect(mayCommit(c)).toBe(false);
+    expect(mayCommit({ ...read('/repo/a'), kind: 'search', paths: [] })).toBe(false);
+    expect(mayCommit(call('web'))).toBe(false);
+    expect(mayCommit(call('plan'))).toBe(false);
+    // A failed or unanswered planning/web call is still no commit.
+    expect(mayCommit({ ...call('plan'), outcome: 'error' })).toBe(false);
+    expect(mayCommit({ ...call('web'), outcome: 'pending' })).toBe(false);
+    expect(mayCommit(call('other'))).toBe(true);
+    expect(mayCommit({ ...call('other'), outcome: 'error' })).toBe(true);
+  });
+
+  test('the decision is the kind\'s alone: the native name of an other call changes nothing', () => {
+    // Whatever a reader could not classify stays conservative, even under a name that sounds inert.
+    for (const name of ['Agent', 'mcp__git__git_commit', 'TodoWrite', 'WebFetch', 'update_plan', 'web_search']) {
+      expect(mayCommit(call('other', name)), name).toBe(true);
+    }
+    // A web or plan call is inert whatever it is called, including names that sound like a commit.
+    for (const name of ['mcp__git__git_commit', 'git_commit']) {
+      expect(mayCommit(call('web', name)), name).toBe(false);
+      expect(mayCommit(call('plan', name)), name).toBe(false);
+    }
   });
 });
 
@@ -79,6 +98,8 @@ describe('turnMayCreateCommit', () => {
   test('a complete transcript without such a call cannot; any such call, also a subagent\'s, can', () => {
     expect(turnMay([])).toBe(false);
     expect(turnMay([read('/repo/a'), edit('/repo/a'), shell('git status'), shell('cat a')])).toBe(false);
+    expect(turnMay([call('plan'), call('web'), edit('/repo/a'), call('plan')])).toBe(false);
+    expect(turnMay([call('plan'), call('other')])).toBe(true);
     expect(turnMay([read('/repo/a'), { ...shell('git commit -am x'), origin: { kind: 'subagent', agentId: 'a1' } }])).toBe(true);
   });
 

@@ -30,12 +30,6 @@ const GIT_NO_COMMIT = new Set([
   'diff-tree', 'diff-files', 'diff-index', 'var', 'branch', 'tag', 'add', 'rm', 'mv', 'restore', 'config',
 ]);
 
-/** Non-shell tools that only plan, search the web or talk to the user (native names, case-insensitive). */
-const INERT_TOOLS = new Set([
-  'todowrite', 'todoread', 'webfetch', 'websearch', 'exitplanmode', 'askuserquestion', 'update_plan', 'web_search',
-  'google_web_search', 'web_fetch', 'write_todos', 'view_image',
-]);
-
 /**
  * Whether this turn could have made a commit, as far as its transcript tells. Conservative: true
  * without transcript data or when the read was truncated (the unread part may hold the call); true
@@ -48,10 +42,11 @@ export function turnMayCreateCommit(timeline: TurnTimeline, segmentsOf: (index: 
 
 /**
  * Whether one call may create a commit. A failed shell call still may (`git commit -m x && make test`
- * fails after committing). Edit, write, patch, read and search tools never do; unknown tools (MCP
- * servers, subagent launchers) may. A shell call may, unless every one of its commands is an inert
- * program or a git subcommand that cannot commit, with no command substitution (the parser does not
- * split `$(…)` into commands).
+ * fails after committing). Edit, write, patch, read, search, web and plan tools never do; `other`
+ * (unknown tools, MCP servers, subagent launchers) may: what runs behind it is not known here, and
+ * core never guesses from the native name (its reader gives every known tool a kind). A shell call
+ * may, unless every one of its commands is an inert program or a git subcommand that cannot commit,
+ * with no command substitution (the parser does not split `$(…)` into commands).
  */
 export function callMayCreateCommit(call: ToolCall, segments: readonly ShellSegment[]): boolean {
   switch (call.kind) {
@@ -60,9 +55,11 @@ export function callMayCreateCommit(call: ToolCall, segments: readonly ShellSegm
     case 'patch':
     case 'read':
     case 'search':
+    case 'web':
+    case 'plan':
       return false;
     case 'other':
-      return !INERT_TOOLS.has(call.rawName.trim().toLowerCase());
+      return true;
     case 'shell':
       if (segments.length === 0) return call.command.trim() !== '';
       return segments.some(segmentMayCommit);

@@ -83,6 +83,8 @@ function callFacts(call: ToolCall, index: number, base: PathBase): CallFacts {
       return { index, call, segments: [], mutations: [], mutationGlobs: [], reads, namedFiles: reads };
     }
     case 'search':
+    case 'web':
+    case 'plan':
     case 'other':
       return { index, call, segments: [], mutations: [], mutationGlobs: [], reads: [], namedFiles: keys(call.paths, base) };
     default:

@@ -1,19 +1,33 @@
 /**
  * The unified vocabulary of tool calls. Every transcript adapter maps its agent's native tool names
- * onto these kinds and keeps the native name in {@link ToolCallBase.rawName}.
+ * onto these kinds and keeps the native name in {@link ToolCallBase.rawName}. Core decides on kinds
+ * only: it never matches a native name, so an agent's tool becomes known to the heuristics by the
+ * kind its reader gives it.
  *
- * - `read`: reads file content (Claude `Read`, Gemini `read_file`, `read_many_files`).
+ * - `read`: reads file content (Claude `Read`, Gemini `read_file`, `read_many_files`, Codex
+ *   `view_image`: an image is a local file too).
  * - `edit`: changes part of an existing file (Claude `Edit`/`MultiEdit`/`NotebookEdit`, Gemini `replace`).
  * - `write`: writes a whole file, creating or overwriting it (Claude `Write`, Gemini `write_file`).
  * - `shell`: runs a shell command (Claude `Bash`, Gemini `run_shell_command`, Codex `exec_command`/`shell`).
  * - `patch`: applies a multi-file patch (Codex `apply_patch`).
  * - `search`: finds files or text without reading whole files (Claude `Grep`/`Glob`, Gemini `glob`/`grep_search`).
- * - `other`: anything else (web fetches, subagents, todo lists, MCP tools…).
+ * - `web`: searches or fetches the web for the model (Claude `WebSearch`/`WebFetch`, Gemini
+ *   `google_web_search`/`web_fetch`, Codex `web_search`). It reads and writes no local file and runs
+ *   no local program, so it is never a file mutation, never evidence and cannot commit. A URL of a
+ *   local server is still `web`: what that server does is not the turn's doing.
+ * - `plan`: bookkeeping of the conversation itself: todo lists and plan updates (Claude `TodoWrite`,
+ *   Gemini `write_todos`, Codex `update_plan`), entering or leaving plan mode, asking the user a
+ *   question (Claude `AskUserQuestion`, Codex `request_user_input`). It touches no file and runs
+ *   nothing; the user's answer is its result. A plan the agent saves to a file is a separate `write`,
+ *   and a tool that persists "memory" to disk (Gemini `save_memory`) is not `plan` but `other`.
+ * - `other`: anything else, and every tool a reader does not know: MCP tools, subagent launchers
+ *   (Claude `Agent`/`Task`), background-process helpers… Heuristics stay conservative about it: such a
+ *   call may have done anything, including a commit.
  */
-export type ToolKind = 'read' | 'edit' | 'write' | 'shell' | 'patch' | 'search' | 'other';
+export type ToolKind = 'read' | 'edit' | 'write' | 'shell' | 'patch' | 'search' | 'web' | 'plan' | 'other';
 
 /** All kinds, in a stable order. */
-export const TOOL_KINDS: readonly ToolKind[] = ['read', 'edit', 'write', 'shell', 'patch', 'search', 'other'];
+export const TOOL_KINDS: readonly ToolKind[] = ['read', 'edit', 'write', 'shell', 'patch', 'search', 'web', 'plan', 'other'];
 
 /**
  * How a tool call ended, as far as the transcript tells.
@@ -109,7 +123,7 @@ export interface ShellToolCall extends ToolCallBase {
   readonly exitCode?: number;
 }
 
-/** A read, edit, write, patch, search or other call: no command text. */
+/** A read, edit, write, patch, search, web, plan or other call: no command text. */
 export interface FileToolCall extends ToolCallBase {
   readonly kind: Exclude<ToolKind, 'shell'>;
 }
@@ -128,6 +142,8 @@ export function isFileMutation(call: ToolCall): boolean {
     case 'read':
     case 'shell':
     case 'search':
+    case 'web':
+    case 'plan':
     case 'other':
       return false;
     default:
