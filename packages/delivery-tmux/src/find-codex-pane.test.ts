@@ -1,6 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { findForegroundCodex, isCodexArgv, paneStateProblem, parseTmuxEnv, type PaneState } from './find-codex-pane.ts';
-import { parseProcStat, subtreePids, type ProcessInfo } from './read-process-table.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startTestTmux, waitFor, type TestTmux } from './__fixtures__/tmux-test-server.ts';
+import { findCodexPane, findForegroundCodex, isCodexArgv, paneStateProblem, parseTmuxEnv, type PaneState } from './find-codex-pane.ts';
+import { parseProcStat, readProcessSubtree, subtreePids, type ProcessInfo } from './read-process-table.ts';
 
 describe('isCodexArgv', () => {
   it.each([
@@ -91,6 +95,17 @@ describe('findForegroundCodex', () => {
     expect(found).toEqual({ ok: false, reason: 'no Codex process runs in it (found: -bash, vim)' });
   });
 
+  it('refuses a foreground group Codex shares with another program, also one outside the pane subtree', () => {
+    const shared = new Map([proc(100, 1, 100, 100, ['cat']), proc(101, 100, 100, 100, ['node', '/x/codex.js'])]);
+    expect(findForegroundCodex(shared, 100)).toEqual({ ok: false, reason: expect.stringMatching(/another program: cat \(100\)/) });
+    const orphan = new Map([
+      proc(100, 1, 100, 200, ['-bash']),
+      proc(200, 100, 200, 200, ['codex']),
+      proc(300, 1, 200, 200, ['python3', 'reader.py']),
+    ]);
+    expect(findForegroundCodex(orphan, 100)).toEqual({ ok: false, reason: expect.stringMatching(/another program: python3 \(300\)/) });
+  });
+
   it('refuses when the pane process is gone', () => {
     expect(findForegroundCodex(new Map(), 100).ok).toBe(false);
   });
@@ -118,5 +133,48 @@ describe('paneStateProblem', () => {
     [{ bracketPaste: false }, /bracketed paste/],
   ])('refuses %j', (patch, reason) => {
     expect(paneStateProblem({ ...ok, ...patch })).toMatch(reason);
+  });
+});
+
+describe('findCodexPane foreground check (real tmux, real processes)', () => {
+  let server: TestTmux;
+  let scriptDir: string;
+  let idleCodex: string;
+  beforeEach(async () => {
+    server = await startTestTmux();
+    // A program that looks like Codex to the process check (node running a file named codex.js).
+    scriptDir = mkdtempSync(join(tmpdir(), 'ac-fg-codex-'));
+    idleCodex = join(scriptDir, 'codex.js');
+    writeFileSync(idleCodex, 'setInterval(() => {}, 1000);\n');
+  });
+  afterEach(async () => {
+    await server.dispose();
+    rmSync(scriptDir, { recursive: true, force: true });
+  });
+
+  const foregroundGroup = async (paneId: string): Promise<string[]> => {
+    const panePid = Number((await server.tmux('display-message', '-p', '-t', paneId, '#{pane_pid}')).trim());
+    const tree = await readProcessSubtree(panePid);
+    const root = tree?.get(panePid);
+    return [...(tree?.values() ?? [])].filter((p) => p.pgrp === root?.tpgid).map((p) => basename(p.argv[0] ?? ''));
+  };
+
+  it('accepts a pane whose foreground process group is Codex alone', async () => {
+    const pane = await server.startPane([process.execPath, idleCodex]);
+    await waitFor(async () => (await foregroundGroup(pane.paneId)).includes(basename(process.execPath)), 'codex running');
+    const found = await findCodexPane(pane.env);
+    expect(found.ok).toBe(true);
+  });
+
+  it('fails closed when Codex shares the foreground process group with another program', async () => {
+    // `sh -c` without job control: the backgrounded "codex" stays in the foreground group, and cat
+    // (exec'd in place of sh, the group leader) is the program that would read the typed keys.
+    const pane = await server.startPane(['/bin/sh', '-c', `'${process.execPath}' '${idleCodex}' & exec cat`]);
+    await waitFor(async () => {
+      const group = await foregroundGroup(pane.paneId);
+      return group.includes('cat') && group.includes(basename(process.execPath));
+    }, 'codex and cat in one foreground group');
+    const found = await findCodexPane(pane.env);
+    expect(found).toEqual({ ok: false, reason: expect.stringMatching(/shares the foreground process group with another program: cat/) });
   });
 });

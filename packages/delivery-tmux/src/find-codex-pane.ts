@@ -10,7 +10,7 @@ export interface CodexPane {
   readonly paneId: string;
   /** PID of the pane's first process. */
   readonly panePid: number;
-  /** The Codex process found in the pane's foreground process group. */
+  /** The Codex process leading the pane's foreground process group (the only kind of process in it). */
   readonly codex: { readonly pid: number; readonly argv: readonly string[] };
 }
 
@@ -107,9 +107,10 @@ export function paneStateProblem(state: PaneState): string | undefined {
 /**
  * Find the pane to type into, failing closed. Only the pane named by `$TMUX_PANE` on the server named
  * by `$TMUX` is considered: the socket must be a socket owned by the current user, the server must
- * be the one whose pid `$TMUX` records, the pane must exist, be live and not in a mode, and a Codex
- * process must be in the foreground process group of the pane's terminal (an idle-looking screen
- * left behind by a suspended Codex under a shell prompt does not count).
+ * be the one whose pid `$TMUX` records, the pane must exist, be live and not in a mode, and the
+ * foreground process group of the pane's terminal must be Codex's alone (an idle-looking screen left
+ * behind by a suspended Codex under a shell prompt does not count, nor a group shared with another
+ * program that would read the keys).
  */
 export async function findCodexPane(
   env: Readonly<Record<string, string | undefined>>,
@@ -147,8 +148,11 @@ export async function findCodexPane(
 }
 
 /**
- * Find a Codex process among the pane's processes that belongs to the terminal's foreground process
- * group (read from the pane's first process, whose controlling terminal is the pane).
+ * Find the Codex process that owns the terminal's foreground: the foreground process group (read
+ * from the pane's first process, whose controlling terminal is the pane) must be led by a Codex
+ * process and hold nothing but Codex processes (the npm launcher and its native binary). A group
+ * that Codex shares with another program (`sh -c 'codex & exec cat'`, a wrapper script that did not
+ * `exec`, an orphan left in the group) is refused: keys typed there may be read by that program.
  */
 export function findForegroundCodex(
   tree: ReadonlyMap<number, ProcessInfo>,
@@ -161,9 +165,16 @@ export function findForegroundCodex(
     const names = [...tree.values()].map((p) => basename(p.argv[0] ?? '?')).slice(0, 5);
     return { ok: false, reason: `no Codex process runs in it (found: ${names.join(', ') || 'nothing'})` };
   }
-  const foreground = codex.find((p) => p.pgrp === root.tpgid);
-  if (!foreground) return { ok: false, reason: 'Codex runs in it but is not in the foreground' };
-  return { ok: true, process: foreground };
+  if (!codex.some((p) => p.pgrp === root.tpgid)) return { ok: false, reason: 'Codex runs in it but is not in the foreground' };
+  const group = [...tree.values()].filter((p) => p.pgrp === root.tpgid);
+  const others = group.filter((p) => !isCodexArgv(p.argv));
+  if (others.length > 0) {
+    const names = others.map((p) => `${basename(p.argv[0] ?? '?')} (${p.pid})`).slice(0, 3);
+    return { ok: false, reason: `Codex shares the foreground process group with another program: ${names.join(', ')}` };
+  }
+  const leader = group.find((p) => p.pid === root.tpgid);
+  if (!leader) return { ok: false, reason: `the foreground process group ${root.tpgid} has no leader` };
+  return { ok: true, process: leader };
 }
 
 /** Interpreters that launch Codex's npm entry point (`node …/bin/codex.js`). */

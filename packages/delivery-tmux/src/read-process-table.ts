@@ -18,9 +18,11 @@ export interface ProcessInfo {
 }
 
 /**
- * The processes of the subtree rooted at `rootPid` (the root included), keyed by pid. Linux reads
- * `/proc`; other systems (macOS) fall back to `ps`. Resolves to undefined when neither works.
- * Never rejects. The subtree is capped at `maxProcesses` to bound the work.
+ * The processes of the subtree rooted at `rootPid` (the root included), plus every process of the
+ * root terminal's foreground process group (an orphan reparented away from the pane stays in that
+ * group and can read the terminal), keyed by pid. Linux reads `/proc`; other systems (macOS) fall
+ * back to `ps`. Resolves to undefined when neither works. Never rejects. The subtree is capped at
+ * `maxProcesses` to bound the work.
  */
 export async function readProcessSubtree(
   rootPid: number,
@@ -55,7 +57,7 @@ async function readFromProc(procRoot: string, rootPid: number, max: number): Pro
       }),
   );
   if (!stats.has(rootPid)) return stats.size === 0 ? undefined : new Map();
-  const members = subtreePids(rootPid, [...stats.values()], max);
+  const members = withForegroundGroup(rootPid, subtreePids(rootPid, [...stats.values()], max), [...stats.values()]);
   const result = new Map<number, ProcessInfo>();
   await Promise.all(
     members.map(async (pid) => {
@@ -117,7 +119,7 @@ function readFromPs(rootPid: number, max: number): Promise<Map<number, ProcessIn
         }
         const byPid = new Map(all.map((p) => [p.pid, p]));
         const result = new Map<number, ProcessInfo>();
-        for (const pid of subtreePids(rootPid, all, max)) {
+        for (const pid of withForegroundGroup(rootPid, subtreePids(rootPid, all, max), all)) {
           const info = byPid.get(pid);
           if (info) result.set(pid, info);
         }
@@ -147,4 +149,13 @@ export function subtreePids(rootPid: number, processes: readonly { pid: number; 
     }
   }
   return order;
+}
+
+/** `members` plus the pids of the root's terminal foreground process group that are not in it yet. */
+function withForegroundGroup(rootPid: number, members: number[], processes: readonly Omit<ProcessInfo, 'argv'>[]): number[] {
+  const root = processes.find((p) => p.pid === rootPid);
+  if (!root || root.tpgid <= 0) return members;
+  const seen = new Set(members);
+  const extra = processes.filter((p) => p.pgrp === root.tpgid && !seen.has(p.pid)).map((p) => p.pid);
+  return extra.length === 0 ? members : [...members, ...extra];
 }
