@@ -106,6 +106,18 @@ describe('findForegroundCodex', () => {
     expect(findForegroundCodex(orphan, 100)).toEqual({ ok: false, reason: expect.stringMatching(/another program: python3 \(300\)/) });
   });
 
+  it('accepts the programs Codex itself runs in its group (notify, hooks)', () => {
+    const tree = new Map([
+      proc(100, 1, 100, 200, ['-bash']),
+      proc(200, 100, 200, 200, ['node', '/x/bin/codex.js']),
+      proc(201, 200, 200, 200, ['/x/vendor/x86_64-unknown-linux-musl/bin/codex']),
+      proc(202, 201, 200, 200, ['node', '/x/agent-checkpoint-tmux.mjs', '{}']),
+      proc(203, 202, 200, 200, ['tmux', 'list-panes']),
+    ]);
+    const found = findForegroundCodex(tree, 100);
+    expect(found.ok && found.process.pid).toBe(200);
+  });
+
   it('refuses when the pane process is gone', () => {
     expect(findForegroundCodex(new Map(), 100).ok).toBe(false);
   });

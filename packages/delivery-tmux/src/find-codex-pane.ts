@@ -150,9 +150,11 @@ export async function findCodexPane(
 /**
  * Find the Codex process that owns the terminal's foreground: the foreground process group (read
  * from the pane's first process, whose controlling terminal is the pane) must be led by a Codex
- * process and hold nothing but Codex processes (the npm launcher and its native binary). A group
- * that Codex shares with another program (`sh -c 'codex & exec cat'`, a wrapper script that did not
- * `exec`, an orphan left in the group) is refused: keys typed there may be read by that program.
+ * process and hold nothing but Codex processes (the npm launcher and its native binary) and their
+ * descendants (Codex runs `notify` and hooks as children in its own group: that is Codex's business).
+ * A group that Codex shares with another program (`sh -c 'codex & exec cat'`, a wrapper script that
+ * did not `exec`, an orphan left in the group) is refused: keys typed there may be read by that
+ * program.
  */
 export function findForegroundCodex(
   tree: ReadonlyMap<number, ProcessInfo>,
@@ -167,7 +169,7 @@ export function findForegroundCodex(
   }
   if (!codex.some((p) => p.pgrp === root.tpgid)) return { ok: false, reason: 'Codex runs in it but is not in the foreground' };
   const group = [...tree.values()].filter((p) => p.pgrp === root.tpgid);
-  const others = group.filter((p) => !isCodexArgv(p.argv));
+  const others = group.filter((p) => !isCodexArgv(p.argv) && !descendsFromCodex(p, tree, root.tpgid));
   if (others.length > 0) {
     const names = others.map((p) => `${basename(p.argv[0] ?? '?')} (${p.pid})`).slice(0, 3);
     return { ok: false, reason: `Codex shares the foreground process group with another program: ${names.join(', ')}` };
@@ -175,6 +177,17 @@ export function findForegroundCodex(
   const leader = group.find((p) => p.pid === root.tpgid);
   if (!leader) return { ok: false, reason: `the foreground process group ${root.tpgid} has no leader` };
   return { ok: true, process: leader };
+}
+
+/** True when a Codex process of the foreground group is among the ancestors of `process`. */
+function descendsFromCodex(process: ProcessInfo, tree: ReadonlyMap<number, ProcessInfo>, group: number): boolean {
+  let current = tree.get(process.ppid);
+  for (let depth = 0; current !== undefined && depth < 64; depth += 1) {
+    if (current.pgrp === group && isCodexArgv(current.argv)) return true;
+    if (current.ppid === current.pid) return false;
+    current = tree.get(current.ppid);
+  }
+  return false;
 }
 
 /** Interpreters that launch Codex's npm entry point (`node …/bin/codex.js`). */
