@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { AgentSession, type PreparedSession, type SessionOptions } from './harness/agent-session.ts';
 import { TmuxServer } from './harness/tmux.ts';
@@ -22,9 +24,24 @@ export interface PaneSnapshot {
 
 const isIdle = (screen: string): boolean => screen.includes(CODEX_SCREEN.composerEmpty) && !screen.includes(CODEX_SCREEN.busy);
 
+/** How the TUI is started beyond the defaults. */
+export interface CodexTuiOptions {
+  /**
+   * Run with Codex's default shared app-server daemon (as users do) instead of `--no-daemon`. The
+   * daemon is stopped (`codex app-server daemon stop`) and its process group swept on dispose.
+   */
+  readonly daemon?: boolean;
+  /**
+   * Put a `codex` wrapper first on PATH and start the TUI through it. `no-queue` rejects the
+   * `queue` subcommand (exit 2), simulating a Codex build without `codex queue`; everything else is
+   * exec'd to the real CLI.
+   */
+  readonly codexWrapper?: 'no-queue';
+}
+
 /**
  * Codex CLI 0.169.0 TUI in tmux on a private socket, with `--no-daemon` (no background
- * app-server that outlives the test) and `--dangerously-bypass-hook-trust` (no hooks-review
+ * app-server that outlives the test; {@link CodexTuiOptions.daemon} for the default daemon) and `--dangerously-bypass-hook-trust` (no hooks-review
  * dialog). The config written by {@link CodexSessionBase} skips every first-run screen, so the
  * TUI opens at the composer. Prompts are delivered as a bracketed paste followed by Enter, and
  * every wait is on a screen condition or a recorded hook/notify call, with a deadline.
@@ -33,11 +50,14 @@ export class CodexTuiSession extends CodexSessionBase {
   readonly snapshots: PaneSnapshot[] = [];
   private tmuxServer: TmuxServer | undefined;
 
-  static async start(options: SessionOptions & { startupTimeoutMs?: number }): Promise<CodexTuiSession> {
+  private tuiOptions: CodexTuiOptions = {};
+
+  static async start(options: SessionOptions & CodexTuiOptions & { startupTimeoutMs?: number }): Promise<CodexTuiSession> {
     const prepared = await AgentSession.prepare(options);
     let session: CodexTuiSession | undefined;
     try {
       session = new CodexTuiSession(prepared, options);
+      session.tuiOptions = { ...(options.daemon !== undefined ? { daemon: options.daemon } : {}), ...(options.codexWrapper !== undefined ? { codexWrapper: options.codexWrapper } : {}) };
       await session.launch(options.startupTimeoutMs ?? 60_000);
       return session;
     } catch (error) {
@@ -56,7 +76,26 @@ export class CodexTuiSession extends CodexSessionBase {
 
   override env(): Record<string, string> {
     // The tmux socket goes under the workspace too, and is removed with it.
-    return { ...super.env(), TMUX_TMPDIR: this.workspace.tmp };
+    const env: Record<string, string> = { ...super.env(), TMUX_TMPDIR: this.workspace.tmp };
+    if (this.tuiOptions.codexWrapper === undefined) return env;
+    return { ...env, PATH: `${this.wrapperDir}${path.delimiter}${env['PATH'] ?? ''}` };
+  }
+
+  private get wrapperDir(): string {
+    return path.join(this.workspace.tmp, 'wrapper-bin');
+  }
+
+  /** Writes the `codex` wrapper of {@link CodexTuiOptions.codexWrapper}; returns its path. */
+  private writeWrapper(): string {
+    mkdirSync(this.wrapperDir, { recursive: true });
+    const file = path.join(this.wrapperDir, 'codex');
+    const real = this.cli.argv.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+    writeFileSync(
+      file,
+      ['#!/bin/sh', '# A Codex build without `codex queue` (e2e simulation).', 'if [ "$1" = queue ]; then', "  echo \"error: unrecognized subcommand 'queue'\" >&2", '  exit 2', 'fi', `exec ${real} "$@"`, ''].join('\n'),
+    );
+    chmodSync(file, 0o755);
+    return file;
   }
 
   get tmux(): TmuxServer {
@@ -88,7 +127,11 @@ export class CodexTuiSession extends CodexSessionBase {
     this.tmuxServer = TmuxServer.start({
       cwd: this.workspace.repo,
       env: this.env(),
-      argv: [...this.cli.argv, '--no-daemon', '--dangerously-bypass-hook-trust'],
+      argv: [
+        ...(this.tuiOptions.codexWrapper !== undefined ? [this.writeWrapper()] : this.cli.argv),
+        // With `--dangerously-bypass-hook-trust` the TUI keeps its app server in-process (no daemon).
+        ...(this.tuiOptions.daemon === true ? [] : ['--no-daemon', '--dangerously-bypass-hook-trust']),
+      ],
       configDir: this.workspace.logs,
     });
     await this.waitForIdle({ timeoutMs, what: 'the Codex composer after startup' });
@@ -162,6 +205,17 @@ export class CodexTuiSession extends CodexSessionBase {
 
   protected override async disposeAgent(): Promise<void> {
     this.tmuxServer?.kill();
+    if (this.tuiOptions.daemon === true) {
+      // The daemon outlives the TUI by design: stop it through its own control (the marked-process
+      // sweep of dispose catches anything left).
+      spawnSync(this.cli.argv[0] as string, [...this.cli.argv.slice(1), 'app-server', 'daemon', 'stop'], { env: this.env(), stdio: 'ignore', timeout: 15_000, killSignal: 'SIGKILL' });
+    }
+  }
+
+  /** Runs the real CLI (not the wrapper) with this session's environment, e.g. `codex queue …`. */
+  runCodex(args: readonly string[], timeoutMs = 20_000): { status: number | null; stdout: string; stderr: string } {
+    const result = spawnSync(this.cli.argv[0] as string, [...this.cli.argv.slice(1), ...args], { env: this.env(), cwd: this.workspace.repo, encoding: 'utf8', timeout: timeoutMs, killSignal: 'SIGKILL' });
+    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
   }
 
   /** Where the tmux socket lives (for debugging a kept workspace). */

@@ -22,8 +22,10 @@ afterAll(() => {
 });
 
 describe.skipIf(SKIP_REAL_CLIS)('agent-checkpoint-tmux as the Codex TUI notify program', () => {
-  it('types the checkpoint after the turn, Codex submits it, the model runs `make restart`, and the next turn-complete types nothing', async () => {
-    await withRouteRun('codex-tmux', { scenario: DAEMON_NOT_RESTARTED }, async (run) => {
+  it('without `codex queue`: types the checkpoint after the turn, Codex submits it, the model runs `make restart`, and the next turn-complete types nothing', async () => {
+    // A Codex build without `codex queue` (a `codex` wrapper on PATH rejects the subcommand): the
+    // route falls back to typing, into the pane proven to run this thread (its rollout is open there).
+    await withRouteRun('codex-tmux', { scenario: DAEMON_NOT_RESTARTED, tui: { codexWrapper: 'no-queue' } }, async (run) => {
       recordToolTimes(run);
       const session = run.session as CodexTuiSession;
       // Installed as a user without hooks would: notify only (our program first, the recording

@@ -10,7 +10,7 @@ import { waitFor } from '../harness/wait-for.ts';
 import type { LoggedRequest } from '../mock/request-log.ts';
 import { ClaudeSession } from '../run-claude.ts';
 import { CodexSession } from '../run-codex.ts';
-import { CodexTuiSession } from '../run-codex-tui.ts';
+import { CodexTuiSession, type CodexTuiOptions } from '../run-codex-tui.ts';
 import { GeminiSession } from '../run-gemini.ts';
 import { projectFiles, type ProjectOptions } from './checkpoint-project.ts';
 import type { CheckpointScenario } from './checkpoint-scenarios.ts';
@@ -44,6 +44,8 @@ export interface RouteRunOptions {
    * who set up both routes would. The two share the loop-guard state.
    */
   readonly withStopHook?: boolean;
+  /** Tmux route only: how the TUI runs (the default daemon, a `codex` wrapper without `queue`). */
+  readonly tui?: CodexTuiOptions;
 }
 
 /** Everything a test asserts on after one scenario ran to its end on one route. */
@@ -110,7 +112,7 @@ export async function withRouteRun(route: CheckpointRoute, options: RouteRunOpti
   const hook = { kind: 'command', command: realHookCommand(agent) } as const;
   if (route === 'codex-tmux') {
     const tuiHook = options.withStopHook === true ? hook : ({ kind: 'none' } as const);
-    await withCheckedSession(CodexTuiSession.start({ ...base, hook: tuiHook, notifyChain: tmuxNotifyArgv() }), async (session) => {
+    await withCheckedSession(CodexTuiSession.start({ ...base, ...options.tui, hook: tuiHook, notifyChain: tmuxNotifyArgv() }), async (session) => {
       const stateDir = stateDirOf(session.workspace);
       await session.submit(scenario.prompt);
       await settleTmuxRoute(session, stateDir);
@@ -162,7 +164,7 @@ async function settleTmuxRoute(session: CodexTuiSession, stateDir: string): Prom
     );
   };
   const first = await decided(1);
-  if (first[0]?.outcome?.startsWith('delivered') === true) await decided(2);
+  if (first[0]?.outcome?.startsWith('delivered') === true || first[0]?.outcome?.startsWith('queued') === true) await decided(2);
   await session.waitForIdle({ timeoutMs: TMUX_SETTLE_TIMEOUT_MS, what: 'an idle composer after the last decision' });
 }
 

@@ -1,3 +1,4 @@
+import { CONFIRM_QUEUE_COMMAND } from './queue-confirmer.ts';
 import { runNotify } from './run-notify.ts';
 
 /**
@@ -9,6 +10,12 @@ const [setupCommand, ...setupArgs] = process.argv.slice(2);
 if (setupCommand !== undefined && SETUP_COMMANDS.has(setupCommand)) {
   const { runSetupCommand } = await import('./setup/run-setup-command.ts');
   process.exit(await runSetupCommand(setupCommand, setupArgs));
+}
+
+if (setupCommand === CONFIRM_QUEUE_COMMAND) {
+  // The detached confirmer of one queued checkpoint (started by a notify run, job JSON on stdin).
+  const { runQueueConfirmerCommand } = await import('./run-queue-confirmer-command.ts');
+  process.exit(await runQueueConfirmerCommand(process.stdin, process.env));
 }
 
 /**

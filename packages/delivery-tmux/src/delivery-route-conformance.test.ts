@@ -47,7 +47,7 @@ async function deliver(scenario: DeliveryScenario): Promise<string | null> {
 
   const server = await startTestTmux();
   try {
-    const fake = await startFakeCodex(server, ['--busy-ms', '100']);
+    const fake = await startFakeCodex(server, ['--busy-ms', '100', '--hold-open', rollout]);
     const payload = JSON.stringify({
       type: 'agent-turn-complete',
       'thread-id': scenario.sessionId,

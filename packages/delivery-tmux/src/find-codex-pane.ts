@@ -169,7 +169,7 @@ export function findForegroundCodex(
   }
   if (!codex.some((p) => p.pgrp === root.tpgid)) return { ok: false, reason: 'Codex runs in it but is not in the foreground' };
   const group = [...tree.values()].filter((p) => p.pgrp === root.tpgid);
-  const others = group.filter((p) => !isCodexArgv(p.argv) && !descendsFromCodex(p, tree, root.tpgid));
+  const others = group.filter((p) => p.zombie !== true && !isCodexArgv(p.argv) && !descendsFromCodex(p, tree, root.tpgid));
   if (others.length > 0) {
     const names = others.map((p) => `${basename(p.argv[0] ?? '?')} (${p.pid})`).slice(0, 3);
     return { ok: false, reason: `Codex shares the foreground process group with another program: ${names.join(', ')}` };

@@ -32,13 +32,23 @@ export interface NotifyOptions {
   readonly idleWaitMs?: number;
   /** Longest wait for the composer to empty after each Enter. Default 2000. */
   readonly confirmTimeoutMs?: number;
+  /** Queue transport: how long the detached confirmer waits for the queued turn. Default 20000. */
+  readonly queueConfirmMs?: number;
+  /** Absolute path of the Codex to run `codex queue` with (default: `codex` on PATH). */
+  readonly codexBin?: string;
+  /** `auto` (default): `codex queue` when available, else verified tmux typing. */
+  readonly transport?: TransportChoice;
 }
+
+/** The `--transport` option. */
+export type TransportChoice = 'auto' | 'queue' | 'tmux';
 
 const NUMERIC_OPTIONS = {
   '--enter-delay-ms': 'enterDelayMs',
   '--idle-wait-ms': 'idleWaitMs',
   '--confirm-timeout-ms': 'confirmTimeoutMs',
-} as const satisfies Record<string, keyof NotifyOptions>;
+  '--queue-confirm-ms': 'queueConfirmMs',
+} as const satisfies Record<string, 'enterDelayMs' | 'idleWaitMs' | 'confirmTimeoutMs' | 'queueConfirmMs'>;
 
 /** Parse the notify argv (without `node` and the script path). Never throws. */
 export function parseNotifyArgv(argv: readonly string[]): NotifyArgv {
@@ -61,14 +71,26 @@ export function parseNotifyArgv(argv: readonly string[]): NotifyArgv {
     }
     const eq = arg.indexOf('=');
     const name = eq === -1 ? arg : arg.slice(0, eq);
-    const key = (NUMERIC_OPTIONS as Record<string, keyof NotifyOptions | undefined>)[name];
+    if (name === '--codex-bin' && eq !== -1) {
+      const value = arg.slice(eq + 1);
+      if (value.startsWith('/') && !value.includes('\0')) options.codexBin = value;
+      else diagnostics.push('ignoring --codex-bin: expected an absolute path');
+      continue;
+    }
+    if (name === '--transport' && eq !== -1) {
+      const value = arg.slice(eq + 1);
+      if (value === 'auto' || value === 'queue' || value === 'tmux') options.transport = value;
+      else diagnostics.push('ignoring --transport: expected auto, queue or tmux');
+      continue;
+    }
+    const key = (NUMERIC_OPTIONS as Record<string, (typeof NUMERIC_OPTIONS)[keyof typeof NUMERIC_OPTIONS] | undefined>)[name];
     if (key === undefined || eq === -1) {
       diagnostics.push(`ignoring unknown argument ${JSON.stringify(arg.slice(0, 64))}`);
       continue;
     }
     const value = Number(arg.slice(eq + 1));
-    if (!Number.isInteger(value) || value < 0 || value > 60_000) {
-      diagnostics.push(`ignoring ${name}: expected an integer 0..60000`);
+    if (!Number.isInteger(value) || value < 0 || value > (key === 'queueConfirmMs' ? 600_000 : 60_000)) {
+      diagnostics.push(`ignoring ${name}: expected an integer 0..${key === 'queueConfirmMs' ? 600000 : 60000}`);
       continue;
     }
     options[key] = value;

@@ -10,6 +10,8 @@ export interface ProcessInfo {
   readonly pgrp: number;
   /** Foreground process group of the process's controlling terminal (-1 when it has none). */
   readonly tpgid: number;
+  /** Exited, not yet reaped (state `Z`): it holds no terminal and reads nothing. */
+  readonly zombie?: boolean;
   /**
    * Command line. Exact argv from `/proc/<pid>/cmdline`; with the `ps` fallback, the command line
    * split on spaces (good enough to recognise a program, never used to run anything).
@@ -91,7 +93,7 @@ export function parseProcStat(text: string): Omit<ProcessInfo, 'argv'> | undefin
   const pgrp = Number(fields[2]);
   const tpgid = Number(fields[5]);
   if (![pid, ppid, pgrp, tpgid].every(Number.isInteger)) return undefined;
-  return { pid, ppid, pgrp, tpgid };
+  return { pid, ppid, pgrp, tpgid, ...(fields[0] === 'Z' ? { zombie: true } : {}) };
 }
 
 function readFromPs(rootPid: number, max: number): Promise<Map<number, ProcessInfo> | undefined> {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { claimCheckpoint, getCheckpoint, loadConfig, readSessionState, type CheckpointOutcome } from '@agent-checkpoint/core';
@@ -60,7 +60,7 @@ describe('notify → getCheckpoint → typed into the Codex pane', () => {
     const message = expected.message ?? '';
     expect(sanitizeTypedText(message)).toBe(message);
 
-    const fake = await startFakeCodex(server, ['--busy-ms', '200']);
+    const fake = await startFakeCodex(server, ['--hold-open', world.rolloutPath, '--busy-ms', '200']);
     const run = await notify(fake, world.payload(RECORDED.turn1, [RECORDED.prompt]));
     expect(run.code).toBe(0);
     expect(run.outcome, `${JSON.stringify(run.outcome)} ${run.stderr}`).toMatchObject({ kind: 'delivered' });
@@ -73,7 +73,7 @@ describe('notify → getCheckpoint → typed into the Codex pane', () => {
   });
 
   it('types nothing for the turn that answered our checkpoint', async () => {
-    const fake = await startFakeCodex(server, ['--busy-ms', '200']);
+    const fake = await startFakeCodex(server, ['--hold-open', world.rolloutPath, '--busy-ms', '200']);
     world.writeRollout(RECORDED.turn1End, prefix);
     const first = await notify(fake, world.payload(RECORDED.turn1, [RECORDED.prompt]));
     expect(first.outcome, first.stderr).toMatchObject({ kind: 'delivered' });
@@ -92,7 +92,7 @@ describe('notify → getCheckpoint → typed into the Codex pane', () => {
 
   it('delivers at most once per turn: a repeated notify for the same turn types nothing', async () => {
     world.writeRollout(RECORDED.turn1End, prefix);
-    const fake = await startFakeCodex(server, ['--busy-ms', '200']);
+    const fake = await startFakeCodex(server, ['--hold-open', world.rolloutPath, '--busy-ms', '200']);
     const payload = world.payload(RECORDED.turn1, [RECORDED.prompt]);
     expect((await notify(fake, payload)).outcome).toMatchObject({ kind: 'delivered' });
     const again = await notify(fake, payload);
@@ -111,7 +111,7 @@ describe('notify → getCheckpoint → typed into the Codex pane', () => {
       config: { maxBlocksPerTurn: 1, minTurnSeconds: 0 },
     });
     expect(hookClaim.claim.verdict).toBe('allow');
-    const fake = await startFakeCodex(server);
+    const fake = await startFakeCodex(server, ['--hold-open', world.rolloutPath]);
     const run = await notify(fake, world.payload(RECORDED.turn1, [RECORDED.prompt]));
     expect(run.outcome).toMatchObject({ kind: 'skipped', reason: expect.stringMatching(/^loop guard/) });
     expect(fake.events().map((e) => e.type)).toEqual(['ready']);
@@ -119,7 +119,7 @@ describe('notify → getCheckpoint → typed into the Codex pane', () => {
 
   it('refuses a busy pane without using up the turn’s checkpoint', async () => {
     world.writeRollout(RECORDED.turn1End, prefix);
-    const fake = await startFakeCodex(server, ['--start-busy-ms', '60000']);
+    const fake = await startFakeCodex(server, ['--hold-open', world.rolloutPath, '--start-busy-ms', '60000']);
     const run = await notify(fake, world.payload(RECORDED.turn1, [RECORDED.prompt]), ['--idle-wait-ms=300']);
     expect(run.outcome).toEqual({ kind: 'refused', reason: 'Codex is busy (a turn is running)' });
     expect(fake.events().map((e) => e.type)).toEqual(['ready']);
@@ -134,11 +134,25 @@ describe('notify → getCheckpoint → typed into the Codex pane', () => {
     expect(fake.events().map((e) => e.type)).toEqual(['ready']);
   });
 
+  it('types nothing into a pane whose Codex runs another thread (its rollout is not open there)', async () => {
+    // notify runs in Codex's shared daemon and inherits the TMUX_PANE of whichever TUI started it:
+    // the pane named there may run another session. Without proof that it runs this thread: nothing.
+    world.writeRollout(RECORDED.turn1End, prefix);
+    const other = join(world.root, 'other-thread-rollout.jsonl');
+    writeFileSync(other, '');
+    const fake = await startFakeCodex(server, ['--hold-open', other]);
+    const run = await notify(fake, world.payload(RECORDED.turn1, [RECORDED.prompt]));
+    expect(run.outcome).toEqual({ kind: 'skipped', reason: expect.stringMatching(/^not typing: pane %\d+: its Codex does not have this thread's rollout open/) });
+    expect(fake.events().map((e) => e.type)).toEqual(['ready']);
+    const state = await readSessionState({ stateDir: world.stateDir, agent: 'codex', sessionId: RECORDED.threadId });
+    expect(state.state.turns).toEqual([]);
+  });
+
   it('honours the per-session off switch', async () => {
     world.writeRollout(RECORDED.turn1End, prefix);
     const { setOffSwitch } = await import('@agent-checkpoint/core');
     await setOffSwitch({ stateDir: world.stateDir, scope: { kind: 'session', sessionId: RECORDED.threadId }, off: true });
-    const fake = await startFakeCodex(server);
+    const fake = await startFakeCodex(server, ['--hold-open', world.rolloutPath]);
     const run = await notify(fake, world.payload(RECORDED.turn1, [RECORDED.prompt]));
     expect(run.outcome).toMatchObject({ kind: 'skipped', reason: expect.stringMatching(/^switched off \(session/) });
     expect(fake.events().map((e) => e.type)).toEqual(['ready']);

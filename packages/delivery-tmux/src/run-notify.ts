@@ -12,10 +12,15 @@ import {
   type ResolvedConfig,
   type TranscriptReader,
 } from '@agent-checkpoint/core';
+import { stat } from 'node:fs/promises';
+import { chooseTransport, type Transport } from './choose-transport.ts';
+import { queueMessage } from './codex-queue-client.ts';
 import { deliverToPane } from './deliver-to-pane.ts';
-import { findCodexPane } from './find-codex-pane.ts';
+import { findCodexPane, type FindPaneResult } from './find-codex-pane.ts';
 import { createNotifyLogger, type NotifyLogger } from './notify-logger.ts';
 import { parseNotifyArgv, type NotifyOptions } from './parse-notify-argv.ts';
+import { paneRunsThread } from './pane-runs-thread.ts';
+import { spawnQueueConfirmer, type QueueJob } from './queue-confirmer.ts';
 import { readNotifyPayload } from './read-notify-payload.ts';
 import { spawnChainedNotify, type ChainResult } from './spawn-chained-notify.ts';
 import { capturePane, classifyScreen } from './verify-idle-prompt.ts';
@@ -39,7 +44,18 @@ export interface NotifyDeps {
   readonly procRoot?: string;
   /** Time budget of `getCheckpoint` (git + transcript). Default 10 s. */
   readonly checkpointBudgetMs?: number;
+  /**
+   * Starts the confirmer of a queued item. Default: a detached `<node> <this bin> __confirm-queue`
+   * ({@link spawnQueueConfirmer}); tests run it in-process.
+   */
+  readonly startConfirmer?: (job: QueueJob) => { ok: true } | { ok: false; reason: string };
 }
+
+/** The client name Codex's interactive TUI puts in the notify payload (`codex exec` says `codex_exec`). */
+export const TUI_CLIENT = 'codex-tui';
+
+/** Default deadline of the queued item's confirmation. */
+export const DEFAULT_QUEUE_CONFIRM_MS = 20_000;
 
 /** How one notify run ended. Every kind exits 0. */
 export type NotifyOutcome =
@@ -53,6 +69,11 @@ export type NotifyOutcome =
   /** A message was due but typing was refused (pane busy, draft in the composer…). Nothing typed. */
   | { readonly kind: 'refused'; readonly reason: string }
   | { readonly kind: 'delivered'; readonly text: string; readonly enterPresses: 1 | 2 }
+  /**
+   * Handed to `codex queue` (exit 0 = queued, not yet delivered); a detached confirmer checks the
+   * rollout for it and withdraws it after its deadline.
+   */
+  | { readonly kind: 'queued'; readonly text: string; readonly queuedSubmissionId: string }
   /** Typing started and could not be confirmed. */
   | { readonly kind: 'failed'; readonly reason: string };
 
@@ -131,7 +152,10 @@ export async function runNotify(argv: readonly string[], deps: NotifyDeps): Prom
       log.warn(outcome.reason);
       break;
     case 'delivered':
-      log.debug('delivered', { enterPresses: outcome.enterPresses, chars: outcome.text.length });
+      log.debug('delivered', { transport: 'tmux', enterPresses: outcome.enterPresses, chars: outcome.text.length });
+      break;
+    case 'queued':
+      log.debug('queued', { transport: 'queue', queuedSubmissionId: outcome.queuedSubmissionId, chars: outcome.text.length });
       break;
     default:
       log.debug(`${outcome.kind}: ${'reason' in outcome ? outcome.reason : ''}`);
@@ -156,9 +180,25 @@ async function decideAndDeliver(
   const off = await readOffSwitch({ stateDir, sessionId: event.threadId, env });
   for (const note of off.diagnostics) log.debug(note);
   if (off.off) return { kind: 'skipped', reason: `switched off (${off.source}: ${off.detail})` };
+  // `codex exec` dequeues a queued message and aborts it on exit (lost), and runs in no pane: the
+  // Stop hook is its route. Only the interactive TUI (or a build that names no client) goes on.
+  if (event.client !== undefined && event.client !== TUI_CLIENT) {
+    return { kind: 'skipped', reason: `client ${JSON.stringify(event.client.slice(0, 32))} is not the interactive TUI (use the Stop hook)` };
+  }
 
-  const found = await findCodexPane(env, deps.procRoot !== undefined ? { procRoot: deps.procRoot } : {});
-  if (!found.ok) return { kind: 'skipped', reason: found.reason };
+  const transport = await chooseTransport({
+    env,
+    stateDir,
+    ...(options.transport !== undefined ? { choice: options.transport } : {}),
+    ...(options.codexBin !== undefined ? { codexBin: options.codexBin } : {}),
+  });
+  log.debug(`transport: ${transport.kind}`, { why: transport.why });
+  if (transport.kind === 'none') return { kind: 'skipped', reason: `no transport: ${transport.why}` };
+  let found: FindPaneResult | undefined;
+  if (transport.kind === 'tmux') {
+    found = await findCodexPane(env, deps.procRoot !== undefined ? { procRoot: deps.procRoot } : {});
+    if (!found.ok) return { kind: 'skipped', reason: found.reason };
+  }
 
   const { config, diagnostics: configNotes } = await deps.loadConfig({ cwd: event.cwd, env });
   for (const note of configNotes) log.warn(`config: ${note}`);
@@ -189,9 +229,19 @@ async function decideAndDeliver(
   });
   if (transcriptPath === undefined) return { kind: 'skipped', reason: `no rollout found for thread ${event.threadId}` };
 
+  if (found?.ok === true) {
+    // tmux fallback: the pane must be proven to run this very thread, or nothing is typed.
+    const proof = await paneRunsThread(found.pane, transcriptPath, deps.procRoot !== undefined ? { procRoot: deps.procRoot } : {});
+    if (!proof.ok) return { kind: 'skipped', reason: `not typing: ${proof.reason}` };
+  }
+
   // First idle sample while git and the transcript are read; the confirming one comes right before
   // typing (two idle samples at least 250 ms apart, as always).
-  const earlySample = capturePane(found.pane).then((screen) => ({ at: Date.now(), idle: screen !== undefined && classifyScreen(screen) === 'idle' }));
+  const pane = found?.ok === true ? found.pane : undefined;
+  const earlySample =
+    pane === undefined
+      ? Promise.resolve({ at: 0, idle: false })
+      : capturePane(pane).then((screen) => ({ at: Date.now(), idle: screen !== undefined && classifyScreen(screen) === 'idle' }));
   const result = await deps.getCheckpoint({
     agent: 'codex',
     cwd: event.cwd,
@@ -233,25 +283,31 @@ async function decideAndDeliver(
   });
   if (guard.verdict === 'pass') return { kind: 'skipped', reason: `loop guard: ${guard.reason} (${guard.detail})` };
 
-  const delivery = await deliverToPane(found.pane, result.message, {
+  const claim = async (): Promise<string | undefined> => {
+    const claimed = await claimCheckpoint({
+      stateDir,
+      agent: 'codex',
+      sessionId: event.threadId,
+      turnId: event.turnId,
+      stopHookActive: false,
+      turnStartedAt: timeline?.startedAt,
+      checkpointsDelivered: timeline?.checkpointsDelivered,
+      config: config.loopGuard,
+    });
+    for (const note of claimed.diagnostics) log.debug(`state: ${note}`);
+    return claimed.claim.verdict === 'allow' ? undefined : `loop guard: ${claimed.claim.reason} (${claimed.claim.detail})`;
+  };
+
+  if (transport.kind === 'queue') {
+    return deliverByQueue(transport, { event, text: result.message, transcriptPath, options, deps, claim });
+  }
+  if (pane === undefined) return { kind: 'skipped', reason: 'no pane' };
+  const delivery = await deliverToPane(pane, result.message, {
     ...(options.enterDelayMs !== undefined ? { enterDelayMs: options.enterDelayMs } : {}),
     ...(options.idleWaitMs !== undefined ? { idleWaitMs: options.idleWaitMs } : {}),
     ...(options.confirmTimeoutMs !== undefined ? { confirmTimeoutMs: options.confirmTimeoutMs } : {}),
     ...(early.idle ? { idleSeenAt: early.at } : {}),
-    beforePaste: async () => {
-      const claimed = await claimCheckpoint({
-        stateDir,
-        agent: 'codex',
-        sessionId: event.threadId,
-        turnId: event.turnId,
-        stopHookActive: false,
-        turnStartedAt: timeline?.startedAt,
-        checkpointsDelivered: timeline?.checkpointsDelivered,
-        config: config.loopGuard,
-      });
-      for (const note of claimed.diagnostics) log.debug(`state: ${note}`);
-      return claimed.claim.verdict === 'allow' ? undefined : `loop guard: ${claimed.claim.reason} (${claimed.claim.detail})`;
-    },
+    beforePaste: claim,
   });
   switch (delivery.status) {
     case 'delivered':
@@ -263,6 +319,52 @@ async function decideAndDeliver(
     default:
       return assertNever(delivery);
   }
+}
+
+/**
+ * Queue transport: claim the loop-guard slot, `codex queue` the exact checkpoint text, and start the
+ * detached confirmer (the notify program itself returns right away; Codex does not wait on it).
+ */
+async function deliverByQueue(
+  transport: Extract<Transport, { kind: 'queue' }>,
+  input: {
+    readonly event: { readonly threadId: string; readonly turnId: string; readonly cwd: string };
+    readonly text: string;
+    readonly transcriptPath: string;
+    readonly options: NotifyOptions;
+    readonly deps: NotifyDeps;
+    readonly claim: () => Promise<string | undefined>;
+  },
+): Promise<NotifyOutcome> {
+  const { event, text, deps } = input;
+  if (text.trim() === '') return { kind: 'refused', reason: 'the message is empty' };
+  const veto = await input.claim();
+  if (veto !== undefined) return { kind: 'skipped', reason: veto };
+  // The queued turn is appended after what the rollout holds now.
+  const fromOffset = await stat(input.transcriptPath).then((info) => info.size, () => 0);
+  const queuedAt = Date.now();
+  const queued = await queueMessage(transport.codex, { threadId: event.threadId, text, env: deps.env, cwd: event.cwd });
+  if (!queued.ok) return { kind: 'failed', reason: queued.reason };
+  const job: QueueJob = {
+    threadId: event.threadId,
+    turnId: event.turnId,
+    queuedSubmissionId: queued.queuedSubmissionId,
+    rolloutPath: input.transcriptPath,
+    fromOffset,
+    text,
+    deadlineMs: input.options.queueConfirmMs ?? DEFAULT_QUEUE_CONFIRM_MS,
+    codex: { argv: [...transport.codex.argv], path: transport.codex.path, source: transport.codex.source },
+    queuedAt,
+  };
+  const started = (deps.startConfirmer ?? ((j: QueueJob) => spawnQueueConfirmer(j, { command: selfCommand(), env: deps.env })))(job);
+  if (!started.ok) return { kind: 'failed', reason: `queued ${queued.queuedSubmissionId} but ${started.reason}` };
+  return { kind: 'queued', text, queuedSubmissionId: queued.queuedSubmissionId };
+}
+
+/** `<node> <this bin>`: how the notify program runs itself (the bundle path is argv[1]). */
+function selfCommand(): string[] {
+  const script = process.argv[1];
+  return script === undefined ? [] : [process.execPath, script];
 }
 
 /** True when a user message is one of ours (Codex may keep leading whitespace of what was typed). */

@@ -37,6 +37,8 @@ export interface CodexWorld {
    * world and the recorded `[checkpoint] ` prefix replaced by `prefix`. Returns its path.
    */
   writeRollout(throughOrdinal: number, prefix: string): string;
+  /** Where {@link CodexWorld.writeRollout} writes (its directory exists). */
+  readonly rolloutPath: string;
   /** The Codex notify payload of a turn. */
   payload(turnId: string, inputMessages: readonly string[]): string;
   remove(): void;
@@ -80,7 +82,10 @@ export function createCodexWorld(): CodexWorld {
   writeFileSync(join(repo, 'NOTES.md'), 'fixed add\n');
 
   const escape = (s: string): string => JSON.stringify(s).slice(1, -1);
+  const rolloutPath = join(codexHome, 'sessions', '2026', '11', '22', `rollout-2026-11-22T02-13-06-${RECORDED.threadId}.jsonl`);
+  mkdirSync(dirname(rolloutPath), { recursive: true });
   return {
+    rolloutPath,
     root,
     home,
     codexHome,

@@ -18,7 +18,8 @@
 //
 // Options: --record <file> (required) --busy-ms <n> (default 1500) --start-busy-ms <n> (default 0)
 //          --swallow-enters <n> (ignore the first n Enter keys; default 0) --no-bracketed-paste
-import { appendFileSync } from 'node:fs';
+//          --hold-open <rollout> (keep that file open, as the real TUI keeps its rollout)
+import { appendFileSync, existsSync, openSync } from 'node:fs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -30,6 +31,10 @@ if (!recordPath) {
   process.stderr.write('fake codex: --record <file> is required\n');
   process.exit(2);
 }
+// Like the real TUI (without the daemon), keep the thread's rollout open: the notify route's proof
+// that this pane runs that thread. Created when missing, so a test may write it later.
+const holdOpen = option('--hold-open');
+if (holdOpen) openSync(holdOpen, existsSync(holdOpen) ? 'r' : 'a');
 const busyMs = Number(option('--busy-ms', '1500'));
 let swallowEnters = Number(option('--swallow-enters', '0'));
 const bracketed = !args.includes('--no-bracketed-paste');
