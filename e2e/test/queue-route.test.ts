@@ -1,10 +1,14 @@
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { readSessionState } from '@agent-checkpoint/core';
+import { CONFIRM_QUEUE_COMMAND, listQueuedItems, queueMessage, type CodexCommand, type QueueJob } from '@agent-checkpoint/delivery-tmux';
 import { describe, expect, it } from 'vitest';
 import { withRouteRun } from '../src/checkpoint/checkpoint-routes.ts';
 import { DAEMON_NOT_RESTARTED } from '../src/checkpoint/checkpoint-scenarios.ts';
-import { SKIP_REAL_CLIS } from '../src/harness/define-headless-agent-tests.ts';
+import { TMUX_BUNDLE } from '../src/harness/agent-checkpoint-bins.ts';
+import { SKIP_REAL_CLIS, withCheckedSession } from '../src/harness/define-headless-agent-tests.ts';
+import { say, shell, tools, type Scenario } from '../src/mock/scenario.ts';
 import { readJsonlFile } from '../src/harness/read-jsonl-file.ts';
 import { waitFor } from '../src/harness/wait-for.ts';
 import { CodexTuiSession } from '../src/run-codex-tui.ts';
@@ -24,6 +28,54 @@ interface DebugLine {
 
 function debugLog(stateDir: string): DebugLine[] {
   return readJsonlFile<DebugLine>(path.join(stateDir, 'debug.log')).filter((l) => l.route === 'tmux');
+}
+
+const MARK = '[agent-checkpoint] e2e queued checkpoint: run `make restart`';
+
+/** A TUI session with the default daemon and no notify program of ours (the test drives the queue). */
+function startDaemonTui(script: Scenario): Promise<CodexTuiSession> {
+  return CodexTuiSession.start({
+    scenario: script,
+    hook: { kind: 'none' },
+    daemon: true,
+    env: (workspace) => ({ AGENT_CHECKPOINT_STATE_DIR: path.join(workspace.root, 'state'), AGENT_CHECKPOINT_DEBUG: '1' }),
+  });
+}
+
+const codexOf = (session: CodexTuiSession): CodexCommand => ({ argv: [...session.cli.argv], path: session.cli.argv.at(-1) ?? '', source: 'option' });
+const stateDirOf = (session: CodexTuiSession): string => path.join(session.workspace.root, 'state');
+
+/**
+ * Queue `MARK` for the session's thread with `codex queue` (what the notify route does), then run
+ * the bundled confirmer on it (`agent-checkpoint-tmux __confirm-queue`, as the notify route starts
+ * it) with a short deadline, and wait for it to exit.
+ */
+async function queueAndConfirm(session: CodexTuiSession, threadId: string, deadlineMs: number): Promise<{ id: string; outcome: DebugLine }> {
+  const rolloutPath = session.transcriptPaths()[0] ?? '';
+  const fromOffset = readFileSync(rolloutPath).length;
+  const queuedAt = Date.now();
+  const queued = await queueMessage(codexOf(session), { threadId, text: MARK, env: session.env(), cwd: session.workspace.repo });
+  if (!queued.ok) throw new Error(queued.reason);
+  const job: QueueJob = {
+    threadId,
+    turnId: 'e2e',
+    queuedSubmissionId: queued.queuedSubmissionId,
+    rolloutPath,
+    fromOffset,
+    text: MARK,
+    deadlineMs,
+    codex: { ...codexOf(session), argv: [...codexOf(session).argv] },
+    queuedAt,
+  };
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, [TMUX_BUNDLE, CONFIRM_QUEUE_COMMAND], { env: session.env(), stdio: ['pipe', 'ignore', 'inherit'] });
+    child.on('error', reject);
+    child.on('exit', () => resolve());
+    child.stdin.end(JSON.stringify(job));
+  });
+  const outcome = debugLog(stateDirOf(session)).find((l) => l.queuedSubmissionId === queued.queuedSubmissionId && /^queue: (delivered|withdrawn|stale)$/.test(l.message));
+  if (outcome === undefined) throw new Error(`no confirmer outcome in the debug log:\n${readFileSync(path.join(stateDirOf(session), 'debug.log'), 'utf8')}`);
+  return { id: queued.queuedSubmissionId, outcome };
 }
 
 describe.skipIf(SKIP_REAL_CLIS)('agent-checkpoint-tmux delivers through `codex queue` (real Codex TUI, default daemon)', () => {
@@ -55,6 +107,47 @@ describe.skipIf(SKIP_REAL_CLIS)('agent-checkpoint-tmux delivers through `codex q
       console.log(`queue latency: ${String(confirmed['latencyMs'])} ms`);
       const { state } = await readSessionState({ stateDir: run.stateDir, agent: 'codex', sessionId: run.sessionId });
       expect(state.turns.map((t) => [t.turnId, t.blocks])).toEqual([[first?.payload?.['turn-id'], 1]]);
+    });
+  });
+
+  it('an Esc-paused queue: the item is withdrawn after the deadline and never runs, also after the next turn', async () => {
+    const script: Scenario = { name: 'esc-paused-queue', steps: [tools(shell('sleep 60')), say('Second prompt answered.')] };
+    await withCheckedSession(startDaemonTui(script), async (session) => {
+      await session.submit('run the long command');
+      await session.interrupt();
+      const threadId = session.sessionId ?? '';
+      expect(threadId).not.toBe('');
+      // Paused by the Esc: the queued item is not delivered; the confirmer withdraws it.
+      const { id, outcome } = await queueAndConfirm(session, threadId, 3000);
+      expect(outcome.message).toBe('queue: withdrawn');
+      // It was still queued when the confirmer removed it (not merely gone already).
+      expect(debugLog(stateDirOf(session)).map((l) => l.message)).toContainEqual(expect.stringMatching(/^queue: not delivered within 3000 ms .*removed it from the queue$/));
+      const listed = await listQueuedItems(codexOf(session), { threadId, env: session.env() });
+      expect(listed).toEqual({ ok: true, ids: [] });
+      expect(id).not.toBe('');
+      // The user's next turn completes; the withdrawn checkpoint never becomes a turn.
+      await session.submit('second prompt');
+      await session.waitForTurnsCompleted(1, { timeoutMs: 60_000 });
+      const rollout = readFileSync(session.transcriptPaths()[0] ?? '', 'utf8');
+      expect(rollout).not.toContain('"turn_trigger":"queue"');
+      expect(rollout).not.toContain('e2e queued checkpoint');
+      expect(JSON.stringify(session.requests)).not.toContain('e2e queued checkpoint');
+    });
+  });
+
+  it('a closed TUI: the item runs headless in the daemon or is withdrawn, and none is left queued', async () => {
+    const script: Scenario = { name: 'closed-tui-queue', steps: [say('First prompt answered.'), say('Answered the queued checkpoint.')] };
+    await withCheckedSession(startDaemonTui(script), async (session) => {
+      await session.submit('first prompt');
+      await session.waitForTurnsCompleted(1, { timeoutMs: 60_000 });
+      const threadId = session.sessionId ?? '';
+      // Close the TUI: its pane (and the private tmux server) goes; the daemon stays.
+      session.tmux.kill();
+      const { outcome } = await queueAndConfirm(session, threadId, 15_000);
+      expect(['queue: delivered', 'queue: withdrawn']).toContain(outcome.message);
+      console.log(`closed TUI: ${outcome.message}`);
+      const listed = await listQueuedItems(codexOf(session), { threadId, env: session.env() });
+      expect(listed).toEqual({ ok: true, ids: [] });
     });
   });
 });

@@ -40,21 +40,50 @@ export type QueueDeleteResult =
   | { readonly ok: false; readonly reason: string };
 
 /**
- * Remove one queued item: `thread/queue/delete` over `codex app-server` (stdio JSON-RPC, one object
- * per line, `initialize` first; the queue lives in `$CODEX_HOME/queue_1.sqlite`, shared with the
- * daemon). `deleted: false` means the item was no longer queued (already dequeued).
+ * Remove one queued item: `thread/queue/delete` over `codex app-server` (the queue lives in
+ * `$CODEX_HOME/queue_1.sqlite`, shared with the daemon). `deleted: false` means the item was no
+ * longer queued (already dequeued).
  */
 export async function deleteQueuedItem(
   codex: CodexCommand,
   request: { readonly threadId: string; readonly queuedSubmissionId: string; readonly env: Env; readonly timeoutMs?: number },
 ): Promise<QueueDeleteResult> {
+  const answer = await appServerRequest(codex, 'thread/queue/delete', { threadId: request.threadId, queuedSubmissionId: request.queuedSubmissionId }, request);
+  if (!answer.ok) return answer;
+  return { ok: true, deleted: (answer.result as { deleted?: unknown } | null)?.deleted === true };
+}
+
+/** The ids of the items queued for a thread (`thread/queue/list`, first page). */
+export async function listQueuedItems(
+  codex: CodexCommand,
+  request: { readonly threadId: string; readonly env: Env; readonly timeoutMs?: number },
+): Promise<{ ok: true; ids: string[] } | { ok: false; reason: string }> {
+  const answer = await appServerRequest(codex, 'thread/queue/list', { threadId: request.threadId }, request);
+  if (!answer.ok) return answer;
+  const result = answer.result as { data?: unknown; items?: unknown; queuedSubmissions?: unknown } | null;
+  const list = [result?.data, result?.items, result?.queuedSubmissions].find(Array.isArray) as { id?: unknown }[] | undefined;
+  if (list === undefined) return { ok: false, reason: `thread/queue/list: unexpected answer ${JSON.stringify(answer.result).slice(0, 200)}` };
+  return { ok: true, ids: list.map((item) => String(item.id)) };
+}
+
+/**
+ * One request to `codex app-server` (stdio JSON-RPC, one object per line): `initialize` with the
+ * experimental API, `initialized`, then `method`. The server runs in its own process group, killed
+ * once the answer is in or the time limit passed.
+ */
+export async function appServerRequest(
+  codex: CodexCommand,
+  method: string,
+  params: unknown,
+  options: { readonly env: Env; readonly timeoutMs?: number },
+): Promise<{ ok: true; result: unknown } | { ok: false; reason: string }> {
   const [file, ...prefix] = codex.argv;
-  const timeoutMs = request.timeoutMs ?? 15_000;
+  const timeoutMs = options.timeoutMs ?? 15_000;
   return new Promise((resolve) => {
     let settled = false;
     let buffered = '';
-    const child = spawn(file as string, [...prefix, 'app-server'], { env: { ...request.env }, stdio: ['pipe', 'pipe', 'ignore'], detached: true });
-    const finish = (result: QueueDeleteResult): void => {
+    const child = spawn(file as string, [...prefix, 'app-server'], { env: { ...options.env }, stdio: ['pipe', 'pipe', 'ignore'], detached: true });
+    const finish = (result: { ok: true; result: unknown } | { ok: false; reason: string }): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -80,7 +109,7 @@ export async function deleteQueuedItem(
       while ((newline = buffered.indexOf('\n')) !== -1) {
         const line = buffered.slice(0, newline);
         buffered = buffered.slice(newline + 1);
-        let message: { id?: unknown; result?: { deleted?: unknown }; error?: { message?: unknown } };
+        let message: { id?: unknown; result?: unknown; error?: { message?: unknown } };
         try {
           message = JSON.parse(line) as typeof message;
         } catch {
@@ -92,10 +121,10 @@ export async function deleteQueuedItem(
             return;
           }
           send({ method: 'initialized' });
-          send({ id: 2, method: 'thread/queue/delete', params: { threadId: request.threadId, queuedSubmissionId: request.queuedSubmissionId } });
+          send({ id: 2, method, params });
         } else if (message.id === 2) {
-          if (message.error !== undefined) finish({ ok: false, reason: `thread/queue/delete failed: ${String(message.error.message)}` });
-          else finish({ ok: true, deleted: message.result?.deleted === true });
+          if (message.error !== undefined) finish({ ok: false, reason: `${method} failed: ${String(message.error.message)}` });
+          else finish({ ok: true, result: message.result ?? null });
           return;
         }
       }

@@ -7,3 +7,9 @@ export { pasteAndSubmit, type PasteTimings, type PasteResult } from './paste-and
 export { deliverToPane, type DeliverOptions, type DeliveryResult } from './deliver-to-pane.ts';
 export { sanitizeTypedText } from './sanitize-typed-text.ts';
 export { spawnChainedNotify, type ChainResult } from './spawn-chained-notify.ts';
+export { chooseTransport, type Transport } from './choose-transport.ts';
+export { detectQueueSupport, resolveCodexCommand, queueSupportCachePath, type CodexCommand, type QueueSupport } from './detect-codex-queue.ts';
+export { queueMessage, deleteQueuedItem, listQueuedItems, appServerRequest } from './codex-queue-client.ts';
+export { findQueuedDelivery, waitForQueuedDelivery } from './confirm-queued-delivery.ts';
+export { confirmQueuedJob, CONFIRM_QUEUE_COMMAND, type QueueJob, type QueueConfirmation } from './queue-confirmer.ts';
+export { paneRunsThread } from './pane-runs-thread.ts';
