@@ -37,6 +37,11 @@ export interface CodexTuiOptions {
    * exec'd to the real CLI.
    */
   readonly codexWrapper?: 'no-queue';
+  /**
+   * Start another TUI first (window 0, idle, no prompt: it starts the shared daemon, whose
+   * environment, `TMUX_PANE` included, notify inherits), then this session's TUI in a second window.
+   */
+  readonly bystander?: boolean;
 }
 
 /**
@@ -57,7 +62,11 @@ export class CodexTuiSession extends CodexSessionBase {
     let session: CodexTuiSession | undefined;
     try {
       session = new CodexTuiSession(prepared, options);
-      session.tuiOptions = { ...(options.daemon !== undefined ? { daemon: options.daemon } : {}), ...(options.codexWrapper !== undefined ? { codexWrapper: options.codexWrapper } : {}) };
+      session.tuiOptions = {
+        ...(options.daemon !== undefined ? { daemon: options.daemon } : {}),
+        ...(options.codexWrapper !== undefined ? { codexWrapper: options.codexWrapper } : {}),
+        ...(options.bystander !== undefined ? { bystander: options.bystander } : {}),
+      };
       await session.launch(options.startupTimeoutMs ?? 60_000);
       return session;
     } catch (error) {
@@ -127,15 +136,35 @@ export class CodexTuiSession extends CodexSessionBase {
     this.tmuxServer = TmuxServer.start({
       cwd: this.workspace.repo,
       env: this.env(),
-      argv: [
-        ...(this.tuiOptions.codexWrapper !== undefined ? [this.writeWrapper()] : this.cli.argv),
-        // With `--dangerously-bypass-hook-trust` the TUI keeps its app server in-process (no daemon).
-        ...(this.tuiOptions.daemon === true ? [] : ['--no-daemon', '--dangerously-bypass-hook-trust']),
-      ],
+      argv: this.tuiArgv(),
       configDir: this.workspace.logs,
     });
     await this.waitForIdle({ timeoutMs, what: 'the Codex composer after startup' });
+    if (this.tuiOptions.bystander === true) {
+      // The first TUI (window 0) started the shared daemon; this session's TUI runs in a second
+      // window, which becomes the active one every helper targets.
+      this.bystanderPane = this.tmux.paneId();
+      this.tmux.run(['new-window', '-t', 'main', '-c', this.workspace.repo, '--', ...this.tuiArgv()]);
+      await this.waitForIdle({ timeoutMs, what: 'the second Codex composer after startup' });
+    }
     this.snapshot('started');
+  }
+
+  /** The pane of the other TUI ({@link CodexTuiOptions.bystander}), e.g. `%0`. */
+  bystanderPane: string | undefined;
+
+  /** The other TUI's screen. */
+  captureBystander(): string {
+    if (this.bystanderPane === undefined) throw new Error('codex tui: no bystander');
+    return this.tmux.run(['capture-pane', '-p', '-t', this.bystanderPane]);
+  }
+
+  private tuiArgv(): string[] {
+    return [
+      ...(this.tuiOptions.codexWrapper !== undefined ? [this.writeWrapper()] : this.cli.argv),
+      // With `--dangerously-bypass-hook-trust` the TUI keeps its app server in-process (no daemon).
+      ...(this.tuiOptions.daemon === true ? [] : ['--no-daemon', '--dangerously-bypass-hook-trust']),
+    ];
   }
 
   snapshot(label: string): PaneSnapshot {

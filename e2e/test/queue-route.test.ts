@@ -110,6 +110,40 @@ describe.skipIf(SKIP_REAL_CLIS)('agent-checkpoint-tmux delivers through `codex q
     });
   });
 
+  it('two TUIs on one daemon: notify carries the first TUI\'s pane, and the checkpoint still reaches only its own session', async () => {
+    await withRouteRun('codex-tmux', { scenario: DAEMON_NOT_RESTARTED, tui: { daemon: true, bystander: true } }, async (run) => {
+      const session = run.session as CodexTuiSession;
+      const bystander = session.bystanderPane ?? '';
+      const ownPane = session.tmux.paneId();
+      expect(bystander).not.toBe(ownPane);
+      const [first] = run.stops;
+      // The hazard: notify runs in the daemon the first TUI started, with that TUI's TMUX_PANE.
+      expect(first?.env['TMUX_PANE']).toBe(bystander);
+      expect(run.tmuxDecisions.map((d) => d.outcome)).toEqual(['queued', 'skipped: this turn answered our own checkpoint']);
+      const message = (await run.expected()).message ?? '';
+      expect(run.delivery?.request.view?.lastUserText).toBe(message);
+      // Our session got it as a queue turn; the other TUI's pane shows nothing of it.
+      expect(readFileSync(session.transcriptPaths()[0] ?? '', 'utf8')).toMatch(/"turn_trigger":"queue"/);
+      const other = session.captureBystander();
+      expect(other).not.toContain('agent-checkpoint');
+      expect(other).toContain('? for shortcuts');
+      expect(session.tmux.capture()).toContain('Ran make restart');
+    });
+  });
+
+  it('two TUIs on one daemon and a Codex without `codex queue`: the tmux fallback refuses the first TUI\'s pane (it does not run this thread)', async () => {
+    await withRouteRun('codex-tmux', { scenario: DAEMON_NOT_RESTARTED, tui: { daemon: true, bystander: true, codexWrapper: 'no-queue' } }, async (run) => {
+      const session = run.session as CodexTuiSession;
+      const bystander = session.bystanderPane ?? '';
+      expect(run.stops[0]?.env['TMUX_PANE']).toBe(bystander);
+      expect(run.tmuxDecisions.map((d) => d.outcome)).toEqual([
+        `skipped: not typing: pane ${bystander}: its Codex does not have this thread's rollout open (another session, or a daemon writes it)`,
+      ]);
+      expect(session.captureBystander()).not.toContain('agent-checkpoint');
+      expect(run.delivery).toBeUndefined();
+    });
+  });
+
   it('an Esc-paused queue: the item is withdrawn after the deadline and never runs, also after the next turn', async () => {
     const script: Scenario = { name: 'esc-paused-queue', steps: [tools(shell('sleep 60')), say('Second prompt answered.')] };
     await withCheckedSession(startDaemonTui(script), async (session) => {
