@@ -50,11 +50,11 @@ const stateDirOf = (session: CodexTuiSession): string => path.join(session.works
  * the bundled confirmer on it (`agent-checkpoint-tmux __confirm-queue`, as the notify route starts
  * it) with a short deadline, and wait for it to exit.
  */
-async function queueAndConfirm(session: CodexTuiSession, threadId: string, deadlineMs: number): Promise<{ id: string; outcome: DebugLine }> {
+async function queueAndConfirm(session: CodexTuiSession, threadId: string, deadlineMs: number, text = MARK): Promise<{ id: string; outcome: DebugLine }> {
   const rolloutPath = session.transcriptPaths()[0] ?? '';
   const fromOffset = readFileSync(rolloutPath).length;
   const queuedAt = Date.now();
-  const queued = await queueMessage(codexOf(session), { threadId, text: MARK, env: session.env(), cwd: session.workspace.repo });
+  const queued = await queueMessage(codexOf(session), { threadId, text, env: session.env(), cwd: session.workspace.repo });
   if (!queued.ok) throw new Error(queued.reason);
   const job: QueueJob = {
     threadId,
@@ -62,7 +62,7 @@ async function queueAndConfirm(session: CodexTuiSession, threadId: string, deadl
     queuedSubmissionId: queued.queuedSubmissionId,
     rolloutPath,
     fromOffset,
-    text: MARK,
+    text,
     deadlineMs,
     codex: { ...codexOf(session), argv: [...codexOf(session).argv] },
     queuedAt,
@@ -182,6 +182,30 @@ describe.skipIf(SKIP_REAL_CLIS)('agent-checkpoint-tmux delivers through `codex q
       console.log(`closed TUI: ${outcome.message}`);
       const listed = await listQueuedItems(codexOf(session), { threadId, env: session.env() });
       expect(listed).toEqual({ ok: true, ids: [] });
+    });
+  });
+
+  it('measures queue delivery latency: `codex queue` start to our exact message in the rollout (median, p90)', async () => {
+    const rounds = 8;
+    const script: Scenario = { name: 'queue-latency', steps: [say('First prompt answered.')], fallback: say('Answered.') };
+    await withCheckedSession(startDaemonTui(script), async (session) => {
+      await session.submit('first prompt');
+      await session.waitForTurnsCompleted(1, { timeoutMs: 60_000 });
+      const threadId = session.sessionId ?? '';
+      const latencies: number[] = [];
+      for (let i = 0; i < rounds; i += 1) {
+        const text = `${MARK} #${i}\nline two with $HOME, \`backticks\` and "quotes"`;
+        const { outcome } = await queueAndConfirm(session, threadId, 15_000, text);
+        expect(outcome.message).toBe('queue: delivered');
+        latencies.push(Number(outcome['latencyMs']));
+        await session.waitForTurnsCompleted(i + 2, { timeoutMs: 60_000 });
+      }
+      const sorted = [...latencies].sort((a, b) => a - b);
+      const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
+      console.log(`queue delivery latency over ${rounds} rounds (ms): median ${at(0.5)}, p90 ${at(0.9)}; all ${latencies.join(', ')}`);
+      // Every message arrived verbatim, each as its own queue turn.
+      const rollout = readFileSync(session.transcriptPaths()[0] ?? '', 'utf8');
+      expect(rollout.match(/"turn_trigger":"queue"/g)).toHaveLength(rounds);
     });
   });
 });
