@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DoctorReport } from '@agent-checkpoint/delivery-hook/manage';
@@ -84,6 +84,21 @@ describe('agent-checkpoint-tmux doctor', () => {
     const broken = await doctor(shell.env);
     expect(finding(broken.report, 'notify')).toMatchObject({ status: 'fail', fix: 'agent-checkpoint-tmux install' });
     expect(broken.code).toBe(1);
+  });
+
+  it('reports the transport: `codex queue` when the Codex on PATH has it, tmux typing (a warning with a fix) when not', async () => {
+    const codexDir = (name: string, queue: boolean): string => {
+      const bin = join(root, name);
+      mkdirSync(bin);
+      const usage = 'Usage: codex queue [OPTIONS] --thread <THREAD> --message <TEXT>';
+      writeFileSync(join(bin, 'codex'), `#!/bin/sh\nif [ "$1" = queue ]; then ${queue ? `echo '${usage}'; exit 0` : 'exit 2'}; fi\necho 'codex-cli 0.169.0'\n`);
+      chmodSync(join(bin, 'codex'), 0o755);
+      return `${bin}:${env['PATH']}`;
+    };
+    const withQueue = await doctor({ PATH: codexDir('new', true), TMUX_TMPDIR: server.dir });
+    expect(finding(withQueue.report, 'transport')).toMatchObject({ status: 'ok', title: expect.stringContaining('`codex queue`') });
+    const without = await doctor({ PATH: codexDir('old', false), TMUX_TMPDIR: server.dir });
+    expect(finding(without.report, 'transport')).toMatchObject({ status: 'warn', title: expect.stringContaining('tmux typing (fallback'), fix: expect.stringContaining('upgrade Codex') });
   });
 
   it('human output lists a fix per problem; usage errors exit 2', async () => {

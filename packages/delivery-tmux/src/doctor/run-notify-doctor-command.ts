@@ -16,7 +16,10 @@ import {
   type DoctorFinding,
   type TerminalStyle,
 } from '@agent-checkpoint/delivery-hook/manage';
+import { chooseTransport } from '../choose-transport.ts';
 import { isCodexArgv, parseTmuxEnv } from '../find-codex-pane.ts';
+import { parseNotifyArgv } from '../parse-notify-argv.ts';
+import { DEFAULT_QUEUE_CONFIRM_MS } from '../run-notify.ts';
 import { readProcessSubtree } from '../read-process-table.ts';
 import { runTmux } from '../run-tmux.ts';
 import { readNotify, readOurNotify } from '../install/edit-codex-notify.ts';
@@ -83,12 +86,71 @@ export async function runNotifyDoctorCommand(args: readonly string[], context: N
         : { id: 'codex.cli', status: 'ok', title: `Codex CLI ${codex.version ?? '(version unknown)'}`, detail: codex.path },
   );
   findings.push(...notifyFindings(env, context.cwd, program));
+  findings.push(await transportFinding(env, context.cwd));
   findings.push(await codexPaneFinding(env, parsed.values['tmux-socket']));
   findings.push(...(await switchFindings(env)));
 
   const report = doctorReport('agent-checkpoint-tmux', findings);
   await context.write(parsed.values.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderDoctorReport(report, context.style));
   return doctorExitCode(report);
+}
+
+/**
+ * Which transport a notify run would use, and why: `codex queue` when the installed Codex has it,
+ * else verified tmux typing. Reads the options of the installed notify (`--transport`,
+ * `--codex-bin`, `--queue-confirm-ms`). Doctor runs in the user's shell; Codex runs notify with its
+ * own environment (`PATH` may differ), which the detail says.
+ */
+async function transportFinding(env: Env, cwd: string): Promise<DoctorFinding> {
+  let notifyOptions: readonly string[] = [];
+  const path = codexConfigPath(env, cwd);
+  if (existsSync(path)) {
+    const read = readNotify(readFileSync(path, 'utf8'));
+    const ours = read.ok && read.before !== undefined ? readOurNotify(read.before) : undefined;
+    notifyOptions = ours?.options ?? [];
+  }
+  const { options } = parseNotifyArgv([...notifyOptions, '{}']);
+  let stateDir: string | undefined;
+  try {
+    stateDir = resolveStateDir({ env });
+  } catch {
+    stateDir = undefined;
+  }
+  const transport = await chooseTransport({
+    env,
+    ...(stateDir !== undefined ? { stateDir } : {}),
+    ...(options.transport !== undefined ? { choice: options.transport } : {}),
+    ...(options.codexBin !== undefined ? { codexBin: options.codexBin } : {}),
+  });
+  const seconds = Math.round((options.queueConfirmMs ?? DEFAULT_QUEUE_CONFIRM_MS) / 1000);
+  const envNote = 'Checked with this shell\'s PATH; Codex runs notify with its own environment.';
+  switch (transport.kind) {
+    case 'queue':
+      return {
+        id: 'transport',
+        status: 'ok',
+        title: 'transport: `codex queue` (the checkpoint goes to its own session by thread id)',
+        detail: `${transport.why}\nA detached confirmer looks for the queued turn in the rollout and withdraws an item not delivered within ${seconds} s. Only interactive TUI sessions (client codex-tui) get checkpoints this way; \`codex exec\` needs the Stop hook.\n${envNote}`,
+      };
+    case 'tmux':
+      return options.transport === 'tmux'
+        ? { id: 'transport', status: 'info', title: 'transport: tmux typing (--transport=tmux)', detail: 'Typed only into the pane whose Codex has the thread\'s rollout open.' }
+        : {
+            id: 'transport',
+            status: 'warn',
+            title: 'transport: tmux typing (fallback: this Codex has no `codex queue`)',
+            detail: `${transport.why}\nTyped only into a pane proven to run the thread (its Codex has the rollout open); with Codex's shared daemon nothing is typed. ${envNote}`,
+            fix: 'upgrade Codex (npm install -g @openai/codex) to get `codex queue`, or use the Stop hook route (agent-checkpoint-hook install --agent codex)',
+          };
+    case 'none':
+      return { id: 'transport', status: 'fail', title: 'transport: none (--transport=queue, but `codex queue` is not available)', detail: transport.why, fix: 'upgrade Codex, or drop --transport=queue from notify' };
+    default:
+      return assertNever(transport);
+  }
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unexpected ${JSON.stringify(value)}`);
 }
 
 function tmuxFinding(env: Env): Promise<DoctorFinding> {
