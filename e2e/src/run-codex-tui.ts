@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { AgentSession, type PreparedSession, type SessionOptions } from './harness/agent-session.ts';
+import { findMarkedProcesses, killMarkedProcesses } from './harness/process-group.ts';
 import { TmuxServer } from './harness/tmux.ts';
 import { waitFor } from './harness/wait-for.ts';
 import { CodexSessionBase } from './run-codex.ts';
@@ -238,6 +239,15 @@ export class CodexTuiSession extends CodexSessionBase {
       // The daemon outlives the TUI by design: stop it through its own control (the marked-process
       // sweep of dispose catches anything left).
       spawnSync(this.cli.argv[0] as string, [...this.cli.argv.slice(1), 'app-server', 'daemon', 'stop'], { env: this.env(), stdio: 'ignore', timeout: 15_000, killSignal: 'SIGKILL' });
+      // The daemon's helpers (its pid-update loop) may still be starting or exiting: sweep until
+      // no marked process is left, so none outlives the test.
+      await waitFor(
+        () => {
+          killMarkedProcesses(this.workspace.runId);
+          return findMarkedProcesses(this.workspace.runId).length === 0;
+        },
+        { timeoutMs: 10_000, what: 'the Codex daemon and its helpers to exit', intervalMs: 100 },
+      ).catch(() => undefined);
     }
   }
 
