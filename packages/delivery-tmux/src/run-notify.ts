@@ -82,10 +82,12 @@ export interface NotifyRunResult {
   readonly chain: ChainResult;
 }
 
-export const USAGE = `agent-checkpoint-tmux — Codex notify program: types the agent-checkpoint message into the Codex pane.
+export const USAGE = `agent-checkpoint-tmux — Codex notify program: delivers the agent-checkpoint message to the Codex TUI session
+(by \`codex queue\` when Codex has it, else by typing into the tmux pane proven to run that session).
 
 Usage (as Codex's notify command; Codex appends the JSON payload):
-  agent-checkpoint-tmux [--enter-delay-ms=N] [--idle-wait-ms=N] [--confirm-timeout-ms=N] [-- <previous notify program> [args…]] <payload>
+  agent-checkpoint-tmux [--transport=auto|queue|tmux] [--codex-bin=PATH] [--queue-confirm-ms=N]
+                        [--enter-delay-ms=N] [--idle-wait-ms=N] [--confirm-timeout-ms=N] [-- <previous notify program> [args…]] <payload>
 
 ~/.codex/config.toml:
   notify = ["node", "/abs/path/agent-checkpoint-tmux.mjs"]
@@ -103,15 +105,18 @@ Set-up (for people; exit 0 ok, 1 failure, 2 usage):
  * One run of the Codex `notify` program. Never throws: every failure becomes an outcome plus at most
  * one line on stderr.
  *
- * Order (cheap refusals first, typing last):
+ * Order (cheap refusals first, delivery last):
  * 1. chain the previous notify program, if any (detached, never waited for);
  * 2. parse the payload; ignore other events and the TUI's title-generation threads;
- * 3. off switches (env, global, per session);
- * 4. find the Codex pane (`$TMUX`/`$TMUX_PANE`, fail closed);
+ * 3. off switches (env, global, per session); skip clients other than the interactive TUI;
+ * 4. choose the transport (`codex queue` when Codex has it, else tmux); for tmux, find the pane
+ *    (`$TMUX`/`$TMUX_PANE`, fail closed);
  * 5. load the config; skip our own checkpoint turn (the last input message carries our prefix);
- * 6. locate the rollout and compute the checkpoint with the Codex reader and hint `{turnId}`;
+ * 6. locate the rollout (tmux: the pane's Codex must have it open) and compute the checkpoint with
+ *    the Codex reader and hint `{turnId}`;
  * 7. skip when the transcript's last user message carries our prefix, or the outcome is silent;
- * 8. wait for an idle, empty composer; claim the loop-guard slot; paste and submit.
+ * 8. queue: claim the loop-guard slot, `codex queue`, start the detached confirmer; tmux: wait for
+ *    an idle, empty composer, claim the slot, paste and submit.
  */
 export async function runNotify(argv: readonly string[], deps: NotifyDeps): Promise<NotifyRunResult> {
   const parsed = parseNotifyArgv(argv);
