@@ -44,6 +44,7 @@ function expectNativeWrapping(run: RouteRun, reason: string): void {
       expect(raw).toMatch(/^<hook_prompt hook_run_id="stop:\d+:[^"]+\/hooks\.json">/);
       expect(raw.replace(/^<hook_prompt [^>]*>/, '').replace(/<\/hook_prompt>$/, '')).toBe(escapeXml(reason));
       break;
+    case 'codex-queue':
     case 'codex-tmux':
       throw new Error('not a hook route');
   }

@@ -80,7 +80,7 @@ async function queueAndConfirm(session: CodexTuiSession, threadId: string, deadl
 
 describe.skipIf(SKIP_REAL_CLIS)('agent-checkpoint-tmux delivers through `codex queue` (real Codex TUI, default daemon)', () => {
   it('queues the checkpoint, Codex runs it as a queue turn, the model acts on it, and the queued turn gets no checkpoint', async () => {
-    await withRouteRun('codex-tmux', { scenario: DAEMON_NOT_RESTARTED, tui: { daemon: true } }, async (run) => {
+    await withRouteRun('codex-queue', { scenario: DAEMON_NOT_RESTARTED }, async (run) => {
       const session = run.session as CodexTuiSession;
       const [first, second] = run.stops;
       expect(run.stops).toHaveLength(2);
@@ -111,7 +111,7 @@ describe.skipIf(SKIP_REAL_CLIS)('agent-checkpoint-tmux delivers through `codex q
   });
 
   it('two TUIs on one daemon: notify carries the first TUI\'s pane, and the checkpoint still reaches only its own session', async () => {
-    await withRouteRun('codex-tmux', { scenario: DAEMON_NOT_RESTARTED, tui: { daemon: true, bystander: true } }, async (run) => {
+    await withRouteRun('codex-queue', { scenario: DAEMON_NOT_RESTARTED, tui: { bystander: true } }, async (run) => {
       const session = run.session as CodexTuiSession;
       const bystander = session.bystanderPane ?? '';
       const ownPane = session.tmux.paneId();

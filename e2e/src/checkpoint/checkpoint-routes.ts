@@ -18,16 +18,26 @@ import { findDeliveredCheckpoint, type DeliveredCheckpoint } from './delivered-c
 import { expectedCheckpoint } from './expected-checkpoint.ts';
 import { readTmuxDecisions, type TmuxDecision } from './tmux-decisions.ts';
 
-/** The four ways a checkpoint reaches an agent. */
-export type CheckpointRoute = 'claude-hook' | 'gemini-hook' | 'codex-hook' | 'codex-tmux';
+/**
+ * The five ways a checkpoint reaches an agent. `codex-queue`: the Codex TUI with its default daemon,
+ * notify → `codex queue`. `codex-tmux`: the TUI (`--no-daemon`) through a `codex` without the queue
+ * subcommand, notify → typing into the pane (the fallback route).
+ */
+export type CheckpointRoute = 'claude-hook' | 'gemini-hook' | 'codex-hook' | 'codex-queue' | 'codex-tmux';
 
-export const CHECKPOINT_ROUTES: readonly CheckpointRoute[] = ['claude-hook', 'gemini-hook', 'codex-hook', 'codex-tmux'];
+export const CHECKPOINT_ROUTES: readonly CheckpointRoute[] = ['claude-hook', 'gemini-hook', 'codex-hook', 'codex-queue', 'codex-tmux'];
+
+/** The notify routes of the Codex TUI. */
+export function isNotifyRoute(route: CheckpointRoute): route is 'codex-queue' | 'codex-tmux' {
+  return route === 'codex-queue' || route === 'codex-tmux';
+}
 
 export const ROUTE_LABELS: Readonly<Record<CheckpointRoute, string>> = {
   'claude-hook': 'Claude Stop hook',
   'gemini-hook': 'Gemini AfterAgent hook',
   'codex-hook': 'Codex Stop hook (exec)',
-  'codex-tmux': 'Codex TUI, notify → tmux',
+  'codex-queue': 'Codex TUI (daemon), notify → codex queue',
+  'codex-tmux': 'Codex TUI without codex queue, notify → tmux',
 };
 
 export function routeAgent(route: CheckpointRoute): AgentId {
@@ -107,12 +117,13 @@ export async function withRouteRun(route: CheckpointRoute, options: RouteRunOpti
   const base: SessionOptions = {
     scenario: scenario.script,
     files: projectFiles(options.project),
-    env: (workspace) => checkpointEnv(workspace, { debug: options.hookDebug === true || route === 'codex-tmux' }),
+    env: (workspace) => checkpointEnv(workspace, { debug: options.hookDebug === true || isNotifyRoute(route) }),
   };
   const hook = { kind: 'command', command: realHookCommand(agent) } as const;
-  if (route === 'codex-tmux') {
+  if (isNotifyRoute(route)) {
     const tuiHook = options.withStopHook === true ? hook : ({ kind: 'none' } as const);
-    await withCheckedSession(CodexTuiSession.start({ ...base, ...options.tui, hook: tuiHook, notifyChain: tmuxNotifyArgv() }), async (session) => {
+    const tui: CodexTuiOptions = { ...(route === 'codex-queue' ? { daemon: true } : { codexWrapper: 'no-queue' }), ...options.tui };
+    await withCheckedSession(CodexTuiSession.start({ ...base, ...tui, hook: tuiHook, notifyChain: tmuxNotifyArgv() }), async (session) => {
       const stateDir = stateDirOf(session.workspace);
       await session.submit(scenario.prompt);
       await settleTmuxRoute(session, stateDir);
@@ -184,13 +195,13 @@ function collect(
   if (sessionId === undefined) throw new Error(`${route}: no session id`);
   const requests = session.requests;
   const steps = requests.filter((r) => r.answer === 'step');
-  const stops = route === 'codex-tmux' ? (session as CodexTuiSession).mainThreadNotifications() : session.hookInvocations();
+  const stops = isNotifyRoute(route) ? (session as CodexTuiSession).mainThreadNotifications() : session.hookInvocations();
   const delivery = steps
     .map((request) => ({ request, checkpoint: findDeliveredCheckpoint(route, request.body) }))
     .find((d): d is { request: LoggedRequest; checkpoint: DeliveredCheckpoint } => d.checkpoint !== undefined);
   const toolTimes =
-    route === 'codex-tmux'
-      ? tmuxDecisions.flatMap((d) => (d.durationMs === undefined ? [] : [{ ms: d.durationMs, delivered: d.outcome === 'delivered' }]))
+    isNotifyRoute(route)
+      ? tmuxDecisions.flatMap((d) => (d.durationMs === undefined ? [] : [{ ms: d.durationMs, delivered: d.outcome === 'delivered' || d.outcome === 'queued' }]))
       : stops.flatMap((s) => (s.response.durationMs === undefined ? [] : [{ ms: s.response.durationMs, delivered: s.response.stdout.trim() !== '' }]));
   const env = session.env();
   return {

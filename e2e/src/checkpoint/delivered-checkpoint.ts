@@ -37,6 +37,7 @@ function unwrap(route: CheckpointRoute, raw: string): string | undefined {
     case 'claude-hook':
       return raw.startsWith(CLAUDE_FEEDBACK) ? raw.slice(CLAUDE_FEEDBACK.length) : undefined;
     case 'gemini-hook':
+    case 'codex-queue':
     case 'codex-tmux':
       return raw;
     case 'codex-hook': {
@@ -65,6 +66,7 @@ function userTexts(route: CheckpointRoute, body: unknown): string[] {
       return stringField(last, 'role') === 'user' && text !== undefined ? [text] : [];
     }
     case 'codex-hook':
+    case 'codex-queue':
     case 'codex-tmux':
       return asArray(record?.['input'])
         .filter((item) => stringField(item, 'type') === 'message' && stringField(item, 'role') === 'user')

@@ -60,6 +60,7 @@ function stopTranscript(
       return { cwd, transcript, reader: createCodexTranscriptReader(), hint: defined({ turnId: field('turn_id'), lastAssistantMessage: field('last_assistant_message') }), sessionId: field('session_id') };
     case 'gemini-hook':
       return { cwd, transcript, reader: createGeminiTranscriptReader(), hint: defined({ prompt: field('prompt') }), sessionId: field('session_id') };
+    case 'codex-queue':
     case 'codex-tmux':
       return {
         cwd,
