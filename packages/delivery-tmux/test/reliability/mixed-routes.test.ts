@@ -73,7 +73,7 @@ describe('hook route and tmux route on the same turn', () => {
       const world = createCodexWorld();
       const server = await startTestTmux();
       try {
-        const fake = await startFakeCodex(server, ['--busy-ms', '100']);
+        const fake = await startFakeCodex(server, ['--busy-ms', '100', '--hold-open', world.rolloutPath]);
         const rollout = world.writeRollout(RECORDED.turn1End, '[agent-checkpoint] ');
         const expected = await expectedForTurn1(world, rollout);
         expect(expected.decision, expected.diagnostics.join('; ')).toBe('message');

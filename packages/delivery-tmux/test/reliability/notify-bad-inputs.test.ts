@@ -35,7 +35,7 @@ async function withPane(test: (ctx: Ctx) => Promise<void>): Promise<void> {
   let server: TestTmux | undefined;
   try {
     server = await startTestTmux();
-    const fake = await startFakeCodex(server, ['--busy-ms', '100']);
+    const fake = await startFakeCodex(server, ['--busy-ms', '100', '--hold-open', world.rolloutPath]);
     await test({
       world,
       fake,

@@ -96,7 +96,7 @@ describe('the notify program under faults', () => {
     const world = createCodexWorld();
     try {
       await withServer(async (server) => {
-        const fake = await startFakeCodex(server, fakeOptions);
+        const fake = await startFakeCodex(server, [...fakeOptions, '--hold-open', world.rolloutPath]);
         const rollout = world.writeRollout(RECORDED.turn1End, '[agent-checkpoint] ');
         await test({ world, server, fake, rollout });
       });

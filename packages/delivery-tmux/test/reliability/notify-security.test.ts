@@ -29,7 +29,7 @@ async function withPane(test: (ctx: { world: CodexWorld; fake: FakeCodexPane }) 
   const world = createCodexWorld();
   const server = await startTestTmux();
   try {
-    await test({ world, fake: await startFakeCodex(server, ['--busy-ms', '100']) });
+    await test({ world, fake: await startFakeCodex(server, ['--busy-ms', '100', '--hold-open', world.rolloutPath]) });
   } finally {
     await server.dispose();
     world.remove();
@@ -104,7 +104,8 @@ describe('untrusted data from the rollout, file names and the payload, end to en
         cwd: cwdLink,
         'input-messages': [`${RECORDED.prompt} ${p[1]}`, `${RECORDED.prompt}`],
         'last-assistant-message': `done ${p[2]} ${CONTROL_SEQUENCES.join(' ')}`,
-        client: p[3],
+        // Unknown fields are carried but never used; a hostile `client` is refused (run below).
+        'x-extra': p[3],
       });
       const run = await runNotifyBounded(bundle, [payload], { ...env, ...fake.env });
       expectNotifyContract(run);
@@ -118,6 +119,11 @@ describe('untrusted data from the rollout, file names and the payload, end to en
       expect(fake.events().map((e) => e.type)).toEqual(['ready', 'paste', 'submit']);
       // …and what was typed is getCheckpoint's text, sanitized (the route's rule, unit-tested in src/).
       expect(submitted[0]).toBe(sanitizeTypedText(expected.message!).replace(/\s+$/, ''));
+      // A hostile client name: not the interactive TUI, so nothing is delivered (and nothing runs).
+      const hostileClient = await runNotifyBounded(bundle, [JSON.stringify({ ...(JSON.parse(payload) as Record<string, unknown>), client: p[3] })], { ...env, ...fake.env });
+      expectNotifyContract(hostileClient);
+      expect(hostileClient.outcome).toMatchObject({ kind: 'skipped', reason: expect.stringMatching(/is not the interactive TUI/) });
+      expect(fake.submissions()).toHaveLength(1);
       for (const [where, place] of Object.entries(places)) expect(existsSync(place.marker(home)), `a command planted in the ${where} ran`).toBe(false);
     }),
   );

@@ -19,7 +19,7 @@
 // Options: --record <file> (required) --busy-ms <n> (default 1500) --start-busy-ms <n> (default 0)
 //          --swallow-enters <n> (ignore the first n Enter keys; default 0) --no-bracketed-paste
 //          --hold-open <rollout> (keep that file open, as the real TUI keeps its rollout)
-import { appendFileSync, existsSync, openSync } from 'node:fs';
+import { appendFileSync, closeSync, fstatSync, openSync, statSync } from 'node:fs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -33,8 +33,27 @@ if (!recordPath) {
 }
 // Like the real TUI (without the daemon), keep the thread's rollout open: the notify route's proof
 // that this pane runs that thread. Created when missing, so a test may write it later.
+// Re-opened whenever the path names another file (a test may write or replace it later); only
+// regular files and directories are opened (never a FIFO: that would block).
 const holdOpen = option('--hold-open');
-if (holdOpen) openSync(holdOpen, existsSync(holdOpen) ? 'r' : 'a');
+let held;
+let heldIno;
+const refreshHeld = () => {
+  try {
+    const info = statSync(holdOpen);
+    if (!info.isFile() && !info.isDirectory()) return;
+    if (held !== undefined && info.ino === heldIno) return;
+    if (held !== undefined) closeSync(held);
+    held = openSync(holdOpen, 'r');
+    heldIno = fstatSync(held).ino;
+  } catch {
+    // Not there (yet).
+  }
+};
+if (holdOpen) {
+  refreshHeld();
+  setInterval(refreshHeld, 25);
+}
 const busyMs = Number(option('--busy-ms', '1500'));
 let swallowEnters = Number(option('--swallow-enters', '0'));
 const bracketed = !args.includes('--no-bracketed-paste');
