@@ -104,8 +104,10 @@ export async function runNotifyDoctorCommand(args: readonly string[], context: N
 async function transportFinding(env: Env, cwd: string): Promise<DoctorFinding> {
   let notifyOptions: readonly string[] = [];
   const path = codexConfigPath(env, cwd);
-  if (existsSync(path)) {
-    const read = readNotify(readFileSync(path, 'utf8'));
+  // The same guarded read as the notify finding: a FIFO or device config.toml is never waited on.
+  const file = readSettingsFile(path);
+  if (file.kind !== 'absent' && file.kind !== 'refused') {
+    const read = readNotify(file.bytes.toString('utf8'));
     const ours = read.ok && read.before !== undefined ? readOurNotify(read.before) : undefined;
     notifyOptions = ours?.options ?? [];
   }
