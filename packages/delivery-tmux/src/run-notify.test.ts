@@ -148,6 +148,15 @@ describe('notify → getCheckpoint → typed into the Codex pane', () => {
     expect(state.state.turns).toEqual([]);
   });
 
+  it('leaves `codex exec` turns to the Stop hook (a queued message would be dequeued and lost there)', async () => {
+    world.writeRollout(RECORDED.turn1End, prefix);
+    const fake = await startFakeCodex(server, ['--hold-open', world.rolloutPath]);
+    const exec = JSON.stringify({ ...(JSON.parse(world.payload(RECORDED.turn1, [RECORDED.prompt])) as Record<string, unknown>), client: 'codex_exec' });
+    const run = await notify(fake, exec);
+    expect(run.outcome).toEqual({ kind: 'skipped', reason: 'client "codex_exec" is not the interactive TUI (use the Stop hook)' });
+    expect(fake.events().map((e) => e.type)).toEqual(['ready']);
+  });
+
   it('honours the per-session off switch', async () => {
     world.writeRollout(RECORDED.turn1End, prefix);
     const { setOffSwitch } = await import('@agent-checkpoint/core');
