@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { claimCheckpoint, getCheckpoint, loadConfig, readSessionState, type CheckpointOutcome } from '@agent-checkpoint/core';
+import { claimCheckpoint, deliveredMessageDigest, getCheckpoint, loadConfig, readSessionState, type CheckpointOutcome, type CheckpointRequest } from '@agent-checkpoint/core';
 import { createCodexTranscriptReader } from '@agent-checkpoint/transcript-codex';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runNotify } from './run-notify.ts';
 import { sanitizeTypedText } from './sanitize-typed-text.ts';
 import { buildBundle, createCodexWorld, RECORDED, runNotifyBundle, type CodexWorld } from './__fixtures__/codex-world.ts';
 import { startFakeCodex, startTestTmux, type FakeCodexPane, type TestTmux } from './__fixtures__/tmux-test-server.ts';
@@ -80,7 +81,7 @@ describe('notify → getCheckpoint → typed into the Codex pane', () => {
     const typed = fake.submissions()[0] ?? '';
 
     // Codex ran our message as turn 2; its notify arrives with the cumulative input messages.
-    world.writeRollout(RECORDED.turn2End, prefix);
+    world.writeRollout(RECORDED.turn2End, prefix, typed);
     const second = await notify(fake, world.payload(RECORDED.turn2, [RECORDED.prompt, typed]));
     expect(second.outcome).toEqual({ kind: 'skipped', reason: 'this turn answered our own checkpoint' });
 
@@ -165,5 +166,45 @@ describe('notify → getCheckpoint → typed into the Codex pane', () => {
     const run = await notify(fake, world.payload(RECORDED.turn1, [RECORDED.prompt]));
     expect(run.outcome).toMatchObject({ kind: 'skipped', reason: expect.stringMatching(/^switched off \(session/) });
     expect(fake.events().map((e) => e.type)).toEqual(['ready']);
+  });
+});
+
+describe('only what we delivered counts as ours (issue 11 class 5)', () => {
+  it('a user prompt that starts with our prefix gets its checkpoint; our own message is still skipped', async () => {
+    // The user typed our prefix into the prompt: the rollout and the payload both show it.
+    const typedPrompt = `${prefix}please check X`;
+    const rollout = world.writeRollout(RECORDED.turn1End, prefix);
+    const escaped = (text: string): string => JSON.stringify(text).slice(1, -1);
+    writeFileSync(rollout, readFileSync(rollout, 'utf8').split(escaped(RECORDED.prompt)).join(escaped(typedPrompt)));
+    const fake = await startFakeCodex(server, ['--hold-open', world.rolloutPath, '--busy-ms', '200']);
+    const first = await notify(fake, world.payload(RECORDED.turn1, [typedPrompt]));
+    expect(first.outcome, `${JSON.stringify(first.outcome)} ${first.stderr}`).toMatchObject({ kind: 'delivered' });
+    const typed = fake.submissions()[0] ?? '';
+    expect(typed.startsWith(prefix.trim())).toBe(true);
+    // The delivery is recorded by its digest (never its text).
+    const state = await readSessionState({ stateDir: world.stateDir, agent: 'codex', sessionId: RECORDED.threadId });
+    expect(state.state.delivered).toEqual([deliveredMessageDigest(typed)]);
+
+    // Codex runs our message as turn 2: skipped by its recorded digest (no loop).
+    world.writeRollout(RECORDED.turn2End, prefix, typed);
+    const second = await notify(fake, world.payload(RECORDED.turn2, [typedPrompt, typed]));
+    expect(second.outcome).toEqual({ kind: 'skipped', reason: 'this turn answered our own checkpoint' });
+    expect(fake.submissions()).toEqual([typed]);
+  });
+
+  it('without a delivery record (state directory lost) our own message is still recognised by its whole structure', async () => {
+    const fake = await startFakeCodex(server, ['--hold-open', world.rolloutPath, '--busy-ms', '200']);
+    world.writeRollout(RECORDED.turn1End, prefix);
+    const first = await notify(fake, world.payload(RECORDED.turn1, [RECORDED.prompt]));
+    expect(first.outcome, first.stderr).toMatchObject({ kind: 'delivered' });
+    const typed = fake.submissions()[0] ?? '';
+    rmSync(world.stateDir, { recursive: true, force: true });
+
+    world.writeRollout(RECORDED.turn2End, prefix, typed);
+    const second = await notify(fake, world.payload(RECORDED.turn2, [RECORDED.prompt, typed]));
+    expect(second.outcome).toEqual({ kind: 'skipped', reason: 'this turn answered our own checkpoint' });
+    const third = await notify(fake, world.payload(RECORDED.turn2, [RECORDED.prompt]));
+    expect(third.outcome).toMatchObject({ kind: 'skipped', reason: expect.stringMatching(/own checkpoint/) });
+    expect(fake.submissions()).toEqual([typed]);
   });
 });

@@ -2,12 +2,15 @@ import {
   assertNever,
   claimCheckpoint,
   decideLoopGuard,
+  deliveredMessageDigest,
   findTurn,
+  isComposedCheckpoint,
   isTruthyEnv,
   readSessionState,
   readOffSwitch,
   resolveStateDir,
   type CheckpointOutcome,
+  type CheckpointMessageTexts,
   type CheckpointRequest,
   type ResolvedConfig,
   type TranscriptReader,
@@ -111,10 +114,11 @@ Set-up (for people; exit 0 ok, 1 failure, 2 usage):
  * 3. off switches (env, global, per session); skip clients other than the interactive TUI;
  * 4. choose the transport (`codex queue` when Codex has it, else tmux); for tmux, find the pane
  *    (`$TMUX`/`$TMUX_PANE`, fail closed);
- * 5. load the config; skip our own checkpoint turn (the last input message carries our prefix);
+ * 5. load the config; skip our own checkpoint turn (the last input message is one we delivered:
+ *    its digest is recorded in the session state, or it has our whole composed structure);
  * 6. locate the rollout (tmux: the pane's Codex must have it open) and compute the checkpoint with
  *    the Codex reader and hint `{turnId}`;
- * 7. skip when the transcript's last user message carries our prefix, or the outcome is silent;
+ * 7. skip when the transcript's last user message is one of ours (same test), or the outcome is silent;
  * 8. queue: claim the loop-guard slot, `codex queue`, start the detached confirmer; tmux: wait for
  *    an idle, empty composer, claim the slot, paste and submit.
  */
@@ -211,16 +215,21 @@ async function decideAndDeliver(
   const prefix = config.messages.prefix.trim();
   if (prefix === '') {
     // Without a prefix our own injected message cannot be recognised: every answer would trigger
-    // another checkpoint. The hook route has stop_hook_active; this route has only the prefix.
+    // another checkpoint. The hook route has stop_hook_active; this route has only its own messages
+    // (recorded digest or composed structure), which both start with the prefix.
     return { kind: 'skipped', reason: 'messages.prefix is empty: the tmux route cannot recognise its own messages' };
-  }
-  const lastInput = event.inputMessages.at(-1);
-  if (lastInput !== undefined && isOwnMessage(lastInput, prefix)) {
-    return { kind: 'skipped', reason: 'this turn answered our own checkpoint' };
   }
   // Early, unlocked look at the loop guard (the locked claim comes right before typing): a turn the
   // Stop hook already checkpointed needs no git or transcript work here.
   const known = await readSessionState({ stateDir, agent: 'codex', sessionId: event.threadId });
+  // Only what we delivered counts as ours (issue 11): a prompt the user starts with our prefix is a
+  // prompt. Unreadable state holds no usable record: the structure test alone decides then.
+  const deliveredDigests = known.diagnostics.length === 0 && known.state.delivered !== undefined && known.state.delivered.length > 0 ? known.state.delivered : undefined;
+  const isOwn = (text: string): boolean => isOwnMessage(text, { delivered: deliveredDigests, texts: config.messages });
+  const lastInput = event.inputMessages.at(-1);
+  if (lastInput !== undefined && isOwn(lastInput)) {
+    return { kind: 'skipped', reason: 'this turn answered our own checkpoint' };
+  }
   const blocks = findTurn(known.state, event.turnId)?.blocks ?? 0;
   if (blocks >= config.loopGuard.maxBlocksPerTurn) {
     return { kind: 'skipped', reason: `loop guard: ${blocks} checkpoint(s) already delivered in turn ${event.turnId}` };
@@ -247,6 +256,7 @@ async function decideAndDeliver(
     pane === undefined
       ? Promise.resolve({ at: 0, idle: false })
       : capturePane(pane).then((screen) => ({ at: Date.now(), idle: screen !== undefined && classifyScreen(screen) === 'idle' }));
+  const budgetMs = deps.checkpointBudgetMs ?? 10_000;
   const result = await deps.getCheckpoint({
     agent: 'codex',
     cwd: event.cwd,
@@ -262,11 +272,11 @@ async function decideAndDeliver(
     sessionId: event.threadId,
     config,
     env,
-    signal: AbortSignal.timeout(deps.checkpointBudgetMs ?? 10_000),
+    signal: AbortSignal.timeout(budgetMs),
   });
   for (const note of result.diagnostics) log.debug(`checkpoint: ${note}`);
   const lastUser = result.timeline?.lastUserMessage;
-  if (lastUser !== undefined && isOwnMessage(lastUser, prefix)) {
+  if (lastUser !== undefined && isOwn(lastUser)) {
     return { kind: 'skipped', reason: 'the last user message in the rollout is our own checkpoint' };
   }
   if (result.decision !== 'message' || result.message === undefined) {
@@ -274,6 +284,7 @@ async function decideAndDeliver(
   }
 
   const timeline = result.timeline;
+  const message = result.message;
   const early = await earlySample;
   // The loop guard's full verdict (turn length, checkpoints seen in the transcript) before waiting
   // on the pane; the locked claim right before typing decides for real.
@@ -298,6 +309,8 @@ async function decideAndDeliver(
       turnStartedAt: timeline?.startedAt,
       checkpointsDelivered: timeline?.checkpointsDelivered,
       config: config.loopGuard,
+      // Recorded with the block: the answer to this message is then recognised by its digest.
+      messageDigest: deliveredMessageDigest(message),
     });
     for (const note of claimed.diagnostics) log.debug(`state: ${note}`);
     return claimed.claim.verdict === 'allow' ? undefined : `loop guard: ${claimed.claim.reason} (${claimed.claim.detail})`;
@@ -372,7 +385,15 @@ function selfCommand(): string[] {
   return script === undefined ? [] : [process.execPath, script];
 }
 
-/** True when a user message is one of ours (Codex may keep leading whitespace of what was typed). */
-export function isOwnMessage(text: string, prefix: string): boolean {
-  return text.trimStart().startsWith(prefix);
+/**
+ * True when a user message is a checkpoint we delivered: its digest is one the session state recorded
+ * (`SessionState.delivered`), else it has the whole structure `composeMessage` renders with the
+ * configured texts (core's `isComposedCheckpoint`; whitespace-insensitive, so Codex's trimming and
+ * re-wrapping still match). Never by the prefix alone: "[agent-checkpoint] please check X" typed by
+ * the user is a prompt and gets its checkpoint. The structure test stays on even with a record, so a
+ * message whose digest was lost (state rewritten, text sanitised when typed) cannot start a loop.
+ */
+export function isOwnMessage(text: string, rule: { readonly delivered: readonly string[] | undefined; readonly texts: CheckpointMessageTexts }): boolean {
+  if (rule.delivered !== undefined && rule.delivered.includes(deliveredMessageDigest(text))) return true;
+  return isComposedCheckpoint(text, rule.texts);
 }

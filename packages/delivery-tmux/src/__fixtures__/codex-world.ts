@@ -34,9 +34,11 @@ export interface CodexWorld {
   readonly env: Readonly<Record<string, string>>;
   /**
    * Write the rollout up to and including `throughOrdinal`, with recorded paths mapped into this
-   * world and the recorded `[checkpoint] ` prefix replaced by `prefix`. Returns its path.
+   * world and the recorded `[checkpoint] ` prefix replaced by `prefix`. With `checkpointText`, turn
+   * 2's user message (a probe's `[checkpoint] …` text) becomes that text, as when Codex runs the
+   * message the route delivered. Returns its path.
    */
-  writeRollout(throughOrdinal: number, prefix: string): string;
+  writeRollout(throughOrdinal: number, prefix: string, checkpointText?: string): string;
   /** Where {@link CodexWorld.writeRollout} writes (its directory exists). */
   readonly rolloutPath: string;
   /** The Codex notify payload of a turn. */
@@ -92,7 +94,7 @@ export function createCodexWorld(): CodexWorld {
     repo,
     stateDir,
     env,
-    writeRollout(throughOrdinal, prefix) {
+    writeRollout(throughOrdinal, prefix, checkpointText) {
       const lines = readFileSync(RECORDED.file, 'utf8').split('\n').filter(Boolean);
       const kept = lines.filter((line) => (JSON.parse(line) as { ordinal: number }).ordinal <= throughOrdinal);
       const text = `${kept.join('\n')}\n`
@@ -102,9 +104,10 @@ export function createCodexWorld(): CodexWorld {
         .join(escape(home))
         .split(escape(RECORDED.recordedPrefix))
         .join(escape(prefix));
+      const written = checkpointText === undefined ? text : withTurn2Message(text, checkpointText);
       const path = join(codexHome, 'sessions', '2026', '11', '22', `rollout-2026-11-22T02-13-06-${RECORDED.threadId}.jsonl`);
       mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, text);
+      writeFileSync(path, written);
       return path;
     },
     payload(turnId, inputMessages) {
@@ -122,6 +125,24 @@ export function createCodexWorld(): CodexWorld {
       rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+/** Turn 2's user message (its response item and its item_completed event) replaced by `message`. */
+function withTurn2Message(rollout: string, message: string): string {
+  type Line = { ordinal: number; payload: { content?: Array<{ text?: string }>; item?: { type?: string; content?: Array<{ text?: string }> } } };
+  return rollout
+    .split('\n')
+    .map((line) => {
+      if (line === '') return line;
+      const entry = JSON.parse(line) as Line;
+      if (entry.ordinal <= RECORDED.turn1End) return line;
+      const content = entry.payload.item?.type === 'UserMessage' ? entry.payload.item.content : (entry.payload as { role?: string }).role === 'user' ? entry.payload.content : undefined;
+      const first = content?.[0];
+      if (first === undefined || typeof first.text !== 'string') return line;
+      first.text = message;
+      return JSON.stringify(entry);
+    })
+    .join('\n');
 }
 
 /** Result of running the bundled notify program. */
