@@ -208,3 +208,64 @@ describe('only what we delivered counts as ours (issue 11 class 5)', () => {
     expect(fake.submissions()).toEqual([typed]);
   });
 });
+
+describe('the route passes its deadline and delivery record to getCheckpoint', () => {
+  it('a huge CPU-bound rollout tail stops at the route budget with the `deadline` diagnostic', { timeout: 120_000 }, async () => {
+    const rollout = world.writeRollout(RECORDED.turn1End, prefix);
+    // 48 MiB of tiny JSON lines after the turn: parsing them all takes far longer than the budget,
+    // and the parse is synchronous (no timer fires during it): only `deadlineAt` can stop it.
+    const block = '{}\n'.repeat(1 << 20);
+    for (let i = 0; i < 16; i++) appendFileSync(rollout, block);
+    const fake = await startFakeCodex(server, ['--hold-open', world.rolloutPath, '--busy-ms', '200']);
+    const requests: CheckpointRequest[] = [];
+    const outcomes: CheckpointOutcome[] = [];
+    const stderr: string[] = [];
+    const run = await runNotify([world.payload(RECORDED.turn1, [RECORDED.prompt])], {
+      env: { ...world.env, ...fake.env },
+      loadConfig: async (options) => {
+        const loaded = await loadConfig(options);
+        return { ...loaded, config: { ...loaded.config, transcriptMaxBytes: 64 * 1024 * 1024 } };
+      },
+      getCheckpoint: async (request) => {
+        requests.push(request);
+        const outcome = await getCheckpoint(request);
+        outcomes.push(outcome);
+        return outcome;
+      },
+      createReader: () => createCodexTranscriptReader(),
+      checkpointBudgetMs: 1500,
+      stderr: (line) => stderr.push(line),
+    });
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.deadlineAt).toEqual(expect.any(Number));
+    expect(outcomes[0]?.diagnostics, JSON.stringify(outcomes[0]?.diagnostics)).toContainEqual(expect.stringMatching(/^transcript: deadline: /));
+    expect(run.outcome.kind, `${JSON.stringify(run.outcome)} ${stderr.join('\n')}`).not.toBe('failed');
+  });
+
+  it('passes the session’s delivered digests to the reader', async () => {
+    world.writeRollout(RECORDED.turn1End, prefix);
+    const fake = await startFakeCodex(server, ['--hold-open', world.rolloutPath, '--busy-ms', '200']);
+    const earlier = await claimCheckpoint({
+      stateDir: world.stateDir,
+      agent: 'codex',
+      sessionId: RECORDED.threadId,
+      turnId: 'an-earlier-turn',
+      stopHookActive: false,
+      config: { maxBlocksPerTurn: 1, minTurnSeconds: 0 },
+      messageDigest: 'sha256:0123456789abcdef0123456789abcdef',
+    });
+    expect(earlier.claim.verdict).toBe('allow');
+    const requests: CheckpointRequest[] = [];
+    await runNotify([world.payload(RECORDED.turn1, [RECORDED.prompt])], {
+      env: { ...world.env, ...fake.env },
+      loadConfig,
+      getCheckpoint: async (request) => {
+        requests.push(request);
+        return getCheckpoint(request);
+      },
+      createReader: () => createCodexTranscriptReader(),
+      stderr: () => undefined,
+    });
+    expect(requests.map((r) => r.transcript?.deliveredDigests)).toEqual([['sha256:0123456789abcdef0123456789abcdef']]);
+  });
+});

@@ -263,6 +263,7 @@ async function decideAndDeliver(
     transcript: {
       reader,
       path: transcriptPath,
+      ...(deliveredDigests !== undefined ? { deliveredDigests } : {}),
       hint: {
         turnId: event.turnId,
         ...(lastInput !== undefined ? { prompt: lastInput } : {}),
@@ -273,6 +274,8 @@ async function decideAndDeliver(
     config,
     env,
     signal: AbortSignal.timeout(budgetMs),
+    // The same budget as a time: transcript parsing is synchronous, and no timer fires during it.
+    deadlineAt: Date.now() + budgetMs,
   });
   for (const note of result.diagnostics) log.debug(`checkpoint: ${note}`);
   const lastUser = result.timeline?.lastUserMessage;
