@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { DoctorReport } from '@agent-checkpoint/delivery-hook/manage';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeCodex, startTestTmux, type TestTmux } from '../__fixtures__/tmux-test-server.ts';
+import { appendQueueOutcome } from '../queue-outcome-log.ts';
 
 // `agent-checkpoint-tmux doctor` through the real bundle, against a private tmux server.
 
@@ -106,5 +107,16 @@ describe('agent-checkpoint-tmux doctor', () => {
     expect(human.stdout).toContain('agent-checkpoint-tmux doctor');
     expect(human.stdout).toContain('    fix: agent-checkpoint-tmux install\n');
     expect((await runProcess(process.execPath, [bundle, 'doctor', '--bogus'], env)).code).toBe(2);
+  });
+
+  it('shows the last queued checkpoint that was not confirmed (from the confirmer\'s notify.log), and nothing when there is none', async () => {
+    const stateDir = env['AGENT_CHECKPOINT_STATE_DIR']!;
+    expect(finding((await doctor({ TMUX_TMPDIR: server.dir })).report, 'transport.queue-outcome')).toBeUndefined();
+    const ids = { threadId: 'thread-1', turnId: 'turn-1' };
+    expect(appendQueueOutcome(stateDir, { at: '2026-11-26T01:00:00.000Z', status: 'stale', ...ids, queuedSubmissionId: 'q-old', reason: 'removing it failed: boom' })).toBeUndefined();
+    expect(appendQueueOutcome(stateDir, { at: '2026-11-26T02:00:00.000Z', status: 'withdrawn', ...ids, queuedSubmissionId: 'q-new', reason: 'not delivered within 20000 ms' })).toBeUndefined();
+    expect(appendQueueOutcome(stateDir, { at: '2026-11-26T03:00:00.000Z', status: 'delivered', ...ids, queuedSubmissionId: 'q-ok', latencyMs: 40 })).toBeUndefined();
+    const shown = finding((await doctor({ TMUX_TMPDIR: server.dir })).report, 'transport.queue-outcome');
+    expect(shown).toMatchObject({ status: 'warn', title: 'last queued checkpoint not confirmed: withdrawn (2026-11-26T02:00:00.000Z)', detail: expect.stringContaining('queued item q-new') });
   });
 });

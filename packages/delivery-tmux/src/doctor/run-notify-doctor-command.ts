@@ -19,6 +19,7 @@ import {
 import { chooseTransport } from '../choose-transport.ts';
 import { isCodexArgv, parseTmuxEnv } from '../find-codex-pane.ts';
 import { parseNotifyArgv } from '../parse-notify-argv.ts';
+import { lastQueueProblem, NOTIFY_LOG } from '../queue-outcome-log.ts';
 import { DEFAULT_QUEUE_CONFIRM_MS } from '../run-notify.ts';
 import { readProcessSubtree } from '../read-process-table.ts';
 import { runTmux } from '../run-tmux.ts';
@@ -89,6 +90,8 @@ export async function runNotifyDoctorCommand(args: readonly string[], context: N
   findings.push(await transportFinding(env, context.cwd));
   findings.push(await codexPaneFinding(env, parsed.values['tmux-socket']));
   findings.push(...(await switchFindings(env)));
+  const queued = queueProblemFinding(env);
+  if (queued !== undefined) findings.push(queued);
 
   const report = doctorReport('agent-checkpoint-tmux', findings);
   await context.write(parsed.values.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderDoctorReport(report, context.style));
@@ -240,6 +243,28 @@ async function codexPaneFinding(env: Env, explicit: string | undefined): Promise
   return found.length > 0
     ? { id: 'codex.pane', status: 'ok', title: `Codex runs in ${found.length} tmux pane${found.length === 1 ? '' : 's'}`, detail: found.join('\n') }
     : { id: 'codex.pane', status: 'info', title: 'no Codex process runs in a tmux pane right now', detail: `tmux server ${socketPath}. Start \`codex\` inside tmux for this route to deliver.` };
+}
+
+/**
+ * The last queued checkpoint that was not confirmed (withdrawn, or stale: removing it failed), from
+ * the confirmer's `notify.log`; nothing when there is none. The confirmer runs detached, so this is
+ * where its failures show.
+ */
+function queueProblemFinding(env: Env): DoctorFinding | undefined {
+  let stateDir: string;
+  try {
+    stateDir = resolveStateDir({ env });
+  } catch {
+    return undefined;
+  }
+  const last = lastQueueProblem(stateDir);
+  if (last === undefined) return undefined;
+  return {
+    id: 'transport.queue-outcome',
+    status: 'warn',
+    title: `last queued checkpoint not confirmed: ${last.status} (${last.at})`,
+    detail: `${last.reason ?? ''}\nthread ${last.threadId}, turn ${last.turnId}, queued item ${last.queuedSubmissionId}\nLog: ${join(stateDir, NOTIFY_LOG)}`,
+  };
 }
 
 async function switchFindings(env: Env): Promise<DoctorFinding[]> {
