@@ -83,7 +83,6 @@ async function main(): Promise<void> {
       sessionId: 'bench',
       turnId: timeline.turnId ?? 'bench-turn',
       stopHookActive: false,
-      turnStartedAt: timeline.startedAt,
       checkpointsDelivered: timeline.checkpointsDelivered,
       config: config.loopGuard,
       lockWaitMs: 3000,

@@ -88,7 +88,6 @@ export async function runCheckpointPhase(
     ...location,
     turnId: turnKey,
     stopHookActive: false,
-    turnStartedAt: timeline?.startedAt,
     checkpointsDelivered: timeline?.checkpointsDelivered,
     config: config.loopGuard,
     now: context.now(),

@@ -295,7 +295,6 @@ async function decideAndDeliver(
     state: known.state,
     turnId: event.turnId,
     stopHookActive: false,
-    turnStartedAt: timeline?.startedAt,
     checkpointsDelivered: timeline?.checkpointsDelivered,
     now: new Date(),
     config: config.loopGuard,
@@ -309,7 +308,6 @@ async function decideAndDeliver(
       sessionId: event.threadId,
       turnId: event.turnId,
       stopHookActive: false,
-      turnStartedAt: timeline?.startedAt,
       checkpointsDelivered: timeline?.checkpointsDelivered,
       config: config.loopGuard,
       // Recorded with the block: the answer to this message is then recognised by its digest.

@@ -27,7 +27,6 @@ function request(overrides: Partial<ClaimCheckpointRequest> = {}): ClaimCheckpoi
     sessionId: 'session-1',
     turnId: 'turn-1',
     stopHookActive: false,
-    turnStartedAt: START.toISOString(),
     config: { maxBlocksPerTurn: 1, minTurnSeconds: 30 },
     now: later(60),
     ...overrides,
@@ -61,7 +60,7 @@ describe('claimCheckpoint', () => {
 
   it('a quick turn right after the previous turn got its checkpoint is granted (every turn is checked)', async () => {
     expect((await claimCheckpoint(request({ config: { maxBlocksPerTurn: 1, minTurnSeconds: 30 }, now: later(1) }))).claim.verdict).toBe('allow');
-    const next = await claimCheckpoint(request({ turnId: 'turn-2', turnStartedAt: later(2).toISOString(), now: later(5) }));
+    const next = await claimCheckpoint(request({ turnId: 'turn-2', now: later(5) }));
     expect(next.claim).toEqual({ verdict: 'allow', turnId: 'turn-2', blocksSoFar: 0 });
   });
 

@@ -10,8 +10,6 @@ export interface ClaimCheckpointRequest extends SessionStateLocation {
   /** See {@link LoopGuardInput.turnId}. */
   readonly turnId: string | undefined;
   readonly stopHookActive: boolean;
-  /** `TurnTimeline.startedAt` (see {@link LoopGuardInput.turnStartedAt}: not used by the decision). */
-  readonly turnStartedAt?: string | undefined;
   /** `TurnTimeline.checkpointsDelivered`. */
   readonly checkpointsDelivered?: number | undefined;
   readonly config: LoopGuardConfig;
@@ -56,7 +54,6 @@ export async function claimCheckpoint(request: ClaimCheckpointRequest): Promise<
       state,
       turnId: request.turnId,
       stopHookActive: request.stopHookActive,
-      turnStartedAt: request.turnStartedAt,
       checkpointsDelivered: request.checkpointsDelivered,
       now,
       config: request.config,

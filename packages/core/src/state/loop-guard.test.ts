@@ -10,7 +10,6 @@ function input(overrides: Partial<LoopGuardInput> = {}): LoopGuardInput {
     state: emptySessionState('claude', 's1'),
     turnId: 'turn-1',
     stopHookActive: false,
-    turnStartedAt: T0.toISOString(),
     now: at(120),
     config: DEFAULT_LOOP_GUARD,
     ...overrides,
@@ -44,7 +43,7 @@ describe('decideLoopGuard', () => {
 
   it('allows a new turn after a blocked one', () => {
     const state = recordBlock(emptySessionState('claude', 's1'), 'turn-1', at(60));
-    const d = decideLoopGuard(input({ state, turnId: 'turn-2', turnStartedAt: at(100).toISOString(), now: at(200) }));
+    const d = decideLoopGuard(input({ state, turnId: 'turn-2', now: at(200) }));
     expect(d).toEqual({ verdict: 'allow', turnId: 'turn-2', blocksSoFar: 0 });
   });
 
@@ -65,7 +64,7 @@ describe('decideLoopGuard', () => {
   it('a quick turn right after our checkpoint of the previous turn is checked too (queued prompt)', () => {
     // Previous turn was checkpointed at +100 s; the new prompt came at +50 s (queued) and the turn ends at +101 s.
     const state = recordBlock(emptySessionState('claude', 's1'), 'turn-0', at(100));
-    expect(decideLoopGuard(input({ state, turnStartedAt: at(50).toISOString(), now: at(101) }))).toEqual({
+    expect(decideLoopGuard(input({ state, now: at(101) }))).toEqual({
       verdict: 'allow',
       turnId: 'turn-1',
       blocksSoFar: 0,

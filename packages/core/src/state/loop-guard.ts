@@ -28,12 +28,6 @@ export interface LoopGuardInput {
    */
   readonly stopHookActive: boolean;
   /**
-   * ISO-8601 time of the turn's opening prompt (`TurnTimeline.startedAt`), when known. Not used by the
-   * decision since every turn is checked however quick (the interval is measured from this turn's own
-   * last checkpoint); accepted so routes can pass the timeline through unchanged.
-   */
-  readonly turnStartedAt?: string | undefined;
-  /**
    * Our checkpoints the transcript shows in this turn (`TurnTimeline.checkpointsDelivered`). Counts
    * like the state file, so a lost state dir or the other route's delivery still limits blocks.
    */

@@ -228,7 +228,6 @@ export async function explainTurn(request: ExplainRequest): Promise<ExplainRepor
       state,
       turnId,
       stopHookActive: false,
-      turnStartedAt: outcome.timeline?.startedAt,
       checkpointsDelivered: outcome.timeline?.checkpointsDelivered,
       now: request.now ?? new Date(),
       config: loaded.config.loopGuard,
