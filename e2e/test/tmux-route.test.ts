@@ -40,7 +40,7 @@ describe.skipIf(SKIP_REAL_CLIS)('agent-checkpoint-tmux as the Codex TUI notify p
       expect(second?.payload?.['turn-id']).not.toBe(first?.payload?.['turn-id']);
       expect(run.tmuxDecisions.map((d) => [d.turnId, d.outcome])).toEqual([
         [first?.payload?.['turn-id'], 'delivered'],
-        // The turn that answered our checkpoint gets none: dedup by our prefix.
+        // The turn that answered our checkpoint gets none: recognised by its delivered digest (never by the prefix alone).
         [second?.payload?.['turn-id'], 'skipped: this turn answered our own checkpoint'],
       ]);
 
