@@ -6,6 +6,7 @@ export * from './timeline/merge-calls-by-time.ts';
 export * from './transcript/transcript-reader.ts';
 export * from './transcript/read-jsonl-tail.ts';
 export * from './transcript/delivered-message.ts';
+export * from './transcript/walk-subagent-transcripts.ts';
 export type * from './config/config-schema.ts';
 export type * from './git/changed-file.ts';
 export type * from './engine/checkpoint-result.ts';

@@ -1,6 +1,14 @@
 import { lstatSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { readJsonlTail, sortCallsByTime, type TimelineDiagnostic, type ToolCall, type ToolCallOrigin } from '@agent-checkpoint/core';
+import {
+  emptySubagentWalk,
+  readJsonlTail,
+  walkSubagentTranscripts,
+  type SubagentFileLocation,
+  type SubagentFileRead,
+  type SubagentReadBounds,
+  type SubagentWalkResult,
+} from '@agent-checkpoint/core';
 import { buildClaudeToolCall, type ExcerptBudget } from './build-claude-tool-call.ts';
 import { parseClaudeLine, SUBAGENT_ID_PATTERN, type ClaudeEntry, type ClaudeToolResult, type ClaudeToolUse } from './parse-claude-entry.ts';
 import { skipClaudeSubagentLine } from './skip-claude-bookkeeping-line.ts';
@@ -91,88 +99,39 @@ export interface ReadClaudeSubagentsInput {
   readonly maxAgents?: number;
 }
 
-/** What the subagent transcripts added to the turn. */
-export interface ClaudeSubagentCalls {
-  /** The subagents' calls, each marked with its origin, in time order. */
-  readonly calls: readonly ToolCall[];
-  readonly diagnostics: readonly TimelineDiagnostic[];
-  /** True when a cap or the signal cut a subagent's part of the turn short. */
-  readonly truncated: boolean;
-  readonly bytesRead: number;
-  /** Subagent transcripts actually read. */
-  readonly agentsRead: number;
-}
+/** What the subagent transcripts added to the turn (see core's {@link SubagentWalkResult}). */
+export type ClaudeSubagentCalls = SubagentWalkResult;
 
 /**
  * Read the turn's part of each subagent transcript, backwards from its end, never more than
  * `maxBytes` in total, and build its calls. Never throws: a missing, corrupt, symlinked or otherwise
  * refused file (the names come from the transcript, untrusted input) gives a diagnostic and is
- * skipped. Subagents spawned by a subagent are followed, up to `maxAgents` files in all.
+ * skipped. Subagents spawned by a subagent are followed, up to `maxAgents` files in all (core's
+ * {@link walkSubagentTranscripts} does the bounded walk; this file knows Claude's layout and lines).
  */
 export function readClaudeSubagents(input: ReadClaudeSubagentsInput): ClaudeSubagentCalls {
-  const diagnostics: TimelineDiagnostic[] = [];
-  const calls: ToolCall[] = [];
-  const knownIds = new Set(input.knownCallIds);
-  const maxAgents = input.maxAgents ?? MAX_SUBAGENTS_PER_TURN;
-  const queue = [...input.refs];
-  const queued = new Set(queue.map((ref) => ref.agentId));
-  let bytesRead = 0;
-  let agentsRead = 0;
-  let truncated = false;
-
+  if (input.refs.length === 0) return emptySubagentWalk();
   const dir = subagentsDir(input.transcriptPath);
-  if (queue.length === 0) return { calls, diagnostics, truncated, bytesRead, agentsRead };
-  if (dir.kind === 'refused') {
-    diagnostics.push({ level: 'warn', code: 'subagent-refused', message: dir.reason });
-    return { calls, diagnostics, truncated, bytesRead, agentsRead };
-  }
-
-  while (queue.length > 0) {
-    const ref = queue.shift() as ClaudeSubagentRef;
-    if (input.signal?.aborted || (input.deadlineAt !== undefined && Date.now() >= input.deadlineAt)) {
-      truncated = true;
-      diagnostics.push({ level: 'warn', code: 'aborted', message: `Reading was aborted before subagent ${ref.agentId}'s transcript: its calls are missing.` });
-      break;
-    }
-    if (agentsRead >= maxAgents) {
-      truncated = true;
-      diagnostics.push({ level: 'warn', code: 'subagent-limit', message: `Only the first ${maxAgents} subagent transcripts of the turn were read; ${queue.length + 1} more were skipped.` });
-      break;
-    }
-    const remaining = input.maxBytes - bytesRead;
-    if (remaining <= 0) {
-      truncated = true;
-      diagnostics.push({ level: 'warn', code: 'cap-reached', message: `The ${input.maxBytes}-byte cap for subagent transcripts was used up before subagent ${ref.agentId}: its calls are missing.` });
-      break;
-    }
-    if (dir.kind === 'absent') {
-      diagnostics.push({ level: 'info', code: 'subagent-missing', message: `No subagent transcript folder ${dir.path}: the calls of subagent ${ref.agentId} are missing.` });
-      continue;
-    }
-    const read = readOneSubagent(dir.path, ref, remaining, input);
-    agentsRead += read.opened ? 1 : 0;
-    bytesRead += read.bytesRead;
-    truncated ||= read.truncated;
-    diagnostics.push(...read.diagnostics);
-    for (const call of read.calls) {
-      if (knownIds.has(call.id)) continue;
-      knownIds.add(call.id);
-      calls.push(call);
-    }
-    for (const child of read.children) {
-      if (queued.has(child.agentId)) continue;
-      queued.add(child.agentId);
-      queue.push(child);
-    }
-  }
-  if (agentsRead > 0) {
-    diagnostics.push({
-      level: 'info',
-      code: 'subagents-read',
-      message: `${calls.length} call(s) of ${agentsRead} subagent transcript(s) belong to the turn (${bytesRead} bytes read).`,
-    });
-  }
-  return { calls: sortCallsByTime(calls), diagnostics, truncated, bytesRead, agentsRead };
+  if (dir.kind === 'refused') return emptySubagentWalk([{ level: 'warn', code: 'subagent-refused', message: dir.reason }]);
+  return walkSubagentTranscripts<ClaudeSubagentRef>({
+    refs: input.refs,
+    maxBytes: input.maxBytes,
+    maxAgents: input.maxAgents ?? MAX_SUBAGENTS_PER_TURN,
+    knownCallIds: input.knownCallIds,
+    ...(input.signal ? { signal: input.signal } : {}),
+    ...(input.deadlineAt !== undefined ? { deadlineAt: input.deadlineAt } : {}),
+    noun: 'transcript',
+    locate: (ref): SubagentFileLocation => {
+      if (dir.kind === 'absent') {
+        return { kind: 'skip', diagnostic: { level: 'info', code: 'subagent-missing', message: `No subagent transcript folder ${dir.path}: the calls of subagent ${ref.agentId} are missing.` } };
+      }
+      if (!SUBAGENT_ID_PATTERN.test(ref.agentId)) {
+        return { kind: 'skip', diagnostic: { level: 'warn', code: 'subagent-refused', message: `Subagent id ${JSON.stringify(ref.agentId.slice(0, 80))} is not a plain id: not used as a file name.` } };
+      }
+      return { kind: 'file', path: join(dir.path, `agent-${ref.agentId}.jsonl`) };
+    },
+    read: (path, ref, bounds) => readOneSubagent(path, ref, bounds, input.excerpt),
+  });
 }
 
 /**
@@ -211,67 +170,24 @@ function subagentsDir(transcriptPath: string): SubagentsDir {
   return { kind: 'dir', path };
 }
 
-interface OneSubagent {
-  readonly opened: boolean;
-  readonly calls: readonly ToolCall[];
-  readonly children: readonly ClaudeSubagentRef[];
-  readonly diagnostics: readonly TimelineDiagnostic[];
-  readonly truncated: boolean;
-  readonly bytesRead: number;
-}
-
-function readOneSubagent(dir: string, ref: ClaudeSubagentRef, maxBytes: number, input: ReadClaudeSubagentsInput): OneSubagent {
-  const none = (diagnostic: TimelineDiagnostic): OneSubagent => ({ opened: false, calls: [], children: [], diagnostics: [diagnostic], truncated: false, bytesRead: 0 });
-  if (!SUBAGENT_ID_PATTERN.test(ref.agentId)) {
-    return none({ level: 'warn', code: 'subagent-refused', message: `Subagent id ${JSON.stringify(ref.agentId.slice(0, 80))} is not a plain id: not used as a file name.` });
-  }
-  const path = join(dir, `agent-${ref.agentId}.jsonl`);
+/** The turn's part of one subagent transcript: its entries since `ref.since`, read backwards within `bounds`. */
+function readOneSubagent(path: string, ref: ClaudeSubagentRef, bounds: SubagentReadBounds, excerpt: ExcerptBudget | undefined): SubagentFileRead<ClaudeSubagentRef> {
   const sinceMs = ref.since === undefined ? Number.NaN : Date.parse(ref.since);
   const newestFirst: ClaudeEntry[] = [];
-  let tail;
-  try {
-    tail = readJsonlTail(path, {
-      maxBytes,
-      noFollow: true,
-      skipLine: skipClaudeSubagentLine,
-      ...(input.signal ? { signal: input.signal } : {}),
-      ...(input.deadlineAt !== undefined ? { deadlineAt: input.deadlineAt } : {}),
-      visit: (raw) => {
-        const parsed = parseClaudeLine(raw, { keepSidechain: true });
-        if (parsed.kind !== 'entry') return 'continue';
-        const entry = parsed.entry;
-        const at = entry.timestamp === undefined ? Number.NaN : Date.parse(entry.timestamp);
-        // Entries older than the spawning / resuming call are an earlier turn's work.
-        if (at < sinceMs) return 'stop';
-        newestFirst.push(entry);
-        return 'continue';
-      },
-    });
-  } catch (error) {
-    const code = errorCode(error);
-    if (code === 'ENOENT') {
-      return none({ level: 'info', code: 'subagent-missing', message: `Subagent ${ref.agentId} has no transcript (${path}) yet: its calls are missing.` });
-    }
-    if (code === 'ELOOP' || code === 'ENOTREG') {
-      return none({ level: 'warn', code: 'subagent-refused', message: `${path} is a symbolic link or not a regular file: not read.` });
-    }
-    return none({ level: 'warn', code: 'subagent-read-error', message: `Subagent transcript ${path} cannot be read: ${error instanceof Error ? error.message : String(error)}` });
-  }
-
-  const diagnostics: TimelineDiagnostic[] = [];
-  if (tail.corruptLines > 0) {
-    diagnostics.push({ level: 'info', code: 'subagent-corrupt-line', message: `${tail.corruptLines} line(s) of ${path} that are not valid JSON were skipped.` });
-  }
-  const cut = tail.capped || tail.aborted;
-  if (cut) {
-    diagnostics.push({
-      level: 'warn',
-      code: tail.aborted ? 'aborted' : 'cap-reached',
-      message: tail.aborted
-        ? `Reading subagent ${ref.agentId}'s transcript was aborted: only the tail of its work was read.`
-        : `Subagent ${ref.agentId}'s part of the turn is longer than the bytes left for subagent transcripts: only its tail was read.`,
-    });
-  }
+  const tail = readJsonlTail(path, {
+    ...bounds,
+    skipLine: skipClaudeSubagentLine,
+    visit: (raw) => {
+      const parsed = parseClaudeLine(raw, { keepSidechain: true });
+      if (parsed.kind !== 'entry') return 'continue';
+      const entry = parsed.entry;
+      const at = entry.timestamp === undefined ? Number.NaN : Date.parse(entry.timestamp);
+      // Entries older than the spawning / resuming call are an earlier turn's work.
+      if (at < sinceMs) return 'stop';
+      newestFirst.push(entry);
+      return 'continue';
+    },
+  });
 
   const entries = newestFirst.reverse();
   const uses: TimedClaudeToolUse[] = [];
@@ -288,17 +204,7 @@ function readOneSubagent(dir: string, ref: ClaudeSubagentRef, maxBytes: number, 
       for (const result of entry.toolResults) if (!results.has(result.toolUseId)) results.set(result.toolUseId, result);
     }
   }
-  const origin: ToolCallOrigin = {
-    kind: 'subagent',
-    agentId: ref.agentId,
-    ...(ref.agentType === undefined ? {} : { agentType: ref.agentType }),
-    ...(ref.parentCallId === undefined ? {} : { parentCallId: ref.parentCallId }),
-  };
-  const calls = uses.map(({ use, timestamp }) => ({ ...buildClaudeToolCall(use, results.get(use.id), timestamp, input.excerpt), origin }));
+  const calls = uses.map(({ use, timestamp }) => buildClaudeToolCall(use, results.get(use.id), timestamp, excerpt));
   const children = findClaudeSubagentRefs(uses, results, undefined);
-  return { opened: true, calls, children, diagnostics, truncated: cut, bytesRead: tail.bytesRead };
-}
-
-function errorCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+  return { tail, calls, children };
 }

@@ -1,6 +1,6 @@
 import { lstatSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { sortCallsByTime, type TimelineDiagnostic, type ToolCall, type ToolCallOrigin } from '@agent-checkpoint/core';
+import { emptySubagentWalk, walkSubagentTranscripts, type SubagentFileLocation, type SubagentWalkResult } from '@agent-checkpoint/core';
 import { callsOf } from './build-gemini-timeline.ts';
 import { collectGeminiTail } from './collect-gemini-tail.ts';
 import { isRecord, type GeminiMessage } from './gemini-record.ts';
@@ -66,118 +66,51 @@ export interface ReadGeminiSubagentsInput {
   readonly maxAgents?: number;
 }
 
-/** What the subagent recordings added to the turn. */
-export interface GeminiSubagentCalls {
-  readonly calls: readonly ToolCall[];
-  readonly diagnostics: readonly TimelineDiagnostic[];
-  readonly truncated: boolean;
-  readonly bytesRead: number;
-  readonly agentsRead: number;
-}
+/** What the subagent recordings added to the turn (see core's {@link SubagentWalkResult}). */
+export type GeminiSubagentCalls = SubagentWalkResult;
 
 /**
  * Read each invoked subagent's recording (bounded: one byte cap across all of them, backwards from
  * each file's end) and return its calls marked with their origin, in time order. Never throws: a
  * missing, corrupt, symlinked or otherwise refused file gives a diagnostic. Subagents invoked by a
- * subagent are followed (their recordings share the main session's folder).
+ * subagent are followed (their recordings share the main session's folder). Core's
+ * {@link walkSubagentTranscripts} does the bounded walk; this file knows Gemini's layout and records.
  */
 export function readGeminiSubagents(input: ReadGeminiSubagentsInput): GeminiSubagentCalls {
-  const diagnostics: TimelineDiagnostic[] = [];
-  const calls: ToolCall[] = [];
-  const known = new Set(input.knownCallIds);
-  const maxAgents = input.maxAgents ?? MAX_GEMINI_SUBAGENTS_PER_TURN;
-  const queue = [...input.refs];
-  const queued = new Set(queue.map((ref) => ref.agentId));
-  let bytesRead = 0;
-  let agentsRead = 0;
-  let truncated = false;
-  const done = (): GeminiSubagentCalls => ({ calls: sortCallsByTime(calls), diagnostics, truncated, bytesRead, agentsRead });
-  if (queue.length === 0) return done();
-
+  if (input.refs.length === 0) return emptySubagentWalk();
   const sessionId = input.sessionId;
   if (sessionId === undefined || !ID_PATTERN.test(sessionId)) {
-    diagnostics.push({ level: 'info', code: 'subagent-missing', message: 'The session id is unknown (no metadata line read): the subagent recordings cannot be found.' });
-    return done();
+    return emptySubagentWalk([{ level: 'info', code: 'subagent-missing', message: 'The session id is unknown (no metadata line read): the subagent recordings cannot be found.' }]);
   }
   const folder = join(dirname(input.transcriptPath), sessionId);
   try {
     const stats = lstatSync(folder);
     if (stats.isSymbolicLink() || !stats.isDirectory()) {
-      diagnostics.push({ level: 'warn', code: 'subagent-refused', message: `${folder} is a symbolic link or not a directory: subagent recordings are only read inside the session's own folder.` });
-      return done();
+      return emptySubagentWalk([
+        { level: 'warn', code: 'subagent-refused', message: `${folder} is a symbolic link or not a directory: subagent recordings are only read inside the session's own folder.` },
+      ]);
     }
   } catch {
-    diagnostics.push({ level: 'info', code: 'subagent-missing', message: `No subagent folder ${folder}: the subagents' calls are missing.` });
-    return done();
+    return emptySubagentWalk([{ level: 'info', code: 'subagent-missing', message: `No subagent folder ${folder}: the subagents' calls are missing.` }]);
   }
 
-  while (queue.length > 0) {
-    const ref = queue.shift() as GeminiSubagentRef;
-    if (input.signal?.aborted || (input.deadlineAt !== undefined && Date.now() >= input.deadlineAt)) {
-      truncated = true;
-      diagnostics.push({ level: 'warn', code: 'aborted', message: `Reading was aborted before subagent ${ref.agentId}'s recording: its calls are missing.` });
-      break;
-    }
-    if (agentsRead >= maxAgents) {
-      truncated = true;
-      diagnostics.push({ level: 'warn', code: 'subagent-limit', message: `Only the first ${maxAgents} subagent recordings of the turn were read; ${queue.length + 1} more were skipped.` });
-      break;
-    }
-    const remaining = input.maxBytes - bytesRead;
-    if (remaining <= 0) {
-      truncated = true;
-      diagnostics.push({ level: 'warn', code: 'cap-reached', message: `The ${input.maxBytes}-byte cap for subagent recordings was used up before subagent ${ref.agentId}: its calls are missing.` });
-      break;
-    }
-    if (!ID_PATTERN.test(ref.agentId)) {
-      diagnostics.push({ level: 'warn', code: 'subagent-refused', message: `Subagent id ${JSON.stringify(ref.agentId.slice(0, 80))} is not a plain id: not used as a file name.` });
-      continue;
-    }
-    const path = join(folder, `${ref.agentId}.jsonl`);
-    let collection;
-    try {
-      collection = collectGeminiTail(path, { maxBytes: remaining, rule: WHOLE_FILE, noFollow: true, ...(input.signal ? { signal: input.signal } : {}), ...(input.deadlineAt !== undefined ? { deadlineAt: input.deadlineAt } : {}) });
-    } catch (error) {
-      const code = typeof error === 'object' && error !== null && 'code' in error ? (error as { code?: unknown }).code : undefined;
-      if (code === 'ENOENT') diagnostics.push({ level: 'info', code: 'subagent-missing', message: `Subagent ${ref.agentId} has no recording (${path}): its calls are missing.` });
-      else if (code === 'ELOOP' || code === 'ENOTREG') diagnostics.push({ level: 'warn', code: 'subagent-refused', message: `${path} is a symbolic link or not a regular file: not read.` });
-      else diagnostics.push({ level: 'warn', code: 'subagent-read-error', message: `Subagent recording ${path} cannot be read: ${error instanceof Error ? error.message : String(error)}` });
-      continue;
-    }
-    agentsRead += 1;
-    const { tail } = collection;
-    bytesRead += tail.bytesRead;
-    if (tail.corruptLines > 0) {
-      diagnostics.push({ level: 'info', code: 'subagent-corrupt-line', message: `${tail.corruptLines} line(s) of ${path} that are not valid JSON were skipped.` });
-    }
-    if ((tail.capped || tail.aborted) && !collection.resetReached) {
-      truncated = true;
-      diagnostics.push({
-        level: 'warn',
-        code: tail.aborted ? 'aborted' : 'cap-reached',
-        message: `Only the tail of subagent ${ref.agentId}'s recording was read (${tail.aborted ? 'aborted' : 'byte cap'}): its earlier calls are missing.`,
-      });
-    }
-    const messages = reduceGeminiRecords(collection.records).messages;
-    const origin: ToolCallOrigin = {
-      kind: 'subagent',
-      agentId: ref.agentId,
-      ...(ref.agentType === undefined ? {} : { agentType: ref.agentType }),
-      ...(ref.parentCallId === undefined ? {} : { parentCallId: ref.parentCallId }),
-    };
-    for (const call of callsOf(messages)) {
-      if (known.has(call.id)) continue;
-      known.add(call.id);
-      calls.push({ ...call, origin });
-    }
-    for (const child of findGeminiSubagentRefs(messages)) {
-      if (queued.has(child.agentId)) continue;
-      queued.add(child.agentId);
-      queue.push(child);
-    }
-  }
-  if (agentsRead > 0) {
-    diagnostics.push({ level: 'info', code: 'subagents-read', message: `${calls.length} call(s) of ${agentsRead} subagent recording(s) belong to the turn (${bytesRead} bytes read).` });
-  }
-  return done();
+  return walkSubagentTranscripts<GeminiSubagentRef>({
+    refs: input.refs,
+    maxBytes: input.maxBytes,
+    maxAgents: input.maxAgents ?? MAX_GEMINI_SUBAGENTS_PER_TURN,
+    knownCallIds: input.knownCallIds,
+    ...(input.signal ? { signal: input.signal } : {}),
+    ...(input.deadlineAt !== undefined ? { deadlineAt: input.deadlineAt } : {}),
+    noun: 'recording',
+    locate: (ref): SubagentFileLocation =>
+      ID_PATTERN.test(ref.agentId)
+        ? { kind: 'file', path: join(folder, `${ref.agentId}.jsonl`) }
+        : { kind: 'skip', diagnostic: { level: 'warn', code: 'subagent-refused', message: `Subagent id ${JSON.stringify(ref.agentId.slice(0, 80))} is not a plain id: not used as a file name.` } },
+    read: (path, _ref, bounds) => {
+      const collection = collectGeminiTail(path, { ...bounds, rule: WHOLE_FILE });
+      const messages = reduceGeminiRecords(collection.records).messages;
+      // A `$set.messages` reset ends the read: a cap or abort after it cut nothing.
+      return { tail: collection.tail, complete: collection.resetReached, calls: callsOf(messages), children: findGeminiSubagentRefs(messages) };
+    },
+  });
 }
