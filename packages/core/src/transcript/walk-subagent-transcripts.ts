@@ -89,8 +89,9 @@ export function walkSubagentTranscripts<Ref extends SubagentRefBase>(input: Walk
   const diagnostics: TimelineDiagnostic[] = [];
   const calls: ToolCall[] = [];
   const knownIds = new Set(input.knownCallIds);
-  const queue = [...input.refs];
-  const queued = new Set(queue.map((ref) => ref.agentId));
+  // Each agent id once, the initial refs included (a repeated ref would be read, and counted, twice).
+  const queued = new Set<string>();
+  const queue = input.refs.filter((ref) => !queued.has(ref.agentId) && queued.add(ref.agentId));
   let bytesRead = 0;
   let agentsRead = 0;
   let truncated = false;
