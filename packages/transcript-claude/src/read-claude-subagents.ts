@@ -7,6 +7,7 @@ import {
   type SubagentFileLocation,
   type SubagentFileRead,
   type SubagentReadBounds,
+  type SubagentWalkLimits,
   type SubagentWalkResult,
 } from '@agent-checkpoint/core';
 import { buildClaudeToolCall, type ExcerptBudget } from './build-claude-tool-call.ts';
@@ -83,17 +84,9 @@ export function findClaudeSubagentRefs(
 }
 
 /** Arguments of {@link readClaudeSubagents}. */
-export interface ReadClaudeSubagentsInput {
+export interface ReadClaudeSubagentsInput extends SubagentWalkLimits<ClaudeSubagentRef> {
   /** The main transcript; subagents live in `<dir>/<session>/subagents/agent-<id>.jsonl` next to it. */
   readonly transcriptPath: string;
-  readonly refs: readonly ClaudeSubagentRef[];
-  /** Total byte cap across all subagent files of the turn. */
-  readonly maxBytes: number;
-  /** Ids already on the timeline: a subagent call never duplicates one. */
-  readonly knownCallIds: ReadonlySet<string>;
-  readonly signal?: AbortSignal;
-  /** The hook's deadline (`ReadTurnRequest.deadlineAt`): parsing stops there like an abort. */
-  readonly deadlineAt?: number;
   readonly excerpt?: ExcerptBudget;
   /** Default {@link MAX_SUBAGENTS_PER_TURN}. */
   readonly maxAgents?: number;
@@ -114,12 +107,8 @@ export function readClaudeSubagents(input: ReadClaudeSubagentsInput): ClaudeSuba
   const dir = subagentsDir(input.transcriptPath);
   if (dir.kind === 'refused') return emptySubagentWalk([{ level: 'warn', code: 'subagent-refused', message: dir.reason }]);
   return walkSubagentTranscripts<ClaudeSubagentRef>({
-    refs: input.refs,
-    maxBytes: input.maxBytes,
+    ...input,
     maxAgents: input.maxAgents ?? MAX_SUBAGENTS_PER_TURN,
-    knownCallIds: input.knownCallIds,
-    ...(input.signal ? { signal: input.signal } : {}),
-    ...(input.deadlineAt !== undefined ? { deadlineAt: input.deadlineAt } : {}),
     noun: 'transcript',
     locate: (ref): SubagentFileLocation => {
       if (dir.kind === 'absent') {

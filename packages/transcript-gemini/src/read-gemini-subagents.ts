@@ -1,6 +1,6 @@
 import { lstatSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { emptySubagentWalk, walkSubagentTranscripts, type SubagentFileLocation, type SubagentWalkResult } from '@agent-checkpoint/core';
+import { emptySubagentWalk, walkSubagentTranscripts, type SubagentFileLocation, type SubagentWalkLimits, type SubagentWalkResult } from '@agent-checkpoint/core';
 import { callsOf } from './build-gemini-timeline.ts';
 import { collectGeminiTail } from './collect-gemini-tail.ts';
 import { isRecord, type GeminiMessage } from './gemini-record.ts';
@@ -51,18 +51,12 @@ export function findGeminiSubagentRefs(turn: readonly GeminiMessage[]): GeminiSu
 }
 
 /** Arguments of {@link readGeminiSubagents}. */
-export interface ReadGeminiSubagentsInput {
+export interface ReadGeminiSubagentsInput extends SubagentWalkLimits<GeminiSubagentRef> {
   /** The main recording, `…/chats/session-….jsonl`. */
   readonly transcriptPath: string;
   /** The main session id (its metadata line); the subagent folder is named after it. */
   readonly sessionId: string | undefined;
-  readonly refs: readonly GeminiSubagentRef[];
-  /** Total byte cap across the subagent recordings of the turn. */
-  readonly maxBytes: number;
-  readonly knownCallIds: ReadonlySet<string>;
-  readonly signal?: AbortSignal;
-  /** The hook's deadline (`ReadTurnRequest.deadlineAt`): parsing stops there like an abort. */
-  readonly deadlineAt?: number;
+  /** Default {@link MAX_GEMINI_SUBAGENTS_PER_TURN}. */
   readonly maxAgents?: number;
 }
 
@@ -95,12 +89,8 @@ export function readGeminiSubagents(input: ReadGeminiSubagentsInput): GeminiSuba
   }
 
   return walkSubagentTranscripts<GeminiSubagentRef>({
-    refs: input.refs,
-    maxBytes: input.maxBytes,
+    ...input,
     maxAgents: input.maxAgents ?? MAX_GEMINI_SUBAGENTS_PER_TURN,
-    knownCallIds: input.knownCallIds,
-    ...(input.signal ? { signal: input.signal } : {}),
-    ...(input.deadlineAt !== undefined ? { deadlineAt: input.deadlineAt } : {}),
     noun: 'recording',
     locate: (ref): SubagentFileLocation =>
       ID_PATTERN.test(ref.agentId)

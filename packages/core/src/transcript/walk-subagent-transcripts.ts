@@ -35,18 +35,22 @@ export interface SubagentFileRead<Ref extends SubagentRefBase> {
   readonly children: readonly Ref[];
 }
 
-/** Arguments of {@link walkSubagentTranscripts}. */
-export interface WalkSubagentTranscriptsInput<Ref extends SubagentRefBase> {
+/** The turn's subagents and the bounds of reading them: what an adapter's caller passes through. */
+export interface SubagentWalkLimits<Ref extends SubagentRefBase> {
   readonly refs: readonly Ref[];
   /** Total byte cap across every file of the walk. */
   readonly maxBytes: number;
-  /** Most files opened (nested subagents included). */
-  readonly maxAgents: number;
   /** Ids already on the timeline: a subagent call never duplicates one. */
   readonly knownCallIds: ReadonlySet<string>;
   readonly signal?: AbortSignal;
-  /** `Date.now()` time past which no further file is started (and the reads themselves stop). */
+  /** The hook's deadline (`ReadTurnRequest.deadlineAt`): no further file is started, and reads stop there like an abort. */
   readonly deadlineAt?: number;
+}
+
+/** Arguments of {@link walkSubagentTranscripts}. */
+export interface WalkSubagentTranscriptsInput<Ref extends SubagentRefBase> extends SubagentWalkLimits<Ref> {
+  /** Most files opened (nested subagents included). */
+  readonly maxAgents: number;
   /** What the agent calls a subagent file in diagnostics (`transcript`, `recording`). */
   readonly noun: string;
   /** Resolve a ref to a file path, or to the diagnostic that says why it is not read. Must not throw. */
