@@ -9,7 +9,7 @@ import {
 } from '@agent-checkpoint/core/conformance';
 import { createClaudeTranscriptReader } from './create-claude-transcript-reader.ts';
 
-// The public corpus (real Claude Code 2.0.64-2.1.41 transcripts published by others) through the
+// The public corpus (real Claude Code 2.0.64-2.1.152 transcripts published by others) through the
 // Claude reader, turn by turn, against the independent count below. It shares no code with the reader
 // on purpose.
 

@@ -9,7 +9,7 @@ import {
 } from '@agent-checkpoint/core/conformance';
 import { createCodexTranscriptReader } from './create-codex-transcript-reader.ts';
 
-// The public corpus (real rollouts of Codex 0.2x-0.104 published by others) through the Codex reader,
+// The public corpus (real rollouts of Codex 0.2x-0.135 published by others) through the Codex reader,
 // turn by turn, against the independent count below. It shares no code with the reader on purpose.
 
 const fixtures = join(import.meta.dirname, '../../../fixtures');
