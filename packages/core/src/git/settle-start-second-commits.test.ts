@@ -47,6 +47,15 @@ function packFiles(objectsDir: string): string[] {
     .map((n) => join(objectsDir, 'pack', n));
 }
 
+/** One commit 100 s ago, moved into a pack by `git gc` (no loose copy left), and where its repository keeps things. */
+function packedCommit(): { oid: string; second: number; objectsDir: string; headReflog: string } {
+  const r = repo();
+  const second = Math.floor(Date.now() / 1000) - 100;
+  const oid = commitFile(r, 'a.txt', second);
+  r.git(['gc', '-q']);
+  return { oid, second, ...gitPaths(r) };
+}
+
 describe('settleStartSecondCommits: loose objects', () => {
   it('real commits 200 ms before and 200 ms after the start, in one second: before-turn and during-turn', async () => {
     const r = repo();
@@ -139,11 +148,7 @@ describe('settleStartSecondCommits: a file-system clock behind git\'s', () => {
 
 describe('settleStartSecondCommits: packed objects', () => {
   it('packed by gc before the start: before-turn by the pack, whatever gc did to the reflog', () => {
-    const r = repo();
-    const second = Math.floor(Date.now() / 1000) - 100;
-    const oid = commitFile(r, 'a.txt', second);
-    r.git(['gc', '-q']);
-    const { objectsDir, headReflog } = gitPaths(r);
+    const { oid, second, objectsDir, headReflog } = packedCommit();
     expect(() => statSync(join(objectsDir, oid.slice(0, 2), oid.slice(2)))).toThrow(); // no loose copy left
     const start = second * 1000 + 600;
     for (const pack of packFiles(objectsDir)) setMtime(pack, start - 300);
@@ -154,11 +159,7 @@ describe('settleStartSecondCommits: packed objects', () => {
   });
 
   it('in a pack written since the start: unknown, unless the reflog predates the start', () => {
-    const r = repo();
-    const second = Math.floor(Date.now() / 1000) - 100;
-    const oid = commitFile(r, 'a.txt', second);
-    r.git(['gc', '-q']);
-    const { objectsDir, headReflog } = gitPaths(r);
+    const { oid, second, objectsDir, headReflog } = packedCommit();
     const start = second * 1000 + 600;
     for (const pack of packFiles(objectsDir)) setMtime(pack, start + 100);
     setMtime(headReflog, start + 150);
@@ -169,11 +170,7 @@ describe('settleStartSecondCommits: packed objects', () => {
   });
 
   it('a pack written since the start that lacks the commit does not hold it back', () => {
-    const r = repo();
-    const second = Math.floor(Date.now() / 1000) - 100;
-    const oid = commitFile(r, 'a.txt', second);
-    r.git(['gc', '-q']);
-    const { objectsDir, headReflog } = gitPaths(r);
+    const { oid, second, objectsDir, headReflog } = packedCommit();
     const start = second * 1000 + 600;
     for (const pack of packFiles(objectsDir)) setMtime(pack, start - 300);
     // A later fetch-like pack with other objects only (a blob), written after the start.
@@ -190,11 +187,7 @@ describe('settleStartSecondCommits: packed objects', () => {
   });
 
   it('more than 1,000 packs (a broken or hostile repository) prove nothing: unknown', () => {
-    const r = repo();
-    const second = Math.floor(Date.now() / 1000) - 100;
-    const oid = commitFile(r, 'a.txt', second);
-    r.git(['gc', '-q']);
-    const { objectsDir, headReflog } = gitPaths(r);
+    const { oid, second, objectsDir, headReflog } = packedCommit();
     const start = second * 1000 + 600;
     for (let i = 0; i < 1000; i++) writeFileSync(join(objectsDir, 'pack', `pack-junk-${i}.pack`), '');
     for (const pack of packFiles(objectsDir)) setMtime(pack, start - 300);
