@@ -68,3 +68,4 @@ export * from './state/session-context.ts';
 export * from './state/claim-commit-gate.ts';
 export * from './opt-ins/index.ts';
 export * from './context-checkpoint/index.ts';
+export type * from './turn-end/turn-end-extension.ts';
