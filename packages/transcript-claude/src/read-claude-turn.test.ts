@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { excerptText, type ShellToolCall, type TurnTimeline } from '@agent-checkpoint/core';
+import { excerptText, type TurnTimeline } from '@agent-checkpoint/core';
 import { describe, expect, it } from 'vitest';
 import { createClaudeTranscriptReader } from './create-claude-transcript-reader.ts';
 import { expectValidTimeline, fixture, PROBE_PREFIX, summarize } from './testing/fixtures.ts';

@@ -6,7 +6,6 @@ import {
   mergeCallsByTime,
   type ReadTurnRequest,
   type TimelineDiagnostic,
-  type ToolCall,
   type TurnTimeline,
 } from '@agent-checkpoint/core';
 import { buildClaudeTimeline, type BuiltClaudeTimeline } from './build-claude-timeline.ts';

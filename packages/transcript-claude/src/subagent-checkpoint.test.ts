@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { getCheckpoint, resolveConfig, type CheckpointOutcome, type ConfigFile } from '@agent-checkpoint/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClaudeTranscriptReader } from './create-claude-transcript-reader.ts';
-import { makeTempDir, PROBE_PREFIX } from './testing/fixtures.ts';
+import { makeTempDir } from './testing/fixtures.ts';
 import { ClaudeSessionWriter } from './testing/subagent-session.ts';
 
 // The engine end to end (getCheckpoint with a real git repository and the real Claude reader): a

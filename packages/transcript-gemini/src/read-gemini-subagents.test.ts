@@ -2,7 +2,7 @@ import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:
 import { dirname, join } from 'node:path';
 import type { ShellToolCall, TurnTimeline } from '@agent-checkpoint/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AGENT, geminiSubagentSession, SESSION, T, user } from './gemini-subagent-session.ts';
+import { AGENT, geminiSubagentSession, SESSION, user } from './gemini-subagent-session.ts';
 import { makeTempDir, read, toJsonl } from './gemini-test-support.ts';
 
 // Subagent recordings of gemini-cli 0.61 (see gemini-subagent-session.ts for where they come from).

@@ -30,9 +30,6 @@ export interface TrustStore {
   readonly diagnostics: readonly string[];
 }
 
-/** Largest store read; a bigger file is not ours. */
-const MAX_STORE_BYTES = 1024 * 1024;
-
 /** `<state dir>/trust/project-configs.json`. */
 export function trustStorePath(stateDir: string): string {
   return join(stateDir, 'trust', 'project-configs.json');

@@ -25,7 +25,6 @@ import {
   loadHints,
   readRecordedScripts,
   recordedTranscriptPath,
-  recordedTranscripts,
   type HintSource,
 } from './transcript-recorded-fixtures.ts';
 import {
@@ -607,7 +606,9 @@ export function describeTranscriptReaderConformance(options: TranscriptReaderCon
       for (const name of RECORDED_SCENARIOS) {
         const golden = SCENARIO_GOLDENS[name];
         const reason = skip[name];
+        // oxlint-disable-next-line vitest/no-conditional-tests -- a scenario an agent cannot record is listed, as skipped with its reason
         if (reason !== undefined) {
+          // oxlint-disable-next-line vitest/no-disabled-tests -- see above: the report shows the skip and why
           it.skip(`${name}: skipped for ${agent} — ${reason}`, () => {});
           continue;
         }
