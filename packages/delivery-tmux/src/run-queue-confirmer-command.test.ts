@@ -56,7 +56,7 @@ describe('queue confirmer outcome log', () => {
       `${JSON.stringify({ type: 'event_msg', payload: { type: 'task_started', turn_id: turnId, turn_attribution: { turn_trigger: 'queue' } } })}\n${JSON.stringify({ type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] } })}\n`;
     writeFileSync(rollout, userMessage('queued-turn'));
     expect(await run(job(rollout, [join(root, 'no-such-codex')]))).toBe(0);
-    expect(() => readFileSync(join(stateDir, NOTIFY_LOG), 'utf8')).toThrow();
+    expect(() => readFileSync(join(stateDir, NOTIFY_LOG), 'utf8')).toThrow(/ENOENT/);
     expect(await run(job(rollout, [join(root, 'no-such-codex')]), { AGENT_CHECKPOINT_DEBUG: '1' })).toBe(0);
     const logged = readFileSync(join(stateDir, NOTIFY_LOG), 'utf8').trim().split('\n');
     expect(logged.map((l) => (JSON.parse(l) as { status: string }).status)).toEqual(['delivered']);

@@ -112,6 +112,10 @@ export function describePublicCorpusConformance(options: PublicCorpusConformance
       temp = createTempFiles(`ac-public-corpus-${agent}`);
     });
     afterAll(() => {
+      // The conformance figures for the report: turns read, matching, differing.
+      const differing = outcomes.filter((o) => o.problems.length > 0);
+      const summary = `public corpus ${agent}: ${options.files.length} files, ${outcomes.length} turns read, ${outcomes.length - differing.length} match, ${differing.length} differ`;
+      process.stdout.write(`${summary}${differing.length > 0 ? `\n  ${differing.map((o) => `${o.key}: ${o.problems.join('; ')}`).join('\n  ')}` : ''}\n`);
       temp.cleanup();
     });
 
@@ -164,13 +168,6 @@ export function describePublicCorpusConformance(options: PublicCorpusConformance
         for (let index = 0; index < turns.length; index += 1) keys.add(`${entry.file}#${index}`);
       }
       expect(Object.keys(known).filter((key) => !keys.has(key))).toEqual([]);
-    });
-
-    afterAll(() => {
-      // The conformance figures for the report: turns read, matching, differing.
-      const differing = outcomes.filter((o) => o.problems.length > 0);
-      const summary = `public corpus ${agent}: ${options.files.length} files, ${outcomes.length} turns read, ${outcomes.length - differing.length} match, ${differing.length} differ`;
-      process.stdout.write(`${summary}${differing.length > 0 ? `\n  ${differing.map((o) => `${o.key}: ${o.problems.join('; ')}`).join('\n  ')}` : ''}\n`);
     });
   });
 }

@@ -277,7 +277,7 @@ describe('executeCheckpoint: push', { timeout: 60_000 }, () => {
     expect(result.push?.status).toBe('failed');
     expect(result.push?.message).toMatch(/^git push origin HEAD:refs\/heads\/main failed \(the local commit stands\): /);
     expect(head(r)).toBe(result.commit?.sha);
-    expect(() => r.git(['--git-dir', bare, 'rev-parse', '--verify', '-q', 'refs/heads/main'])).toThrow();
+    expect(() => r.git(['--git-dir', bare, 'rev-parse', '--verify', '-q', 'refs/heads/main'])).toThrow(/^Command failed: git /);
     expect(renderDirectResultLine(result)).toContain('push failed (the commit is local)');
   });
 
@@ -411,7 +411,7 @@ describe('executeCheckpoint: memory file and repository variants', { timeout: 60
     r.git(['checkout', '-q', 'main']);
     r.write('f.txt', 'main\n');
     r.git(['commit', '-qam', 'main']);
-    expect(() => r.git(['merge', '-q', 'other'])).toThrow();
+    expect(() => r.git(['merge', '-q', 'other'])).toThrow(/^Command failed: git merge/);
     const before = head(r);
     const result = await execute(r);
     expect(result.status).toBe('done');

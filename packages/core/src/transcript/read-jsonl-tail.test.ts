@@ -152,6 +152,6 @@ describe('readJsonlTail on special files', () => {
     expect(() => readJsonlTail(fifo, { maxBytes: 100, visit: () => 'continue' })).toThrow(/Not a regular file/);
   });
   it('refuses a directory', () => {
-    expect(() => readJsonlTail(dir, { maxBytes: 100, visit: () => 'continue' })).toThrow();
+    expect(() => readJsonlTail(dir, { maxBytes: 100, visit: () => 'continue' })).toThrow(/Not a regular file/);
   });
 });
