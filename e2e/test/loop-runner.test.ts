@@ -151,6 +151,7 @@ async function assertLoop(route: (typeof ROUTES)[number], session: LoopCapableSe
 const MAX_LOOPS = 3;
 
 describe.skipIf(SKIP_REAL_CLIS)('a loop runner that commits after each headless run', () => {
+  // oxlint-disable-next-line vitest/expect-expect -- each loopOnce() asserts its runs (assertLoop)
   it.each(ROUTES)('%s: three runs, each edits a categorised file and runs its action, the loop commits after each: no run is blocked', async (route) => {
     // Start-up time varies with the machine's load: a loop whose runs all started after the
     // commit's second proved nothing about same-second commits, so run another (fresh) one, up to

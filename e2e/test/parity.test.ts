@@ -88,6 +88,7 @@ describe.skipIf(SKIP_REAL_CLIS)('parity of the checkpoint text across routes', (
     const cells = new Map<CheckpointRoute, Cell>();
     table.set(scenario.name, cells);
 
+    // oxlint-disable-next-line vitest/expect-expect -- deliveredCell() asserts what the route delivered
     it.each(CHECKPOINT_ROUTES)('%s delivers exactly what getCheckpoint computes', async (route) => {
       await withRouteRun(route, { scenario }, async (run) => {
         recordToolTimes(run);

@@ -10,9 +10,11 @@ export function guardStdout(): (text: string) => Promise<void> {
   const realWrite = stdout.write.bind(stdout) as (chunk: string, callback: (error?: Error | null) => void) => boolean;
   const toStderr = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
   stdout.write = toStderr;
+  /* oxlint-disable no-console -- the one place that touches console: it reroutes it away from stdout */
   console.log = console.error;
   console.info = console.error;
   console.debug = console.error;
+  /* oxlint-enable no-console */
   // EPIPE when the agent already closed our stdout (it gave up waiting): nothing to do but exit 0.
   stdout.on('error', () => undefined);
   return (text) =>

@@ -181,6 +181,7 @@ describe('error state — workflow scenarios (seed Task 8)', () => {
   const run = (calls: readonly ToolCall[]) => runHeuristics(files([FOO]), timeline(calls), context(), tc);
   const errorObservations = (calls: readonly ToolCall[]) => run(calls).observations.filter((o) => o.kind === 'unresolved-error');
 
+  // oxlint-disable-next-line vitest/valid-title -- 'test' is the subject (a test → fix → test cycle), not a repeated prefix
   test('test fix test cycle is silent', () => {
     const calls = [failed('pytest tests/unit/test_foo.py', 'FAILED tests/unit/test_foo.py::test_a'), read(abs(FOO)), edit(abs(FOO)), shell('pytest tests/unit/test_foo.py')];
     expect(errorObservations(calls)).toEqual([]);

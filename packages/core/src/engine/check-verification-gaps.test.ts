@@ -96,6 +96,7 @@ describe('verification gaps (seed Task 8)', () => {
     expect(texts(r)).toContain('Check logs: `instrukt-ai-logs teleclaude --since 9m`');
   });
 
+  // oxlint-disable-next-line vitest/valid-title -- 'test instruction' is the subject (the run-tests line), not a repeated prefix
   test('test instruction suppressed when pytest in transcript', () => {
     const r = run([DAEMON], [...touch(DAEMON), shell('pytest tests/unit -q')]);
     expect(texts(r)).not.toContain('Run targeted tests for changed behavior');

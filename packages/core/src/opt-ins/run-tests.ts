@@ -128,6 +128,7 @@ export function runTests(options: RunTestsOptions): Promise<TestRun> {
  * passed`), or Go's count of `--- PASS` lines; undefined when the output says neither.
  */
 export function passedCountOf(output: string): number | undefined {
+  // oxlint-disable-next-line no-control-regex -- strips ANSI colour codes (ESC [ … letter) from runner output
   const plain = output.replace(/\u001b\[[0-9;]*[A-Za-z]/g, '');
   const matches = [...plain.matchAll(/\b(\d+) (?:tests? )?passed\b/g)];
   const last = matches.at(-1);
@@ -142,6 +143,7 @@ export function passedCountOf(output: string): number | undefined {
  */
 export function lastOutputLines(output: string, maxLines = 20, maxChars = 300): string {
   const lines = output
+    // oxlint-disable-next-line no-control-regex -- strips ANSI colour codes (ESC [ … letter) from runner output
     .replace(/\u001b\[[0-9;]*[A-Za-z]/g, '')
     .replace(/\r(?!\n)/g, '\n')
     .split(/\r?\n/)

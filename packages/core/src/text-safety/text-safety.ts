@@ -15,6 +15,7 @@
  */
 
 /** Every character the sanitizers escape, LF and TAB included (callers decide whether to keep those). */
+// oxlint-disable-next-line no-control-regex -- matching control characters is this regex's whole job
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** True when `text` holds a character {@link escapeControls} would escape (LF and TAB count). */
