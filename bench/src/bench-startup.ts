@@ -119,7 +119,7 @@ export async function benchStartup(input: StartupInput): Promise<StartupInfo | u
           count: modules.length,
           fullZod: modules.some((m) => /zod\/v4\/classic\//.test(m)),
           jsoncParser: modules.some((m) => /jsonc-parser/.test(m)),
-          zodLocales: modules.some((m) => /zod\/v4\/locales\/index\.js$/.test(m)),
+          zodLocales: modules.some((m) => m.endsWith('zod/v4/locales/index.js')),
         };
       }
     };

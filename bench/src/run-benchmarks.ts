@@ -89,7 +89,7 @@ async function main(): Promise<void> {
     const firstRepo = repos[0] as BenchRepo;
 
     const previous = readPrevious(paths.resultsJson);
-    const sections: Record<string, SectionRun> = { ...(previous?.sections ?? {}) };
+    const sections: Record<string, SectionRun> = { ...previous?.sections };
     const section = async <T>(name: (typeof SECTIONS)[number], measure: () => T | Promise<T>): Promise<T> => {
       const at = Date.now();
       const loadAtStart = round2(loadavg()[0] ?? 0);

@@ -54,7 +54,7 @@ function expectClaudeFile(bytes: Uint8Array): ExpectedFile {
   const turns: ExpectedTurn[] = starts.map((startOffset, index) => {
     const endOffset = starts[index + 1] ?? bytes.length;
     const inTurn = entries.filter((entry) => entry.offset >= startOffset && entry.offset < endOffset);
-    const cwd = [...entries.filter((entry) => entry.offset < endOffset)].reverse().map((e) => e.value['cwd']).find((c): c is string => typeof c === 'string');
+    const cwd = entries.filter((entry) => entry.offset < endOffset).reverse().map((e) => e.value['cwd']).find((c): c is string => typeof c === 'string');
     return {
       label: `turn ${index} (byte ${startOffset})`,
       snapshot: bytes.subarray(0, endOffset),

@@ -46,7 +46,8 @@ export function reduceGeminiRecords(records: Iterable<GeminiRecord>): ReducedGem
         break;
       case 'rewind': {
         let found = false;
-        for (const id of [...messages.keys()]) {
+        // Deleting the entry being visited (or one already visited) does not disturb a Map's iteration.
+        for (const id of messages.keys()) {
           if (id === record.targetId) found = true;
           if (found) messages.delete(id);
         }

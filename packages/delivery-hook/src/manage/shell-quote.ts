@@ -1,5 +1,5 @@
 /** Characters that never need quoting in a POSIX shell word. */
-const SAFE_WORD = /^[A-Za-z0-9_\/.,:@%+=-]+$/;
+const SAFE_WORD = /^[A-Za-z0-9_/.,:@%+=-]+$/;
 
 /**
  * One POSIX shell word: unchanged when it is made of safe characters, else single-quoted (a quote
