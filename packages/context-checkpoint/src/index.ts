@@ -5,3 +5,4 @@
  */
 export {};
 export * from './tracker/index.ts';
+export * from './memory-service/index.ts';
