@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
 import { createClaudeMemClient } from './claude-mem-client.ts';
 import { resolveClaudeMemWorkerUrl } from './claude-mem-worker-url.ts';
+import { openClaudeMemClient } from './open-claude-mem-client.ts';
 import { renderMemoryResumeSection } from './memory-resume-prompt.ts';
 import { startClaudeMemMock, type ClaudeMemMock } from './test-support/claude-mem-mock.ts';
 
@@ -85,6 +86,17 @@ describe('claude-mem client against the loopback worker mock', () => {
     const before = mock.requests.length;
     for (const anchor of [Number.NaN, 0, -3, 1.5]) expect((await client().timeline(anchor, 'p')).ok).toBe(false);
     expect(mock.requests).toHaveLength(before);
+  });
+});
+
+describe('openClaudeMemClient', () => {
+  it('opens a client on the worker port from the environment; refuses a remote host without a request', async () => {
+    const opened = await openClaudeMemClient({ env: { CLAUDE_MEM_WORKER_PORT: String(mock.port), CLAUDE_MEM_DATA_DIR: '/nonexistent' } });
+    expect(opened.ok).toBe(true);
+    if (opened.ok) expect((await opened.client.recentContext('p')).ok).toBe(true);
+    const refused = await openClaudeMemClient({ env: { CLAUDE_MEM_WORKER_HOST: 'memory.example.com', CLAUDE_MEM_WORKER_PORT: String(mock.port) } });
+    expect(refused).toEqual({ ok: false, message: expect.stringContaining('only loopback addresses') });
+    expect(mock.requests).toHaveLength(1);
   });
 });
 
