@@ -10,3 +10,4 @@ export * from './checkpoint-comment.ts';
 export * from './linear-front-matter.ts';
 export * from './open-issue-tracker.ts';
 export * from './sync-checkpoint.ts';
+export * from './tracker-outbox.ts';

@@ -2,6 +2,18 @@ import { renderCheckpointComment, type TrackerCheckpoint } from './checkpoint-co
 import type { IssueTracker, TrackerResult } from './issue-tracker.ts';
 import type { TrackerSettings } from './tracker-settings.ts';
 
+/** The actions a checkpoint can cause, in the order they run. */
+export type TrackerSyncAction = 'comment' | 'set-state' | 'add-label';
+
+/** The actions `settings` call for at `level`, in order. */
+export function trackerActionsFor(level: 'L2' | 'L3', settings: TrackerSettings): TrackerSyncAction[] {
+  const actions: TrackerSyncAction[] = [];
+  if (settings.commentOn.includes(level)) actions.push('comment');
+  if (level === 'L3' && settings.l3State !== undefined) actions.push('set-state');
+  if (level === 'L3') actions.push('add-label');
+  return actions;
+}
+
 /** One tracker action taken for a checkpoint, and how it went. */
 export type TrackerSyncStep =
   | { readonly action: 'comment'; readonly result: TrackerResult<unknown> }
@@ -28,8 +40,11 @@ export async function syncCheckpointToTracker(input: {
   readonly issueId: string;
   readonly checkpoint: TrackerCheckpoint;
   readonly settings: TrackerSettings;
+  /** Run only these of the actions the level calls for (a replay of the ones that failed). Default all. */
+  readonly only?: readonly TrackerSyncAction[];
 }): Promise<TrackerSyncReport> {
   const { tracker, issueId, checkpoint, settings } = input;
+  const wanted = (action: TrackerSyncAction): boolean => input.only === undefined || input.only.includes(action);
   const steps: TrackerSyncStep[] = [];
   const diagnostics: string[] = [];
   const record = (step: TrackerSyncStep): boolean => {
@@ -38,16 +53,16 @@ export async function syncCheckpointToTracker(input: {
     return step.result.ok || step.result.failure.kind !== 'auth';
   };
 
-  if (settings.commentOn.includes(checkpoint.level)) {
+  if (settings.commentOn.includes(checkpoint.level) && wanted('comment')) {
     const result = await tracker.comment(issueId, renderCheckpointComment(checkpoint));
     if (!record({ action: 'comment', result })) return { issueId, steps, diagnostics };
   }
   if (checkpoint.level === 'L3') {
-    if (settings.l3State !== undefined) {
+    if (settings.l3State !== undefined && wanted('set-state')) {
       const result = await tracker.setState(issueId, settings.l3State);
       if (!record({ action: 'set-state', state: settings.l3State, result })) return { issueId, steps, diagnostics };
     }
-    record({ action: 'add-label', label: settings.l3Label, result: await tracker.addLabel(issueId, settings.l3Label) });
+    if (wanted('add-label')) record({ action: 'add-label', label: settings.l3Label, result: await tracker.addLabel(issueId, settings.l3Label) });
   }
   return { issueId, steps, diagnostics };
 }
