@@ -88,7 +88,7 @@ async function attempt(options: RequestWithRetryOptions, now: () => number): Pro
     if (controller.signal.aborted) {
       return { kind: 'network', message: options.signal?.aborted ? 'aborted' : `timed out after ${remaining} ms` };
     }
-    return { kind: 'network', message: describe(error) };
+    return { kind: 'network', message: describeError(error) };
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
@@ -151,7 +151,7 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
 }
 
 /** A short, single-line, control-free description of a thrown value (messages reach stderr). */
-export function describe(error: unknown): string {
+export function describeError(error: unknown): string {
   const err = error as { message?: unknown; cause?: { code?: unknown; message?: unknown } };
   const base = typeof err?.message === 'string' ? err.message : String(error);
   const cause = err?.cause && typeof err.cause === 'object' ? (err.cause.code ?? err.cause.message) : undefined;

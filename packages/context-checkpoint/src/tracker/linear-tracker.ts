@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describe, requestWithRetry, safeText, type HttpAnswer } from './http-with-retry.ts';
+import { describeError, requestWithRetry, safeText, type HttpAnswer } from './http-with-retry.ts';
 import { fail, ok, type IssueTracker, type TrackerFailure, type TrackerIssue, type TrackerResult } from './issue-tracker.ts';
 import {
   COMMENT_CREATE,
@@ -223,6 +223,6 @@ async function guard<T>(run: () => Promise<TrackerResult<T>>): Promise<TrackerRe
   try {
     return await run();
   } catch (error) {
-    return fail({ kind: 'invalid-response', message: `unexpected: ${describe(error)}` });
+    return fail({ kind: 'invalid-response', message: `unexpected: ${describeError(error)}` });
   }
 }
