@@ -44,25 +44,29 @@ export async function syncCheckpointToTracker(input: {
   readonly only?: readonly TrackerSyncAction[];
 }): Promise<TrackerSyncReport> {
   const { tracker, issueId, checkpoint, settings } = input;
-  const wanted = (action: TrackerSyncAction): boolean => input.only === undefined || input.only.includes(action);
   const steps: TrackerSyncStep[] = [];
   const diagnostics: string[] = [];
-  const record = (step: TrackerSyncStep): boolean => {
+  const actions = trackerActionsFor(checkpoint.level, settings).filter((action) => input.only === undefined || input.only.includes(action));
+  for (const action of actions) {
+    const step = await run(action);
     steps.push(step);
-    if (!step.result.ok) diagnostics.push(`tracker: ${step.action} on ${issueId} failed (${step.result.failure.kind}): ${step.result.failure.message}`);
-    return step.result.ok || step.result.failure.kind !== 'auth';
-  };
-
-  if (settings.commentOn.includes(checkpoint.level) && wanted('comment')) {
-    const result = await tracker.comment(issueId, renderCheckpointComment(checkpoint));
-    if (!record({ action: 'comment', result })) return { issueId, steps, diagnostics };
-  }
-  if (checkpoint.level === 'L3') {
-    if (settings.l3State !== undefined && wanted('set-state')) {
-      const result = await tracker.setState(issueId, settings.l3State);
-      if (!record({ action: 'set-state', state: settings.l3State, result })) return { issueId, steps, diagnostics };
-    }
-    if (wanted('add-label')) record({ action: 'add-label', label: settings.l3Label, result: await tracker.addLabel(issueId, settings.l3Label) });
+    if (step.result.ok) continue;
+    diagnostics.push(`tracker: ${step.action} on ${issueId} failed (${step.result.failure.kind}): ${step.result.failure.message}`);
+    if (step.result.failure.kind === 'auth') break; // the same key fails every call
   }
   return { issueId, steps, diagnostics };
+
+  async function run(action: TrackerSyncAction): Promise<TrackerSyncStep> {
+    switch (action) {
+      case 'comment':
+        return { action, result: await tracker.comment(issueId, renderCheckpointComment(checkpoint)) };
+      case 'set-state': {
+        // trackerActionsFor only lists set-state when l3State is set.
+        const state = settings.l3State ?? '';
+        return { action, state, result: await tracker.setState(issueId, state) };
+      }
+      case 'add-label':
+        return { action, label: settings.l3Label, result: await tracker.addLabel(issueId, settings.l3Label) };
+    }
+  }
 }
