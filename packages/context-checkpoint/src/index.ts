@@ -4,3 +4,5 @@
  * core's state directory. Being populated (issue "One turn-end pipeline, a read-only core…").
  */
 export {};
+export * from './tracker/index.ts';
+export * from './memory-service/index.ts';

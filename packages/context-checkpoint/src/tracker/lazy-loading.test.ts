@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { build, type Metafile } from 'esbuild';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/**
+ * The hook loads this package on every turn end once context checkpoints are configured; the tracker and
+ * claude-mem clients (and zod, which core also loads lazily) must cost nothing until they are used.
+ * Bundles the package the way scripts/build-lib.mjs does and walks the entry's static imports.
+ */
+describe('lazy loading of the tracker and memory clients', () => {
+  it('the entry chunk statically reaches neither zod nor the Linear/claude-mem clients', async () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'tracker-bundle-'));
+    try {
+      const result = await build({
+        entryPoints: [resolve(__dirname, '../index.ts')],
+        outdir,
+        bundle: true,
+        splitting: true,
+        format: 'esm',
+        platform: 'node',
+        target: 'node20',
+        external: ['@agent-checkpoint/core', 'zod', 'node:*'],
+        metafile: true,
+        write: false,
+        logLevel: 'silent',
+      });
+      const outputs: Metafile['outputs'] = result.metafile.outputs;
+      const entry = Object.keys(outputs).find((path) => outputs[path]?.entryPoint !== undefined);
+      expect(entry).toBeDefined();
+      const staticClosure = new Set<string>();
+      const externals = new Set<string>();
+      const visit = (path: string): void => {
+        if (staticClosure.has(path)) return;
+        staticClosure.add(path);
+        for (const imported of outputs[path]?.imports ?? []) {
+          if (imported.kind !== 'import-statement') continue;
+          if (imported.external) externals.add(imported.path);
+          else visit(imported.path);
+        }
+      };
+      visit(entry ?? '');
+      const staticInputs = [...staticClosure].flatMap((path) => Object.keys(outputs[path]?.inputs ?? {}));
+      expect(externals.has('zod')).toBe(false);
+      expect(staticInputs.some((input) => input.endsWith('tracker/linear-tracker.ts'))).toBe(false);
+      expect(staticInputs.some((input) => input.endsWith('memory-service/claude-mem-client.ts'))).toBe(false);
+      // …and they are reachable lazily.
+      const lazyInputs = Object.values(outputs).flatMap((output) => Object.keys(output.inputs));
+      expect(lazyInputs.some((input) => input.endsWith('tracker/linear-tracker.ts'))).toBe(true);
+      expect(lazyInputs.some((input) => input.endsWith('memory-service/claude-mem-client.ts'))).toBe(true);
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  });
+});
