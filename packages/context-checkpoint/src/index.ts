@@ -3,6 +3,5 @@
  * core: it plugs into core's turn-end pipeline through `TurnEndExtension` and owns every write beyond
  * core's state directory. Being populated (issue "One turn-end pipeline, a read-only core…").
  */
-export {};
 export * from './tracker/index.ts';
 export * from './memory-service/index.ts';

@@ -163,7 +163,7 @@ export async function startLinearMock(seed: LinearMockSeed): Promise<LinearMock>
     if (header[1] !== spec.kind) return reject(res, 400, `${operationName} must be a ${spec.kind}`);
     if (!new RegExp(`\\b${spec.root}\\s*\\(`).test(query)) return reject(res, 400, `${operationName} does not select ${spec.root}`);
     const declared = Object.fromEntries(
-      [...(header[3] ?? '').matchAll(/\$(\w+)\s*:\s*([\w!\[\]]+)/g)].map((m) => [m[1] ?? '', m[2] ?? '']),
+      [...(header[3] ?? '').matchAll(/\$(\w+)\s*:\s*([\w![\]]+)/g)].map((m) => [m[1] ?? '', m[2] ?? '']),
     );
     if (JSON.stringify(declared) !== JSON.stringify(spec.vars)) {
       return reject(res, 400, `${operationName} variable definitions ${JSON.stringify(declared)} differ from ${JSON.stringify(spec.vars)}`);
