@@ -1,5 +1,7 @@
 import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+// The one definition, shared with delivery-tmux's set-up commands (a subpath: one tiny module on the hot path).
+import { currentDirectory } from '@agent-checkpoint/setup-kit/current-directory';
 
 /**
  * The directory a hook run works in. The agent's payload names it (`cwd`); the hook process's own
@@ -8,14 +10,7 @@ import { isAbsolute, resolve } from 'node:path';
  * run down its internal-error path while the payload names a directory that is fine.
  */
 
-/** `process.cwd()`, or undefined when the process's directory no longer exists. */
-export function currentDirectory(): string | undefined {
-  try {
-    return process.cwd();
-  } catch {
-    return undefined;
-  }
-}
+export { currentDirectory };
 
 /** Where a run works: the directory, with a note when the payload's was not usable; or why there is none. */
 export type RunCwd = { readonly kind: 'ok'; readonly cwd: string; readonly note?: string } | { readonly kind: 'none'; readonly detail: string };

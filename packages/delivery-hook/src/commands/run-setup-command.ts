@@ -1,7 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import { EXIT_FAILURE, EXIT_USAGE } from '../manage/command-args.ts';
-import { describeErrno } from '../manage/read-settings-file.ts';
-import { stdoutStyle } from '../manage/terminal-style.ts';
+import { describeErrno, EXIT_FAILURE, EXIT_USAGE, stdoutStyle } from '@agent-checkpoint/setup-kit';
 import { currentDirectory, directoryProblem } from '../run-cwd.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { CODE_CACHE_ENV, isTrustedCacheDir, resolveCodeCacheDir } from '../launcher/code-cache-file.ts';
-import type { DoctorFinding } from '../manage/doctor-report.ts';
+import type { DoctorFinding } from '@agent-checkpoint/setup-kit';
 
 /**
  * The launcher's code cache: where it is and whether the hook can use it. Without it every hook run

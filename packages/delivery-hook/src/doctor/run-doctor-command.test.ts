@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { materializeExample } from '../../../../fixtures/example/materialize-example.mjs';
-import type { DoctorReport } from '../manage/doctor-report.ts';
+import type { DoctorReport } from '@agent-checkpoint/setup-kit';
 import { createHookSandbox, type HookSandbox } from '../test-support/hook-sandbox.ts';
 import { HOOK_BUNDLE, runHookBundle } from '../test-support/run-hook-bundle.ts';
 

@@ -13,9 +13,7 @@ import {
   type AgentId,
   type ConfigSource,
 } from '@agent-checkpoint/core';
-import { EXIT_OK, EXIT_USAGE, parseCommandArgs } from '../manage/command-args.ts';
-import { cliVersion, doctorExitCode, doctorReport, nodeFinding, renderDoctorReport, type DoctorFinding } from '../manage/doctor-report.ts';
-import type { TerminalStyle } from '../manage/terminal-style.ts';
+import { cliVersion, doctorExitCode, type DoctorFinding, doctorReport, EXIT_OK, EXIT_USAGE, nodeFinding, parseCommandArgs, renderDoctorReport, type TerminalStyle } from '@agent-checkpoint/setup-kit';
 import { findLatestTranscript } from '../explain/find-latest-transcript.ts';
 import { AGENT_TITLES } from '../install/hook-entries.ts';
 import { defaultHookProgram, type HookProgram } from '../install/hook-command.ts';

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { terminalStyle } from '../manage/terminal-style.ts';
+import { terminalStyle } from '@agent-checkpoint/setup-kit';
 import { CODEX_FIXTURE } from '../test-support/delivery-fixtures.ts';
 import { createHookSandbox, type HookSandbox } from '../test-support/hook-sandbox.ts';
 import { runHookBundle } from '../test-support/run-hook-bundle.ts';

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { terminalStyle } from '../manage/terminal-style.ts';
+import { terminalStyle } from '@agent-checkpoint/setup-kit';
 import { createHookSandbox, type HookSandbox } from '../test-support/hook-sandbox.ts';
 import { explainTurn } from './explain-turn.ts';
 import { renderExplain } from './render-explain.ts';

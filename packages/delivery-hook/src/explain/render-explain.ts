@@ -1,6 +1,6 @@
 import { assertNever, forTerminal, type ToolCallOrigin } from '@agent-checkpoint/core';
 import { AGENT_TITLES } from '../install/hook-entries.ts';
-import type { TerminalStyle } from '../manage/terminal-style.ts';
+import type { TerminalStyle } from '@agent-checkpoint/setup-kit';
 import type { EvidenceTiming, ExplainedCall, ExplainReport } from './explain-turn.ts';
 
 const MAX_COMMAND = 110;

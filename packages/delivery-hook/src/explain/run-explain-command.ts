@@ -1,7 +1,6 @@
 import { forTerminal, isAgentId, jsonForTerminal } from '@agent-checkpoint/core';
 import { resolve } from 'node:path';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, parseCommandArgs } from '../manage/command-args.ts';
-import type { TerminalStyle } from '../manage/terminal-style.ts';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, parseCommandArgs, type TerminalStyle } from '@agent-checkpoint/setup-kit';
 import { explainTurn } from './explain-turn.ts';
 import { renderExplain } from './render-explain.ts';
 

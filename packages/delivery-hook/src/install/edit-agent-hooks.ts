@@ -1,6 +1,6 @@
 import { assertNever, type AgentId } from '@agent-checkpoint/core';
 import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
-import { appendMember, applyTextEdits, detectJsonLayout, removeMember, replaceValue, type TextEdit } from '../manage/json-member-edits.ts';
+import { appendMember, applyTextEdits, detectJsonLayout, removeMember, replaceValue, type TextEdit } from '@agent-checkpoint/setup-kit';
 import { OUR_HOOK_ENTRIES, type HookEntrySpec } from './hook-entries.ts';
 import { hookCommandLine, isOurHookCommandForm, mentionsOurHook, type HookProgram } from './hook-command.ts';
 

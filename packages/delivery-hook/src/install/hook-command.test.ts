@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shellCommand } from '../manage/shell-quote.ts';
+import { shellCommand } from '@agent-checkpoint/setup-kit';
 import { hookCommandLine, isOurHookCommandForm, mentionsOurHook } from './hook-command.ts';
 
 // Which hook commands are ours: exactly what install writes, never a command that merely mentions us.

@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { shellCommand } from '../manage/shell-quote.ts';
+import { shellCommand } from '@agent-checkpoint/setup-kit';
 import type { HookEntrySpec } from './hook-entries.ts';
 
 /** File name of the hook bin (the launcher); also how our entries are recognised in settings files. */

@@ -1,11 +1,6 @@
 import { AGENT_IDS, isAgentId, resolveStateDir, type AgentId } from '@agent-checkpoint/core';
 import { existsSync } from 'node:fs';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, parseCommandArgs } from '../manage/command-args.ts';
-import { findExecutable } from '../manage/find-executable.ts';
-import { commitInstall, commitUninstall, isNoop, planUninstall, readInstallRecord, readOptionalFile, type FileChange } from '../manage/managed-file.ts';
-import { describeFileFailure, SettingsFileError } from '../manage/read-settings-file.ts';
-import { renderDiff } from '../manage/render-diff.ts';
-import type { TerminalStyle } from '../manage/terminal-style.ts';
+import { commitInstall, commitUninstall, describeFileFailure, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type FileChange, findExecutable, isNoop, parseCommandArgs, planUninstall, readInstallRecord, readOptionalFile, renderDiff, SettingsFileError, type TerminalStyle } from '@agent-checkpoint/setup-kit';
 import { findOtherMentions, findOurHookEntries, groupFor, handlerFor, installHookEntries, uninstallHookEntries } from './edit-agent-hooks.ts';
 import { AGENT_TITLES, entriesToInstall, type HookEntrySpec } from './hook-entries.ts';
 import { defaultHookProgram, type HookProgram } from './hook-command.ts';

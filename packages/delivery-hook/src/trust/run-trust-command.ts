@@ -15,7 +15,7 @@ import {
   trustStateOf,
   trustStorePath,
 } from '@agent-checkpoint/core';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, parseCommandArgs } from '../manage/command-args.ts';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, parseCommandArgs } from '@agent-checkpoint/setup-kit';
 
 export interface TrustCommandContext {
   readonly env: Readonly<Record<string, string | undefined>>;

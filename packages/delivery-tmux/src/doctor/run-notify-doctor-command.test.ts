@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DoctorReport } from '@agent-checkpoint/delivery-hook/manage';
+import type { DoctorReport } from '@agent-checkpoint/setup-kit';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeCodex, startTestTmux, type TestTmux } from '../__fixtures__/tmux-test-server.ts';
 import { appendQueueOutcome } from '../queue-outcome-log.ts';

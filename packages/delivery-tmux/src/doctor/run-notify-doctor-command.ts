@@ -2,20 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { basename, isAbsolute, join } from 'node:path';
 import { DISABLE_ENV, isTruthyEnv, readOffSwitch, resolveStateDir } from '@agent-checkpoint/core';
-import {
-  cliVersion,
-  doctorExitCode,
-  doctorReport,
-  EXIT_OK,
-  EXIT_USAGE,
-  isExecutableFile,
-  nodeFinding,
-  parseCommandArgs,
-  readSettingsFile,
-  renderDoctorReport,
-  type DoctorFinding,
-  type TerminalStyle,
-} from '@agent-checkpoint/delivery-hook/manage';
+import { cliVersion, doctorExitCode, type DoctorFinding, doctorReport, EXIT_OK, EXIT_USAGE, isExecutableFile, nodeFinding, parseCommandArgs, readSettingsFile, renderDoctorReport, type TerminalStyle } from '@agent-checkpoint/setup-kit';
 import { chooseTransport } from '../choose-transport.ts';
 import { isCodexArgv, parseTmuxEnv } from '../find-codex-pane.ts';
 import { parseNotifyArgv } from '../parse-notify-argv.ts';

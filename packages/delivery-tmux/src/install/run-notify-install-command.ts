@@ -3,20 +3,7 @@ import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveStateDir } from '@agent-checkpoint/core';
-import {
-  commitInstall,
-  commitUninstall,
-  EXIT_FAILURE,
-  EXIT_OK,
-  EXIT_USAGE,
-  isNoop,
-  parseCommandArgs,
-  planUninstall,
-  readInstallRecord,
-  readOptionalFile,
-  renderDiff,
-  type TerminalStyle,
-} from '@agent-checkpoint/delivery-hook/manage';
+import { commitInstall, commitUninstall, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, isNoop, parseCommandArgs, planUninstall, readInstallRecord, readOptionalFile, renderDiff, type TerminalStyle } from '@agent-checkpoint/setup-kit';
 import { installNotify, isOurProgram, notifyHead, notifyHeadKey, readOurNotify, renderArray, uninstallNotify } from './edit-codex-notify.ts';
 
 /** File name of the bundled notify program. */

@@ -1,4 +1,4 @@
-import { currentDirectory, describeFileFailure, EXIT_FAILURE, EXIT_USAGE, SettingsFileError, stdoutStyle } from '@agent-checkpoint/delivery-hook/manage';
+import { currentDirectory, describeFileFailure, EXIT_FAILURE, EXIT_USAGE, SettingsFileError, stdoutStyle } from '@agent-checkpoint/setup-kit';
 
 /**
  * `install`, `uninstall`, `doctor`: set-up commands for people (exit codes matter here, unlike notify).

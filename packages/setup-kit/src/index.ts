@@ -12,4 +12,4 @@ export * from './command-args.ts';
 export * from './find-executable.ts';
 export * from './json-member-edits.ts';
 export * from './doctor-report.ts';
-export { currentDirectory } from '../run-cwd.ts';
+export * from './current-directory.ts';
