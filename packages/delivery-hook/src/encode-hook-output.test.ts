@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { encodeClaudeStop } from './encode-claude-stop.ts';
-import { encodeCodexStop } from './encode-codex-stop.ts';
-import { encodeGeminiAfterAgent } from './encode-gemini-after-agent.ts';
+import { encodeClaudeStop } from './agents/claude-profile.ts';
+import { encodeCodexStop } from './agents/codex-profile.ts';
+import { encodeGeminiAfterAgent } from './agents/gemini-profile.ts';
 import { encodeHookOutput } from './encode-hook-output.ts';
 import { PASS } from './hook-verdict.ts';
 

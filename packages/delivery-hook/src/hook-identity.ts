@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { refinesTurnId, type AgentId, type TurnTimeline } from '@agent-checkpoint/core/hot-path';
+import { profileOf } from './agents/profiles.ts';
 import type { HookEvent } from './hook-event.ts';
 
 const digest = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 32);
@@ -33,15 +34,10 @@ export function turnKeyOf(event: HookEvent, timeline: TurnTimeline | undefined):
 
 /**
  * True when the payload's turn id is the turn's final identity, so the loop guard may pass a stop on
- * it before reading the transcript. Codex `turn_id` is unique per turn. Claude's `prompt_id` is not
- * (a command turn reuses it, see {@link turnKeyOf}): its stops are decided on the reader's identity.
+ * it before reading the transcript (the agent profile's fact). Codex `turn_id` is unique per turn.
+ * Claude's `prompt_id` is not (a command turn reuses it, see {@link turnKeyOf}): its stops are decided
+ * on the reader's identity.
  */
 export function payloadTurnIdIsFinal(agent: AgentId): boolean {
-  switch (agent) {
-    case 'codex':
-      return true;
-    case 'claude':
-    case 'gemini':
-      return false;
-  }
+  return profileOf(agent).payloadTurnIdIsFinal;
 }

@@ -1,12 +1,11 @@
 export type { HookEvent, PayloadReadResult } from './hook-event.ts';
 export type { HookVerdict } from './hook-verdict.ts';
-export { encodeClaudeStop } from './encode-claude-stop.ts';
-export { encodeGeminiAfterAgent } from './encode-gemini-after-agent.ts';
-export { encodeCodexStop } from './encode-codex-stop.ts';
+export type { AgentProfile } from './agents/agent-profile.ts';
+export { AGENT_PROFILES, profileOf } from './agents/profiles.ts';
+export { encodeClaudeStop, readClaudeStopPayload, ClaudeStopPayloadSchema } from './agents/claude-profile.ts';
+export { encodeGeminiAfterAgent, readGeminiAfterAgentPayload, GeminiAfterAgentPayloadSchema } from './agents/gemini-profile.ts';
+export { encodeCodexStop, readCodexStopPayload, CodexStopPayloadSchema } from './agents/codex-profile.ts';
 export { encodeHookOutput } from './encode-hook-output.ts';
-export { readClaudeStopPayload, ClaudeStopPayloadSchema } from './read-claude-stop-payload.ts';
-export { readGeminiAfterAgentPayload, GeminiAfterAgentPayloadSchema } from './read-gemini-after-agent-payload.ts';
-export { readCodexStopPayload, CodexStopPayloadSchema } from './read-codex-stop-payload.ts';
 export { readHookPayload } from './read-hook-payload.ts';
 export { readStdin, type StdinReadResult, type ReadStdinOptions } from './read-stdin.ts';
 export { runHook, type HookRun, type HookRunCode, type HookRunContext } from './run-hook.ts';

@@ -2,12 +2,11 @@ import { existsSync } from 'node:fs';
 import { basename, isAbsolute } from 'node:path';
 import { parseShellCommand, type AgentId } from '@agent-checkpoint/core';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
-import { parse as parseToml } from 'smol-toml';
 import { type DoctorFinding, isExecutableFile, readSettingsFile } from '@agent-checkpoint/setup-kit';
 import { duplicateHookKeyIn, findOtherMentions, findOurHookEntries, type FoundHookEntry } from '../install/edit-agent-hooks.ts';
-import { AGENT_TITLES, OUR_HOOK_ENTRIES } from '../install/hook-entries.ts';
+import { profileOf } from '../agents/profiles.ts';
 import { HOOK_BUNDLE_NAME, LEGACY_HOOK_BUNDLE_NAME, type HookProgram } from '../install/hook-command.ts';
-import { codexHome, settingsPath, type InstallScope, type LocationContext } from '../install/settings-locations.ts';
+import { agentLocation, settingsPath, type InstallScope, type LocationContext } from '../install/settings-locations.ts';
 
 /** What doctor learned about one agent's registration, for the summary finding. */
 export interface AgentHookState {
@@ -20,15 +19,16 @@ export interface AgentHookState {
 /**
  * Where our hooks are registered for one agent (user and project settings) and whether each entry
  * can run: the node and bundle it names exist and are runnable, the timeout is sane in the agent's
- * unit, it is not registered twice. For Codex also whether the hook is trusted (`[hooks.state]` in
- * config.toml) and whether hooks are switched off (`[features] hooks = false`).
+ * unit, it is not registered twice; then the agent's own checks (its profile's `doctorFindings`: Codex
+ * trust and `[features] hooks = false`, Gemini folder trust).
  */
-export function checkAgentHooks(agent: AgentId, location: LocationContext, program: HookProgram, cliFound: boolean): AgentHookState {
+export async function checkAgentHooks(agent: AgentId, location: LocationContext, program: HookProgram, cliFound: boolean): Promise<AgentHookState> {
   const findings: DoctorFinding[] = [];
   const registered: InstallScope[] = [];
   const texts = new Map<InstallScope, string>();
-  const title = AGENT_TITLES[agent];
-  const turnEnd = OUR_HOOK_ENTRIES[agent][0]!;
+  const profile = profileOf(agent);
+  const title = profile.title;
+  const turnEnd = profile.hookEntries[0]!;
   for (const scope of ['user', 'project'] as const) {
     const path = settingsPath(agent, scope, location);
     if (scope === 'project' && path === settingsPath(agent, 'user', location)) continue;
@@ -110,21 +110,15 @@ export function checkAgentHooks(agent: AgentId, location: LocationContext, progr
       ...(cliFound ? { fix: `agent-checkpoint-hook install --agent ${agent}` } : {}),
     });
   }
-  if (agent === 'codex' && registered.length > 0) findings.push(...checkCodexTrust(location, registered, texts));
-  if (agent === 'gemini' && registered.includes('project')) {
-    findings.push({
-      id: 'gemini.folder-trust',
-      status: 'info',
-      title: 'Gemini CLI runs project hooks only in trusted folders',
-      detail: 'If Gemini asks whether to trust this folder, say yes; an untrusted folder ignores .gemini/settings.json.',
-    });
+  if (registered.length > 0) {
+    findings.push(...(await profile.doctorFindings({ location: agentLocation('user', location), registered, texts, settingsPathOf: (scope) => settingsPath(agent, scope, location) })));
   }
   return { agent, registered, findings };
 }
 
 function checkEntry(agent: AgentId, scope: InstallScope, path: string, entry: FoundHookEntry, program: HookProgram): DoctorFinding {
   const id = `${agent}.hook.${scope}.${entry.event}`;
-  const title = `${AGENT_TITLES[agent]} (${scope}): ${entry.event} → ${entry.command}`;
+  const title = `${profileOf(agent).title} (${scope}): ${entry.event} → ${entry.command}`;
   const reinstall = `agent-checkpoint-hook install --agent ${agent}${scope === 'project' ? ' --scope project' : ''}`;
   const argv = parseShellCommand(entry.command)[0]?.argv ?? [];
   const [node, bundle] = argv;
@@ -144,14 +138,15 @@ function checkEntry(agent: AgentId, scope: InstallScope, path: string, entry: Fo
   if (!existsSync(bundle)) {
     return { id, status: 'fail', title, detail: `in ${path}: the hook bundle ${bundle} does not exist (package moved or uninstalled?).`, fix: reinstall };
   }
-  const minimum = agent === 'gemini' ? 10_000 : 10;
-  const unit = agent === 'gemini' ? 'ms' : 's';
+  // Ten seconds in the agent's own unit: Gemini counts milliseconds, Claude and Codex seconds.
+  const unit = profileOf(agent).hookTimeoutUnit;
+  const minimum = unit === 'milliseconds' ? 10_000 : 10;
   if (entry.timeout !== undefined && entry.timeout < minimum) {
     return {
       id,
       status: 'warn',
       title,
-      detail: `timeout ${entry.timeout} ${unit} is too short: ${AGENT_TITLES[agent]} counts it in ${agent === 'gemini' ? 'milliseconds' : 'seconds'}, and a hook it kills is skipped silently.`,
+      detail: `timeout ${entry.timeout} ${unit === 'milliseconds' ? 'ms' : 's'} is too short: ${profileOf(agent).title} counts it in ${unit}, and a hook it kills is skipped silently.`,
       fix: reinstall,
     };
   }
@@ -167,50 +162,6 @@ function checkEntry(agent: AgentId, scope: InstallScope, path: string, entry: Fo
   const notes = [`in ${path}`];
   if (bundle !== program.bundle) notes.push(`points at another copy of the hook than this one (${program.bundle}); fine if intended`);
   return { id, status: 'ok', title, detail: notes.join('\n') };
-}
-
-/**
- * Codex runs non-managed hooks only once trusted; "Trust all" records
- * `[hooks.state."<hooks.json>:stop:<group>:<handler>"] trusted_hash` in config.toml. The hash cannot
- * be checked here (Codex's own digest), so presence is what is reported.
- */
-function checkCodexTrust(location: LocationContext, scopes: readonly InstallScope[], texts: ReadonlyMap<InstallScope, string>): DoctorFinding[] {
-  const configPath = `${codexHome(location)}/config.toml`;
-  let config: Record<string, unknown> = {};
-  const read = readSettingsFile(configPath);
-  if (read.kind === 'refused') {
-    return [{ id: 'codex.config', status: 'fail', title: `Codex CLI: ${configPath} ${read.reason}`, detail: 'Codex cannot read its configuration either.', fix: 'replace it with a regular TOML file (or remove it)' }];
-  }
-  if (read.kind === 'file') {
-    try {
-      config = parseToml(read.bytes.toString('utf8')) as Record<string, unknown>;
-    } catch (error) {
-      return [{ id: 'codex.config', status: 'fail', title: `Codex CLI: ${configPath} does not parse`, detail: (error as Error).message.split('\n')[0] ?? '', fix: 'fix the TOML syntax' }];
-    }
-  }
-  const findings: DoctorFinding[] = [];
-  const features = config['features'] as Record<string, unknown> | undefined;
-  if (features?.['hooks'] === false || features?.['codex_hooks'] === false) {
-    findings.push({ id: 'codex.features', status: 'fail', title: 'Codex CLI: hooks are switched off ([features] hooks = false)', fix: `remove that line from ${configPath}` });
-  }
-  const state = ((config['hooks'] as Record<string, unknown> | undefined)?.['state'] ?? {}) as Record<string, { trusted_hash?: unknown }>;
-  for (const scope of scopes) {
-    const hooksFile = settingsPath('codex', scope, location);
-    const entries = findOurHookEntries(texts.get(scope) ?? '').filter((e) => e.event === 'Stop');
-    const trusted = entries.some((e) => typeof state[`${hooksFile}:stop:${e.group}:${e.handler}`]?.trusted_hash === 'string');
-    findings.push(
-      trusted
-        ? { id: `codex.trust.${scope}`, status: 'ok', title: `Codex CLI (${scope}): the Stop hook is trusted`, detail: `a trusted_hash is recorded in ${configPath}; after an upgrade changes the command, Codex asks again` }
-        : {
-            id: `codex.trust.${scope}`,
-            status: 'warn',
-            title: `Codex CLI (${scope}): the Stop hook is not trusted yet`,
-            detail: 'Codex skips untrusted hooks; `codex exec` does so silently.',
-            fix: 'start `codex` in a terminal and trust the hook when it shows "Hooks need review" (or /hooks)',
-          },
-    );
-  }
-  return findings;
 }
 
 function isValidJsonc(text: string): boolean {

@@ -15,7 +15,7 @@ import {
 } from '@agent-checkpoint/core';
 import { cliVersion, doctorExitCode, type DoctorFinding, doctorReport, EXIT_OK, EXIT_USAGE, nodeFinding, parseCommandArgs, renderDoctorReport, type TerminalStyle } from '@agent-checkpoint/setup-kit';
 import { findLatestTranscript } from '../explain/find-latest-transcript.ts';
-import { AGENT_TITLES } from '../install/hook-entries.ts';
+import { profileOf } from '../agents/profiles.ts';
 import { defaultHookProgram, type HookProgram } from '../install/hook-command.ts';
 import { loadTranscriptReader } from '../load-transcript-reader.ts';
 import { checkAgentHooks } from './check-agent-hooks.ts';
@@ -80,16 +80,16 @@ export async function runDoctorCommand(args: readonly string[], context: DoctorC
 
   const versions = await Promise.all(AGENT_IDS.map((agent) => cliVersion(agent, env)));
   const registeredAgents: AgentId[] = [];
-  AGENT_IDS.forEach((agent, i) => {
+  for (const [i, agent] of AGENT_IDS.entries()) {
     const version = versions[i]!;
-    const title = AGENT_TITLES[agent];
+    const title = profileOf(agent).title;
     if (!version.found) findings.push({ id: `${agent}.cli`, status: 'info', title: `${title}: \`${agent}\` is not on PATH` });
     else if (version.error !== undefined) findings.push({ id: `${agent}.cli`, status: 'warn', title: `${title}: \`${agent} --version\` failed`, detail: `${version.path}: ${version.error}`, fix: `run \`${agent} --version\` yourself to see why` });
     else findings.push({ id: `${agent}.cli`, status: 'ok', title: `${title} ${version.version ?? '(version unknown)'}`, detail: version.path });
-    const hooks = checkAgentHooks(agent, location, program, version.found);
+    const hooks = await checkAgentHooks(agent, location, program, version.found);
     findings.push(...hooks.findings);
     if (hooks.registered.length > 0) registeredAgents.push(agent);
-  });
+  }
 
   findings.push(...(await checkConfig(cwd, env)));
   findings.push(await checkGit(cwd, env));
@@ -155,7 +155,7 @@ function describeSource(s: ConfigSource): string {
 }
 
 async function checkTranscript(agent: AgentId, cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<DoctorFinding> {
-  const title = AGENT_TITLES[agent];
+  const title = profileOf(agent).title;
   const path = await findLatestTranscript(agent, cwd, env);
   if (path === undefined) return { id: `${agent}.transcript`, status: 'info', title: `${title}: no session transcript for ${cwd} yet` };
   const reader = await loadTranscriptReader(agent);

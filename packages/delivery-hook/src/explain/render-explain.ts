@@ -1,5 +1,5 @@
 import { assertNever, forTerminal, type ToolCallOrigin } from '@agent-checkpoint/core';
-import { AGENT_TITLES } from '../install/hook-entries.ts';
+import { profileOf } from '../agents/profiles.ts';
 import type { TerminalStyle } from '@agent-checkpoint/setup-kit';
 import type { EvidenceTiming, ExplainedCall, ExplainReport } from './explain-turn.ts';
 
@@ -19,7 +19,7 @@ export function renderExplain(untrusted: ExplainReport, style: TerminalStyle): s
   const heading = (text: string): void => void out.push('', s.bold(text));
   const timeline = report.outcome.timeline;
 
-  out.push(`${s.bold('agent-checkpoint explain')} · ${AGENT_TITLES[report.agent]} · ${report.cwd}`);
+  out.push(`${s.bold('agent-checkpoint explain')} · ${profileOf(report.agent).title} · ${report.cwd}`);
   out.push('');
   const found = { given: 'given with --transcript', session: 'of --session', latest: 'newest session for this directory', none: '' }[report.transcript.found];
   if (report.transcript.path === undefined) {

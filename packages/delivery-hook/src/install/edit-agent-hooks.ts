@@ -1,7 +1,8 @@
-import { assertNever, type AgentId } from '@agent-checkpoint/core';
+import type { AgentId } from '@agent-checkpoint/core';
 import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { appendMember, applyTextEdits, detectJsonLayout, removeMember, replaceValue, type TextEdit } from '@agent-checkpoint/setup-kit';
-import { OUR_HOOK_ENTRIES, type HookEntrySpec } from './hook-entries.ts';
+import { profileOf } from '../agents/profiles.ts';
+import { allHookEntries, type HookEntrySpec } from './hook-entries.ts';
 import { hookCommandLine, isOurHookCommandForm, mentionsOurHook, type HookProgram } from './hook-command.ts';
 
 /**
@@ -19,8 +20,7 @@ import { hookCommandLine, isOurHookCommandForm, mentionsOurHook, type HookProgra
 function isOurHandler(event: string, command: unknown, recorded: readonly string[]): boolean {
   if (typeof command !== 'string') return false;
   if (recorded.includes(command)) return true;
-  const allowedArgs = Object.values(OUR_HOOK_ENTRIES)
-    .flat()
+  const allowedArgs = allHookEntries()
     .filter((e) => e.event === event)
     .map((e) => e.args);
   return isOurHookCommandForm(command, allowedArgs);
@@ -41,25 +41,14 @@ export type SettingsEditResult =
   | { readonly ok: true; readonly text: string; readonly hadOurEntries: boolean; readonly empty: boolean }
   | { readonly ok: false; readonly error: string };
 
-/** The handler object an agent gets for one entry. */
+/** The handler object an agent gets for one entry (shape and timeout unit: its profile's). */
 export function handlerFor(agent: AgentId, entry: HookEntrySpec, program: HookProgram): Record<string, unknown> {
-  const command = hookCommandLine(program, entry);
-  switch (agent) {
-    case 'claude':
-    case 'codex':
-      // Seconds, as both document.
-      return { type: 'command', command, timeout: entry.timeoutSeconds };
-    case 'gemini':
-      // Gemini wants a name and counts the timeout in milliseconds.
-      return { name: entry.name, type: 'command', command, timeout: entry.timeoutSeconds * 1000 };
-    default:
-      return assertNever(agent);
-  }
+  return profileOf(agent).hookHandler(entry, hookCommandLine(program, entry));
 }
 
 /** The matcher group wrapping a handler (Gemini's AfterAgent ignores the matcher; `*` is its documented form). */
 export function groupFor(agent: AgentId, handler: Record<string, unknown>): Record<string, unknown> {
-  return agent === 'gemini' ? { matcher: '*', hooks: [handler] } : { hooks: [handler] };
+  return profileOf(agent).hookGroup(handler);
 }
 
 /**

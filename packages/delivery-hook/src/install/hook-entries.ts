@@ -1,10 +1,11 @@
 import type { AgentId } from '@agent-checkpoint/core';
+import { AGENT_PROFILES, profileOf } from '../agents/profiles.ts';
 
 /**
  * One hook we register with an agent: the event, the arguments after `node <bundle>`, and the
- * agent-native timeout. The installer works from this list only, so registering another event
- * (SessionStart, PreCompact…) is one more entry here — install, uninstall, `--print`, `--dry-run`
- * and `doctor` all follow.
+ * agent-native timeout. The installer works from the profiles' lists only (`src/agents/`), so
+ * registering another event (SessionStart, PreCompact…) is one more entry there — install,
+ * uninstall, `--print`, `--dry-run` and `doctor` all follow.
  */
 export interface HookEntrySpec {
   /** The agent's own event name (`Stop`, `AfterAgent`…). */
@@ -25,37 +26,12 @@ export interface HookEntrySpec {
   readonly feature?: 'context';
 }
 
-/**
- * The hooks `install` registers, per agent: the turn-end checkpoint, plus the context-checkpoint
- * hooks (handoff on SessionStart and before compaction; docs/context-checkpoints.md) with
- * `--with-context`.
- */
-export const OUR_HOOK_ENTRIES: Readonly<Record<AgentId, readonly HookEntrySpec[]>> = {
-  claude: [
-    { event: 'Stop', args: ['claude'], name: 'agent-checkpoint', timeoutSeconds: 30 },
-    { event: 'SessionStart', args: ['session-start', 'claude'], name: 'agent-checkpoint-session-start', timeoutSeconds: 30, feature: 'context' },
-    { event: 'PreCompact', args: ['pre-compact', 'claude'], name: 'agent-checkpoint-pre-compact', timeoutSeconds: 30, feature: 'context' },
-  ],
-  gemini: [
-    { event: 'AfterAgent', args: ['gemini'], name: 'agent-checkpoint', timeoutSeconds: 30 },
-    { event: 'SessionStart', args: ['session-start', 'gemini'], name: 'agent-checkpoint-session-start', timeoutSeconds: 30, feature: 'context' },
-    { event: 'PreCompress', args: ['pre-compact', 'gemini'], name: 'agent-checkpoint-pre-compact', timeoutSeconds: 30, feature: 'context' },
-  ],
-  codex: [
-    { event: 'Stop', args: ['codex'], name: 'agent-checkpoint', timeoutSeconds: 30 },
-    { event: 'SessionStart', args: ['session-start', 'codex'], name: 'agent-checkpoint-session-start', timeoutSeconds: 30, feature: 'context' },
-    { event: 'PreCompact', args: ['pre-compact', 'codex'], name: 'agent-checkpoint-pre-compact', timeoutSeconds: 30, feature: 'context' },
-  ],
-};
-
-/** The entries to install: the default ones, plus those of the features asked for. */
+/** The entries to install for `agent` (its profile's list): the default ones, plus those of the features asked for. */
 export function entriesToInstall(agent: AgentId, features: readonly 'context'[]): HookEntrySpec[] {
-  return OUR_HOOK_ENTRIES[agent].filter((e) => e.feature === undefined || features.includes(e.feature));
+  return profileOf(agent).hookEntries.filter((e) => e.feature === undefined || features.includes(e.feature));
 }
 
-/** The product name of each agent, for people. */
-export const AGENT_TITLES: Readonly<Record<AgentId, string>> = {
-  claude: 'Claude Code',
-  gemini: 'Gemini CLI',
-  codex: 'Codex CLI',
-};
+/** Every entry of every agent: what an install of ours may have written (recognising our handlers). */
+export function allHookEntries(): HookEntrySpec[] {
+  return Object.values(AGENT_PROFILES).flatMap((p) => p.hookEntries);
+}

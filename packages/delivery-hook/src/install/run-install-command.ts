@@ -2,7 +2,8 @@ import { AGENT_IDS, isAgentId, resolveStateDir, type AgentId } from '@agent-chec
 import { existsSync } from 'node:fs';
 import { commitInstall, commitUninstall, describeFileFailure, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type FileChange, findExecutable, isNoop, parseCommandArgs, planUninstall, readInstallRecord, readOptionalFile, renderDiff, SettingsFileError, type TerminalStyle } from '@agent-checkpoint/setup-kit';
 import { findOtherMentions, findOurHookEntries, groupFor, handlerFor, installHookEntries, uninstallHookEntries } from './edit-agent-hooks.ts';
-import { AGENT_TITLES, entriesToInstall, type HookEntrySpec } from './hook-entries.ts';
+import { profileOf } from '../agents/profiles.ts';
+import { entriesToInstall, type HookEntrySpec } from './hook-entries.ts';
 import { defaultHookProgram, type HookProgram } from './hook-command.ts';
 import { agentHomeDir, settingsPath, type InstallScope, type LocationContext } from './settings-locations.ts';
 
@@ -92,7 +93,7 @@ export async function runInstallCommand(command: 'install' | 'uninstall', args: 
   if (options.agent === 'all' && command === 'install') {
     const skipped = AGENT_IDS.filter((a) => !agents.includes(a));
     if (skipped.length > 0) {
-      await context.write(context.style.dim(`Skipping ${skipped.map((a) => AGENT_TITLES[a]).join(', ')}: not found (no config directory, not on PATH). Use --agent <name> to install anyway.\n`));
+      await context.write(context.style.dim(`Skipping ${skipped.map((a) => profileOf(a).title).join(', ')}: not found (no config directory, not on PATH). Use --agent <name> to install anyway.\n`));
     }
     if (agents.length === 0) {
       await context.write('No agent found. Install one (Claude Code, Gemini CLI, Codex CLI) or name it with --agent.\n');
@@ -142,14 +143,14 @@ async function changeOne(command: 'install' | 'uninstall', agent: AgentId, run: 
     return command === 'install' ? await installOne(agent, run, program) : await uninstallOne(agent, run);
   } catch (error) {
     const untouched = error instanceof SettingsFileError ? ' Nothing was changed.' : '';
-    run.writeError(`agent-checkpoint: ${AGENT_TITLES[agent]} (${run.scope}): ${command} failed: ${describeFileFailure(error)}.${untouched}\n`);
+    run.writeError(`agent-checkpoint: ${profileOf(agent).title} (${run.scope}): ${command} failed: ${describeFileFailure(error)}.${untouched}\n`);
     return EXIT_FAILURE;
   }
 }
 
 async function installOne(agent: AgentId, run: Run, program: HookProgram): Promise<number> {
   const path = settingsPath(agent, run.scope, run);
-  const title = `${AGENT_TITLES[agent]} (${run.scope})`;
+  const title = `${profileOf(agent).title} (${run.scope})`;
   const stateDir = resolveStateDir({ env: run.env });
   const before = await readOptionalFile(path);
   const recorded = (await readInstallRecord(stateDir, path))?.commands ?? [];
@@ -194,7 +195,7 @@ async function installOne(agent: AgentId, run: Run, program: HookProgram): Promi
 
 async function uninstallOne(agent: AgentId, run: Run): Promise<number> {
   const path = settingsPath(agent, run.scope, run);
-  const title = `${AGENT_TITLES[agent]} (${run.scope})`;
+  const title = `${profileOf(agent).title} (${run.scope})`;
   const s = run.style;
   const stateDir = resolveStateDir({ env: run.env });
   const recorded = (await readInstallRecord(stateDir, path))?.commands ?? [];
@@ -238,32 +239,16 @@ async function uninstallOne(agent: AgentId, run: Run): Promise<number> {
   return EXIT_OK;
 }
 
-/** What the user must know or do after an install for the hook to run. */
+/** What the user must know or do after an install for the hook to run (its profile's notes). */
 export function afterInstallNotes(agent: AgentId, scope: InstallScope): string[] {
-  switch (agent) {
-    case 'claude':
-      return ['Claude Code reads hooks when a session starts: start a new session (a running one keeps its old hooks).'];
-    case 'gemini':
-      return scope === 'project'
-        ? ['Gemini CLI runs project hooks only in trusted folders: trust this folder when Gemini asks (or run /permissions). It warns once about new project hooks; that is expected.']
-        : ['Gemini CLI reads hooks when a session starts: start a new session.'];
-    case 'codex':
-      return [
-        'Trust step (required): Codex runs hooks only after you review and trust them. Start `codex` in a terminal;',
-        'it shows "Hooks need review": choose to trust them (or open /hooks and trust agent-checkpoint).',
-        'Until then `codex exec` skips the hook silently. Re-trust after an upgrade changes the command.',
-        ...(scope === 'project' ? ['Project hooks (.codex/hooks.json) are read only in trusted projects.'] : []),
-      ];
-    default:
-      return [];
-  }
+  return profileOf(agent).afterInstallNotes(scope);
 }
 
 function printSnippet(agent: AgentId, run: Run, program: HookProgram): string {
   const path = settingsPath(agent, run.scope, run);
   const hooks: Record<string, unknown[]> = {};
   for (const entry of entriesToInstall(agent, run.features)) (hooks[entry.event] ??= []).push(groupFor(agent, handlerFor(agent, entry, program)));
-  return `# ${AGENT_TITLES[agent]} (${run.scope}): merge into ${path}\n${JSON.stringify({ hooks }, null, 2)}\n${afterInstallNotes(agent, run.scope)
+  return `# ${profileOf(agent).title} (${run.scope}): merge into ${path}\n${JSON.stringify({ hooks }, null, 2)}\n${afterInstallNotes(agent, run.scope)
     .map((n) => `# ${n}\n`)
     .join('')}\n`;
 }

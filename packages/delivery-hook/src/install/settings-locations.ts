@@ -1,6 +1,7 @@
 import { findProjectRoot, type AgentId } from '@agent-checkpoint/core';
 import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import type { AgentLocation } from '../agents/agent-profile.ts';
+import { profileOf } from '../agents/profiles.ts';
 
 /** Where hooks are registered: for every project of the user, or for one repository. */
 export type InstallScope = 'user' | 'project';
@@ -20,15 +21,13 @@ export function homeOf(context: LocationContext): string {
   return context.home ?? nonEmpty(context.env['HOME']) ?? homedir();
 }
 
-/** `$CODEX_HOME` when set (absolute, or relative to cwd as Codex does), else `~/.codex`. */
-export function codexHome(context: LocationContext): string {
-  const value = nonEmpty(context.env['CODEX_HOME']);
-  if (value !== undefined) return isAbsolute(value) ? value : resolve(context.cwd, value);
-  return join(homeOf(context), '.codex');
+/** What a profile needs to place `agent`'s files: the home, and the repository root for the project scope. */
+export function agentLocation(scope: InstallScope, context: LocationContext): AgentLocation {
+  return { env: context.env, home: homeOf(context), cwd: context.cwd, projectRoot: scope === 'project' ? findProjectRoot(context.cwd) : undefined };
 }
 
 /**
- * The settings file holding an agent's hooks:
+ * The settings file holding an agent's hooks (its profile's `settingsPath`):
  *
  * | agent | user | project |
  * | --- | --- | --- |
@@ -39,27 +38,12 @@ export function codexHome(context: LocationContext): string {
  * `<repo>` is the nearest ancestor of `cwd` with a `.git`, else `cwd`.
  */
 export function settingsPath(agent: AgentId, scope: InstallScope, context: LocationContext): string {
-  const base = scope === 'user' ? undefined : findProjectRoot(context.cwd);
-  switch (agent) {
-    case 'claude':
-      return join(base ?? homeOf(context), '.claude', 'settings.json');
-    case 'gemini':
-      return join(base ?? homeOf(context), '.gemini', 'settings.json');
-    case 'codex':
-      return base === undefined ? join(codexHome(context), 'hooks.json') : join(base, '.codex', 'hooks.json');
-  }
+  return profileOf(agent).settingsPath(scope, agentLocation(scope, context));
 }
 
 /** The agent's own directory in the home, whose presence says the agent has been used here. */
 export function agentHomeDir(agent: AgentId, context: LocationContext): string {
-  switch (agent) {
-    case 'claude':
-      return join(homeOf(context), '.claude');
-    case 'gemini':
-      return join(homeOf(context), '.gemini');
-    case 'codex':
-      return codexHome(context);
-  }
+  return profileOf(agent).homeDir(agentLocation('user', context));
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

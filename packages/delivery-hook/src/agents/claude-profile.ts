@@ -1,0 +1,91 @@
+import { basename, join } from 'node:path';
+import * as z from 'zod/mini';
+import type { PayloadReadResult } from '../hook-event.ts';
+import { HookPayloadBaseSchema, readTurnEndPayload, turnAndFinalTextHint, type TurnEndPayloadSpec } from '../hook-payload-base.ts';
+import type { HookVerdict } from '../hook-verdict.ts';
+import type { AgentProfile } from './agent-profile.ts';
+import { additionalContextOutput, secondsHandler } from './profile-parts.ts';
+
+/**
+ * The fields of Claude Code's `Stop` payload the hook uses. Loose: unknown keys (`permission_mode`,
+ * `effort`, `session_crons`…) are allowed; `null` is accepted wherever a value is optional.
+ */
+export const ClaudeStopPayloadSchema = z.extend(HookPayloadBaseSchema, {
+  /** Same for every Stop of a turn, including those after a block; new for each real prompt. */
+  prompt_id: z.nullish(z.string()),
+  /** The final text; Claude's transcript writer may lag behind it by ~100 ms. */
+  last_assistant_message: z.nullish(z.string()),
+  /** Running background subagents; the turn is not really over while one runs. */
+  background_tasks: z.nullish(z.array(z.unknown())),
+});
+
+const claudeStop: TurnEndPayloadSpec<z.infer<typeof ClaudeStopPayloadSchema>> = {
+  agent: 'claude',
+  label: 'Claude Stop payload',
+  turnEndEventName: 'Stop',
+  schema: ClaudeStopPayloadSchema,
+  hint: (p) => turnAndFinalTextHint(p.prompt_id, p.last_assistant_message),
+  runningBackgroundTasks: (p) => (p.background_tasks ?? []).filter(isRunningTask).length,
+};
+
+/** Read a Claude Code `Stop` payload (already JSON-parsed). */
+export function readClaudeStopPayload(json: unknown): PayloadReadResult {
+  return readTurnEndPayload(claudeStop, json);
+}
+
+/** A task counts as running unless it says otherwise (`status` other than `running`). */
+function isRunningTask(task: unknown): boolean {
+  if (typeof task !== 'object' || task === null) return false;
+  const status = (task as { status?: unknown }).status;
+  return status === undefined || status === 'running' || status === 'pending';
+}
+
+/**
+ * Claude Code `Stop`: `{"decision":"block","reason":R}` on stdout with exit 0 continues the turn; the
+ * model receives `Stop hook feedback:\nR` as a user message. Nothing on stdout lets the stop pass.
+ * (Not `hookSpecificOutput.additionalContext`: that also continues the turn, but is not counted as a
+ * block, so `stop_hook_active` would not latch.)
+ */
+export function encodeClaudeStop(verdict: HookVerdict): string {
+  return verdict.kind === 'block' ? JSON.stringify({ decision: 'block', reason: verdict.reason }) : '';
+}
+
+/** Claude Code: hooks in `settings.json`, transcripts under `<config dir>/projects/<slug>/`. */
+export const claudeProfile: AgentProfile = {
+  id: 'claude',
+  title: 'Claude Code',
+
+  readTurnEndPayload: readClaudeStopPayload,
+  encodeTurnEnd: encodeClaudeStop,
+  // `hookSpecificOutput.additionalContext` of a `SessionStart` output (its hook output schema).
+  encodeSessionStart: additionalContextOutput,
+  // `prompt_id` is reused by a slash-command or skill turn: the reader's identity decides (hook-identity.ts).
+  payloadTurnIdIsFinal: false,
+  loadTranscriptReader: async () => (await import('@agent-checkpoint/transcript-claude')).createClaudeTranscriptReader(),
+
+  hookEntries: [
+    { event: 'Stop', args: ['claude'], name: 'agent-checkpoint', timeoutSeconds: 30 },
+    { event: 'SessionStart', args: ['session-start', 'claude'], name: 'agent-checkpoint-session-start', timeoutSeconds: 30, feature: 'context' },
+    { event: 'PreCompact', args: ['pre-compact', 'claude'], name: 'agent-checkpoint-pre-compact', timeoutSeconds: 30, feature: 'context' },
+  ],
+  hookTimeoutUnit: 'seconds',
+  // `~/.claude/settings.json` | `<repo>/.claude/settings.json`
+  settingsPath: (scope, where) => join(scope === 'user' ? where.home : (where.projectRoot ?? where.cwd), '.claude', 'settings.json'),
+  homeDir: (where) => join(where.home, '.claude'),
+  hookHandler: secondsHandler,
+  hookGroup: (handler) => ({ hooks: [handler] }),
+  afterInstallNotes: () => ['Claude Code reads hooks when a session starts: start a new session (a running one keeps its old hooks).'],
+  doctorFindings: async () => [],
+
+  // `<config dir>/projects/<cwd with non-alphanumerics as "-">/*.jsonl`
+  async findLatestTranscript({ env, home, dirs }) {
+    const [{ claudeConfigDir, claudeProjectSlug }, files] = await Promise.all([import('@agent-checkpoint/transcript-claude'), import('./transcript-files.ts')]);
+    const projects = join(claudeConfigDir({ env, homeDir: home }), 'projects');
+    return await files.newestFile(
+      dirs.map((d) => `${files.globSegment(claudeProjectSlug(d))}/*.jsonl`),
+      projects,
+    );
+  },
+  // The file name is the session id.
+  sessionIdOfTranscript: async (path) => /^([A-Za-z0-9][A-Za-z0-9_-]*)\.jsonl$/.exec(basename(path))?.[1],
+};

@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto';
+import { basename, join } from 'node:path';
+import * as z from 'zod/mini';
+import type { PayloadReadResult } from '../hook-event.ts';
+import { HookPayloadBaseSchema, readTurnEndPayload, type TurnEndPayloadSpec } from '../hook-payload-base.ts';
+import type { HookVerdict } from '../hook-verdict.ts';
+import type { AgentProfile } from './agent-profile.ts';
+import { additionalContextOutput } from './profile-parts.ts';
+
+/**
+ * The fields of Gemini CLI's `AfterAgent` payload the hook uses. `prompt_response` is deliberately
+ * not read: it repeats chunk tails (a CLI bug), the transcript holds the real text. Gemini's
+ * `stop_hook_active` is only true after a text-only answer to a block; false again once the model
+ * called a tool.
+ */
+export const GeminiAfterAgentPayloadSchema = z.extend(HookPayloadBaseSchema, {
+  /** The original request of this user prompt; unchanged on every AfterAgent after our blocks. */
+  prompt: z.nullish(z.string()),
+});
+
+const geminiAfterAgent: TurnEndPayloadSpec<z.infer<typeof GeminiAfterAgentPayloadSchema>> = {
+  agent: 'gemini',
+  label: 'Gemini AfterAgent payload',
+  turnEndEventName: 'AfterAgent',
+  schema: GeminiAfterAgentPayloadSchema,
+  hint: (p) => (p.prompt === null || p.prompt === undefined ? {} : { prompt: p.prompt }),
+};
+
+/** Read a Gemini CLI `AfterAgent` payload (already JSON-parsed). */
+export function readGeminiAfterAgentPayload(json: unknown): PayloadReadResult {
+  return readTurnEndPayload(geminiAfterAgent, json);
+}
+
+/**
+ * Gemini CLI `AfterAgent`: `{"decision":"deny","reason":R}` rejects the answer and sends R, verbatim,
+ * to the model as a new user message in the same prompt. Nothing on stdout (and nothing on stderr,
+ * which Gemini would show as a system message) lets the turn end.
+ */
+export function encodeGeminiAfterAgent(verdict: HookVerdict): string {
+  return verdict.kind === 'block' ? JSON.stringify({ decision: 'deny', reason: verdict.reason }) : '';
+}
+
+/** Gemini CLI: hooks in `settings.json` (named, milliseconds), chats under `~/.gemini/tmp/<project>/chats/`. */
+export const geminiProfile: AgentProfile = {
+  id: 'gemini',
+  title: 'Gemini CLI',
+
+  readTurnEndPayload: readGeminiAfterAgentPayload,
+  encodeTurnEnd: encodeGeminiAfterAgent,
+  // Reads `hookSpecificOutput.additionalContext` and prepends it to the prompt as
+  // `<hook_context>…</hook_context>` (0.61, `<` and `>` escaped); `hookEventName` is ignored.
+  encodeSessionStart: additionalContextOutput,
+  // No turn id in the payload: the reader's id, else a digest of the repeated `prompt` (hook-identity.ts).
+  payloadTurnIdIsFinal: false,
+  loadTranscriptReader: async () => (await import('@agent-checkpoint/transcript-gemini')).createGeminiTranscriptReader(),
+
+  hookEntries: [
+    { event: 'AfterAgent', args: ['gemini'], name: 'agent-checkpoint', timeoutSeconds: 30 },
+    { event: 'SessionStart', args: ['session-start', 'gemini'], name: 'agent-checkpoint-session-start', timeoutSeconds: 30, feature: 'context' },
+    { event: 'PreCompress', args: ['pre-compact', 'gemini'], name: 'agent-checkpoint-pre-compact', timeoutSeconds: 30, feature: 'context' },
+  ],
+  hookTimeoutUnit: 'milliseconds',
+  // `~/.gemini/settings.json` | `<repo>/.gemini/settings.json`
+  settingsPath: (scope, where) => join(scope === 'user' ? where.home : (where.projectRoot ?? where.cwd), '.gemini', 'settings.json'),
+  homeDir: (where) => join(where.home, '.gemini'),
+  // Gemini wants a name and counts the timeout in milliseconds.
+  hookHandler: (entry, command) => ({ name: entry.name, type: 'command', command, timeout: entry.timeoutSeconds * 1000 }),
+  // AfterAgent ignores the matcher; `*` is its documented form.
+  hookGroup: (handler) => ({ matcher: '*', hooks: [handler] }),
+  afterInstallNotes: (scope) =>
+    scope === 'project'
+      ? ['Gemini CLI runs project hooks only in trusted folders: trust this folder when Gemini asks (or run /permissions). It warns once about new project hooks; that is expected.']
+      : ['Gemini CLI reads hooks when a session starts: start a new session.'],
+  doctorFindings: async ({ registered }) =>
+    registered.includes('project')
+      ? [
+          {
+            id: 'gemini.folder-trust',
+            status: 'info',
+            title: 'Gemini CLI runs project hooks only in trusted folders',
+            detail: 'If Gemini asks whether to trust this folder, say yes; an untrusted folder ignores .gemini/settings.json.',
+          },
+        ]
+      : [],
+
+  // `$GEMINI_CLI_HOME or ~/.gemini/tmp/<basename or sha256 of the project root>/chats/session-*.json(l)`
+  async findLatestTranscript({ env, home, dirs }) {
+    const files = await import('./transcript-files.ts');
+    const base = env['GEMINI_CLI_HOME'] === undefined || env['GEMINI_CLI_HOME'] === '' ? home : env['GEMINI_CLI_HOME'];
+    const names = [...new Set(dirs.flatMap((d) => [basename(d), createHash('sha256').update(d).digest('hex')]))];
+    return await files.newestFile(
+      names.flatMap((n) => [`${files.globSegment(n)}/chats/session-*.jsonl`, `${files.globSegment(n)}/chats/session-*.json`]),
+      join(base, '.gemini', 'tmp'),
+    );
+  },
+  // `sessionId` on the first line.
+  async sessionIdOfTranscript(path) {
+    const files = await import('./transcript-files.ts');
+    return files.firstJsonString(await files.readFileHead(path, 4096), 'sessionId');
+  },
+};

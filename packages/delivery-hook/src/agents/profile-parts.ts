@@ -1,0 +1,19 @@
+import type { HookEntrySpec } from '../install/hook-entries.ts';
+
+/**
+ * Small pieces more than one profile uses. Pure and light: profiles are on the hook's hot path.
+ */
+
+/**
+ * A SessionStart answer adding `context` to the session: `hookSpecificOutput.additionalContext`.
+ * Claude Code and Codex CLI read it with `hookEventName: "SessionStart"` (Codex 0.169 requires that
+ * key and allows no other); Gemini CLI reads the same field and ignores `hookEventName`.
+ */
+export function additionalContextOutput(context: string): string {
+  return JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context } });
+}
+
+/** The handler of agents that count `timeout` in seconds and need no name (Claude Code, Codex CLI). */
+export function secondsHandler(entry: HookEntrySpec, command: string): Record<string, unknown> {
+  return { type: 'command', command, timeout: entry.timeoutSeconds };
+}
