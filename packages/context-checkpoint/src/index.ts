@@ -5,3 +5,6 @@
  */
 export * from './tracker/index.ts';
 export * from './memory-service/index.ts';
+export * from './estimate/index.ts';
+export * from './shard/index.ts';
+export * from './metrics/index.ts';

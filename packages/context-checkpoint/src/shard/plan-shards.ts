@@ -1,0 +1,159 @@
+import { baselineEstimate } from '../estimate/baseline-model.ts';
+import { BAND_LIMITS, type TaskBand } from '../estimate/estimate-task.ts';
+import { openPlanItems, type PlanItem } from '../estimate/parse-plan-items.ts';
+import { extractTaskFeatures } from '../estimate/task-features.ts';
+import { slugify } from './slugify.ts';
+
+/** Tokens one plan item will cost. */
+export type ItemEstimator = (item: PlanItem) => number;
+
+/**
+ * The default {@link ItemEstimator}: the estimator's baseline for the item's text as if it were a
+ * prompt (a base turn, its path mentions, its scope words).
+ */
+export const baselineItemEstimator: ItemEstimator = (item) => baselineEstimate(extractTaskFeatures(item.text)).tokens;
+
+/** Budget of {@link planShards}. */
+export interface ShardBudget {
+  /** Context window in tokens (> 0). */
+  readonly window: number;
+  /**
+   * Largest shard, percent of the window (default 30: seed 004 P4's "< 30 %: execute normally", so
+   * each shard is a task one fresh session runs without a checkpoint).
+   */
+  readonly shardPercent?: number;
+}
+
+/** What P4 says to do with the whole plan. */
+export type ShardAction = 'execute' | 'consider-sharding' | 'must-shard';
+
+/** An open plan item and its estimate. */
+export interface EstimatedPlanItem extends PlanItem {
+  readonly tokens: number;
+}
+
+/** One shard: consecutive open items of the plan. */
+export interface Shard {
+  /** 1-based. */
+  readonly number: number;
+  readonly items: readonly EstimatedPlanItem[];
+  readonly tokens: number;
+  /** Percent of the window, one decimal. */
+  readonly percentOfWindow: number;
+  /** The first item's text, for the heading. */
+  readonly title: string;
+  /** File-name slug of the title. */
+  readonly slug: string;
+  /** True when a single item alone is over the shard limit (it cannot be split here; split the item). */
+  readonly oversized: boolean;
+}
+
+/** The result of {@link planShards}. JSON-ready. */
+export interface ShardPlan {
+  readonly openItems: number;
+  readonly totalTokens: number;
+  readonly percentOfWindow: number;
+  readonly band: TaskBand;
+  readonly action: ShardAction;
+  /** Largest shard in tokens. */
+  readonly shardLimitTokens: number;
+  /** One shard (the whole plan) when it is small; empty when nothing is open. */
+  readonly shards: readonly Shard[];
+}
+
+/** Input of {@link planShards}. */
+export interface PlanShardsInput {
+  /** Markdown of the plan file (untrusted; bounded by the item parser). */
+  readonly planText: string;
+  readonly budget: ShardBudget;
+  /** Default {@link baselineItemEstimator}. */
+  readonly estimator?: ItemEstimator;
+}
+
+/**
+ * Split a plan's open items into shards sized to the budget (SHD-001, P4). Items keep their order
+ * (a plan's order is its dependency order) and are never split. The plan as a whole is classified by
+ * P4: under 30 % of the window it is one shard (execute normally); 30–60 % "consider sharding"; over
+ * 60 % "must shard". The shards are the fewest that keep each under the shard limit (greedy, optimal
+ * for consecutive items), then balanced: the smallest largest-shard that still needs no more shards
+ * (so 70 % of evenly sized items is three shards of ~23 %, not 30 + 30 + 10).
+ *
+ * @throws RangeError when the window is not a positive finite number.
+ */
+export function planShards(input: PlanShardsInput): ShardPlan {
+  const { window } = input.budget;
+  if (!(Number.isFinite(window) && window > 0)) throw new RangeError(`window must be a positive number of tokens, got ${window}`);
+  const shardPercent = clamp(input.budget.shardPercent ?? BAND_LIMITS.small, 1, 100);
+  const limit = Math.max(1, Math.floor((window * shardPercent) / 100));
+  const estimator = input.estimator ?? baselineItemEstimator;
+  const items: EstimatedPlanItem[] = openPlanItems(input.planText).map((item) => {
+    const t = estimator(item);
+    return { ...item, tokens: Number.isFinite(t) && t > 0 ? Math.round(t) : 0 };
+  });
+  const total = items.reduce((sum, item) => sum + item.tokens, 0);
+  const percent = round1((total / window) * 100);
+  const band: TaskBand = percent < BAND_LIMITS.small ? 'small' : percent <= BAND_LIMITS.medium ? 'medium' : 'large';
+  const action: ShardAction = band === 'small' ? 'execute' : band === 'medium' ? 'consider-sharding' : 'must-shard';
+
+  let groups: EstimatedPlanItem[][];
+  if (items.length === 0) groups = [];
+  else if (band === 'small') groups = [items];
+  else {
+    const count = greedy(items, limit).length;
+    // Binary search of the smallest cap that still needs no more than `count` shards.
+    let lo = 1;
+    let hi = limit;
+    while (lo < hi) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (greedy(items, mid).length <= count) hi = mid;
+      else lo = mid + 1;
+    }
+    groups = greedy(items, lo);
+  }
+  const shards = groups.map((group, index): Shard => {
+    const tokens = group.reduce((sum, item) => sum + item.tokens, 0);
+    const title = (group[0] as EstimatedPlanItem).text;
+    return {
+      number: index + 1,
+      items: group,
+      tokens,
+      percentOfWindow: round1((tokens / window) * 100),
+      title,
+      slug: slugify(title, 'shard'),
+      oversized: group.length === 1 && tokens > limit,
+    };
+  });
+  return { openItems: items.length, totalTokens: total, percentOfWindow: percent, band, action, shardLimitTokens: limit, shards };
+}
+
+/** Consecutive groups each at most `cap` tokens; an item over the cap is a group of its own. */
+function greedy(items: readonly EstimatedPlanItem[], cap: number): EstimatedPlanItem[][] {
+  const groups: EstimatedPlanItem[][] = [];
+  let current: EstimatedPlanItem[] = [];
+  let sum = 0;
+  for (const item of items) {
+    if (current.length > 0 && sum + item.tokens > cap) {
+      groups.push(current);
+      current = [];
+      sum = 0;
+    }
+    current.push(item);
+    sum += item.tokens;
+  }
+  if (current.length > 0) groups.push(current);
+  return groups;
+}
+
+/** SHD-002: suggest sharding when a task is over 60 % of the window. Takes an estimate or a percentage. */
+export function shouldSuggestSharding(estimate: { readonly percentOfWindow: number } | number): boolean {
+  const percent = typeof estimate === 'number' ? estimate : estimate.percentOfWindow;
+  return Number.isFinite(percent) && percent > BAND_LIMITS.medium;
+}
+
+function clamp(n: number, min: number, max: number): number {
+  return Number.isFinite(n) ? Math.min(max, Math.max(min, n)) : min;
+}
+
+function round1(n: number): number {
+  return Math.round(n * 10) / 10;
+}
