@@ -75,8 +75,8 @@ export interface PlanShardsInput {
  * (a plan's order is its dependency order) and are never split. The plan as a whole is classified by
  * P4: under 30 % of the window it is one shard (execute normally); 30–60 % "consider sharding"; over
  * 60 % "must shard". The shards are the fewest that keep each under the shard limit (greedy, optimal
- * for consecutive items), then balanced: the smallest largest-shard that still needs no more shards
- * (so 70 % of evenly sized items is three shards of ~23 %, not 30 + 30 + 10).
+ * for consecutive items), then balanced: each as close to an even share as the limit allows (so 70 %
+ * of evenly sized items is three shards of ~23 %, not 28 + 28 + 14).
  *
  * @throws RangeError when the window is not a positive finite number.
  */
@@ -98,18 +98,7 @@ export function planShards(input: PlanShardsInput): ShardPlan {
   let groups: EstimatedPlanItem[][];
   if (items.length === 0) groups = [];
   else if (band === 'small') groups = [items];
-  else {
-    const count = greedy(items, limit).length;
-    // Binary search of the smallest cap that still needs no more than `count` shards.
-    let lo = 1;
-    let hi = limit;
-    while (lo < hi) {
-      const mid = Math.floor((lo + hi) / 2);
-      if (greedy(items, mid).length <= count) hi = mid;
-      else lo = mid + 1;
-    }
-    groups = greedy(items, lo);
-  }
+  else groups = balanced(items, limit, greedy(items, limit).length);
   const shards = groups.map((group, index): Shard => {
     const tokens = group.reduce((sum, item) => sum + item.tokens, 0);
     const title = (group[0] as EstimatedPlanItem).text;
@@ -124,6 +113,41 @@ export function planShards(input: PlanShardsInput): ShardPlan {
     };
   });
   return { openItems: items.length, totalTokens: total, percentOfWindow: percent, band, action, shardLimitTokens: limit, shards };
+}
+
+/**
+ * `count` consecutive groups, each as close to an even share of what is left as the cap allows: a
+ * group takes the next item while that brings it closer to the share (ties take it), and must take it
+ * when the rest would otherwise not fit in the groups that remain. `count` is the greedy minimum, so
+ * the rest always fits: a group ends early only after checking, and at the cap exactly where greedy
+ * would end it.
+ */
+function balanced(items: readonly EstimatedPlanItem[], cap: number, count: number): EstimatedPlanItem[][] {
+  const groups: EstimatedPlanItem[][] = [];
+  let i = 0;
+  let rest = items.reduce((sum, item) => sum + item.tokens, 0);
+  for (let left = count; left > 0 && i < items.length; left -= 1) {
+    if (left === 1) {
+      groups.push(items.slice(i));
+      break;
+    }
+    const share = rest / left;
+    const group = [items[i] as EstimatedPlanItem];
+    let sum = (items[i] as EstimatedPlanItem).tokens;
+    i += 1;
+    while (i < items.length) {
+      const next = (items[i] as EstimatedPlanItem).tokens;
+      if (sum + next > cap) break;
+      const closer = Math.abs(sum + next - share) <= Math.abs(sum - share);
+      if (!closer && greedy(items.slice(i), cap).length <= left - 1) break;
+      group.push(items[i] as EstimatedPlanItem);
+      sum += next;
+      i += 1;
+    }
+    groups.push(group);
+    rest -= sum;
+  }
+  return groups;
 }
 
 /** Consecutive groups each at most `cap` tokens; an item over the cap is a group of its own. */
