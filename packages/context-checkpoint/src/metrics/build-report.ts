@@ -1,5 +1,5 @@
 import { estimateAccuracy, type EstimateAccuracy } from '../estimate/estimate-accuracy.ts';
-import type { MetricsEvent } from './metrics-events.ts';
+import { readMetricsEvents, type MetricsEvent, type MetricsLogOptions } from './metrics-events.ts';
 
 /** The seed's success metrics over a metrics log (seed 004, "Success Metrics"). JSON-ready. */
 export interface MetricsReport {
@@ -110,5 +110,25 @@ export function buildReport(events: readonly MetricsEvent[]): MetricsReport {
     },
     compactions: { total: compactions, withoutHandoff, ...(compactions > 0 ? { withoutHandoffShare: withoutHandoff / compactions } : {}) },
     estimates: estimateAccuracy(estimates),
+  };
+}
+
+/** {@link buildReport} over a project's log, with what the reader had to skip (for `report` and `report --json`). */
+export interface MetricsLogReport {
+  readonly report: MetricsReport;
+  readonly skippedLines: number;
+  readonly truncated: boolean;
+  /** Why the log could not be read at all (the report is then empty). */
+  readonly problem?: string;
+}
+
+/** Read the project's metrics log and build its report. Never throws. */
+export function reportFromLog(options: MetricsLogOptions): MetricsLogReport {
+  const read = readMetricsEvents(options);
+  return {
+    report: buildReport(read.records),
+    skippedLines: read.skippedLines,
+    truncated: read.truncated,
+    ...(read.problem !== undefined ? { problem: read.problem } : {}),
   };
 }

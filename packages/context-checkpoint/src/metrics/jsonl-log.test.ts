@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -98,6 +98,13 @@ describe('appendJsonlLine / readJsonlLog', () => {
     const read = readJsonlLog(loc(), Row);
     expect(read.records).toEqual([]);
     expect(read.problem).toMatch(/p\.jsonl/);
+  });
+
+  it('a FIFO planted as the log is refused at once, never waited on', () => {
+    mkdirSync(join(stateDir, 'metrics'), { recursive: true, mode: 0o700 });
+    execFileSync('mkfifo', [join(stateDir, 'metrics/p.jsonl')]);
+    expect(() => appendJsonlLine(loc(), { n: 1, who: 'a' })).toThrow(/not a regular file/);
+    expect(readJsonlLog(loc(), Row).problem).toMatch(/regular file/i);
   });
 
   it('concurrent appends from 6 processes: every line intact, none lost below the cap', { timeout: 120_000 }, async () => {

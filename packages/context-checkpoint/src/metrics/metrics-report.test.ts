@@ -2,7 +2,7 @@ import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildReport } from './build-report.ts';
+import { buildReport, reportFromLog } from './build-report.ts';
 import { metricsLogLocation, readMetricsEvents, recordMetricsEvent, type MetricsEvent } from './metrics-events.ts';
 import { renderReport } from './render-report.ts';
 
@@ -89,8 +89,10 @@ describe('the metrics log on disk', () => {
         '',
       ].join('\n'),
     );
-    // The JSON form is the report itself.
-    expect(JSON.parse(JSON.stringify(buildReport(read.records)))).toEqual(buildReport(read.records));
+    // The JSON form: the report and what the reader skipped, round-tripping through JSON.
+    const fromLog = reportFromLog(options);
+    expect(fromLog).toEqual({ report: buildReport(WEEK), skippedLines: 3, truncated: false });
+    expect(JSON.parse(JSON.stringify(fromLog))).toEqual(fromLog);
   });
 
   it('refuses to write an invalid event (a caller bug never leaves a line the reader would skip)', () => {
