@@ -76,7 +76,7 @@ export interface PlanShardsInput {
  * P4: under 30 % of the window it is one shard (execute normally); 30–60 % "consider sharding"; over
  * 60 % "must shard". The shards are the fewest that keep each under the shard limit (greedy, optimal
  * for consecutive items), then balanced: each as close to an even share as the limit allows (so 70 %
- * of evenly sized items is three shards of ~23 %, not 28 + 28 + 14).
+ * of evenly sized items is three shards of 21–28 %, not 28 + 28 + 14).
  *
  * @throws RangeError when the window is not a positive finite number.
  */
