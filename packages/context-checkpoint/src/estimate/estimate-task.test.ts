@@ -103,6 +103,21 @@ describe('estimateTask: learning from the project history (EST-004)', () => {
   });
 });
 
+describe('estimateTask: plan items are volume, not kind', () => {
+  it('past small plans that ran over and big plans that ran under never make a bigger plan estimate less', () => {
+    const f = extractTaskFeatures('Continue with the plan');
+    const history = [
+      ...Array.from({ length: 10 }, (_, i) => sample({ ...f, planOpenItems: 2 }, 4, i)),
+      ...Array.from({ length: 10 }, (_, i) => sample({ ...f, planOpenItems: 10 }, 0.25, 20 + i)),
+    ];
+    const plan = (n: number): string => Array.from({ length: n }, (_, i) => `- [ ] step ${i}`).join('\n');
+    const two = estimateTask(input({ prompt: 'Continue with the plan', planText: plan(2), history }));
+    const ten = estimateTask(input({ prompt: 'Continue with the plan', planText: plan(10), history }));
+    expect(ten.correction?.ratio).toBe(two.correction?.ratio);
+    expect(ten.tokens).toBeGreaterThan(two.tokens);
+  });
+});
+
 describe('estimateTask properties', () => {
   const features = fc.record({
     promptChars: fc.nat(5000),
@@ -112,7 +127,9 @@ describe('estimateTask properties', () => {
     narrowScope: fc.nat(9),
     planOpenItems: fc.nat(500),
   });
-  const history = fc.array(fc.tuple(features, fc.double({ min: 0.05, max: 10, noNaN: true })).map(([f, r]) => sample(f, r)), { maxLength: 40 });
+  // Plan sizes in the history overlap those of the prompts below, so that a similarity that looked at
+  // them would pick other neighbours for more items.
+  const history = fc.array(fc.tuple(features.map((f) => ({ ...f, planOpenItems: f.planOpenItems % 25 })), fc.double({ min: 0.05, max: 10, noNaN: true })).map(([f, r]) => sample(f, r)), { maxLength: 40 });
   const prompt = fc.oneof(
     fc.string({ maxLength: 400 }),
     fc.array(fc.constantFrom('Refactor', 'all', 'src/a.ts', 'docs/', '\n- item', 'typo', 'fix', 'the', 'README.md', '\n1. step'), { maxLength: 60 }).map((w) => w.join(' ')),
