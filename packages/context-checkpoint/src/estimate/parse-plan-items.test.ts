@@ -31,6 +31,22 @@ describe('parsePlanItems', () => {
     expect(items[0]?.text.length).toBe(MAX_ITEM_CHARS);
   });
 
+  it('hostile lines cost linear time (a regex with competing quantifiers took over a minute here)', () => {
+    const block = [`TODO${' '.repeat(100_000)}`, `- [ ]${' '.repeat(100_000)}`, `1. TODO:${'\t '.repeat(50_000)}x`, `- [x] ${'y '.repeat(50_000)}`, `1. TODO:${'\t '.repeat(100)}x`];
+    const hostile = [...block, ...block].join('\n');
+    const started = performance.now();
+    const items = parsePlanItems(hostile);
+    // Generous for a loaded 2-core machine: linear parsing takes milliseconds.
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(items.map((i) => [i.kind, i.done, i.text.length])).toEqual(
+      Array.from({ length: 2 }, () => [
+        // The long TODO line is cut at MAX_LINE_CHARS, before its "x": no text, no item.
+        ['checkbox', true, MAX_ITEM_CHARS],
+        ['todo', false, 1],
+      ]).flat(),
+    );
+  });
+
   it('CRLF plans parse the same', () => {
     expect(parsePlanItems(PLAN.replaceAll('\n', '\r\n'))).toEqual(parsePlanItems(PLAN));
   });

@@ -15,9 +15,16 @@ export const MAX_PLAN_ITEMS = 500;
 /** Longest item text kept (the rest is cut with an ellipsis). */
 export const MAX_ITEM_CHARS = 300;
 
-const CHECKBOX = /^\s*(?:[-*+]|\d{1,4}[.)])\s+\[([ xX])\]\s+(.*\S)\s*$/;
+/** Characters of a line looked at; longer lines are cut first (their item text is clipped anyway). */
+export const MAX_LINE_CHARS = 4096;
+/** Characters of a plan read; the rest is ignored. */
+export const MAX_PLAN_CHARS = 1_000_000;
+
+// Matched against the trimmed line: no two quantifiers compete for the same characters, so an
+// untrusted line of 100k spaces costs linear time (`\s+(.*\S)\s*$` would be quadratic).
+const CHECKBOX = /^(?:[-*+]|\d{1,4}[.)])[ \t]+\[([ xX])\][ \t]+(\S.*)$/;
 // "1. TODO: write the parser", "- TODO write the parser", "TODO: …" at the start of a line.
-const TODO = /^\s*(?:(?:[-*+]|\d{1,4}[.)])\s+)?TODO\b[:\s-]*(.*\S)\s*$/;
+const TODO = /^(?:(?:[-*+]|\d{1,4}[.)])[ \t]+)?TODO\b[:\s-]*(.*)$/;
 
 /**
  * The work items of a markdown plan: task-list checkboxes (`- [ ] …`, `* [x] …`, `1. [ ] …`) and
@@ -26,11 +33,11 @@ const TODO = /^\s*(?:(?:[-*+]|\d{1,4}[.)])\s+)?TODO\b[:\s-]*(.*\S)\s*$/;
  */
 export function parsePlanItems(markdown: string): PlanItem[] {
   const items: PlanItem[] = [];
-  const lines = markdown.split(/\r?\n/);
+  const lines = (markdown.length > MAX_PLAN_CHARS ? markdown.slice(0, MAX_PLAN_CHARS) : markdown).split(/\r?\n/);
   let fence: string | undefined;
   for (let i = 0; i < lines.length && items.length < MAX_PLAN_ITEMS; i += 1) {
-    const line = lines[i] as string;
-    const fenceMatch = /^\s*(`{3,}|~{3,})/.exec(line);
+    const line = (lines[i] as string).slice(0, MAX_LINE_CHARS).trim();
+    const fenceMatch = /^(`{3,}|~{3,})/.exec(line);
     if (fenceMatch) {
       const marker = (fenceMatch[1] as string).slice(0, 3);
       if (fence === undefined) fence = marker;
@@ -44,7 +51,8 @@ export function parsePlanItems(markdown: string): PlanItem[] {
       continue;
     }
     const todo = TODO.exec(line);
-    if (todo) items.push({ line: i + 1, text: clip(todo[1] as string), done: false, kind: 'todo' });
+    const text = todo?.[1]?.trim();
+    if (text !== undefined && text !== '') items.push({ line: i + 1, text: clip(text), done: false, kind: 'todo' });
   }
   return items;
 }

@@ -50,7 +50,10 @@ export function extractTaskFeatures(prompt: string, planText?: string): TaskFeat
     if (paths.size >= MAX_PATH_MENTIONS) break;
   }
   let bullets = 0;
-  for (const line of text.split(/\r?\n/)) if (BULLET.test(line) && bullets < MAX_BULLET_ITEMS) bullets += 1;
+  for (const line of text.split(/\r?\n/)) {
+    if (bullets >= MAX_BULLET_ITEMS) break;
+    if (BULLET.test(line)) bullets += 1;
+  }
   const words = new Set(text.toLowerCase().match(WORD) ?? []);
   return {
     promptChars: text.length,
