@@ -102,8 +102,9 @@ function splitFrontMatter(text: string): { frontMatter: Map<string, string>; bod
   const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(text);
   if (!match) return { frontMatter, body: text };
   for (const line of (match[1] as string).split(/\r?\n/)) {
-    const kv = /^([a-z_]+):\s*(.*?)\s*$/.exec(line);
-    if (kv) frontMatter.set(kv[1] as string, kv[2] as string);
+    // Anchored, one quantifier per span, value trimmed afterwards: linear on hostile lines.
+    const kv = /^([a-z_]{1,40}):(.*)$/.exec(line);
+    if (kv) frontMatter.set(kv[1] as string, (kv[2] as string).trim());
   }
   return { frontMatter, body: text.slice(match[0].length) };
 }

@@ -134,6 +134,16 @@ describe('readShardProgress (SHD-004)', () => {
     expect(progress.current?.number).toBe(2);
   });
 
+  it('a hostile front matter (huge padded values) is read in linear time', async () => {
+    const { dir, written } = await writeShards({ projectRoot: project, planPath: 'PLAN.md', plan: plan() });
+    const shard1 = join(project, written[0] as string);
+    writeFileSync(shard1, readFileSync(shard1, 'utf8').replace('status: pending', `status:${' '.repeat(100_000)}in-progress${' '.repeat(100_000)}x`));
+    const started = performance.now();
+    const progress = readShardProgress({ projectRoot: project, dir });
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(progress.shards[0]?.status).toBe('pending');
+  });
+
   it('a missing directory is no shards; symlinked files are problems, not progress; a symlinked directory is refused', async () => {
     expect(readShardProgress({ projectRoot: project, dir: '.agent-checkpoint/shards/none' })).toEqual({ shards: [], items: 0, done: 0, problems: [] });
     const { dir } = await writeShards({ projectRoot: project, planPath: 'PLAN.md', plan: plan() });
