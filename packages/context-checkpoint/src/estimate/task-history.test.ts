@@ -43,12 +43,12 @@ describe('actualTurnTokens', () => {
 });
 
 describe('the task history store', () => {
-  it('records turns per project, skips invalid lines on read, and feeds the estimator', () => {
+  it('records turns per project, skips invalid lines on read, and feeds the estimator', async () => {
     const prompt = 'Add a --json flag to the report command in src/cli/report.ts';
     const features = extractTaskFeatures(prompt);
     for (let i = 0; i < 20; i += 1) {
       const sample: TaskHistorySample = { at: new Date(Date.UTC(2026, 10, 20, 9, i)).toISOString(), features, estimatedTokens: 13_000, actualTokens: 26_030 };
-      recordTaskOutcome(options, sample);
+      await recordTaskOutcome(options, sample);
     }
     const path = join(options.stateDir, taskHistoryLocation(options).relPath);
     expect(path).toMatch(/estimates\/[0-9a-f]{16}\.jsonl$/);
@@ -59,7 +59,7 @@ describe('the task history store', () => {
         `${JSON.stringify({ at: '2026-11-20T10:00:00Z', features: { ...features, planOpenItems: 1e9 }, estimatedTokens: 1, actualTokens: 1 })}\n` +
         'rm -rf /\n',
     );
-    const read = readTaskHistory(options);
+    const read = await readTaskHistory(options);
     expect(read.records).toHaveLength(20);
     expect(read.skippedLines).toBe(3);
     const e = estimateTask({ prompt, history: read.records, window: 200_000, used: 0 });
@@ -67,10 +67,8 @@ describe('the task history store', () => {
     expect(e.tokens).toBeGreaterThan(e.baselineTokens * 1.9);
   });
 
-  it('refuses to record an invalid sample', () => {
-    expect(() =>
-      recordTaskOutcome(options, { at: 'soon', features: extractTaskFeatures('x'), estimatedTokens: 1, actualTokens: 1 }),
-    ).toThrow();
-    expect(readTaskHistory(options).records).toEqual([]);
+  it('refuses to record an invalid sample', async () => {
+    await expect(recordTaskOutcome(options, { at: 'soon', features: extractTaskFeatures('x'), estimatedTokens: 1, actualTokens: 1 })).rejects.toThrow();
+    expect((await readTaskHistory(options)).records).toEqual([]);
   });
 });

@@ -1,29 +1,10 @@
 import { estimateContextGrowth, type TokenUsage } from '@agent-checkpoint/core';
-import { z } from 'zod';
 import { appendJsonlLine, readJsonlLog, type AppendJsonlResult, type JsonlLogLocation, type ReadJsonlLogResult } from '../metrics/jsonl-log.ts';
 import { projectKey } from '../metrics/project-key.ts';
-import { MAX_BULLET_ITEMS, MAX_PATH_MENTIONS, MAX_PROMPT_CHARS } from './task-features.ts';
-import { MAX_PLAN_ITEMS } from './parse-plan-items.ts';
+import type { TaskHistorySample } from './task-history-schema.ts';
 
-const count = (max: number) => z.number().int().nonnegative().max(max);
-const tokens = z.number().int().nonnegative().max(1e9);
-
-/** One past turn of this project: its features, what was estimated and what it actually used. */
-export const TaskHistorySampleSchema = z.object({
-  at: z.string().max(40).refine((s) => Number.isFinite(Date.parse(s)), 'not an ISO-8601 time'),
-  features: z.object({
-    promptChars: count(MAX_PROMPT_CHARS),
-    pathMentions: count(MAX_PATH_MENTIONS),
-    bulletItems: count(MAX_BULLET_ITEMS),
-    broadScope: count(100),
-    narrowScope: count(100),
-    planOpenItems: count(MAX_PLAN_ITEMS),
-  }),
-  estimatedTokens: tokens,
-  actualTokens: tokens,
-});
-
-export type TaskHistorySample = z.infer<typeof TaskHistorySampleSchema>;
+// Type only: the schema (and zod) loads lazily, see task-history-schema.ts.
+export type { TaskHistorySample } from './task-history-schema.ts';
 
 /** Cap of a project's history file: 256 KiB, ~1,500 samples (the estimator uses the newest {@link MAX_HISTORY_SAMPLES}). */
 export const TASK_HISTORY_MAX_BYTES = 256 * 1024;
@@ -44,12 +25,14 @@ export function taskHistoryLocation(options: Pick<TaskHistoryOptions, 'stateDir'
  * Record a finished turn (EST-004): its features, the estimate made at prompt submit and the tokens it
  * actually used ({@link actualTurnTokens}). Validated before writing. Throws as `appendJsonlLine`.
  */
-export function recordTaskOutcome(options: TaskHistoryOptions, sample: TaskHistorySample): AppendJsonlResult {
+export async function recordTaskOutcome(options: TaskHistoryOptions, sample: TaskHistorySample): Promise<AppendJsonlResult> {
+  const { TaskHistorySampleSchema } = await import('./task-history-schema.ts');
   return appendJsonlLine(taskHistoryLocation(options), TaskHistorySampleSchema.parse(sample), options.maxBytes ?? TASK_HISTORY_MAX_BYTES);
 }
 
 /** The project's history, oldest first; invalid lines skipped and counted. Never throws. */
-export function readTaskHistory(options: TaskHistoryOptions): ReadJsonlLogResult<TaskHistorySample> {
+export async function readTaskHistory(options: TaskHistoryOptions): Promise<ReadJsonlLogResult<TaskHistorySample>> {
+  const { TaskHistorySampleSchema } = await import('./task-history-schema.ts');
   return readJsonlLog(taskHistoryLocation(options), TaskHistorySampleSchema, options.maxBytes ?? TASK_HISTORY_MAX_BYTES);
 }
 

@@ -123,8 +123,8 @@ export interface MetricsLogReport {
 }
 
 /** Read the project's metrics log and build its report. Never throws. */
-export function reportFromLog(options: MetricsLogOptions): MetricsLogReport {
-  const read = readMetricsEvents(options);
+export async function reportFromLog(options: MetricsLogOptions): Promise<MetricsLogReport> {
+  const read = await readMetricsEvents(options);
   return {
     report: buildReport(read.records),
     skippedLines: read.skippedLines,

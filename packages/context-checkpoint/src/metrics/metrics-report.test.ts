@@ -69,11 +69,11 @@ describe('buildReport', () => {
 });
 
 describe('the metrics log on disk', () => {
-  it('records events, skips invalid lines someone else wrote, and reports them', () => {
-    for (const event of WEEK) recordMetricsEvent(options, event);
+  it('records events, skips invalid lines someone else wrote, and reports them', async () => {
+    for (const event of WEEK) await recordMetricsEvent(options, event);
     const path = join(options.stateDir, metricsLogLocation(options).relPath);
     appendFileSync(path, '{"type":"handoff","at":"yesterday","level":"L2","trigger":"auto"}\n{"type":"bogus","at":"2026-11-20T09:00:00Z"}\n\u0000\u0001garbage\n');
-    const read = readMetricsEvents(options);
+    const read = await readMetricsEvents(options);
     expect(read.records).toEqual(WEEK);
     expect(read.skippedLines).toBe(3);
     const text = renderReport(buildReport(read.records), { skippedLines: read.skippedLines });
@@ -90,20 +90,20 @@ describe('the metrics log on disk', () => {
       ].join('\n'),
     );
     // The JSON form: the report and what the reader skipped, round-tripping through JSON.
-    const fromLog = reportFromLog(options);
+    const fromLog = await reportFromLog(options);
     expect(fromLog).toEqual({ report: buildReport(WEEK), skippedLines: 3, truncated: false });
     expect(JSON.parse(JSON.stringify(fromLog))).toEqual(fromLog);
   });
 
-  it('refuses to write an invalid event (a caller bug never leaves a line the reader would skip)', () => {
-    expect(() => recordMetricsEvent(options, { type: 'handoff', at: 'now', level: 'L2', trigger: 'auto' })).toThrow();
-    expect(readMetricsEvents(options).records).toEqual([]);
+  it('refuses to write an invalid event (a caller bug never leaves a line the reader would skip)', async () => {
+    await expect(recordMetricsEvent(options, { type: 'handoff', at: 'now', level: 'L2', trigger: 'auto' })).rejects.toThrow();
+    expect((await readMetricsEvents(options)).records).toEqual([]);
   });
 
-  it('keeps one log per project', () => {
-    recordMetricsEvent(options, WEEK[0] as MetricsEvent);
+  it('keeps one log per project', async () => {
+    await recordMetricsEvent(options, WEEK[0] as MetricsEvent);
     const other = { ...options, projectRoot: join(root, 'other-repo') };
-    expect(readMetricsEvents(other).records).toEqual([]);
+    expect((await readMetricsEvents(other)).records).toEqual([]);
     expect(metricsLogLocation(other).relPath).not.toBe(metricsLogLocation(options).relPath);
   });
 });
