@@ -33,7 +33,7 @@ export const BROAD_SCOPE_WORDS = [
 export const NARROW_SCOPE_WORDS = ['typo', 'one-line', 'oneliner', 'tiny', 'trivial', 'small', 'quick', 'single', 'bump'] as const;
 
 // A path: has a slash between name characters, or ends in a dotted extension of 1–8 letters.
-const PATH = /(?:^|[\s`'"(\[])((?:\.{0,2}\/)?[\w@.-]+(?:\/[\w@.-]+)+\/?|[\w@-][\w@.-]*\.[A-Za-z][A-Za-z0-9]{0,7})(?=$|[\s`'"),:;\]])/g;
+const PATH = /(?:^|[\s`'"([])((?:\.{0,2}\/)?[\w@.-]+(?:\/[\w@.-]+)+\/?|[\w@-][\w@.-]*\.[A-Za-z][A-Za-z0-9]{0,7})(?=$|[\s`'"),:;\]])/g;
 const BULLET = /^\s*(?:[-*+]|\d{1,4}[.)])\s+\S/;
 const WORD = /[a-z][a-z-]*/g;
 

@@ -68,7 +68,7 @@ describe('the task history store', () => {
   });
 
   it('refuses to record an invalid sample', async () => {
-    await expect(recordTaskOutcome(options, { at: 'soon', features: extractTaskFeatures('x'), estimatedTokens: 1, actualTokens: 1 })).rejects.toThrow();
+    await expect(recordTaskOutcome(options, { at: 'soon', features: extractTaskFeatures('x'), estimatedTokens: 1, actualTokens: 1 })).rejects.toThrow(/ISO-8601/);
     expect((await readTaskHistory(options)).records).toEqual([]);
   });
 });

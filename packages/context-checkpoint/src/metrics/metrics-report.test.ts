@@ -96,7 +96,7 @@ describe('the metrics log on disk', () => {
   });
 
   it('refuses to write an invalid event (a caller bug never leaves a line the reader would skip)', async () => {
-    await expect(recordMetricsEvent(options, { type: 'handoff', at: 'now', level: 'L2', trigger: 'auto' })).rejects.toThrow();
+    await expect(recordMetricsEvent(options, { type: 'handoff', at: 'now', level: 'L2', trigger: 'auto' })).rejects.toThrow(/ISO-8601/);
     expect((await readMetricsEvents(options)).records).toEqual([]);
   });
 
