@@ -1,0 +1,202 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { AgentId } from '@agent-checkpoint/core';
+import { describe, expect, it } from 'vitest';
+import { CHECKPOINT_PREFIX, projectFiles, RESTART_COMMAND } from '../src/checkpoint/checkpoint-project.ts';
+import type { CheckpointRoute } from '../src/checkpoint/checkpoint-routes.ts';
+import { DAEMON_NOT_RESTARTED } from '../src/checkpoint/checkpoint-scenarios.ts';
+import { findDeliveredCheckpoint } from '../src/checkpoint/delivered-checkpoint.ts';
+import { E2E_PACKAGE_DIR } from '../src/harness/agent-clis.ts';
+import type { AgentSession, SessionOptions } from '../src/harness/agent-session.ts';
+import { SKIP_REAL_CLIS, withCheckedSession } from '../src/harness/define-headless-agent-tests.ts';
+import { runInGroup, type ProcessResult } from '../src/harness/process-group.ts';
+import { ClaudeSession } from '../src/run-claude.ts';
+import { CodexSession } from '../src/run-codex.ts';
+import { GeminiSession } from '../src/run-gemini.ts';
+
+/**
+ * The repository as a plugin marketplace / extension, installed by each real CLI's own plugin
+ * commands (issue 15): a session starts with **no** hook; the CLI adds the marketplace (Claude Code,
+ * Codex CLI) or the extension (Gemini CLI) from a checkout of this repository and installs the
+ * plugin; one turn edits daemon code and never runs `make restart`; the plugin's hook — the committed
+ * bundle under `plugins/agent-checkpoint/dist/`, started through the plugin-root variable the CLI
+ * provides — blocks the stop, and the next model request carries our checkpoint. The CLI's own
+ * uninstall commands then leave nothing of ours in the agent's configuration (what each CLI keeps on
+ * its own is listed per agent, exactly).
+ *
+ * The checkout is what `git clone` gives a user: the repository's tracked and untracked-but-not-
+ * ignored files, copied into the session's temp workspace (no node_modules, no build outputs other
+ * than the committed plugin bundle), so the plugin is proven to work without any build on the user's
+ * machine.
+ */
+
+const REPO_ROOT = path.dirname(E2E_PACKAGE_DIR);
+const PLUGIN = 'agent-checkpoint';
+const MARKETPLACE = 'agent-checkpoint';
+const CLI_TIMEOUT_MS = 90_000;
+
+type HeadlessSession = AgentSession & { prompt(text: string): Promise<ProcessResult> };
+
+interface PluginCase {
+  readonly agent: AgentId;
+  readonly route: CheckpointRoute;
+  start(options: SessionOptions): Promise<HeadlessSession>;
+  /** The CLI's plugin commands that install from `checkout` (each must exit 0). */
+  readonly install: (checkout: string) => readonly (readonly string[])[];
+  /** The CLI's commands that remove the plugin and the marketplace again. */
+  readonly uninstall: readonly (readonly string[])[];
+  /** The agent's configuration, relative to HOME: every file under these is scanned after uninstall. */
+  readonly configRoots: readonly string[];
+  /**
+   * Session history under the config roots (transcripts, logs, databases): it records the turn, and
+   * so our delivered checkpoint, by design. Not configuration; not scanned.
+   */
+  readonly history: readonly RegExp[];
+  /**
+   * What the CLI itself keeps after its uninstall, matched exactly (HOME-relative paths of files that
+   * still mention us). Anything else is a failure.
+   */
+  readonly keptByCli: readonly RegExp[];
+}
+
+const CASES: readonly PluginCase[] = [
+  {
+    agent: 'claude',
+    route: 'claude-hook',
+    start: (o) => ClaudeSession.start(o),
+    install: (checkout) => [
+      ['plugin', 'marketplace', 'add', checkout],
+      ['plugin', 'install', `${PLUGIN}@${MARKETPLACE}`],
+    ],
+    uninstall: [
+      ['plugin', 'uninstall', `${PLUGIN}@${MARKETPLACE}`],
+      ['plugin', 'marketplace', 'remove', MARKETPLACE],
+    ],
+    configRoots: ['.claude', '.claude.json'],
+    history: [/^\.claude\/projects\//, /^\.claude\/(?:todos|shell-snapshots|session-env|file-history|statsig|backups|debug|telemetry)\//, /^\.claude\/history\.jsonl$/],
+    // Claude Code 2.1.330 keeps the uninstalled version's cache copy, marked with `.orphaned_at`,
+    // and deletes it itself later (its deferred plugin-cache cleanup).
+    keptByCli: [/^\.claude\/plugins\/cache\/agent-checkpoint\/agent-checkpoint\/0\.1\.0\//],
+  },
+  {
+    agent: 'gemini',
+    route: 'gemini-hook',
+    start: (o) => GeminiSession.start(o),
+    install: (checkout) => [['extensions', 'install', checkout, '--consent']],
+    uninstall: [['extensions', 'uninstall', PLUGIN]],
+    configRoots: ['.gemini'],
+    history: [/^\.gemini\/tmp\//, /^\.gemini\/history\//],
+    // Gemini CLI 0.61.0 keeps the installed extension's integrity record (hash + signature) after
+    // uninstall; it names no path and runs nothing.
+    keptByCli: [/^\.gemini\/extension_integrity\.json$/],
+  },
+  {
+    agent: 'codex',
+    route: 'codex-hook',
+    start: (o) => CodexSession.start(o),
+    install: (checkout) => [
+      ['plugin', 'marketplace', 'add', checkout],
+      ['plugin', 'add', `${PLUGIN}@${MARKETPLACE}`],
+    ],
+    uninstall: [
+      ['plugin', 'remove', `${PLUGIN}@${MARKETPLACE}`],
+      ['plugin', 'marketplace', 'remove', MARKETPLACE],
+    ],
+    configRoots: ['.codex'],
+    history: [/^\.codex\/sessions\//, /^\.codex\/log\//, /^\.codex\/[^/]*\.sqlite(?:-wal|-shm)?$/, /^\.codex\/history\.jsonl$/],
+    keptByCli: [],
+  },
+];
+
+function sessionOptions(): SessionOptions {
+  return {
+    scenario: DAEMON_NOT_RESTARTED.script,
+    files: projectFiles(),
+    // No hook of the harness: the only hook is the plugin's.
+    hook: { kind: 'none' },
+    env: (workspace) => ({
+      AGENT_CHECKPOINT_STATE_DIR: path.join(workspace.root, 'state'),
+      XDG_CONFIG_HOME: path.join(workspace.home, '.config'),
+      XDG_CACHE_HOME: path.join(workspace.home, '.cache'),
+    }),
+  };
+}
+
+/** A clone-like copy of this repository: tracked and untracked-but-not-ignored files. */
+function copyCheckout(dest: string): void {
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: REPO_ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
+    .split('\0')
+    .filter((f) => f !== '' && existsSync(path.join(REPO_ROOT, f)));
+  for (const file of files) {
+    mkdirSync(path.dirname(path.join(dest, file)), { recursive: true });
+    cpSync(path.join(REPO_ROOT, file), path.join(dest, file), { verbatimSymlinks: true });
+  }
+}
+
+/** Runs the session's CLI with `args` in the session's environment (deadline, process group). */
+async function cli(session: AgentSession, args: readonly string[]): Promise<ProcessResult> {
+  const result = await runInGroup([...session.cli.argv, ...args], { cwd: session.workspace.repo, env: session.env(), timeoutMs: CLI_TIMEOUT_MS });
+  expect(result.timedOut, `${args.join(' ')} timed out:\n${result.stderr}`).toBe(false);
+  expect(result.exitCode, `${args.join(' ')} failed:\n${result.stdout}\n${result.stderr}`).toBe(0);
+  return result;
+}
+
+/** HOME-relative paths of the configuration files under `roots` that mention the plugin or the checkout. */
+function filesMentioningUs(home: string, c: PluginCase, checkout: string): string[] {
+  const found: string[] = [];
+  const visit = (relative: string): void => {
+    const absolute = path.join(home, relative);
+    if (!existsSync(absolute) || c.history.some((h) => h.test(relative))) return;
+    const stat = lstatSync(absolute);
+    if (stat.isDirectory()) {
+      for (const name of readdirSync(absolute)) visit(path.join(relative, name));
+      return;
+    }
+    if (!stat.isFile()) return;
+    const text = readFileSync(absolute).toString('latin1');
+    if (relative.includes(PLUGIN) || text.includes(PLUGIN) || text.includes(checkout)) found.push(relative);
+  };
+  for (const root of c.configRoots) visit(root);
+  return found.sort();
+}
+
+describe.skipIf(SKIP_REAL_CLIS)('the repository as a plugin marketplace / extension, installed by the real CLIs', () => {
+  describe.each(CASES)('$agent', (c) => {
+    it('install from a checkout → the turn is checkpointed by the plugin’s hook → uninstall leaves nothing of ours', async () => {
+      await withCheckedSession(c.start(sessionOptions()), async (session) => {
+        const checkout = path.join(session.workspace.root, 'checkout', 'agent-checkpoint');
+        copyCheckout(checkout);
+        expect(existsSync(path.join(checkout, 'plugins', PLUGIN, 'dist', 'agent-checkpoint-hook.cjs')), 'the committed hook bundle').toBe(true);
+        expect(filesMentioningUs(session.workspace.home, c, checkout), 'before install').toEqual([]);
+
+        for (const args of c.install(checkout)) await cli(session, args);
+        expect(filesMentioningUs(session.workspace.home, c, checkout).length, 'install recorded the plugin').toBeGreaterThan(0);
+
+        const run = await session.prompt(DAEMON_NOT_RESTARTED.prompt);
+        expect(run.timedOut, run.stderr).toBe(false);
+        expect(run.exitCode, run.stderr).toBe(0);
+        // The plugin's hook blocked the stop: the next model request carries our checkpoint, and the
+        // model answered it with the restart the checkpoint asked for.
+        const deliveries = session.requests.flatMap((r) => {
+          const found = r.answer === 'step' ? findDeliveredCheckpoint(c.route, r.body) : undefined;
+          return found === undefined ? [] : [found.text];
+        });
+        expect(deliveries.length, `requests that carried a checkpoint; CLI stderr:\n${run.stderr.slice(-3000)}`).toBeGreaterThan(0);
+        expect(deliveries[0]!.startsWith(CHECKPOINT_PREFIX)).toBe(true);
+        expect(deliveries[0]).toContain(`Run \`${RESTART_COMMAND}\``);
+        // The hook ran with the session's state dir: the escape-hatch line names its switches.
+        expect(deliveries[0]).toContain(path.join(session.workspace.root, 'state', 'switches'));
+        expect(session.requests.filter((r) => r.answer === 'fallback')).toEqual([]);
+        expect(session.requests.some((r) => r.answer === 'step' && JSON.stringify(r.reply ?? '').includes(RESTART_COMMAND))).toBe(true);
+
+        for (const args of c.uninstall) await cli(session, args);
+        const left = filesMentioningUs(session.workspace.home, c, checkout);
+        expect(
+          left.filter((f) => !c.keptByCli.some((k) => k.test(f))),
+          'files of the agent configuration that still mention the plugin after uninstall',
+        ).toEqual([]);
+      });
+    });
+  });
+});
