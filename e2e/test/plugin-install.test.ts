@@ -42,8 +42,11 @@ interface PluginCase {
   readonly agent: AgentId;
   readonly route: CheckpointRoute;
   start(options: SessionOptions): Promise<HeadlessSession>;
-  /** The CLI's plugin commands that install from `checkout` (each must exit 0). */
-  readonly install: (checkout: string) => readonly (readonly string[])[];
+  /**
+   * The CLI's plugin commands that install from `source`, a path relative to the directory they run
+   * in (the clone's parent), as a user types them after `git clone` (each must exit 0).
+   */
+  readonly install: (source: string) => readonly (readonly string[])[];
   /** The CLI's commands that remove the plugin and the marketplace again. */
   readonly uninstall: readonly (readonly string[])[];
   /** The agent's configuration, relative to HOME: every file under these is scanned after uninstall. */
@@ -65,8 +68,8 @@ const CASES: readonly PluginCase[] = [
     agent: 'claude',
     route: 'claude-hook',
     start: (o) => ClaudeSession.start(o),
-    install: (checkout) => [
-      ['plugin', 'marketplace', 'add', checkout],
+    install: (source) => [
+      ['plugin', 'marketplace', 'add', source],
       ['plugin', 'install', `${PLUGIN}@${MARKETPLACE}`],
     ],
     uninstall: [
@@ -83,7 +86,8 @@ const CASES: readonly PluginCase[] = [
     agent: 'gemini',
     route: 'gemini-hook',
     start: (o) => GeminiSession.start(o),
-    install: (checkout) => [['extensions', 'install', checkout, '--consent']],
+    // --consent: the confirmation Gemini asks for interactively.
+    install: (source) => [['extensions', 'install', source, '--consent']],
     uninstall: [['extensions', 'uninstall', PLUGIN]],
     configRoots: ['.gemini'],
     history: [/^\.gemini\/tmp\//, /^\.gemini\/history\//],
@@ -95,8 +99,8 @@ const CASES: readonly PluginCase[] = [
     agent: 'codex',
     route: 'codex-hook',
     start: (o) => CodexSession.start(o),
-    install: (checkout) => [
-      ['plugin', 'marketplace', 'add', checkout],
+    install: (source) => [
+      ['plugin', 'marketplace', 'add', source],
       ['plugin', 'add', `${PLUGIN}@${MARKETPLACE}`],
     ],
     uninstall: [
@@ -135,11 +139,31 @@ function copyCheckout(dest: string): void {
 }
 
 /** Runs the session's CLI with `args` in the session's environment (deadline, process group). */
-async function cli(session: AgentSession, args: readonly string[]): Promise<ProcessResult> {
-  const result = await runInGroup([...session.cli.argv, ...args], { cwd: session.workspace.repo, env: session.env(), timeoutMs: CLI_TIMEOUT_MS });
+async function cli(session: AgentSession, args: readonly string[], cwd = session.workspace.repo): Promise<ProcessResult> {
+  const result = await runInGroup([...session.cli.argv, ...args], { cwd, env: session.env(), timeoutMs: CLI_TIMEOUT_MS });
   expect(result.timedOut, `${args.join(' ')} timed out:\n${result.stderr}`).toBe(false);
   expect(result.exitCode, `${args.join(' ')} failed:\n${result.stdout}\n${result.stderr}`).toBe(0);
   return result;
+}
+
+/** The checkpoints the session's model requests carried, with the agent's own wrapping removed. */
+function deliveredCheckpoints(session: AgentSession, route: CheckpointRoute): string[] {
+  return session.requests.flatMap((r) => {
+    const found = r.answer === 'step' ? findDeliveredCheckpoint(route, r.body) : undefined;
+    return found === undefined ? [] : [found.text];
+  });
+}
+
+/** Installs the plugin with the case's commands, run next to a fresh clone-like checkout; returns the checkout. */
+async function installFromCheckout(session: AgentSession, c: PluginCase): Promise<string> {
+  const checkout = path.join(session.workspace.root, 'checkout', 'agent-checkpoint');
+  copyCheckout(checkout);
+  expect(existsSync(path.join(checkout, 'plugins', PLUGIN, 'dist', 'agent-checkpoint-hook.cjs')), 'the committed hook bundle').toBe(true);
+  expect(filesMentioningUs(session.workspace.home, c, checkout), 'before install').toEqual([]);
+  // As typed next to the clone: `<cli> … ./agent-checkpoint`.
+  for (const args of c.install(`./${path.basename(checkout)}`)) await cli(session, args, path.dirname(checkout));
+  expect(filesMentioningUs(session.workspace.home, c, checkout).length, 'install recorded the plugin').toBeGreaterThan(0);
+  return checkout;
 }
 
 /** HOME-relative paths of the configuration files under `roots` that mention the plugin or the checkout. */
@@ -165,23 +189,14 @@ describe.skipIf(SKIP_REAL_CLIS)('the repository as a plugin marketplace / extens
   describe.each(CASES)('$agent', (c) => {
     it('install from a checkout → the turn is checkpointed by the plugin’s hook → uninstall leaves nothing of ours', async () => {
       await withCheckedSession(c.start(sessionOptions()), async (session) => {
-        const checkout = path.join(session.workspace.root, 'checkout', 'agent-checkpoint');
-        copyCheckout(checkout);
-        expect(existsSync(path.join(checkout, 'plugins', PLUGIN, 'dist', 'agent-checkpoint-hook.cjs')), 'the committed hook bundle').toBe(true);
-        expect(filesMentioningUs(session.workspace.home, c, checkout), 'before install').toEqual([]);
-
-        for (const args of c.install(checkout)) await cli(session, args);
-        expect(filesMentioningUs(session.workspace.home, c, checkout).length, 'install recorded the plugin').toBeGreaterThan(0);
+        const checkout = await installFromCheckout(session, c);
 
         const run = await session.prompt(DAEMON_NOT_RESTARTED.prompt);
         expect(run.timedOut, run.stderr).toBe(false);
         expect(run.exitCode, run.stderr).toBe(0);
         // The plugin's hook blocked the stop: the next model request carries our checkpoint, and the
         // model answered it with the restart the checkpoint asked for.
-        const deliveries = session.requests.flatMap((r) => {
-          const found = r.answer === 'step' ? findDeliveredCheckpoint(c.route, r.body) : undefined;
-          return found === undefined ? [] : [found.text];
-        });
+        const deliveries = deliveredCheckpoints(session, c.route);
         expect(deliveries.length, `requests that carried a checkpoint; CLI stderr:\n${run.stderr.slice(-3000)}`).toBeGreaterThan(0);
         expect(deliveries[0]!.startsWith(CHECKPOINT_PREFIX)).toBe(true);
         expect(deliveries[0]).toContain(`Run \`${RESTART_COMMAND}\``);
@@ -197,6 +212,21 @@ describe.skipIf(SKIP_REAL_CLIS)('the repository as a plugin marketplace / extens
           'files of the agent configuration that still mention the plugin after uninstall',
         ).toEqual([]);
       });
+    });
+  });
+
+  // The e2e runners start `codex exec` with --dangerously-bypass-hook-trust (the trust review needs
+  // the TUI). This shows why the quick start's trust step is required for the plugin too: Codex
+  // treats a plugin's hooks like any other hook and, untrusted, `codex exec` skips them silently.
+  it('codex: the plugin’s hooks need the trust step — untrusted, `codex exec` skips them and no checkpoint arrives', async () => {
+    const codex = CASES.find((c) => c.agent === 'codex')!;
+    await withCheckedSession(CodexSession.start(sessionOptions()), async (session) => {
+      await installFromCheckout(session, codex);
+      await cli(session, ['exec', '--json', DAEMON_NOT_RESTARTED.prompt]);
+      // The turn ran to its end (the model's answer after the daemon edit was requested) …
+      expect(session.requests.filter((r) => r.answer === 'step').length).toBeGreaterThanOrEqual(5);
+      // … and no stop was blocked.
+      expect(deliveredCheckpoints(session, 'codex-hook')).toEqual([]);
     });
   });
 });
