@@ -11,8 +11,10 @@ import { E2E_PACKAGE_DIR } from '../src/harness/agent-clis.ts';
 import type { AgentSession, SessionOptions } from '../src/harness/agent-session.ts';
 import { SKIP_REAL_CLIS, withCheckedSession } from '../src/harness/define-headless-agent-tests.ts';
 import { runInGroup, type ProcessResult } from '../src/harness/process-group.ts';
+import { TmuxServer } from '../src/harness/tmux.ts';
 import { ClaudeSession } from '../src/run-claude.ts';
 import { CodexSession } from '../src/run-codex.ts';
+import { CODEX_SCREEN } from '../src/run-codex-tui.ts';
 import { GeminiSession } from '../src/run-gemini.ts';
 
 /**
@@ -47,6 +49,13 @@ interface PluginCase {
    * in (the clone's parent), as a user types them after `git clone` (each must exit 0).
    */
   readonly install: (source: string) => readonly (readonly string[])[];
+  /**
+   * What a user does between install and the first turn, if anything (Codex: trust the plugin's
+   * hooks in the TUI).
+   */
+  readonly trust?: (session: HeadlessSession) => Promise<void>;
+  /** The turn, as a user runs it once installed (default: the runner's headless prompt). */
+  readonly prompt?: (session: HeadlessSession, text: string) => Promise<ProcessResult>;
   /** The CLI's commands that remove the plugin and the marketplace again. */
   readonly uninstall: readonly (readonly string[])[];
   /** The agent's configuration, relative to HOME: every file under these is scanned after uninstall. */
@@ -57,10 +66,11 @@ interface PluginCase {
    */
   readonly history: readonly RegExp[];
   /**
-   * What the CLI itself keeps after its uninstall, matched exactly (HOME-relative paths of files that
-   * still mention us). Anything else is a failure.
+   * What the CLI itself keeps after its own uninstall, matched exactly: a file (HOME-relative path)
+   * that may still mention us, either wholly or only in the parts matched by `parts` (the file must
+   * not mention us once they are cut out). Anything else is a failure.
    */
-  readonly keptByCli: readonly RegExp[];
+  readonly keptByCli: readonly { readonly file: RegExp; readonly parts?: RegExp }[];
 }
 
 const CASES: readonly PluginCase[] = [
@@ -80,7 +90,7 @@ const CASES: readonly PluginCase[] = [
     history: [/^\.claude\/projects\//, /^\.claude\/(?:todos|shell-snapshots|session-env|file-history|statsig|backups|debug|telemetry)\//, /^\.claude\/history\.jsonl$/],
     // Claude Code 2.1.330 keeps the uninstalled version's cache copy, marked with `.orphaned_at`,
     // and deletes it itself later (its deferred plugin-cache cleanup).
-    keptByCli: [/^\.claude\/plugins\/cache\/agent-checkpoint\/agent-checkpoint\/0\.1\.0\//],
+    keptByCli: [{ file: /^\.claude\/plugins\/cache\/agent-checkpoint\/agent-checkpoint\/0\.1\.0\// }],
   },
   {
     agent: 'gemini',
@@ -93,7 +103,7 @@ const CASES: readonly PluginCase[] = [
     history: [/^\.gemini\/tmp\//, /^\.gemini\/history\//],
     // Gemini CLI 0.61.0 keeps the installed extension's integrity record (hash + signature) after
     // uninstall; it names no path and runs nothing.
-    keptByCli: [/^\.gemini\/extension_integrity\.json$/],
+    keptByCli: [{ file: /^\.gemini\/extension_integrity\.json$/ }],
   },
   {
     agent: 'codex',
@@ -103,13 +113,24 @@ const CASES: readonly PluginCase[] = [
       ['plugin', 'marketplace', 'add', source],
       ['plugin', 'add', `${PLUGIN}@${MARKETPLACE}`],
     ],
+    trust: trustHooksInCodexTui,
+    // Plain `codex exec`: no --dangerously-bypass-hook-trust (the runner's prompt passes it); the
+    // trust recorded in the TUI is what lets the plugin's hooks run.
+    prompt: (session, text) => cli(session, ['exec', '--json', text]),
     uninstall: [
       ['plugin', 'remove', `${PLUGIN}@${MARKETPLACE}`],
       ['plugin', 'marketplace', 'remove', MARKETPLACE],
     ],
     configRoots: ['.codex'],
     history: [/^\.codex\/sessions\//, /^\.codex\/log\//, /^\.codex\/[^/]*\.sqlite(?:-wal|-shm)?$/, /^\.codex\/history\.jsonl$/],
-    keptByCli: [],
+    // Codex CLI 0.169.0's `plugin remove` keeps the trust records of the plugin's hooks in
+    // config.toml (one table per hook: the hashes the user trusted; they run nothing).
+    keptByCli: [
+      {
+        file: /^\.codex\/config\.toml$/,
+        parts: /^\[hooks\.state\."agent-checkpoint@agent-checkpoint:hooks\/codex-hooks\.json:[a-z_]+:\d+:\d+"\]\n(?:trusted_(?:content_)?hash = "sha256:[0-9a-f]{64}"\n)+/gm,
+      },
+    ],
   },
 ];
 
@@ -144,6 +165,36 @@ async function cli(session: AgentSession, args: readonly string[], cwd = session
   expect(result.timedOut, `${args.join(' ')} timed out:\n${result.stderr}`).toBe(false);
   expect(result.exitCode, `${args.join(' ')} failed:\n${result.stdout}\n${result.stderr}`).toBe(0);
   return result;
+}
+
+/**
+ * The Codex trust step as a user does it: start `codex` in a terminal (tmux here; `--no-daemon` keeps
+ * its app server in-process), which opens with "Hooks need review" for the plugin's three hooks;
+ * choose "Trust all and continue"; wait for the composer; quit. Codex records the trust in
+ * config.toml (`[hooks.state."agent-checkpoint@agent-checkpoint:hooks/codex-hooks.json:<event>:0:0"]`).
+ */
+async function trustHooksInCodexTui(session: AgentSession): Promise<void> {
+  const tmux = TmuxServer.start({
+    cwd: session.workspace.repo,
+    env: { ...session.env(), TMUX_TMPDIR: session.workspace.tmp },
+    argv: [...session.cli.argv, '--no-daemon'],
+    configDir: session.workspace.logs,
+  });
+  try {
+    const review = await tmux.waitForScreen((screen) => screen.includes('Trust all and continue'), { timeoutMs: 60_000, what: 'the hooks review prompt' });
+    expect(review).toContain('Hooks need review');
+    expect(review).toContain('3 hooks are new or changed');
+    tmux.sendKeys('2');
+    await tmux.waitForScreen((screen) => /›\s*2\. Trust all and continue/.test(screen), { timeoutMs: 15_000, what: 'the trust choice selected' });
+    tmux.sendKeys('Enter');
+    await tmux.waitForScreen((screen) => screen.includes(CODEX_SCREEN.composerEmpty), { timeoutMs: 60_000, what: 'the composer after trusting' });
+  } finally {
+    tmux.kill();
+  }
+  const config = readFileSync(path.join(session.workspace.home, '.codex', 'config.toml'), 'utf8');
+  for (const event of ['stop', 'session_start', 'pre_compact']) {
+    expect(config).toContain(`[hooks.state."${PLUGIN}@${MARKETPLACE}:hooks/codex-hooks.json:${event}:0:0"]`);
+  }
 }
 
 /** The checkpoints the session's model requests carried, with the agent's own wrapping removed. */
@@ -185,13 +236,25 @@ function filesMentioningUs(home: string, c: PluginCase, checkout: string): strin
   return found.sort();
 }
 
+/** Whether `file` mentions us only in what the CLI keeps on its own ({@link PluginCase.keptByCli}). */
+function keptByCli(home: string, c: PluginCase, file: string, checkout: string): boolean {
+  const kept = c.keptByCli.find((k) => k.file.test(file));
+  if (kept === undefined) return false;
+  if (kept.parts === undefined) return true;
+  const rest = readFileSync(path.join(home, file), 'utf8').replace(kept.parts, '');
+  return !rest.includes(PLUGIN) && !rest.includes(checkout);
+}
+
 describe.skipIf(SKIP_REAL_CLIS)('the repository as a plugin marketplace / extension, installed by the real CLIs', () => {
   describe.each(CASES)('$agent', (c) => {
     it('install from a checkout → the turn is checkpointed by the plugin’s hook → uninstall leaves nothing of ours', async () => {
       await withCheckedSession(c.start(sessionOptions()), async (session) => {
         const checkout = await installFromCheckout(session, c);
 
-        const run = await session.prompt(DAEMON_NOT_RESTARTED.prompt);
+        await c.trust?.(session);
+
+        const prompt = c.prompt ?? ((s: HeadlessSession, text: string) => s.prompt(text));
+        const run = await prompt(session, DAEMON_NOT_RESTARTED.prompt);
         expect(run.timedOut, run.stderr).toBe(false);
         expect(run.exitCode, run.stderr).toBe(0);
         // The plugin's hook blocked the stop: the next model request carries our checkpoint, and the
@@ -206,18 +269,14 @@ describe.skipIf(SKIP_REAL_CLIS)('the repository as a plugin marketplace / extens
         expect(session.requests.some((r) => r.answer === 'step' && JSON.stringify(r.reply ?? '').includes(RESTART_COMMAND))).toBe(true);
 
         for (const args of c.uninstall) await cli(session, args);
-        const left = filesMentioningUs(session.workspace.home, c, checkout);
-        expect(
-          left.filter((f) => !c.keptByCli.some((k) => k.test(f))),
-          'files of the agent configuration that still mention the plugin after uninstall',
-        ).toEqual([]);
+        const left = filesMentioningUs(session.workspace.home, c, checkout).filter((file) => !keptByCli(session.workspace.home, c, file, checkout));
+        expect(left, 'files of the agent configuration that still mention the plugin after uninstall').toEqual([]);
       });
     });
   });
 
-  // The e2e runners start `codex exec` with --dangerously-bypass-hook-trust (the trust review needs
-  // the TUI). This shows why the quick start's trust step is required for the plugin too: Codex
-  // treats a plugin's hooks like any other hook and, untrusted, `codex exec` skips them silently.
+  // Why the trust step above is needed: Codex treats a plugin's hooks like any other hook and,
+  // untrusted, `codex exec` skips them silently.
   it('codex: the plugin’s hooks need the trust step — untrusted, `codex exec` skips them and no checkpoint arrives', async () => {
     const codex = CASES.find((c) => c.agent === 'codex')!;
     await withCheckedSession(CodexSession.start(sessionOptions()), async (session) => {
