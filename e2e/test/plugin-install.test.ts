@@ -144,8 +144,20 @@ function sessionOptions(): SessionOptions {
       AGENT_CHECKPOINT_STATE_DIR: path.join(workspace.root, 'state'),
       XDG_CONFIG_HOME: path.join(workspace.home, '.config'),
       XDG_CACHE_HOME: path.join(workspace.home, '.cache'),
+      // Every run of our bin logs one line to <state dir>/debug.log: which hooks ran, for which agent.
+      AGENT_CHECKPOINT_DEBUG: '1',
     }),
   };
+}
+
+/** The debug log of our bin in a session: one `{agent, message}` per hook run. */
+function debugLog(session: AgentSession): { agent: string; message: string }[] {
+  const file = path.join(session.workspace.root, 'state', 'debug.log');
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as { agent: string; message: string });
 }
 
 /** A clone-like copy of this repository: tracked and untracked-but-not-ignored files. */
@@ -267,6 +279,14 @@ describe.skipIf(SKIP_REAL_CLIS)('the repository as a plugin marketplace / extens
         expect(deliveries[0]).toContain(path.join(session.workspace.root, 'state', 'switches'));
         expect(session.requests.filter((r) => r.answer === 'fallback')).toEqual([]);
         expect(session.requests.some((r) => r.answer === 'step' && JSON.stringify(r.reply ?? '').includes(RESTART_COMMAND))).toBe(true);
+        // The plugin's hooks ran with this agent's arguments: the session-start hook once (a no-op:
+        // handoffs are off), the checkpoint, and never pre-compact (no compaction; Gemini's fires only
+        // on a manual /compress, as its automatic trigger comes before every model request).
+        const runs = debugLog(session);
+        expect(new Set(runs.map((r) => r.agent))).toEqual(new Set([c.agent]));
+        expect(runs.filter((r) => r.message.startsWith('session-start:')).map((r) => r.message)).toEqual(['session-start: handoffs-disabled: handoff.enabled is false']);
+        expect(runs.filter((r) => r.message.startsWith('pre-compact:'))).toEqual([]);
+        expect(runs.filter((r) => r.message.startsWith('checkpoint: actionable')).length).toBe(1);
 
         for (const args of c.uninstall) await cli(session, args);
         const left = filesMentioningUs(session.workspace.home, c, checkout).filter((file) => !keptByCli(session.workspace.home, c, file, checkout));

@@ -42,10 +42,33 @@ type HooksFile = { readonly description?: string; readonly hooks: Record<string,
  * and the events with the arguments before the agent name.
  */
 const HOOK_FILES = [
-  { file: 'plugins/agent-checkpoint/hooks/claude-hooks.json', agent: 'claude', root: '${CLAUDE_PLUGIN_ROOT}', dir: 'plugins/agent-checkpoint', bundle: 'dist', events: { Stop: [], SessionStart: ['session-start'], PreCompact: ['pre-compact'] } },
-  { file: 'plugins/agent-checkpoint/hooks/codex-hooks.json', agent: 'codex', root: '${PLUGIN_ROOT}', dir: 'plugins/agent-checkpoint', bundle: 'dist', events: { Stop: [], SessionStart: ['session-start'], PreCompact: ['pre-compact'] } },
-  // Gemini CLI reads an extension's hooks only from <extension root>/hooks/hooks.json: the root is the repository.
-  { file: 'hooks/hooks.json', agent: 'gemini', root: '${extensionPath}', dir: '.', bundle: 'plugins/agent-checkpoint/dist', events: { AfterAgent: [], SessionStart: ['session-start'], PreCompress: ['pre-compact'] } },
+  {
+    file: 'plugins/agent-checkpoint/hooks/claude-hooks.json',
+    agent: 'claude',
+    root: '${CLAUDE_PLUGIN_ROOT}',
+    dir: 'plugins/agent-checkpoint',
+    bundle: 'dist',
+    events: { Stop: { args: [] }, SessionStart: { args: ['session-start'] }, PreCompact: { args: ['pre-compact'] } },
+  },
+  {
+    file: 'plugins/agent-checkpoint/hooks/codex-hooks.json',
+    agent: 'codex',
+    root: '${PLUGIN_ROOT}',
+    dir: 'plugins/agent-checkpoint',
+    bundle: 'dist',
+    events: { Stop: { args: [] }, SessionStart: { args: ['session-start'] }, PreCompact: { args: ['pre-compact'] } },
+  },
+  // Gemini CLI reads an extension's hooks only from <extension root>/hooks/hooks.json: the root is the
+  // repository. PreCompress only on /compress (matcher `manual`): Gemini 0.61 fires it with trigger
+  // `auto` before every model request, before its own threshold check — a Node start per request.
+  {
+    file: 'hooks/hooks.json',
+    agent: 'gemini',
+    root: '${extensionPath}',
+    dir: '.',
+    bundle: 'plugins/agent-checkpoint/dist',
+    events: { AfterAgent: { args: [], matcher: '*' }, SessionStart: { args: ['session-start'], matcher: '*' }, PreCompress: { args: ['pre-compact'], matcher: 'manual' } },
+  },
 ] as const;
 
 describe('the hook bundle the plugins run (plugins/agent-checkpoint/dist)', () => {
@@ -104,14 +127,15 @@ describe('plugin and extension manifests', () => {
   it.each(HOOK_FILES)('$file: every hook starts the committed bundle through $root, with the $agent arguments', (spec) => {
     const hooks = readJson(spec.file) as unknown as HooksFile;
     expect(Object.keys(hooks.hooks).sort()).toEqual(Object.keys(spec.events).sort());
-    for (const [event, prefix] of Object.entries(spec.events)) {
+    for (const [event, expected] of Object.entries(spec.events) as [string, { args: readonly string[]; matcher?: string }][]) {
       const groups = hooks.hooks[event] ?? [];
       expect(groups, event).toHaveLength(1);
+      expect(groups[0]?.matcher, `${event} matcher`).toBe(expected.matcher);
       const handlers = groups[0]?.hooks ?? [];
       expect(handlers, event).toHaveLength(1);
       const handler = handlers[0]!;
       expect(handler.type).toBe('command');
-      expect(handler.command).toBe(`node "${spec.root}/${spec.bundle}/agent-checkpoint-hook.cjs" ${[...prefix, spec.agent].join(' ')}`);
+      expect(handler.command).toBe(`node "${spec.root}/${spec.bundle}/agent-checkpoint-hook.cjs" ${[...expected.args, spec.agent].join(' ')}`);
       // The agent's own unit: Gemini counts milliseconds and needs a name per hook.
       if (spec.agent === 'gemini') expect(handler).toMatchObject({ name: expect.stringMatching(/^agent-checkpoint/) as unknown, timeout: 30_000 });
       else expect(handler.timeout).toBe(30);
