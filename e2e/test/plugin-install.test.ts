@@ -7,7 +7,7 @@ import { CHECKPOINT_PREFIX, projectFiles, RESTART_COMMAND } from '../src/checkpo
 import type { CheckpointRoute } from '../src/checkpoint/checkpoint-routes.ts';
 import { DAEMON_NOT_RESTARTED } from '../src/checkpoint/checkpoint-scenarios.ts';
 import { findDeliveredCheckpoint } from '../src/checkpoint/delivered-checkpoint.ts';
-import { E2E_PACKAGE_DIR } from '../src/harness/agent-clis.ts';
+import { agentCli, E2E_PACKAGE_DIR } from '../src/harness/agent-clis.ts';
 import type { AgentSession, SessionOptions } from '../src/harness/agent-session.ts';
 import { SKIP_REAL_CLIS, withCheckedSession } from '../src/harness/define-headless-agent-tests.ts';
 import { runInGroup, type ProcessResult } from '../src/harness/process-group.ts';
@@ -34,6 +34,7 @@ import { GeminiSession } from '../src/run-gemini.ts';
  */
 
 const REPO_ROOT = path.dirname(E2E_PACKAGE_DIR);
+
 const PLUGIN = 'agent-checkpoint';
 const MARKETPLACE = 'agent-checkpoint';
 const CLI_TIMEOUT_MS = 90_000;
@@ -306,6 +307,25 @@ describe.skipIf(SKIP_REAL_CLIS)('the repository as a plugin marketplace / extens
       expect(session.requests.filter((r) => r.answer === 'step').length).toBeGreaterThanOrEqual(5);
       // … and no stop was blocked.
       expect(deliveredCheckpoints(session, 'codex-hook')).toEqual([]);
+    });
+  });
+
+  // The CLIs' own manifest validators, on the clone (Codex CLI 0.169 has none). Claude's strict mode
+  // holds for the plugin; on the repository root it also reads the Gemini extension's
+  // hooks/hooks.json as Claude hooks and warns about AfterAgent and PreCompress (unknown events to
+  // Claude; that file is never loaded by Claude, whose plugin is plugins/agent-checkpoint).
+  it('claude plugin validate (marketplace; --strict for the plugin) and gemini extensions validate accept the manifests', async () => {
+    await withCheckedSession(ClaudeSession.start(sessionOptions()), async (session) => {
+      const checkout = path.join(session.workspace.root, 'checkout', 'agent-checkpoint');
+      copyCheckout(checkout);
+      const marketplace = await cli(session, ['plugin', 'validate', checkout]);
+      expect(marketplace.stdout).toContain('Validation passed');
+      const plugin = await cli(session, ['plugin', 'validate', '--strict', path.join(checkout, 'plugins', PLUGIN)]);
+      expect(plugin.stdout).toContain('Validation passed');
+      for (const event of ['Stop', 'SessionStart', 'PreCompact']) expect(plugin.stdout).toContain(`hooks: ${event} command`);
+      const gemini = await runInGroup([...agentCli('gemini').argv, 'extensions', 'validate', checkout], { cwd: session.workspace.repo, env: session.env(), timeoutMs: CLI_TIMEOUT_MS });
+      expect(gemini.exitCode, gemini.stderr).toBe(0);
+      expect(`${gemini.stdout}${gemini.stderr}`).toContain('has been successfully validated');
     });
   });
 });
