@@ -9,7 +9,7 @@
 // the current one no longer writes are removed. The build is deterministic (esbuild, no timestamps,
 // no absolute paths in the output), so a fresh build of unchanged sources is byte-identical to the
 // committed one; packages/delivery-hook/test/plugin-bundle.test.ts fails when it is not.
-import { copyFileSync, chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -33,19 +33,27 @@ export async function buildHookOutputs() {
     rmSync(scratch, { recursive: true, force: true });
     throw error;
   }
-  const files = readdirSync(scratch).filter((name) => statSync(join(scratch, name)).isFile()).sort();
-  return { dir: scratch, files };
+  return { dir: scratch, files: listFiles(scratch) };
+}
+
+/** Every file under `dir`, as sorted `/`-separated relative paths (a build may write subdirectories). */
+export function listFiles(dir, prefix = '') {
+  return readdirSync(join(dir, prefix), { withFileTypes: true })
+    .flatMap((entry) => {
+      const name = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
+      return entry.isDirectory() ? listFiles(dir, name) : entry.isFile() ? [name] : [];
+    })
+    .sort();
 }
 
 /** Refresh `targetDir` (default {@link PLUGIN_DIST_DIR}) to exactly the files of a fresh build. */
 export async function buildPlugin(targetDir = PLUGIN_DIST_DIR) {
   const { dir, files } = await buildHookOutputs();
   try {
-    mkdirSync(targetDir, { recursive: true });
-    for (const stale of readdirSync(targetDir)) {
-      if (!files.includes(stale)) rmSync(join(targetDir, stale), { recursive: true, force: true });
-    }
+    // Start from an empty directory: files of an earlier build that this one no longer writes go.
+    rmSync(targetDir, { recursive: true, force: true });
     for (const name of files) {
+      mkdirSync(dirname(join(targetDir, name)), { recursive: true });
       copyFileSync(join(dir, name), join(targetDir, name));
       chmodSync(join(targetDir, name), statSync(join(dir, name)).mode & 0o777);
     }
