@@ -7,7 +7,8 @@ import { E2E_PACKAGE_DIR } from '../src/harness/agent-clis.ts';
 /**
  * The MIT license every package.json declares ships as a file: at the repository root, in the plugin
  * directory (installed on its own by Claude Code and Codex CLI) and in every package under packages/,
- * byte-identical to the root's, named in `files` and present in what `npm pack` would publish.
+ * byte-identical to the root's; each published package names it in `files`, and it is in what
+ * `npm pack` would publish.
  */
 
 const REPO_ROOT = path.dirname(E2E_PACKAGE_DIR);
@@ -27,11 +28,13 @@ describe('LICENSE', () => {
     expect(readFileSync(path.join(REPO_ROOT, 'plugins', 'agent-checkpoint', 'LICENSE'), 'utf8')).toBe(rootLicense());
   });
 
-  it.each(PACKAGES)('packages/%s: LICENSE is the root one, in `files`, and in `npm pack`', (name) => {
+  it.each(PACKAGES)('packages/%s: LICENSE is the root one; published packages list it in `files` and `npm pack`', (name) => {
     const dir = path.join(REPO_ROOT, 'packages', name);
-    const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { license?: string; files?: string[] };
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { license?: string; files?: string[]; private?: boolean };
     expect(manifest.license).toBe('MIT');
     expect(readFileSync(path.join(dir, 'LICENSE'), 'utf8')).toBe(rootLicense());
+    // A private package (bundled into the bins, never published) has nothing to pack.
+    if (manifest.private === true) return;
     expect(manifest.files).toContain('LICENSE');
     // What would be published, without running prepack (no build): the file list only.
     const packed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: dir, encoding: 'utf8', timeout: 60_000 })) as { files: { path: string }[] }[];
