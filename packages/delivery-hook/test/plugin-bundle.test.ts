@@ -1,7 +1,9 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { AgentId } from '@agent-checkpoint/core';
 import { describe, expect, it } from 'vitest';
+import { AGENT_PROFILES } from '../src/agents/profiles.ts';
 
 /**
  * The agent plugins (Claude Code and Codex CLI plugin, Gemini CLI extension) run the hook bundle
@@ -29,36 +31,15 @@ const loadBuildScript = async (): Promise<BuildPluginModule> => (await import(bu
 
 const readJson = (file: string): Record<string, unknown> => JSON.parse(readFileSync(join(repoRoot, file), 'utf8')) as Record<string, unknown>;
 
-interface HookHandler {
-  readonly type: string;
-  readonly command: string;
-  readonly timeout: number;
-  readonly name?: string;
-}
-type HooksFile = { readonly description?: string; readonly hooks: Record<string, readonly { readonly matcher?: string; readonly hooks: readonly HookHandler[] }[]> };
-
 /**
- * Every hook file of the plugins: its agent, the variable its commands start from, the directory
- * (repository-relative) that variable stands for once installed, the bundle's directory under it,
- * and the events with the arguments before the agent name.
+ * The plugin side of each agent's hooks file; what goes in it comes from the agent's profile (the
+ * entries `install` registers, its handler and group shapes), so the plugins and `install` stay one
+ * table. `root` is the variable the agent substitutes, `dir` the repository directory it stands for
+ * once installed, `bundle` the bundle's directory under it.
  */
 const HOOK_FILES = [
-  {
-    file: 'plugins/agent-checkpoint/hooks/claude-hooks.json',
-    agent: 'claude',
-    root: '${CLAUDE_PLUGIN_ROOT}',
-    dir: 'plugins/agent-checkpoint',
-    bundle: 'dist',
-    events: { Stop: { args: [] }, SessionStart: { args: ['session-start'] }, PreCompact: { args: ['pre-compact'] } },
-  },
-  {
-    file: 'plugins/agent-checkpoint/hooks/codex-hooks.json',
-    agent: 'codex',
-    root: '${PLUGIN_ROOT}',
-    dir: 'plugins/agent-checkpoint',
-    bundle: 'dist',
-    events: { Stop: { args: [] }, SessionStart: { args: ['session-start'] }, PreCompact: { args: ['pre-compact'] } },
-  },
+  { file: 'plugins/agent-checkpoint/hooks/claude-hooks.json', agent: 'claude', root: '${CLAUDE_PLUGIN_ROOT}', dir: 'plugins/agent-checkpoint', bundle: 'dist' },
+  { file: 'plugins/agent-checkpoint/hooks/codex-hooks.json', agent: 'codex', root: '${PLUGIN_ROOT}', dir: 'plugins/agent-checkpoint', bundle: 'dist' },
   // Gemini CLI reads an extension's hooks only from <extension root>/hooks/hooks.json: the root is the
   // repository. PreCompress only on /compress (matcher `manual`): Gemini 0.61 fires it with trigger
   // `auto` before every model request, before its own threshold check — a Node start per request.
@@ -68,9 +49,28 @@ const HOOK_FILES = [
     root: '${extensionPath}',
     dir: '.',
     bundle: 'plugins/agent-checkpoint/dist',
-    events: { AfterAgent: { args: [], matcher: '*' }, SessionStart: { args: ['session-start'], matcher: '*' }, PreCompress: { args: ['pre-compact'], matcher: 'manual' } },
+    groupOverrides: { PreCompress: { matcher: 'manual' } },
   },
-] as const;
+] as const satisfies readonly {
+  file: string;
+  agent: AgentId;
+  root: string;
+  dir: string;
+  bundle: string;
+  groupOverrides?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+}[];
+
+/** The `hooks` object a plugin's hooks file must hold: every entry of the agent's profile, through the plugin root. */
+function expectedHooks(spec: (typeof HOOK_FILES)[number]): Record<string, unknown[]> {
+  const profile = AGENT_PROFILES[spec.agent];
+  const overrides: Readonly<Record<string, Readonly<Record<string, unknown>>>> = 'groupOverrides' in spec ? spec.groupOverrides : {};
+  const hooks: Record<string, unknown[]> = {};
+  for (const entry of profile.hookEntries) {
+    const command = `node "${spec.root}/${spec.bundle}/agent-checkpoint-hook.cjs" ${entry.args.join(' ')}`;
+    (hooks[entry.event] ??= []).push({ ...profile.hookGroup(profile.hookHandler(entry, command)), ...overrides[entry.event] });
+  }
+  return hooks;
+}
 
 describe('the hook bundle the plugins run (plugins/agent-checkpoint/dist)', () => {
   it('is byte-identical to a fresh build of the current sources (else: `pnpm build:plugin` and commit)', async () => {
@@ -125,22 +125,12 @@ describe('plugin and extension manifests', () => {
     expect(existsSync(join(pluginDir, 'hooks', 'hooks.json'))).toBe(false);
   });
 
-  it.each(HOOK_FILES)('$file: every hook starts the committed bundle through $root, with the $agent arguments', (spec) => {
-    const hooks = readJson(spec.file) as unknown as HooksFile;
-    expect(Object.keys(hooks.hooks).sort()).toEqual(Object.keys(spec.events).sort());
-    for (const [event, expected] of Object.entries(spec.events) as [string, { args: readonly string[]; matcher?: string }][]) {
-      const groups = hooks.hooks[event] ?? [];
-      expect(groups, event).toHaveLength(1);
-      expect(groups[0]?.matcher, `${event} matcher`).toBe(expected.matcher);
-      const handlers = groups[0]?.hooks ?? [];
-      expect(handlers, event).toHaveLength(1);
-      const handler = handlers[0]!;
-      expect(handler.type).toBe('command');
-      expect(handler.command).toBe(`node "${spec.root}/${spec.bundle}/agent-checkpoint-hook.cjs" ${[...expected.args, spec.agent].join(' ')}`);
-      // The agent's own unit: Gemini counts milliseconds and needs a name per hook.
-      if (spec.agent === 'gemini') expect(handler).toMatchObject({ name: expect.stringMatching(/^agent-checkpoint/) as unknown, timeout: 30_000 });
-      else expect(handler.timeout).toBe(30);
-    }
+  it.each(HOOK_FILES)('$file: the $agent profile’s hook entries, each starting the committed bundle through $root', (spec) => {
+    const file = readJson(spec.file) as { hooks?: unknown };
+    expect(file.hooks).toEqual(expectedHooks(spec));
+    // The entries the profile marks opt-in for `install` (handoffs) are no-ops until a project turns
+    // them on; the plugin registers them all, and the turn-end entry first.
+    expect(Object.keys(file.hooks as object)[0]).toBe(AGENT_PROFILES[spec.agent].hookEntries[0]?.event);
     expect(existsSync(join(repoRoot, spec.dir, spec.bundle, 'agent-checkpoint-hook.cjs'))).toBe(true);
   });
 
