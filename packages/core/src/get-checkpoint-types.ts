@@ -1,11 +1,10 @@
 import type { AgentId } from './agent-id.ts';
 import type { ResolvedConfig, ConfigSource } from './config/config-schema.ts';
 import type { AttributedFile, CheckpointResult } from './engine/checkpoint-result.ts';
-import type { ContextStepOutput } from './context-checkpoint/run-context-step.ts';
 import type { GitSnapshot } from './git/changed-file.ts';
-import type { TestRun } from './opt-ins/run-tests.ts';
 import type { TurnTimeline } from './timeline/turn-timeline.ts';
 import type { TranscriptReader, TurnHint } from './transcript/transcript-reader.ts';
+import type { TurnEndExtension } from './turn-end/turn-end-extension.ts';
 
 /** Input of {@link getCheckpoint}: everything a delivery route knows at the end of a turn. */
 export interface CheckpointRequest {
@@ -35,6 +34,11 @@ export interface CheckpointRequest {
    * transcript parsing stops there (`ReadTurnRequest.deadlineAt`).
    */
   readonly deadlineAt?: number;
+  /**
+   * Features that amend the decision after the heuristics (the opt-ins; the context checkpoint
+   * package), run in order. None by default: core alone never runs a command or writes a file.
+   */
+  readonly extensions?: readonly TurnEndExtension[];
 }
 
 /**
@@ -52,10 +56,11 @@ export interface CheckpointOutcome {
   readonly git?: GitSnapshot;
   readonly files: readonly AttributedFile[];
   readonly configSources: readonly ConfigSource[];
-  /** The hook's own test run, when `runTests` is configured and the turn's files triggered it. */
-  readonly tests?: TestRun;
-  /** The context step, when `context.enabled` (its level, the lines added, a handoff written). */
-  readonly context?: ContextStepOutput;
+  /**
+   * Each extension's machine-readable detail, by `TurnEndExtension.name` (present when extensions
+   * ran): e.g. `opt-ins` holds the hook's test run and the context step.
+   */
+  readonly extensions?: Readonly<Record<string, unknown>>;
   /** Human-readable notes on anything that went wrong or was skipped. Never on stdout. */
   readonly diagnostics: readonly string[];
 }

@@ -5,7 +5,7 @@ import { resolveConfig } from './config/resolve-config.ts';
 import { attributeFiles, turnStartBoundMs } from './engine/attribute-files.ts';
 import { categorizeFiles, isDocsOnly } from './engine/categorize-files.ts';
 import type { AttributedFile, CheckpointContext, CheckpointResult } from './engine/checkpoint-result.ts';
-import { composeGenericMessage, composeMessage } from './engine/compose-message.ts';
+import { composeContextMessage, composeGenericMessage, composeMessage } from './engine/compose-message.ts';
 import { runHeuristics } from './engine/run-heuristics.ts';
 import type { CheckpointOutcome, CheckpointRequest } from './get-checkpoint-types.ts';
 import type { GitSnapshot } from './git/changed-file.ts';
@@ -13,6 +13,7 @@ import { readGitSnapshot } from './git/read-git-snapshot.ts';
 import { offSwitchPath } from './state/off-switches.ts';
 import { resolveStateDir } from './state/resolve-state-dir.ts';
 import { emptyTimeline, type TurnTimeline } from './timeline/turn-timeline.ts';
+import { runExtensions } from './turn-end/run-extensions.ts';
 
 /** Environment variable carrying the working slug for plan drift (overrides `planDrift.slug`). */
 export const SLUG_ENV = 'AGENT_CHECKPOINT_SLUG';
@@ -20,14 +21,16 @@ export const SLUG_ENV = 'AGENT_CHECKPOINT_SLUG';
 /**
  * The one entry point of both delivery routes: decide what, if anything, to tell the agent at the
  * end of a turn. A decision, not a delivery: it never delivers, and **never throws or rejects** (every
- * failure becomes a diagnostic and one of the modes below). With the defaults it writes nothing; the
- * opt-ins may: `runTests` runs the configured command, and `context.enabled` writes handoff documents
- * and the session's context bookkeeping in the state directory (docs/context-checkpoints.md).
+ * failure becomes a diagnostic and one of the modes below). It writes nothing itself; the extensions the
+ * caller passes (`request.extensions`, e.g. the opt-ins: `runTests` runs the configured command,
+ * `context.enabled` writes handoff documents and context bookkeeping) may. Routes call it through the
+ * turn-end pipeline (`turn-end/run-turn-end.ts`), which loads the configuration once and passes it.
  *
  * Pipeline: configuration (unless given) → git snapshot and transcript read **in parallel** (the
  * `git log` of commits made during the turn starts as soon as the transcript has told us when the
  * turn began, still overlapping `git status`) → attribution of changed files to the turn →
- * heuristics → message.
+ * heuristics → message → extensions, in order (the message is recomposed from their result, test
+ * report and context lines; one that throws leaves the decision as it was, with a diagnostic).
  *
  * Modes (`outcome.mode`):
  * - `actionable`: something is missing or looks wrong → `message`;
@@ -136,33 +139,38 @@ async function decide(request: CheckpointRequest, config: ResolvedConfig, diagno
     return genericFallback(config, diagnostics, base);
   }
 
-  // Opt-ins (the hook's test run, context levels): off by default, and loaded only when configured,
-  // so the default path never evaluates them.
-  let extras: Pick<CheckpointOutcome, 'tests' | 'context'> = {};
+  // Extensions (the opt-ins today, the context checkpoint package later): only those the route
+  // passed, each amending the decision; core recomposes the message from what they return.
+  let extensions: Record<string, unknown> | undefined;
   let contextOnly = false;
-  if (config.runTests !== undefined || config.context?.enabled === true) {
-    try {
-      const { applyTurnEndOptIns } = await import('./opt-ins/apply-turn-end-opt-ins.ts');
-      const optIns = await applyTurnEndOptIns({
-        agent: request.agent,
-        sessionId: request.sessionId,
-        config,
-        env,
-        timeline,
-        git,
-        files,
-        result,
-        projectRoot: context.projectRoot,
-        hatch: escapeHatchOptions(request.sessionId, env),
-        now: request.now ?? new Date(),
-        ...(request.signal ? { signal: request.signal } : {}),
-      });
-      for (const line of optIns.diagnostics) diagnostics.push(line);
-      ({ result, message } = optIns);
-      contextOnly = optIns.mode === 'context';
-      extras = { ...(optIns.tests ? { tests: optIns.tests } : {}), ...(optIns.context ? { context: optIns.context } : {}) };
-    } catch (error) {
-      diagnostics.push(`opt-ins failed: ${describeError(error)}`);
+  if (request.extensions !== undefined && request.extensions.length > 0) {
+    const applied = await runExtensions(request.extensions, {
+      agent: request.agent,
+      sessionId: request.sessionId,
+      config,
+      env,
+      timeline,
+      git,
+      files,
+      result,
+      hasMessage: message !== undefined,
+      projectRoot: context.projectRoot,
+      now: request.now ?? new Date(),
+      ...(request.signal ? { signal: request.signal } : {}),
+    });
+    for (const line of applied.diagnostics) diagnostics.push(line);
+    extensions = applied.details;
+    if (applied.changed) {
+      result = applied.result;
+      const hatch = escapeHatchOptions(request.sessionId, env);
+      const options = { ...hatch, ...(applied.tests ? { tests: applied.tests } : {}) };
+      const base = composeMessage(result, files, config, options);
+      if (applied.lines.length === 0) message = base;
+      else if (base !== undefined) message = composeMessage(result, files, config, { ...options, contextLines: applied.lines });
+      else if (applied.blocksAlone) {
+        message = composeContextMessage(applied.lines, config, hatch);
+        contextOnly = true;
+      } else message = undefined;
     }
   }
 
@@ -182,7 +190,7 @@ async function decide(request: CheckpointRequest, config: ResolvedConfig, diagno
     result,
     ...base,
     files,
-    ...extras,
+    ...(extensions === undefined ? {} : { extensions }),
     diagnostics,
   };
 }

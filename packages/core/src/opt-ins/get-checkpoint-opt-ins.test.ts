@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ConfigFile } from '../config/config-schema.ts';
 import { resolveConfig } from '../config/resolve-config.ts';
 import { getCheckpoint } from '../get-checkpoint.ts';
-import type { CheckpointRequest } from '../get-checkpoint-types.ts';
+import type { CheckpointOutcome, CheckpointRequest } from '../get-checkpoint-types.ts';
+import { optInsExtension, wantsOptIns, type OptInsDetail } from './opt-ins-extension.ts';
 import { makeTempGitRepo, type TempGitRepo } from '../git/temp-git-repo.ts';
 import { claimCheckpoint } from '../state/claim-checkpoint.ts';
 import { readSessionState } from '../state/session-state-store.ts';
@@ -74,8 +75,14 @@ function reader(t: TurnTimeline): TranscriptReader {
 
 function request(r: TempGitRepo, t: TurnTimeline, file: ConfigFile, extra: Partial<CheckpointRequest> = {}): CheckpointRequest {
   const env = { ...r.env, AGENT_CHECKPOINT_STATE_DIR: join(r.dir, '..', 'state') };
-  return { agent: 'claude', cwd: r.dir, env, config: configOf(file), sessionId: 'sess-1', transcript: { reader: reader(t), path: '/t.jsonl' }, ...extra };
+  const config = configOf(file);
+  // What the routes do: the opt-ins extension only when the configuration turns an opt-in on.
+  const extensions = wantsOptIns(config) ? { extensions: [optInsExtension] } : {};
+  return { agent: 'claude', cwd: r.dir, env, config, sessionId: 'sess-1', transcript: { reader: reader(t), path: '/t.jsonl' }, ...extensions, ...extra };
 }
+
+/** The opt-ins' detail in the outcome (`outcome.extensions['opt-ins']`). */
+const optIns = (outcome: CheckpointOutcome): OptInsDetail => (outcome.extensions?.['opt-ins'] ?? {}) as OptInsDetail;
 
 /** What a route does after delivering: claim the block (promotes the pending context line). */
 async function deliver(r: TempGitRepo, t: TurnTimeline): Promise<void> {
@@ -100,7 +107,7 @@ describe('runTests through getCheckpoint', { timeout: 60_000 }, () => {
   it('off by default: no test run, the message is the engine\'s', async () => {
     const r = repo();
     const outcome = await getCheckpoint(request(r, changedTurn(r), {}));
-    expect(outcome.tests).toBeUndefined();
+    expect(optIns(outcome).tests).toBeUndefined();
     expect(outcome.message).toContain('Run the tests: `make test`');
     expect(outcome.message).not.toContain('Tests:');
   });
@@ -111,7 +118,7 @@ describe('runTests through getCheckpoint', { timeout: 60_000 }, () => {
     r.git(['add', 'Makefile']);
     r.commit('makefile', Math.floor(Date.now() / 1000) - 7000);
     const outcome = await getCheckpoint(request(r, changedTurn(r), { runTests: { command: 'make test', timeoutMs: 20_000 } }));
-    expect(outcome.tests).toMatchObject({ status: 'failed', exitCode: 2 });
+    expect(optIns(outcome).tests).toMatchObject({ status: 'failed', exitCode: 2 });
     expect(outcome.mode).toBe('actionable');
     const message = outcome.message ?? '';
     expect(message).toMatch(/^\[agent-checkpoint\] Before you finish this turn:\nTests: FAILED \(exit 2, \d+\.\ds\)\n\nChanged: app code\n\nRequired actions:\n1\. Fix the failing tests before proceeding\.\n2\. Restart the app/);
@@ -129,12 +136,12 @@ describe('runTests through getCheckpoint', { timeout: 60_000 }, () => {
     r.commit('makefile', Math.floor(Date.now() / 1000) - 7000);
     const t = changedTurn(r);
     const outcome = await getCheckpoint(request(r, t, proving));
-    expect(outcome.tests).toMatchObject({ status: 'passed', passedCount: 12 });
+    expect(optIns(outcome).tests).toMatchObject({ status: 'passed', passedCount: 12 });
     expect(outcome.message).toMatch(/^\[agent-checkpoint\] Before you finish this turn:\nTests: 12 passed \(\d+\.\ds\)\n/);
     expect(outcome.message).not.toContain('Run the tests');
     // The same turn with the restart done: only the tests were missing, and the hook ran them.
     const done = timeline([...t.calls, shell('make restart')]);
-    expect(await getCheckpoint(request(r, done, proving))).toMatchObject({ decision: 'silent', mode: 'all-clear', tests: { status: 'passed' } });
+    expect(await getCheckpoint(request(r, done, proving))).toMatchObject({ decision: 'silent', mode: 'all-clear', extensions: { 'opt-ins': { tests: { status: 'passed' } } } });
   });
 
   it('docs-only turns and `when` that matches nothing do not run the tests', async () => {
@@ -143,9 +150,9 @@ describe('runTests through getCheckpoint', { timeout: 60_000 }, () => {
     const t = timeline([edit(join(r.dir, 'README.md'))]);
     const outcome = await getCheckpoint(request(r, t, { runTests: { command: 'exit 1' } }));
     expect(outcome).toMatchObject({ decision: 'silent', mode: 'no-changes' });
-    expect(outcome.tests).toBeUndefined();
+    expect(optIns(outcome).tests).toBeUndefined();
     const scoped = await getCheckpoint(request(r, changedTurn(r), { runTests: { command: 'exit 1', when: ['lib/**'] } }));
-    expect(scoped.tests).toBeUndefined();
+    expect(optIns(scoped).tests).toBeUndefined();
   });
 });
 
@@ -157,14 +164,14 @@ describe('the context step through getCheckpoint', { timeout: 60_000 }, () => {
     const r = repo();
     const outcome = await getCheckpoint(request(r, timeline([], 192_000), {}));
     expect(outcome).toMatchObject({ decision: 'silent', mode: 'no-changes' });
-    expect(outcome.context).toBeUndefined();
+    expect(optIns(outcome).context).toBeUndefined();
     expect(existsSync(join(r.dir, '.agent-checkpoint'))).toBe(false);
   });
 
   it('L1 rides along on a message, never blocks a silent turn, and is said once per session', async () => {
     const r = repo();
     const quiet = await getCheckpoint(request(r, timeline([], 150_000), CONTEXT));
-    expect(quiet).toMatchObject({ decision: 'silent', context: { action: { kind: 'warn', level: 'L1' }, lines: [] } });
+    expect(quiet).toMatchObject({ decision: 'silent', extensions: { 'opt-ins': { context: { action: { kind: 'warn', level: 'L1' }, lines: [] } } } });
 
     const t = changedTurn(r, 150_000);
     const outcome = await getCheckpoint(request(r, t, CONTEXT));
@@ -182,7 +189,7 @@ describe('the context step through getCheckpoint', { timeout: 60_000 }, () => {
     const t = timeline([shell('ls')], 172_000);
     const outcome = await getCheckpoint(request(r, t, CONTEXT));
     expect(outcome.mode).toBe('context');
-    const path = outcome.context?.handoff?.path ?? '';
+    const path = optIns(outcome).context?.handoff?.path ?? '';
     expect(path).toMatch(/^\.agent-checkpoint\/handoffs\/\d{4}-\d{2}-\d{2}-\d{4}\.md$/);
     expect(outcome.message).toBe(
       `[agent-checkpoint] Context is at 86% (L2). Finish the current edit, then write a handoff (what was done, files in progress, failing commands, next steps) before continuing.\n` +
@@ -203,21 +210,21 @@ describe('the context step through getCheckpoint', { timeout: 60_000 }, () => {
     expect(retry.mode).toBe('context');
     expect(retry.message).toContain('Context is at 86% (L2)');
     expect(retry.message).toContain(`A handoff draft is at \`${path}\``);
-    expect(retry.context?.handoff).toBeUndefined();
+    expect(optIns(retry).context?.handoff).toBeUndefined();
     await deliver(r, t);
     expect(await getCheckpoint(request(r, timeline([shell('ls')], 174_000), CONTEXT))).toMatchObject({ decision: 'silent' });
 
     const l3 = await getCheckpoint(request(r, timeline([shell('ls')], 192_000), CONTEXT));
     expect(l3.mode).toBe('context');
     expect(l3.message).toContain('Context is at 96% (L3). Stop and hand off now');
-    expect(l3.context?.handoff?.path).not.toBe(path);
+    expect(optIns(l3).context?.handoff?.path).not.toBe(path);
     expect(readdirSync(join(r.dir, '.agent-checkpoint', 'handoffs')).filter((f) => f.endsWith('.md'))).toHaveLength(2);
   });
 
   it('handoffs off: every level is a warning that only rides along', async () => {
     const r = repo();
     const outcome = await getCheckpoint(request(r, timeline([], 192_000), { context: { enabled: true } }));
-    expect(outcome).toMatchObject({ decision: 'silent', context: { action: { kind: 'warn', level: 'L3' } } });
+    expect(outcome).toMatchObject({ decision: 'silent', extensions: { 'opt-ins': { context: { action: { kind: 'warn', level: 'L3' } } } } });
     expect(existsSync(join(r.dir, '.agent-checkpoint'))).toBe(false);
   });
 
@@ -233,9 +240,9 @@ describe('the context step through getCheckpoint', { timeout: 60_000 }, () => {
     const r = repo();
     const t = changedTurn(r, 172_000);
     const outcome = await getCheckpoint(request(r, t, { ...CONTEXT, directExecution: { enabled: true } }));
-    expect(outcome.context?.handoff).toMatchObject({ mode: 'direct', status: 'done' });
+    expect(optIns(outcome).context?.handoff).toMatchObject({ mode: 'direct', status: 'done' });
     const sha = r.git(['rev-parse', '--short=7', 'HEAD']).trim();
-    expect(outcome.message).toContain(`Context is at 86% (L2).\nCheckpoint: handoff written to ${outcome.context?.handoff?.path}, CLAUDE.md "## Last Session" updated, WIP commit ${sha}.`);
+    expect(outcome.message).toContain(`Context is at 86% (L2).\nCheckpoint: handoff written to ${optIns(outcome).context?.handoff?.path}, CLAUDE.md "## Last Session" updated, WIP commit ${sha}.`);
     expect(r.git(['log', '-1', '--format=%s'])).toMatch(/^checkpoint: WIP at L2/);
     // Only the memory file was committed; the user's change stays uncommitted.
     expect(r.git(['show', '--name-only', '--format=', 'HEAD']).trim()).toBe('CLAUDE.md');
@@ -243,7 +250,7 @@ describe('the context step through getCheckpoint', { timeout: 60_000 }, () => {
     // Not delivered (no claim): said again next turn, pointing at the same checkpoint, no new commit.
     const commits = r.git(['rev-list', '--count', 'HEAD']);
     const retry = await getCheckpoint(request(r, changedTurn(r, 173_000), { ...CONTEXT, directExecution: { enabled: true } }));
-    expect(retry.message).toContain(`Context is at 86% (L2).\nCheckpoint: already written at this level, handoff \`${outcome.context?.handoff?.path}\`.`);
+    expect(retry.message).toContain(`Context is at 86% (L2).\nCheckpoint: already written at this level, handoff \`${optIns(outcome).context?.handoff?.path}\`.`);
     expect(r.git(['rev-list', '--count', 'HEAD'])).toBe(commits);
   });
 });
