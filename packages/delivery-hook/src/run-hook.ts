@@ -1,4 +1,4 @@
-import { assertNever, readOffSwitch, type AgentId } from '@agent-checkpoint/core/hot-path';
+import { assertNever, checkTurnEndEarly, type AgentId } from '@agent-checkpoint/core/hot-path';
 import { isCommitGateMarked } from './commit-gate/commit-gate-marker.ts';
 import type { HookLogger } from './debug-log.ts';
 import { sessionKeyOf } from './hook-identity.ts';
@@ -49,9 +49,9 @@ export interface HookRunContext {
 }
 
 /**
- * One hook run, from stdin text to verdict: validate the payload, honour the escape hatch and the off
- * switches, ask the loop guard early when the payload identifies the turn, read config, transcript
- * and git once via `getCheckpoint`, then claim the block atomically. Every path that is not a
+ * One hook run, from stdin text to verdict: validate the payload, run the turn-end pipeline's cheap
+ * first step (escape hatch, background tasks, off switches: `checkTurnEndEarly`), then the pipeline
+ * itself (config, early loop guard, transcript ‖ git, checkpoint) and claim the block atomically. Every path that is not a
  * granted claim passes. Throws only on internal bugs (the bin turns those into a pass too).
  */
 export async function runHook(input: StdinReadResult, context: HookRunContext): Promise<HookRun> {
@@ -73,31 +73,30 @@ export async function runHook(input: StdinReadResult, context: HookRunContext): 
   }
   if (where.note !== undefined) log.warn(where.note);
   const cwd = where.cwd;
+  const sessionId = sessionKeyOf(event, cwd);
   // The escape hatch: a stop that follows our block passes, whatever git or the transcript say —
   // unless the opt-in commit gate armed this session (one `stat`; nothing is loaded without it), which
   // may block once more for uncommitted work (see commit-gate/run-commit-gate.ts).
-  if (event.stopHookActive) {
-    const sessionId = sessionKeyOf(event, cwd);
-    if (isCommitGateMarked({ stateDir: context.stateDir, agent, sessionId })) {
-      const { runCommitGate } = await import('./commit-gate/run-commit-gate.ts');
-      return runCommitGate(event, { ...context, cwd, sessionId }, 'stop_hook_active is true');
-    }
-    return pass('stop-hook-active', 'stop_hook_active is true');
+  if (event.stopHookActive && isCommitGateMarked({ stateDir: context.stateDir, agent, sessionId })) {
+    const { runCommitGate } = await import('./commit-gate/run-commit-gate.ts');
+    return runCommitGate(event, { ...context, cwd, sessionId }, 'stop_hook_active is true');
   }
-  if (event.runningBackgroundTasks > 0) {
-    return pass('background-tasks', `${event.runningBackgroundTasks} background task(s) still running`);
-  }
-
-  const sessionId = sessionKeyOf(event, cwd);
-  const off = await readOffSwitch({ stateDir: context.stateDir, sessionId, env: context.env });
-  for (const note of off.diagnostics) log.warn(note);
-  if (off.off) return pass('switched-off', `checkpoints are off (${off.source}: ${off.detail})`);
+  // The pipeline's cheap first step (escape hatch, background tasks, off switches), from the hot path.
+  const early = await checkTurnEndEarly({
+    stateDir: context.stateDir,
+    sessionId,
+    env: context.env,
+    stopHookActive: event.stopHookActive,
+    runningBackgroundTasks: event.runningBackgroundTasks,
+  });
+  for (const note of early.diagnostics) log.warn(note);
+  if (early.kind === 'pass') return pass(early.reason, early.detail);
 
   // Everything past this point (config, git, transcript, state lock) is loaded only now, so the
   // passes above never pay for evaluating it.
   markCodeCoverage(1);
   const { runCheckpointPhase } = await import('./run-checkpoint-phase.ts');
-  return runCheckpointPhase(event, { ...context, cwd, sessionId });
+  return runCheckpointPhase(event, { ...context, cwd, sessionId, offSwitch: early.offSwitch });
 }
 
 /** A run that lets the stop pass. */
