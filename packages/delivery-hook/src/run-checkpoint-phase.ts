@@ -116,6 +116,7 @@ function hookCodeOf(decision: TurnEndPass): HookRunCode {
     case 'silent':
     case 'own-checkpoint-turn':
     case 'own-checkpoint-unrecognisable':
+    case 'route-refused':
       return 'silent';
   }
 }

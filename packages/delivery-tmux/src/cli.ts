@@ -40,8 +40,7 @@ setTimeout(() => bail(`gave up after ${HARD_DEADLINE_MS} ms`), HARD_DEADLINE_MS)
 const result = await runNotify(process.argv.slice(2), {
   env: process.env,
   // Loaded lazily: a title thread or a run outside tmux never evaluates the engine or the reader.
-  loadConfig: async (options) => (await import('@agent-checkpoint/core')).loadConfig(options),
-  getCheckpoint: async (request) => (await import('@agent-checkpoint/core')).getCheckpoint(request),
+  runTurnEnd: async (event) => (await import('@agent-checkpoint/core')).runTurnEnd(event),
   createReader: async () => (await import('@agent-checkpoint/transcript-codex')).createCodexTranscriptReader(),
 });
 if (process.env['AGENT_CHECKPOINT_TMUX_REPORT'] === '1') {

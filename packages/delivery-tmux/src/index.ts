@@ -1,4 +1,6 @@
-export { runNotify, isOwnMessage, USAGE, type NotifyDeps, type NotifyOutcome, type NotifyRunResult } from './run-notify.ts';
+/** Core's `isOwnCheckpoint` under its former name here (the turn-end pipeline now recognises our own checkpoints). */
+export { isOwnCheckpoint as isOwnMessage } from '@agent-checkpoint/core';
+export { runNotify, USAGE, type NotifyDeps, type NotifyOutcome, type NotifyRunResult } from './run-notify.ts';
 export { parseNotifyArgv, type NotifyArgv, type NotifyOptions } from './parse-notify-argv.ts';
 export { readNotifyPayload, isTitleThread, TITLE_THREAD_PROMPT_PREFIX, type NotifyPayloadResult, type TurnCompleteEvent } from './read-notify-payload.ts';
 export { findCodexPane, isCodexArgv, parseTmuxEnv, type CodexPane, type FindPaneResult } from './find-codex-pane.ts';

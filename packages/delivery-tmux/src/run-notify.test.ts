@@ -1,7 +1,18 @@
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { claimCheckpoint, deliveredMessageDigest, getCheckpoint, loadConfig, readSessionState, type CheckpointOutcome, type CheckpointRequest } from '@agent-checkpoint/core';
+import {
+  claimCheckpoint,
+  deliveredMessageDigest,
+  getCheckpoint,
+  loadConfig,
+  readSessionState,
+  runTurnEnd,
+  type CheckpointOutcome,
+  type ReadTurnRequest,
+  type TranscriptReader,
+  type TurnEndDecision,
+} from '@agent-checkpoint/core';
 import { createCodexTranscriptReader } from '@agent-checkpoint/transcript-codex';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runNotify } from './run-notify.ts';
@@ -209,37 +220,48 @@ describe('only what we delivered counts as ours (issue 11 class 5)', () => {
   });
 });
 
-describe('the route passes its deadline and delivery record to getCheckpoint', () => {
+describe('the route passes its deadline and delivery record to the pipeline', () => {
+  /** The real Codex reader, recording what the pipeline asks it. */
+  const recordingReader = (requests: ReadTurnRequest[]): TranscriptReader => {
+    const real = createCodexTranscriptReader();
+    return { ...real, readTurn: (request) => (requests.push(request), real.readTurn(request)), locateTranscript: (request) => real.locateTranscript(request) };
+  };
+
   it('a huge CPU-bound rollout tail stops at the route budget with the `deadline` diagnostic', { timeout: 120_000 }, async () => {
     const rollout = world.writeRollout(RECORDED.turn1End, prefix);
     // 48 MiB of tiny JSON lines after the turn: parsing them all takes far longer than the budget,
     // and the parse is synchronous (no timer fires during it): only `deadlineAt` can stop it.
     const block = '{}\n'.repeat(1 << 20);
     for (let i = 0; i < 16; i++) appendFileSync(rollout, block);
-    const fake = await startFakeCodex(server, ['--hold-open', world.rolloutPath, '--busy-ms', '200']);
-    const requests: CheckpointRequest[] = [];
-    const outcomes: CheckpointOutcome[] = [];
-    const stderr: string[] = [];
-    const run = await runNotify([world.payload(RECORDED.turn1, [RECORDED.prompt])], {
-      env: { ...world.env, ...fake.env },
-      loadConfig: async (options) => {
-        const loaded = await loadConfig(options);
-        return { ...loaded, config: { ...loaded.config, transcriptMaxBytes: 64 * 1024 * 1024 } };
-      },
-      getCheckpoint: async (request) => {
-        requests.push(request);
-        const outcome = await getCheckpoint(request);
-        outcomes.push(outcome);
-        return outcome;
-      },
-      createReader: () => createCodexTranscriptReader(),
-      checkpointBudgetMs: 1500,
-      stderr: (line) => stderr.push(line),
-    });
-    expect(requests).toHaveLength(1);
-    expect(requests[0]?.deadlineAt).toEqual(expect.any(Number));
-    expect(outcomes[0]?.diagnostics, JSON.stringify(outcomes[0]?.diagnostics)).toContainEqual(expect.stringMatching(/^transcript: deadline: /));
-    expect(run.outcome.kind, `${JSON.stringify(run.outcome)} ${stderr.join('\n')}`).not.toBe('failed');
+    // A user config file (outside the repository) raises the byte cap so the whole tail is read.
+    const configDir = mkdtempSync(join(tmpdir(), 'ac-tmux-config-'));
+    try {
+      const userConfig = join(configDir, 'config.json');
+      writeFileSync(userConfig, JSON.stringify({ transcriptMaxBytes: 64 * 1024 * 1024 }));
+      const fake = await startFakeCodex(server, ['--hold-open', world.rolloutPath, '--busy-ms', '200']);
+      const requests: ReadTurnRequest[] = [];
+      const decisions: TurnEndDecision[] = [];
+      const stderr: string[] = [];
+      const run = await runNotify([world.payload(RECORDED.turn1, [RECORDED.prompt])], {
+        env: { ...world.env, ...fake.env, AGENT_CHECKPOINT_CONFIG: userConfig },
+        runTurnEnd: async (event) => {
+          const decision = await runTurnEnd(event);
+          decisions.push(decision);
+          return decision;
+        },
+        createReader: () => recordingReader(requests),
+        checkpointBudgetMs: 1500,
+        stderr: (line) => stderr.push(line),
+      });
+      expect(requests).toHaveLength(1);
+      expect(requests[0]?.maxBytes).toBe(64 * 1024 * 1024);
+      expect(requests[0]?.deadlineAt).toEqual(expect.any(Number));
+      const diagnostics = decisions[0]?.outcome?.diagnostics;
+      expect(diagnostics, JSON.stringify(diagnostics)).toContainEqual(expect.stringMatching(/^transcript: deadline: /));
+      expect(run.outcome.kind, `${JSON.stringify(run.outcome)} ${stderr.join('\n')}`).not.toBe('failed');
+    } finally {
+      rmSync(configDir, { recursive: true, force: true });
+    }
   });
 
   it('passes the session’s delivered digests to the reader', async () => {
@@ -255,17 +277,13 @@ describe('the route passes its deadline and delivery record to getCheckpoint', (
       messageDigest: 'sha256:0123456789abcdef0123456789abcdef',
     });
     expect(earlier.claim.verdict).toBe('allow');
-    const requests: CheckpointRequest[] = [];
+    const requests: ReadTurnRequest[] = [];
     await runNotify([world.payload(RECORDED.turn1, [RECORDED.prompt])], {
       env: { ...world.env, ...fake.env },
-      loadConfig,
-      getCheckpoint: async (request) => {
-        requests.push(request);
-        return getCheckpoint(request);
-      },
-      createReader: () => createCodexTranscriptReader(),
+      runTurnEnd,
+      createReader: () => recordingReader(requests),
       stderr: () => undefined,
     });
-    expect(requests.map((r) => r.transcript?.deliveredDigests)).toEqual([['sha256:0123456789abcdef0123456789abcdef']]);
+    expect(requests.map((r) => r.deliveredDigests)).toEqual([['sha256:0123456789abcdef0123456789abcdef']]);
   });
 });

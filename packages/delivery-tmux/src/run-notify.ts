@@ -1,20 +1,10 @@
 import {
   assertNever,
-  claimCheckpoint,
-  decideLoopGuard,
-  deliveredMessageDigest,
-  findTurn,
-  isComposedCheckpoint,
+  checkTurnEndEarly,
   isTruthyEnv,
-  readSessionState,
-  readOffSwitch,
   resolveStateDir,
-  type CheckpointOutcome,
-  type CheckpointMessageTexts,
-  type CheckpointRequest,
-  type ResolvedConfig,
-  type TranscriptReader,
-} from '@agent-checkpoint/core';
+} from '@agent-checkpoint/core/hot-path';
+import type { TranscriptReader, TurnEndDecision, TurnEndEvent, TurnEndPass } from '@agent-checkpoint/core';
 import { stat } from 'node:fs/promises';
 import { chooseTransport, type Transport } from './choose-transport.ts';
 import { queueMessage } from './codex-queue-client.ts';
@@ -33,11 +23,8 @@ type Env = Readonly<Record<string, string | undefined>>;
 /** The core functions a notify run uses; the CLI passes the real ones. */
 export interface NotifyDeps {
   readonly env: Env;
-  readonly loadConfig: (options: { readonly cwd: string; readonly env: Env }) => Promise<{
-    readonly config: ResolvedConfig;
-    readonly diagnostics: readonly string[];
-  }>;
-  readonly getCheckpoint: (request: CheckpointRequest) => Promise<CheckpointOutcome>;
+  /** Core's turn-end pipeline (`runTurnEnd`); the CLI loads it lazily. */
+  readonly runTurnEnd: (event: TurnEndEvent) => Promise<TurnEndDecision>;
   readonly createReader: () => TranscriptReader | Promise<TranscriptReader>;
   readonly stdout?: (text: string) => void;
   readonly stderr?: (line: string) => void;
@@ -45,7 +32,7 @@ export interface NotifyDeps {
   readonly homeDir?: string;
   /** `/proc` replacement (tests). */
   readonly procRoot?: string;
-  /** Time budget of `getCheckpoint` (git + transcript). Default 10 s. */
+  /** Time budget of the checkpoint (git + transcript). Default 10 s. */
   readonly checkpointBudgetMs?: number;
   /**
    * Starts the confirmer of a queued item. Default: a detached `<node> <this bin> __confirm-queue`
@@ -111,14 +98,16 @@ Set-up (for people; exit 0 ok, 1 failure, 2 usage):
  * Order (cheap refusals first, delivery last):
  * 1. chain the previous notify program, if any (detached, never waited for);
  * 2. parse the payload; ignore other events and the TUI's title-generation threads;
- * 3. off switches (env, global, per session); skip clients other than the interactive TUI;
+ * 3. off switches (env, global, per session: the pipeline's `checkTurnEndEarly`); skip clients
+ *    other than the interactive TUI;
  * 4. choose the transport (`codex queue` when Codex has it, else tmux); for tmux, find the pane
  *    (`$TMUX`/`$TMUX_PANE`, fail closed);
- * 5. load the config; skip our own checkpoint turn (the last input message is one we delivered:
- *    its digest is recorded in the session state, or it has our whole composed structure);
- * 6. locate the rollout (tmux: the pane's Codex must have it open) and compute the checkpoint with
- *    the Codex reader and hint `{turnId}`;
- * 7. skip when the transcript's last user message is one of ours (same test), or the outcome is silent;
+ * 5. locate the rollout (tmux: the pane's Codex must have it open);
+ * 6. core's turn-end pipeline (`runTurnEnd`) with the Codex reader and hint `{turnId, prompt}`: config,
+ *    our own checkpoint turn (this route has no `stop_hook_active`: the last input message, then the
+ *    rollout's last user message, is one we delivered — its digest is recorded in the session
+ *    state, or it has our whole composed structure), the loop guard, the checkpoint;
+ * 7. skip on a pass, or when the loop guard's unlocked verdict already passes;
  * 8. queue: claim the loop-guard slot, `codex queue`, start the detached confirmer; tmux: wait for
  *    an idle, empty composer, claim the slot, paste and submit.
  */
@@ -186,9 +175,12 @@ async function decideAndDeliver(
   log.debug('turn complete', { threadId: event.threadId, turnId: event.turnId, cwd: event.cwd });
 
   if (stateDir === undefined) return { kind: 'skipped', reason: 'no state directory (cannot apply the loop guard)' };
-  const off = await readOffSwitch({ stateDir, sessionId: event.threadId, env });
-  for (const note of off.diagnostics) log.debug(note);
-  if (off.off) return { kind: 'skipped', reason: `switched off (${off.source}: ${off.detail})` };
+  const early = await checkTurnEndEarly({ stateDir, sessionId: event.threadId, env });
+  for (const note of early.diagnostics) log.debug(note);
+  if (early.kind === 'pass') {
+    const off = early.offSwitch;
+    return { kind: 'skipped', reason: off?.off === true ? `switched off (${off.source}: ${off.detail})` : early.detail };
+  }
   // `codex exec` dequeues a queued message and aborts it on exit (lost), and runs in no pane: the
   // Stop hook is its route. Only the interactive TUI (or a build that names no client) goes on.
   if (event.client !== undefined && event.client !== TUI_CLIENT) {
@@ -209,123 +201,75 @@ async function decideAndDeliver(
     if (!found.ok) return { kind: 'skipped', reason: found.reason };
   }
 
-  const { config, diagnostics: configNotes } = await deps.loadConfig({ cwd: event.cwd, env });
-  for (const note of configNotes) log.warn(`config: ${note}`);
-  if (!config.enabled) return { kind: 'skipped', reason: 'disabled in the configuration' };
-  const prefix = config.messages.prefix.trim();
-  if (prefix === '') {
-    // Without a prefix our own injected message cannot be recognised: every answer would trigger
-    // another checkpoint. The hook route has stop_hook_active; this route has only its own messages
-    // (recorded digest or composed structure), which both start with the prefix.
-    return { kind: 'skipped', reason: 'messages.prefix is empty: the tmux route cannot recognise its own messages' };
-  }
-  // Early, unlocked look at the loop guard (the locked claim comes right before typing): a turn the
-  // Stop hook already checkpointed needs no git or transcript work here.
-  const known = await readSessionState({ stateDir, agent: 'codex', sessionId: event.threadId });
-  // Only what we delivered counts as ours (issue 11): a prompt the user starts with our prefix is a
-  // prompt. Unreadable state holds no usable record: the structure test alone decides then.
-  const deliveredDigests = known.diagnostics.length === 0 && known.state.delivered !== undefined && known.state.delivered.length > 0 ? known.state.delivered : undefined;
-  const isOwn = (text: string): boolean => isOwnMessage(text, { delivered: deliveredDigests, texts: config.messages });
-  const lastInput = event.inputMessages.at(-1);
-  if (lastInput !== undefined && isOwn(lastInput)) {
-    return { kind: 'skipped', reason: 'this turn answered our own checkpoint' };
-  }
-  const blocks = findTurn(known.state, event.turnId)?.blocks ?? 0;
-  if (blocks >= config.loopGuard.maxBlocksPerTurn) {
-    return { kind: 'skipped', reason: `loop guard: ${blocks} checkpoint(s) already delivered in turn ${event.turnId}` };
-  }
-
-  const reader = await deps.createReader();
-  const transcriptPath = await reader.locateTranscript({
-    sessionId: event.threadId,
-    env,
-    ...(deps.homeDir !== undefined ? { homeDir: deps.homeDir } : {}),
-  });
-  if (transcriptPath === undefined) return { kind: 'skipped', reason: `no rollout found for thread ${event.threadId}` };
-
-  if (found?.ok === true) {
-    // tmux fallback: the pane must be proven to run this very thread, or nothing is typed.
-    const proof = await paneRunsThread(found.pane, transcriptPath, deps.procRoot !== undefined ? { procRoot: deps.procRoot } : {});
-    if (!proof.ok) return { kind: 'skipped', reason: `not typing: ${proof.reason}` };
-  }
-
-  // First idle sample while git and the transcript are read; the confirming one comes right before
-  // typing (two idle samples at least 250 ms apart, as always).
+  // First idle sample while git and the transcript are read (started once the pipeline's cheap
+  // passes are behind and the pane is proven); the confirming one comes right before typing (two
+  // idle samples at least 250 ms apart, as always).
   const pane = found?.ok === true ? found.pane : undefined;
-  const earlySample =
-    pane === undefined
-      ? Promise.resolve({ at: 0, idle: false })
-      : capturePane(pane).then((screen) => ({ at: Date.now(), idle: screen !== undefined && classifyScreen(screen) === 'idle' }));
+  let earlySample: Promise<{ at: number; idle: boolean }> = Promise.resolve({ at: 0, idle: false });
+  const admitTranscript = async (transcriptPath: string | undefined): Promise<string | undefined> => {
+    if (transcriptPath === undefined) return `no rollout found for thread ${event.threadId}`;
+    if (pane !== undefined) {
+      // tmux fallback: the pane must be proven to run this very thread, or nothing is typed.
+      const proof = await paneRunsThread(pane, transcriptPath, deps.procRoot !== undefined ? { procRoot: deps.procRoot } : {});
+      if (!proof.ok) return `not typing: ${proof.reason}`;
+      earlySample = capturePane(pane).then((screen) => ({ at: Date.now(), idle: screen !== undefined && classifyScreen(screen) === 'idle' }));
+    }
+    return undefined;
+  };
+  const lastInput = event.inputMessages.at(-1);
   const budgetMs = deps.checkpointBudgetMs ?? 10_000;
-  const result = await deps.getCheckpoint({
+  const decision = await deps.runTurnEnd({
     agent: 'codex',
     cwd: event.cwd,
-    transcript: {
-      reader,
-      path: transcriptPath,
-      ...(deliveredDigests !== undefined ? { deliveredDigests } : {}),
-      hint: {
-        turnId: event.turnId,
-        ...(lastInput !== undefined ? { prompt: lastInput } : {}),
-        ...(event.lastAssistantMessage !== undefined ? { lastAssistantMessage: event.lastAssistantMessage } : {}),
-      },
-    },
     sessionId: event.threadId,
-    config,
-    env,
-    signal: AbortSignal.timeout(budgetMs),
-    // The same budget as a time: transcript parsing is synchronous, and no timer fires during it.
+    transcript: { kind: 'locate', request: { sessionId: event.threadId, env, ...(deps.homeDir !== undefined ? { homeDir: deps.homeDir } : {}) } },
+    reader: deps.createReader,
+    admitTranscript,
+    hint: {
+      turnId: event.turnId,
+      ...(lastInput !== undefined ? { prompt: lastInput } : {}),
+      ...(event.lastAssistantMessage !== undefined ? { lastAssistantMessage: event.lastAssistantMessage } : {}),
+    },
+    // Codex's turn_id is unique per turn, and it is the loop guard's key on this route.
+    turnIdIsFinal: true,
+    turnKey: () => event.turnId,
+    offSwitch: early.offSwitch,
+    // No stop_hook_active here: the route recognises the turns that answer its own checkpoints.
+    recogniseOwnCheckpoints: true,
     deadlineAt: Date.now() + budgetMs,
+    env,
+    now: () => new Date(),
+    stateDir,
+    extensions: async (config) => {
+      const core = await import('@agent-checkpoint/core');
+      return core.wantsOptIns(config) ? [core.optInsExtension] : [];
+    },
+    log: { warn: (line) => log.warn(line), debug: (line) => log.debug(line) },
   });
-  for (const note of result.diagnostics) log.debug(`checkpoint: ${note}`);
-  const lastUser = result.timeline?.lastUserMessage;
-  if (lastUser !== undefined && isOwn(lastUser)) {
-    return { kind: 'skipped', reason: 'the last user message in the rollout is our own checkpoint' };
-  }
-  if (result.decision !== 'message' || result.message === undefined) {
-    return { kind: 'skipped', reason: `nothing to deliver (${result.mode})` };
-  }
-
-  const timeline = result.timeline;
-  const message = result.message;
-  const early = await earlySample;
+  if (decision.kind === 'pass') return { kind: 'skipped', reason: skipReasonOf(decision) };
   // The loop guard's full verdict (turn length, checkpoints seen in the transcript) before waiting
   // on the pane; the locked claim right before typing decides for real.
-  const guard = decideLoopGuard({
-    state: known.state,
-    turnId: event.turnId,
-    stopHookActive: false,
-    checkpointsDelivered: timeline?.checkpointsDelivered,
-    now: new Date(),
-    config: config.loopGuard,
-  });
-  if (guard.verdict === 'pass') return { kind: 'skipped', reason: `loop guard: ${guard.reason} (${guard.detail})` };
+  const guard = decision.loopGuard;
+  if (guard?.verdict === 'pass') return { kind: 'skipped', reason: `loop guard: ${guard.reason} (${guard.detail})` };
+  const transcriptPath = decision.transcriptPath;
+  if (transcriptPath === undefined) return { kind: 'skipped', reason: `no rollout found for thread ${event.threadId}` };
+  const idleSample = await earlySample;
 
   const claim = async (): Promise<string | undefined> => {
-    const claimed = await claimCheckpoint({
-      stateDir,
-      agent: 'codex',
-      sessionId: event.threadId,
-      turnId: event.turnId,
-      stopHookActive: false,
-      checkpointsDelivered: timeline?.checkpointsDelivered,
-      config: config.loopGuard,
-      // Recorded with the block: the answer to this message is then recognised by its digest.
-      messageDigest: deliveredMessageDigest(message),
-    });
+    const claimed = await decision.claim();
     for (const note of claimed.diagnostics) log.debug(`state: ${note}`);
     return claimed.claim.verdict === 'allow' ? undefined : `loop guard: ${claimed.claim.reason} (${claimed.claim.detail})`;
   };
 
   if (transport.kind === 'queue') {
-    return deliverByQueue(transport, { event, text: result.message, transcriptPath, options, deps, claim });
+    return deliverByQueue(transport, { event, text: decision.message, transcriptPath, options, deps, claim });
   }
   if (pane === undefined) return { kind: 'skipped', reason: 'no pane' };
-  const delivery = await deliverToPane(pane, result.message, {
+  const delivery = await deliverToPane(pane, decision.message, {
     ...(options.enterDelayMs !== undefined ? { enterDelayMs: options.enterDelayMs } : {}),
     ...(options.idleWaitMs !== undefined ? { idleWaitMs: options.idleWaitMs } : {}),
     ...(options.confirmTimeoutMs !== undefined ? { confirmTimeoutMs: options.confirmTimeoutMs } : {}),
-    ...(early.idle ? { idleSeenAt: early.at } : {}),
+    ...(idleSample.idle ? { idleSeenAt: idleSample.at } : {}),
     beforePaste: claim,
   });
   switch (delivery.status) {
@@ -386,15 +330,25 @@ function selfCommand(): string[] {
   return script === undefined ? [] : [process.execPath, script];
 }
 
-/**
- * True when a user message is a checkpoint we delivered: its digest is one the session state recorded
- * (`SessionState.delivered`), else it has the whole structure `composeMessage` renders with the
- * configured texts (core's `isComposedCheckpoint`; whitespace-insensitive, so Codex's trimming and
- * re-wrapping still match). Never by the prefix alone: "[agent-checkpoint] please check X" typed by
- * the user is a prompt and gets its checkpoint. The structure test stays on even with a record, so a
- * message whose digest was lost (state rewritten, text sanitised when typed) cannot start a loop.
- */
-export function isOwnMessage(text: string, rule: { readonly delivered: readonly string[] | undefined; readonly texts: CheckpointMessageTexts }): boolean {
-  if (rule.delivered !== undefined && rule.delivered.includes(deliveredMessageDigest(text))) return true;
-  return isComposedCheckpoint(text, rule.texts);
+/** The skip reason of a pipeline pass, in this route's words. */
+function skipReasonOf(decision: TurnEndPass): string {
+  switch (decision.reason) {
+    case 'switched-off':
+      return `switched off (${decision.detail})`;
+    case 'disabled':
+      return 'disabled in the configuration';
+    case 'own-checkpoint-unrecognisable':
+      // The hook route has stop_hook_active; this route has only its own messages (recorded digest
+      // or composed structure), which both start with the prefix.
+      return 'messages.prefix is empty: the tmux route cannot recognise its own messages';
+    case 'own-checkpoint-turn':
+    case 'route-refused':
+      return decision.detail;
+    case 'loop-guard':
+      return decision.loopGuard === undefined ? `loop guard: ${decision.detail}` : `loop guard: ${decision.loopGuard.reason} (${decision.loopGuard.detail})`;
+    case 'silent':
+      return `nothing to deliver (${decision.outcome?.mode ?? 'silent'})`;
+    case 'config-unusable':
+      return `configuration unusable: ${decision.detail}`;
+  }
 }

@@ -130,7 +130,12 @@ async function evaluate(event: TurnEndEvent, mode: Mode): Promise<Evaluated> {
     extensions = [];
   }
 
-  const outcome = await compute(event, loaded, deliveredDigests, extensions, log);
+  const transcript = await findTranscript(event, log);
+  if (decide && event.admitTranscript !== undefined) {
+    const refused = await event.admitTranscript(transcript?.path);
+    if (refused !== undefined) return pass('route-refused', refused, { config: loaded });
+  }
+  const outcome = await compute(event, loaded, transcript, deliveredDigests, extensions);
   lap('checkpoint');
   for (const note of outcome.diagnostics) log.debug(`checkpoint: ${note}`);
   const lastUser = outcome.timeline?.lastUserMessage;
@@ -160,6 +165,7 @@ async function evaluate(event: TurnEndEvent, mode: Mode): Promise<Evaluated> {
     why: `${outcome.mode}: ${outcome.result?.requiredActions.length ?? 0} action(s), ${outcome.result?.observations.length ?? 0} observation(s)`,
     outcome,
     config: loaded,
+    transcriptPath: transcript?.path,
     turnKey,
     loopGuard,
     timings,
@@ -180,32 +186,33 @@ async function readState(
   return { state, delivered: usable ? state.delivered : undefined };
 }
 
-/** Transcript (given or located) ‖ git, heuristics, message and extensions, with the loaded config. */
+/** The transcript to read, given or located, with its reader; undefined when there is none to read. */
+async function findTranscript(event: TurnEndEvent, log: TurnEndLog): Promise<{ readonly reader: TranscriptReader; readonly path: string } | undefined> {
+  if (event.transcript.kind === 'none') return undefined;
+  try {
+    const reader = await event.reader();
+    const located = event.transcript.kind === 'path' ? event.transcript.path : await reader.locateTranscript(event.transcript.request);
+    const path = located === undefined ? undefined : await readableTranscriptPath(located, log);
+    return path === undefined ? undefined : { reader, path };
+  } catch (error) {
+    log.warn(`transcript: the ${event.agent} reader is unavailable (${describeError(error)}); file-based instructions only`);
+    return undefined;
+  }
+}
+
+/** Transcript ‖ git, heuristics, message and extensions, with the loaded config. */
 async function compute(
   event: TurnEndEvent,
   loaded: LoadedConfig,
+  transcript: { readonly reader: TranscriptReader; readonly path: string } | undefined,
   deliveredDigests: readonly string[] | undefined,
   extensions: readonly TurnEndExtension[],
-  log: TurnEndLog,
 ): Promise<CheckpointOutcome> {
-  let reader: TranscriptReader | undefined;
-  let path: string | undefined;
-  if (event.transcript.kind !== 'none') {
-    try {
-      reader = await event.reader();
-      const located = event.transcript.kind === 'path' ? event.transcript.path : await reader.locateTranscript(event.transcript.request);
-      path = located === undefined ? undefined : await readableTranscriptPath(located, log);
-    } catch (error) {
-      log.warn(`transcript: the ${event.agent} reader is unavailable (${describeError(error)}); file-based instructions only`);
-    }
-  }
   const budget = Math.max(0, event.deadlineAt - Date.now());
   return getCheckpoint({
     agent: event.agent,
     cwd: event.cwd,
-    ...(reader === undefined || path === undefined
-      ? {}
-      : { transcript: { reader, path, hint: event.hint, ...(deliveredDigests ? { deliveredDigests } : {}) } }),
+    ...(transcript === undefined ? {} : { transcript: { ...transcript, hint: event.hint, ...(deliveredDigests ? { deliveredDigests } : {}) } }),
     ...(event.sessionId === undefined ? {} : { sessionId: event.sessionId }),
     config: loaded.config,
     env: event.env,

@@ -14,6 +14,7 @@ import type { OffSwitchState } from '../state/off-switches.ts';
  * - `own-checkpoint-unrecognisable`: such a route with an empty `messages.prefix`;
  * - `loop-guard`: the loop guard passes (the turn had its checkpoints, or the last was too recent):
  *   before reading anything when the payload's turn id is final, else after the checkpoint;
+ * - `route-refused`: the route's `admitTranscript` refused the transcript found (or its absence);
  * - `silent`: the checkpoint has nothing to say (`outcome.mode` says why).
  */
 export type TurnEndPassReason =
@@ -23,6 +24,7 @@ export type TurnEndPassReason =
   | 'own-checkpoint-turn'
   | 'own-checkpoint-unrecognisable'
   | 'loop-guard'
+  | 'route-refused'
   | 'silent';
 
 /** A turn end that passes. Fields beyond `reason` and `detail` are present when the pipeline got that far. */
@@ -49,6 +51,8 @@ export interface TurnEndBlock {
   readonly why: string;
   readonly outcome: CheckpointOutcome;
   readonly config: LoadedConfig;
+  /** The transcript read (undefined: none, file-based instructions only). */
+  readonly transcriptPath: string | undefined;
   /** The loop guard's turn key (`TurnEndEvent.turnKey` of the timeline). */
   readonly turnKey: string | undefined;
   /**

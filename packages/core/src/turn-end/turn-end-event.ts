@@ -68,6 +68,12 @@ export interface TurnEndEvent {
    * `own-checkpoint-unrecognisable`.
    */
   readonly recogniseOwnCheckpoints?: boolean;
+  /**
+   * The route's last word before git and the transcript are read, given the transcript path found
+   * (undefined: none). A returned string passes the turn end as `route-refused` with that detail
+   * (tmux: no rollout, or the pane is not proven to run this thread). Not called by a preview.
+   */
+  readonly admitTranscript?: (path: string | undefined) => Promise<string | undefined>;
   /** Epoch ms by which git and the transcript must be read (`Date.now()` clock); the claim comes after. */
   readonly deadlineAt: number;
   readonly env: Readonly<Record<string, string | undefined>>;
