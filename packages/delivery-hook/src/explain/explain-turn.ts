@@ -1,13 +1,12 @@
 import { stat } from 'node:fs/promises';
 import {
-  decideLoopGuard,
   matchesEvidence,
+  optInsExtension,
   parseShellCommand,
-  getCheckpoint,
-  loadConfig,
-  readOffSwitch,
-  readSessionState,
+  previewTurnEnd,
+  resolveConfig,
   resolveStateDir,
+  wantsOptIns,
   type AgentId,
   type AttributionReason,
   type CategoryMatch,
@@ -68,7 +67,7 @@ export interface EvidenceTiming {
 
 /**
  * Everything `explain` shows, machine-readable (`--json`). Field names are stable: `outcome` is the
- * `CheckpointOutcome` of `getCheckpoint` unchanged; the other fields restate parts of it with call
+ * `CheckpointOutcome` of the turn-end pipeline's checkpoint unchanged; the other fields restate parts of it with call
  * numbers resolved, plus what the hook would do with it now (off switches, loop guard).
  */
 export interface ExplainReport {
@@ -116,9 +115,10 @@ export interface ExplainReport {
 }
 
 /**
- * Run the whole pipeline for one turn without delivering anything: the configuration, transcript
- * and git are read exactly as the hook reads them and `getCheckpoint` decides; the off switches and
- * the loop guard are only consulted (no claim, no state written).
+ * Run the whole turn-end pipeline for one turn without delivering anything (`previewTurnEnd`): the
+ * configuration, transcript and git are read exactly as the hook reads them; the off switches and the
+ * loop guard are only consulted (no claim, no state written), and extensions that may write (the
+ * test run, handoffs) are not run.
  */
 export async function explainTurn(request: ExplainRequest): Promise<ExplainReport> {
   const { agent, env } = request;
@@ -142,18 +142,38 @@ export async function explainTurn(request: ExplainRequest): Promise<ExplainRepor
   }
   const sessionId = request.sessionId ?? (path === undefined ? undefined : await sessionIdOfTranscript(agent, path));
 
-  const loaded = await loadConfig({ cwd, env });
   const hint: TurnHint = request.turnId === undefined ? {} : { turnId: request.turnId };
-  const outcome = await getCheckpoint({
+  const preview = await previewTurnEnd({
     agent,
     cwd,
-    ...(path === undefined ? {} : { transcript: { reader, path, hint } }),
-    ...(sessionId === undefined ? {} : { sessionId }),
-    config: loaded.config,
+    sessionId,
+    transcript: path === undefined ? { kind: 'none' } : { kind: 'path', path },
+    reader: () => reader,
+    hint,
+    // The loop-guard preview is asked on the turn as read (the hook's key: the given id, else the reader's).
+    turnIdIsFinal: false,
+    turnKey: (timeline) => request.turnId ?? timeline?.turnId,
+    deadlineAt: Date.now() + 30_000,
     env,
-    ...(request.now === undefined ? {} : { now: request.now }),
-    signal: AbortSignal.timeout(30_000),
+    now: () => request.now ?? new Date(),
+    stateDir: resolveStateDir({ env }),
+    // The hook's extensions, named so the report can say they were not run (they may write).
+    extensions: (config) => (wantsOptIns(config) ? [optInsExtension] : []),
   });
+  const decided = preview.decision;
+  const loadedConfig = decided.config;
+  const config = loadedConfig?.config ?? resolveConfig([]);
+  // Only a refused (FIFO) config path leaves no checkpoint to show: an empty, silent outcome says why.
+  const outcome: CheckpointOutcome = decided.kind === 'block' ? decided.outcome : decided.outcome ?? {
+    decision: 'silent',
+    mode: decided.reason,
+    files: [],
+    configSources: config.sources,
+    diagnostics: [decided.detail],
+  };
+  if (preview.skippedExtensions.length > 0) {
+    diagnostics.push(`not run by explain (they may write): ${preview.skippedExtensions.join(', ')}`);
+  }
 
   const calls: ExplainedCall[] = (outcome.timeline?.calls ?? []).map((call, i) => ({
     n: i + 1,
@@ -202,8 +222,8 @@ export async function explainTurn(request: ExplainRequest): Promise<ExplainRepor
     const changed = lastChange(paths);
     return earlier !== undefined && changed !== undefined && earlier.call < changed ? { ...x, earlierEvidence: earlier, lastChangeCall: changed } : x;
   };
-  const categoryConfig = new Map(loaded.config.categories.map((c) => [c.id, c]));
-  const followUpConfig = new Map(loaded.config.followUps.map((f) => [f.id, f]));
+  const categoryConfig = new Map(config.categories.map((c) => [c.id, c]));
+  const followUpConfig = new Map(config.followUps.map((f) => [f.id, f]));
   const categoryMatches = outcome.result?.categories ?? [];
   const categories = categoryMatches.map((c) => {
     const source = categoryConfig.get(c.id)?.source;
@@ -218,22 +238,14 @@ export async function explainTurn(request: ExplainRequest): Promise<ExplainRepor
     ),
   );
 
-  const stateDir = resolveStateDir({ env });
-  const off = await readOffSwitch({ stateDir, ...(sessionId === undefined ? {} : { sessionId }), env });
-  let loopGuard: ExplainReport['delivery']['loopGuard'];
-  const turnId = request.turnId ?? outcome.timeline?.turnId;
-  if (sessionId !== undefined && outcome.decision === 'message') {
-    const { state } = await readSessionState({ stateDir, agent, sessionId });
-    const decision = decideLoopGuard({
-      state,
-      turnId,
-      stopHookActive: false,
-      checkpointsDelivered: outcome.timeline?.checkpointsDelivered,
-      now: request.now ?? new Date(),
-      config: loaded.config.loopGuard,
-    });
-    loopGuard = decision.verdict === 'allow' ? { verdict: 'allow', blocksSoFar: decision.blocksSoFar } : { verdict: 'pass', reason: decision.reason, detail: decision.detail };
-  }
+  const off = preview.offSwitch;
+  const guard = preview.loopGuard;
+  const loopGuard: ExplainReport['delivery']['loopGuard'] =
+    guard === undefined
+      ? undefined
+      : guard.verdict === 'allow'
+        ? { verdict: 'allow', blocksSoFar: guard.blocksSoFar }
+        : { verdict: 'pass', reason: guard.reason, detail: guard.detail };
 
   return {
     version: 1,
@@ -252,8 +264,8 @@ export async function explainTurn(request: ExplainRequest): Promise<ExplainRepor
     requiredActions: (outcome.result?.requiredActions ?? []).map((a) => a.text),
     observations: (outcome.result?.observations ?? []).map((o) => ({ kind: o.kind, text: o.text, calls: numbers(o.callIds) })),
     configSources: outcome.configSources,
-    ...(loaded.untrusted === undefined ? {} : { untrustedConfig: loaded.untrusted }),
-    diagnostics: [...loaded.diagnostics.map((d) => `config: ${d}`), ...diagnostics, ...outcome.diagnostics],
+    ...(loadedConfig?.untrusted === undefined ? {} : { untrustedConfig: loadedConfig.untrusted }),
+    diagnostics: [...(loadedConfig?.diagnostics ?? []).map((d) => `config: ${d}`), ...diagnostics, ...outcome.diagnostics],
     delivery: {
       offSwitch: off.off ? { off: true, source: off.source, detail: off.detail } : { off: false },
       ...(loopGuard === undefined ? {} : { loopGuard }),
