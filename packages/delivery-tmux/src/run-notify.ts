@@ -236,6 +236,8 @@ async function decideAndDeliver(
     offSwitch: early.offSwitch,
     // No stop_hook_active here: the route recognises the turns that answer its own checkpoints.
     recogniseOwnCheckpoints: true,
+    // A FIFO or device as a config file is ignored like any broken file (defaults decide), as always here.
+    unusableConfigPath: 'defaults',
     deadlineAt: Date.now() + budgetMs,
     env,
     now: () => new Date(),

@@ -19,8 +19,10 @@ export type TurnEndConfig =
 export async function loadTurnEndConfig(options: {
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** `defaults`: skip the refusal; `loadConfig` ignores such a file with a diagnostic, like any broken one. */
+  readonly unusablePath?: 'pass' | 'defaults';
 }): Promise<TurnEndConfig> {
-  const unsafe = await unreadableConfigPath(options.cwd, options.env);
+  const unsafe = options.unusablePath === 'defaults' ? undefined : await unreadableConfigPath(options.cwd, options.env);
   if (unsafe !== undefined) return { kind: 'unusable', path: unsafe, detail: `${unsafe} is not a regular file` };
   return { kind: 'loaded', loaded: await loadConfig({ cwd: options.cwd, env: options.env }) };
 }

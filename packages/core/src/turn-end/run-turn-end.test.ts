@@ -158,6 +158,12 @@ describe('runTurnEnd: the passes', () => {
     const decision = await runTurnEnd(event(w, { log: { warn: (line) => warnings.push(line), debug: () => undefined } }));
     expect(decision).toMatchObject({ kind: 'pass', reason: 'config-unusable', detail: `${config} is not a regular file` });
     expect(warnings).toContainEqual(expect.stringContaining('is not a regular file'));
+
+    // A route that ignores it instead: the file's one-line diagnostic, and the defaults decide.
+    warnings.length = 0;
+    const ignored = await runTurnEnd(event(w, { unusableConfigPath: 'defaults', log: { warn: (line) => warnings.push(line), debug: () => undefined } }));
+    expect(ignored).toMatchObject({ kind: 'block', mode: 'actionable' });
+    expect(warnings).toContainEqual(expect.stringMatching(/^config: .*\.agent-checkpoint\.json: is not a regular file/));
   });
 
   it('a turn with nothing to say passes as silent, with the outcome for the debug log', async () => {

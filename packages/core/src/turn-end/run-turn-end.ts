@@ -83,7 +83,11 @@ async function evaluate(event: TurnEndEvent, mode: Mode): Promise<Evaluated> {
     done({ kind: 'pass', reason, detail, ...extra, timings });
   if (offSwitch.off && decide) return pass('switched-off', `checkpoints are off (${offSwitch.source}: ${offSwitch.detail})`);
 
-  const loadedConfig = await loadTurnEndConfig({ cwd: event.cwd, env: event.env });
+  const loadedConfig = await loadTurnEndConfig({
+    cwd: event.cwd,
+    env: event.env,
+    ...(event.unusableConfigPath === undefined ? {} : { unusablePath: event.unusableConfigPath }),
+  });
   lap('config');
   if (loadedConfig.kind === 'unusable') {
     log.warn(`${loadedConfig.path} is not a regular file (a FIFO or device would block the hook); letting the stop pass`);

@@ -74,6 +74,14 @@ export interface TurnEndEvent {
    * (tmux: no rollout, or the pane is not proven to run this thread). Not called by a preview.
    */
   readonly admitTranscript?: (path: string | undefined) => Promise<string | undefined>;
+  /**
+   * A FIFO, socket or device as a configuration path: `pass` (default; the hook) lets the stop pass
+   * with a warning (`config-unusable`), before anything reads it; `defaults` (tmux) ignores that file
+   * with its one-line diagnostic, like any broken file, and the rest of the configuration decides
+   * (`loadConfig` opens it non-blocking and never waits on it). The routes differed here before the
+   * pipeline; both behaviours are kept, and tested, until they are unified.
+   */
+  readonly unusableConfigPath?: 'pass' | 'defaults';
   /** Epoch ms by which git and the transcript must be read (`Date.now()` clock); the claim comes after. */
   readonly deadlineAt: number;
   readonly env: Readonly<Record<string, string | undefined>>;
