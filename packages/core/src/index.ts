@@ -4,6 +4,7 @@ export * from './timeline/turn-timeline.ts';
 export * from './timeline/make-output-excerpt.ts';
 export * from './timeline/merge-calls-by-time.ts';
 export * from './transcript/transcript-reader.ts';
+export * from './transcript/resolve-latest-usage-request.ts';
 export * from './transcript/read-jsonl-tail.ts';
 export * from './transcript/delivered-message.ts';
 export * from './transcript/walk-subagent-transcripts.ts';

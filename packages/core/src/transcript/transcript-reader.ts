@@ -1,5 +1,5 @@
 import type { AgentId } from '../agent-id.ts';
-import type { TurnTimeline } from '../timeline/turn-timeline.ts';
+import type { TokenUsage, TurnTimeline } from '../timeline/turn-timeline.ts';
 import type { CheckpointMessageTexts } from './delivered-message.ts';
 
 /** Default hard cap on bytes read from the end of a transcript (seed 000: 512 KiB). */
@@ -66,6 +66,58 @@ export interface ReadTurnRequest {
   readonly deadlineAt?: number;
 }
 
+/** First window of {@link TranscriptReader.readLatestUsage}: the newest usage record is almost always in it. */
+export const LATEST_USAGE_INITIAL_BYTES = 64 * 1024;
+/**
+ * Default byte cap of {@link TranscriptReader.readLatestUsage}. Larger than the turn read's cap
+ * because the read stops at the first usage record: the cap is only reached when a single huge tool
+ * result (a long file read) sits between the end of the file and the last model call.
+ */
+export const DEFAULT_LATEST_USAGE_MAX_BYTES = 1024 * 1024;
+/** Default number of usage records in {@link LatestUsage.history} (as many as `TurnTimeline.usageHistory`). */
+export const DEFAULT_LATEST_USAGE_HISTORY = 20;
+
+/** Arguments of {@link TranscriptReader.readLatestUsage}. */
+export interface ReadLatestUsageRequest {
+  /** Absolute path of the transcript file (untrusted: any path, any content). */
+  readonly transcriptPath: string;
+  /**
+   * Hard cap on bytes read from the end of the file. Default {@link DEFAULT_LATEST_USAGE_MAX_BYTES}.
+   * The read starts with the last {@link LATEST_USAGE_INITIAL_BYTES} and goes further back, 64 KiB at a
+   * time, only while fewer records than wanted were found.
+   */
+  readonly maxBytes?: number;
+  /** Aborts reading; the reader then returns what it found, or undefined. */
+  readonly signal?: AbortSignal;
+  /** The hook's deadline (`Date.now()` clock, ms), checked while parsing like {@link ReadTurnRequest.deadlineAt}. */
+  readonly deadlineAt?: number;
+  /**
+   * How many records {@link LatestUsage.history} should hold, the newest included (1 = the newest
+   * only, the cheapest read). Default {@link DEFAULT_LATEST_USAGE_HISTORY}; clamped to 1…1000.
+   */
+  readonly history?: number;
+}
+
+/** What {@link TranscriptReader.readLatestUsage} found. */
+export interface LatestUsage {
+  /**
+   * The newest usage record: field for field what `readTurn().tokenUsage` reports when that turn is
+   * the last one in the file (both come from the reader's one usage extraction).
+   */
+  readonly usage: TokenUsage;
+  /**
+   * Up to `request.history` records, oldest first, ending with {@link usage} (the shape of
+   * `TurnTimeline.usageHistory`, ready for `estimateContextGrowth`). May reach into earlier turns and
+   * holds fewer records when the cap, the start of the file or a reset of the agent's history came first.
+   */
+  readonly history: readonly TokenUsage[];
+  readonly model?: string;
+  /** ISO-8601 time of {@link usage}. */
+  readonly timestamp?: string;
+  /** Bytes actually read and the file's size, so callers (and the conformance suite) can see the read stayed bounded. */
+  readonly readStats: { readonly bytesRead: number; readonly fileBytes: number };
+}
+
 /** Arguments of {@link TranscriptReader.locateTranscript}. */
 export interface LocateTranscriptRequest {
   /** The agent's session id (Claude `session_id`, Gemini `session_id`, Codex thread id). */
@@ -100,4 +152,12 @@ export interface TranscriptReader {
    * id). Resolves to undefined when nothing is found. Never throws.
    */
   locateTranscript(request: LocateTranscriptRequest): Promise<string | undefined>;
+  /**
+   * The newest token-usage record and a few before it, read from the file's tail only: the cheap read
+   * a hook running after every tool call can afford (the monitor during the turn). Optional to
+   * implement; every reader of this repository implements it and passes the shared latest-usage
+   * conformance suite. Resolves to undefined when the file is missing, unreadable, not this agent's
+   * format, or holds no usage record within the cap. Never throws and never rejects.
+   */
+  readLatestUsage?(request: ReadLatestUsageRequest): Promise<LatestUsage | undefined>;
 }
