@@ -3,6 +3,7 @@ import { buildClaudeToolCall, type ExcerptBudget } from './build-claude-tool-cal
 import { classifyClaudeUserEntry, commandInvocation, extractCheckpointText, isTaskNotificationPrompt } from './classify-claude-user-entry.ts';
 import { isTurnOpening, type CollectedClaudeTurn } from './collect-claude-turn.ts';
 import type { ClaudeEntry, ClaudeToolResult, ClaudeUserEntry } from './parse-claude-entry.ts';
+import { claudeUsageRecords } from './claude-usage-records.ts';
 import { findClaudeSubagentRefs, type ClaudeSubagentRef, type TimedClaudeToolUse } from './read-claude-subagents.ts';
 
 /** Longest prompt text kept on the timeline. */
@@ -162,7 +163,7 @@ export function buildClaudeTimeline(input: BuildClaudeTimelineInput): BuiltClaud
   const fileFinalAssistantTexts = finalAssistantTexts(entries, lastAssistantIndex);
   const lastAssistantMessage = nonEmpty(hint?.lastAssistantMessage) ?? lastAssistantTextOfTurn(entries, start, end);
   const lastUserMessage = findLastUserMessage(entries, checkpointPrefix);
-  const usage = usageRecords(entries);
+  const usage = claudeUsageRecords(entries);
   const newestWithCwd = findLast(entries, (entry) => entry.cwd !== undefined);
   const newestWithVersion = findLast(entries, (entry) => entry.version !== undefined);
 
@@ -256,29 +257,6 @@ function findLastUserMessage(entries: readonly ClaudeEntry[], checkpointPrefix: 
     return extractCheckpointText(entry.text, checkpointPrefix) ?? entry.text;
   }
   return undefined;
-}
-
-/** Usage per API response (one response spans several entries; the last entry's counters win). */
-function usageRecords(entries: readonly ClaudeEntry[]): TokenUsage[] {
-  const byMessage = new Map<string, TokenUsage>();
-  let anonymous = 0;
-  for (const entry of entries) {
-    if (entry.kind !== 'assistant' || !entry.usage) continue;
-    // Synthetic entries (API errors, interrupts) carry zeroed usage that says nothing about the context.
-    if (entry.model === '<synthetic>') continue;
-    const { usage } = entry;
-    const record: TokenUsage = {
-      contextTokens: usage.inputTokens + usage.cacheReadInputTokens + usage.cacheCreationInputTokens,
-      ...(usage.outputTokens !== undefined ? { outputTokens: usage.outputTokens } : {}),
-      ...(entry.model !== undefined ? { model: entry.model } : {}),
-      ...(entry.timestamp !== undefined ? { timestamp: entry.timestamp } : {}),
-    };
-    const key = entry.messageId ?? `#${(anonymous += 1)}`;
-    // Deleting first keeps the Map ordered by the response's latest entry.
-    byMessage.delete(key);
-    byMessage.set(key, record);
-  }
-  return [...byMessage.values()];
 }
 
 function findLast(entries: readonly ClaudeEntry[], predicate: (entry: ClaudeEntry) => boolean): ClaudeEntry | undefined {

@@ -1,5 +1,6 @@
 import type { TranscriptReader } from '@agent-checkpoint/core';
 import { locateClaudeTranscript } from './locate-claude-transcript.ts';
+import { readClaudeLatestUsage } from './read-claude-latest-usage.ts';
 import { readClaudeTurn, type ClaudeReaderOptions } from './read-claude-turn.ts';
 
 /**
@@ -21,5 +22,7 @@ export function createClaudeTranscriptReader(options: ClaudeReaderOptions = {}):
     agent: 'claude',
     readTurn: (request) => readClaudeTurn(request, options),
     locateTranscript: (request) => locateClaudeTranscript(request),
+    // Synchronous underneath (one bounded tail read); a promise for the interface.
+    readLatestUsage: (request) => Promise.resolve(readClaudeLatestUsage(request)),
   };
 }

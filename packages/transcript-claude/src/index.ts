@@ -7,3 +7,4 @@ export {
 export type { ExcerptBudget } from './build-claude-tool-call.ts';
 export { mapClaudeToolName } from './map-claude-tool-name.ts';
 export { claudeConfigDir, claudeProjectSlug, locateClaudeTranscript } from './locate-claude-transcript.ts';
+export { readClaudeLatestUsage } from './read-claude-latest-usage.ts';
