@@ -3,7 +3,7 @@ import type { CodexRecord, UsageRecord } from './codex-record.ts';
 
 const HISTORY_LIMIT = 20;
 
-/** Latest usage and up to the last 20 usage records of the read window, oldest first. */
+/** Latest usage and up to the last 20 (`historyLimit`) usage records of the read window, oldest first. */
 export interface CollectedUsage {
   readonly latest?: TokenUsage;
   readonly history: readonly TokenUsage[];
@@ -19,7 +19,7 @@ export interface CollectedUsage {
  * (the prompt of the latest call, cached tokens included). When a record lacks the window size, the
  * latest `task_started.model_context_window` before it is used; the model comes from `turn_context`.
  */
-export function collectTokenUsage(records: readonly CodexRecord[]): CollectedUsage {
+export function collectTokenUsage(records: readonly CodexRecord[], historyLimit = HISTORY_LIMIT): CollectedUsage {
   const hasTokenCount = records.some((record) => record.type === 'usage' && record.source === 'token_count');
   const wanted: UsageRecord['source'] = hasTokenCount ? 'token_count' : 'token_usage_record';
   let contextWindow: number | undefined;
@@ -38,7 +38,7 @@ export function collectTokenUsage(records: readonly CodexRecord[]): CollectedUsa
       ...(record.timestamp !== undefined ? { timestamp: record.timestamp } : {}),
     });
   }
-  const recent = history.slice(-HISTORY_LIMIT);
+  const recent = history.slice(-Math.max(1, historyLimit));
   const latest = recent.at(-1);
   return { ...(latest ? { latest } : {}), history: recent };
 }

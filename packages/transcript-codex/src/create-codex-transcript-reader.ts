@@ -1,5 +1,6 @@
 import { emptyTimeline, type ReadTurnRequest, type TranscriptReader, type TurnTimeline } from '@agent-checkpoint/core';
 import { locateCodexRollout, type LocateCodexRolloutOptions } from './locate-codex-rollout.ts';
+import { readCodexLatestUsage } from './read-codex-latest-usage.ts';
 import { readCodexTurn, type ReadCodexTurnOptions } from './read-codex-turn.ts';
 
 /** Options of {@link createCodexTranscriptReader}. */
@@ -36,5 +37,7 @@ export function createCodexTranscriptReader(options: CodexTranscriptReaderOption
     locateTranscript(request) {
       return locateCodexRollout(request, options);
     },
+    // Synchronous underneath (one bounded tail read); never throws.
+    readLatestUsage: (request) => Promise.resolve(readCodexLatestUsage(request)),
   };
 }

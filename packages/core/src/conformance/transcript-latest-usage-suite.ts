@@ -20,8 +20,9 @@ export interface LatestUsageConformanceOptions {
   readonly reader: TranscriptReader;
   readonly agent: AgentId;
   /**
-   * One complete transcript line (no newline) in the agent's format that records one model call whose
-   * context holds `contextTokens` tokens, so that `readLatestUsage` reports exactly that number.
+   * Transcript text in the agent's format (no final newline) that records one model call whose context
+   * holds `contextTokens` tokens, so that `readLatestUsage` reports exactly that number: one line, or a
+   * few whose **last** holds the usage (Codex names the model in a `turn_context` line before it).
    * `index` makes ids and timestamps unique (records are written in increasing `index` order).
    */
   readonly usageLine: (contextTokens: number, index: number) => string;
@@ -101,7 +102,7 @@ export function describeLatestUsageConformance(options: LatestUsageConformanceOp
         binary: temp.write('binary.jsonl', garbageBytes(200 * KIB)),
         'plain text': temp.write('text.jsonl', 'hello\nworld\n'.repeat(1000)),
         'JSON without usage': temp.write('no-usage.jsonl', filler(300 * KIB)),
-        'truncated only line': temp.write('cut.jsonl', usageLine(1000, 1).slice(0, -3)),
+        'truncated only record': temp.write('cut.jsonl', usageLine(1000, 1).slice(0, -3)),
       };
       for (const [name, transcriptPath] of Object.entries(bad)) {
         await expect(read({ transcriptPath }), name).resolves.toBeUndefined();
@@ -126,7 +127,10 @@ export function describeLatestUsageConformance(options: LatestUsageConformanceOp
 
     it('skips a truncated last line (a record still being written)', async () => {
       const newest = usageLine(9000, 3);
-      const path = temp.write('truncated.jsonl', `${lines(usageLine(1000, 1), usageLine(2000, 2))}${newest.slice(0, Math.floor(newest.length / 2))}`);
+      // Cut in the middle of the line that holds the usage (the last one).
+      const lastLineStart = newest.lastIndexOf('\n') + 1;
+      const cut = newest.slice(0, lastLineStart + Math.floor((newest.length - lastLineStart) / 2));
+      const path = temp.write('truncated.jsonl', `${lines(usageLine(1000, 1), usageLine(2000, 2))}${cut}`);
       expect(tokensOf(await read({ transcriptPath: path }))).toBe(2000);
     });
 

@@ -1,0 +1,72 @@
+import { statSync } from 'node:fs';
+import { latestUsageOf, readJsonlTail, resolveLatestUsageRequest, type LatestUsage, type ReadLatestUsageRequest } from '@agent-checkpoint/core';
+import type { CodexRecord } from './codex-record.ts';
+import { collectTokenUsage } from './collect-token-usage.ts';
+import { isCodexRolloutLine, parseCodexLine } from './parse-codex-line.ts';
+
+/**
+ * Only lines naming one of these types feed `collectTokenUsage` (usage, the window at turn start, the
+ * model in the turn context); every other line (tool output, messages, reasoning) is skipped unparsed.
+ * Inside a JSON string a quote is escaped, so message text never matches; a false match only costs a parse.
+ */
+const USAGE_LINE = /"(?:token_count|token_usage_record|turn_context|task_started|turn_started|thread_settings_applied)"/;
+
+/**
+ * The newest usage records of a Codex rollout, read backwards from its end, through the reader's own
+ * {@link collectTokenUsage} (so the numbers, window and model are those `readTurn` reports).
+ *
+ * The read goes back until it holds `history` records of the source `collectTokenUsage` will pick
+ * (`token_count`; `token_usage_record` only in rollouts without any, checked back to the turn start),
+ * then on to the turn context that names their model (and to the turn start when a record lacks the
+ * window), never past the cap. Never throws: a missing, unreadable or foreign file gives undefined.
+ */
+export function readCodexLatestUsage(request: ReadLatestUsageRequest): LatestUsage | undefined {
+  try {
+    const path = request.transcriptPath;
+    if (typeof path !== 'string' || path.length === 0 || request.signal?.aborted) return undefined;
+    if (!statSync(path).isFile()) return undefined;
+    const limits = resolveLatestUsageRequest(request);
+    const records: CodexRecord[] = []; // newest first
+    let tokenCounts = 0;
+    let usageRecords = 0;
+    let quotaMet = false;
+    let startSeen = false;
+    let modelFound = false;
+    let windowFound = false;
+    let windowMissing = false;
+    const tail = readJsonlTail(path, {
+      maxBytes: limits.maxBytes,
+      chunkBytes: limits.chunkBytes,
+      skipLine: (line) => !USAGE_LINE.test(line),
+      ...(request.signal ? { signal: request.signal } : {}),
+      ...(limits.deadlineAt !== undefined ? { deadlineAt: limits.deadlineAt } : {}),
+      visit: (entry, info) => {
+        if (!isCodexRolloutLine(entry)) return 'continue';
+        for (const record of parseCodexLine(entry, info.offset)) {
+          if (record.type === 'usage') {
+            // Records beyond the quota would only lengthen the history past what was asked.
+            if (quotaMet) continue;
+            if (record.source === 'token_count') {
+              tokenCounts += 1;
+              if (record.contextWindow === undefined) windowMissing = true;
+            } else usageRecords += 1;
+            records.push(record);
+          } else if (record.type === 'turn-context' || record.type === 'turn-start') {
+            records.push(record);
+            // Only a context or start older than every kept record names their model or window.
+            if (record.type === 'turn-start') {
+              startSeen = true;
+              if (quotaMet) windowFound = true;
+            } else if (quotaMet && record.model !== undefined) modelFound = true;
+          }
+          if (!quotaMet) quotaMet = tokenCounts >= limits.history || (tokenCounts === 0 && usageRecords >= limits.history && startSeen);
+        }
+        return quotaMet && modelFound && (windowFound || !windowMissing) ? 'stop' : 'continue';
+      },
+    });
+    const usage = collectTokenUsage(records.reverse(), limits.history);
+    return latestUsageOf(usage.history, limits.history, { bytesRead: tail.bytesRead, fileBytes: tail.fileSize });
+  } catch {
+    return undefined;
+  }
+}
