@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { ownCheckpointRule, type CheckpointMessageTexts, type TimelineDiagnostic, type TokenUsage, type ToolCall, type TurnTimeline } from '@agent-checkpoint/core';
 import { buildGeminiToolCall } from './build-gemini-tool-call.ts';
 import { findGeminiTurnBoundary } from './find-gemini-turn-boundary.ts';
+import { geminiUsageRecords } from './gemini-usage-records.ts';
 import { assistantTextOf, functionResponsesOf, userTextOf } from './gemini-message-content.ts';
 import type { GeminiMessage } from './gemini-record.ts';
-import { isRecord } from './gemini-record.ts';
 import { isOwnCheckpoint, type OwnCheckpoints } from './gemini-turn-rules.ts';
 
 const PROMPT_MAX_CHARS = 2000;
@@ -153,31 +153,10 @@ function lastUserMessageOf(messages: readonly GeminiMessage[]): { lastUserMessag
   return {};
 }
 
-/**
- * Token usage of `gemini` messages: `tokens.input` is the prompt side of the call
- * (`promptTokenCount`, which already includes cached tokens), i.e. what occupies the context window;
- * `tokens.output` is `candidatesTokenCount` (thoughts are counted apart and not kept in history).
- */
+/** `tokenUsage` / `usageHistory` of the timeline, from the package's one usage extraction. */
 function usageOf(messages: readonly GeminiMessage[]): { tokenUsage?: TokenUsage; usageHistory?: readonly TokenUsage[] } {
-  const history: TokenUsage[] = [];
-  for (const message of messages) {
-    if (message.type !== 'gemini') continue;
-    const tokens = message.raw['tokens'];
-    if (!isRecord(tokens) || !isCount(tokens['input'])) continue;
-    const model = message.raw['model'];
-    const timestamp = message.raw['timestamp'];
-    history.push({
-      contextTokens: tokens['input'],
-      ...(isCount(tokens['output']) ? { outputTokens: tokens['output'] } : {}),
-      ...(typeof model === 'string' ? { model } : {}),
-      ...(typeof timestamp === 'string' ? { timestamp } : {}),
-    });
-  }
+  const history = geminiUsageRecords(messages);
   const last = history.at(-1);
   if (!last) return {};
   return { tokenUsage: last, usageHistory: history.slice(-USAGE_HISTORY_MAX) };
-}
-
-function isCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
 }

@@ -1,5 +1,6 @@
 import type { TranscriptReader } from '@agent-checkpoint/core';
 import { locateGeminiTranscript } from './locate-gemini-transcript.ts';
+import { readGeminiLatestUsage } from './read-gemini-latest-usage.ts';
 import { readGeminiTurn } from './read-gemini-turn.ts';
 import type { ReadGeminiTurnOptions } from './read-gemini-turn.ts';
 
@@ -23,5 +24,7 @@ export function createGeminiTranscriptReader(options: GeminiTranscriptReaderOpti
     agent: 'gemini',
     readTurn: async (request) => readGeminiTurn(request, options),
     locateTranscript: async (request) => locateGeminiTranscript(request),
+    // Synchronous underneath (one bounded tail read); never throws.
+    readLatestUsage: async (request) => readGeminiLatestUsage(request),
   };
 }

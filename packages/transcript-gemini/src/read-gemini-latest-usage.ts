@@ -1,0 +1,84 @@
+import { statSync } from 'node:fs';
+import { latestUsageOf, readJsonlTail, resolveLatestUsageRequest, type LatestUsage, type ReadLatestUsageRequest } from '@agent-checkpoint/core';
+import { classifyGeminiRecord, type GeminiRecord } from './gemini-record.ts';
+import { geminiUsageRecords, hasGeminiUsage } from './gemini-usage-records.ts';
+import { readGeminiLegacyJson } from './read-gemini-legacy-json.ts';
+import { isResetPoint, reduceGeminiRecords } from './reduce-gemini-records.ts';
+import { SNIFF_BYTES, sniffGeminiFile } from './sniff-gemini-file.ts';
+
+/**
+ * The newest usage records of a Gemini CLI chat recording, through the reader's own replay
+ * ({@link reduceGeminiRecords}) and usage extraction ({@link geminiUsageRecords}), so the numbers are
+ * those `readTurn` reports.
+ *
+ * JSON Lines are read backwards from the end until `history` messages whose final copy (the newest,
+ * met first) carries tokens were seen, or a `$set.messages` reset, never past the cap. With a
+ * `$rewindTo` among the lines read, the records are replayed to count only the messages that survive
+ * it. A file no larger than the cap is sniffed first (4 KiB) so that an older single-document `.json`
+ * recording is parsed whole, as `readTurn` does; a larger one cannot be. Never throws.
+ *
+ * Unlike `readTurn`, a file whose head holds NUL bytes is still read as JSON Lines: the monitor wants
+ * the last record a damaged recording has (the turn reader refuses such a file as binary).
+ */
+export function readGeminiLatestUsage(request: ReadLatestUsageRequest): LatestUsage | undefined {
+  try {
+    const path = request.transcriptPath;
+    if (typeof path !== 'string' || path.length === 0 || request.signal?.aborted) return undefined;
+    const stats = statSync(path);
+    if (!stats.isFile() || stats.size === 0) return undefined;
+    const limits = resolveLatestUsageRequest(request);
+    let sniffLength = 0;
+    if (stats.size <= limits.maxBytes) {
+      sniffLength = Math.min(stats.size, SNIFF_BYTES);
+      const sniffed = sniffGeminiFile(path, sniffLength, stats.size <= SNIFF_BYTES);
+      if (sniffed.format === 'legacy-json') {
+        const legacy = readGeminiLegacyJson(path);
+        if (!legacy.ok) return undefined;
+        const records = geminiUsageRecords(reduceGeminiRecords(legacy.records).messages);
+        return latestUsageOf(records, limits.history, { bytesRead: stats.size, fileBytes: stats.size });
+      }
+      // Any other verdict is read as JSON Lines: a binary or foreign file holds no record anyway, and a
+      // recording with NUL bytes or garbage at its end (a crash mid-write) still has its records.
+    }
+
+    const collected: GeminiRecord[] = []; // newest first
+    const counted = new Set<string>();
+    const finalSeen = new Set<string>();
+    let rewinds = 0;
+    const enough = (): boolean => {
+      if (counted.size < limits.history) return false;
+      if (rewinds === 0) return true;
+      // A rewind may have removed messages counted above: count the survivors.
+      return geminiUsageRecords(reduceGeminiRecords([...collected].reverse()).messages).length >= limits.history;
+    };
+    const tail = readJsonlTail(path, {
+      maxBytes: limits.maxBytes,
+      chunkBytes: limits.chunkBytes,
+      ...(request.signal ? { signal: request.signal } : {}),
+      ...(limits.deadlineAt !== undefined ? { deadlineAt: limits.deadlineAt } : {}),
+      visit: (entry) => {
+        const record = classifyGeminiRecord(entry);
+        if (record.kind === 'unknown') return 'continue';
+        if (record.kind === 'set' && record.messages === undefined) return 'continue';
+        if (record.kind === 'metadata' && record.messages === undefined) return 'continue';
+        collected.push(record);
+        if (isResetPoint(record)) return 'stop';
+        if (record.kind === 'rewind') {
+          rewinds += 1;
+          return 'continue';
+        }
+        if (record.kind !== 'message' || finalSeen.has(record.message.id)) return 'continue';
+        // Read backwards, the first copy met is the message's final one: it alone decides.
+        finalSeen.add(record.message.id);
+        if (hasGeminiUsage(record.message)) counted.add(record.message.id);
+        return enough() ? 'stop' : 'continue';
+      },
+    });
+    const records = geminiUsageRecords(reduceGeminiRecords(collected.reverse()).messages);
+    // Distinct bytes read: the tail window plus the part of the sniffed head it did not cover.
+    const bytesRead = tail.bytesRead + Math.max(0, Math.min(sniffLength, tail.fileSize - tail.bytesRead));
+    return latestUsageOf(records, limits.history, { bytesRead, fileBytes: tail.fileSize });
+  } catch {
+    return undefined;
+  }
+}
