@@ -8,3 +8,4 @@ export * from './memory-service/index.ts';
 export * from './estimate/index.ts';
 export * from './shard/index.ts';
 export * from './metrics/index.ts';
+export * from './monitor/index.ts';
