@@ -48,14 +48,19 @@ describe('decideMonitorAction properties', () => {
     );
   });
 
-  it('severity is monotone over a fine sweep of every percentage, for the default policy', () => {
+  it('severity is monotone over a sweep of percentages and every rule boundary, for the default policy', () => {
+    // Every 0.5 % from 0 to 110 %, and each boundary (60, 70, 80, 85, 90, 95 %) one token either side.
+    const tokens = new Set<number>();
+    for (let permille = 0; permille <= 1100; permille += 5) tokens.add(permille * 200);
+    for (const percent of [60, 70, 80, 85, 90, 95]) for (const delta of [-1, 0, 1]) tokens.add(percent * 2000 + delta);
+    const sweep = [...tokens].sort((a, b) => a - b);
     for (const taskSize of [undefined, 'small', 'medium', 'large'] as const) {
       for (const announced of [[], ['L1'], ['L2'], ['L1', 'L2'], ['L3']] as MonitorLevel[][]) {
         for (const deferred of [undefined, { upTo: 'L1' as const }, { upTo: 'L2' as const }]) {
-          for (const tokensPerCall of [undefined, 0, 1_000, 25_000]) {
+          for (const tokensPerCall of [undefined, 1_000, 25_000]) {
             let previous = 0;
-            for (let permille = 0; permille <= 1100; permille += 1) {
-              const reading = readContextLevel({ contextTokens: permille * 200 }, { windowTokens: 200_000 });
+            for (const contextTokens of sweep) {
+              const reading = readContextLevel({ contextTokens }, { windowTokens: 200_000 });
               const action = decideMonitorAction({
                 reading,
                 announced,
@@ -64,7 +69,7 @@ describe('decideMonitorAction properties', () => {
                 ...(tokensPerCall !== undefined ? { growth: { samples: 2, compacted: false, tokensPerCall } } : {}),
               });
               const severity = monitorSeverity(action.kind);
-              expect(severity, `${permille / 10}% ${taskSize} ${announced.join()} ${deferred?.upTo} ${tokensPerCall}`).toBeGreaterThanOrEqual(previous);
+              expect(severity, `${contextTokens} tokens ${taskSize} ${announced.join()} ${deferred?.upTo} ${tokensPerCall}`).toBeGreaterThanOrEqual(previous);
               previous = severity;
             }
           }
