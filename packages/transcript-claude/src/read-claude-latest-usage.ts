@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { latestUsageOf, readJsonlTail, resolveLatestUsageRequest, type LatestUsage, type ReadLatestUsageRequest } from '@agent-checkpoint/core';
+import { latestUsageHistoryFloor, latestUsageOf, readJsonlTail, resolveLatestUsageRequest, type LatestUsage, type ReadLatestUsageRequest } from '@agent-checkpoint/core';
 import { claudeUsageRecords, hasContextUsage } from './claude-usage-records.ts';
 import { parseClaudeLine, type ClaudeEntry } from './parse-claude-entry.ts';
 import { skipClaudeBookkeepingLine } from './skip-claude-bookkeeping-line.ts';
@@ -15,28 +15,34 @@ function skipLine(line: string): boolean {
 
 /**
  * The newest usage records of a Claude Code transcript, read backwards from its end: the first
- * 64 KiB, further back only until `history` responses with usage were found, never past the cap.
+ * 64 KiB, further back (never past the cap) only until a response with usage is found; older
+ * responses, up to `history`, only from the window that one was found in.
  * Never throws: a missing, unreadable or foreign file resolves to undefined.
  */
 export function readClaudeLatestUsage(request: ReadLatestUsageRequest): LatestUsage | undefined {
   try {
     const path = request.transcriptPath;
     if (typeof path !== 'string' || path.length === 0 || request.signal?.aborted) return undefined;
-    if (!statSync(path).isFile()) return undefined;
+    const stats = statSync(path);
+    if (!stats.isFile()) return undefined;
     const limits = resolveLatestUsageRequest(request);
     const entries: ClaudeEntry[] = []; // newest first
     const responses = new Set<string>();
     let anonymous = 0;
+    let floor: number | undefined;
     const tail = readJsonlTail(path, {
       maxBytes: limits.maxBytes,
       chunkBytes: limits.chunkBytes,
       skipLine,
       ...(request.signal ? { signal: request.signal } : {}),
       ...(limits.deadlineAt !== undefined ? { deadlineAt: limits.deadlineAt } : {}),
-      visit: (raw) => {
+      visit: (raw, info) => {
+        // Older records only from the window the newest was found in: history never lengthens the read.
+        if (floor !== undefined && info.offset < floor) return 'stop';
         const parsed = parseClaudeLine(raw);
         if (parsed.kind !== 'entry' || !hasContextUsage(parsed.entry)) return 'continue';
         entries.push(parsed.entry);
+        floor ??= latestUsageHistoryFloor(stats.size, info.offset, limits.chunkBytes);
         // One response spans several entries: count responses, as `claudeUsageRecords` keys them.
         responses.add(parsed.entry.messageId ?? `#${(anonymous += 1)}`);
         return responses.size >= limits.history ? 'stop' : 'continue';

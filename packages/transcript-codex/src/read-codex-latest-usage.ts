@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { latestUsageOf, readJsonlTail, resolveLatestUsageRequest, type LatestUsage, type ReadLatestUsageRequest } from '@agent-checkpoint/core';
+import { latestUsageHistoryFloor, latestUsageOf, readJsonlTail, resolveLatestUsageRequest, type LatestUsage, type ReadLatestUsageRequest } from '@agent-checkpoint/core';
 import type { CodexRecord } from './codex-record.ts';
 import { collectTokenUsage } from './collect-token-usage.ts';
 import { isCodexRolloutLine, parseCodexLine } from './parse-codex-line.ts';
@@ -16,15 +16,16 @@ const USAGE_LINE = /"(?:token_count|token_usage_record|turn_context|task_started
  * {@link collectTokenUsage} (so the numbers, window and model are those `readTurn` reports).
  *
  * The read goes back until it holds `history` records of the source `collectTokenUsage` will pick
- * (`token_count`; `token_usage_record` only in rollouts without any, checked back to the turn start),
- * then on to the turn context that names their model (and to the turn start when a record lacks the
- * window), never past the cap. Never throws: a missing, unreadable or foreign file gives undefined.
+ * (`token_count`; `token_usage_record` only in rollouts without any, checked back to the turn start)
+ * or leaves the window the newest record was found in, then on to the turn context that names their
+ * model (and to the turn start when a record lacks the window), never past the cap. Never throws: a missing, unreadable or foreign file gives undefined.
  */
 export function readCodexLatestUsage(request: ReadLatestUsageRequest): LatestUsage | undefined {
   try {
     const path = request.transcriptPath;
     if (typeof path !== 'string' || path.length === 0 || request.signal?.aborted) return undefined;
-    if (!statSync(path).isFile()) return undefined;
+    const stats = statSync(path);
+    if (!stats.isFile()) return undefined;
     const limits = resolveLatestUsageRequest(request);
     const records: CodexRecord[] = []; // newest first
     let tokenCounts = 0;
@@ -34,6 +35,7 @@ export function readCodexLatestUsage(request: ReadLatestUsageRequest): LatestUsa
     let modelFound = false;
     let windowFound = false;
     let windowMissing = false;
+    let floor: number | undefined;
     const tail = readJsonlTail(path, {
       maxBytes: limits.maxBytes,
       chunkBytes: limits.chunkBytes,
@@ -42,6 +44,9 @@ export function readCodexLatestUsage(request: ReadLatestUsageRequest): LatestUsa
       ...(limits.deadlineAt !== undefined ? { deadlineAt: limits.deadlineAt } : {}),
       visit: (entry, info) => {
         if (!isCodexRolloutLine(entry)) return 'continue';
+        // Older usage only from the window the newest was found in (history never lengthens the read);
+        // past it the read goes on only for the model and window of the records kept.
+        if (!quotaMet && floor !== undefined && info.offset < floor) quotaMet = true;
         for (const record of parseCodexLine(entry, info.offset)) {
           if (record.type === 'usage') {
             // Records beyond the quota would only lengthen the history past what was asked.
@@ -51,6 +56,7 @@ export function readCodexLatestUsage(request: ReadLatestUsageRequest): LatestUsa
               if (record.contextWindow === undefined) windowMissing = true;
             } else usageRecords += 1;
             records.push(record);
+            floor ??= latestUsageHistoryFloor(stats.size, info.offset, limits.chunkBytes);
           } else if (record.type === 'turn-context' || record.type === 'turn-start') {
             records.push(record);
             // Only a context or start older than every kept record names their model or window.

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { latestUsageOf, readJsonlTail, resolveLatestUsageRequest, type LatestUsage, type ReadLatestUsageRequest } from '@agent-checkpoint/core';
+import { latestUsageHistoryFloor, latestUsageOf, readJsonlTail, resolveLatestUsageRequest, type LatestUsage, type ReadLatestUsageRequest } from '@agent-checkpoint/core';
 import { classifyGeminiRecord, type GeminiRecord } from './gemini-record.ts';
 import { geminiUsageRecords, hasGeminiUsage } from './gemini-usage-records.ts';
 import { readGeminiLegacyJson } from './read-gemini-legacy-json.ts';
@@ -11,8 +11,9 @@ import { SNIFF_BYTES, sniffGeminiFile } from './sniff-gemini-file.ts';
  * ({@link reduceGeminiRecords}) and usage extraction ({@link geminiUsageRecords}), so the numbers are
  * those `readTurn` reports.
  *
- * JSON Lines are read backwards from the end until `history` messages whose final copy (the newest,
- * met first) carries tokens were seen, or a `$set.messages` reset, never past the cap. With a
+ * JSON Lines are read backwards from the end until a message whose final copy (the newest, met first)
+ * carries tokens is found, never past the cap; older ones, up to `history`, only from the window that
+ * one was found in, and never past a `$set.messages` reset. With a
  * `$rewindTo` among the lines read, the records are replayed to count only the messages that survive
  * it. A file no larger than the cap is sniffed first (4 KiB) so that an older single-document `.json`
  * recording is parsed whole, as `readTurn` does; a larger one cannot be. Never throws.
@@ -45,6 +46,7 @@ export function readGeminiLatestUsage(request: ReadLatestUsageRequest): LatestUs
     const counted = new Set<string>();
     const finalSeen = new Set<string>();
     let rewinds = 0;
+    let floor: number | undefined;
     const enough = (): boolean => {
       if (counted.size < limits.history) return false;
       if (rewinds === 0) return true;
@@ -56,7 +58,9 @@ export function readGeminiLatestUsage(request: ReadLatestUsageRequest): LatestUs
       chunkBytes: limits.chunkBytes,
       ...(request.signal ? { signal: request.signal } : {}),
       ...(limits.deadlineAt !== undefined ? { deadlineAt: limits.deadlineAt } : {}),
-      visit: (entry) => {
+      visit: (entry, info) => {
+        // Older records only from the window the newest was found in: history never lengthens the read.
+        if (floor !== undefined && info.offset < floor) return 'stop';
         const record = classifyGeminiRecord(entry);
         if (record.kind === 'unknown') return 'continue';
         if (record.kind === 'set' && record.messages === undefined) return 'continue';
@@ -70,7 +74,10 @@ export function readGeminiLatestUsage(request: ReadLatestUsageRequest): LatestUs
         if (record.kind !== 'message' || finalSeen.has(record.message.id)) return 'continue';
         // Read backwards, the first copy met is the message's final one: it alone decides.
         finalSeen.add(record.message.id);
-        if (hasGeminiUsage(record.message)) counted.add(record.message.id);
+        if (hasGeminiUsage(record.message)) {
+          counted.add(record.message.id);
+          floor ??= latestUsageHistoryFloor(stats.size, info.offset, limits.chunkBytes);
+        }
         return enough() ? 'stop' : 'continue';
       },
     });

@@ -31,6 +31,12 @@ export interface LatestUsageConformanceOptions {
    * `readLatestUsage().usage` must equal `readTurn().tokenUsage` and the histories must agree.
    */
   readonly fixtures: readonly string[];
+  /**
+   * Bytes the reader may read from the start of a file no larger than the cap to tell its format
+   * (Gemini sniffs 4 KiB for the older single-document recording); counted in `readStats.bytesRead`.
+   * Default 0.
+   */
+  readonly headBytes?: number;
   /** Other agents' transcripts: never this agent's usage. */
   readonly foreignFixtures?: readonly string[];
 }
@@ -51,7 +57,8 @@ const MIB = 1024 * KIB;
  * - the read is bounded: the first window is 64 KiB, a huge (sparse, 256 MiB) file with usage only at
  *   its end is answered from its tail, a record beyond the cap is never seen, `readStats.bytesRead`
  *   never exceeds the cap;
- * - `history` holds the newest records, oldest first, ending with `usage`.
+ * - `history` holds the newest records, oldest first, ending with `usage`, and never lengthens the
+ *   read past the window the newest record was found in.
  */
 export function describeLatestUsageConformance(options: LatestUsageConformanceOptions): void {
   const { reader, agent, usageLine } = options;
@@ -191,7 +198,7 @@ export function describeLatestUsageConformance(options: LatestUsageConformanceOp
 
     it('returns the newest `history` records, oldest first, ending with usage', async () => {
       const records = Array.from({ length: 30 }, (_, i) => usageLine(1000 * (i + 1), i + 1));
-      const path = temp.write('history.jsonl', records.map((line) => `${line}\n${filler(2 * KIB)}`).join(''));
+      const path = temp.write('history.jsonl', records.map((line) => `${line}\n${filler(900)}`).join(''));
       const five = await read({ transcriptPath: path, history: 5 });
       expect(five?.history.map((u) => u.contextTokens)).toEqual([26000, 27000, 28000, 29000, 30000]);
       expect(five?.usage.contextTokens).toBe(30000);
@@ -199,6 +206,17 @@ export function describeLatestUsageConformance(options: LatestUsageConformanceOp
       expect(all?.history).toHaveLength(30);
       const byDefault = await read({ transcriptPath: path });
       expect(byDefault?.history).toHaveLength(20);
+    });
+
+    it('history never lengthens the read: older records only from the newest one\'s window', async () => {
+      // Ten records 100 KiB apart, the newest at the end: only it lies in the last 64 KiB.
+      const spread = Array.from({ length: 10 }, (_, i) => `${lines(usageLine(1000 * (i + 1), i + 1))}${filler(100 * KIB)}`).join('');
+      const path = temp.write('spread.jsonl', `${spread}${lines(usageLine(99_000, 11))}`);
+      const found = await read({ transcriptPath: path, history: 20 });
+      expect(found?.history.map((u) => u.contextTokens)).toEqual([99_000]);
+      // The newest record's chunk, plus at most the one that completes the line crossing its start
+      // (and the reader's head read: this file is within the cap).
+      expect(found?.readStats.bytesRead).toBeLessThanOrEqual(2 * LATEST_USAGE_INITIAL_BYTES + (options.headBytes ?? 0));
     });
 
     it('survives odd requests', async () => {

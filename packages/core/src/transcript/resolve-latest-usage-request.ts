@@ -54,3 +54,16 @@ export function latestUsageOf(records: readonly TokenUsage[], limit: number, rea
     readStats,
   };
 }
+
+/**
+ * Where the history stops: the start of the backwards chunk (`chunkBytes`, aligned on the end of the
+ * file, as `readJsonlTail` reads) that holds the newest record. Older records are collected only down
+ * to it, so asking for history never makes the read longer than finding the newest record did (at
+ * most the one more chunk that completes the line crossing this offset). The byte cap is for finding
+ * the newest record.
+ */
+export function latestUsageHistoryFloor(fileSize: number, newestOffset: number, chunkBytes: number): number {
+  const fromEnd = Math.max(0, fileSize - newestOffset);
+  const chunks = Math.max(1, Math.ceil(fromEnd / chunkBytes));
+  return Math.max(0, fileSize - chunks * chunkBytes);
+}

@@ -92,8 +92,10 @@ export interface ReadLatestUsageRequest {
   /** The hook's deadline (`Date.now()` clock, ms), checked while parsing like {@link ReadTurnRequest.deadlineAt}. */
   readonly deadlineAt?: number;
   /**
-   * How many records {@link LatestUsage.history} should hold, the newest included (1 = the newest
-   * only, the cheapest read). Default {@link DEFAULT_LATEST_USAGE_HISTORY}; clamped to 1…1000.
+   * How many records {@link LatestUsage.history} should hold at most, the newest included. Default
+   * {@link DEFAULT_LATEST_USAGE_HISTORY}; clamped to 1…1000. The history comes from the bytes read to
+   * find the newest record (the 64 KiB-aligned window that holds it): asking for more never makes the
+   * read longer than one more chunk (see `latestUsageHistoryFloor`).
    */
   readonly history?: number;
 }
@@ -107,8 +109,9 @@ export interface LatestUsage {
   readonly usage: TokenUsage;
   /**
    * Up to `request.history` records, oldest first, ending with {@link usage} (the shape of
-   * `TurnTimeline.usageHistory`, ready for `estimateContextGrowth`). May reach into earlier turns and
-   * holds fewer records when the cap, the start of the file or a reset of the agent's history came first.
+   * `TurnTimeline.usageHistory`, ready for `estimateContextGrowth`). May reach into earlier turns;
+   * holds fewer records when the window of the newest record, the start of the file or a reset of the
+   * agent's history came first.
    */
   readonly history: readonly TokenUsage[];
   readonly model?: string;
