@@ -52,3 +52,11 @@ describe('readCodexLatestUsage (Codex specifics)', () => {
     expect(readCodexLatestUsage({ transcriptPath: path })?.usage.contextTokens).toBe(700);
   });
 });
+
+describe('readCodexLatestUsage: window of token_usage_record rollouts', () => {
+  it('reads back to the turn start for the window even when the turn is longer than the first window', () => {
+    const big = 'z'.repeat(150 * 1024);
+    const path = write([taskStarted(1, 200_000), turnContext(2, 'gpt-5'), toolOutput(3, big), usageRecord(4, 1500), toolOutput(5, big), usageRecord(6, 2500)]);
+    expect(readCodexLatestUsage({ transcriptPath: path })?.usage).toEqual({ contextTokens: 2500, outputTokens: 2, contextWindow: 200_000, model: 'gpt-5', timestamp: ts(6) });
+  });
+});

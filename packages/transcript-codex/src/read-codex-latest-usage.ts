@@ -18,7 +18,8 @@ const USAGE_LINE = /"(?:token_count|token_usage_record|turn_context|task_started
  * The read goes back until it holds `history` records of the source `collectTokenUsage` will pick
  * (`token_count`; `token_usage_record` only in rollouts without any, checked back to the turn start)
  * or leaves the window the newest record was found in, then on to the turn context that names their
- * model (and to the turn start when a record lacks the window), never past the cap. Never throws: a missing, unreadable or foreign file gives undefined.
+ * model (and to the turn start when a record lacks the window), never past the cap. Never throws: a
+ * missing, unreadable or foreign file gives undefined.
  */
 export function readCodexLatestUsage(request: ReadLatestUsageRequest): LatestUsage | undefined {
   try {
@@ -51,10 +52,10 @@ export function readCodexLatestUsage(request: ReadLatestUsageRequest): LatestUsa
           if (record.type === 'usage') {
             // Records beyond the quota would only lengthen the history past what was asked.
             if (quotaMet) continue;
-            if (record.source === 'token_count') {
-              tokenCounts += 1;
-              if (record.contextWindow === undefined) windowMissing = true;
-            } else usageRecords += 1;
+            if (record.source === 'token_count') tokenCounts += 1;
+            else usageRecords += 1;
+            // `token_usage_record` never carries the window: it comes from the turn start.
+            if (record.contextWindow === undefined) windowMissing = true;
             records.push(record);
             floor ??= latestUsageHistoryFloor(stats.size, info.offset, limits.chunkBytes);
           } else if (record.type === 'turn-context' || record.type === 'turn-start') {
