@@ -1,4 +1,5 @@
 import { closeSync, ftruncateSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentId } from '../agent-id.ts';
 import { DEFAULT_PREFIX } from '../config/default-config.ts';
@@ -53,7 +54,8 @@ const MIB = 1024 * KIB;
  * - the numbers are the reader's own (`usage` equals `readTurn().tokenUsage` on every recording);
  * - bad input (missing path, directory, FIFO, empty, binary, foreign, usage-free) resolves to
  *   undefined, never a rejection;
- * - a corrupt or truncated last line is skipped: the last complete record wins;
+ * - a corrupt or truncated last line is skipped: the last complete record wins (also as a property
+ *   over random mixes of records, JSON without usage and garbage bytes);
  * - the read is bounded: the first window is 64 KiB, a huge (sparse, 256 MiB) file with usage only at
  *   its end is answered from its tail, a record beyond the cap is never seen, `readStats.bytesRead`
  *   never exceeds the cap;
@@ -217,6 +219,42 @@ export function describeLatestUsageConformance(options: LatestUsageConformanceOp
       // The newest record's chunk, plus at most the one that completes the line crossing its start
       // (and the reader's head read: this file is within the cap).
       expect(found?.readStats.bytesRead).toBeLessThanOrEqual(2 * LATEST_USAGE_INITIAL_BYTES + (options.headBytes ?? 0));
+    });
+
+    it('property: the newest complete record wins, whatever junk lies around it', async () => {
+      const item = fc.oneof(
+        fc.integer({ min: 1, max: 5_000_000 }).map((tokens) => ({ kind: 'usage' as const, tokens })),
+        fc.constant({ kind: 'filler' as const }),
+        fc.uint8Array({ minLength: 1, maxLength: 300 }).map((bytes) => ({ kind: 'garbage' as const, text: Buffer.from(bytes).toString('latin1').replace(/\n/g, ' ') })),
+      );
+      await fc.assert(
+        fc.asyncProperty(fc.array(item, { maxLength: 25 }), fc.boolean(), async (items, cutLast) => {
+          let index = 0;
+          const parts: string[] = [];
+          const expected: number[] = [];
+          for (const entry of items) {
+            if (entry.kind === 'usage') {
+              index += 1;
+              parts.push(`${usageLine(entry.tokens, index)}\n`);
+              expected.push(entry.tokens);
+            } else parts.push(entry.kind === 'filler' ? filler(200) : `${entry.text}\n`);
+          }
+          let text = parts.join('');
+          if (cutLast) {
+            // A record still being written at the end: never reported.
+            const partial = usageLine(123_456_789, index + 1);
+            const lastLineStart = partial.lastIndexOf('\n') + 1;
+            text += partial.slice(0, lastLineStart + Math.floor((partial.length - lastLineStart) / 2));
+          }
+          const found = await read({ transcriptPath: temp.put('property.jsonl', text), history: 5 });
+          if (expected.length === 0) expect(found).toBeUndefined();
+          else {
+            expect(found?.usage.contextTokens).toBe(expected.at(-1));
+            expect(found?.history.map((u) => u.contextTokens)).toEqual(expected.slice(-5));
+          }
+        }),
+        { numRuns: 60 },
+      );
     });
 
     it('survives odd requests', async () => {
