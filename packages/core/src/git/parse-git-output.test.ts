@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parseLogNameStatus } from './parse-log-name-status.ts';
 import { parseStatusV2, statusFromXY } from './parse-status-v2.ts';
 
@@ -99,6 +99,34 @@ describe('parseStatusV2', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('reads ordinary records of SHA-256 repositories and records with unexpected field widths', () => {
+    const H256 = 'b'.repeat(64);
+    const out = z(
+      `1 .M N... ${modes} ${H256} ${H256} sha 256.ts`,
+      `1 A. N... ${modes} ${H} ${H} sha1 name.ts`,
+      // Wider modes than git prints, a short object name: split on spaces instead.
+      `1 .D N... 1000644 100644 100644 abc ${H} wide fields.ts`,
+      `1 .M N... ${modes} ${H} ${H} `,
+    );
+    expect(parseStatusV2(out).entries.map((e) => [e.status, e.path.toString()])).toEqual([
+      ['modified', 'sha 256.ts'],
+      ['added', 'sha1 name.ts'],
+      ['deleted', 'wide fields.ts'],
+    ]);
+  });
+
+  it('costs one native search per ordinary record (the hook parses cold, where each call is ~1 µs)', () => {
+    const records = Array.from({ length: 1000 }, (_, i) => `1 .M N... ${modes} ${H} ${H} src/file-${i}.ts`);
+    const out = z(`# branch.oid ${H}`, '# branch.head main', ...records);
+    const indexOf = vi.spyOn(Buffer.prototype, 'indexOf');
+    try {
+      expect(parseStatusV2(out).entries).toHaveLength(1000);
+      expect(indexOf.mock.calls.length).toBeLessThanOrEqual(1000 + 3);
+    } finally {
+      indexOf.mockRestore();
+    }
   });
 
   it('maps XY codes relative to HEAD', () => {
