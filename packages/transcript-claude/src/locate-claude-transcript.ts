@@ -2,7 +2,6 @@ import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { LocateTranscriptRequest } from '@agent-checkpoint/core';
-import fg from 'fast-glob';
 
 /**
  * Session ids are UUIDs in practice. Accept word characters and dashes only, so an id can never
@@ -38,6 +37,9 @@ export async function locateClaudeTranscript(request: LocateTranscriptRequest): 
       const direct = join(projects, claudeProjectSlug(request.cwd), `${sessionId}.jsonl`);
       if (isFile(direct)) return direct;
     }
+    // Loaded on first use: the fallback search is rare, and fast-glob's module set would otherwise be
+    // initialised in every hook process that imports this reader.
+    const { default: fg } = await import('fast-glob');
     const matches = await fg(`*/${sessionId}.jsonl`, {
       cwd: projects,
       absolute: true,

@@ -2,7 +2,6 @@ import { readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type { LocateTranscriptRequest } from '@agent-checkpoint/core';
-import fg from 'fast-glob';
 
 /** Options of {@link locateCodexRollout}. */
 export interface LocateCodexRolloutOptions {
@@ -45,6 +44,9 @@ export async function locateCodexRollout(request: LocateTranscriptRequest, optio
       const fromDb = await rolloutPathFromStateDb(home, threadId);
       if (fromDb) return fromDb;
     }
+    // Loaded on first use: the fallback search is rare, and fast-glob's module set would otherwise be
+    // initialised in every hook process that imports this reader.
+    const { default: fg } = await import('fast-glob');
     const matches = await fg(`sessions/*/*/*/rollout-*${suffix}`, {
       cwd: home,
       absolute: true,

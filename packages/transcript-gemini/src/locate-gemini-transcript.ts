@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type { LocateTranscriptRequest } from '@agent-checkpoint/core';
-import fg from 'fast-glob';
 import { SNIFF_BYTES, sniffGeminiFile } from './sniff-gemini-file.ts';
 
 /**
@@ -32,6 +31,9 @@ export async function locateGeminiTranscript(request: LocateTranscriptRequest): 
     const base = cliHome !== undefined && cliHome.length > 0 ? cliHome : (request.homeDir ?? homedir());
     const root = join(base, '.gemini', 'tmp');
     const short = sessionId.slice(0, 8);
+    // Loaded on first use: the fallback search is rare, and fast-glob's module set would otherwise be
+    // initialised in every hook process that imports this reader.
+    const { default: fg } = await import('fast-glob');
     const entries = await fg([`*/chats/session-*-${short}.jsonl`, `*/chats/session-*-${short}.json`], {
       cwd: root,
       absolute: true,

@@ -8,12 +8,20 @@ import { mainBundleOptions } from '../../build-hook.mjs';
 // use, which the escape-hatch stop pays on every blocked turn (docs/benchmarks.md). The checkpoint
 // phase, behind the lazy import of run-checkpoint-phase.ts, may use the root.
 
-async function staticGraph(): Promise<Set<string>> {
+type Inputs = Awaited<ReturnType<typeof build>>['metafile']['inputs'];
+let bundleInputs: Promise<Inputs> | undefined;
+
+function inputsOfBundle(): Promise<Inputs> {
   const options = mainBundleOptions('/dev/null/unused.cjs') as Parameters<typeof build>[0];
-  const result = await build({ ...options, write: false, metafile: true, logLevel: 'silent' });
-  const inputs = result.metafile.inputs;
-  const entry = Object.keys(inputs).find((path) => path.endsWith('src/cli.ts'));
-  if (entry === undefined) throw new Error('cli.ts not in the metafile');
+  bundleInputs ??= build({ ...options, write: false, metafile: true, logLevel: 'silent' }).then((result) => result.metafile.inputs);
+  return bundleInputs;
+}
+
+/** Every module the bundled module ending in `entrySuffix` imports statically, transitively. */
+async function staticGraph(entrySuffix = 'src/cli.ts'): Promise<Set<string>> {
+  const inputs = await inputsOfBundle();
+  const entry = Object.keys(inputs).find((path) => path.endsWith(entrySuffix));
+  if (entry === undefined) throw new Error(`${entrySuffix} not in the metafile`);
   const seen = new Set<string>();
   const stack = [entry];
   while (stack.length > 0) {
@@ -32,5 +40,14 @@ describe('the hook bundle', () => {
     expect([...graph].some((path) => path.endsWith('core/src/hot-path.ts'))).toBe(true);
     // The pipeline itself stays lazy.
     expect([...graph].filter((path) => /core\/src\/(engine|git|config)\//.test(path))).toEqual([]);
+  }, 60_000);
+
+  it('initialises fast-glob only when a fallback search runs, not with core or the transcript readers', async () => {
+    // The readers find the transcript at the payload's path; fast-glob (with micromatch, braces and
+    // @nodelib) is their last resort, and its module bodies and compiled code cost every hook process.
+    for (const root of ['core/src/index.ts', 'transcript-claude/src/index.ts', 'transcript-gemini/src/index.ts', 'transcript-codex/src/index.ts']) {
+      const graph = await staticGraph(root);
+      expect([...graph].filter((path) => path.includes('/fast-glob@')), root).toEqual([]);
+    }
   }, 60_000);
 });
