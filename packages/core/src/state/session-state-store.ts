@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { lockSync } from './directory-lock.ts';
 import { describeReadFailure } from './read-regular-file.ts';
 import type { SessionState } from './session-state.ts';
 import { SessionStateSchema, emptySessionState } from './session-state.ts';
@@ -18,7 +19,7 @@ export const DEFAULT_LOCK_WAIT_MS = 3000;
 
 /**
  * A lock older than this is considered abandoned (its process died) and is taken over. Updates hold
- * the lock for milliseconds; proper-lockfile refreshes the lock's mtime while it is held.
+ * the lock for milliseconds, in one synchronous section.
  */
 const LOCK_STALE_MS = 5000;
 
@@ -93,8 +94,8 @@ export interface UpdateSessionStateResult<T> {
  * Read-modify-write a session's state under an inter-process lock, so concurrent hooks of the same
  * session see each other's updates (read, decide and write happen as one step).
  *
- * The lock is a `<file>.lock` directory (proper-lockfile: atomic `mkdir`, mtime kept fresh while
- * held, taken over when older than 5 s, so a crashed hook cannot block the session for long). The wait
+ * The lock is a `<file>.lock` directory ({@link lockSync}: atomic `mkdir`, proper-lockfile's layout,
+ * taken over when older than 5 s, so a crashed hook cannot block the session for long). The wait
  * is bounded by `lockWaitMs`; past it this rejects with a {@link StateLockTimeoutError}, and callers
  * fail open. The write is atomic (temp file + rename, no fsync: see {@link replacePrivateFileSync})
  * with mode 0600 in a 0700 directory.
@@ -111,17 +112,11 @@ export async function updateSessionState<T>(
   options: UpdateSessionStateOptions = {},
 ): Promise<UpdateSessionStateResult<T>> {
   const path = sessionStatePath(location);
-  // Imported on first use: only a run that delivers a checkpoint takes the lock.
-  const { default: lockfile } = await import('proper-lockfile');
   ensurePrivateDirSync(location.stateDir, relative(location.stateDir, sessionsDir(location.stateDir)));
   const waitMs = Math.max(0, options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS);
-  const compromised: string[] = [];
   let release: () => void;
   try {
-    release = await lockWithin(lockfile, path, waitMs, (error) => {
-      // The default throws from a timer, which would crash the hook process.
-      compromised.push(`state: lock of ${path} was compromised: ${error.message}`);
-    });
+    release = await lockWithin(path, waitMs);
   } catch (error) {
     throw new StateLockTimeoutError(path, waitMs, error);
   }
@@ -129,35 +124,27 @@ export async function updateSessionState<T>(
     const read = readSessionStateSync(location);
     const { state: next, value } = update(read.state);
     if (next !== undefined) replacePrivateFileSync(location.stateDir, path, `${JSON.stringify(next)}\n`);
-    return { state: next ?? read.state, value, written: next !== undefined, diagnostics: [...read.diagnostics, ...compromised] };
+    return { state: next ?? read.state, value, written: next !== undefined, diagnostics: read.diagnostics };
   } finally {
     try {
       release();
     } catch {
-      // Already released (compromised) or removed: nothing left to clean up.
+      // Removed by someone else already: nothing left to clean up.
     }
   }
 }
 
 /**
- * Take the session lock, waiting at most `waitMs` for another holder. Each attempt is proper-lockfile's
- * synchronous `lockSync` (mkdir, plus the stale check when the lock exists); between attempts of a held
- * lock it sleeps 5-50 ms with jitter. Errors other than "held" (an unwritable directory, a file where
- * the lock directory should be) are not worth waiting for and are thrown at once.
- *
- * Not proper-lockfile's own `retries`: the asynchronous lock it drives costs three thread-pool round
- * trips per attempt, and `retry` precomputes a timeout table per lock.
+ * Take the session lock, waiting at most `waitMs` for another holder. Each attempt is one synchronous
+ * {@link lockSync} (mkdir, plus the stale check when the lock exists); between attempts of a held lock
+ * it sleeps 5-50 ms with jitter. Errors other than "held" (an unwritable directory, a file where the
+ * lock directory should be) are not worth waiting for and are thrown at once.
  */
-async function lockWithin(
-  lockfile: typeof import('proper-lockfile'),
-  path: string,
-  waitMs: number,
-  onCompromised: (error: Error) => void,
-): Promise<() => void> {
+async function lockWithin(path: string, waitMs: number): Promise<() => void> {
   const deadline = Date.now() + waitMs;
   for (let attempt = 0; ; attempt += 1) {
     try {
-      return lockfile.lockSync(path, { realpath: false, stale: LOCK_STALE_MS, onCompromised });
+      return lockSync(path, LOCK_STALE_MS);
     } catch (error) {
       const remaining = deadline - Date.now();
       if (!isErrnoCode(error, 'ELOCKED') || remaining <= 0) throw error;

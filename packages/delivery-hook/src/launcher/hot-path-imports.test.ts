@@ -50,4 +50,11 @@ describe('the hook bundle', () => {
       expect([...graph].filter((path) => path.includes('/fast-glob@')), root).toEqual([]);
     }
   }, 60_000);
+
+  it('bundles no proper-lockfile or graceful-fs: the session lock is a mkdir lock of core', async () => {
+    // Loaded on every blocking run, proper-lockfile cost the hook its initialisation, graceful-fs's
+    // patched `fs` copies and signal-exit's exit handler (docs/benchmarks.md).
+    const inputs = Object.keys(await inputsOfBundle());
+    expect(inputs.filter((path) => /\/(proper-lockfile|graceful-fs)@/.test(path))).toEqual([]);
+  }, 60_000);
 });
