@@ -35,7 +35,9 @@ export interface ReadGitSnapshotOptions {
 }
 
 const DEFAULT_MAX_COMMITS = 100;
-const SLASH = 0x2f;
+const SLASH_BYTES = Buffer.from('/');
+/** What UTF-8 decoding puts in place of bytes that are not UTF-8. */
+const REPLACEMENT = '\uFFFD';
 
 /**
  * Read the file axis of a checkpoint: every uncommitted change of the repository containing `cwd`
@@ -133,7 +135,8 @@ async function readSnapshot(
   const logGuard = setTimeout(() => controller.abort(), options.timeoutMs);
   // The worktree files are stat'ed while `git log` (and the transcript read that tells it when the
   // turn began) is still running: at 5,000 changed files the stats are this process's largest cost.
-  const worktreeMtimes = statMtimes(absolutePaths(rootBytes, parsed.entries), options.signal);
+  const names = decodedPaths(parsed.entries);
+  const worktreeMtimes = statMtimes(statPaths(root, rootBytes, parsed.entries, names), options.signal);
   const log = await logCall;
   clearTimeout(logGuard);
   const committed: StatusEntry[] = [];
@@ -152,14 +155,15 @@ async function readSnapshot(
     diagnostics.push(`committed-during-turn files unavailable: ${log.message}`);
   }
   const mtimes = await worktreeMtimes;
-  const committedMtimes = await statMtimes(absolutePaths(rootBytes, committed), options.signal);
+  const committedNames = decodedPaths(committed);
+  const committedMtimes = await statMtimes(statPaths(root, rootBytes, committed, committedNames), options.signal);
 
   const files: ChangedFile[] = new Array<ChangedFile>(parsed.entries.length + committed.length);
   parsed.entries.forEach((entry, i) => {
-    files[i] = changedFile(entry, 'worktree', mtimes[i]);
+    files[i] = changedFile(entry, names[i] as string, 'worktree', mtimes[i]);
   });
   committed.forEach((entry, i) => {
-    const file = changedFile(entry, 'committed', committedMtimes[i]);
+    const file = changedFile(entry, committedNames[i] as string, 'committed', committedMtimes[i]);
     if (uncertain?.has(entry.path.toString('latin1'))) file.uncertainCommit = true;
     files[parsed.entries.length + i] = file;
   });
@@ -194,30 +198,37 @@ async function filterDriversFromGit(
   return failure ?? { kind: 'error', message: 'git config failed' };
 }
 
-/** `<root>/<path>` of every entry, as raw bytes: views into one buffer rather than a buffer each. */
-function absolutePaths(rootBytes: Buffer, entries: readonly StatusEntry[]): Buffer[] {
-  let size = 0;
-  for (const e of entries) size += rootBytes.length + 1 + e.path.length;
-  const all = Buffer.allocUnsafe(size);
-  const out = new Array<Buffer>(entries.length);
-  let at = 0;
-  entries.forEach((e, i) => {
-    const start = at;
-    at += rootBytes.copy(all, at);
-    all[at++] = SLASH;
-    at += e.path.copy(all, at);
-    out[i] = all.subarray(start, at);
-  });
+/** Every entry's path as `ChangedFile.path` has it: UTF-8, invalid bytes as U+FFFD. Decoded once per file. */
+function decodedPaths(entries: readonly StatusEntry[]): string[] {
+  const out = new Array<string>(entries.length);
+  for (let i = 0; i < entries.length; i++) out[i] = (entries[i] as StatusEntry).path.toString('utf8');
+  return out;
+}
+
+/**
+ * What to `lstat` for each entry: `<root>/<path>` as a string when both decoded without loss (no
+ * U+FFFD), else as raw bytes; `undefined` for a deleted file, which has nothing on disk to stat.
+ */
+function statPaths(root: string, rootBytes: Buffer, entries: readonly StatusEntry[], names: readonly string[]): (string | Buffer | undefined)[] {
+  const rootIsText = !root.includes(REPLACEMENT);
+  const out = new Array<string | Buffer | undefined>(entries.length);
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i] as StatusEntry;
+    if (entry.status === 'deleted') continue;
+    const name = names[i] as string;
+    out[i] = rootIsText && !name.includes(REPLACEMENT) ? `${root}/${name}` : Buffer.concat([rootBytes, SLASH_BYTES, entry.path]);
+  }
   return out;
 }
 
 /** A git entry as a {@link ChangedFile} (built without object spreads: there may be thousands). */
 function changedFile(
   entry: StatusEntry,
+  path: string,
   source: ChangedFile['source'],
   mtime: number | undefined,
 ): { -readonly [K in keyof ChangedFile]: ChangedFile[K] } {
-  const file: { -readonly [K in keyof ChangedFile]: ChangedFile[K] } = { path: entry.path.toString('utf8'), status: entry.status, source };
+  const file: { -readonly [K in keyof ChangedFile]: ChangedFile[K] } = { path, status: entry.status, source };
   if (entry.fromPath) file.fromPath = entry.fromPath.toString('utf8');
   if (mtime !== undefined && entry.status !== 'deleted') file.mtimeMs = mtime;
   return file;
