@@ -55,7 +55,7 @@ export function groupOfModule(module: string): string {
   if (/packages\/core\/src\/get-checkpoint/.test(module)) return 'core: other';
   if (/packages\/transcript-/.test(module)) return 'transcript reader';
   if (/packages\/delivery-hook\//.test(module)) return 'hook entry (payload, stdout)';
-  if (/node_modules/.test(module)) return 'dependencies (picomatch, fast-glob, proper-lockfile…)';
+  if (/node_modules/.test(module)) return 'dependencies (picomatch, ts-pattern, jsonc-parser…)';
   // esbuild's __esm/__commonJS helpers: V8 compiles a module body lazily when its init runs, and the
   // profiler books that compilation on the helper.
   return 'module init (lazy compile of module bodies)';
