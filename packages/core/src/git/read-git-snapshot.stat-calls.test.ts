@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 // (docs/benchmarks.md). Real calls, counted: `node:fs` is wrapped, not replaced.
 vi.mock('node:fs', async (importOriginal) => {
   const actual = await importOriginal<typeof import('node:fs')>();
-  return { ...actual, lstatSync: vi.fn(actual.lstatSync) };
+  return { ...actual, lstatSync: vi.fn<typeof actual.lstatSync>(actual.lstatSync) };
 });
 
 const { readGitSnapshot } = await import('./read-git-snapshot.ts');
