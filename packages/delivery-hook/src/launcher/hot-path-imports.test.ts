@@ -1,4 +1,4 @@
-import { build } from 'esbuild';
+import { build, type Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error -- plain ESM build script without type declarations
 import { mainBundleOptions } from '../../build-hook.mjs';
@@ -8,7 +8,7 @@ import { mainBundleOptions } from '../../build-hook.mjs';
 // use, which the escape-hatch stop pays on every blocked turn (docs/benchmarks.md). The checkpoint
 // phase, behind the lazy import of run-checkpoint-phase.ts, may use the root.
 
-type Inputs = Awaited<ReturnType<typeof build>>['metafile']['inputs'];
+type Inputs = Metafile['inputs'];
 let bundleInputs: Promise<Inputs> | undefined;
 
 function inputsOfBundle(): Promise<Inputs> {
