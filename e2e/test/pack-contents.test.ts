@@ -248,8 +248,8 @@ describe('the library packages', () => {
         // Real types, not `any`: each of these must be an error, or the directive itself is one.
         '// @ts-expect-error an AgentId is one of the supported agents',
         "export const unknownAgent: AgentId = 'vim';",
-        '// @ts-expect-error isAgentId takes a string',
-        'isAgentId(42);',
+        '// @ts-expect-error a TranscriptReader has its methods',
+        'export const notAReader: TranscriptReader = {};',
       ].join('\n');
       writeFileSync(path.join(consumer, 'consumer.ts'), `${consumerCode}\n`);
       writeFileSync(
