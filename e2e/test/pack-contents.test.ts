@@ -38,11 +38,11 @@ const inTarball = (file: string, specifier: string): string => path.posix.normal
 
 /**
  * Every module reference of the pack's built files that is neither a Node built-in nor a file in the
- * tarball nor (for a library) one of its declared dependencies, as `file: specifier`. Computed
- * specifiers count as unresolvable.
+ * tarball nor (for a library) one of its declared dependencies, as `file: specifier`. A bin may
+ * import no package at all, whatever its manifest declares. Computed specifiers count as unresolvable.
  */
 function unresolvedReferences(pack: PackedPackage): string[] {
-  const declared = new Set([...Object.keys(pack.manifest.dependencies ?? {}), ...Object.keys(pack.manifest.peerDependencies ?? {})]);
+  const declared = new Set(pack.manifest.bin !== undefined ? [] : [...Object.keys(pack.manifest.dependencies ?? {}), ...Object.keys(pack.manifest.peerDependencies ?? {})]);
   const files = new Set(pack.files);
   const problems: string[] = [];
   for (const file of pack.files.filter(isBuiltFile)) {
