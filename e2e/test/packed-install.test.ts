@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { materializeExample } from '../../fixtures/example/materialize-example.mjs';
 import { HOOK_BUNDLE } from '../src/harness/agent-checkpoint-bins.ts';
+import { cleanEnv } from '../src/harness/packed-packages.ts';
 
 // What a user gets from `npm install -g @agent-checkpoint/delivery-hook`: the packages as `pnpm pack`
 // builds them (prepack runs each package's build), installed by npm into a temp prefix. The
@@ -17,21 +18,6 @@ const PUBLISHED = ['core', 'transcript-claude', 'transcript-gemini', 'transcript
 let work: string;
 let prefix: string;
 let tarballs: Record<string, string>;
-
-/**
- * Our environment without the lifecycle variables of the `pnpm test` that runs us, so the nested tools
- * act as a user's would. Registry, proxy and certificate settings stay: the `npm_config_*` that pnpm
- * passes on (`npm_config_cafile` among them — removing it left npm retrying the registry until the time
- * limit on a machine behind a TLS-inspecting proxy) and the variables e2e/turbo.json lets through
- * turbo's strict environment.
- */
-function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!/^(npm_(lifecycle|package)_|npm_(execpath|node_execpath|command)$|npm_config_user_agent$|PNPM_|pnpm_)/i.test(key)) env[key] = value;
-  }
-  return { ...env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', ...extra };
-}
 
 beforeAll(() => {
   work = realpathSync(mkdtempSync(path.join(tmpdir(), 'ac-packed-')));
@@ -64,13 +50,18 @@ function tarList(tarball: string): string[] {
 describe('the packed packages, installed with npm install -g', () => {
   it('ship the bins with nothing stale: launcher, main bundle, legacy shim; no leftovers of earlier builds', () => {
     const hook = tarList(tarballs['delivery-hook']!);
-    expect(hook).toEqual(expect.arrayContaining(['package/dist/agent-checkpoint-hook.cjs', 'package/dist/agent-checkpoint-hook-main.cjs', 'package/dist/agent-checkpoint-hook.mjs', 'package/dist/index.js', 'package/dist/manage/index.js', 'package/README.md']));
+    expect(hook).toEqual(expect.arrayContaining(['package/dist/agent-checkpoint-hook.cjs', 'package/dist/agent-checkpoint-hook-main.cjs', 'package/dist/agent-checkpoint-hook.mjs', 'package/dist/index.js', 'package/README.md']));
     expect(tarList(tarballs['delivery-tmux']!)).toContain('package/dist/agent-checkpoint-tmux.mjs');
     expect(tarList(tarballs['core']!)).toEqual(expect.arrayContaining(['package/dist/index.js', 'package/schema.json']));
     // Every chunk in dist/ is one the current build imports (a clean dist/ per build).
     const installed = path.join(prefix, 'lib', 'node_modules', '@agent-checkpoint', 'delivery-hook', 'dist');
-    const chunks = readdirSync(installed).filter((name) => name.endsWith('.js') && name !== 'index.js');
-    const entries = ['index.js', path.join('manage', 'index.js')].map((name) => readFileSync(path.join(installed, name), 'utf8')).join('\n');
+    // The entries are the published exports (the `./manage` entry of earlier versions moved to the
+    // private setup-kit, which the bundles inline).
+    const manifest = JSON.parse(readFileSync(path.join(installed, '..', 'package.json'), 'utf8')) as { exports: Record<string, string> };
+    const entryFiles = Object.values(manifest.exports).map((target) => path.relative('dist', target));
+    expect(entryFiles).toContain('index.js');
+    const chunks = readdirSync(installed).filter((name) => name.endsWith('.js') && !entryFiles.includes(name));
+    const entries = entryFiles.map((name) => readFileSync(path.join(installed, name), 'utf8')).join('\n');
     const referenced = (chunk: string): boolean => entries.includes(chunk) || chunks.some((other) => other !== chunk && readFileSync(path.join(installed, other), 'utf8').includes(chunk));
     expect(chunks.filter((chunk) => !referenced(chunk))).toEqual([]);
   });

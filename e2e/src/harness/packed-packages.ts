@@ -50,8 +50,9 @@ export function publishedPackageDirs(): string[] {
 /**
  * Our environment without the lifecycle variables of the `pnpm test` that runs us, so nested tools
  * act as a user's would. Registry, proxy and certificate settings stay: the `npm_config_*` that pnpm
- * passes on (`npm_config_cafile` among them) and the variables e2e/turbo.json lets through turbo's
- * strict environment.
+ * passes on (`npm_config_cafile` among them — removing it left npm retrying the registry until the
+ * time limit on a machine behind a TLS-inspecting proxy) and the variables e2e/turbo.json lets through
+ * turbo's strict environment.
  */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
