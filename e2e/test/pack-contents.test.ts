@@ -31,6 +31,17 @@ afterAll(() => {
 const isBuiltin = (specifier: string): boolean => specifier.startsWith('node:') || builtinModules.includes(specifier);
 /** `zod/mini` → `zod`, `@scope/name/sub` → `@scope/name`. */
 const packageName = (specifier: string): string => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+/**
+ * Whether a specifier naming one of our packages is a subpath its published exports have (the
+ * workspace exports more, e.g. core's `./conformance`, which a user's install does not); a
+ * third-party specifier counts as exported.
+ */
+const publishedSubpath = (specifier: string): boolean => {
+  const target = packs.find((pack) => pack.name === packageName(specifier));
+  if (target === undefined) return true;
+  const subpath = `.${specifier.slice(target.name.length)}`;
+  return Object.hasOwn(target.manifest.exports ?? {}, subpath);
+};
 const isBuiltFile = (file: string): boolean => /\.(c|m)?js$/.test(file) || file.endsWith('.d.ts');
 
 /** Where a relative reference of `file` lands, as a path in the tarball. */
@@ -38,8 +49,9 @@ const inTarball = (file: string, specifier: string): string => path.posix.normal
 
 /**
  * Every module reference of the pack's built files that is neither a Node built-in nor a file in the
- * tarball nor (for a library) one of its declared dependencies, as `file: specifier`. A bin may
- * import no package at all, whatever its manifest declares. Computed specifiers count as unresolvable.
+ * tarball nor (for a library) one of its declared dependencies — ours only by a subpath they publish —
+ * as `file: specifier`. A bin may import no package at all, whatever its manifest declares. Computed
+ * specifiers count as unresolvable.
  */
 function unresolvedReferences(pack: PackedPackage): string[] {
   const declared = new Set(pack.manifest.bin !== undefined ? [] : [...Object.keys(pack.manifest.dependencies ?? {}), ...Object.keys(pack.manifest.peerDependencies ?? {})]);
@@ -55,6 +67,7 @@ function unresolvedReferences(pack: PackedPackage): string[] {
         const candidates = file.endsWith('.d.ts') ? [target.replace(/\.js$/, '.d.ts'), target] : [target];
         if (!candidates.some((candidate) => files.has(candidate))) problems.push(`${file}: ${specifier} (not in the tarball)`);
       } else if (!isBuiltin(specifier) && !declared.has(packageName(specifier))) problems.push(`${file}: ${specifier}`);
+      else if (!isBuiltin(specifier) && !publishedSubpath(specifier)) problems.push(`${file}: ${specifier} (not exported by the published package)`);
     }
   }
   return problems;
@@ -190,6 +203,9 @@ describe('the bin packages (delivery-hook, delivery-tmux)', () => {
 describe('the library packages', () => {
   it('import only Node built-ins, files of the tarball and their declared dependencies (JavaScript and declarations)', () => {
     for (const pack of libraries()) expect(unresolvedReferences(pack), pack.name).toEqual([]);
+    // The subpath rule tells the workspace's exports from the published ones.
+    expect(publishedSubpath('@agent-checkpoint/core/hot-path')).toBe(true);
+    expect(publishedSubpath('@agent-checkpoint/core/conformance')).toBe(false);
   });
 
   describe('installed as published into a consumer project', () => {
