@@ -75,4 +75,6 @@ export type * from './turn-end/turn-end-event.ts';
 export type * from './turn-end/turn-end-decision.ts';
 export { checkTurnEndEarly, type EarlyTurnEndFacts, type EarlyTurnEndResult, type EarlyTurnEndPassReason } from './turn-end/early-pass.ts';
 export { isOwnCheckpoint } from './turn-end/is-own-checkpoint.ts';
+export * from './turn-end/turn-end-notice.ts';
+export * from './state/claim-notices.ts';
 export { optInsExtension, wantsOptIns, type OptInsDetail } from './opt-ins/opt-ins-extension.ts';

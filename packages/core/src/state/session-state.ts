@@ -46,10 +46,18 @@ export interface SessionState {
    * oldest first: readers count a plain user message as our checkpoint only when it is one of them.
    */
   readonly delivered?: readonly string[];
+  /**
+   * Digests (`noticeDigest`) of the user notices already shown in this session (a broken config, an
+   * unreadable transcript…), oldest first and bounded: each distinct notice is shown once.
+   */
+  readonly noticesShown?: readonly string[];
 }
 
 /** How many delivered-message digests a session state keeps. */
 export const MAX_DELIVERED_KEPT = 16;
+
+/** How many shown-notice digests a session state keeps (a session rarely sees more than two). */
+export const MAX_NOTICES_KEPT = 16;
 
 /**
  * What a session remembers about its context window, so a level's line is said once and a handoff is
@@ -119,6 +127,7 @@ export const SessionStateSchema = z.looseObject({
     }),
   ),
   delivered: z.optional(z.array(z.string().check(z.maxLength(80))).check(z.maxLength(MAX_DELIVERED_KEPT * 4))),
+  noticesShown: z.optional(z.array(z.string().check(z.maxLength(80))).check(z.maxLength(MAX_NOTICES_KEPT * 4))),
   commitGate: z.optional(
     z.looseObject({
       turnId: z.string().check(z.minLength(1)),
@@ -168,4 +177,10 @@ export function recordBlock(state: SessionState, turnId: string, now: Date): Ses
 export function recordDelivered(state: SessionState, digest: string): SessionState {
   const delivered = [...(state.delivered ?? []).filter((d) => d !== digest), digest].slice(-MAX_DELIVERED_KEPT);
   return { ...state, delivered };
+}
+
+/** The state after these notice digests were shown: kept newest last, bounded. */
+export function recordNoticesShown(state: SessionState, digests: readonly string[]): SessionState {
+  const kept = (state.noticesShown ?? []).filter((d) => !digests.includes(d));
+  return { ...state, noticesShown: [...kept, ...digests].slice(-MAX_NOTICES_KEPT) };
 }

@@ -303,3 +303,62 @@ describe('runTurnEnd: extensions', () => {
     expect(withMessage.message).toContain('Context is at 91% (L3); had a message: true.');
   });
 });
+
+describe('runTurnEnd: notices for the user', () => {
+  it('a clean turn has none, pass or block', async () => {
+    const w = world();
+    actionableTurn(w);
+    expect(await runTurnEnd(event(w))).toMatchObject({ kind: 'block', notices: [] });
+    const quiet = world();
+    quiet.writeTurn([]);
+    expect(await runTurnEnd(event(quiet))).toMatchObject({ kind: 'pass', reason: 'silent', notices: [] });
+  });
+
+  it('a broken project config: the decision is the same as with no file, plus a config-broken notice quoting the problem', async () => {
+    const w = world();
+    actionableTurn(w);
+    w.repo.write('.agent-checkpoint.json', '{\n  "categories": [\n  }\n');
+    const decision = await runTurnEnd(event(w));
+    expect(decision.notices).toEqual([{ kind: 'config-broken', text: expect.stringMatching(/^agent-checkpoint: configuration problem: .*\.agent-checkpoint\.json: invalid configuration, file ignored: /) }]);
+    expect(decision.notices[0]!.text).toContain('`agent-checkpoint-hook doctor`');
+    // The notice never reaches the message.
+    if (decision.kind === 'block') expect(decision.message).not.toContain('configuration problem');
+  });
+
+  it('an untrusted privileged key: a config-untrusted notice naming the key and `trust`; the rest of the file applies', async () => {
+    const w = world({ ...PROJECT_CONFIG, runTests: { enabled: true, command: 'make test' } });
+    actionableTurn(w);
+    const decision = await runTurnEnd(event(w));
+    expect(decision).toMatchObject({ kind: 'block', mode: 'actionable' });
+    expect(decision.notices).toEqual([
+      { kind: 'config-untrusted', text: expect.stringMatching(/runTests\.enabled, runTests\.command are ignored\. .*`agent-checkpoint-hook trust`/) },
+    ]);
+  });
+
+  it('a transcript path that is a directory: a transcript-unreadable notice; the checkpoint falls back to the files', async () => {
+    const w = world();
+    actionableTurn(w);
+    const dir = join(w.transcript, '..', 'a-directory');
+    mkdirSync(dir);
+    const decision = await runTurnEnd(event(w, { transcript: { kind: 'path', path: dir } }));
+    expect(decision.kind).toBe('block');
+    expect(decision.notices).toEqual([{ kind: 'transcript-unreadable', text: expect.stringContaining(`${dir} is not a regular file`) }]);
+    expect(w.reads).toEqual([]);
+  });
+
+  it('a transcript the reader calls unknown-format: a transcript-unknown-format notice', async () => {
+    const w = world();
+    actionableTurn(w);
+    w.writeTurn([], { hasData: false, diagnostics: [{ level: 'warn', code: 'unknown-format', message: 'No line of the file is valid JSON' }] });
+    const decision = await runTurnEnd(event(w));
+    expect(decision.notices).toEqual([{ kind: 'transcript-unknown-format', text: expect.stringContaining('No line of the file is valid JSON') }]);
+  });
+
+  it('a FIFO as the project config: the pass carries a config-unusable notice', async () => {
+    const w = world();
+    const config = join(w.repo.dir, '.agent-checkpoint.json');
+    spawnSync('rm', [config]);
+    expect(spawnSync('mkfifo', [config]).status).toBe(0);
+    expect(await runTurnEnd(event(w))).toMatchObject({ kind: 'pass', reason: 'config-unusable', notices: [{ kind: 'config-unusable', text: expect.stringContaining(config) }] });
+  });
+});

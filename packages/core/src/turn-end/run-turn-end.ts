@@ -14,6 +14,7 @@ import { isOwnCheckpoint } from './is-own-checkpoint.ts';
 import type { TurnEndBlock, TurnEndClaimOptions, TurnEndDecision, TurnEndPass, TurnEndPassReason, TurnEndPreview } from './turn-end-decision.ts';
 import type { TurnEndEvent, TurnEndLog } from './turn-end-event.ts';
 import type { TurnEndExtension } from './turn-end-extension.ts';
+import { configNotices, configUnusableNotice, transcriptNotice, transcriptUnreadableNotice, type TurnEndNotice } from './turn-end-notice.ts';
 
 /**
  * The turn-end pipeline every route runs: from a normalised {@link TurnEndEvent} to a decision.
@@ -71,6 +72,8 @@ async function evaluate(event: TurnEndEvent, mode: Mode): Promise<Evaluated> {
     mark = now;
   };
   const decide = mode === 'decide';
+  // For the user, once per session (the route records what it showed): never part of the decision.
+  const notices: TurnEndNotice[] = [];
   let skippedExtensions: readonly string[] = [];
 
   let offSwitch = event.offSwitch;
@@ -80,7 +83,7 @@ async function evaluate(event: TurnEndEvent, mode: Mode): Promise<Evaluated> {
   }
   const done = (decision: TurnEndPass | TurnEndBlock): Evaluated => ({ decision, offSwitch, skippedExtensions });
   const pass = (reason: TurnEndPassReason, detail: string, extra: Partial<TurnEndPass> = {}): Evaluated =>
-    done({ kind: 'pass', reason, detail, ...extra, timings });
+    done({ kind: 'pass', reason, detail, ...extra, notices: [...notices], timings });
   if (offSwitch.off && decide) return pass('switched-off', `checkpoints are off (${offSwitch.source}: ${offSwitch.detail})`);
 
   const loadedConfig = await loadTurnEndConfig({
@@ -91,11 +94,13 @@ async function evaluate(event: TurnEndEvent, mode: Mode): Promise<Evaluated> {
   lap('config');
   if (loadedConfig.kind === 'unusable') {
     log.warn(`${loadedConfig.path} is not a regular file (a FIFO or device would block the hook); letting the stop pass`);
+    notices.push(configUnusableNotice(loadedConfig.path));
     return pass('config-unusable', loadedConfig.detail);
   }
   const loaded = loadedConfig.loaded;
   // A broken config file is the user's to fix, and it is ignored as a whole: always say so.
   for (const note of loaded.diagnostics) log.warn(`config: ${note}`);
+  notices.push(...configNotices(loaded));
   const { config } = loaded;
   if (!config.enabled && decide) return pass('disabled', '"enabled": false', { config: loaded });
 
@@ -134,7 +139,7 @@ async function evaluate(event: TurnEndEvent, mode: Mode): Promise<Evaluated> {
     extensions = [];
   }
 
-  const transcript = await findTranscript(event, log);
+  const transcript = await findTranscript(event, log, notices);
   if (decide && event.admitTranscript !== undefined) {
     const refused = await event.admitTranscript(transcript?.path);
     if (refused !== undefined) return pass('route-refused', refused, { config: loaded });
@@ -142,6 +147,8 @@ async function evaluate(event: TurnEndEvent, mode: Mode): Promise<Evaluated> {
   const outcome = await compute(event, loaded, transcript, deliveredDigests, extensions);
   lap('checkpoint');
   for (const note of outcome.diagnostics) log.debug(`checkpoint: ${note}`);
+  const unreadable = transcriptNotice(outcome.timeline);
+  if (unreadable !== undefined) notices.push(unreadable);
   const lastUser = outcome.timeline?.lastUserMessage;
   if (own && decide && lastUser !== undefined && isOwn(lastUser)) {
     return pass('own-checkpoint-turn', 'the last user message in the transcript is our own checkpoint', { config: loaded, outcome });
@@ -172,6 +179,7 @@ async function evaluate(event: TurnEndEvent, mode: Mode): Promise<Evaluated> {
     transcriptPath: transcript?.path,
     turnKey,
     loopGuard,
+    notices: [...notices],
     timings,
   });
 }
@@ -191,15 +199,21 @@ async function readState(
 }
 
 /** The transcript to read, given or located, with its reader; undefined when there is none to read. */
-async function findTranscript(event: TurnEndEvent, log: TurnEndLog): Promise<{ readonly reader: TranscriptReader; readonly path: string } | undefined> {
+async function findTranscript(
+  event: TurnEndEvent,
+  log: TurnEndLog,
+  notices: TurnEndNotice[],
+): Promise<{ readonly reader: TranscriptReader; readonly path: string } | undefined> {
   if (event.transcript.kind === 'none') return undefined;
   try {
     const reader = await event.reader();
     const located = event.transcript.kind === 'path' ? event.transcript.path : await reader.locateTranscript(event.transcript.request);
     const path = located === undefined ? undefined : await readableTranscriptPath(located, log);
+    if (located !== undefined && path === undefined) notices.push(transcriptUnreadableNotice(`${located} is not a regular file`));
     return path === undefined ? undefined : { reader, path };
   } catch (error) {
     log.warn(`transcript: the ${event.agent} reader is unavailable (${describeError(error)}); file-based instructions only`);
+    notices.push(transcriptUnreadableNotice(`the ${event.agent} reader is unavailable: ${describeError(error)}`));
     return undefined;
   }
 }

@@ -3,6 +3,7 @@ import type { CheckpointOutcome } from '../get-checkpoint-types.ts';
 import type { ClaimCheckpointResult } from '../state/claim-checkpoint.ts';
 import type { LoopGuardDecision, LoopGuardPassReason } from '../state/loop-guard.ts';
 import type { OffSwitchState } from '../state/off-switches.ts';
+import type { TurnEndNotice } from './turn-end-notice.ts';
 
 /**
  * Why a turn end lets the stop pass. Stable codes for routes to map onto their own (the hook's
@@ -36,6 +37,12 @@ export interface TurnEndPass {
   readonly loopGuard?: { readonly reason: LoopGuardPassReason; readonly detail: string };
   readonly config?: LoadedConfig;
   readonly outcome?: CheckpointOutcome;
+  /**
+   * What the user should be told besides the verdict (a broken or untrusted config, an unreadable
+   * transcript), in the order found. Never for the model: routes show them on the agent's
+   * user-visible channel, once per session each (`claimNotices`).
+   */
+  readonly notices: readonly TurnEndNotice[];
   /** Milliseconds per step that ran (`config`, `checkpoint`), for the debug log. */
   readonly timings: Readonly<Record<string, number>>;
 }
@@ -61,6 +68,8 @@ export interface TurnEndBlock {
    * Undefined without a session id.
    */
   readonly loopGuard: LoopGuardDecision | undefined;
+  /** As {@link TurnEndPass.notices}: for the user, next to the block, never inside the message. */
+  readonly notices: readonly TurnEndNotice[];
   readonly timings: Readonly<Record<string, number>>;
 }
 
