@@ -181,7 +181,10 @@ describe('bounded time', () => {
     execFileSync('mkfifo', [config]);
     const scenario = w.scenario('actionable');
     const result = await runHookBundle({ args: ['codex'], stdin: JSON.stringify(payloadOf(scenario)), env: scenario.env, killAfterMs: 30_000 });
-    expect(result).toMatchObject({ code: 0, signal: null, stdout: '' });
+    expect(result).toMatchObject({ code: 0, signal: null });
+    // The stop passes; the user is told once, in Codex's user-visible systemMessage (no decision).
+    expect(JSON.parse(result.stdout)).toEqual({ systemMessage: expect.stringMatching(/^agent-checkpoint: .*\.agent-checkpoint\.json is not a regular file, so no checkpoint runs here\./) });
+    expect(parseHookStdout('codex', result.stdout)).toBeNull();
     expect(result.stderr).toMatch(/is not a regular file/);
   });
 });

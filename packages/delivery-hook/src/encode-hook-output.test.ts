@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
 import { encodeClaudeStop } from './agents/claude-profile.ts';
 import { encodeCodexStop } from './agents/codex-profile.ts';
 import { encodeGeminiAfterAgent } from './agents/gemini-profile.ts';
@@ -46,5 +47,58 @@ describe('encoders', () => {
   it('output is a single line with no trailing newline', () => {
     const out = encodeHookOutput('claude', { kind: 'block', reason: 'a\nb\r\nc' });
     expect(out).not.toMatch(/[\n\r]/);
+  });
+});
+
+// Each CLI's turn-end output shape, strict (no other key), as its own code defines it:
+// - Codex 0.169: the `stop.command.output` JSON Schema embedded in the binary (`additionalProperties:
+//   false`; `decision` only `block`);
+// - Claude Code: the common hook output fields plus Stop's `decision`/`reason` (its hooks reference);
+// - Gemini 0.61: `HookOutput` fields the bundled CLI reads (`decision`, `reason`, `systemMessage`…).
+const common = {
+  continue: z.optional(z.boolean()),
+  stopReason: z.optional(z.string()),
+  suppressOutput: z.optional(z.boolean()),
+  systemMessage: z.optional(z.string()),
+  reason: z.optional(z.string()),
+};
+const OUTPUT_SHAPES = {
+  codex: z.strictObject({ ...common, decision: z.optional(z.literal('block')) }),
+  claude: z.strictObject({ ...common, decision: z.optional(z.literal('block')) }),
+  gemini: z.strictObject({ ...common, decision: z.optional(z.enum(['deny', 'block', 'allow', 'approve'])) }),
+} as const;
+
+describe('user notices (systemMessage)', () => {
+  const NOTICE = 'agent-checkpoint: configuration problem: /r/.agent-checkpoint.json: line 3; run `agent-checkpoint-hook doctor`';
+
+  it.each(['claude', 'gemini', 'codex'] as const)('%s: a pass with a notice is {"systemMessage":N} alone: valid output, no decision, so the stop passes', (agent) => {
+    const out = encodeHookOutput(agent, { kind: 'pass', notice: NOTICE });
+    expect(JSON.parse(out)).toEqual({ systemMessage: NOTICE });
+    expect(OUTPUT_SHAPES[agent].safeParse(JSON.parse(out)).success).toBe(true);
+    expect(out).not.toContain('decision');
+    expect(out).not.toMatch(/[\n\r]/);
+  });
+
+  it.each([
+    ['claude', 'block'],
+    ['gemini', 'deny'],
+    ['codex', 'block'],
+  ] as const)('%s: a block with a notice keeps the block and adds systemMessage; the reason holds no notice', (agent, decision) => {
+    const out = encodeHookOutput(agent, { kind: 'block', reason: REASON, notice: NOTICE });
+    expect(JSON.parse(out)).toEqual({ decision, reason: REASON, systemMessage: NOTICE });
+    expect(OUTPUT_SHAPES[agent].safeParse(JSON.parse(out)).success).toBe(true);
+  });
+
+  it.each(['claude', 'gemini', 'codex'] as const)('%s: every output the encoder makes fits the CLI shape', (agent) => {
+    for (const verdict of [PASS, { kind: 'block', reason: REASON } as const]) {
+      const out = encodeHookOutput(agent, verdict);
+      if (out !== '') expect(OUTPUT_SHAPES[agent].safeParse(JSON.parse(out)).success).toBe(true);
+    }
+  });
+
+  it.each(['claude', 'gemini', 'codex'] as const)('%s: a notice reaches the terminal with no raw control character; a blank one is dropped', (agent) => {
+    const out = JSON.parse(encodeHookOutput(agent, { kind: 'pass', notice: 'bad \u001b]0;x\u0007 path\r\u202e' })) as { systemMessage: string };
+    expect(out.systemMessage).toBe('bad \\x1b]0;x\\x07 path\\r\\u202e');
+    expect(encodeHookOutput(agent, { kind: 'pass', notice: '  ' })).toBe('');
   });
 });

@@ -1,9 +1,11 @@
 import {
+  claimNotices,
   optInsExtension,
   runTurnEnd,
   wantsOptIns,
   type OffSwitchState,
   type ResolvedConfig,
+  type TurnEndDecision,
   type TurnEndEvent,
   type TurnEndPass,
 } from '@agent-checkpoint/core';
@@ -31,10 +33,37 @@ export type CheckpointPhaseContext = HookRunContext & {
  * event from the payload, run core's turn-end pipeline (config, early loop guard, transcript ‖ git,
  * checkpoint), then claim the block atomically. Every path that is not a granted claim passes. The
  * opt-in commit gate acts on the loop guard's `turn-limit-reached` and arms with a granted block.
+ * The decision's user notices not shown yet in this session ride along (`HookVerdict.notice`),
+ * whatever the verdict: they never turn a pass into a block.
  */
 export async function runCheckpointPhase(event: HookEvent, context: CheckpointPhaseContext): Promise<HookRun> {
-  const { log } = context;
   const decision = await runTurnEnd(turnEndEventOf(event, context));
+  const run = await verdictOf(event, context, decision);
+  const notice = await noticeToShow(decision, context);
+  return notice === undefined ? run : { ...run, verdict: { ...run.verdict, notice } };
+}
+
+/**
+ * The notices of `decision` this session has not seen, as one text (one per line); recorded as shown.
+ * Waits for the session lock only briefly: past that they are shown again (better twice than never).
+ */
+async function noticeToShow(decision: TurnEndDecision, context: CheckpointPhaseContext): Promise<string | undefined> {
+  if (decision.notices.length === 0) return undefined;
+  const remaining = context.deadlineAt - Date.now() - RESERVE_MS;
+  const { show, diagnostics } = await claimNotices({
+    stateDir: context.stateDir,
+    agent: context.agent,
+    sessionId: context.sessionId,
+    notices: decision.notices,
+    lockWaitMs: Math.max(0, Math.min(MAX_LOCK_WAIT_MS, remaining)),
+  });
+  for (const note of diagnostics) context.log.warn(note);
+  return show.length === 0 ? undefined : show.map((n) => n.text).join('\n');
+}
+
+/** The hook's verdict on a pipeline decision: the claim of a block, the commit gate, or a pass. */
+async function verdictOf(event: HookEvent, context: CheckpointPhaseContext, decision: TurnEndDecision): Promise<HookRun> {
+  const { log } = context;
   const timings: Record<string, number> = { ...decision.timings };
   const passWith = (code: HookRunCode, detail: string): HookRun => ({ ...pass(code, detail), timings });
   if (decision.kind === 'pass') {

@@ -4,7 +4,7 @@ import type { PayloadReadResult } from '../hook-event.ts';
 import { HookPayloadBaseSchema, readTurnEndPayload, turnAndFinalTextHint, type TurnEndPayloadSpec } from '../hook-payload-base.ts';
 import type { HookVerdict } from '../hook-verdict.ts';
 import type { AgentProfile } from './agent-profile.ts';
-import { additionalContextOutput, secondsHandler } from './profile-parts.ts';
+import { additionalContextOutput, secondsHandler, turnEndOutput } from './profile-parts.ts';
 
 /**
  * The fields of Claude Code's `Stop` payload the hook uses. Loose: unknown keys (`permission_mode`,
@@ -44,10 +44,11 @@ function isRunningTask(task: unknown): boolean {
  * Claude Code `Stop`: `{"decision":"block","reason":R}` on stdout with exit 0 continues the turn; the
  * model receives `Stop hook feedback:\nR` as a user message. Nothing on stdout lets the stop pass.
  * (Not `hookSpecificOutput.additionalContext`: that also continues the turn, but is not counted as a
- * block, so `stop_hook_active` would not latch.)
+ * block, so `stop_hook_active` would not latch.) A notice is the common `systemMessage` field, which
+ * Claude Code shows to the user and not to the model; with no `decision` the stop passes.
  */
 export function encodeClaudeStop(verdict: HookVerdict): string {
-  return verdict.kind === 'block' ? JSON.stringify({ decision: 'block', reason: verdict.reason }) : '';
+  return turnEndOutput(verdict, 'block');
 }
 
 /** Claude Code: hooks in `settings.json`, transcripts under `<config dir>/projects/<slug>/`. */

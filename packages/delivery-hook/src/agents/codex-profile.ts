@@ -5,7 +5,7 @@ import type { PayloadReadResult } from '../hook-event.ts';
 import { HookPayloadBaseSchema, readTurnEndPayload, turnAndFinalTextHint, type TurnEndPayloadSpec } from '../hook-payload-base.ts';
 import type { HookVerdict } from '../hook-verdict.ts';
 import type { AgentDoctorInput, AgentLocation, AgentProfile } from './agent-profile.ts';
-import { additionalContextOutput, secondsHandler } from './profile-parts.ts';
+import { additionalContextOutput, secondsHandler, turnEndOutput } from './profile-parts.ts';
 
 /** The fields of Codex CLI's `Stop` payload the hook uses (`model`, `permission_mode`… are ignored). */
 export const CodexStopPayloadSchema = z.extend(HookPayloadBaseSchema, {
@@ -30,10 +30,12 @@ export function readCodexStopPayload(json: unknown): PayloadReadResult {
 /**
  * Codex CLI `Stop`: `{"decision":"block","reason":R}` continues the same turn with R (XML-escaped by
  * Codex) inside a `<hook_prompt>` user message. Allow is **empty stdout**: Codex rejects
- * `"decision":"approve"` as invalid stop hook output.
+ * `"decision":"approve"` as invalid stop hook output. A notice is `systemMessage`, one of the fields
+ * of 0.169's `stop.command.output` schema (`continue`, `decision`, `reason`, `stopReason`,
+ * `suppressOutput`, `systemMessage`; no others allowed), shown to the user as a warning.
  */
 export function encodeCodexStop(verdict: HookVerdict): string {
-  return verdict.kind === 'block' ? JSON.stringify({ decision: 'block', reason: verdict.reason }) : '';
+  return turnEndOutput(verdict, 'block');
 }
 
 /** `$CODEX_HOME` when set (absolute, or relative to cwd as Codex does), else `~/.codex`. */

@@ -5,7 +5,7 @@ import type { PayloadReadResult } from '../hook-event.ts';
 import { HookPayloadBaseSchema, readTurnEndPayload, type TurnEndPayloadSpec } from '../hook-payload-base.ts';
 import type { HookVerdict } from '../hook-verdict.ts';
 import type { AgentProfile } from './agent-profile.ts';
-import { additionalContextOutput } from './profile-parts.ts';
+import { additionalContextOutput, turnEndOutput } from './profile-parts.ts';
 
 /**
  * The fields of Gemini CLI's `AfterAgent` payload the hook uses. `prompt_response` is deliberately
@@ -34,10 +34,14 @@ export function readGeminiAfterAgentPayload(json: unknown): PayloadReadResult {
 /**
  * Gemini CLI `AfterAgent`: `{"decision":"deny","reason":R}` rejects the answer and sends R, verbatim,
  * to the model as a new user message in the same prompt. Nothing on stdout (and nothing on stderr,
- * which Gemini would show as a system message) lets the turn end.
+ * which Gemini would show as a system message) lets the turn end. A notice is `systemMessage`: Gemini
+ * 0.61 emits every hook output's `systemMessage` as a `hook-system-message` event, which the
+ * interactive UI adds to the history as an info line (headless `-p` only writes it to its debug
+ * log); on a deny, its "Agent execution blocked:" warning then shows the notice instead of the
+ * reason (the model still gets the reason).
  */
 export function encodeGeminiAfterAgent(verdict: HookVerdict): string {
-  return verdict.kind === 'block' ? JSON.stringify({ decision: 'deny', reason: verdict.reason }) : '';
+  return turnEndOutput(verdict, 'deny');
 }
 
 /** Gemini CLI: hooks in `settings.json` (named, milliseconds), chats under `~/.gemini/tmp/<project>/chats/`. */

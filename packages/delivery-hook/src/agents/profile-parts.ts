@@ -1,3 +1,4 @@
+import type { HookVerdict } from '../hook-verdict.ts';
 import type { HookEntrySpec } from '../install/hook-entries.ts';
 
 /**
@@ -16,4 +17,15 @@ export function additionalContextOutput(context: string): string {
 /** The handler of agents that count `timeout` in seconds and need no name (Claude Code, Codex CLI). */
 export function secondsHandler(entry: HookEntrySpec, command: string): Record<string, unknown> {
   return { type: 'command', command, timeout: entry.timeoutSeconds };
+}
+
+/**
+ * A turn-end answer in the shape all three agents share: a bare pass is empty stdout; a block is
+ * `{"decision":<blockWord>,"reason":R}`; a notice for the user rides along as `systemMessage` (a pass
+ * with a notice is `{"systemMessage":N}` alone, which every agent reads as "allow" — no `decision`).
+ */
+export function turnEndOutput(verdict: HookVerdict, blockWord: 'block' | 'deny'): string {
+  const notice = verdict.notice === undefined ? {} : { systemMessage: verdict.notice };
+  if (verdict.kind === 'block') return JSON.stringify({ decision: blockWord, reason: verdict.reason, ...notice });
+  return verdict.notice === undefined ? '' : JSON.stringify(notice);
 }

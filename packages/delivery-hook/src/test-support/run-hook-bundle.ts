@@ -74,23 +74,39 @@ function definedOnly(env: Readonly<Record<string, string | undefined>>): Record<
   return out;
 }
 
+/** What a hook run's stdout said: the reason for the model (null: the stop passes) and the notice for the user. */
+export interface HookOutput {
+  readonly reason: string | null;
+  /** `systemMessage`: shown to the user, never to the model; undefined when there is none. */
+  readonly systemMessage: string | undefined;
+}
+
 /**
- * The hook's stdout contract: empty, or exactly one JSON object in the agent's block shape. Returns
- * the reason, or null for a pass; throws (failing the test) on anything else.
+ * The hook's stdout contract: empty; or exactly one JSON object in the agent's shape —
+ * `{"decision":<block|deny>,"reason":R}`, optionally with `"systemMessage":N`, or `{"systemMessage":N}`
+ * alone (a pass with a user notice). N is one of our notices (`agent-checkpoint: …`). Throws (failing
+ * the test) on anything else.
  */
-export function parseHookStdout(agent: 'claude' | 'gemini' | 'codex', stdout: string): string | null {
-  if (stdout === '') return null;
+export function parseHookOutput(agent: 'claude' | 'gemini' | 'codex', stdout: string): HookOutput {
+  if (stdout === '') return { reason: null, systemMessage: undefined };
   const parsed: unknown = JSON.parse(stdout);
   const decision = agent === 'gemini' ? 'deny' : 'block';
-  if (
-    typeof parsed !== 'object' ||
-    parsed === null ||
-    Array.isArray(parsed) ||
-    Object.keys(parsed).join(',') !== 'decision,reason' ||
-    (parsed as { decision: unknown }).decision !== decision ||
-    typeof (parsed as { reason: unknown }).reason !== 'string'
-  ) {
-    throw new Error(`stdout is not exactly {"decision":"${decision}","reason":…}: ${stdout}`);
-  }
-  return (parsed as { reason: string }).reason;
+  const fail = (): never => {
+    throw new Error(`stdout is not exactly {"decision":"${decision}","reason":…[,"systemMessage":…]} or {"systemMessage":…}: ${stdout}`);
+  };
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return fail();
+  const record = parsed as Record<string, unknown>;
+  const keys = Object.keys(record).join(',');
+  const notice = record['systemMessage'];
+  if (keys.endsWith('systemMessage') && (typeof notice !== 'string' || !notice.startsWith('agent-checkpoint: '))) return fail();
+  const systemMessage = typeof notice === 'string' ? notice : undefined;
+  if (keys === 'systemMessage') return { reason: null, systemMessage };
+  if (keys !== 'decision,reason' && keys !== 'decision,reason,systemMessage') return fail();
+  if (record['decision'] !== decision || typeof record['reason'] !== 'string') return fail();
+  return { reason: record['reason'], systemMessage };
+}
+
+/** {@link parseHookOutput}'s reason: what reached the model, or null for a pass (with or without a notice). */
+export function parseHookStdout(agent: 'claude' | 'gemini' | 'codex', stdout: string): string | null {
+  return parseHookOutput(agent, stdout).reason;
 }
