@@ -13,6 +13,8 @@ export interface ProjectOptions {
    * leaves the key out, so the built-in 30 s interval applies.
    */
   readonly minTurnSeconds?: number | 'default';
+  /** Keys added to the project config (e.g. a privileged key the user has not trusted). */
+  readonly extraConfig?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -25,6 +27,7 @@ export function projectConfig(options: ProjectOptions = {}): Record<string, unkn
   const minTurnSeconds = options.minTurnSeconds ?? 0;
   return {
     ...(minTurnSeconds === 'default' ? {} : { loopGuard: { minTurnSeconds } }),
+    ...options.extraConfig,
     categories: [
       { id: 'daemon', label: 'daemon code', include: ['daemon/**'], action: `Run \`${RESTART_COMMAND}\``, evidence: [RESTART_COMMAND] },
       {
