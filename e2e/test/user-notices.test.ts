@@ -11,14 +11,14 @@ import { SKIP_REAL_CLIS } from '../src/harness/define-headless-agent-tests.ts';
  */
 
 const NOTICE = /^agent-checkpoint: .*\.agent-checkpoint\.json is not trusted, so its runTests\.command is ignored\. .*`agent-checkpoint-hook trust`/;
-const ROUTES = ['claude-hook', 'codex-hook'] as const satisfies readonly CheckpointRoute[];
+const ROUTES = ['claude-hook', 'gemini-hook', 'codex-hook'] as const satisfies readonly CheckpointRoute[];
 
 describe.skipIf(SKIP_REAL_CLIS)('user notices in the real CLIs', () => {
   it.each(ROUTES)('%s: an untrusted key → systemMessage once, next to the unchanged block; never in a model request', async (route) => {
     await withRouteRun(route, { scenario: DAEMON_NOT_RESTARTED, project: { extraConfig: { runTests: { command: 'true' } } } }, async (run) => {
       expect(run.stops.map((s) => s.response.exitCode)).toEqual([0, 0]);
       const [first, second] = run.hookOutputs;
-      expect(first).toEqual({ decision: 'block', reason: expect.any(String), systemMessage: expect.stringMatching(NOTICE) });
+      expect(first).toEqual({ decision: route === 'gemini-hook' ? 'deny' : 'block', reason: expect.any(String), systemMessage: expect.stringMatching(NOTICE) });
       // The stop after the block passes with nothing to say: the notice was shown.
       expect(second).toBeUndefined();
       const notice = String(first?.['systemMessage']);
@@ -38,6 +38,13 @@ describe.skipIf(SKIP_REAL_CLIS)('user notices in the real CLIs', () => {
         ]);
         expect(transcript.map((l) => (JSON.parse(l) as { attachment?: unknown }).attachment)).toEqual([
           { type: 'hook_system_message', content: notice, hookName: 'Stop', toolUseID: expect.any(String), hookEvent: 'Stop' },
+        ]);
+      } else if (route === 'gemini-hook') {
+        // `gemini -p --output-format stream-json`: the deny's warning shows the notice in place of the
+        // reason (the model still gets the reason), and stderr has "Hook system message: <notice>".
+        expect(output).toEqual([
+          expect.stringContaining(`"severity":"warning","message":${JSON.stringify(`Agent execution blocked: ${notice}`)}`),
+          `Hook system message: ${notice}`,
         ]);
       } else {
         // Codex 0.169 accepts the field (the block above was delivered), but `codex exec` prints it

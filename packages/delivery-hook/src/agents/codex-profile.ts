@@ -32,7 +32,8 @@ export function readCodexStopPayload(json: unknown): PayloadReadResult {
  * Codex) inside a `<hook_prompt>` user message. Allow is **empty stdout**: Codex rejects
  * `"decision":"approve"` as invalid stop hook output. A notice is `systemMessage`, one of the fields
  * of 0.169's `stop.command.output` schema (`continue`, `decision`, `reason`, `stopReason`,
- * `suppressOutput`, `systemMessage`; no others allowed), shown to the user as a warning.
+ * `suppressOutput`, `systemMessage`; no others allowed). Accepted with a block or alone (e2e), but
+ * `codex exec` neither prints nor records it; the TUI's display of it is not verified.
  */
 export function encodeCodexStop(verdict: HookVerdict): string {
   return turnEndOutput(verdict, 'block');

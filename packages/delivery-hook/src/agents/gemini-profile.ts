@@ -36,8 +36,8 @@ export function readGeminiAfterAgentPayload(json: unknown): PayloadReadResult {
  * to the model as a new user message in the same prompt. Nothing on stdout (and nothing on stderr,
  * which Gemini would show as a system message) lets the turn end. A notice is `systemMessage`: Gemini
  * 0.61 emits every hook output's `systemMessage` as a `hook-system-message` event, which the
- * interactive UI adds to the history as an info line (headless `-p` only writes it to its debug
- * log); on a deny, its "Agent execution blocked:" warning then shows the notice instead of the
+ * interactive UI adds to the history as an info line (headless `-p` prints "Hook system message: N"
+ * on stderr); on a deny, its "Agent execution blocked:" warning then shows the notice instead of the
  * reason (the model still gets the reason).
  */
 export function encodeGeminiAfterAgent(verdict: HookVerdict): string {
