@@ -38,7 +38,7 @@ describe('claimNotices', () => {
   it('no notices: nothing is written', async () => {
     const location = { stateDir: join(base, 'state'), agent: 'gemini' as const, sessionId: 's1' };
     expect(await claimNotices({ ...location, notices: [] })).toEqual({ show: [], diagnostics: [] });
-    expect(() => readFileSync(sessionStatePath(location))).toThrow();
+    expect(() => readFileSync(sessionStatePath(location))).toThrow(/ENOENT/);
   });
 
   it('state unavailable: shows every notice again (better twice than never), with a diagnostic, never throws', async () => {
