@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readTranscript, withRouteRun, type CheckpointRoute } from '../src/checkpoint/checkpoint-routes.ts';
-import { DAEMON_NOT_RESTARTED } from '../src/checkpoint/checkpoint-scenarios.ts';
+import { ALL_DONE, DAEMON_NOT_RESTARTED } from '../src/checkpoint/checkpoint-scenarios.ts';
 import { SKIP_REAL_CLIS } from '../src/harness/define-headless-agent-tests.ts';
 
 /**
@@ -52,6 +52,16 @@ describe.skipIf(SKIP_REAL_CLIS)('user notices in the real CLIs', () => {
         expect(output).toEqual([]);
         expect(transcript).toEqual([]);
       }
+    });
+  });
+
+  it.each(ROUTES)('%s: a pass with a notice ({"systemMessage":N} alone) lets the turn end: one stop, no continuation', async (route) => {
+    await withRouteRun(route, { scenario: ALL_DONE, project: { extraConfig: { runTests: { command: 'true' } } } }, async (run) => {
+      expect(run.stops).toHaveLength(1);
+      expect(run.stops[0]?.response.exitCode).toBe(0);
+      expect(run.hookOutputs).toEqual([{ systemMessage: expect.stringMatching(NOTICE) }]);
+      expect(run.delivery).toBeUndefined();
+      expect(run.steps.map((s) => s.stepIndex)).toEqual([0, 1, 2, 3, 4, 5]);
     });
   });
 });
