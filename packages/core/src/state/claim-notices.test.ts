@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -62,5 +62,19 @@ describe('claimNotices', () => {
     // The first notice was forgotten, so it would be shown again; the newest is still remembered.
     expect((await claimNotices({ ...location, notices: [{ kind: 'transcript-unreadable', text: 'n0' }] })).show).toHaveLength(1);
     expect((await claimNotices({ ...location, notices: [{ kind: 'transcript-unreadable', text: `n${MAX_NOTICES_KEPT + 2}` }] })).show).toHaveLength(0);
+  });
+});
+
+describe('claimNotices without the lock', () => {
+  it('notices already on record are settled by an unlocked read: a held lock does not delay them', async () => {
+    const location = { stateDir: join(base, 'state'), agent: 'claude' as const, sessionId: 's1' };
+    expect((await claimNotices({ ...location, notices: [BROKEN] })).show).toEqual([BROKEN]);
+    // Another hook holds the session lock (a fresh lock directory is never taken over).
+    mkdirSync(`${sessionStatePath(location)}.lock`);
+    const started = Date.now();
+    expect(await claimNotices({ ...location, notices: [BROKEN], lockWaitMs: 2000 })).toEqual({ show: [], diagnostics: [] });
+    expect(Date.now() - started).toBeLessThan(1000);
+    // A new notice needs the lock: past the wait it is shown anyway.
+    expect((await claimNotices({ ...location, notices: [UNTRUSTED], lockWaitMs: 50 })).show).toEqual([UNTRUSTED]);
   });
 });

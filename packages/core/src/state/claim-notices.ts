@@ -1,6 +1,6 @@
 import { noticeDigest, type TurnEndNotice } from '../turn-end/turn-end-notice.ts';
 import { recordNoticesShown } from './session-state.ts';
-import { errorMessage, updateSessionState } from './session-state-store.ts';
+import { errorMessage, readSessionState, updateSessionState } from './session-state-store.ts';
 import type { SessionStateLocation } from './state-files.ts';
 
 /** Input of {@link claimNotices}. */
@@ -23,12 +23,16 @@ export interface ClaimNoticesResult {
  * `noticeDigest`) under the session lock, so concurrent hooks show each notice once.
  *
  * Fails towards showing: when the state cannot be locked or written, every notice is returned (better
- * twice than never); a notice never blocks anything. Touches disk only when there are notices. Never
- * throws.
+ * twice than never); a notice never blocks anything. Touches disk only when there are notices, and
+ * takes the lock only when one of them is not on record yet. Never throws.
  */
 export async function claimNotices(request: ClaimNoticesRequest): Promise<ClaimNoticesResult> {
   if (request.notices.length === 0) return { show: [], diagnostics: [] };
   const unique = [...new Map(request.notices.map((n) => [noticeDigest(n), n])).entries()];
+  // The common case once shown (a config stays broken for a while): every stop of the session
+  // would take the lock only to learn that; an unlocked read settles it first.
+  const seen = (await readSessionState(request)).state.noticesShown ?? [];
+  if (unique.every(([digest]) => seen.includes(digest))) return { show: [], diagnostics: [] };
   try {
     const result = await updateSessionState(
       request,
