@@ -4,7 +4,8 @@ import { runHookEntry } from './run-hook-entry.ts';
 /**
  * The modes agents run (hooks and the status line): dispatched here without the argument parser, so
  * they pay nothing for it and keep their contract (stdin payload, exit 0). Everything else — and a
- * hook mode asked for `--help`/`-h` — goes to the parser (commands/hook-cli.ts), loaded only then.
+ * hook mode asked for `--help`/`-h` — goes to the parser (commands/hook-cli.ts), loaded only then,
+ * unless it is neither a command nor close to one (then it is a hook run with an unknown agent).
  */
 type HookMode = 'turn-end' | 'hook' | 'context';
 const HOOK_MODES: Readonly<Record<string, HookMode>> = {
@@ -38,7 +39,9 @@ async function main(argv: readonly string[]): Promise<void> {
       return runContextCommand(first!, rest, writeStdout);
     }
     case undefined: {
-      const { runHookCli } = await import('./commands/hook-cli.ts');
+      const { isCliInvocation, runHookCli } = await import('./commands/hook-cli.ts');
+      // An unknown agent (a misconfigured hook entry) still passes with exit 0, as a hook must.
+      if (!isCliInvocation(argv, process.stdin.isTTY)) return runHookEntry(first, rest, writeStdout);
       process.exit(await runHookCli(argv, writeStdout));
     }
   }

@@ -20,6 +20,10 @@ export interface CliProgram {
   run(argv: readonly string[]): Promise<number>;
   /** Record the exit code of the command that ran (actions cannot return one to commander). */
   setExitCode(code: number): void;
+  /** The arguments being parsed (for commands that hand their own on: `argv.slice(1)`). */
+  currentArgs(): readonly string[];
+  /** Parse again within a run (`help install` → `install --help`). */
+  reparse(argv: readonly string[]): Promise<void>;
 }
 
 /**
@@ -35,6 +39,7 @@ export interface CliProgram {
 export function createCliProgram(name: string, version: string, io: ProgramIo): CliProgram {
   let stdout = '';
   let exitCode = EXIT_OK;
+  let current: readonly string[] = [];
   const outColor = colorEnabled(io.env, io.stdoutIsTTY);
   const errColor = colorEnabled(io.env, io.stderrIsTTY);
   const outStyle = terminalStyle(outColor);
@@ -46,7 +51,7 @@ export function createCliProgram(name: string, version: string, io: ProgramIo): 
     .enablePositionalOptions()
     .exitOverride()
     .showSuggestionAfterError(true)
-    .showHelpAfterError(`(${name} <command> --help for usage)`)
+    .showHelpAfterError(true)
     .configureOutput({
       // Buffered: the caller's stdout is asynchronous (a pipe the agent or a script reads).
       writeOut: (text) => {
@@ -69,8 +74,14 @@ export function createCliProgram(name: string, version: string, io: ProgramIo): 
     setExitCode: (code) => {
       exitCode = code;
     },
+    currentArgs: () => current,
+    reparse: async (argv) => {
+      current = argv;
+      await program.parseAsync([...argv], { from: 'user' });
+    },
     run: async (argv) => {
       let code: number;
+      current = argv;
       try {
         await program.parseAsync([...argv], { from: 'user' });
         code = exitCode;
@@ -99,7 +110,7 @@ export function addHelpCommand(cli: CliProgram): void {
         cli.program.error(`unknown command '${name}'`, { exitCode: EXIT_USAGE, code: 'commander.unknownCommand' });
       }
       if (command === undefined) cli.program.help();
-      else await cli.program.parseAsync([command.name(), '--help'], { from: 'user' });
+      else await cli.reparse([command.name(), '--help']);
     });
 }
 
@@ -111,4 +122,32 @@ export function addHelpCommand(cli: CliProgram): void {
  */
 export function delegatedCommand(parent: Command, nameAndArgs: string, description: string): Command {
   return parent.command(nameAndArgs).description(description).helpOption(false).option('-h, --help', 'show help');
+}
+
+/**
+ * Whether `word` is close to one of `candidates`, by the rule commander uses for its "did you mean"
+ * (Damerau–Levenshtein distance at most 3 and similarity above 0.4). A bin whose first argument may
+ * also be something else (the hook's agent name, Codex's notify payload) uses it to tell a mistyped
+ * command (a usage error) from an argument meant for the other mode.
+ */
+export function isNearCommand(word: string, candidates: readonly string[]): boolean {
+  return candidates.some((candidate) => {
+    const distance = editDistance(word, candidate);
+    const length = Math.max(word.length, candidate.length);
+    return distance <= 3 && length > 0 && (length - distance) / length > 0.4;
+  });
+}
+
+/** Optimal string alignment distance (adjacent transpositions count as one edit). */
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 3) return Math.max(a.length, b.length);
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
 }

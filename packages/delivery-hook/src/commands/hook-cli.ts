@@ -1,5 +1,5 @@
-import { Argument, Option } from 'commander';
-import { addHelpCommand, createCliProgram, delegatedCommand, type CliProgram } from '@agent-checkpoint/setup-kit/cli-program';
+import { Argument, Option, type Command } from 'commander';
+import { addHelpCommand, createCliProgram, delegatedCommand, isNearCommand, type CliProgram } from '@agent-checkpoint/setup-kit/cli-program';
 
 declare const __AGENT_CHECKPOINT_VERSION__: string | undefined;
 
@@ -9,6 +9,13 @@ export const HOOK_VERSION = typeof __AGENT_CHECKPOINT_VERSION__ === 'string' ? _
 const AGENTS = ['claude', 'gemini', 'codex'] as const;
 
 const ENVIRONMENT_HELP = `
+Hook modes (registered by install, run by the agents; they always exit 0):
+  agent-checkpoint-hook <claude|gemini|codex> [--debug]   turn-end hook: reads the payload on stdin
+  agent-checkpoint-hook hook <agent> [--debug]             the same, long form
+  agent-checkpoint-hook session-start <agent>              SessionStart hook: inject the latest handoff once
+  agent-checkpoint-hook pre-compact <agent>                PreCompact/PreCompress hook: write a handoff
+  agent-checkpoint-hook statusline                         Claude Code status line: [CTX: … L2] [CKPT: …]
+
 Environment:
   AGENT_CHECKPOINT_DISABLE=1            checkpoints off everywhere
   AGENT_CHECKPOINT_DEBUG=1              log decisions to stderr and <state dir>/debug.log
@@ -25,6 +32,25 @@ Docs: docs/quick-start.md, docs/configuration.md, docs/context-checkpoints.md.`;
  * command's implementation is imported only when it runs. Resolves to the exit code.
  */
 export async function runHookCli(argv: readonly string[], write: (text: string) => Promise<void>): Promise<number> {
+  return createHookProgram(write).run(argv);
+}
+
+/**
+ * Whether arguments that are not a hook mode are meant for the command parser: a command or a
+ * top-level option, something close enough to one to be a typo of it (`instal`: exit 2 with "did you
+ * mean"), or nothing at all from a terminal. Anything else (`cursor`, a misconfigured hook entry, no
+ * arguments from an agent) is a hook run with an unknown agent, which lets the stop pass with exit 0:
+ * Claude Code reads exit 2 from a Stop hook as "block, and show stderr to the model".
+ */
+export function isCliInvocation(argv: readonly string[], stdinIsTTY: boolean | undefined): boolean {
+  const first = argv[0];
+  if (first === undefined) return stdinIsTTY === true;
+  const words = ['-h', '--help', '-V', '--version'];
+  for (const command of createHookProgram(async () => undefined).program.commands) words.push(command.name(), ...command.aliases());
+  return words.includes(first) || isNearCommand(first, words);
+}
+
+function createHookProgram(write: (text: string) => Promise<void>): CliProgram {
   const cli = createCliProgram('agent-checkpoint-hook', HOOK_VERSION, {
     env: process.env,
     write,
@@ -36,7 +62,7 @@ export async function runHookCli(argv: readonly string[], write: (text: string) 
     .description('A checkpoint at the end of every agent turn: missing follow-up actions, found deterministically.')
     .addHelpText('after', ENVIRONMENT_HELP);
   // The arguments after the command name, as given (`help install` re-parses `install --help`).
-  const rest = (): string[] => program.rawArgs.slice(1);
+  const rest = (): string[] => cli.currentArgs().slice(1);
   const setup = (name: string) => async () => cli.setExitCode(await (await import('./run-setup-command.ts')).runSetupCommand(name, rest(), write));
 
   // ── switches ──
@@ -51,7 +77,7 @@ export async function runHookCli(argv: readonly string[], write: (text: string) 
       .addOption(new Option('-a, --agent <agent>', 'with --current: only this agent').choices(AGENTS))
       .option('--cwd <dir>', 'the directory for --current and --project (default: the current one)')
       .option('--json', 'machine-readable result')
-      .action(async (options) => cli.setExitCode(await (await import('./switch-commands.ts')).runSwitchCommand(name, options, write)));
+      .action(async (options, command: Command) => cli.setExitCode(await (await import('./switch-commands.ts')).runSwitchCommand(name, options, write, () => command.helpInformation())));
   }
   program
     .command('status')
@@ -140,7 +166,7 @@ export async function runHookCli(argv: readonly string[], write: (text: string) 
     .description('print the version')
     .action(async () => write(`${HOOK_VERSION}\n`));
   addHelpCommand(cli);
-  return cli.run(argv);
+  return cli;
 }
 
 /**
@@ -157,24 +183,24 @@ function addHookModes(cli: CliProgram): void {
       .action(unreachable);
   }
   cli.program
-    .command('hook')
+    .command('hook', { hidden: true })
     .description('the turn-end hook (reads the agent\'s payload on stdin; always exits 0)')
     .addArgument(new Argument('<agent>', 'claude, gemini or codex'))
     .option('--debug', 'log decisions to stderr and <state dir>/debug.log')
     .addHelpText('after', '\nShort form: agent-checkpoint-hook <agent>. Installed by `agent-checkpoint-hook install`.')
     .action(unreachable);
   cli.program
-    .command('session-start')
+    .command('session-start', { hidden: true })
     .description('SessionStart hook: inject the latest handoff once (always exits 0)')
     .argument('<agent>', 'claude, gemini or codex')
     .action(unreachable);
   cli.program
-    .command('pre-compact')
+    .command('pre-compact', { hidden: true })
     .description('PreCompact / PreCompress hook: write a handoff (always exits 0)')
     .argument('<agent>', 'claude, gemini or codex')
     .action(unreachable);
   cli.program
-    .command('statusline')
+    .command('statusline', { hidden: true })
     .description('Claude Code status line: [CTX: … L2] [CKPT: …] (reads its JSON on stdin)')
     .action(unreachable);
 }

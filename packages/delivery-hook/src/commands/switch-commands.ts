@@ -43,7 +43,11 @@ type Write = (text: string) => Promise<void>;
  * the repository of `--cwd`) and `--all`. Every switch is a file in the state directory
  * (core `off-switches.ts`); nothing is written into the repository.
  */
-export async function runSwitchCommand(command: 'off' | 'on', options: SwitchOptions, write: Write): Promise<number> {
+export async function runSwitchCommand(command: 'off' | 'on', options: SwitchOptions, write: Write, help: () => string): Promise<number> {
+  const usageError = (message: string): number => {
+    process.stderr.write(`${STDERR_PREFIX} ${message}\n\n${help()}`);
+    return EXIT_USAGE;
+  };
   const env = process.env;
   const chosen = [options.session !== undefined, options.current === true, options.project === true, options.all === true].filter(Boolean).length;
   if (chosen !== 1) return usageError(`${command} needs exactly one of --session <id>, --current, --project or --all`);
@@ -188,11 +192,6 @@ function describeScope(scope: OffSwitchScope): string {
     case 'session':
       return `session ${scope.sessionId}`;
   }
-}
-
-function usageError(message: string): number {
-  process.stderr.write(`${STDERR_PREFIX} ${message}\n(agent-checkpoint-hook <command> --help for usage)\n`);
-  return EXIT_USAGE;
 }
 
 function failure(message: string): number {
