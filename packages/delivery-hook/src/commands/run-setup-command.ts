@@ -3,7 +3,7 @@ import { describeErrno, EXIT_FAILURE, EXIT_USAGE, stdoutStyle } from '@agent-che
 import { currentDirectory, directoryProblem } from '../run-cwd.ts';
 
 /**
- * `install`, `uninstall`, `doctor`, `explain`, `trust`: set-up and debugging commands for people. Each module
+ * `install`, `uninstall`, `doctor`, `explain`, `trust`, `init`, `config`, `presets`: set-up and debugging commands for people. Each module
  * is imported only when its command runs.
  *
  * The directory they work for is `--cwd`, else the current directory — which may be gone (a removed
@@ -45,6 +45,12 @@ export async function runSetupCommand(command: string, args: readonly string[], 
         return await (await import('../explain/run-explain-command.ts')).runExplainCommand(args, context);
       case 'trust':
         return await (await import('../trust/run-trust-command.ts')).runTrustCommand(args, context);
+      case 'init':
+        return await (await import('../config-cli/run-init-command.ts')).runInitCommand(args, context);
+      case 'config':
+        return await (await import('../config-cli/run-config-command.ts')).runConfigCommand(args, context);
+      case 'presets':
+        return await (await import('../config-cli/run-presets-command.ts')).runPresetsCommand(args, context);
       default:
         process.stderr.write(`agent-checkpoint: unknown command ${JSON.stringify(command)}\n`);
         return EXIT_USAGE;
