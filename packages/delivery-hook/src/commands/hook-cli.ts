@@ -8,6 +8,9 @@ export const HOOK_VERSION = typeof __AGENT_CHECKPOINT_VERSION__ === 'string' ? _
 
 const AGENTS = ['claude', 'gemini', 'codex'] as const;
 
+/** The modes agents run (listed for `--help` only; see {@link isCliInvocation}). */
+const HOOK_MODE_NAMES: ReadonlySet<string> = new Set([...AGENTS, 'hook', 'session-start', 'pre-compact', 'statusline']);
+
 const ENVIRONMENT_HELP = `
 Hook modes (registered by install, run by the agents; they always exit 0):
   agent-checkpoint-hook <claude|gemini|codex> [--debug]   turn-end hook: reads the payload on stdin
@@ -47,7 +50,9 @@ export function isCliInvocation(argv: readonly string[], stdinIsTTY: boolean | u
   if (first === undefined) return stdinIsTTY === true;
   const words = ['-h', '--help', '-V', '--version'];
   for (const command of createHookProgram(async () => undefined).program.commands) words.push(command.name(), ...command.aliases());
-  return words.includes(first) || isNearCommand(first, words);
+  if (words.includes(first)) return true;
+  // Not near a hook mode: a mistyped agent in a hook entry (`claudee`) must still pass with exit 0.
+  return isNearCommand(first, words.filter((word) => !HOOK_MODE_NAMES.has(word)));
 }
 
 function createHookProgram(write: (text: string) => Promise<void>): CliProgram {
