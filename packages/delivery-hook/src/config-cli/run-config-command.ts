@@ -93,7 +93,7 @@ export function valueOrigins(config: ResolvedConfig, given: readonly { readonly 
   for (let i = 0; i < layers.length; i++) {
     const merged = resolveConfig(layers.slice(0, i + 1) as Parameters<typeof resolveConfig>[0]);
     const current = new Map(leaves(merged).map(([path, value]) => [path, JSON.stringify(value)]));
-    for (const [path, text] of current) if (previous.get(path) !== text) origins.set(path, layers[i]!.source);
+    for (const [path, text] of current) if (path !== 'sources' && previous.get(path) !== text) origins.set(path, layers[i]!.source);
     previous = current;
   }
   // A category records the layer whose definition won, which is more precise than the diff (a
