@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import { describeErrno, EXIT_FAILURE, EXIT_USAGE, stdoutStyle } from '@agent-checkpoint/setup-kit';
+import { createProgressLine, describeErrno, EXIT_FAILURE, EXIT_USAGE, stdoutStyle } from '@agent-checkpoint/setup-kit';
 import { currentDirectory, directoryProblem } from '../run-cwd.ts';
 
 /**
@@ -40,7 +40,11 @@ export async function runSetupCommand(command: string, args: readonly string[], 
       case 'uninstall':
         return await (await import('../install/run-install-command.ts')).runInstallCommand(command, args, context);
       case 'doctor':
-        return await (await import('../doctor/run-doctor-command.ts')).runDoctorCommand(args, context);
+        // Its checks take seconds (the agents' --version): show which are still running, on a terminal.
+        return await (await import('../doctor/run-doctor-command.ts')).runDoctorCommand(args, {
+          ...context,
+          ...(process.stderr.isTTY ? { progress: createProgressLine(process.stderr, 'doctor') } : {}),
+        });
       case 'explain':
         return await (await import('../explain/run-explain-command.ts')).runExplainCommand(args, context);
       case 'trust':
