@@ -1,7 +1,7 @@
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { dirname, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { configCacheDir, resolveStateDir } from '@agent-checkpoint/core';
 import { resolveCodeCacheDir } from '../launcher/code-cache-file.ts';
 
@@ -79,4 +79,27 @@ function realOrSame(path: string): string {
   } catch {
     return path;
   }
+}
+
+/**
+ * Install records still in the state directory after this uninstall: files another install changed
+ * (the tmux bin's Codex notify, the project scope of another repository). Purging would lose what
+ * restores them, so `--purge` refuses while any is left. Unreadable records count, named by file.
+ */
+export function remainingInstalls(env: Env): Array<{ readonly path: string; readonly by: string }> {
+  const dir = join(resolveStateDir({ env }), 'installs');
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((name) => name.endsWith('.json'));
+  } catch {
+    return [];
+  }
+  return names.map((name) => {
+    try {
+      const record = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { path?: unknown; by?: unknown };
+      return { path: typeof record.path === 'string' ? record.path : join(dir, name), by: typeof record.by === 'string' ? record.by : 'unknown' };
+    } catch {
+      return { path: join(dir, name), by: 'unreadable record' };
+    }
+  });
 }

@@ -135,7 +135,7 @@ export async function runInstallCommand(command: 'install' | 'uninstall', args: 
       context.writeError('agent-checkpoint: uninstall: --purge skipped: a hook could not be removed, and its install record is needed to retry\n');
       return code;
     }
-    code = await purgeOurFiles(run);
+    code = await purgeOurFiles(run, agents.map((agent) => settingsPath(agent, run.scope, run)));
   }
   if (command === 'install' && !run.dryRun && code === EXIT_OK) {
     await context.write(
@@ -146,10 +146,17 @@ export async function runInstallCommand(command: 'install' | 'uninstall', args: 
 }
 
 /** `uninstall --purge`: remove our state and caches (see purge-our-files.ts), listing each. */
-async function purgeOurFiles(run: Run): Promise<number> {
-  const { purge, purgeTargets } = await import('./purge-our-files.ts');
+async function purgeOurFiles(run: Run, handled: readonly string[]): Promise<number> {
+  const { purge, purgeTargets, remainingInstalls } = await import('./purge-our-files.ts');
   const targets = purgeTargets(run.env);
   const s = run.style;
+  // A dry run has not removed this uninstall's own records yet.
+  const remaining = remainingInstalls(run.env).filter((r) => !handled.includes(r.path));
+  if (remaining.length > 0) {
+    const list = remaining.map((r) => `  ${r.path}  (${r.by})`).join('\n');
+    run.writeError(`agent-checkpoint: uninstall --purge: not purging: these files were changed by another install, and the state directory holds what restores them; uninstall them first (agent-checkpoint-tmux uninstall, uninstall --scope project --cwd <repo>):\n${list}\n`);
+    return EXIT_FAILURE;
+  }
   for (const t of targets) {
     const verb = !t.exists ? 'nothing at' : run.dryRun ? 'would remove' : 'removed';
     await run.write(`${t.exists ? s.green('✓') : s.dim('-')} ${t.what}: ${verb} ${t.path}\n`);

@@ -61,6 +61,16 @@ describe('uninstall --purge', () => {
     expect(readFileSync(join(sandbox.home, 'keep.txt'), 'utf8')).toBe('mine');
   });
 
+  it('refuses while another install is still recorded (its original could no longer be restored)', async () => {
+    const repo = join(sandbox.root, 'repo');
+    mkdirSync(join(repo, '.git'), { recursive: true });
+    expect((await runHookBundle({ args: ['install', '--agent', 'claude', '--scope', 'project'], env: { ...sandbox.env, NO_COLOR: '1' }, cwd: repo })).code).toBe(0);
+    const result = await run(['uninstall', '--agent', 'all', '--purge']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(join(repo, '.claude', 'settings.json'));
+    expect(existsSync(sandbox.stateDir)).toBe(true);
+  });
+
   it('is for uninstall only', async () => {
     const result = await run(['install', '--agent', 'claude', '--purge']);
     expect(result.code).toBe(2);
