@@ -144,8 +144,11 @@ function createHookProgram(write: (text: string) => Promise<void>): CliProgram {
   program
     .command('resume-prompt')
     .description('print the PROMPT.md resume section of the newest handoff (loop runners)')
-    .option('--cwd <dir>', 'any directory of the repository')
-    .option('--max-age-hours <n>', 'ignore older handoffs (default 24)')
+    // Like the hooks it always exits 0 (a loop runner renders its prompt with it): its options are
+    // parsed by its own parser, which reports bad arguments on stderr; they are listed here for help.
+    .addHelpText('after', '\nOptions of the command:\n  --cwd <dir>           any directory of the repository\n  --max-age-hours <n>   ignore older handoffs (default 24)\n\nAlways exits 0: the section on stdout, or nothing.')
+    .allowUnknownOption()
+    .allowExcessArguments()
     .action(async () => {
       const { runResumePrompt } = await import('../resume-prompt/run-resume-prompt.ts');
       cli.setExitCode(await runResumePrompt(rest(), write));
