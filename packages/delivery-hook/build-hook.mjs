@@ -9,7 +9,7 @@
 // loader's start-up.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -89,6 +89,9 @@ export async function buildHook(outfile = HOOK_BUNDLE, mainOptions = mainBundleO
   const legacy = join(dir, HOOK_LEGACY_NAME);
   writeFileSync(legacy, `#!/usr/bin/env node\n// Hook entries written by older versions run this file; it starts the current bin.\nimport './agent-checkpoint-hook.cjs';\n`);
   chmodSync(legacy, 0o755);
+  // The configuration schema beside the bin: `init` points "$schema" at it when the project does not
+  // install @agent-checkpoint/core itself.
+  copyFileSync(join(here, '..', 'core', 'schema.json'), join(dir, 'schema.json'));
   return outfile;
 }
 

@@ -11,6 +11,7 @@ export { refinesTurnId, type TurnTimeline } from './timeline/turn-timeline.ts';
 export type { TurnHint } from './transcript/transcript-reader.ts';
 export { resolveStateDir, STATE_DIR_ENV } from './state/resolve-state-dir.ts';
 export { isTruthyEnv, readOffSwitch } from './state/off-switches.ts';
+export { findProjectRoot } from './project-root.ts';
 export { checkTurnEndEarly, type EarlyTurnEndFacts, type EarlyTurnEndResult, type EarlyTurnEndPassReason } from './turn-end/early-pass.ts';
 export { createRouteLogger, type RouteLogger } from './state/create-route-logger.ts';
 export { sessionStatePath, type SessionStateLocation } from './state/state-files.ts';

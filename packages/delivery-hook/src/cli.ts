@@ -1,11 +1,24 @@
 import { guardStdout } from './guard-stdout.ts';
 import { runHookEntry } from './run-hook-entry.ts';
 
-/** Management subcommands; loaded only when used, so the hook's hot path never evaluates them. */
-const MANAGEMENT_COMMANDS = new Set(['off', 'on', 'status', 'help', '--help', '-h', 'version', '--version', '-v', 'install', 'uninstall', 'doctor', 'explain', 'trust']);
+/**
+ * The modes agents run (hooks and the status line): dispatched here without the argument parser, so
+ * they pay nothing for it and keep their contract (stdin payload, exit 0). Everything else — and a
+ * hook mode asked for `--help`/`-h` — goes to the parser (commands/hook-cli.ts), loaded only then,
+ * unless it is neither a command nor close to one (then it is a hook run with an unknown agent).
+ */
+type HookMode = 'turn-end' | 'hook' | 'context';
+const HOOK_MODES: Readonly<Record<string, HookMode>> = {
+  claude: 'turn-end',
+  gemini: 'turn-end',
+  codex: 'turn-end',
+  hook: 'hook',
+  'session-start': 'context',
+  'pre-compact': 'context',
+  statusline: 'context',
+};
 
-/** Context checkpoint commands (opt-in features); loaded only when used. */
-const CONTEXT_COMMANDS = new Set(['session-start', 'pre-compact', 'resume-prompt', 'statusline', 'state']);
+const wantsHelp = (args: readonly string[]): boolean => args.includes('--help') || args.includes('-h');
 
 // No top-level await: the bundle is a CommonJS script so the launcher (launcher/start-hook.ts) can run
 // it through a V8 code cache.
@@ -13,19 +26,24 @@ async function main(argv: readonly string[]): Promise<void> {
   // First thing: from here on only the hook's answer can reach stdout.
   const writeStdout = guardStdout();
   const [first, ...rest] = argv;
-  if (first !== undefined && MANAGEMENT_COMMANDS.has(first)) {
-    const { runManagementCommand } = await import('./commands/run-management-command.ts');
-    const code = await runManagementCommand(first, rest, writeStdout);
-    process.exit(code);
-  } else if (first !== undefined && CONTEXT_COMMANDS.has(first)) {
-    // session-start, pre-compact, statusline, resume-prompt, state (docs/context-checkpoints.md).
-    const { runContextCommand } = await import('./context-commands/run-context-command.ts');
-    await runContextCommand(first, rest, writeStdout);
-  } else if (first === 'hook') {
-    // `agent-checkpoint-hook hook <agent>`, the long form.
-    await runHookEntry(rest[0], rest.slice(1), writeStdout);
-  } else {
-    await runHookEntry(first, rest, writeStdout);
+  const mode = first === undefined || !Object.hasOwn(HOOK_MODES, first) || wantsHelp(rest) ? undefined : HOOK_MODES[first];
+  switch (mode) {
+    case 'turn-end':
+      return runHookEntry(first, rest, writeStdout);
+    case 'hook':
+      // `agent-checkpoint-hook hook <agent>`, the long form.
+      return runHookEntry(rest[0], rest.slice(1), writeStdout);
+    case 'context': {
+      // session-start, pre-compact, statusline (docs/context-checkpoints.md).
+      const { runContextCommand } = await import('./context-commands/run-context-command.ts');
+      return runContextCommand(first!, rest, writeStdout);
+    }
+    case undefined: {
+      const { isCliInvocation, runHookCli } = await import('./commands/hook-cli.ts');
+      // An unknown agent (a misconfigured hook entry) still passes with exit 0, as a hook must.
+      if (!isCliInvocation(argv, process.stdin.isTTY)) return runHookEntry(first, rest, writeStdout);
+      process.exit(await runHookCli(argv, writeStdout));
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-import { assertNever, checkTurnEndEarly, type AgentId } from '@agent-checkpoint/core/hot-path';
+import { assertNever, checkTurnEndEarly, findProjectRoot, type AgentId } from '@agent-checkpoint/core/hot-path';
 import { isCommitGateMarked } from './commit-gate/commit-gate-marker.ts';
 import type { HookLogger } from './debug-log.ts';
 import { sessionKeyOf } from './hook-identity.ts';
@@ -85,6 +85,7 @@ export async function runHook(input: StdinReadResult, context: HookRunContext): 
   const early = await checkTurnEndEarly({
     stateDir: context.stateDir,
     sessionId,
+    projectRoot: findProjectRoot(cwd),
     env: context.env,
     stopHookActive: event.stopHookActive,
     runningBackgroundTasks: event.runningBackgroundTasks,

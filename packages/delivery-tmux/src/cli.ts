@@ -2,14 +2,16 @@ import { CONFIRM_QUEUE_COMMAND } from './queue-confirmer.ts';
 import { runNotify } from './run-notify.ts';
 
 /**
- * Set-up commands for people. Codex never passes one of these words first (its last argument is
- * always the JSON payload, options are `--name=value`), so they cannot be confused with a notify run.
+ * Set-up commands for people (`install`, `uninstall`, `doctor`, `help`, `version`, `-V`, and near
+ * misses of them: exit 2 with "did you mean"), on the argument parser, loaded only for them. Codex
+ * never passes one of these words first (its last argument is always the JSON payload, options are
+ * `--name=value`), so they cannot be confused with a notify run.
  */
-const SETUP_COMMANDS = new Set(['install', 'uninstall', 'doctor']);
-const [setupCommand, ...setupArgs] = process.argv.slice(2);
-if (setupCommand !== undefined && SETUP_COMMANDS.has(setupCommand)) {
-  const { runSetupCommand } = await import('./setup/run-setup-command.ts');
-  process.exit(await runSetupCommand(setupCommand, setupArgs));
+const SETUP_WORDS = new Set(['install', 'uninstall', 'doctor', 'help', 'version', '-V']);
+const [setupCommand] = process.argv.slice(2);
+if (setupCommand !== undefined && (SETUP_WORDS.has(setupCommand) || /^[a-z][a-z-]*$/i.test(setupCommand))) {
+  const { isSetupInvocation, runTmuxCli } = await import('./setup/tmux-cli.ts');
+  if (isSetupInvocation(process.argv.slice(2))) process.exit(await runTmuxCli(process.argv.slice(2)));
 }
 
 if (setupCommand === CONFIRM_QUEUE_COMMAND) {

@@ -178,6 +178,18 @@ describe('notify → getCheckpoint → typed into the Codex pane', () => {
     expect(run.outcome).toMatchObject({ kind: 'skipped', reason: expect.stringMatching(/^switched off \(session/) });
     expect(fake.events().map((e) => e.type)).toEqual(['ready']);
   });
+
+  it('honours the per-project off switch (agent-checkpoint-hook off --project)', async () => {
+    world.writeRollout(RECORDED.turn1End, prefix);
+    const { findProjectRoot, setOffSwitch } = await import('@agent-checkpoint/core');
+    const payload = world.payload(RECORDED.turn1, [RECORDED.prompt]);
+    const cwd = (JSON.parse(payload) as { cwd: string }).cwd;
+    await setOffSwitch({ stateDir: world.stateDir, scope: { kind: 'project', projectRoot: findProjectRoot(cwd) }, off: true });
+    const fake = await startFakeCodex(server, ['--hold-open', world.rolloutPath]);
+    const run = await notify(fake, payload);
+    expect(run.outcome).toMatchObject({ kind: 'skipped', reason: expect.stringMatching(/^switched off \(project/) });
+    expect(fake.events().map((e) => e.type)).toEqual(['ready']);
+  });
 });
 
 describe('only what we delivered counts as ours (issue 11 class 5)', () => {

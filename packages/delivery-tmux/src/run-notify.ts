@@ -1,6 +1,7 @@
 import {
   assertNever,
   checkTurnEndEarly,
+  findProjectRoot,
   isTruthyEnv,
   resolveStateDir,
 } from '@agent-checkpoint/core/hot-path';
@@ -98,7 +99,7 @@ Set-up (for people; exit 0 ok, 1 failure, 2 usage):
  * Order (cheap refusals first, delivery last):
  * 1. chain the previous notify program, if any (detached, never waited for);
  * 2. parse the payload; ignore other events and the TUI's title-generation threads;
- * 3. off switches (env, global, per session: the pipeline's `checkTurnEndEarly`); skip clients
+ * 3. off switches (env, global, project, per session: the pipeline's `checkTurnEndEarly`); skip clients
  *    other than the interactive TUI;
  * 4. choose the transport (`codex queue` when Codex has it, else tmux); for tmux, find the pane
  *    (`$TMUX`/`$TMUX_PANE`, fail closed);
@@ -175,7 +176,7 @@ async function decideAndDeliver(
   log.debug('turn complete', { threadId: event.threadId, turnId: event.turnId, cwd: event.cwd });
 
   if (stateDir === undefined) return { kind: 'skipped', reason: 'no state directory (cannot apply the loop guard)' };
-  const early = await checkTurnEndEarly({ stateDir, sessionId: event.threadId, env });
+  const early = await checkTurnEndEarly({ stateDir, sessionId: event.threadId, projectRoot: findProjectRoot(event.cwd), env });
   for (const note of early.diagnostics) log.debug(note);
   if (early.kind === 'pass') {
     const off = early.offSwitch;

@@ -13,3 +13,4 @@ export * from './find-executable.ts';
 export * from './json-member-edits.ts';
 export * from './doctor-report.ts';
 export * from './current-directory.ts';
+export * from './progress-line.ts';

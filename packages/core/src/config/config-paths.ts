@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 
 /** Name of the project configuration file, at the repository root. */
 export const PROJECT_CONFIG_FILE = '.agent-checkpoint.json';
@@ -13,21 +12,7 @@ export const USER_CONFIG_ENV = 'AGENT_CHECKPOINT_CONFIG';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/**
- * The directory whose `.agent-checkpoint.json` applies to `cwd`: the nearest ancestor (or `cwd`
- * itself) that contains `.git` (a directory, or the file of a linked worktree or submodule), else
- * `cwd` when no ancestor is a repository. Only existence checks, no git process: configuration must
- * be known before git runs, because it holds git's time limit.
- */
-export function findProjectRoot(cwd: string): string {
-  const start = resolve(cwd);
-  for (let dir = start; ; ) {
-    if (existsSync(join(dir, '.git'))) return dir;
-    const parent = dirname(dir);
-    if (parent === dir) return start;
-    dir = parent;
-  }
-}
+export { findProjectRoot } from '../project-root.ts';
 
 /** An XDG base directory: the variable when it is set to an absolute path (the spec ignores relative ones), else the fallback. */
 function xdgDir(env: Env, variable: string, homeDir: string | undefined, ...fallback: string[]): string {

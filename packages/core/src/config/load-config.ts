@@ -61,9 +61,15 @@ export interface LoadedConfig {
   readonly projectRoot: string;
   /** Set when the project file's privileged keys were ignored (see {@link UntrustedProjectConfig}). */
   readonly untrusted?: UntrustedProjectConfig;
+  /**
+   * The layers merged, lowest priority first (detected presets, user file, project file; the
+   * built-in defaults are implicit), for `agent-checkpoint-hook config` to tell where each value came
+   * from. Absent when resolution failed and the defaults were used.
+   */
+  readonly layers?: readonly Layer[];
 }
 
-type Layer = { readonly config: ConfigFile; readonly source: ConfigSource };
+export type Layer = { readonly config: ConfigFile; readonly source: ConfigSource };
 
 /**
  * Load the configuration that applies to a session: built-in defaults, then presets, then the
@@ -135,7 +141,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     }
     const config = resolveConfig(layers);
     for (const problem of fileProblems(config, [userConfig, projectConfig])) diagnostics.push(problem);
-    return { config, diagnostics, projectRoot, ...(untrusted === undefined ? {} : { untrusted }) };
+    return { config, diagnostics, projectRoot, layers, ...(untrusted === undefined ? {} : { untrusted }) };
   } catch (error) {
     diagnostics.push(`configuration could not be resolved (${errorMessage(error)}); using the built-in defaults`);
     return { config: resolveConfig([]), diagnostics, projectRoot };

@@ -97,7 +97,7 @@ Both files are JSON; comments (\`//\`, \`/* */\`) and trailing commas are accept
 
 \`\`\`jsonc
 {
-  "$schema": "${SCHEMA_URL}",
+  "$schema": "./node_modules/@agent-checkpoint/core/schema.json",
   "extends": ["node"],
   "categories": [
     {
@@ -111,7 +111,26 @@ Both files are JSON; comments (\`//\`, \`/* */\`) and trailing commas are accept
 }
 \`\`\`
 
-(Inside a project, \`./node_modules/@agent-checkpoint/core/schema.json\` works offline.)
+That path resolves when the project installs \`@agent-checkpoint/core\`; otherwise point it at the
+\`schema.json\` shipped beside the hook bin (\`file:///…/delivery-hook/dist/schema.json\`), which is
+what \`agent-checkpoint-hook init\` does. (\`${SCHEMA_URL}\` resolves once the package is published.)
+
+## Commands
+
+\`\`\`sh
+agent-checkpoint-hook init       # write ${PROJECT_CONFIG_FILE}: detected presets, "$schema", commented examples
+agent-checkpoint-hook config     # the merged configuration, each value with the layer it came from
+agent-checkpoint-hook presets    # every preset: what it checks, its marker files, whether detected here
+\`\`\`
+
+- \`init [--cwd DIR] [--force] [--print]\` writes the file at the repository root; an existing file is
+  left alone unless \`--force\`, which first copies it to \`${PROJECT_CONFIG_FILE}.bak\`.
+- \`config [--cwd DIR] [--json]\` prints every value as \`path = value (origin)\` — \`default\`,
+  \`preset <id>\` (\`detected\` or named in \`extends\`), \`user file <path>\`, \`project file <path>\` —
+  then the project keys ignored because the file is not trusted, and any problem with the files.
+  \`--json\`: \`{ projectRoot, sources, config, origins, untrusted, diagnostics }\`.
+- \`presets [--cwd DIR] [--json]\` lists each preset's categories, markers, \`extends\`, and whether it
+  is detected and applied in the project.
 
 ## Errors
 

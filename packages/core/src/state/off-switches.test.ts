@@ -30,6 +30,17 @@ describe('off switches', () => {
     expect(isTruthyEnv(undefined)).toBe(false);
   });
 
+  it('a project switch silences only sessions whose project root it names, and lives in the state directory', async () => {
+    const path = await setOffSwitch({ stateDir, scope: { kind: 'project', projectRoot: '/work/repo' }, off: true });
+    expect(path.startsWith(join(stateDir, 'switches', 'project-'))).toBe(true);
+    expect(await readOffSwitch({ stateDir, sessionId: 's1', projectRoot: '/work/repo', env: {} })).toMatchObject({ off: true, source: 'project', detail: path });
+    expect((await readOffSwitch({ stateDir, sessionId: 's1', projectRoot: '/work/other', env: {} })).off).toBe(false);
+    expect((await readOffSwitch({ stateDir, sessionId: 's1', env: {} })).off).toBe(false);
+    expect(offSwitchPath(stateDir, { kind: 'project', projectRoot: '/work/repo' })).toBe(path);
+    await setOffSwitch({ stateDir, scope: { kind: 'project', projectRoot: '/work/repo' }, off: false });
+    expect((await readOffSwitch({ stateDir, projectRoot: '/work/repo', env: {} })).off).toBe(false);
+  });
+
   it('a session switch silences only that session, persists, and turns back on', async () => {
     const path = await setOffSwitch({ stateDir, scope: { kind: 'session', sessionId: 's1' }, off: true });
     expect((await stat(path)).mode & 0o777).toBe(0o600);

@@ -9,6 +9,8 @@ export interface EarlyTurnEndFacts {
   readonly stateDir: string;
   /** The session's state key; undefined reads only the global switches. */
   readonly sessionId: string | undefined;
+  /** The repository root of the session's cwd (`findProjectRoot`), for the per-project switch. */
+  readonly projectRoot?: string;
   readonly env: Readonly<Record<string, string | undefined>>;
   /**
    * The agent's escape hatch: this stop follows our own block (`stop_hook_active`). Routes without one
@@ -41,13 +43,13 @@ export type EarlyTurnEndResult =
 
 /**
  * The cheap passes, in order: the escape hatch, running background tasks, the off switches (env,
- * global, session). Reads at most two small files. Never throws.
+ * global, project, session). Reads at most two small files. Never throws.
  */
 export async function checkTurnEndEarly(facts: EarlyTurnEndFacts): Promise<EarlyTurnEndResult> {
   if (facts.stopHookActive === true) return { kind: 'pass', reason: 'stop-hook-active', detail: 'stop_hook_active is true', diagnostics: [] };
   const tasks = facts.runningBackgroundTasks ?? 0;
   if (tasks > 0) return { kind: 'pass', reason: 'background-tasks', detail: `${tasks} background task(s) still running`, diagnostics: [] };
-  const offSwitch = await readOffSwitch({ stateDir: facts.stateDir, sessionId: facts.sessionId, env: facts.env });
+  const offSwitch = await readOffSwitch({ stateDir: facts.stateDir, sessionId: facts.sessionId, projectRoot: facts.projectRoot, env: facts.env });
   if (offSwitch.off) {
     return {
       kind: 'pass',

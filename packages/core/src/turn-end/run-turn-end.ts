@@ -5,6 +5,7 @@ import { getCheckpoint } from '../get-checkpoint.ts';
 import type { CheckpointOutcome } from '../get-checkpoint-types.ts';
 import { claimCheckpoint, type ClaimCheckpointResult } from '../state/claim-checkpoint.ts';
 import { decideLoopGuard, type LoopGuardDecision } from '../state/loop-guard.ts';
+import { findProjectRoot } from '../project-root.ts';
 import { readOffSwitch, type OffSwitchState } from '../state/off-switches.ts';
 import type { SessionState } from '../state/session-state.ts';
 import { readSessionState } from '../state/session-state-store.ts';
@@ -78,7 +79,7 @@ async function evaluate(event: TurnEndEvent, mode: Mode): Promise<Evaluated> {
 
   let offSwitch = event.offSwitch;
   if (offSwitch === undefined) {
-    offSwitch = await readOffSwitch({ stateDir: event.stateDir, sessionId: event.sessionId, env: event.env });
+    offSwitch = await readOffSwitch({ stateDir: event.stateDir, sessionId: event.sessionId, projectRoot: findProjectRoot(event.cwd), env: event.env });
     for (const note of offSwitch.diagnostics) log.warn(note);
   }
   const done = (decision: TurnEndPass | TurnEndBlock): Evaluated => ({ decision, offSwitch, skippedExtensions });

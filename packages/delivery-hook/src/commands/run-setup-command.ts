@@ -1,9 +1,9 @@
 import { isAbsolute, resolve } from 'node:path';
-import { describeErrno, EXIT_FAILURE, EXIT_USAGE, stdoutStyle } from '@agent-checkpoint/setup-kit';
+import { createProgressLine, describeErrno, EXIT_FAILURE, EXIT_USAGE, stdoutStyle } from '@agent-checkpoint/setup-kit';
 import { currentDirectory, directoryProblem } from '../run-cwd.ts';
 
 /**
- * `install`, `uninstall`, `doctor`, `explain`, `trust`: set-up and debugging commands for people. Each module
+ * `install`, `uninstall`, `doctor`, `explain`, `trust`, `init`, `config`, `presets`: set-up and debugging commands for people. Each module
  * is imported only when its command runs.
  *
  * The directory they work for is `--cwd`, else the current directory — which may be gone (a removed
@@ -40,11 +40,21 @@ export async function runSetupCommand(command: string, args: readonly string[], 
       case 'uninstall':
         return await (await import('../install/run-install-command.ts')).runInstallCommand(command, args, context);
       case 'doctor':
-        return await (await import('../doctor/run-doctor-command.ts')).runDoctorCommand(args, context);
+        // Its checks take seconds (the agents' --version): show which are still running, on a terminal.
+        return await (await import('../doctor/run-doctor-command.ts')).runDoctorCommand(args, {
+          ...context,
+          ...(process.stderr.isTTY ? { progress: createProgressLine(process.stderr, 'doctor') } : {}),
+        });
       case 'explain':
         return await (await import('../explain/run-explain-command.ts')).runExplainCommand(args, context);
       case 'trust':
         return await (await import('../trust/run-trust-command.ts')).runTrustCommand(args, context);
+      case 'init':
+        return await (await import('../config-cli/run-init-command.ts')).runInitCommand(args, context);
+      case 'config':
+        return await (await import('../config-cli/run-config-command.ts')).runConfigCommand(args, context);
+      case 'presets':
+        return await (await import('../config-cli/run-presets-command.ts')).runPresetsCommand(args, context);
       default:
         process.stderr.write(`agent-checkpoint: unknown command ${JSON.stringify(command)}\n`);
         return EXIT_USAGE;

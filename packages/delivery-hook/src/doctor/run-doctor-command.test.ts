@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { materializeExample } from '../../../../fixtures/example/materialize-example.mjs';
@@ -158,5 +158,25 @@ describe('doctor', () => {
     const result = await runHookBundle({ args: ['doctor', '--cwd', repo], env: env(), cwd: sandbox.root });
     expect(result.stdout).toContain('repo\\x1b[2J\\x9b31m');
     expect(result.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+  });
+
+  it('runs the independent checks in parallel: git does not wait for a slow agent --version', async () => {
+    const log = join(sandbox.root, 'order.log');
+    // gemini --version takes 3 s; git logs when it starts. Sequential checks would start git after it.
+    script('gemini', `echo "gemini-start $(date +%s%N)" >> '${log}'; sleep 3; echo "gemini-end $(date +%s%N)" >> '${log}'; echo 0.61.0`);
+    script('git', `echo "git-start $(date +%s%N)" >> '${log}'; exec /usr/bin/git "$@"`);
+    const { report } = await doctor(sandbox.root, { AGENT_CHECKPOINT_DOCTOR_TIMEOUT_MS: '10000' });
+    expect(finding(report, 'gemini.cli')).toMatchObject({ status: 'ok' });
+    const events = new Map<string, string>();
+    for (const [event, at] of readFileSync(log, 'utf8').trim().split('\n').map((line) => line.split(' ') as [string, string])) if (!events.has(event)) events.set(event, at);
+    expect(BigInt(events.get('git-start')!)).toBeLessThan(BigInt(events.get('gemini-end')!));
+  });
+
+  it('reports a project switched off', async () => {
+    const repo = join(sandbox.root, 'repo');
+    mkdirSync(join(repo, '.git'), { recursive: true });
+    expect((await runHookBundle({ args: ['off', '--project', '--cwd', repo], env: env(), cwd: repo })).code).toBe(0);
+    const { report } = await doctor(repo);
+    expect(finding(report, 'switch.project')).toMatchObject({ status: 'warn', fix: expect.stringContaining('on --project') });
   });
 });

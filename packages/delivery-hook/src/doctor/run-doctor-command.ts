@@ -5,6 +5,7 @@ import {
   configProblems,
   DEFAULT_CONFIG,
   DISABLE_ENV,
+  findProjectRoot,
   isTruthyEnv,
   loadConfig,
   readOffSwitch,
@@ -28,6 +29,8 @@ export interface DoctorCommandContext {
   readonly writeError: (text: string) => void;
   readonly style: TerminalStyle;
   readonly program?: HookProgram;
+  /** Told when each check starts and ends (the bin shows it on a terminal's stderr). */
+  readonly progress?: (label: string, event: 'start' | 'done') => void;
 }
 
 export const DOCTOR_USAGE = `Usage:
@@ -78,25 +81,37 @@ export async function runDoctorCommand(args: readonly string[], context: DoctorC
       : { id: 'bundle', status: 'fail', title: `hook bundle ${program.bundle} is missing`, fix: 'pnpm --filter @agent-checkpoint/delivery-hook build (or reinstall the package)' },
   );
 
-  const versions = await Promise.all(AGENT_IDS.map((agent) => cliVersion(agent, env)));
-  const registeredAgents: AgentId[] = [];
-  for (const [i, agent] of AGENT_IDS.entries()) {
-    const version = versions[i]!;
-    const title = profileOf(agent).title;
-    if (!version.found) findings.push({ id: `${agent}.cli`, status: 'info', title: `${title}: \`${agent}\` is not on PATH` });
-    else if (version.error !== undefined) findings.push({ id: `${agent}.cli`, status: 'warn', title: `${title}: \`${agent} --version\` failed`, detail: `${version.path}: ${version.error}`, fix: `run \`${agent} --version\` yourself to see why` });
-    else findings.push({ id: `${agent}.cli`, status: 'ok', title: `${title} ${version.version ?? '(version unknown)'}`, detail: version.path });
-    const hooks = await checkAgentHooks(agent, location, program, version.found);
-    findings.push(...hooks.findings);
-    if (hooks.registered.length > 0) registeredAgents.push(agent);
-  }
-
-  findings.push(...(await checkConfig(cwd, env)));
-  findings.push(await checkGit(cwd, env));
-  for (const agent of AGENT_IDS) {
-    if (registeredAgents.includes(agent) || versions[AGENT_IDS.indexOf(agent)]!.found) findings.push(await checkTranscript(agent, cwd, env));
-  }
-  findings.push(...(await checkState(env)));
+  // Independent checks run at once (the agents' `--version` take seconds); each agent's own chain —
+  // version, hooks, newest transcript — runs in order. Findings keep their fixed order.
+  const progress = context.progress ?? (() => undefined);
+  const track = <T,>(label: string, work: Promise<T>): Promise<T> => {
+    progress(label, 'start');
+    return work.finally(() => progress(label, 'done'));
+  };
+  const agentChecks = Promise.all(
+    AGENT_IDS.map(async (agent) => {
+      const title = profileOf(agent).title;
+      const version = await track(`${agent} --version`, cliVersion(agent, env));
+      const out: DoctorFinding[] = [];
+      if (!version.found) out.push({ id: `${agent}.cli`, status: 'info', title: `${title}: \`${agent}\` is not on PATH` });
+      else if (version.error !== undefined) out.push({ id: `${agent}.cli`, status: 'warn', title: `${title}: \`${agent} --version\` failed`, detail: `${version.path}: ${version.error}`, fix: `run \`${agent} --version\` yourself to see why` });
+      else out.push({ id: `${agent}.cli`, status: 'ok', title: `${title} ${version.version ?? '(version unknown)'}`, detail: version.path });
+      const hooks = await track(`${title} hooks`, checkAgentHooks(agent, location, program, version.found));
+      out.push(...hooks.findings);
+      const transcript = hooks.registered.length > 0 || version.found ? track(`${title} transcript`, checkTranscript(agent, cwd, env)) : undefined;
+      return { out, transcript: await transcript };
+    }),
+  );
+  const [agents, config, git, state] = await Promise.all([
+    agentChecks,
+    track('configuration', checkConfig(cwd, env)),
+    track('git', checkGit(cwd, env)),
+    track('state directory', checkState(env, cwd)),
+  ]);
+  for (const agent of agents) findings.push(...agent.out);
+  findings.push(...config, git);
+  for (const agent of agents) if (agent.transcript !== undefined) findings.push(agent.transcript);
+  findings.push(...state);
   findings.push(checkCodeCache(env));
 
   const report = doctorReport('agent-checkpoint-hook', findings);
@@ -191,7 +206,7 @@ async function checkGit(cwd: string, env: Readonly<Record<string, string | undef
   return { id: 'git', status: 'info', title: `${cwd} is not inside a git repository`, detail: `${stderr.trim().split('\n')[0] ?? ''}\nCheckpoints stay silent outside repositories.` };
 }
 
-async function checkState(env: Readonly<Record<string, string | undefined>>): Promise<DoctorFinding[]> {
+async function checkState(env: Readonly<Record<string, string | undefined>>, cwd: string): Promise<DoctorFinding[]> {
   const findings: DoctorFinding[] = [];
   let stateDir: string;
   try {
@@ -214,6 +229,11 @@ async function checkState(env: Readonly<Record<string, string | undefined>>): Pr
   if (isTruthyEnv(env[DISABLE_ENV])) findings.push({ id: 'switch.env', status: 'warn', title: `${DISABLE_ENV} is set in this environment: checkpoints are off`, fix: `unset ${DISABLE_ENV}` });
   const all = await readOffSwitch({ stateDir, env: {} });
   if (all.off) findings.push({ id: 'switch.all', status: 'warn', title: 'checkpoints are switched off for all sessions', detail: all.detail, fix: 'agent-checkpoint-hook on --all' });
+  const projectRoot = findProjectRoot(cwd);
+  const project = await readOffSwitch({ stateDir, projectRoot, env: {} });
+  if (project.off && project.source === 'project') {
+    findings.push({ id: 'switch.project', status: 'warn', title: `checkpoints are switched off for the project ${projectRoot}`, detail: project.detail, fix: `agent-checkpoint-hook on --project --cwd '${projectRoot}'` });
+  }
   return findings;
 }
 

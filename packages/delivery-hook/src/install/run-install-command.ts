@@ -19,7 +19,7 @@ export interface InstallCommandContext extends LocationContext {
 
 export const INSTALL_USAGE = `Usage:
   agent-checkpoint-hook install   --agent <claude|gemini|codex|all> [--scope user|project] [--cwd DIR] [--with-context] [--dry-run] [--print]
-  agent-checkpoint-hook uninstall --agent <claude|gemini|codex|all> [--scope user|project] [--cwd DIR] [--dry-run]
+  agent-checkpoint-hook uninstall --agent <claude|gemini|codex|all> [--scope user|project] [--cwd DIR] [--purge] [--dry-run]
 
 Registers (or removes) the turn-end hook of each agent:
   Claude Code  Stop        user: ~/.claude/settings.json   project: <repo>/.claude/settings.json
@@ -47,6 +47,9 @@ Options:
               "handoff" is enabled in the configuration)
   --dry-run   show the diff, write nothing
   --print     print the settings snippet to add by hand, write nothing (install only)
+  --purge     uninstall only, after the hooks are removed: also remove the state directory (switches,
+              session state, trust store, install records and settings backups), the code cache
+              and the configuration cache, listing each; your configuration files stay
   --help      this text
 
 Exit status: 0 done (or nothing to do), 1 a file could not be changed, 2 usage error.
@@ -59,6 +62,7 @@ interface InstallOptions {
   'dry-run'?: boolean;
   print?: boolean;
   'with-context'?: boolean;
+  purge?: boolean;
   help?: boolean;
 }
 
@@ -71,6 +75,7 @@ export async function runInstallCommand(command: 'install' | 'uninstall', args: 
     'dry-run': { type: 'boolean' },
     print: { type: 'boolean' },
     'with-context': { type: 'boolean' },
+    purge: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (!parsed.ok) return usage(context, parsed.error);
@@ -84,6 +89,7 @@ export async function runInstallCommand(command: 'install' | 'uninstall', args: 
   const scope = options.scope ?? 'user';
   if (scope !== 'user' && scope !== 'project') return usage(context, `--scope must be user or project, not ${JSON.stringify(scope)}`);
   if (options.print === true && command === 'uninstall') return usage(context, '--print is for install');
+  if (options.purge === true && command === 'install') return usage(context, '--purge is for uninstall');
   if (options['with-context'] === true && command === 'uninstall') return usage(context, '--with-context is for install (uninstall removes every hook of ours)');
   const located: LocationContext = { env: context.env, cwd: options.cwd ?? context.cwd, ...(context.home === undefined ? {} : { home: context.home }) };
   const features: 'context'[] = options['with-context'] === true ? ['context'] : [];
@@ -123,12 +129,43 @@ export async function runInstallCommand(command: 'install' | 'uninstall', args: 
     const result = await changeOne(command, agent, run, program);
     if (result !== EXIT_OK) code = result;
   }
+  if (command === 'uninstall' && options.purge === true) {
+    // After the hooks: uninstall needs the install records (in the state directory) to restore files.
+    if (code !== EXIT_OK) {
+      context.writeError('agent-checkpoint: uninstall: --purge skipped: a hook could not be removed, and its install record is needed to retry\n');
+      return code;
+    }
+    code = await purgeOurFiles(run, agents.map((agent) => settingsPath(agent, run.scope, run)));
+  }
   if (command === 'install' && !run.dryRun && code === EXIT_OK) {
     await context.write(
       `\nNext: start a new agent session (hooks are read at startup). Check the set-up with ${context.style.bold('agent-checkpoint-hook doctor')};\nsee why a turn would be checkpointed with ${context.style.bold(`agent-checkpoint-hook explain --agent ${agents[0] ?? 'claude'}`)}.\n`,
     );
   }
   return code;
+}
+
+/** `uninstall --purge`: remove our state and caches (see purge-our-files.ts), listing each. */
+async function purgeOurFiles(run: Run, handled: readonly string[]): Promise<number> {
+  const { purge, purgeTargets, remainingInstalls } = await import('./purge-our-files.ts');
+  const targets = purgeTargets(run.env);
+  const s = run.style;
+  // A dry run has not removed this uninstall's own records yet.
+  const remaining = remainingInstalls(run.env).filter((r) => !handled.includes(r.path));
+  if (remaining.length > 0) {
+    const list = remaining.map((r) => `  ${r.path}  (${r.by})`).join('\n');
+    run.writeError(`agent-checkpoint: uninstall --purge: not purging: these files were changed by another install, and the state directory holds what restores them; uninstall them first (agent-checkpoint-tmux uninstall, uninstall --scope project --cwd <repo>):\n${list}\n`);
+    return EXIT_FAILURE;
+  }
+  for (const t of targets) {
+    const verb = !t.exists ? 'nothing at' : run.dryRun ? 'would remove' : 'removed';
+    await run.write(`${t.exists ? s.green('✓') : s.dim('-')} ${t.what}: ${verb} ${t.path}\n`);
+  }
+  if (run.dryRun) return EXIT_OK;
+  const problems = await purge(targets, run.env);
+  for (const problem of problems) run.writeError(`agent-checkpoint: uninstall --purge: ${problem}\n`);
+  if (problems.length === 0) await run.write(s.dim('Kept: your configuration files (user config.json, .agent-checkpoint.json) and handoff documents.\n'));
+  return problems.length === 0 ? EXIT_OK : EXIT_FAILURE;
 }
 
 type Run = InstallCommandContext & LocationContext & { readonly scope: InstallScope; readonly dryRun: boolean; readonly features: readonly 'context'[] };

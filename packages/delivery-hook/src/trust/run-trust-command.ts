@@ -27,7 +27,7 @@ export interface TrustCommandContext {
 export const TRUST_USAGE = `Usage:
   agent-checkpoint-hook trust [PATH]            trust this project file's commands and write paths
   agent-checkpoint-hook trust --revoke [PATH]   stop trusting it
-  agent-checkpoint-hook trust --list            the trusted files, and whether each changed since
+  agent-checkpoint-hook trust --list [--json]   the trusted files, and whether each changed since
 
 A project file (.agent-checkpoint.json) is written by whoever published the repository, or by the
 agent during a turn; the hook runs as you, outside the agent's sandbox. So its privileged keys —
@@ -45,12 +45,13 @@ Exit status: 0 done, 1 failure (no such file, invalid file…), 2 usage error.
 interface Options {
   revoke?: boolean;
   list?: boolean;
+  json?: boolean;
   help?: boolean;
 }
 
 /** `agent-checkpoint-hook trust`. */
 export async function runTrustCommand(args: readonly string[], context: TrustCommandContext): Promise<number> {
-  const parsed = parseCommandArgs<Options>(args, { revoke: { type: 'boolean' }, list: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, true);
+  const parsed = parseCommandArgs<Options>(args, { revoke: { type: 'boolean' }, list: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, true);
   if (!parsed.ok) return usage(context, parsed.error);
   const { values, positionals } = parsed;
   if (values.help === true) {
@@ -60,7 +61,8 @@ export async function runTrustCommand(args: readonly string[], context: TrustCom
   if (positionals.length > 1) return usage(context, 'give at most one PATH');
   if (values.list === true && (values.revoke === true || positionals.length > 0)) return usage(context, '--list takes no PATH and no --revoke');
   const stateDir = resolveStateDir({ env: context.env });
-  if (values.list === true) return list(stateDir, context);
+  if (values.json === true && values.list !== true) return usage(context, '--json goes with --list');
+  if (values.list === true) return list(stateDir, context, values.json === true);
   const path = targetPath(resolve(context.cwd, positionals[0] ?? '.'));
   return values.revoke === true ? revoke(stateDir, path, context) : trust(stateDir, path, context);
 }
@@ -129,28 +131,35 @@ async function revoke(stateDir: string, path: string, context: TrustCommandConte
   return EXIT_OK;
 }
 
-async function list(stateDir: string, context: TrustCommandContext): Promise<number> {
+async function list(stateDir: string, context: TrustCommandContext, json: boolean): Promise<number> {
   const store = readTrustStore(stateDir);
   for (const note of store.diagnostics) context.writeError(`agent-checkpoint: ${terminal(note)}\n`);
   const entries = Object.entries(store.files);
+  if (json) {
+    const files = entries.map(([path, entry]) => ({ path, state: trustListState(store, path), trustedAt: entry.trustedAt }));
+    await context.write(`${jsonForTerminal(JSON.stringify({ store: trustStorePath(stateDir), files }, null, 2))}\n`);
+    return store.diagnostics.length > 0 ? EXIT_FAILURE : EXIT_OK;
+  }
   if (entries.length === 0) {
     await context.write(`No trusted project files (${trustStorePath(stateDir)}).\n`);
     return store.diagnostics.length > 0 ? EXIT_FAILURE : EXIT_OK;
   }
+  const words = { trusted: 'trusted', changed: 'changed since: not applied until trusted again', missing: 'missing', unreadable: 'unreadable' } as const;
   const lines = entries.map(([path, entry]) => {
+    const state = trustListState(store, path);
     const read = readConfigBytes(path);
-    const state =
-      read.kind === 'missing'
-        ? 'missing'
-        : read.kind === 'unusable'
-          ? `unreadable (${read.problem})`
-          : trustStateOf(store, path, configDigest(read.bytes)) === 'trusted' && read.realPath === path
-            ? 'trusted'
-            : 'changed since: not applied until trusted again';
-    return terminal(`${path}  ${state}  (trusted ${entry.trustedAt})`);
+    return terminal(`${path}  ${words[state]}${read.kind === 'unusable' ? ` (${read.problem})` : ''}  (trusted ${entry.trustedAt})`);
   });
   await context.write(`${lines.join('\n')}\n`);
   return EXIT_OK;
+}
+
+/** Whether a trusted file still applies: `trusted`, `changed` since, `missing`, or `unreadable`. */
+function trustListState(store: ReturnType<typeof readTrustStore>, path: string): 'trusted' | 'changed' | 'missing' | 'unreadable' {
+  const read = readConfigBytes(path);
+  if (read.kind === 'missing') return 'missing';
+  if (read.kind === 'unusable') return 'unreadable';
+  return trustStateOf(store, path, configDigest(read.bytes)) === 'trusted' && read.realPath === path ? 'trusted' : 'changed';
 }
 
 function usage(context: TrustCommandContext, message: string): number {

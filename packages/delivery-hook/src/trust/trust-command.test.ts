@@ -63,6 +63,8 @@ describe('agent-checkpoint-hook trust', () => {
     expect(existsSync(marker)).toBe(false);
     expect(edited.stderr).toContain('changed since it was trusted; ignored: runTests.command');
     expect((await run(world, env, 'trust', '--list')).stdout).toContain(`${path}  changed since: not applied until trusted again`);
+    const listed = JSON.parse((await run(world, env, 'trust', '--list', '--json')).stdout) as { files: Array<{ path: string; state: string }> };
+    expect(listed.files).toEqual([expect.objectContaining({ path, state: 'changed' })]);
 
     await trustProjectConfig(world.repo, env);
     expect((await run(world, env, 'trust', '--list')).stdout).toMatch(new RegExp(`${path.replace(/[.]/g, '\\.')}  trusted  \\(trusted 20`));
@@ -114,6 +116,7 @@ describe('agent-checkpoint-hook trust', () => {
     expect(missing).toMatchObject({ code: 1, stdout: '' });
     expect(missing.stderr).toContain('no such file');
     expect((await run(world, env, 'trust', '--list', 'x')).code).toBe(2);
+    expect((await run(world, env, 'trust', '--json')).code).toBe(2);
   });
 
   it('doctor and explain show the ignored keys and how to trust the file', async () => {

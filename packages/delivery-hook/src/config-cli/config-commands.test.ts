@@ -1,0 +1,155 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '@agent-checkpoint/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHookSandbox, type HookSandbox } from '../test-support/hook-sandbox.ts';
+import { runHookBundle } from '../test-support/run-hook-bundle.ts';
+
+// init, config and presets through the built bin, in temp git repositories and temp HOMEs.
+
+let sandbox: HookSandbox;
+let repo: string;
+beforeEach(() => {
+  sandbox = createHookSandbox();
+  repo = join(sandbox.root, 'repo');
+  mkdirSync(join(repo, 'src'), { recursive: true });
+  execFileSync('git', ['init', '-q', repo], { env: sandbox.env });
+  writeFileSync(join(repo, 'package.json'), '{"name":"demo"}\n');
+  writeFileSync(join(repo, 'pnpm-lock.yaml'), 'lockfileVersion: 9.0\n');
+});
+afterEach(() => {
+  sandbox.remove();
+});
+
+const run = (args: string[], cwd = repo) => runHookBundle({ args, env: sandbox.env, cwd });
+const PROJECT_FILE = () => join(repo, '.agent-checkpoint.json');
+
+/** Every `// "key": …` example line of the file uncommented (the example block is valid JSONC). */
+function uncommentExamples(text: string): string {
+  return text.replace(/^(\s*)\/\/ (\s*["\]{])/gm, '$1$2');
+}
+
+describe('init', () => {
+  it('writes the detected presets, a $schema that exists, and examples that validate', async () => {
+    const result = await run(['init'], join(repo, 'src'));
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toContain('node-pnpm');
+    const text = readFileSync(PROJECT_FILE(), 'utf8');
+    expect(text).toContain('"extends": ["node-pnpm"]');
+    const schema = /"\$schema": "([^"]+)"/.exec(text)?.[1];
+    expect(schema).toBeDefined();
+    // Not installed in the project: the copy beside the bin, which must exist and be the core schema.
+    const schemaPath = fileURLToPath(schema!);
+    expect(existsSync(schemaPath)).toBe(true);
+    expect(readFileSync(schemaPath, 'utf8')).toBe(readFileSync(join(import.meta.dirname, '..', '..', '..', 'core', 'schema.json'), 'utf8'));
+
+    // Valid as written, and with every example uncommented (trusted, so runTests applies too).
+    const env = { ...sandbox.env };
+    const asWritten = await loadConfig({ cwd: repo, env, cacheDir: false });
+    expect(asWritten.diagnostics).toEqual([]);
+    writeFileSync(PROJECT_FILE(), uncommentExamples(text));
+    expect(readFileSync(PROJECT_FILE(), 'utf8')).toContain('\n  "runTests"');
+    expect((await run(['trust'])).code).toBe(0);
+    const uncommented = await loadConfig({ cwd: repo, env, cacheDir: false });
+    expect(uncommented.diagnostics).toEqual([]);
+    expect(uncommented.config.categories.map((c) => c.id)).toContain('migrations');
+    expect(uncommented.config.runTests?.command).toBe('npm test');
+  });
+
+  it('points $schema at the installed package when the project has it', async () => {
+    const installed = join(repo, 'node_modules', '@agent-checkpoint', 'core');
+    mkdirSync(installed, { recursive: true });
+    writeFileSync(join(installed, 'schema.json'), '{}');
+    expect((await run(['init'])).code).toBe(0);
+    const schema = /"\$schema": "([^"]+)"/.exec(readFileSync(PROJECT_FILE(), 'utf8'))?.[1];
+    expect(schema).toBe('./node_modules/@agent-checkpoint/core/schema.json');
+    expect(existsSync(join(repo, schema!))).toBe(true);
+  });
+
+  it('refuses to overwrite an existing file; --force keeps a backup', async () => {
+    writeFileSync(PROJECT_FILE(), '{ "enabled": false }\n');
+    const refused = await run(['init']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('--force');
+    expect(readFileSync(PROJECT_FILE(), 'utf8')).toBe('{ "enabled": false }\n');
+
+    const forced = await run(['init', '--force']);
+    expect(forced.code).toBe(0);
+    expect(readFileSync(`${PROJECT_FILE()}.bak`, 'utf8')).toBe('{ "enabled": false }\n');
+    expect(readFileSync(PROJECT_FILE(), 'utf8')).toContain('"extends"');
+    // A second --force keeps the first backup and adds another.
+    expect((await run(['init', '--force'])).code).toBe(0);
+    expect(readFileSync(`${PROJECT_FILE()}.bak`, 'utf8')).toBe('{ "enabled": false }\n');
+  });
+
+  it('--print writes nothing', async () => {
+    const result = await run(['init', '--print']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('"extends"');
+    expect(existsSync(PROJECT_FILE())).toBe(false);
+  });
+});
+
+describe('config', () => {
+  it('shows each value with its origin, and the project keys ignored as untrusted', async () => {
+    writeFileSync(PROJECT_FILE(), '// team settings\n{ "loopGuard": { "maxBlocksPerTurn": 3 }, "runTests": { "command": "pnpm test" } }\n');
+    const userDir = join(sandbox.home, '.config', 'agent-checkpoint');
+    mkdirSync(userDir, { recursive: true });
+    writeFileSync(join(userDir, 'config.json'), '{ "gitTimeoutMs": 4321 }\n');
+
+    const text = await run(['config']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/loopGuard\.maxBlocksPerTurn = 3 +\(project file .*\.agent-checkpoint\.json\)/);
+    expect(text.stdout).toMatch(/gitTimeoutMs = 4321 +\(user file .*config\.json\)/);
+    expect(text.stdout).toMatch(/categories\.node-dependencies = .*\(preset node-pnpm \(detected\)\)/);
+    expect(text.stdout).toMatch(/silentWhenAllClear = \w+ +\(default\)/);
+    expect(text.stdout).toContain('not trusted');
+    expect(text.stdout).toContain('runTests.command');
+
+    const json = JSON.parse((await run(['config', '--json'])).stdout) as {
+      origins: Record<string, string>;
+      untrusted: { ignoredKeys: string[] } | null;
+      config: { loopGuard: { maxBlocksPerTurn: number } };
+    };
+    expect(json.config.loopGuard.maxBlocksPerTurn).toBe(3);
+    expect(json.origins['loopGuard.maxBlocksPerTurn']).toMatch(/^project file /);
+    expect(json.origins['gitTimeoutMs']).toMatch(/^user file /);
+    expect(json.origins['categories.typescript']).toBe('preset node-pnpm (detected)');
+    expect(json.untrusted?.ignoredKeys).toContain('runTests.command');
+  });
+
+  it("credits a file's extends to the preset, not the file", async () => {
+    writeFileSync(PROJECT_FILE(), '{ "extends": ["rust"], "detectPresets": false }\n');
+    const json = JSON.parse((await run(['config', '--json'])).stdout) as { origins: Record<string, string> };
+    expect(Object.entries(json.origins).filter(([, o]) => o.startsWith('project file'))).toEqual([]);
+    expect(Object.values(json.origins)).toContain('preset rust');
+  });
+
+  it('reports a broken project file', async () => {
+    writeFileSync(PROJECT_FILE(), '{ "loopGuard": { "maxBlocksPerTurn": "many" } }\n');
+    const result = await run(['config']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('problems:');
+    expect(result.stdout).toContain('maxBlocksPerTurn');
+  });
+});
+
+describe('presets', () => {
+  it('lists every preset with what it checks and needs, and whether it is detected here', async () => {
+    const json = JSON.parse((await run(['presets', '--json'])).stdout) as {
+      presets: Array<{ id: string; detect: string[]; categories: string[]; detected: boolean; applied: boolean }>;
+    };
+    const byId = new Map(json.presets.map((p) => [p.id, p]));
+    expect(byId.get('node-pnpm')).toMatchObject({ detected: true, applied: true });
+    expect(byId.get('node')).toMatchObject({ detected: true, applied: false });
+    expect(byId.get('rust')).toMatchObject({ detected: false, applied: false });
+    expect(byId.get('rust')?.detect).toContain('Cargo.toml');
+    expect(byId.get('node-pnpm')?.categories.length).toBeGreaterThan(0);
+
+    const text = await run(['presets']);
+    expect(text.stdout).toMatch(/node-pnpm +applied/);
+    expect(text.stdout).toMatch(/rust +not detected/);
+  });
+});

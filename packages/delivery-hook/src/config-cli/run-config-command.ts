@@ -1,0 +1,120 @@
+import { resolve } from 'node:path';
+import { forTerminal, jsonForTerminal, loadConfig, resolveConfig, type ConfigSource, type ResolvedConfig } from '@agent-checkpoint/core';
+import { EXIT_OK, EXIT_USAGE, parseCommandArgs } from '@agent-checkpoint/setup-kit';
+import type { SetupContext } from './setup-context.ts';
+
+export const CONFIG_USAGE = `Usage:
+  agent-checkpoint-hook config [--cwd DIR] [--json]
+
+Prints the configuration the hook would use in the project of DIR — built-in defaults, then the
+detected presets, the user file and the project file (.agent-checkpoint.json), merged — with the
+layer each value came from, the project keys ignored because the file is not trusted (see
+agent-checkpoint-hook trust), and any problem with the files.
+
+Options:
+  --cwd DIR   the project (default: the current directory)
+  --json      machine-readable: { projectRoot, sources, config, origins, untrusted, diagnostics }
+  --help      this text
+`;
+
+/** A value's origin: `default`, `preset <id>`, `user-file <path>` or `project-file <path>`. */
+export type Origin = ConfigSource;
+
+const DEFAULT_SOURCE: ConfigSource = { kind: 'default', name: 'defaults' };
+
+/** `agent-checkpoint-hook config`. */
+export async function runConfigCommand(args: readonly string[], context: SetupContext): Promise<number> {
+  const parsed = parseCommandArgs<{ cwd?: string; json?: boolean; help?: boolean }>(args, { cwd: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
+  if (!parsed.ok) {
+    context.writeError(`agent-checkpoint: ${parsed.error}\n\n${CONFIG_USAGE}`);
+    return EXIT_USAGE;
+  }
+  if (parsed.values.help === true) {
+    await context.write(CONFIG_USAGE);
+    return EXIT_OK;
+  }
+  const cwd = resolve(context.cwd, parsed.values.cwd ?? '.');
+  const loaded = await loadConfig({ cwd, env: context.env });
+  const origins = valueOrigins(loaded.config, loaded.layers ?? []);
+  const untrusted = loaded.untrusted === undefined ? null : { path: loaded.untrusted.path, state: loaded.untrusted.state, ignoredKeys: loaded.untrusted.ignoredKeys };
+  if (parsed.values.json === true) {
+    const report = { projectRoot: loaded.projectRoot, sources: loaded.config.sources, config: loaded.config, origins: Object.fromEntries([...origins].map(([path, o]) => [path, describeOrigin(o)])), untrusted, diagnostics: loaded.diagnostics };
+    await context.write(`${jsonForTerminal(JSON.stringify(report, null, 2))}\n`);
+    return EXIT_OK;
+  }
+  const { style } = context;
+  const lines = [`project ${forTerminal(loaded.projectRoot)}`, `layers (lowest first): ${loaded.config.sources.map((s) => forTerminal(describeOrigin(s))).join(', ')}`, ''];
+  for (const [path, value] of leaves(loaded.config)) {
+    if (path === 'sources') continue;
+    const origin = origins.get(path) ?? DEFAULT_SOURCE;
+    const shown = forTerminal(JSON.stringify(value));
+    lines.push(`${path} = ${shown.length > 160 ? `${shown.slice(0, 157)}...` : shown}  ${origin.kind === 'default' ? style.dim('(default)') : style.cyan(`(${forTerminal(describeOrigin(origin))})`)}`);
+  }
+  if (untrusted !== null) {
+    lines.push('', style.yellow(`ignored (${forTerminal(untrusted.path)} is ${untrusted.state === 'changed' ? 'changed since you trusted it' : 'not trusted'}): ${untrusted.ignoredKeys.join(', ')}`));
+    lines.push(`  review the file, then: agent-checkpoint-hook trust ${forTerminal(loaded.projectRoot)}`);
+  }
+  if (loaded.diagnostics.length > 0) {
+    lines.push('', 'problems:');
+    for (const d of loaded.diagnostics) lines.push(`  ${forTerminal(d)}`);
+  }
+  await context.write(`${lines.join('\n')}\n`);
+  return EXIT_OK;
+}
+
+export function describeOrigin(source: ConfigSource): string {
+  switch (source.kind) {
+    case 'default':
+      return 'default';
+    case 'preset':
+      return `preset ${source.name}${source.detected === true ? ' (detected)' : ''}`;
+    case 'user-file':
+      return `user file ${source.name}`;
+    case 'project-file':
+      return `project file ${source.name}`;
+  }
+}
+
+/**
+ * The layer that set each value: merge the layers one at a time and, for each leaf path, keep the
+ * last layer after which its value changed (a value no layer changed is a default). Leaves are
+ * scalars and lists, except that `categories`, `followUps` and `errorPatterns` are keyed by id.
+ */
+export function valueOrigins(config: ResolvedConfig, given: readonly { readonly config: unknown; readonly source: ConfigSource }[]): Map<string, ConfigSource> {
+  const origins = new Map<string, ConfigSource>();
+  // A file's `extends` applies its presets just before the file: a layer of its own here, so values
+  // they set are not credited to the file.
+  const layers = given.flatMap((layer) => {
+    const ext = (layer.config as { extends?: string | string[] }).extends;
+    const names = ext === undefined ? [] : Array.isArray(ext) ? ext : [ext];
+    return names.length === 0 ? [layer] : [{ config: { extends: names }, source: { kind: 'preset', name: names.join(', ') } as ConfigSource }, layer];
+  });
+  let previous = new Map(leaves(resolveConfig([])).map(([path, value]) => [path, JSON.stringify(value)]));
+  for (let i = 0; i < layers.length; i++) {
+    const merged = resolveConfig(layers.slice(0, i + 1) as Parameters<typeof resolveConfig>[0]);
+    const current = new Map(leaves(merged).map(([path, value]) => [path, JSON.stringify(value)]));
+    for (const [path, text] of current) if (path !== 'sources' && previous.get(path) !== text) origins.set(path, layers[i]!.source);
+    previous = current;
+  }
+  // A category records the layer whose definition won, which is more precise than the diff (a
+  // preset may redefine a category to the same value).
+  for (const category of config.categories) if (category.source !== undefined) origins.set(`categories.${category.id}`, category.source);
+  return origins;
+}
+
+const KEYED_LISTS = new Set(['categories', 'followUps', 'errorPatterns']);
+
+/** `[path, value]` for every leaf of a resolved configuration. */
+export function leaves(value: unknown, path = ''): Array<[string, unknown]> {
+  if (value === null || typeof value !== 'object') return [[path, value]];
+  if (Array.isArray(value)) {
+    if (KEYED_LISTS.has(path)) return value.map((item: { id?: unknown; source?: unknown }) => {
+      const { source: _source, ...rest } = item;
+      return [`${path}.${String(item.id)}`, rest] as [string, unknown];
+    });
+    return [[path, value]];
+  }
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length === 0) return [[path, value]];
+  return entries.flatMap(([key, child]) => leaves(child, path === '' ? key : `${path}.${key}`));
+}
