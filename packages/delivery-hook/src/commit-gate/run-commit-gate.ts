@@ -1,12 +1,5 @@
-import {
-  checkCommitGate,
-  claimCommitGateBlock,
-  commitGateFor,
-  loadConfig,
-  readSessionState,
-  type ResolvedConfig,
-  type SessionStateLocation,
-} from '@agent-checkpoint/core';
+import { checkCommitGate, claimCommitGateBlock, commitGateFor } from '@agent-checkpoint/context-checkpoint';
+import { loadConfig, readSessionState, type ResolvedConfig, type SessionStateLocation } from '@agent-checkpoint/core';
 import type { HookEvent } from '../hook-event.ts';
 import { pass, type HookRun, type HookRunContext } from '../run-hook.ts';
 import { clearCommitGate, promptKeyOf } from './commit-gate-marker.ts';

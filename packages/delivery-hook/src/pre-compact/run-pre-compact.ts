@@ -1,15 +1,17 @@
 import { stat } from 'node:fs/promises';
 import {
-  contextCheckpointConfigOf,
   executeCheckpoint,
   failuresFromObservations,
-  getCheckpoint,
-  loadConfig,
   readContextLevel,
-  readOffSwitch,
-  updateSessionState,
   writeHandoff,
   type HandoffTrigger,
+} from '@agent-checkpoint/context-checkpoint';
+import {
+  contextCheckpointConfigOf,
+  getCheckpoint,
+  loadConfig,
+  readOffSwitch,
+  updateSessionState,
   type ResolvedConfig,
 } from '@agent-checkpoint/core';
 import type { AuxHookContext, AuxHookResult } from '../aux-hook/run-aux-hook.ts';

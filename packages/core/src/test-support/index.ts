@@ -1,0 +1,5 @@
+// Test support for the packages built on core (not published): real temporary git repositories and
+// child-process snippets, so their tests need no copy of these helpers.
+export * from '../git/temp-git-repo.ts';
+export * from './run-module-snippet.ts';
+export * from './commits-around-turn-start.ts';
