@@ -3,3 +3,5 @@
 export * from '../git/temp-git-repo.ts';
 export * from './run-module-snippet.ts';
 export * from './commits-around-turn-start.ts';
+// The config cache's key, for tests that plant a cache entry (core's trust tests, moved with runTests).
+export { configCacheKey } from '../config/config-cache.ts';

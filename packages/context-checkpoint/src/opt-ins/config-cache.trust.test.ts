@@ -1,14 +1,9 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { getCheckpoint } from '../get-checkpoint.ts';
-import { makeTempGitRepo, type TempGitRepo } from '../git/temp-git-repo.ts';
-import type { ToolCall } from '../timeline/tool-call.ts';
-import type { TurnTimeline } from '../timeline/turn-timeline.ts';
-import type { TranscriptReader } from '../transcript/transcript-reader.ts';
-import { configCacheKey } from './config-cache.ts';
-import { loadConfig } from './load-config.ts';
-import { configDigest, recordTrust } from './project-config-trust.ts';
+import { configDigest, getCheckpoint, loadConfig, recordTrust, type ToolCall, type TranscriptReader, type TurnTimeline } from '@agent-checkpoint/core';
+import { configCacheKey, makeTempGitRepo, type TempGitRepo } from '@agent-checkpoint/core/test-support';
+import { loadTurnEndExtensions } from '../load-turn-end-extensions.ts';
 
 /*
  * The validated-config cache must not be a way around trust (issue 12 class 1): whoever can write the
@@ -62,7 +57,7 @@ async function runTurn(w: World, config: Awaited<ReturnType<typeof load>>['confi
   const edit: ToolCall = { id: 'c1', kind: 'edit', rawName: 'Edit', input: { file_path: join(w.r.dir, 'src/app.py') }, paths: [join(w.r.dir, 'src/app.py')], outcome: 'success', timestamp: at };
   const timeline: TurnTimeline = { agent: 'claude', hasData: true, turnId: 't1', startedAt: new Date(Date.now() - 60_000).toISOString(), prompt: 'go', calls: [edit], checkpointsDelivered: 0, truncated: false, diagnostics: [] };
   const reader: TranscriptReader = { specificationVersion: 'transcript-reader-v1', agent: 'claude', readTurn: () => Promise.resolve(timeline), locateTranscript: () => Promise.resolve(undefined) };
-  await getCheckpoint({ agent: 'claude', cwd: w.r.dir, env: { ...w.r.env, AGENT_CHECKPOINT_STATE_DIR: w.stateDir }, config, sessionId: 's1', transcript: { reader, path: '/t.jsonl' } });
+  await getCheckpoint({ agent: 'claude', cwd: w.r.dir, env: { ...w.r.env, AGENT_CHECKPOINT_STATE_DIR: w.stateDir }, config, sessionId: 's1', transcript: { reader, path: '/t.jsonl' }, extensions: loadTurnEndExtensions });
 }
 
 describe('the validated-config cache cannot bypass trust', { timeout: 60_000 }, () => {
