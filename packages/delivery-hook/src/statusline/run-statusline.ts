@@ -3,7 +3,7 @@ import { contextCheckpointConfigOf, loadConfig, readOffSwitch, readSessionState,
 import { readStdin } from '../read-stdin.ts';
 import { readStatuslineInput, type StatuslineInput } from './read-statusline-input.ts';
 import { readTranscriptUsage } from './read-transcript-usage.ts';
-import { renderStatusline, type CheckpointStatus } from './render-statusline.ts';
+import { renderStatusline, type CheckpointStatus } from '@agent-checkpoint/context-checkpoint';
 import { chooseRunCwd, currentDirectory } from '../run-cwd.ts';
 
 /** Longest wait for Claude's JSON on stdin. */

@@ -7,7 +7,7 @@ import { createHookSandbox, type HookSandbox } from '../test-support/hook-sandbo
 import { FIXTURES_DIR } from '../test-support/recorded-payloads.ts';
 import { runHookBundle } from '../test-support/run-hook-bundle.ts';
 import { readStatuslineInput } from './read-statusline-input.ts';
-import { renderContextPart, renderStatusline } from './render-statusline.ts';
+import { renderContextPart, renderStatusline } from '@agent-checkpoint/context-checkpoint';
 import { statuslineFor } from './run-statusline.ts';
 
 let sandbox: HookSandbox | undefined;

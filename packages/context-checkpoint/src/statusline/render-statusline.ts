@@ -1,4 +1,5 @@
-import { formatTokens, type ContextReading } from '@agent-checkpoint/context-checkpoint';
+import type { ContextReading } from '../context/read-context-level.ts';
+import { formatTokens } from '../context/render-context-line.ts';
 
 /** What the `[CKPT: …]` part says. */
 export type CheckpointStatus =
