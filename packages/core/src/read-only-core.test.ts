@@ -165,7 +165,7 @@ function coreSources(dir: string): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) out.push(...coreSources(path));
-    else if (/\.ts$/.test(entry.name) && !/\.(test|bench)\.ts$/.test(entry.name)) out.push(path);
+    else if (entry.name.endsWith('.ts') && !/\.(test|bench)\.ts$/.test(entry.name)) out.push(path);
   }
   return out;
 }

@@ -6,7 +6,6 @@ import {
   DEFAULT_DIRECT_EXECUTION_CONFIG,
   DEFAULT_HANDOFF_CONFIG,
   resolveContextCheckpointConfig,
-  type ContextCheckpointConfig,
 } from './resolve-context-checkpoint-config.ts';
 
 describe('the configuration schema accepts the new objects', () => {

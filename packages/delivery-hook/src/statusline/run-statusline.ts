@@ -1,9 +1,8 @@
-import { readContextLevel, type ContextReading } from '@agent-checkpoint/context-checkpoint';
+import { readContextLevel, renderStatusline, type CheckpointStatus, type ContextReading } from '@agent-checkpoint/context-checkpoint';
 import { contextCheckpointConfigOf, loadConfig, readOffSwitch, readSessionState, resolveStateDir, type TokenUsage } from '@agent-checkpoint/core';
 import { readStdin } from '../read-stdin.ts';
 import { readStatuslineInput, type StatuslineInput } from './read-statusline-input.ts';
 import { readTranscriptUsage } from './read-transcript-usage.ts';
-import { renderStatusline, type CheckpointStatus } from '@agent-checkpoint/context-checkpoint';
 import { chooseRunCwd, currentDirectory } from '../run-cwd.ts';
 
 /** Longest wait for Claude's JSON on stdin. */
