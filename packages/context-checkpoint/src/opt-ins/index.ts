@@ -2,3 +2,4 @@
 export * from './run-tests.ts';
 export * from './apply-test-run.ts';
 export * from './commit-gate.ts';
+export * from './decide-commit-gate.ts';
