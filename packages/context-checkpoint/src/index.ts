@@ -17,8 +17,6 @@ export * from './state/session-context.ts';
 export * from './state/claim-commit-gate.ts';
 export * from './opt-ins/index.ts';
 export * from './steps/index.ts';
-// The Claude Code status line's text (the hook's `statusline` command is its CLI glue).
-export * from './statusline/render-statusline.ts';
 export * from './tracker/index.ts';
 export * from './memory-service/index.ts';
 export * from './estimate/index.ts';

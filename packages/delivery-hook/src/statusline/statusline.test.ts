@@ -1,12 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readContextLevel, renderContextPart, renderStatusline } from '@agent-checkpoint/context-checkpoint';
+import { readContextLevel } from '@agent-checkpoint/context-checkpoint';
 import { setOffSwitch, updateSessionState } from '@agent-checkpoint/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHookSandbox, type HookSandbox } from '../test-support/hook-sandbox.ts';
 import { FIXTURES_DIR } from '../test-support/recorded-payloads.ts';
 import { runHookBundle } from '../test-support/run-hook-bundle.ts';
 import { readStatuslineInput } from './read-statusline-input.ts';
+import { renderContextPart, renderStatusline } from './render-statusline.ts';
 import { statuslineFor } from './run-statusline.ts';
 
 let sandbox: HookSandbox | undefined;

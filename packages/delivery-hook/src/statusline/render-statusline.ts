@@ -1,5 +1,4 @@
-import type { ContextReading } from '../context/read-context-level.ts';
-import { formatTokens } from '../context/render-context-line.ts';
+import { formatTokens, type ContextReading } from '@agent-checkpoint/context-checkpoint';
 
 /** What the `[CKPT: …]` part says. */
 export type CheckpointStatus =
