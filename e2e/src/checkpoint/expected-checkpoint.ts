@@ -1,5 +1,4 @@
 import { getCheckpoint, type CheckpointOutcome, type TranscriptReader, type TurnHint, type TurnTimeline } from '@agent-checkpoint/core';
-import { loadTurnEndExtensions } from '@agent-checkpoint/context-checkpoint/load';
 import { createClaudeTranscriptReader } from '@agent-checkpoint/transcript-claude';
 import { createCodexTranscriptReader } from '@agent-checkpoint/transcript-codex';
 import { createGeminiTranscriptReader } from '@agent-checkpoint/transcript-gemini';
@@ -31,8 +30,6 @@ export async function expectedCheckpoint(
     ...(sessionId === undefined ? {} : { sessionId }),
     env,
     signal: AbortSignal.timeout(30_000),
-    // As the routes do: the features this repository's config asks for.
-    extensions: loadTurnEndExtensions,
   });
 }
 

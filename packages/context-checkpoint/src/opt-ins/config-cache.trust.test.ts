@@ -57,7 +57,7 @@ async function runTurn(w: World, config: Awaited<ReturnType<typeof load>>['confi
   const edit: ToolCall = { id: 'c1', kind: 'edit', rawName: 'Edit', input: { file_path: join(w.r.dir, 'src/app.py') }, paths: [join(w.r.dir, 'src/app.py')], outcome: 'success', timestamp: at };
   const timeline: TurnTimeline = { agent: 'claude', hasData: true, turnId: 't1', startedAt: new Date(Date.now() - 60_000).toISOString(), prompt: 'go', calls: [edit], checkpointsDelivered: 0, truncated: false, diagnostics: [] };
   const reader: TranscriptReader = { specificationVersion: 'transcript-reader-v1', agent: 'claude', readTurn: () => Promise.resolve(timeline), locateTranscript: () => Promise.resolve(undefined) };
-  await getCheckpoint({ agent: 'claude', cwd: w.r.dir, env: { ...w.r.env, AGENT_CHECKPOINT_STATE_DIR: w.stateDir }, config, sessionId: 's1', transcript: { reader, path: '/t.jsonl' }, extensions: loadTurnEndExtensions });
+  await getCheckpoint({ agent: 'claude', cwd: w.r.dir, env: { ...w.r.env, AGENT_CHECKPOINT_STATE_DIR: w.stateDir }, config, sessionId: 's1', transcript: { reader, path: '/t.jsonl' }, extensions: await loadTurnEndExtensions(config) });
 }
 
 describe('the validated-config cache cannot bypass trust', { timeout: 60_000 }, () => {

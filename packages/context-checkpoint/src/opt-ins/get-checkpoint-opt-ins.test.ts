@@ -11,11 +11,13 @@ import {
   resolveConfig,
   type ToolCall,
   type TranscriptReader,
+  type TurnEndExtension,
   type TurnTimeline,
 } from '@agent-checkpoint/core';
 import { makeTempGitRepo, type TempGitRepo } from '@agent-checkpoint/core/test-support';
 import type { ContextCheckpointDetail } from '../extensions/context-checkpoint-extension.ts';
-import { loadTurnEndExtensions } from '../load-turn-end-extensions.ts';
+import { contextCheckpointExtension } from '../extensions/context-checkpoint-extension.ts';
+import { wantsContextCheckpoint } from '../load-turn-end-extensions.ts';
 import type { ContextStepOutput } from '../steps/run-context-step.ts';
 import type { TestRun } from './run-tests.ts';
 
@@ -81,14 +83,16 @@ function reader(t: TurnTimeline): TranscriptReader {
 
 function request(r: TempGitRepo, t: TurnTimeline, file: ConfigFile, extra: Partial<CheckpointRequest> = {}): CheckpointRequest {
   const env = { ...r.env, AGENT_CHECKPOINT_STATE_DIR: join(r.dir, '..', 'state') };
+  const config = configOf(file);
   return {
     agent: 'claude',
     cwd: r.dir,
     env,
-    config: configOf(file),
+    config,
     sessionId: 'sess-1',
     transcript: { reader: reader(t), path: '/t.jsonl' },
-    extensions: loadTurnEndExtensions,
+    // What the routes' loader (loadTurnEndExtensions) gives for this config.
+    extensions: wantsContextCheckpoint(config) ? [contextCheckpointExtension as TurnEndExtension] : [],
     ...extra,
   };
 }
