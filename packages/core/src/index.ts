@@ -77,4 +77,3 @@ export { checkTurnEndEarly, type EarlyTurnEndFacts, type EarlyTurnEndResult, typ
 export { isOwnCheckpoint } from './turn-end/is-own-checkpoint.ts';
 export * from './turn-end/turn-end-notice.ts';
 export * from './state/claim-notices.ts';
-export { optInsExtension, wantsOptIns, type OptInsDetail } from './opt-ins/opt-ins-extension.ts';

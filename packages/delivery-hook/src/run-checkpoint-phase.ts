@@ -1,7 +1,6 @@
 import { loadTurnEndExtensions } from '@agent-checkpoint/context-checkpoint/load';
 import {
   claimNotices,
-  optInsExtension,
   runTurnEnd,
   type OffSwitchState,
   type ResolvedConfig,
