@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { AGENT_CHECKPOINT_DIR, writeHandoff, type AgentId } from '@agent-checkpoint/core';
+import { AGENT_CHECKPOINT_DIR, writeHandoff } from '@agent-checkpoint/context-checkpoint';
+import type { AgentId } from '@agent-checkpoint/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AgentSession } from '../src/harness/agent-session.ts';
 import type { ProcessResult } from '../src/harness/process-group.ts';

@@ -4,6 +4,7 @@ import type { AttributedFile, CheckpointResult } from './engine/checkpoint-resul
 import type { GitSnapshot } from './git/changed-file.ts';
 import type { TurnTimeline } from './timeline/turn-timeline.ts';
 import type { TranscriptReader, TurnHint } from './transcript/transcript-reader.ts';
+import type { SessionState } from './state/session-state.ts';
 import type { TurnEndExtension } from './turn-end/turn-end-extension.ts';
 
 /** Input of {@link getCheckpoint}: everything a delivery route knows at the end of a turn. */
@@ -61,6 +62,11 @@ export interface CheckpointOutcome {
    * ran): e.g. `opt-ins` holds the hook's test run and the context step.
    */
   readonly extensions?: Readonly<Record<string, unknown>>;
+  /**
+   * State bookkeeping the extensions ask for when this message's block is granted (the context line
+   * it carries becomes the announced level): a route passes it to `claimCheckpoint` as `onGranted`.
+   */
+  readonly onClaimGranted?: (state: SessionState, now: Date) => SessionState;
   /** Human-readable notes on anything that went wrong or was skipped. Never on stdout. */
   readonly diagnostics: readonly string[];
 }

@@ -139,9 +139,10 @@ async function decide(request: CheckpointRequest, config: ResolvedConfig, diagno
     return genericFallback(config, diagnostics, base);
   }
 
-  // Extensions (the opt-ins today, the context checkpoint package later): only those the route
+  // Extensions (@agent-checkpoint/context-checkpoint's, through its ./load manifest): only those the route
   // passed, each amending the decision; core recomposes the message from what they return.
   let extensions: Record<string, unknown> | undefined;
+  let onClaimGranted: CheckpointOutcome['onClaimGranted'];
   let contextOnly = false;
   if (request.extensions !== undefined && request.extensions.length > 0) {
     const applied = await runExtensions(request.extensions, {
@@ -160,6 +161,7 @@ async function decide(request: CheckpointRequest, config: ResolvedConfig, diagno
     });
     for (const line of applied.diagnostics) diagnostics.push(line);
     extensions = applied.details;
+    onClaimGranted = applied.onClaimGranted;
     if (applied.changed) {
       result = applied.result;
       const hatch = escapeHatchOptions(request.sessionId, env);
@@ -191,6 +193,7 @@ async function decide(request: CheckpointRequest, config: ResolvedConfig, diagno
     ...base,
     files,
     ...(extensions === undefined ? {} : { extensions }),
+    ...(onClaimGranted === undefined ? {} : { onClaimGranted }),
     diagnostics,
   };
 }

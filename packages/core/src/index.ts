@@ -16,7 +16,7 @@ export { resolveStateDir, STATE_DIR_ENV, type ResolveStateDirOptions } from './s
 export { toSafeSessionId } from './state/safe-session-id.ts';
 export * from './state/session-state.ts';
 export * from './state/loop-guard.ts';
-export { readSessionState, updateSessionState, StateLockTimeoutError, DEFAULT_LOCK_WAIT_MS } from './state/session-state-store.ts';
+export { readSessionState, updateSessionState, errorMessage, StateLockTimeoutError, DEFAULT_LOCK_WAIT_MS } from './state/session-state-store.ts';
 export { createRouteLogger, type RouteLogger } from './state/create-route-logger.ts';
 export type { ReadSessionStateResult, UpdateSessionStateOptions, UpdateSessionStateResult } from './state/session-state-store.ts';
 export { sessionStatePath, sessionsDir, switchesDir, type SessionStateLocation } from './state/state-files.ts';
@@ -40,6 +40,9 @@ export { composeMessage, composeGenericMessage, renderEscapeHatch } from './engi
 export { categorizeFiles, isDocsOnly, type Categorization, type MatchedCategory } from './engine/categorize-files.ts';
 export { toRepoPath, pathKey, type PathBase } from './engine/normalize-path.ts';
 export { logWindow } from './engine/log-window.ts';
+export { globMatcher } from './engine/glob-match.ts';
+export { gapSentence } from './engine/check-verification-gaps.ts';
+export { checkPlanDrift } from './engine/check-plan-drift.ts';
 export { getCheckpoint, SLUG_ENV } from './get-checkpoint.ts';
 export { readGitSnapshot, type ReadGitSnapshotOptions } from './git/read-git-snapshot.ts';
 export type { StartSecondCommit, StartSecondEvidence, StartSecondVerdict } from './git/settle-start-second-commits.ts';
@@ -61,14 +64,11 @@ export { inspectConfigFile, type InspectedConfigFile } from './config/inspect-co
 export { privilegedSettings, stripPrivilegedKeys, type PrivilegedKey, type PrivilegedSetting } from './config/strip-privileged-keys.ts';
 export { PROJECT_CONFIG_FILE, USER_CONFIG_ENV, findProjectRoot, userConfigPath, configCacheDir } from './config/config-paths.ts';
 export { detectPresets, type DetectablePreset } from './config/detect-presets.ts';
-export * from './context/index.ts';
-export * from './handoff/index.ts';
-export * from './direct/index.ts';
-export * from './checkpoint-state/index.ts';
-export * from './state/session-context.ts';
-export * from './state/claim-commit-gate.ts';
-export * from './opt-ins/index.ts';
-export * from './context-checkpoint/index.ts';
+// Configuration of the context checkpoint system (seeds 002–004): resolved here with the rest of the
+// config; the behaviour lives in @agent-checkpoint/context-checkpoint.
+export * from './config/resolve-context-checkpoint-config.ts';
+export * from './config/resolve-opt-ins.ts';
+export { COMMIT_GATE_TEXT, composeCommitGateMessage } from './engine/commit-gate-text.ts';
 export type * from './turn-end/turn-end-extension.ts';
 export { runTurnEnd, previewTurnEnd } from './turn-end/run-turn-end.ts';
 export type * from './turn-end/turn-end-event.ts';
@@ -77,4 +77,3 @@ export { checkTurnEndEarly, type EarlyTurnEndFacts, type EarlyTurnEndResult, typ
 export { isOwnCheckpoint } from './turn-end/is-own-checkpoint.ts';
 export * from './turn-end/turn-end-notice.ts';
 export * from './state/claim-notices.ts';
-export { optInsExtension, wantsOptIns, type OptInsDetail } from './opt-ins/opt-ins-extension.ts';

@@ -1,8 +1,7 @@
+import { loadTurnEndExtensions } from '@agent-checkpoint/context-checkpoint/load';
 import {
   claimNotices,
-  optInsExtension,
   runTurnEnd,
-  wantsOptIns,
   type OffSwitchState,
   type ResolvedConfig,
   type TurnEndDecision,
@@ -127,7 +126,7 @@ function turnEndEventOf(event: HookEvent, context: CheckpointPhaseContext): Turn
     env,
     now: context.now,
     stateDir: context.stateDir,
-    extensions: (config) => (wantsOptIns(config) ? [optInsExtension] : []),
+    extensions: loadTurnEndExtensions,
     log: context.log,
   };
 }

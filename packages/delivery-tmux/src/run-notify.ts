@@ -243,10 +243,8 @@ async function decideAndDeliver(
     env,
     now: () => new Date(),
     stateDir,
-    extensions: async (config) => {
-      const core = await import('@agent-checkpoint/core');
-      return core.wantsOptIns(config) ? [core.optInsExtension] : [];
-    },
+    // The features this config asks for (test run, context step), loaded only when configured.
+    extensions: async (config) => (await import('@agent-checkpoint/context-checkpoint/load')).loadTurnEndExtensions(config),
     log: { warn: (line) => log.warn(line), debug: (line) => log.debug(line) },
   });
   if (decision.kind === 'pass') return { kind: 'skipped', reason: skipReasonOf(decision) };

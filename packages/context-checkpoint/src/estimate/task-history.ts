@@ -1,4 +1,5 @@
-import { estimateContextGrowth, type TokenUsage } from '@agent-checkpoint/core';
+import type { TokenUsage } from '@agent-checkpoint/core';
+import { estimateContextGrowth } from '../context/estimate-context-growth.ts';
 import { appendJsonlLine, readJsonlLog, type AppendJsonlResult, type JsonlLogLocation, type ReadJsonlLogResult } from '../metrics/jsonl-log.ts';
 import { projectKey } from '../metrics/project-key.ts';
 import type { TaskHistorySample } from './task-history-schema.ts';

@@ -1,4 +1,5 @@
-import { readContextLevel, type ContextGrowth } from '@agent-checkpoint/core';
+import { readContextLevel } from '../context/read-context-level.ts';
+import type { ContextGrowth } from '../context/estimate-context-growth.ts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decideMonitorAction } from './decide-monitor-action.ts';

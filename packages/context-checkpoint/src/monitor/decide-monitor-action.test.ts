@@ -1,4 +1,6 @@
-import { estimateContextGrowth, readContextLevel, type ContextGrowth, type TokenUsage } from '@agent-checkpoint/core';
+import type { TokenUsage } from '@agent-checkpoint/core';
+import { estimateContextGrowth, type ContextGrowth } from '../context/estimate-context-growth.ts';
+import { readContextLevel } from '../context/read-context-level.ts';
 import { describe, expect, it } from 'vitest';
 import type { TaskBand } from '../estimate/estimate-task.ts';
 import { decideMonitorAction } from './decide-monitor-action.ts';

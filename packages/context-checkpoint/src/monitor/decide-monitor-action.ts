@@ -1,4 +1,4 @@
-import type { KnownContextReading } from '@agent-checkpoint/core';
+import type { KnownContextReading } from '../context/read-context-level.ts';
 import { forecastNextLevel } from './forecast-next-level.ts';
 import { monitorSeverity, type DecideMonitorActionInput, type MonitorAction, type MonitorLevel, type MonitorReason } from './monitor-action.ts';
 import { resolveMonitorConfig, type MonitorConfig } from './monitor-config.ts';

@@ -1,4 +1,5 @@
-import type { ContextGrowth, ContextThresholds, KnownContextReading } from '@agent-checkpoint/core';
+import type { ContextGrowth } from '../context/estimate-context-growth.ts';
+import type { ContextThresholds, KnownContextReading } from '../context/read-context-level.ts';
 
 /** The next mark above the current reading: a level's threshold, or `full` (100 %) past L3. */
 export type ForecastTarget = 'L1' | 'L2' | 'L3' | 'full';

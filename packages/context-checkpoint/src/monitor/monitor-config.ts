@@ -1,4 +1,5 @@
-import { DEFAULT_CONTEXT_THRESHOLDS, type ContextThresholds } from '@agent-checkpoint/core';
+import { DEFAULT_CONTEXT_THRESHOLDS } from '@agent-checkpoint/core';
+import type { ContextThresholds } from '../context/read-context-level.ts';
 
 /**
  * Seed 004's alert texts (section "Alert Messages"), the defaults of the monitor during the turn.

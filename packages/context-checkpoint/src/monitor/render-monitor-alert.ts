@@ -1,4 +1,6 @@
-import { forModelName, forModelText, formatTokens, type KnownContextReading } from '@agent-checkpoint/core';
+import { forModelName, forModelText } from '@agent-checkpoint/core';
+import { formatTokens } from '../context/render-context-line.ts';
+import type { KnownContextReading } from '../context/read-context-level.ts';
 import type { NextLevelForecast } from './forecast-next-level.ts';
 import type { MonitorLevel, MonitorReason } from './monitor-action.ts';
 import type { MonitorConfig } from './monitor-config.ts';

@@ -1,6 +1,6 @@
 import { lstatSync } from 'node:fs';
 import { isAbsolute, join, normalize } from 'node:path';
-import { AGENT_CHECKPOINT_DIR } from '@agent-checkpoint/core';
+import { AGENT_CHECKPOINT_DIR } from '../handoff/agent-checkpoint-dir.ts';
 import { slugify } from './slugify.ts';
 
 /** Where shard directories go unless configured: `.agent-checkpoint/shards/<plan slug>`. */

@@ -1,5 +1,7 @@
 import { join } from 'node:path';
-import { ensureAgentCheckpointDir, ensureDirSafelySync, FileExistsError, writeNewFile, AGENT_CHECKPOINT_DIR } from '@agent-checkpoint/core';
+import { ensureDirSafelySync } from '@agent-checkpoint/core';
+import { AGENT_CHECKPOINT_DIR, ensureAgentCheckpointDir } from '../handoff/agent-checkpoint-dir.ts';
+import { FileExistsError, writeNewFile } from '../handoff/write-new-file.ts';
 import type { ShardPlan } from './plan-shards.ts';
 import { renderShard, shardFileName } from './render-shard.ts';
 import { shardDirFor } from './shard-paths.ts';

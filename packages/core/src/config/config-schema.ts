@@ -610,7 +610,7 @@ export interface ResolvedConfig {
   /**
    * Context monitoring, handoff and direct execution settings. Optional so resolvers that predate them
    * stay valid: absent means "all defaults" ({@link resolveContextCheckpointConfig} in
-   * `context/resolve-context-checkpoint-config.ts` fills and validates them).
+   * `config/resolve-context-checkpoint-config.ts` fills and validates them).
    */
   readonly context?: ResolvedContextConfig;
   readonly handoff?: ResolvedHandoffConfig;

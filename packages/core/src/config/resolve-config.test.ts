@@ -1,4 +1,4 @@
-import { contextCheckpointConfigOf } from '../context/resolve-context-checkpoint-config.ts';
+import { contextCheckpointConfigOf } from './resolve-context-checkpoint-config.ts';
 import { describe, expect, test } from 'vitest';
 import { ConfigFileSchema, type ConfigFile } from './config-schema.ts';
 import { DEFAULT_CONFIG } from './default-config.ts';

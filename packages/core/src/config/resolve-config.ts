@@ -16,8 +16,8 @@ import type {
 import { DEFAULT_CONFIG, DEFAULT_LOOP_GUARD, DEFAULT_SOURCE } from './default-config.ts';
 import { PRESETS } from './presets/index.ts';
 import { compileEvidence } from '../shell/match-evidence.ts';
-import { resolveContextCheckpointConfig, type ContextCheckpointLayer } from '../context/resolve-context-checkpoint-config.ts';
-import { resolveCommitGate, resolveRunTests } from '../opt-ins/resolve-opt-ins.ts';
+import { resolveContextCheckpointConfig, type ContextCheckpointLayer } from './resolve-context-checkpoint-config.ts';
+import { resolveCommitGate, resolveRunTests } from './resolve-opt-ins.ts';
 
 /** Thrown by {@link resolveConfig} for an unknown preset name or an `extends` cycle. */
 export class ConfigResolutionError extends Error {

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { claimCheckpoint, type ClaimCheckpointRequest } from './claim-checkpoint.ts';
+import type { SessionState } from './session-state.ts';
 import { readSessionState } from './session-state-store.ts';
 
 let root: string;
@@ -43,6 +44,20 @@ describe('claimCheckpoint', () => {
     ]);
     const second = await claimCheckpoint(request({ now: later(600) }));
     expect(second.claim).toMatchObject({ verdict: 'pass', reason: 'turn-limit-reached' });
+  });
+
+  it("onGranted (a feature's bookkeeping) is applied with the granted block, under the lock, and never on a refused one", async () => {
+    const seen: string[] = [];
+    const onGranted = (state: SessionState, now: Date): SessionState => {
+      seen.push(now.toISOString());
+      return { ...state, updatedAt: now.toISOString(), delivered: [...(state.delivered ?? []), `mark-${seen.length}`] };
+    };
+    const location = { stateDir: join(root, 'state'), agent: 'claude' as const, sessionId: 'session-1' };
+    expect((await claimCheckpoint(request({ onGranted }))).claim.verdict).toBe('allow');
+    expect((await readSessionState(location)).state).toMatchObject({ delivered: ['mark-1'], turns: [{ turnId: 'turn-1', blocks: 1 }] });
+    expect((await claimCheckpoint(request({ onGranted, now: later(600) }))).claim).toMatchObject({ verdict: 'pass', reason: 'turn-limit-reached' });
+    expect(seen).toEqual([later(60).toISOString()]);
+    expect((await readSessionState(location)).state.delivered).toEqual(['mark-1']);
   });
 
   it('stop_hook_active passes without creating any state', async () => {

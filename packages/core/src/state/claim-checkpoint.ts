@@ -1,6 +1,5 @@
 import { clockSkewNote, decideLoopGuard, type LoopGuardConfig, type LoopGuardDecision } from './loop-guard.ts';
 import { pruneStateDir } from './prune-state-dir.ts';
-import { promotePendingContext } from './session-context.ts';
 import { normalizeTurnId, recordBlock, recordDelivered, type SessionState } from './session-state.ts';
 import { errorMessage, updateSessionState } from './session-state-store.ts';
 import type { SessionStateLocation } from './state-files.ts';
@@ -25,6 +24,11 @@ export interface ClaimCheckpointRequest extends SessionStateLocation {
   readonly armCommitGate?: { readonly promptKey?: string | undefined };
   /** `deliveredMessageDigest` of the message about to be delivered: recorded when the block is granted. */
   readonly messageDigest?: string;
+  /**
+   * A feature's bookkeeping of a granted block (`CheckpointOutcome.onClaimGranted`: the context package
+   * promotes the pending context line). Pure; applied under the lock, only when the block is granted.
+   */
+  readonly onGranted?: (state: SessionState, now: Date) => SessionState;
 }
 
 /** A loop guard decision, plus `state-unavailable` when the state could not be locked or written. */
@@ -69,7 +73,7 @@ export async function claimCheckpoint(request: ClaimCheckpointRequest): Promise<
       (state) => {
         skew = clockSkewNote(state, now);
         const decision = decide(state);
-        const next = decision.verdict === 'allow' ? granted(state, turnId, now, request.armCommitGate) : undefined;
+        const next = decision.verdict === 'allow' ? granted(state, turnId, now, request) : undefined;
         return { state: next && request.messageDigest !== undefined ? recordDelivered(next, request.messageDigest) : next, value: decision };
       },
       request.lockWaitMs === undefined ? {} : { lockWaitMs: request.lockWaitMs },
@@ -87,11 +91,13 @@ export async function claimCheckpoint(request: ClaimCheckpointRequest): Promise<
 }
 
 /**
- * The state after a granted block: the turn's count, the context line the message carried (a pending
- * context level becomes the announced one), and the commit gate when asked to arm it.
+ * The state after a granted block: the turn's count, the features' bookkeeping (`onGranted`), and the
+ * commit gate when asked to arm it.
  */
-function granted(state: SessionState, turnId: string, now: Date, arm: ClaimCheckpointRequest['armCommitGate']): SessionState {
-  const next = promotePendingContext(recordBlock(state, turnId, now), now);
+function granted(state: SessionState, turnId: string, now: Date, request: ClaimCheckpointRequest): SessionState {
+  const counted = recordBlock(state, turnId, now);
+  const next = request.onGranted ? request.onGranted(counted, now) : counted;
+  const arm = request.armCommitGate;
   if (arm === undefined) return next;
   const promptKey = arm.promptKey;
   return {

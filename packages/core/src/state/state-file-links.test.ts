@@ -3,14 +3,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readTrustStore, trustStorePath } from '../config/project-config-trust.ts';
-import { latestHandoff } from '../handoff/latest-handoff.ts';
 import { offSwitchPath, readOffSwitch } from './off-switches.ts';
 import { readSessionState } from './session-state-store.ts';
 import { sessionStatePath } from './state-files.ts';
 
 /*
  * The state directory's path is handed to the agent (the escape hatch), and handoffs live in the
- * repository: a link planted where one of our files should be must not make the hook read its target
+ * repository (handoffs: @agent-checkpoint/context-checkpoint, latest-handoff.links.test.ts): a link planted where one of our files should be must not make the hook read its target
  * (a secret would flow into a diagnostic, a decision or the model's context). Real symlinks to real
  * files inside the temp dir.
  */
@@ -59,17 +58,4 @@ describe('state-dir files are never read through a symlink', () => {
     expect(state).toMatchObject({ off: true, source: 'all', diagnostics: [`switch: cannot read ${path}: a symlink (not followed)`] });
   });
 
-  it('handoffs: a symlinked newest handoff is skipped for the next real one; its target never becomes the handoff', async () => {
-    const repo = join(base, 'repo');
-    const dir = join(repo, '.agent-checkpoint', 'handoffs');
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, '2026-01-01-0900.md'), '---\nsession: real\n---\n# Handoff\n');
-    writeFileSync(secret, `---\nsession: ${SECRET}\n---\n${SECRET}\n`);
-    plant(join(dir, '2026-01-02-0900.md'));
-    const skipped: string[] = [];
-    const handoff = await latestHandoff(repo, { onSkipped: (d) => skipped.push(d) });
-    expect(handoff?.name).toBe('2026-01-01-0900');
-    expect(handoff?.markdown).not.toContain(SECRET);
-    expect(skipped).toEqual([`handoff: skipped ${join(dir, '2026-01-02-0900.md')}: a symlink (not followed)`]);
-  });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { configWith, context, edit, abs, files, teleclaudeConfig, timeline } from '../engine/build-test-timeline.ts';
 import { composeContextMessage, composeGenericMessage, composeMessage } from '../engine/compose-message.ts';
 import { runHeuristics } from '../engine/run-heuristics.ts';
-import { composeCommitGateMessage } from '../opt-ins/commit-gate.ts';
+import { composeCommitGateMessage } from '../engine/commit-gate-text.ts';
 import type { ResolvedConfig } from '../config/config-schema.ts';
 import { deliveredMessageDigest, isComposedCheckpoint, isDeliveredCheckpoint, ownCheckpointRule } from './delivered-message.ts';
 

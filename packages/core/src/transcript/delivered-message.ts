@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ResolvedMessages } from '../config/config-schema.ts';
 import { DEFAULT_CONFIG } from '../config/default-config.ts';
-import { COMMIT_GATE_TEXT } from '../opt-ins/commit-gate-text.ts';
+import { COMMIT_GATE_TEXT } from '../engine/commit-gate-text.ts';
 import { forModelText } from '../text-safety/text-safety.ts';
 
 /**

@@ -1,4 +1,5 @@
 import type { CheckpointResult } from '../engine/checkpoint-result.ts';
+import type { SessionState } from '../state/session-state.ts';
 import type { TurnEndExtension, TurnEndExtensionInput, TurnEndExtensionOutput } from './turn-end-extension.ts';
 
 /** What the extensions, together, changed about a turn's decision. */
@@ -14,6 +15,8 @@ export interface AppliedExtensions {
   readonly blocksAlone: boolean;
   /** `CheckpointOutcome.extensions`: each extension's detail by name (also for one that threw: its error). */
   readonly details: Record<string, unknown>;
+  /** Every extension's `onClaimGranted`, composed in extension order (undefined when none asked). */
+  readonly onClaimGranted?: (state: SessionState, now: Date) => SessionState;
   readonly diagnostics: readonly string[];
 }
 
@@ -30,6 +33,7 @@ export async function runExtensions(extensions: readonly TurnEndExtension[], inp
   let blocksAlone = false;
   const details: Record<string, unknown> = {};
   const diagnostics: string[] = [];
+  const granted: Array<(state: SessionState, now: Date) => SessionState> = [];
   for (const extension of extensions) {
     const name = typeof extension?.name === 'string' && extension.name !== '' ? extension.name : 'unnamed';
     let output: TurnEndExtensionOutput;
@@ -42,6 +46,7 @@ export async function runExtensions(extensions: readonly TurnEndExtension[], inp
     }
     for (const line of output.diagnostics ?? []) diagnostics.push(line);
     if (output.detail !== undefined) details[name] = output.detail;
+    if (typeof output.onClaimGranted === 'function') granted.push(output.onClaimGranted);
     if (output.result !== undefined) {
       result = output.result;
       changed = true;
@@ -56,5 +61,6 @@ export async function runExtensions(extensions: readonly TurnEndExtension[], inp
       if (output.blocksAlone === true) blocksAlone = true;
     }
   }
-  return { result, changed, ...(tests ? { tests } : {}), lines, blocksAlone, details, diagnostics };
+  const onClaimGranted = granted.length === 0 ? undefined : (state: SessionState, now: Date) => granted.reduce((s, f) => f(s, now), state);
+  return { result, changed, ...(tests ? { tests } : {}), lines, blocksAlone, details, ...(onClaimGranted ? { onClaimGranted } : {}), diagnostics };
 }

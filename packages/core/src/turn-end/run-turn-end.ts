@@ -259,6 +259,8 @@ async function claimBlock(event: TurnEndEvent, block: TurnEndBlock, options: Tur
     now: event.now(),
     ...(options.lockWaitMs === undefined ? {} : { lockWaitMs: options.lockWaitMs }),
     ...(options.armCommitGate === undefined ? {} : { armCommitGate: options.armCommitGate }),
+    // The extensions' bookkeeping of a granted block (the context line becomes the announced level).
+    ...(block.outcome.onClaimGranted === undefined ? {} : { onGranted: block.outcome.onClaimGranted }),
     // Recorded with the block: the answer to this message is then recognised by its digest.
     messageDigest: deliveredMessageDigest(block.message),
   });

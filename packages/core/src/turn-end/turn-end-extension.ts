@@ -2,6 +2,7 @@ import type { AgentId } from '../agent-id.ts';
 import type { ResolvedConfig } from '../config/config-schema.ts';
 import type { AttributedFile, CheckpointResult } from '../engine/checkpoint-result.ts';
 import type { GitSnapshot } from '../git/changed-file.ts';
+import type { SessionState } from '../state/session-state.ts';
 import type { TurnTimeline } from '../timeline/turn-timeline.ts';
 
 /**
@@ -62,4 +63,10 @@ export interface TurnEndExtensionOutput<Detail = unknown> {
   /** Machine-readable detail for `explain` and debug logs (`CheckpointOutcome.extensions[name]`). */
   readonly detail?: Detail;
   readonly diagnostics?: readonly string[];
+  /**
+   * Bookkeeping for when the block carrying this message is granted (`claimCheckpoint`'s `onGranted`,
+   * run under the session lock): e.g. a context line that reached the agent becomes the announced level.
+   * Pure; never called when the claim is refused.
+   */
+  readonly onClaimGranted?: (state: SessionState, now: Date) => SessionState;
 }

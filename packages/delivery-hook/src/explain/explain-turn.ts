@@ -1,12 +1,10 @@
 import { stat } from 'node:fs/promises';
 import {
   matchesEvidence,
-  optInsExtension,
   parseShellCommand,
   previewTurnEnd,
   resolveConfig,
   resolveStateDir,
-  wantsOptIns,
   type AgentId,
   type AttributionReason,
   type CategoryMatch,
@@ -23,6 +21,7 @@ import {
 } from '@agent-checkpoint/core';
 import { loadTranscriptReader } from '../load-transcript-reader.ts';
 import { findLatestTranscript, sessionIdOfTranscript } from './find-latest-transcript.ts';
+import { loadTurnEndExtensions } from '@agent-checkpoint/context-checkpoint/load';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -158,7 +157,7 @@ export async function explainTurn(request: ExplainRequest): Promise<ExplainRepor
     now: () => request.now ?? new Date(),
     stateDir: resolveStateDir({ env }),
     // The hook's extensions, named so the report can say they were not run (they may write).
-    extensions: (config) => (wantsOptIns(config) ? [optInsExtension] : []),
+    extensions: loadTurnEndExtensions,
   });
   const decided = preview.decision;
   const loadedConfig = decided.config;

@@ -1,17 +1,6 @@
 import { stat } from 'node:fs/promises';
-import {
-  contextCheckpointConfigOf,
-  executeCheckpoint,
-  failuresFromObservations,
-  getCheckpoint,
-  loadConfig,
-  readContextLevel,
-  readOffSwitch,
-  updateSessionState,
-  writeHandoff,
-  type HandoffTrigger,
-  type ResolvedConfig,
-} from '@agent-checkpoint/core';
+import { writePreCompactHandoff } from '@agent-checkpoint/context-checkpoint';
+import { contextCheckpointConfigOf, getCheckpoint, loadConfig, readOffSwitch, type ResolvedConfig } from '@agent-checkpoint/core';
 import type { AuxHookContext, AuxHookResult } from '../aux-hook/run-aux-hook.ts';
 import { readContextHookPayload } from '../aux-hook/read-context-hook-payload.ts';
 import { loadTranscriptReader } from '../load-transcript-reader.ts';
@@ -23,8 +12,9 @@ const EVENTS = new Set(['PreCompact', 'PreCompress']);
 const RESERVE_MS = 500;
 
 /**
- * `agent-checkpoint-hook pre-compact <agent>`: write a handoff (trigger `pre-compact`) before the
- * agent compacts its context, so the structured record survives the lossy summary; with
+ * `agent-checkpoint-hook pre-compact <agent>`: the CLI glue (payload, cwd, off switches, config, the
+ * turn so far through core's pipeline) of the context package's `writePreCompactHandoff`: a handoff
+ * (trigger `pre-compact`) written before the agent compacts its context, so the structured record survives the lossy summary; with
  * `directExecution.enabled` run the whole direct checkpoint instead. Requires `handoff.enabled`.
  *
  * Never blocks or alters the compaction: stdout stays empty for every agent (Claude would read text
@@ -77,76 +67,26 @@ export async function runPreCompact(text: string, context: AuxHookContext): Prom
   });
   for (const note of outcome.diagnostics) context.log.debug(`pre-compact: ${note}`);
 
-  const reading = readContextLevel(outcome.timeline?.tokenUsage, {
-    windowTokens: cc.context.windowTokens,
-    thresholds: cc.context.thresholds,
-  });
-  const trigger: HandoffTrigger = {
-    kind: 'pre-compact',
+  const step = await writePreCompactHandoff({
+    agent: context.agent,
+    sessionId: event.sessionId,
+    outcome,
+    cwd,
+    config: cc,
     auto: event.trigger === 'auto',
-    ...(reading !== undefined && reading.windowSource !== 'unknown' ? { reading } : {}),
-  };
-  const projectRoot = outcome.git?.kind === 'repo' ? outcome.git.root : cwd;
-  const content = {
-    ...(event.sessionId !== undefined ? { sessionId: event.sessionId } : {}),
-    trigger,
-    ...(outcome.timeline ? { timeline: outcome.timeline } : {}),
-    failures: failuresFromObservations(outcome.result?.observations ?? [], outcome.timeline),
-    ...(cc.handoff.planFile !== undefined ? { planFile: cc.handoff.planFile } : {}),
-  };
-  const now = context.now();
-  let written: string | undefined;
-  let detail: string;
-  if (cc.directExecution.enabled) {
-    const result = await executeCheckpoint({
-      projectRoot,
-      agent: context.agent,
-      handoff: content,
-      config: cc.directExecution,
-      handoffDir: cc.handoff.dir,
-      now,
-      env: context.env,
-      signal,
-    });
-    written = result.handoff?.relativePath;
-    detail = `direct execution: ${result.status}${result.fallbackReason ? ` (${result.fallbackReason})` : ''}`;
-    if (result.status === 'fallback') context.log.warn(`pre-compact: ${detail}`);
-  } else {
-    const result = await writeHandoff({
-      projectRoot,
-      data: { ...content, agent: context.agent, projectRoot, ...(outcome.git ? { git: outcome.git } : {}) },
-      now,
-      dir: cc.handoff.dir,
-    });
-    if (!result.ok) {
-      context.log.warn(`pre-compact: ${result.error}`);
-      return pass('write-failed', result.error);
-    }
-    written = result.handoff.relativePath;
-    detail = `wrote ${written}`;
-  }
-  if (written !== undefined && event.sessionId !== undefined) await rememberHandoff(context, event.sessionId, written, now);
-  return pass(written !== undefined ? 'written' : 'not-written', detail);
+    stateDir: context.stateDir,
+    now: context.now(),
+    env: context.env,
+    signal,
+  });
+  for (const note of step.warnings) context.log.warn(note);
+  return pass(step.code, step.detail);
 }
 
 /** The configuration with the turn-end opt-ins off (the pipeline then only reads). */
 function withoutOptIns(config: ResolvedConfig): ResolvedConfig {
   const { runTests: _tests, ...rest } = config;
   return config.context ? { ...rest, context: { ...config.context, enabled: false } } : rest;
-}
-
-/** Record the handoff in the session's state (status lines show it). Best effort. */
-async function rememberHandoff(context: AuxHookContext, sessionId: string, path: string, now: Date): Promise<void> {
-  try {
-    const result = await updateSessionState(
-      { stateDir: context.stateDir, agent: context.agent, sessionId },
-      (state) => ({ state: { ...state, context: { ...state.context, handoffPath: path, handoffAt: now.toISOString() }, updatedAt: now.toISOString() }, value: undefined }),
-      { lockWaitMs: 1000 },
-    );
-    for (const note of result.diagnostics) context.log.warn(note);
-  } catch (error) {
-    context.log.warn(`pre-compact: cannot record the handoff in the session state: ${error instanceof Error ? error.message : String(error)}`);
-  }
 }
 
 /** A FIFO or device transcript would block the tail read: such paths are dropped (a missing file is kept). */

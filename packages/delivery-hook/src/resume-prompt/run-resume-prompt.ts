@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { contextCheckpointConfigOf, findProjectRoot, latestHandoff, loadConfig, renderResumePrompt } from '@agent-checkpoint/core';
+import { latestHandoff, renderResumePrompt } from '@agent-checkpoint/context-checkpoint';
+import { contextCheckpointConfigOf, findProjectRoot, loadConfig } from '@agent-checkpoint/core';
 import { STDERR_PREFIX } from '../debug-log.ts';
 import { chooseCommandCwd, currentDirectory } from '../run-cwd.ts';
 

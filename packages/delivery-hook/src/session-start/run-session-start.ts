@@ -1,4 +1,5 @@
-import { claimResumeHandoff, contextCheckpointConfigOf, findProjectRoot, loadConfig, readOffSwitch } from '@agent-checkpoint/core';
+import { claimResumeHandoff } from '@agent-checkpoint/context-checkpoint';
+import { contextCheckpointConfigOf, findProjectRoot, loadConfig, readOffSwitch } from '@agent-checkpoint/core';
 import type { AuxHookContext, AuxHookResult } from '../aux-hook/run-aux-hook.ts';
 import { readContextHookPayload } from '../aux-hook/read-context-hook-payload.ts';
 import { encodeSessionStart } from './encode-session-start.ts';

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import * as z from 'zod/mini';
-import { createCheckpointStore, UnifiedCheckpointSchema, type CheckpointInput, type PhaseUpdate } from '@agent-checkpoint/core';
+import { createCheckpointStore, UnifiedCheckpointSchema, type CheckpointInput, type PhaseUpdate } from '@agent-checkpoint/context-checkpoint';
 import { STDERR_PREFIX } from '../debug-log.ts';
 import { chooseCommandCwd, currentDirectory } from '../run-cwd.ts';
 import { readStdin } from '../read-stdin.ts';

@@ -1,4 +1,4 @@
-import { formatTokens, type ContextReading } from '@agent-checkpoint/core';
+import { formatTokens, type ContextReading } from '@agent-checkpoint/context-checkpoint';
 
 /** What the `[CKPT: …]` part says. */
 export type CheckpointStatus =

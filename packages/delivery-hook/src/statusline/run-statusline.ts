@@ -1,18 +1,10 @@
-import {
-  contextCheckpointConfigOf,
-  loadConfig,
-  readContextLevel,
-  readOffSwitch,
-  readSessionState,
-  resolveStateDir,
-  type ContextReading,
-  type TokenUsage,
-} from '@agent-checkpoint/core';
+import { readContextLevel, type ContextReading } from '@agent-checkpoint/context-checkpoint';
+import { contextCheckpointConfigOf, loadConfig, readOffSwitch, readSessionState, resolveStateDir, type TokenUsage } from '@agent-checkpoint/core';
 import { readStdin } from '../read-stdin.ts';
 import { readStatuslineInput, type StatuslineInput } from './read-statusline-input.ts';
 import { readTranscriptUsage } from './read-transcript-usage.ts';
-import { renderStatusline, type CheckpointStatus } from './render-statusline.ts';
 import { chooseRunCwd, currentDirectory } from '../run-cwd.ts';
+import { renderStatusline, type CheckpointStatus } from './render-statusline.ts';
 
 /** Longest wait for Claude's JSON on stdin. */
 const STDIN_TIMEOUT_MS = 1000;

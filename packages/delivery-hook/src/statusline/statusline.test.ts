@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readContextLevel, setOffSwitch, updateSessionState } from '@agent-checkpoint/core';
+import { readContextLevel } from '@agent-checkpoint/context-checkpoint';
+import { setOffSwitch, updateSessionState } from '@agent-checkpoint/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHookSandbox, type HookSandbox } from '../test-support/hook-sandbox.ts';
 import { FIXTURES_DIR } from '../test-support/recorded-payloads.ts';

@@ -1,0 +1,73 @@
+import {
+  composeMessage,
+  resolveStateDir,
+  type SessionStateLocation,
+  type TurnEndExtension,
+  type TurnEndExtensionInput,
+} from '@agent-checkpoint/core';
+import type { TestRun } from '../opt-ins/run-tests.ts';
+import { promotePendingContext } from '../state/session-context.ts';
+import { runContextStep, type ContextStepOutput } from '../steps/run-context-step.ts';
+import { testRunExtension } from './test-run-extension.ts';
+
+/** `CheckpointOutcome.extensions['context-checkpoint']`: the hook's test run and the context step, when they ran. */
+export interface ContextCheckpointDetail {
+  readonly tests?: TestRun;
+  readonly context?: ContextStepOutput;
+}
+
+/**
+ * The package's end-of-turn extension, in order: the hook's own test run (`runTests`, which can
+ * change the result), then the context step (`context.enabled`: the level's line said once per
+ * session; at the handoff level the handoff or direct execution, once per level). The context step
+ * sees whether the turn has a message *after* the test run (an L1 line only rides along with one),
+ * which is why both live in one extension. Its lines ride along, or at a handoff level block on their
+ * own (`blocksAlone`); when the block is granted the pending line becomes the announced level
+ * (`onClaimGranted`). Never throws.
+ */
+export const contextCheckpointExtension: TurnEndExtension<ContextCheckpointDetail> = {
+  name: 'context-checkpoint',
+  async run(input) {
+    const diagnostics: string[] = [];
+    const ran = input.config.runTests === undefined ? {} : await testRunExtension.run(input);
+    diagnostics.push(...(ran.diagnostics ?? []));
+    const result = ran.result ?? input.result;
+    let context: ContextStepOutput | undefined;
+    if (input.config.context?.enabled === true) {
+      const hasMessage = ran.result === undefined ? input.hasMessage : composeMessage(result, input.files, input.config, ran.tests ? { tests: ran.tests } : {}) !== undefined;
+      context = await runContextStep({
+        agent: input.agent,
+        location: sessionLocation(input),
+        config: input.config,
+        timeline: input.timeline,
+        git: input.git,
+        result,
+        projectRoot: input.projectRoot,
+        hasMessage,
+        now: input.now,
+        env: input.env,
+        ...(input.signal ? { signal: input.signal } : {}),
+      });
+      diagnostics.push(...context.diagnostics);
+    }
+    const lines = context?.lines ?? [];
+    return {
+      ...(ran.result ? { result } : {}),
+      ...(ran.tests ? { tests: ran.tests } : {}),
+      ...(lines.length > 0 ? { lines, blocksAlone: context?.blocksAlone === true } : {}),
+      detail: { ...(ran.detail ? { tests: ran.detail } : {}), ...(context ? { context } : {}) },
+      diagnostics,
+      ...(context ? { onClaimGranted: promotePendingContext } : {}),
+    };
+  },
+};
+
+/** The session's state file, when both a session id and a state directory are known. */
+function sessionLocation(input: TurnEndExtensionInput): SessionStateLocation | undefined {
+  if (input.sessionId === undefined || input.sessionId === '') return undefined;
+  try {
+    return { stateDir: resolveStateDir({ env: input.env }), agent: input.agent, sessionId: input.sessionId };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,59 @@
+import type { AgentId, GitSnapshot, TurnTimeline } from '@agent-checkpoint/core';
+import type { KnownContextReading } from '../context/read-context-level.ts';
+
+/**
+ * Why a handoff is written.
+ * - `context`: a context level was reached (the usual case: L2);
+ * - `pre-compact`: the agent is about to compact its context (Claude/Codex `PreCompact` hook);
+ * - `manual`: someone asked for it (`reason` is shown as is).
+ */
+export type HandoffTrigger =
+  | { readonly kind: 'context'; readonly reading: KnownContextReading }
+  | { readonly kind: 'pre-compact'; readonly auto?: boolean; readonly reading?: KnownContextReading }
+  | { readonly kind: 'manual'; readonly reason?: string; readonly reading?: KnownContextReading };
+
+/**
+ * An unresolved failure to list under "Failing Commands". Plain data: error detection is the
+ * heuristic engine's (see {@link failuresFromObservations}), the handoff only shows its result.
+ */
+export interface HandoffFailure {
+  /** One sentence: what looks wrong (the observation text). */
+  readonly text: string;
+  /** The command (shell) or tool call (`Edit src/a.ts`) that failed, when known. */
+  readonly command?: string;
+  readonly exitCode?: number;
+  /** The last lines of the failed call's output, when recorded. */
+  readonly outputTail?: string;
+}
+
+/** Everything a handoff document is rendered from. All optional parts degrade to a short "none" line. */
+export interface HandoffData {
+  readonly agent: AgentId;
+  /** Absolute project root: tool-call paths are shown relative to it (the repository root when in git). */
+  readonly projectRoot: string;
+  readonly sessionId?: string;
+  readonly trigger: HandoffTrigger;
+  /** The turn that just ended (what was done, the prompt, the last assistant message). */
+  readonly timeline?: TurnTimeline;
+  /** Branch, HEAD and uncommitted files. */
+  readonly git?: GitSnapshot;
+  readonly failures?: readonly HandoffFailure[];
+  /** Repo-relative plan file (e.g. `handoff.planFile`), named under Next Steps and Context To Reload. */
+  readonly planFile?: string;
+  /**
+   * Repo-relative agent memory files that exist (CLAUDE.md, AGENTS.md, GEMINI.md), listed under Context
+   * To Reload. `writeHandoff` fills it from disk when undefined.
+   */
+  readonly memoryFiles?: readonly string[];
+  /** Explicit next steps, shown before the agent's last message. */
+  readonly nextSteps?: readonly string[];
+  /** Title after "Session Handoff:"; default the first line of the prompt, else the branch. */
+  readonly title?: string;
+}
+
+/** A rendered handoff: the file name stem and the Markdown. */
+export interface RenderedHandoff {
+  /** `YYYY-MM-DD-HHMM` in the chosen time zone. */
+  readonly stem: string;
+  readonly markdown: string;
+}

@@ -1,0 +1,35 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AGENT_IDS, type AgentId } from '@agent-checkpoint/core';
+
+/**
+ * Each agent's project memory file, read by the CLI at session start: Claude Code `CLAUDE.md`, Codex
+ * `AGENTS.md`, Gemini CLI `GEMINI.md` (its default `context.fileName`).
+ */
+export const MEMORY_FILE_BY_AGENT: Readonly<Record<AgentId, string>> = {
+  claude: 'CLAUDE.md',
+  codex: 'AGENTS.md',
+  gemini: 'GEMINI.md',
+};
+
+/** The memory file of `agent`, repo-relative. */
+export function memoryFileFor(agent: AgentId): string {
+  return MEMORY_FILE_BY_AGENT[agent];
+}
+
+/**
+ * The memory files that exist at `root` (regular files or symlinks to them), the agent's own first,
+ * then the others in a stable order. Never throws: unreadable entries are skipped.
+ */
+export async function findMemoryFiles(root: string, agent: AgentId): Promise<string[]> {
+  const names = [memoryFileFor(agent), ...AGENT_IDS.filter((a) => a !== agent).map(memoryFileFor)];
+  const found: string[] = [];
+  for (const name of names) {
+    try {
+      if ((await stat(join(root, name))).isFile()) found.push(name);
+    } catch {
+      /* absent or unreadable */
+    }
+  }
+  return found;
+}

@@ -1,0 +1,62 @@
+import { realpath } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { DEFAULT_HANDOFF_DIR, ensureDirSafelySync, underRoot } from '@agent-checkpoint/core';
+import { AGENT_CHECKPOINT_DIR, ensureAgentCheckpointDir } from './agent-checkpoint-dir.ts';
+import type { HandoffData } from './handoff-types.ts';
+import { findMemoryFiles } from './memory-files.ts';
+import { renderHandoff } from './render-handoff.ts';
+import { writeUniqueFile } from './write-new-file.ts';
+
+/** Options of {@link writeHandoff}. */
+export interface WriteHandoffOptions {
+  /** Repository root (or project directory): the handoff directory is relative to it. */
+  readonly projectRoot: string;
+  readonly data: HandoffData;
+  readonly now: Date;
+  /** IANA zone of the date, time and file name (default: local). */
+  readonly timeZone?: string;
+  /** Repo-relative handoff directory (default `.agent-checkpoint/handoffs`, i.e. `handoff.dir`). */
+  readonly dir?: string;
+}
+
+/** A handoff on disk. */
+export interface WrittenHandoff {
+  readonly path: string;
+  /** POSIX path relative to the project root, as shown to agents. */
+  readonly relativePath: string;
+  /** File name without `.md` (`2026-01-07-1145`, or `2026-01-07-1145-2` after a collision). */
+  readonly name: string;
+  readonly markdown: string;
+}
+
+export type WriteHandoffResult = { readonly ok: true; readonly handoff: WrittenHandoff } | { readonly ok: false; readonly error: string };
+
+/**
+ * Render and write `<dir>/YYYY-MM-DD-HHMM.md`. Never overwrites: a taken name gets `-2`, `-3`…
+ * Each file is written atomically (temp file + link). The directory is created; when it lies inside
+ * `.agent-checkpoint/`, that directory is made git-ignored first (see `ensureAgentCheckpointDir`).
+ * Memory files are looked up on disk when `data.memoryFiles` is undefined.
+ *
+ * Never throws: I/O failures come back as `{ ok: false, error }` for the caller to report.
+ */
+export async function writeHandoff(options: WriteHandoffOptions): Promise<WriteHandoffResult> {
+  const dirRel = options.dir ?? DEFAULT_HANDOFF_DIR;
+  const dir = join(options.projectRoot, dirRel);
+  try {
+    if (dirRel === AGENT_CHECKPOINT_DIR || dirRel.startsWith(`${AGENT_CHECKPOINT_DIR}/`)) await ensureAgentCheckpointDir(options.projectRoot);
+    // No symlink on the way, nothing outside the project (see fs-safe); the file itself is created
+    // exclusively (temp + link), so a planted name is never written through either.
+    const target = underRoot(options.projectRoot, dirRel);
+    const realDir = ensureDirSafelySync(target.root, target.relPath, { dirMode: 0o755 });
+    const data = options.data.memoryFiles === undefined
+      ? { ...options.data, memoryFiles: await findMemoryFiles(options.projectRoot, options.data.agent) }
+      : options.data;
+    const rendered = renderHandoff(data, { now: options.now, ...(options.timeZone !== undefined ? { timeZone: options.timeZone } : {}) });
+    const path = await writeUniqueFile(realDir, rendered.stem, '.md', rendered.markdown);
+    const relativePath = relative(await realpath(options.projectRoot), path).split(sep).join('/');
+    const name = relativePath.slice(relativePath.lastIndexOf('/') + 1).replace(/\.md$/, '');
+    return { ok: true, handoff: { path, relativePath, name, markdown: rendered.markdown } };
+  } catch (error) {
+    return { ok: false, error: `handoff: cannot write in ${dir}: ${(error as Error)?.message ?? String(error)}` };
+  }
+}

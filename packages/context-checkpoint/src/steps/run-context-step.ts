@@ -1,0 +1,198 @@
+import {
+  type AgentId,
+  type CheckpointResult,
+  contextCheckpointConfigOf,
+  type ContextLevel,
+  errorMessage,
+  type GitSnapshot,
+  readSessionState,
+  type ResolvedConfig,
+  type SessionStateLocation,
+  type TurnTimeline,
+  updateSessionState,
+} from '@agent-checkpoint/core';
+import { decideContextAction, type ContextAction } from '../context/decide-context-action.ts';
+import type { KnownContextReading } from '../context/read-context-level.ts';
+import { executeCheckpoint } from '../direct/execute-checkpoint.ts';
+import { renderDirectResultLine } from '../direct/render-direct-result.ts';
+import { failuresFromObservations } from '../handoff/failures-from-observations.ts';
+import { writeHandoff } from '../handoff/write-handoff.ts';
+import { planContextStep, withPendingLevel } from '../state/session-context.ts';
+
+/** Everything the end-of-turn context step needs (a slice of `getCheckpoint`'s work). */
+export interface ContextStepInput {
+  readonly agent: AgentId;
+  /** Where the session remembers what it announced; without it the step is skipped (it could not say things once). */
+  readonly location: SessionStateLocation | undefined;
+  readonly config: ResolvedConfig;
+  readonly timeline: TurnTimeline;
+  readonly git: GitSnapshot;
+  readonly result: CheckpointResult | undefined;
+  /** Repository root (or the cwd outside a repository): where handoffs are written. */
+  readonly projectRoot: string;
+  /** Whether the turn already has a message to deliver (an L1 warning only rides along on one). */
+  readonly hasMessage: boolean;
+  readonly now: Date;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly signal?: AbortSignal;
+}
+
+/** What the context step adds to the turn's message. */
+export interface ContextStepOutput {
+  readonly action: ContextAction;
+  /** Lines for the message's context section (empty: nothing to say this turn). */
+  readonly lines: readonly string[];
+  /** True when the lines justify a message on their own (a handoff level reached), not only riding along. */
+  readonly blocksAlone: boolean;
+  /** The handoff written this turn (repo-relative path), and how (`direct` = executeCheckpoint). */
+  readonly handoff?: { readonly path?: string; readonly mode: 'direct' | 'ask-agent'; readonly status: string };
+  readonly diagnostics: readonly string[];
+}
+
+/**
+ * The end-of-turn context step (opt-in, `context.enabled`): read the level from the transcript's
+ * token usage, say each level's line once per session, and at the handoff level write the handoff
+ * (or, with `directExecution.enabled`, run `executeCheckpoint`) once per level.
+ *
+ * Decisions (docs/context-checkpoints.md, "End of turn"):
+ * - **L1 (warn)** rides along: it is added to a message the turn delivers anyway, and never blocks a
+ *   silent turn — a block costs the agent a turn of the very context we warn about.
+ * - **Handoff level (L2/L3)** blocks on its own, once per level per session: the handoff is written
+ *   here, before delivery (the file exists even if the agent ignores the message), and the agent is
+ *   asked to complete it (or told what direct execution did, so it does not redo it).
+ * - "Announced" is only recorded when a block carrying the line is granted (`claimCheckpoint`
+ *   promotes the pending level), so a message lost to the loop guard is said again next turn.
+ *
+ * Never throws; problems become diagnostics.
+ */
+export async function runContextStep(input: ContextStepInput): Promise<ContextStepOutput> {
+  const diagnostics: string[] = [];
+  const cfg = contextCheckpointConfigOf(input.config);
+  const action = decideContextAction(input.timeline.tokenUsage, cfg);
+  const none = (note?: string): ContextStepOutput => ({ action, lines: [], blocksAlone: false, diagnostics: note ? [...diagnostics, note] : diagnostics });
+  if (action.kind === 'none' && action.reason !== 'below-threshold') return none();
+  const location = input.location;
+  if (location === undefined) return none('context: no session id or state directory; levels are not reported (they could not be said once)');
+
+  const reading = action.reading as KnownContextReading;
+  const level: ContextLevel = action.kind === 'none' ? 'L0' : action.level;
+  const planInput = {
+    level,
+    wantsLine: action.kind !== 'none' && action.line !== undefined,
+    wantsHandoff: action.kind === 'handoff',
+    now: input.now,
+  };
+  try {
+    const read = await readSessionState(location);
+    diagnostics.push(...read.diagnostics);
+    const plan = planContextStep(read.state.context, planInput);
+
+    let handoffGranted = false;
+    if (plan.handoff) {
+      // Claim the handoff under the lock before writing it: concurrent hooks of one session write one.
+      const claimed = await updateSessionState(location, (state) => {
+        const again = planContextStep(state.context, planInput);
+        return again.handoff ? { state: { ...state, context: again.next }, value: true } : { state: undefined, value: false };
+      });
+      diagnostics.push(...claimed.diagnostics);
+      handoffGranted = claimed.value;
+    }
+
+    const lines: string[] = [];
+    let handoff: ContextStepOutput['handoff'];
+    if (handoffGranted && action.kind === 'handoff') {
+      const done = await performHandoff(input, action, reading, diagnostics);
+      handoff = done.handoff;
+      if (done.directLine !== undefined) {
+        lines.push(`Context is at ${reading.displayPercent}% (${level}).`, done.directLine);
+      } else {
+        if (action.line !== undefined) lines.push(action.line);
+        if (done.draftLine !== undefined) lines.push(done.draftLine);
+      }
+    } else if (plan.announce && action.kind === 'handoff') {
+      // Said again (the earlier block was not delivered): point at the handoff already written at
+      // this level instead of writing another one.
+      const path = read.state.context?.handoffPath;
+      const done = plan.next.handoffLevel === level && path !== undefined;
+      if (action.mode === 'direct' && done) lines.push(`Context is at ${reading.displayPercent}% (${level}).`, alreadyWrittenLine(path));
+      else {
+        if (action.line !== undefined) lines.push(action.line);
+        if (done) lines.push(draftLine(path));
+      }
+    } else if (plan.announce && action.kind !== 'none' && action.line !== undefined) {
+      lines.push(action.line);
+    }
+
+    const blocksAlone = action.kind === 'handoff' && lines.length > 0;
+    const included = lines.length > 0 && (blocksAlone || input.hasMessage);
+    const pending = included && plan.announce ? level : undefined;
+    const stored = read.state.context;
+    if (handoffGranted || plan.changed || pending !== stored?.pendingLevel) {
+      const written = await updateSessionState(location, (state) => {
+        const again = planContextStep(state.context, { ...planInput, wantsHandoff: false });
+        let context = withPendingLevel(again.next, pending);
+        if (handoff?.path !== undefined) context = { ...context, handoffPath: handoff.path };
+        return { state: { ...state, context, updatedAt: input.now.toISOString() }, value: undefined };
+      });
+      diagnostics.push(...written.diagnostics);
+    }
+    return { action, lines: included ? lines : [], blocksAlone: included && blocksAlone, ...(handoff ? { handoff } : {}), diagnostics };
+  } catch (error) {
+    return none(`context: ${errorMessage(error)}; no context line this turn`);
+  }
+}
+
+/** Write the handoff (or execute the checkpoint directly) and say what happened. */
+async function performHandoff(
+  input: ContextStepInput,
+  action: Extract<ContextAction, { kind: 'handoff' }>,
+  reading: KnownContextReading,
+  diagnostics: string[],
+): Promise<{ handoff: NonNullable<ContextStepOutput['handoff']>; directLine?: string; draftLine?: string }> {
+  const cfg = contextCheckpointConfigOf(input.config);
+  const content = {
+    ...(input.location ? { sessionId: input.location.sessionId } : {}),
+    trigger: { kind: 'context' as const, reading },
+    timeline: input.timeline,
+    failures: failuresFromObservations(input.result?.observations ?? [], input.timeline),
+    ...(cfg.handoff.planFile !== undefined ? { planFile: cfg.handoff.planFile } : {}),
+  };
+  if (action.mode === 'direct') {
+    const result = await executeCheckpoint({
+      projectRoot: input.projectRoot,
+      agent: input.agent,
+      handoff: content,
+      config: cfg.directExecution,
+      handoffDir: cfg.handoff.dir,
+      now: input.now,
+      ...(input.env ? { env: input.env } : {}),
+      ...(input.signal ? { signal: input.signal } : {}),
+    });
+    const path = result.handoff?.relativePath;
+    const directLine = renderDirectResultLine(result);
+    if (directLine !== undefined) return { handoff: { mode: 'direct', status: result.status, ...(path ? { path } : {}) }, directLine };
+    diagnostics.push(`context: direct execution fell back (${result.fallbackReason ?? 'unknown reason'}); asking the agent instead`);
+    return { handoff: { mode: 'direct', status: result.status, ...(path ? { path } : {}) }, ...(path ? { draftLine: draftLine(path) } : {}) };
+  }
+  const written = await writeHandoff({
+    projectRoot: input.projectRoot,
+    data: { ...content, agent: input.agent, projectRoot: input.projectRoot, git: input.git },
+    now: input.now,
+    dir: cfg.handoff.dir,
+  });
+  if (!written.ok) {
+    diagnostics.push(`context: ${written.error}`);
+    return { handoff: { mode: 'ask-agent', status: 'failed' } };
+  }
+  return { handoff: { mode: 'ask-agent', status: 'written', path: written.handoff.relativePath }, draftLine: draftLine(written.handoff.relativePath) };
+}
+
+/** The line of a direct checkpoint said again (its result line was not delivered the first time). */
+export function alreadyWrittenLine(path: string): string {
+  return `Checkpoint: already written at this level, handoff \`${path}\`. Read the handoff before continuing; do not redo this checkpoint.`;
+}
+
+/** The line pointing the agent at the handoff we wrote for it. */
+export function draftLine(path: string): string {
+  return `A handoff draft is at \`${path}\` (what was done, files in progress, failing commands). Complete its Next Steps with what only you know (decisions, open questions) before continuing.`;
+}
