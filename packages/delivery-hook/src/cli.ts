@@ -1,3 +1,4 @@
+import { AGENT_IDS } from '@agent-checkpoint/core/hot-path';
 import { guardStdout } from './guard-stdout.ts';
 import { runHookEntry } from './run-hook-entry.ts';
 
@@ -9,9 +10,8 @@ import { runHookEntry } from './run-hook-entry.ts';
  */
 type HookMode = 'turn-end' | 'hook' | 'context';
 const HOOK_MODES: Readonly<Record<string, HookMode>> = {
-  claude: 'turn-end',
-  gemini: 'turn-end',
-  codex: 'turn-end',
+  // Every agent id is a turn-end mode (the profiles know the rest; see src/agents/).
+  ...Object.fromEntries(AGENT_IDS.map((agent) => [agent, 'turn-end' as const])),
   hook: 'hook',
   'session-start': 'context',
   'pre-compact': 'context',
