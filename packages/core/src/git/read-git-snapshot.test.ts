@@ -340,8 +340,8 @@ describe('readGitSnapshot: commits in the second the turn started', () => {
     const s = expectRepo(await snapshot(r, r.dir, { sinceMs: (nowSec - 60) * 1000 + 999, gitBinary: git.gitBinary }));
     expect(s.files.map((f) => f.path)).toEqual(['b.txt']);
     expect(s.startSecondCommits).toBeUndefined();
-    // status and rev-parse start together: their lines may land in either order.
-    expect(git.calls().map((c) => c.split(' ').find((w) => !w.startsWith('-'))).sort()).toEqual(['log', 'rev-parse', 'status']);
+    // status and log only: the top level of this plain layout is found without `rev-parse`.
+    expect(git.calls().map((c) => c.split(' ').find((w) => !w.startsWith('-'))).sort()).toEqual(['log', 'status']);
   });
 
   it('packed objects: packed before the start → not listed; packed since, with a newer reflog → listed as uncertain', async () => {
@@ -471,3 +471,38 @@ async function waitFor(condition: () => boolean, deadlineMs: number): Promise<vo
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+describe('readGitSnapshot: git processes on the common layout', () => {
+  function recordingGit(r: TempGitRepo): { gitBinary: string; calls: () => string[] } {
+    const log = join(r.dir, '..', 'git-calls.log');
+    const gitBinary = join(r.dir, '..', 'recording-git');
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    writeFileSync(gitBinary, `#!/bin/sh\necho "$*" >> "${log}"\nexec "${realGit}" "$@"\n`, { mode: 0o755 });
+    const withoutSettings = (line: string): string => line.replace(/^(?:-c \S*\s)+/, '');
+    return { gitBinary, calls: () => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').map(withoutSettings) : []) };
+  }
+
+  it('a plain repository: only `git status` runs, and the root is what rev-parse would print', async () => {
+    const r = repo();
+    r.write('sub/a.txt');
+    const git = recordingGit(r);
+    const s = expectRepo(await snapshot(r, join(r.dir, 'sub'), { gitBinary: git.gitBinary }));
+    expect(s.root).toBe(r.git(['rev-parse', '--show-toplevel']).trim());
+    expect(s.files.map((f) => f.path)).toEqual(['sub/a.txt']);
+    expect(git.calls().map((c) => c.split(' ').find((w) => !w.startsWith('-')))).toEqual(['status']);
+  });
+
+  it('core.worktree set: rev-parse still tells the top level', async () => {
+    const r = repo();
+    const elsewhere = join(r.dir, '..', 'elsewhere');
+    mkdirSync(elsewhere);
+    writeFileSync(join(elsewhere, 'b.txt'), 'b\n');
+    r.git(['config', 'core.worktree', elsewhere]);
+    const git = recordingGit(r);
+    const s = expectRepo(await snapshot(r, r.dir, { gitBinary: git.gitBinary }));
+    expect(s.root).toBe(elsewhere);
+    // Paths are relative to that top level, so the new file there is found and stat'ed.
+    expect(s.files.find((f) => f.path === 'b.txt')).toEqual(expect.objectContaining({ status: 'untracked', mtimeMs: expect.any(Number) }));
+    expect(git.calls().some((c) => c.includes('rev-parse --show-toplevel'))).toBe(true);
+  });
+});
