@@ -5,21 +5,14 @@
  * `TurnEndExtension` (after the decision) and owns every write beyond core's state directory.
  * Routes load it through the `./load` subpath, which imports nothing unless a feature is configured.
  */
-export { testRunExtension } from './extensions/test-run-extension.ts';
-export { contextCheckpointExtension } from './extensions/context-checkpoint-extension.ts';
-export { loadTurnEndExtensions, wantsContextCheckpoint } from './load-turn-end-extensions.ts';
-export type { ContextCheckpointDetail } from './extensions/context-checkpoint-extension.ts';
-export * from './context/index.ts';
-export * from './handoff/index.ts';
-export * from './direct/index.ts';
-export * from './checkpoint-state/index.ts';
-export * from './state/session-context.ts';
-export * from './state/claim-commit-gate.ts';
-export * from './opt-ins/index.ts';
-export * from './steps/index.ts';
-export * from './tracker/index.ts';
-export * from './memory-service/index.ts';
-export * from './estimate/index.ts';
-export * from './shard/index.ts';
-export * from './metrics/index.ts';
-export * from './monitor/index.ts';
+export { type CheckpointInput, UnifiedCheckpointSchema } from './checkpoint-state/checkpoint-schema.ts';
+export { createCheckpointStore, type PhaseUpdate } from './checkpoint-state/checkpoint-store.ts';
+export { type ContextReading, readContextLevel } from './context/read-context-level.ts';
+export { formatTokens } from './context/render-context-line.ts';
+export { AGENT_CHECKPOINT_DIR } from './handoff/agent-checkpoint-dir.ts';
+export { latestHandoff } from './handoff/latest-handoff.ts';
+export { renderResumePrompt } from './handoff/render-resume.ts';
+export { writeHandoff } from './handoff/write-handoff.ts';
+export { decideCommitGate } from './opt-ins/decide-commit-gate.ts';
+export { writePreCompactHandoff } from './steps/pre-compact-handoff.ts';
+export { claimResumeHandoff } from './steps/resume-handoff.ts';

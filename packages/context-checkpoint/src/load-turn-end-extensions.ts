@@ -1,9 +1,5 @@
 import type { ResolvedConfig, TurnEndExtension } from '@agent-checkpoint/core';
-
-/** True when the configuration turns on an end-of-turn feature of this package (`runTests`, `context.enabled`). */
-export function wantsContextCheckpoint(config: ResolvedConfig): boolean {
-  return config.runTests !== undefined || config.context?.enabled === true;
-}
+import { wantsContextCheckpoint } from './wants-context-checkpoint.ts';
 
 /**
  * The package's manifest for routes (subpath `@agent-checkpoint/context-checkpoint/load`): the

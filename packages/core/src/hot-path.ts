@@ -3,17 +3,17 @@
  * agent, where state lives, whether checkpoints are switched off, how to log. Routes import these from
  * `@agent-checkpoint/core/hot-path` rather than the package root, because bundled, the root's barrel
  * initialises every core module at first use — about 6 ms that the escape-hatch stop (the one after
- * every block) would pay for nothing. Everything here is also exported from the root.
+ * every block) would pay for nothing.
  */
 export { AGENT_IDS, isAgentId, type AgentId } from './agent-id.ts';
 export { assertNever } from './timeline/tool-call.ts';
 export { refinesTurnId, type TurnTimeline } from './timeline/turn-timeline.ts';
 export type { TurnHint } from './transcript/transcript-reader.ts';
-export { resolveStateDir, STATE_DIR_ENV } from './state/resolve-state-dir.ts';
-export { isTruthyEnv, readOffSwitch } from './state/off-switches.ts';
+export { resolveStateDir } from './state/resolve-state-dir.ts';
+export { isTruthyEnv } from './state/off-switches.ts';
 export { findProjectRoot } from './project-root.ts';
-export { checkTurnEndEarly, type EarlyTurnEndFacts, type EarlyTurnEndResult, type EarlyTurnEndPassReason } from './turn-end/early-pass.ts';
+export { checkTurnEndEarly } from './turn-end/early-pass.ts';
 export { createRouteLogger, type RouteLogger } from './state/create-route-logger.ts';
 export { sessionStatePath, type SessionStateLocation } from './state/state-files.ts';
-export { appendSafelySync, writeFileSafelySync, UnsafePathError, type SafeWriteOptions } from './fs-safe/safe-write.ts';
+export { writeFileSafelySync } from './fs-safe/safe-write.ts';
 export { forModelText, forTerminal } from './text-safety/text-safety.ts';

@@ -1,11 +1,5 @@
-export type { HookEvent, PayloadReadResult } from './hook-event.ts';
-export type { HookVerdict } from './hook-verdict.ts';
-export type { AgentProfile } from './agents/agent-profile.ts';
-export { AGENT_PROFILES, profileOf } from './agents/profiles.ts';
-export { encodeClaudeStop, readClaudeStopPayload, ClaudeStopPayloadSchema } from './agents/claude-profile.ts';
-export { encodeGeminiAfterAgent, readGeminiAfterAgentPayload, GeminiAfterAgentPayloadSchema } from './agents/gemini-profile.ts';
-export { encodeCodexStop, readCodexStopPayload, CodexStopPayloadSchema } from './agents/codex-profile.ts';
-export { encodeHookOutput } from './encode-hook-output.ts';
-export { readHookPayload } from './read-hook-payload.ts';
-export { readStdin, type StdinReadResult, type ReadStdinOptions } from './read-stdin.ts';
+/**
+ * The library entry of the hook package: one hook invocation in-process (what the
+ * `agent-checkpoint-hook` bin runs), for embedding the checkpoint in another launcher.
+ */
 export { runHook, type HookRun, type HookRunCode, type HookRunContext } from './run-hook.ts';

@@ -12,7 +12,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpat
  */
 
 /** Settings files are a few KiB; anything past this is not one we should load and rewrite. */
-export const SETTINGS_FILE_MAX_BYTES = 4 * 1024 * 1024;
+const SETTINGS_FILE_MAX_BYTES = 4 * 1024 * 1024;
 
 /** What is at a settings path. */
 export type SettingsFileRead =

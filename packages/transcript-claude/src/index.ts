@@ -1,10 +1,3 @@
 export { createClaudeTranscriptReader } from './create-claude-transcript-reader.ts';
-export {
-  DEFAULT_FLUSH_POLL_MS,
-  DEFAULT_FLUSH_WAIT_MS,
-  type ClaudeReaderOptions,
-} from './read-claude-turn.ts';
-export type { ExcerptBudget } from './build-claude-tool-call.ts';
-export { mapClaudeToolName } from './map-claude-tool-name.ts';
-export { claudeConfigDir, claudeProjectSlug, locateClaudeTranscript } from './locate-claude-transcript.ts';
-export { readClaudeLatestUsage } from './read-claude-latest-usage.ts';
+// Where Claude Code keeps its transcripts: delivery-hook's Claude profile finds the newest one for `explain`.
+export { claudeConfigDir, claudeProjectSlug } from './locate-claude-transcript.ts';

@@ -1,2 +1,1 @@
-export { createCodexTranscriptReader, type CodexTranscriptReaderOptions } from './create-codex-transcript-reader.ts';
-export { readCodexLatestUsage } from './read-codex-latest-usage.ts';
+export { createCodexTranscriptReader } from './create-codex-transcript-reader.ts';

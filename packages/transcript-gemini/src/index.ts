@@ -1,3 +1,1 @@
 export { createGeminiTranscriptReader } from './create-gemini-transcript-reader.ts';
-export type { GeminiTranscriptReaderOptions } from './create-gemini-transcript-reader.ts';
-export { readGeminiLatestUsage } from './read-gemini-latest-usage.ts';

@@ -17,7 +17,7 @@ import {
 import { makeTempGitRepo, type TempGitRepo } from '@agent-checkpoint/core/test-support';
 import type { ContextCheckpointDetail } from '../extensions/context-checkpoint-extension.ts';
 import { contextCheckpointExtension } from '../extensions/context-checkpoint-extension.ts';
-import { wantsContextCheckpoint } from '../load-turn-end-extensions.ts';
+import { wantsContextCheckpoint } from '../wants-context-checkpoint.ts';
 import type { ContextStepOutput } from '../steps/run-context-step.ts';
 import type { TestRun } from './run-tests.ts';
 

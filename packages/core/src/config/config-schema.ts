@@ -1,5 +1,12 @@
 import { z } from 'zod';
 import { globProblem } from './glob-problem.ts';
+// Defaults are defined once, where they apply; descriptions (and so schema.json and
+// docs/configuration.md, generated from them) quote those values. Only value imports of constants:
+// these modules import nothing but types from here.
+import { DEFAULT_CATEGORY_PRECEDENCE, DEFAULT_FOLLOW_UP_PRECEDENCE, DEFAULT_GIT_TIMEOUT_MS, DEFAULT_HYGIENE, DEFAULT_LOOP_GUARD } from './default-config.ts';
+import { DEFAULT_CONTEXT_THRESHOLDS, DEFAULT_DIRECT_EXECUTION_CONFIG, DEFAULT_HANDOFF_CONFIG } from './resolve-context-checkpoint-config.ts';
+import { DEFAULT_RUN_TESTS_TIMEOUT_MS } from './resolve-opt-ins.ts';
+import { DEFAULT_TRANSCRIPT_MAX_BYTES } from '../transcript/transcript-reader.ts';
 
 /**
  * The configuration file schema (`.agent-checkpoint.json`, and the optional user-level file).
@@ -106,7 +113,7 @@ export const CategorySchema = classify(
         .boolean()
         .optional()
         .describe('Evidence counts only after the last edit of a file in this category (default true).'),
-      precedence: z.number().int().optional().describe('Lower comes first in the required actions (default 50).'),
+      precedence: z.number().int().optional().describe(`Lower comes first in the required actions (default ${DEFAULT_CATEGORY_PRECEDENCE}).`),
       verify: VerifyStepSchema.optional(),
       onlyWhenAlone: z
         .boolean()
@@ -149,7 +156,7 @@ export const FollowUpSchema = classify(
         .boolean()
         .optional()
         .describe('Evidence counts only after the last edit of a file that triggered it (default true).'),
-      precedence: z.number().int().optional().describe('Lower comes first in the required actions (default 100).'),
+      precedence: z.number().int().optional().describe(`Lower comes first in the required actions (default ${DEFAULT_FOLLOW_UP_PRECEDENCE}).`),
       triggeredBy: z
         .array(nonEmpty)
         .optional()
@@ -238,7 +245,7 @@ export const HygieneSchema = classify(
         .int()
         .min(0)
         .optional()
-        .describe('Observe when changes span at least this many top-level areas; 0 disables (default 4).'),
+        .describe(`Observe when changes span at least this many top-level areas; 0 disables (default ${DEFAULT_HYGIENE.blastRadius}).`),
     })
     .describe('Edit hygiene checks.'),
   {
@@ -263,13 +270,13 @@ export const PlanDriftSchema = classify(
 export const LoopGuardSchema = classify(
   z
     .strictObject({
-      maxBlocksPerTurn: z.number().int().min(0).optional().describe('Blocks per real user turn (default 1).'),
+      maxBlocksPerTurn: z.number().int().min(0).optional().describe(`Blocks per real user turn (default ${DEFAULT_LOOP_GUARD.maxBlocksPerTurn}).`),
       minTurnSeconds: z
         .number()
         .min(0)
         .optional()
         .describe(
-          'Seconds a turn that already got a checkpoint must wait before it may get another (with maxBlocksPerTurn above 1); every turn\'s first checkpoint is never delayed (default 30, 0 disables).',
+          `Seconds a turn that already got a checkpoint must wait before it may get another (with maxBlocksPerTurn above 1); every turn's first checkpoint is never delayed (default ${DEFAULT_LOOP_GUARD.minTurnSeconds}, 0 disables).`,
         ),
     })
     .describe('Loop guard.'),
@@ -283,9 +290,9 @@ export const LoopGuardSchema = classify(
 export const ContextThresholdsSchema = classify(
   z
     .strictObject({
-      l1: z.number().gt(0).max(100).optional().describe('Warning level L1 starts at this percentage (default 70).'),
-      l2: z.number().gt(0).max(100).optional().describe('Critical level L2 (hand off) starts at this percentage (default 85).'),
-      l3: z.number().gt(0).max(100).optional().describe('Emergency level L3 starts at this percentage (default 95).'),
+      l1: z.number().gt(0).max(100).optional().describe(`Warning level L1 starts at this percentage (default ${DEFAULT_CONTEXT_THRESHOLDS.l1}).`),
+      l2: z.number().gt(0).max(100).optional().describe(`Critical level L2 (hand off) starts at this percentage (default ${DEFAULT_CONTEXT_THRESHOLDS.l2}).`),
+      l3: z.number().gt(0).max(100).optional().describe(`Emergency level L3 starts at this percentage (default ${DEFAULT_CONTEXT_THRESHOLDS.l3}).`),
     })
     .describe('Context level thresholds in percent of the context window; must increase from l1 to l3.'),
   {
@@ -339,10 +346,10 @@ export const HandoffSchema = classify(
   z
     .strictObject({
       enabled: z.boolean().optional().describe('Write or request handoff documents (default false).'),
-      atLevel: z.enum(['L1', 'L2', 'L3']).optional().describe('Context level that triggers a handoff (default "L2").'),
+      atLevel: z.enum(['L1', 'L2', 'L3']).optional().describe(`Context level that triggers a handoff (default "${DEFAULT_HANDOFF_CONFIG.atLevel}").`),
       dir: nonEmpty
         .optional()
-        .describe('Directory of handoff documents, relative to the repository (default ".agent-checkpoint/handoffs").'),
+        .describe(`Directory of handoff documents, relative to the repository (default "${DEFAULT_HANDOFF_CONFIG.dir}").`),
       planFile: nonEmpty.optional().describe('Plan file named under "Next Steps" and "Context To Reload", relative to the repository.'),
     })
     .describe('Handoff documents (opt-in).'),
@@ -368,13 +375,13 @@ export const DirectExecutionSchema = classify(
         .optional()
         .describe('Also commit already-changed tracked files; untracked files are never committed (default false).'),
       push: z.boolean().optional().describe('Push the WIP commit when the remote exists (default false).'),
-      remote: nonEmpty.optional().describe('Remote to push to (default "origin").'),
+      remote: nonEmpty.optional().describe(`Remote to push to (default "${DEFAULT_DIRECT_EXECUTION_CONFIG.remote}").`),
       noVerify: z.boolean().optional().describe('Commit with --no-verify, skipping commit hooks (default false).'),
       commitMessage: nonEmpty
         .optional()
         .describe('Commit message; "{trigger}", "{agent}", "{handoff}", "{branch}" are substituted.'),
       logFile: nonEmpty.optional().describe('File each step is appended to, relative to the repository (default none).'),
-      timeoutMs: z.number().int().min(1000).optional().describe('Time limit of each git call (default 30000).'),
+      timeoutMs: z.number().int().min(1000).optional().describe(`Time limit of each git call (default ${DEFAULT_DIRECT_EXECUTION_CONFIG.timeoutMs}).`),
     })
     .describe('Direct checkpoint execution (opt-in): WIP commits are what most users do not want by default.'),
   {
@@ -405,7 +412,7 @@ export const RunTestsSchema = classify(
         .min(1000)
         .optional()
         .describe(
-          'Time limit; the command and its children are killed past it (default 60000). Keep it below the hook deadline (AGENT_CHECKPOINT_HOOK_DEADLINE_MS, default 8000) and the agent\'s hook timeout: the run adds its duration to every turn end.',
+          `Time limit; the command and its children are killed past it (default ${DEFAULT_RUN_TESTS_TIMEOUT_MS}). Keep it below the hook deadline (AGENT_CHECKPOINT_HOOK_DEADLINE_MS, default 8000) and the agent's hook timeout: the run adds its duration to every turn end.`,
         ),
       when: z
         .array(glob)
@@ -483,8 +490,8 @@ export const ConfigFileSchema = classify(
       silentWhenAllClear: z.boolean().optional().describe('Say nothing when everything was done (default true).'),
       silentWhenNoChanges: z.boolean().optional().describe('Say nothing when no file changed this turn (default true).'),
       loopGuard: LoopGuardSchema.optional(),
-      transcriptMaxBytes: z.number().int().min(4096).optional().describe('Byte cap of the transcript tail read (default 524288).'),
-      gitTimeoutMs: z.number().int().min(100).optional().describe('Time limit of each git call (default 5000).'),
+      transcriptMaxBytes: z.number().int().min(4096).optional().describe(`Byte cap of the transcript tail read (default ${DEFAULT_TRANSCRIPT_MAX_BYTES}).`),
+      gitTimeoutMs: z.number().int().min(100).optional().describe(`Time limit of each git call (default ${DEFAULT_GIT_TIMEOUT_MS}).`),
       context: ContextSchema.optional(),
       handoff: HandoffSchema.optional(),
       directExecution: DirectExecutionSchema.optional(),

@@ -1,4 +1,5 @@
 import type { ConfigFile, ConfigSource, ErrorPatternConfig } from './config-schema.ts';
+import { DEFAULT_TRANSCRIPT_MAX_BYTES } from '../transcript/transcript-reader.ts';
 
 /**
  * The canonical prefix of every message. It is how transcript readers recognise our own injected
@@ -143,6 +144,18 @@ export const DEFAULT_LOOP_GUARD: { readonly maxBlocksPerTurn: number; readonly m
   minTurnSeconds: 30,
 };
 
+/** Edit hygiene defaults: flag edits without a prior read; observe changes across 4+ top-level areas. */
+export const DEFAULT_HYGIENE: { readonly editWithoutRead: boolean; readonly blastRadius: number } = { editWithoutRead: true, blastRadius: 4 };
+
+/** Time limit of each git call the checkpoint makes (`gitTimeoutMs`). */
+export const DEFAULT_GIT_TIMEOUT_MS = 5000;
+
+/** Precedence of a category's required action when the category sets none (lower comes first). */
+export const DEFAULT_CATEGORY_PRECEDENCE = 50;
+
+/** Precedence of a follow-up's required action when it sets none: after the categories' by default. */
+export const DEFAULT_FOLLOW_UP_PRECEDENCE = 100;
+
 /**
  * The built-in base layer, always underneath presets and files. It has no categories: projects get
  * those from presets (auto-detected or named in `extends`) or their own file. Without any, the
@@ -167,7 +180,7 @@ export const DEFAULT_CONFIG: ConfigFile = {
   followUps: [],
   errorPatterns: [...DEFAULT_ERROR_PATTERNS],
   searchCommands: ['rg', 'grep', 'egrep', 'fgrep', 'ag', 'ack', 'fd', 'find', 'git grep'],
-  hygiene: { editWithoutRead: true, blastRadius: 4 },
+  hygiene: { ...DEFAULT_HYGIENE },
   messages: {
     prefix: DEFAULT_PREFIX,
     header: 'Before you finish this turn:',
@@ -188,8 +201,8 @@ export const DEFAULT_CONFIG: ConfigFile = {
   silentWhenAllClear: true,
   silentWhenNoChanges: true,
   loopGuard: { ...DEFAULT_LOOP_GUARD },
-  transcriptMaxBytes: 524288,
-  gitTimeoutMs: 5000,
+  transcriptMaxBytes: DEFAULT_TRANSCRIPT_MAX_BYTES,
+  gitTimeoutMs: DEFAULT_GIT_TIMEOUT_MS,
 };
 
 /** The source entry of the built-in layer. */

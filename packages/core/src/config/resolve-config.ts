@@ -13,7 +13,16 @@ import type {
   ResolvedMessages,
   RunTestsConfig,
 } from './config-schema.ts';
-import { DEFAULT_CONFIG, DEFAULT_LOOP_GUARD, DEFAULT_SOURCE } from './default-config.ts';
+import {
+  DEFAULT_CATEGORY_PRECEDENCE,
+  DEFAULT_CONFIG,
+  DEFAULT_FOLLOW_UP_PRECEDENCE,
+  DEFAULT_GIT_TIMEOUT_MS,
+  DEFAULT_HYGIENE,
+  DEFAULT_LOOP_GUARD,
+  DEFAULT_SOURCE,
+} from './default-config.ts';
+import { DEFAULT_TRANSCRIPT_MAX_BYTES } from '../transcript/transcript-reader.ts';
 import { PRESETS } from './presets/index.ts';
 import { compileEvidence } from '../shell/match-evidence.ts';
 import { resolveContextCheckpointConfig, type ContextCheckpointLayer } from './resolve-context-checkpoint-config.ts';
@@ -30,10 +39,6 @@ export interface ConfigLayer {
   readonly source: ConfigSource;
 }
 
-/** Default precedence of a category (lower comes first). */
-export const DEFAULT_CATEGORY_PRECEDENCE = 50;
-/** Default precedence of a follow-up: after category actions unless stated. */
-export const DEFAULT_FOLLOW_UP_PRECEDENCE = 100;
 
 interface State {
   enabled?: boolean;
@@ -239,7 +244,10 @@ function finish(state: State): ResolvedConfig {
     followUps: state.followUps.map(resolveFollowUp),
     errorPatterns: state.errorPatterns.map(resolveErrorPattern),
     searchCommands: [...state.searchCommands],
-    hygiene: { editWithoutRead: state.hygiene.editWithoutRead ?? true, blastRadius: state.hygiene.blastRadius ?? 4 },
+    hygiene: {
+      editWithoutRead: state.hygiene.editWithoutRead ?? DEFAULT_HYGIENE.editWithoutRead,
+      blastRadius: state.hygiene.blastRadius ?? DEFAULT_HYGIENE.blastRadius,
+    },
     ...(planPath ? { planDrift: planSlug === undefined ? { path: planPath } : { path: planPath, slug: planSlug } } : {}),
     messages,
     silentWhenAllClear: state.silentWhenAllClear ?? true,
@@ -248,8 +256,8 @@ function finish(state: State): ResolvedConfig {
       maxBlocksPerTurn: state.loopGuard.maxBlocksPerTurn ?? DEFAULT_LOOP_GUARD.maxBlocksPerTurn,
       minTurnSeconds: state.loopGuard.minTurnSeconds ?? DEFAULT_LOOP_GUARD.minTurnSeconds,
     },
-    transcriptMaxBytes: state.transcriptMaxBytes ?? 524288,
-    gitTimeoutMs: state.gitTimeoutMs ?? 5000,
+    transcriptMaxBytes: state.transcriptMaxBytes ?? DEFAULT_TRANSCRIPT_MAX_BYTES,
+    gitTimeoutMs: state.gitTimeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
     ...(contextCheckpoint
       ? { context: contextCheckpoint.context, handoff: contextCheckpoint.handoff, directExecution: contextCheckpoint.directExecution }
       : {}),
