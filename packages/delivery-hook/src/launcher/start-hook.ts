@@ -7,14 +7,22 @@ import { launchBundle } from './launch-bundle.ts';
 
 declare const __AGENT_CHECKPOINT_BUILD_ID__: string;
 
-const HOOK_AGENTS = new Set(['claude', 'gemini', 'codex', 'hook']);
+const HOOK_AGENTS = new Set(['claude', 'gemini', 'codex', 'hook', 'post-tool']);
+
+/** The monitor after every tool call runs its own small bundle, without the main one or its code cache. */
+const MONITOR_MODE = 'post-tool';
 
 try {
-  launchBundle({
-    bundlePath: join(__dirname, 'agent-checkpoint-hook-main.cjs'),
-    buildId: __AGENT_CHECKPOINT_BUILD_ID__,
-    cacheDir: resolveCodeCacheDir(process.env),
-  });
+  if (process.argv[2] === MONITOR_MODE) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the sibling bundle, CommonJS
+    require(join(__dirname, 'agent-checkpoint-hook-monitor.cjs'));
+  } else {
+    launchBundle({
+      bundlePath: join(__dirname, 'agent-checkpoint-hook-main.cjs'),
+      buildId: __AGENT_CHECKPOINT_BUILD_ID__,
+      cacheDir: resolveCodeCacheDir(process.env),
+    });
+  }
 } catch (error) {
   // The bundle could not even be loaded (a broken install). A hook run must still exit 0 with empty
   // stdout — the stop passes — or the agent reports a failing hook on every turn.
