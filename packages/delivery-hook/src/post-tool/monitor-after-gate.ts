@@ -1,18 +1,10 @@
 import { decideMonitorAction, estimateContextGrowth, readContextLevel, type MonitorAction } from '@agent-checkpoint/context-checkpoint';
-import type { AgentId, LatestUsage, ReadLatestUsageRequest } from '@agent-checkpoint/core';
-import { readClaudeLatestUsage } from '@agent-checkpoint/transcript-claude';
-import { readCodexLatestUsage } from '@agent-checkpoint/transcript-codex';
-import { readGeminiLatestUsage } from '@agent-checkpoint/transcript-gemini';
-import { encodePostToolOutput } from './encode-post-tool-output.ts';
+import type { AgentId } from '@agent-checkpoint/core';
+import { encodePostToolOutput } from '../agents/encode-post-tool-output.ts';
+import { LATEST_USAGE_READERS } from '../agents/latest-usage-readers.ts';
 import { claimMark, lowerMarks, monitorMarksDir, readMarks } from './monitor-marks.ts';
 import type { ContextProbe } from './probe-context-config.ts';
 import type { PostToolContext, PostToolResult } from './run-post-tool.ts';
-
-const READERS: Record<AgentId, (request: ReadLatestUsageRequest) => LatestUsage | undefined> = {
-  claude: readClaudeLatestUsage,
-  gemini: readGeminiLatestUsage,
-  codex: readCodexLatestUsage,
-};
 
 /** What passed the gate of {@link runPostTool}: context checkpoints are on, the session is known. */
 export interface GatedPostTool {
@@ -32,7 +24,7 @@ export interface GatedPostTool {
 export async function monitorAfterGate(gated: GatedPostTool, ctx: PostToolContext): Promise<PostToolResult> {
   const pass = (code: string, detail: string): PostToolResult => ({ output: '', code, detail });
   const { probe } = gated;
-  const latest = READERS[gated.agent]({ transcriptPath: gated.transcriptPath, deadlineAt: ctx.deadlineAt });
+  const latest = LATEST_USAGE_READERS[gated.agent]({ transcriptPath: gated.transcriptPath, deadlineAt: ctx.deadlineAt });
   const reading = readContextLevel(latest?.usage, {
     ...(probe.windowTokens !== undefined ? { windowTokens: probe.windowTokens } : {}),
     ...(probe.thresholds !== undefined ? { thresholds: probe.thresholds } : {}),
