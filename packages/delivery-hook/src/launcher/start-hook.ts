@@ -2,8 +2,6 @@
 // (agent-checkpoint-hook-main.cjs, next to it) through a V8 code cache. Kept tiny and free of the
 // bundle's dependencies: it is compiled from source on every run.
 import { join } from 'node:path';
-import { resolveCodeCacheDir } from './code-cache-file.ts';
-import { launchBundle } from './launch-bundle.ts';
 
 declare const __AGENT_CHECKPOINT_BUILD_ID__: string;
 
@@ -17,6 +15,12 @@ try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- the sibling bundle, CommonJS
     require(join(__dirname, 'agent-checkpoint-hook-monitor.cjs'));
   } else {
+    // Required here, not imported: the code cache's modules load node:crypto, which the monitor's
+    // run after every tool call must not pay for (esbuild keeps a require() of a module lazy).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { resolveCodeCacheDir } = require('./code-cache-file.ts') as typeof import('./code-cache-file.ts');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { launchBundle } = require('./launch-bundle.ts') as typeof import('./launch-bundle.ts');
     launchBundle({
       bundlePath: join(__dirname, 'agent-checkpoint-hook-main.cjs'),
       buildId: __AGENT_CHECKPOINT_BUILD_ID__,

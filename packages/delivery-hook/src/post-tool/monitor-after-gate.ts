@@ -1,5 +1,6 @@
 import { decideMonitorAction, estimateContextGrowth, readContextLevel, type MonitorAction } from '@agent-checkpoint/context-checkpoint';
 import type { AgentId } from '@agent-checkpoint/core';
+import { readOffSwitch } from '@agent-checkpoint/core/hot-path';
 import { encodePostToolOutput } from '../agents/encode-post-tool-output.ts';
 import { LATEST_USAGE_READERS } from '../agents/latest-usage-readers.ts';
 import { claimMark, lowerMarks, monitorMarksDir, readMarks } from './monitor-marks.ts';
@@ -12,6 +13,8 @@ export interface GatedPostTool {
   readonly sessionId: string;
   readonly transcriptPath: string;
   readonly cwd: string;
+  /** `findProjectRoot(cwd)`, for the project's off switch. */
+  readonly projectRoot: string;
   readonly probe: ContextProbe;
 }
 
@@ -24,12 +27,16 @@ export interface GatedPostTool {
 export async function monitorAfterGate(gated: GatedPostTool, ctx: PostToolContext): Promise<PostToolResult> {
   const pass = (code: string, detail: string): PostToolResult => ({ output: '', code, detail });
   const { probe } = gated;
+  const stateDir = ctx.stateDir();
+  const off = await readOffSwitch({ stateDir, sessionId: gated.sessionId, projectRoot: gated.projectRoot, env: ctx.env });
+  for (const note of off.diagnostics) ctx.warn(note);
+  if (off.off) return pass('switched-off', `checkpoints are off (${off.source})`);
   const latest = LATEST_USAGE_READERS[gated.agent]({ transcriptPath: gated.transcriptPath, deadlineAt: ctx.deadlineAt });
   const reading = readContextLevel(latest?.usage, {
     ...(probe.windowTokens !== undefined ? { windowTokens: probe.windowTokens } : {}),
     ...(probe.thresholds !== undefined ? { thresholds: probe.thresholds } : {}),
   });
-  const marksDir = monitorMarksDir(ctx.stateDir, gated.agent, gated.sessionId);
+  const marksDir = monitorMarksDir(stateDir, gated.agent, gated.sessionId);
   let announced = await readMarks(marksDir);
   // Back below L1 (a compaction, /clear): forget the levels, so the next climb is announced again.
   if (reading?.level === 'L0' && announced.length > 0) announced = await lowerMarks(marksDir, announced, 0);
@@ -56,7 +63,7 @@ export async function monitorAfterGate(gated: GatedPostTool, ctx: PostToolContex
         sessionId: gated.sessionId,
         transcriptPath: gated.transcriptPath,
         cwd: gated.cwd,
-        stateDir: ctx.stateDir,
+        stateDir,
         env: ctx.env,
         now: ctx.now(),
         deadlineAt: ctx.deadlineAt,

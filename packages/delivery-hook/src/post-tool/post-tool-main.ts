@@ -48,7 +48,7 @@ export async function mainPostTool(argv: readonly string[]): Promise<void> {
       agent,
       env,
       processCwd: currentDirectory(),
-      stateDir: resolveStateDir({ env }),
+      stateDir: () => resolveStateDir({ env }),
       userConfigFile: userConfigFile(env),
       now: () => new Date(),
       deadlineAt: startedAt + options.deadlineMs,

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDeliveryWorld, type DeliveryFixture, type DeliveryWorld } from '@agent-checkpoint/core/conformance';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -152,5 +153,28 @@ describe('post-tool monitor', () => {
     const unknown = await runHookBundle({ args: ['post-tool', 'vim'], stdin: payload(world, 'claude'), env, cwd: world.repo });
     expect(unknown).toMatchObject({ code: 0, stdout: '' });
     expect(unknown.stderr).toMatch(/unknown agent "vim"/);
+  });
+
+  it('cost: off, the gate loads neither later part nor node:crypto; on without an action, the decide part but not the act part', async () => {
+    // A preload reports, at exit, the files required and whether node:crypto was loaded.
+    const dir = mkdtempSync(join(tmpdir(), 'monitor-cost-'));
+    try {
+      const preload = join(dir, 'report-modules.cjs');
+      writeFileSync(
+        preload,
+        "process.on('exit', () => process.stderr.write('MODULES=' + JSON.stringify({ files: Object.keys(require.cache).map((f) => require('path').basename(f)), crypto: process.moduleLoadList.some((m) => m === 'NativeModule crypto') }) + '\\n'));\n",
+      );
+      const loaded = (stderr: string): { files: string[]; crypto: boolean } => JSON.parse(/MODULES=(.*)/.exec(stderr)?.[1] ?? 'null') as { files: string[]; crypto: boolean };
+      const off = open('claude', 'L3', {});
+      const offRun = await run(off, 'claude', { NODE_OPTIONS: `--require=${preload}` });
+      expect(offRun).toMatchObject({ code: 0, stdout: '' });
+      expect(loaded(offRun.stderr)).toEqual({ files: ['report-modules.cjs', 'agent-checkpoint-hook.cjs', 'agent-checkpoint-hook-monitor.cjs'], crypto: false });
+      const on = open('claude', 'L0');
+      const onRun = await run(on, 'claude', { NODE_OPTIONS: `--require=${preload}` });
+      expect(onRun).toMatchObject({ code: 0, stdout: '' });
+      expect(loaded(onRun.stderr).files).toEqual(['report-modules.cjs', 'agent-checkpoint-hook.cjs', 'agent-checkpoint-hook-monitor.cjs', 'agent-checkpoint-hook-monitor-decide.cjs']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 
@@ -31,7 +31,7 @@ export async function probeContextConfig(userConfigFile: string, projectRoot: st
   let windowTokens: number | undefined;
   let thresholds: ContextProbe['thresholds'];
   for (const path of [userConfigFile, join(projectRoot, PROJECT_CONFIG_FILE)]) {
-    const context = await readContextSection(path, notes);
+    const context = readContextSection(path, notes);
     if (context === undefined) continue;
     if (typeof context['enabled'] === 'boolean') enabled = context['enabled'];
     const window = context['windowTokens'];
@@ -49,10 +49,11 @@ export async function probeContextConfig(userConfigFile: string, projectRoot: st
   return { enabled, ...(windowTokens !== undefined ? { windowTokens } : {}), ...(thresholds ? { thresholds } : {}), notes };
 }
 
-async function readContextSection(path: string, notes: string[]): Promise<Record<string, unknown> | undefined> {
+function readContextSection(path: string, notes: string[]): Record<string, unknown> | undefined {
   let text: string;
   try {
-    const buffer = await readFile(path);
+    // Synchronous: two small files, and node:fs/promises would cost more to load than the reads.
+    const buffer = readFileSync(path);
     if (buffer.length > MAX_CONFIG_BYTES) {
       notes.push(`${path}: larger than ${MAX_CONFIG_BYTES} bytes; not probed`);
       return undefined;

@@ -1,4 +1,4 @@
-import { findProjectRoot, readOffSwitch, type AgentId } from '@agent-checkpoint/core/hot-path';
+import { findProjectRoot, type AgentId } from '@agent-checkpoint/core/hot-path';
 import type { MonitorAction } from '@agent-checkpoint/context-checkpoint';
 import { chooseRunCwd } from '../run-cwd.ts';
 import { POST_TOOL_EVENTS, readPostToolPayload } from './post-tool-payload.ts';
@@ -17,7 +17,8 @@ export interface PostToolContext {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Fallback when the payload has no usable `cwd`. */
   readonly processCwd: string | undefined;
-  readonly stateDir: string;
+  /** Where the session states and switches live (`resolveStateDir`); resolved only past the gate. */
+  readonly stateDir: () => string;
   /** The user configuration file (core's `userConfigPath`). */
   readonly userConfigFile: string;
   readonly now: () => Date;
@@ -87,10 +88,8 @@ export async function runPostTool(text: string, ctx: PostToolContext): Promise<P
   }
   const cwd = where.cwd;
   const projectRoot = findProjectRoot(cwd);
-  const off = await readOffSwitch({ stateDir: ctx.stateDir, sessionId: event.sessionId, projectRoot, env: ctx.env });
-  for (const note of off.diagnostics) ctx.warn(note);
-  if (off.off) return pass('switched-off', `checkpoints are off (${off.source})`);
-
+  // The configuration before the off switches: a disabled monitor (the default) then never loads
+  // node:crypto (the switch paths are digests), the largest part of its start-up.
   const probe = await probeContextConfig(ctx.userConfigFile, projectRoot);
   for (const note of probe.notes) ctx.warn(`post-tool: config: ${note}`);
   if (!probe.enabled) return pass('disabled', 'context.enabled is not true');
@@ -99,6 +98,6 @@ export async function runPostTool(text: string, ctx: PostToolContext): Promise<P
   }
 
   const monitor = await ctx.loadMonitor();
-  return monitor({ agent: ctx.agent, sessionId: event.sessionId, transcriptPath: event.transcriptPath, cwd, probe }, ctx);
+  return monitor({ agent: ctx.agent, sessionId: event.sessionId, transcriptPath: event.transcriptPath, cwd, projectRoot, probe }, ctx);
 }
 
