@@ -12,14 +12,11 @@ const MONITOR_MODE = 'post-tool';
 
 try {
   if (process.argv[2] === MONITOR_MODE) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the sibling bundle, CommonJS
     require(join(__dirname, 'agent-checkpoint-hook-monitor.cjs'));
   } else {
     // Required here, not imported: the code cache's modules load node:crypto, which the monitor's
     // run after every tool call must not pay for (esbuild keeps a require() of a module lazy).
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { resolveCodeCacheDir } = require('./code-cache-file.ts') as typeof import('./code-cache-file.ts');
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { launchBundle } = require('./launch-bundle.ts') as typeof import('./launch-bundle.ts');
     launchBundle({
       bundlePath: join(__dirname, 'agent-checkpoint-hook-main.cjs'),

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { monitorAfterGate } from './monitor-after-gate.ts';
 import type { MonitorActRequest, MonitorActResult } from './run-post-tool.ts';
 
@@ -15,8 +16,7 @@ declare const __AGENT_CHECKPOINT_MONITOR_PARTS__: { readonly decide: string; rea
  */
 function loadPart<T>(part: 'decide' | 'act', source: () => Promise<T>): Promise<T> {
   if (typeof __AGENT_CHECKPOINT_MONITOR_PARTS__ === 'object') {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a sibling CommonJS bundle, loaded on demand
-    return Promise.resolve(require(`${__dirname}/${__AGENT_CHECKPOINT_MONITOR_PARTS__[part]}`) as T);
+    return Promise.resolve(require(join(__dirname, __AGENT_CHECKPOINT_MONITOR_PARTS__[part])) as T);
   }
   return source();
 }
