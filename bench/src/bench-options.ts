@@ -25,7 +25,7 @@ export interface BenchOptions {
   readonly renderOnly: boolean;
 }
 
-export const SECTIONS = ['hook', 'tail', 'tmux', 'startup', 'variants'] as const;
+export const SECTIONS = ['hook', 'tail', 'tmux', 'startup', 'variants', 'monitor'] as const;
 
 const FULL_SIZES = [
   { label: '1 MiB', bytes: MiB },

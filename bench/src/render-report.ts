@@ -1,4 +1,4 @@
-import type { BenchResults, CodeCacheCases, HookCell, ProcessStats, TailReadCell, VariantResult } from './results.ts';
+import { MONITOR_WALL_RATIO, type BenchResults, type CodeCacheCases, type HookCell, type ProcessStats, type TailReadCell, type VariantResult } from './results.ts';
 import { formatBytes, round } from './stats.ts';
 
 export const NOTES_START = '<!-- hand-written analysis: kept when the tables are regenerated -->';
@@ -287,6 +287,30 @@ export function renderBenchmarksMarkdown(results: BenchResults, previous = ''): 
           `${ms(v.floor.wallMs.median)} ms, ${mib(v.floor.peakRssMiB.median)} MiB`,
           v.error === undefined ? (v.sameOutput ? 'yes' : '**no**') : `build failed: ${v.error}`,
           v.description,
+        ]),
+      ),
+    );
+  }
+  out.push('');
+  out.push('## 6. The monitor after every tool call');
+  out.push('');
+  if (results.monitor === undefined || results.monitor.length === 0) out.push('Not measured.');
+  else {
+    out.push(
+      `\`agent-checkpoint-hook post-tool claude\` (PostToolUse) as shipped: the launcher requires the monitor's own gate bundle (no zod, no code cache), which exits after reading the payload and \`context\` of the two configuration files when the monitor is *disabled* (the default; the plugin runs it anyway); *enabled* also loads the decide bundle, reads the off switches and the newest usage record from the transcript's tail (a window of 10⁹ tokens keeps every reading below L1, so nothing acts). Target: median wall ≤ ${MONITOR_WALL_RATIO}× bare node. Wall median / p90 ms.`,
+    );
+    out.push('');
+    out.push(
+      table(
+        ['transcript', 'case', 'monitor wall', 'bare node wall', 'ratio', 'CPU ms (monitor / bare)', 'RSS over bare MiB'],
+        results.monitor.map((c) => [
+          formatBytes(c.fileBytes),
+          c.case,
+          wall(c.monitor),
+          wall(c.floor),
+          `${c.wallRatio.toFixed(2)}× ${c.wallRatio <= MONITOR_WALL_RATIO ? '✅' : '❌'}`,
+          `${ms(c.monitor.cpuMsMean)} / ${ms(c.floor.cpuMsMean)}`,
+          mib(c.rssOverFloorMiB),
         ]),
       ),
     );

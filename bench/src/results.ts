@@ -22,6 +22,25 @@ export interface ProcessStats {
 /** The bare `node -e ''` runs interleaved with a cell's runs (the floor). */
 export interface FloorStats extends ProcessStats {}
 
+/** The monitor after every tool call: median wall ≤ this × bare node (issue 14). */
+export const MONITOR_WALL_RATIO = 1.3;
+
+/** The monitor's configurations measured (bench-monitor.ts). */
+export type MonitorCase = 'disabled' | 'enabled';
+
+/** The monitor after every tool call (`post-tool`), one transcript size × configuration. */
+export interface MonitorCell {
+  readonly agent: AgentId;
+  readonly sizeLabel: string;
+  readonly fileBytes: number;
+  readonly case: MonitorCase;
+  readonly monitor: ProcessStats;
+  readonly floor: FloorStats;
+  /** monitor median wall / bare node median wall (issue 14's target: ≤ 1.3). */
+  readonly wallRatio: number;
+  readonly rssOverFloorMiB: number;
+}
+
 /** One hook cell: agent × transcript size × changed files. */
 export interface HookCell {
   readonly agent: AgentId;
@@ -211,4 +230,6 @@ export interface BenchResults {
   readonly tmux: TmuxResult;
   readonly startup?: StartupInfo;
   readonly variants: readonly VariantResult[];
+  /** The monitor after every tool call; absent in results written before it existed. */
+  readonly monitor?: readonly MonitorCell[];
 }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { AGENTS, initialFiles, loadScenario, type AgentScenario } from './bench-scenarios.ts';
 import { benchHookSize, ensureDir, type BenchRepo } from './bench-hook.ts';
 import { parseBenchOptions, SECTIONS, type BenchOptions } from './bench-options.ts';
+import { benchMonitor } from './bench-monitor.ts';
 import { benchStartup } from './bench-startup.ts';
 import { benchTailRead, runTailReader } from './bench-tail-read.ts';
 import { benchTmux } from './bench-tmux.ts';
@@ -166,6 +167,13 @@ async function main(): Promise<void> {
       ? await section('variants', () => benchVariants({ paths, scenario: scenarios.get('claude') as AgentScenario, transcript: transcripts.get(`claude/${sizes[0]?.label}`) as CachedTranscript, repo: firstRepo, bigRepo: repos.at(-1) as BenchRepo, tempRoot, runs: options.variantRuns, only: options.variants, log }))
       : [...(previous?.variants ?? [])];
 
+    const monitor = wants('monitor')
+      ? await section('monitor', () => {
+          log('monitor: post-tool after every tool call, disabled and enabled, next to bare node');
+          return benchMonitor({ hookBundle: paths.hookBundle, scenario: scenarios.get('claude') as AgentScenario, sizes, transcripts, repoDir: firstRepo.dir, tempRoot, runs: options.runs, log });
+        })
+      : previous?.monitor;
+
     const [one = 0, five = 0, fifteen = 0] = loadavg();
     const loadAtEnd: [number, number, number] = [round2(one), round2(five), round2(fifteen)];
     const results: BenchResults = {
@@ -184,6 +192,7 @@ async function main(): Promise<void> {
       tmux,
       ...(startup === undefined ? {} : { startup }),
       variants,
+      ...(monitor === undefined ? {} : { monitor }),
     };
     if (options.write) {
       writeFileSync(paths.resultsJson, `${JSON.stringify(results, null, 2)}\n`);

@@ -19,6 +19,9 @@ const pkg = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8'));
 export const HOOK_BUNDLE = join(here, 'dist', 'agent-checkpoint-hook.cjs');
 export const HOOK_MAIN_NAME = 'agent-checkpoint-hook-main.cjs';
 export const HOOK_LEGACY_NAME = 'agent-checkpoint-hook.mjs';
+/** The monitor's bundle (`post-tool`, after every tool call) and its acting part, loaded only to act. */
+export const HOOK_MONITOR_NAME = 'agent-checkpoint-hook-monitor.cjs';
+export const HOOK_MONITOR_PARTS = { decide: 'agent-checkpoint-hook-monitor-decide.cjs', act: 'agent-checkpoint-hook-monitor-act.cjs' };
 
 /**
  * zod's locale index (about 60 locales, re-exported as `z.locales`) is reachable from `zod/mini` but
@@ -86,6 +89,7 @@ export async function buildHook(outfile = HOOK_BUNDLE, mainOptions = mainBundleO
     logLevel: 'warning',
   });
   chmodSync(outfile, 0o755);
+  await buildMonitor(dir);
   const legacy = join(dir, HOOK_LEGACY_NAME);
   writeFileSync(legacy, `#!/usr/bin/env node\n// Hook entries written by older versions run this file; it starts the current bin.\nimport './agent-checkpoint-hook.cjs';\n`);
   chmodSync(legacy, 0o755);
@@ -93,6 +97,51 @@ export async function buildHook(outfile = HOOK_BUNDLE, mainOptions = mainBundleO
   // install @agent-checkpoint/core itself.
   copyFileSync(join(here, '..', 'core', 'schema.json'), join(dir, 'schema.json'));
   return outfile;
+}
+
+/**
+ * The monitor's three bundles (docs/context-checkpoints.md, "Monitor"): the gate that runs after every
+ * tool call (payload, off switches, a probe of `context.enabled`; no zod), the decision it `require`s
+ * once context checkpoints are on (the transcript's newest usage record, `decideMonitorAction`), and
+ * the acting part (full configuration, handoff, WIP commit) required only when an L2/L3 action is
+ * due. No code cache: the gate is small.
+ */
+export async function buildMonitor(dir) {
+  const common = {
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    mainFields: ['module', 'main'],
+    // The packages' `sideEffects: false` made esbuild drop the lazy `init_…()` call of a module that
+    // is both imported statically here and part of a dynamic import() graph elsewhere (core's config
+    // parser), so the model table was undefined at run time. Without the annotations every init runs.
+    ignoreAnnotations: true,
+    minify: true,
+    keepNames: true,
+    legalComments: 'none',
+    define: { __AGENT_CHECKPOINT_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__agentCheckpointImportMetaUrl' },
+    plugins: [stubZodLocales],
+    logLevel: 'warning',
+  };
+  await build({
+    ...common,
+    entryPoints: [join(here, 'src', 'post-tool', 'post-tool-bin.ts')],
+    outfile: join(dir, HOOK_MONITOR_NAME),
+    define: { ...common.define, __AGENT_CHECKPOINT_MONITOR_PARTS__: JSON.stringify(HOOK_MONITOR_PARTS) },
+  });
+  await build({
+    ...common,
+    entryPoints: [join(here, 'src', 'post-tool', 'monitor-after-gate.ts')],
+    outfile: join(dir, HOOK_MONITOR_PARTS.decide),
+  });
+  await build({
+    ...common,
+    entryPoints: [join(here, 'src', 'post-tool', 'act-on-monitor.ts')],
+    outfile: join(dir, HOOK_MONITOR_PARTS.act),
+    // The main bundle's code reads its own URL through this parameter; here there is no wrapper.
+    banner: { js: 'var __agentCheckpointImportMetaUrl = require("url").pathToFileURL(__filename).href;' },
+  });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -8,7 +8,7 @@ import { runHookEntry } from './run-hook-entry.ts';
  * hook mode asked for `--help`/`-h` — goes to the parser (commands/hook-cli.ts), loaded only then,
  * unless it is neither a command nor close to one (then it is a hook run with an unknown agent).
  */
-type HookMode = 'turn-end' | 'hook' | 'context';
+type HookMode = 'turn-end' | 'hook' | 'context' | 'post-tool';
 const HOOK_MODES: Readonly<Record<string, HookMode>> = {
   // Every agent id is a turn-end mode (the profiles know the rest; see src/agents/).
   ...Object.fromEntries(AGENT_IDS.map((agent) => [agent, 'turn-end' as const])),
@@ -16,6 +16,8 @@ const HOOK_MODES: Readonly<Record<string, HookMode>> = {
   'session-start': 'context',
   'pre-compact': 'context',
   statusline: 'context',
+  // The built bin runs its own monitor bundle for this (launcher/start-hook.ts); here for source runs.
+  'post-tool': 'post-tool',
 };
 
 const wantsHelp = (args: readonly string[]): boolean => args.includes('--help') || args.includes('-h');
@@ -37,6 +39,10 @@ async function main(argv: readonly string[]): Promise<void> {
       // session-start, pre-compact, statusline (docs/context-checkpoints.md).
       const { runContextCommand } = await import('./context-commands/run-context-command.ts');
       return runContextCommand(first!, rest, writeStdout);
+    }
+    case 'post-tool': {
+      const { mainPostTool } = await import('./post-tool/post-tool-main.ts');
+      return mainPostTool(rest);
     }
     case undefined: {
       const { isCliInvocation, runHookCli } = await import('./commands/hook-cli.ts');

@@ -68,6 +68,8 @@ export const claudeProfile: AgentProfile = {
     { event: 'Stop', args: ['claude'], name: 'agent-checkpoint', timeoutSeconds: 30 },
     { event: 'SessionStart', args: ['session-start', 'claude'], name: 'agent-checkpoint-session-start', timeoutSeconds: 30, feature: 'context' },
     { event: 'PreCompact', args: ['pre-compact', 'claude'], name: 'agent-checkpoint-pre-compact', timeoutSeconds: 30, feature: 'context' },
+    // The monitor during the turn (docs/context-checkpoints.md, "Monitor"): after every tool call, a small bundle.
+    { event: 'PostToolUse', args: ['post-tool', 'claude'], name: 'agent-checkpoint-monitor', timeoutSeconds: 30, feature: 'context' },
   ],
   hookTimeoutUnit: 'seconds',
   // `~/.claude/settings.json` | `<repo>/.claude/settings.json`

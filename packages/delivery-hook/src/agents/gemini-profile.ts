@@ -62,6 +62,8 @@ export const geminiProfile: AgentProfile = {
     { event: 'AfterAgent', args: ['gemini'], name: 'agent-checkpoint', timeoutSeconds: 30 },
     { event: 'SessionStart', args: ['session-start', 'gemini'], name: 'agent-checkpoint-session-start', timeoutSeconds: 30, feature: 'context' },
     { event: 'PreCompress', args: ['pre-compact', 'gemini'], name: 'agent-checkpoint-pre-compact', timeoutSeconds: 30, feature: 'context' },
+    // The monitor during the turn (docs/context-checkpoints.md, "Monitor"): after every tool call, a small bundle.
+    { event: 'AfterTool', args: ['post-tool', 'gemini'], name: 'agent-checkpoint-monitor', timeoutSeconds: 30, feature: 'context' },
   ],
   hookTimeoutUnit: 'milliseconds',
   // `~/.gemini/settings.json` | `<repo>/.gemini/settings.json`

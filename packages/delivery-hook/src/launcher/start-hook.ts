@@ -2,19 +2,28 @@
 // (agent-checkpoint-hook-main.cjs, next to it) through a V8 code cache. Kept tiny and free of the
 // bundle's dependencies: it is compiled from source on every run.
 import { join } from 'node:path';
-import { resolveCodeCacheDir } from './code-cache-file.ts';
-import { launchBundle } from './launch-bundle.ts';
 
 declare const __AGENT_CHECKPOINT_BUILD_ID__: string;
 
-const HOOK_AGENTS = new Set(['claude', 'gemini', 'codex', 'hook']);
+const HOOK_AGENTS = new Set(['claude', 'gemini', 'codex', 'hook', 'post-tool']);
+
+/** The monitor after every tool call runs its own small bundle, without the main one or its code cache. */
+const MONITOR_MODE = 'post-tool';
 
 try {
-  launchBundle({
-    bundlePath: join(__dirname, 'agent-checkpoint-hook-main.cjs'),
-    buildId: __AGENT_CHECKPOINT_BUILD_ID__,
-    cacheDir: resolveCodeCacheDir(process.env),
-  });
+  if (process.argv[2] === MONITOR_MODE) {
+    require(join(__dirname, 'agent-checkpoint-hook-monitor.cjs'));
+  } else {
+    // Required here, not imported: the code cache's modules load node:crypto, which the monitor's
+    // run after every tool call must not pay for (esbuild keeps a require() of a module lazy).
+    const { resolveCodeCacheDir } = require('./code-cache-file.ts') as typeof import('./code-cache-file.ts');
+    const { launchBundle } = require('./launch-bundle.ts') as typeof import('./launch-bundle.ts');
+    launchBundle({
+      bundlePath: join(__dirname, 'agent-checkpoint-hook-main.cjs'),
+      buildId: __AGENT_CHECKPOINT_BUILD_ID__,
+      cacheDir: resolveCodeCacheDir(process.env),
+    });
+  }
 } catch (error) {
   // The bundle could not even be loaded (a broken install). A hook run must still exit 0 with empty
   // stdout — the stop passes — or the agent reports a failing hook on every turn.

@@ -1,0 +1,84 @@
+import { decideMonitorAction, estimateContextGrowth, readContextLevel, type MonitorAction } from '@agent-checkpoint/context-checkpoint';
+import type { AgentId } from '@agent-checkpoint/core';
+import { readOffSwitch } from '@agent-checkpoint/core/hot-path';
+import { encodePostToolOutput } from '../agents/encode-post-tool-output.ts';
+import { LATEST_USAGE_READERS } from '../agents/latest-usage-readers.ts';
+import { claimMark, lowerMarks, monitorMarksDir, readMarks } from './monitor-marks.ts';
+import type { ContextProbe } from './probe-context-config.ts';
+import type { PostToolContext, PostToolResult } from './run-post-tool.ts';
+
+/** What passed the gate of {@link runPostTool}: context checkpoints are on, the session is known. */
+export interface GatedPostTool {
+  readonly agent: AgentId;
+  readonly sessionId: string;
+  readonly transcriptPath: string;
+  readonly cwd: string;
+  /** `findProjectRoot(cwd)`, for the project's off switch. */
+  readonly projectRoot: string;
+  readonly probe: ContextProbe;
+}
+
+/**
+ * The monitor after the gate (MON-001..004): the newest usage record from the transcript's tail
+ * (`readLatestUsage`, MON-001), its growth (`estimateContextGrowth`, MON-002), `decideMonitorAction`
+ * (forecast and trajectory MON-003, Principle 1, once per level MON-004), the exclusive claim of the
+ * level, then the action: L1 is answered here; L2/L3 go to the lazily loaded acting code.
+ */
+export async function monitorAfterGate(gated: GatedPostTool, ctx: PostToolContext): Promise<PostToolResult> {
+  const pass = (code: string, detail: string): PostToolResult => ({ output: '', code, detail });
+  const { probe } = gated;
+  const stateDir = ctx.stateDir();
+  const off = await readOffSwitch({ stateDir, sessionId: gated.sessionId, projectRoot: gated.projectRoot, env: ctx.env });
+  for (const note of off.diagnostics) ctx.warn(note);
+  if (off.off) return pass('switched-off', `checkpoints are off (${off.source})`);
+  const latest = LATEST_USAGE_READERS[gated.agent]({ transcriptPath: gated.transcriptPath, deadlineAt: ctx.deadlineAt });
+  const reading = readContextLevel(latest?.usage, {
+    ...(probe.windowTokens !== undefined ? { windowTokens: probe.windowTokens } : {}),
+    ...(probe.thresholds !== undefined ? { thresholds: probe.thresholds } : {}),
+  });
+  const marksDir = monitorMarksDir(stateDir, gated.agent, gated.sessionId);
+  let announced = await readMarks(marksDir);
+  // Back below L1 (a compaction, /clear): forget the levels, so the next climb is announced again.
+  if (reading?.level === 'L0' && announced.length > 0) announced = await lowerMarks(marksDir, announced, 0);
+  const action = decideMonitorAction({
+    reading,
+    growth: estimateContextGrowth(latest?.history),
+    announced,
+    ...(probe.thresholds !== undefined ? { config: { thresholds: probe.thresholds } } : {}),
+  });
+  if (action.kind === 'none') return pass(`none:${action.reason}`, describe(action));
+  // Once per level per session, even with parallel tool calls: the exclusive mark decides who acts.
+  if (!(await claimMark(marksDir, action.level, ctx.now()))) return pass('already-claimed', `${action.level} was claimed by another hook`);
+
+  switch (action.kind) {
+    case 'warn': {
+      if (action.text === undefined) return pass('warned-silently', 'L1 text configured empty');
+      return { output: encodePostToolOutput(gated.agent, { context: action.text }), code: 'warned', detail: describe(action) };
+    }
+    case 'handoff':
+    case 'emergency': {
+      const result = await ctx.act({
+        agent: gated.agent,
+        action,
+        sessionId: gated.sessionId,
+        transcriptPath: gated.transcriptPath,
+        cwd: gated.cwd,
+        stateDir,
+        env: ctx.env,
+        now: ctx.now(),
+        deadlineAt: ctx.deadlineAt,
+      });
+      for (const note of result.warnings) ctx.warn(note);
+      const output = encodePostToolOutput(gated.agent, {
+        ...(result.context !== undefined ? { context: result.context } : {}),
+        ...(result.userMessage !== undefined ? { userMessage: result.userMessage } : {}),
+      });
+      return { output, code: result.code, detail: result.detail };
+    }
+  }
+}
+
+function describe(action: MonitorAction): string {
+  const percent = action.reading && action.reading.windowSource !== 'unknown' ? ` at ${action.reading.displayPercent}%` : '';
+  return action.kind === 'none' ? `${action.reason}${percent}` : `${action.kind} ${action.level} (${action.reason})${percent}`;
+}

@@ -1,0 +1,40 @@
+/**
+ * The fields of a PostToolUse (Claude, Codex) / AfterTool (Gemini) payload the monitor uses. All three
+ * agents send `session_id`, `transcript_path`, `cwd` and `hook_event_name` (shared/agents/*.md).
+ * Validated by hand, not with zod: this hook runs after every tool call and must start cheaply.
+ */
+export interface PostToolEvent {
+  readonly eventName?: string;
+  readonly sessionId?: string;
+  readonly transcriptPath?: string;
+  readonly cwd?: string;
+}
+
+/** The events this hook answers; any other named event is ignored (a misrouted hook entry). */
+export const POST_TOOL_EVENTS: ReadonlySet<string> = new Set(['PostToolUse', 'AfterTool']);
+
+const FIELDS = { hook_event_name: 'eventName', session_id: 'sessionId', transcript_path: 'transcriptPath', cwd: 'cwd' } as const;
+
+/**
+ * Parse a payload. Unknown keys are fine, `null` means absent, a non-string where a string belongs is
+ * an error (the payload is untrusted). Never throws.
+ */
+export function readPostToolPayload(text: string): { readonly event: PostToolEvent } | { readonly error: string } {
+  const trimmed = text.trim();
+  if (trimmed === '') return { error: 'empty stdin (expected the hook payload JSON)' };
+  let json: unknown;
+  try {
+    json = JSON.parse(trimmed);
+  } catch (error) {
+    return { error: `stdin is not JSON: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return { error: 'hook payload: expected a JSON object' };
+  const event: Record<string, string> = {};
+  for (const [key, field] of Object.entries(FIELDS)) {
+    const value = (json as Record<string, unknown>)[key];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'string') return { error: `hook payload: ${key} must be a string` };
+    if (value !== '') event[field] = value;
+  }
+  return { event };
+}
