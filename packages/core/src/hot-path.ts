@@ -10,7 +10,7 @@ export { assertNever } from './timeline/tool-call.ts';
 export { refinesTurnId, type TurnTimeline } from './timeline/turn-timeline.ts';
 export type { TurnHint } from './transcript/transcript-reader.ts';
 export { resolveStateDir } from './state/resolve-state-dir.ts';
-export { isTruthyEnv } from './state/off-switches.ts';
+export { isTruthyEnv, readOffSwitch } from './state/off-switches.ts';
 export { findProjectRoot } from './project-root.ts';
 export { checkTurnEndEarly } from './turn-end/early-pass.ts';
 export { createRouteLogger, type RouteLogger } from './state/create-route-logger.ts';

@@ -1,5 +1,5 @@
 export { AGENT_IDS, type AgentId, isAgentId } from './agent-id.ts';
-export { configCacheDir, PROJECT_CONFIG_FILE } from './config/config-paths.ts';
+export { configCacheDir, PROJECT_CONFIG_FILE, userConfigPath } from './config/config-paths.ts';
 export type {
   ConfigFile,
   ConfigSource,

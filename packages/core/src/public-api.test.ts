@@ -30,10 +30,10 @@ const ALLOWLIST: Readonly<Record<string, Readonly<Record<string, string>>>> = {
     emptySessionState: 'a fresh session state; context-checkpoint tests start state files from it',
     isFileMutation: 'the ToolCall predicate readers must agree with; the Gemini regressions check it',
     toSafeSessionId: "the state file name of a session; delivery-hook's safe-write tests plant a file there",
+    userConfigPath: "where the user config lives; the monitor gate's test checks it finds the same file without loading core",
   },
   '@agent-checkpoint/context-checkpoint': {
     AGENT_CHECKPOINT_DIR: 'the e2e resume test plants a handoff where the package reads it',
-    writeHandoff: 'the e2e resume test writes a real handoff for a real CLI to resume',
   },
   '@agent-checkpoint/core/conformance': {
     DeliveryRouteSuiteOptions: PUBLIC_SUITE_OPTIONS,

@@ -1,1 +1,3 @@
 export { createCodexTranscriptReader } from './create-codex-transcript-reader.ts';
+// The monitor's gate bundle reads the newest usage record without the whole reader (delivery-hook post-tool).
+export { readCodexLatestUsage } from './read-codex-latest-usage.ts';
