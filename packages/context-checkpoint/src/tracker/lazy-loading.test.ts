@@ -2,19 +2,26 @@ import { describe, expect, it } from 'vitest';
 import { build, type Metafile } from 'esbuild';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 
 /**
  * The hook loads this package on every turn end once context checkpoints are configured; the tracker and
  * claude-mem clients (and zod, which core also loads lazily) must cost nothing until they are used.
- * Bundles the package the way scripts/build-lib.mjs does and walks the entry's static imports.
+ * Bundles the package the way scripts/build-lib.mjs does and walks the entry's static imports. The
+ * entry is the package root plus the tracker and memory-service modules (the root does not export them
+ * until the handoff step wires them in), so the check holds for whoever imports them.
  */
 describe('lazy loading of the tracker and memory clients', () => {
   it('the entry chunk statically reaches neither zod nor the Linear/claude-mem clients', async () => {
     const outdir = mkdtempSync(join(tmpdir(), 'tracker-bundle-'));
     try {
       const result = await build({
-        entryPoints: [resolve(__dirname, '../index.ts')],
+        stdin: {
+          contents: "export * from '../index.ts';\nexport * from './index.ts';\nexport * from '../memory-service/index.ts';\n",
+          resolveDir: __dirname,
+          sourcefile: 'tracker-users-entry.ts',
+          loader: 'ts',
+        },
         outdir,
         bundle: true,
         splitting: true,
