@@ -36,8 +36,11 @@ export type KeyTrust = 'safe' | 'nested' | { readonly privileged: string };
 
 const KEY_TRUST = new WeakMap<object, Readonly<Record<string, KeyTrust>>>();
 
-/** Attach the trust classification of every key of `schema` (see {@link KeyTrust}). */
-function classify<S extends z.ZodObject>(schema: S, trust: { readonly [K in keyof S['shape']]: KeyTrust }): S {
+/**
+ * Attach the trust classification of every key of `schema` (see {@link KeyTrust}). Exported as
+ * `classifyKeys` for packages that register a configuration section (`config-section.ts`).
+ */
+export function classify<S extends z.ZodObject>(schema: S, trust: { readonly [K in keyof S['shape']]: KeyTrust }): S {
   KEY_TRUST.set(schema, trust as Readonly<Record<string, KeyTrust>>);
   return schema;
 }
@@ -626,6 +629,12 @@ export interface ResolvedConfig {
   readonly runTests?: ResolvedRunTestsConfig;
   /** The uncommitted-changes gate; absent unless enabled (off by default). */
   readonly commitGate?: ResolvedCommitGateConfig;
+  /**
+   * Values of the registered config sections (`config-section.ts`), by section id; a section no
+   * layer set is absent. Read through the owning package's typed accessor (`sectionValue`), never
+   * directly. Optional so configurations built by hand stay valid.
+   */
+  readonly sections?: Readonly<Record<string, unknown>>;
   readonly sources: readonly ConfigSource[];
 }
 

@@ -27,6 +27,7 @@ import { PRESETS } from './presets/index.ts';
 import { compileEvidence } from '../shell/match-evidence.ts';
 import { resolveContextCheckpointConfig, type ContextCheckpointLayer } from './resolve-context-checkpoint-config.ts';
 import { resolveCommitGate, resolveRunTests } from './resolve-opt-ins.ts';
+import type { ConfigSection, SectionLayer } from './config-section.ts';
 
 /** Thrown by {@link resolveConfig} for an unknown preset name or an `extends` cycle. */
 export class ConfigResolutionError extends Error {
@@ -62,6 +63,8 @@ interface State {
   /** Opt-ins of seed 001, merged key by key. */
   runTests?: RunTestsConfig;
   commitGate?: CommitGateConfig;
+  /** Per registered section (by id): each layer's values of the section's keys, lowest first. */
+  sectionLayers: Map<string, SectionLayer[]>;
   sources: ConfigSource[];
 }
 
@@ -80,7 +83,22 @@ interface State {
  *
  * @throws ConfigResolutionError for an unknown preset or an `extends` cycle.
  */
-export function resolveConfig(layers: readonly ConfigLayer[]): ResolvedConfig {
+export function resolveConfig(layers: readonly ConfigLayer[], sections: readonly ConfigSection[] = []): ResolvedConfig {
+  return resolveConfigDetailed(layers, sections).config;
+}
+
+/**
+ * {@link resolveConfig}, with the problems the registered sections' resolvers reported (thresholds
+ * out of order, a path leaving the repository…): `loadConfig` adds them to its diagnostics.
+ * Each section's value is `ResolvedConfig.sections[id]`; a section no layer sets is not resolved
+ * (its accessor returns the section's defaults).
+ *
+ * @throws ConfigResolutionError for an unknown preset or an `extends` cycle.
+ */
+export function resolveConfigDetailed(
+  layers: readonly ConfigLayer[],
+  sections: readonly ConfigSection[] = [],
+): { readonly config: ResolvedConfig; readonly diagnostics: readonly string[] } {
   const state: State = {
     categories: [],
     categorySources: new Map(),
@@ -92,11 +110,44 @@ export function resolveConfig(layers: readonly ConfigLayer[]): ResolvedConfig {
     messages: {},
     loopGuard: {},
     contextLayers: [],
+    sectionLayers: new Map(),
     sources: [],
   };
-  applyLayer(state, DEFAULT_CONFIG, DEFAULT_SOURCE, []);
-  for (const layer of layers) applyLayer(state, layer.config, layer.source, []);
-  return finish(state);
+  const apply = (config: ConfigFile, source: ConfigSource): void => {
+    applyLayer(state, config, source, []);
+    collectSectionLayers(state, config, sections);
+  };
+  apply(DEFAULT_CONFIG, DEFAULT_SOURCE);
+  for (const layer of layers) apply(layer.config, layer.source);
+  const diagnostics: string[] = [];
+  const values: Record<string, unknown> = {};
+  for (const section of sections) {
+    const sectionLayers = state.sectionLayers.get(section.id);
+    if (sectionLayers === undefined) continue;
+    const resolved = section.resolve(sectionLayers, section.defaults);
+    values[section.id] = resolved.value;
+    diagnostics.push(...(resolved.diagnostics ?? []));
+  }
+  return { config: { ...finish(state), sections: values }, diagnostics };
+}
+
+/** Record the values `config` sets for each section's keys (presets never set section keys). */
+function collectSectionLayers(state: State, config: ConfigFile, sections: readonly ConfigSection[]): void {
+  const raw = config as Readonly<Record<string, unknown>>;
+  for (const section of sections) {
+    const picked: Record<string, unknown> = {};
+    let any = false;
+    for (const key of Object.keys(section.schemas)) {
+      if (Object.hasOwn(raw, key) && raw[key] !== undefined) {
+        picked[key] = raw[key];
+        any = true;
+      }
+    }
+    if (!any) continue;
+    const list = state.sectionLayers.get(section.id) ?? [];
+    list.push(picked);
+    state.sectionLayers.set(section.id, list);
+  }
 }
 
 function extendsList(config: ConfigFile): string[] {
