@@ -3,8 +3,8 @@
  * (`config/config-section.ts`). Loads zod: import it only from a section's own module, which the
  * package's lazy manifest evaluates when a configuration layer sets one of the section's keys.
  */
-export { classify as classifyKeys, type KeyTrust } from './config/config-schema.ts';
-export { defineConfigSection } from './config/define-config-section.ts';
+export { classify as classifyKeys, GlobSchema, type KeyTrust } from './config/config-schema.ts';
+export { configFileSchemaWith, defineConfigSection } from './config/define-config-section.ts';
 export {
   ConfigSectionError,
   configSectionSource,

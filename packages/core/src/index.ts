@@ -4,11 +4,7 @@ export type {
   ConfigFile,
   ConfigSource,
   ContextLevel,
-  ResolvedCommitGateConfig,
   ResolvedConfig,
-  ResolvedContextConfig,
-  ResolvedDirectExecutionConfig,
-  ResolvedRunTestsConfig,
 } from './config/config-schema.ts';
 // Config sections other packages register (zod-free here; defining one: `@agent-checkpoint/core/config-section`).
 export { sectionValue, type ConfigSection, type ConfigSectionSource } from './config/config-section.ts';
@@ -20,15 +16,6 @@ export { pickPresets, presetAncestors, PRESETS } from './config/presets/index.ts
 export { configDigest, readTrustStore, recordTrust, revokeTrust, trustStateOf, trustStorePath } from './config/project-config-trust.ts';
 export { readConfigBytes } from './config/read-config-bytes.ts';
 export { configProblems, resolveConfig } from './config/resolve-config.ts';
-export {
-  type ContextCheckpointConfig,
-  contextCheckpointConfigOf,
-  DEFAULT_CONTEXT_MESSAGES,
-  DEFAULT_CONTEXT_THRESHOLDS,
-  DEFAULT_DIRECT_EXECUTION_CONFIG,
-  DEFAULT_HANDOFF_DIR,
-  resolveContextCheckpointConfig,
-} from './config/resolve-context-checkpoint-config.ts';
 export { attributeFiles } from './engine/attribute-files.ts';
 export { checkPlanDrift } from './engine/check-plan-drift.ts';
 export { gapSentence } from './engine/check-verification-gaps.ts';

@@ -1,16 +1,5 @@
-import {
-  type AgentId,
-  type CheckpointResult,
-  contextCheckpointConfigOf,
-  type ContextLevel,
-  errorMessage,
-  type GitSnapshot,
-  readSessionState,
-  type ResolvedConfig,
-  type SessionStateLocation,
-  type TurnTimeline,
-  updateSessionState,
-} from '@agent-checkpoint/core';
+import { type AgentId, type CheckpointResult, type ContextLevel, errorMessage, type GitSnapshot, readSessionState, type ResolvedConfig, type SessionStateLocation, type TurnTimeline, updateSessionState } from '@agent-checkpoint/core';
+import { contextCheckpointConfigOf } from '../config/context-config.ts';
 import { decideContextAction, type ContextAction } from '../context/decide-context-action.ts';
 import type { KnownContextReading } from '../context/read-context-level.ts';
 import { executeCheckpoint } from '../direct/execute-checkpoint.ts';

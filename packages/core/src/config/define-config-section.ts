@@ -38,5 +38,7 @@ export function configFileSchemaWith(sections: readonly Pick<ConfigSection, 'id'
       shape[key] = schema.optional();
     }
   }
-  return ConfigFileSchema.extend(shape);
+  const extended = ConfigFileSchema.extend(shape);
+  // `extend` drops the description (the JSON Schema's root description).
+  return ConfigFileSchema.description === undefined ? extended : extended.describe(ConfigFileSchema.description);
 }

@@ -74,6 +74,8 @@ export interface LoadedConfig {
    * from. Absent when resolution failed and the defaults were used.
    */
   readonly layers?: readonly Layer[];
+  /** The config sections loaded for these files (none unless a file set one of their keys). */
+  readonly sections?: readonly ConfigSection[];
 }
 
 export type Layer = { readonly config: ConfigFile; readonly source: ConfigSource };
@@ -156,7 +158,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     const config = resolved.config;
     diagnostics.push(...resolved.diagnostics);
     for (const problem of fileProblems(config, [userConfig, projectConfig])) diagnostics.push(problem);
-    return { config, diagnostics, projectRoot, layers, ...(untrusted === undefined ? {} : { untrusted }) };
+    return { config, diagnostics, projectRoot, layers, sections, ...(untrusted === undefined ? {} : { untrusted }) };
   } catch (error) {
     diagnostics.push(`configuration could not be resolved (${errorMessage(error)}); using the built-in defaults`);
     return { config: resolveConfig([]), diagnostics, projectRoot };

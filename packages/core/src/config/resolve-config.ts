@@ -1,6 +1,5 @@
 import type {
   CategoryConfig,
-  CommitGateConfig,
   ConfigFile,
   ConfigSource,
   ErrorPatternConfig,
@@ -11,7 +10,6 @@ import type {
   ResolvedErrorPattern,
   ResolvedFollowUp,
   ResolvedMessages,
-  RunTestsConfig,
 } from './config-schema.ts';
 import {
   DEFAULT_CATEGORY_PRECEDENCE,
@@ -25,8 +23,6 @@ import {
 import { DEFAULT_TRANSCRIPT_MAX_BYTES } from '../transcript/transcript-reader.ts';
 import { PRESETS } from './presets/index.ts';
 import { compileEvidence } from '../shell/match-evidence.ts';
-import { resolveContextCheckpointConfig, type ContextCheckpointLayer } from './resolve-context-checkpoint-config.ts';
-import { resolveCommitGate, resolveRunTests } from './resolve-opt-ins.ts';
 import type { ConfigSection, SectionLayer } from './config-section.ts';
 
 /** Thrown by {@link resolveConfig} for an unknown preset name or an `extends` cycle. */
@@ -58,11 +54,6 @@ interface State {
   loopGuard: { maxBlocksPerTurn?: number; minTurnSeconds?: number };
   transcriptMaxBytes?: number;
   gitTimeoutMs?: number;
-  /** `context`, `handoff` and `directExecution` of every layer, merged at the end by their own resolver. */
-  contextLayers: ContextCheckpointLayer[];
-  /** Opt-ins of seed 001, merged key by key. */
-  runTests?: RunTestsConfig;
-  commitGate?: CommitGateConfig;
   /** Per registered section (by id): each layer's values of the section's keys, lowest first. */
   sectionLayers: Map<string, SectionLayer[]>;
   sources: ConfigSource[];
@@ -109,7 +100,6 @@ export function resolveConfigDetailed(
     hygiene: {},
     messages: {},
     loopGuard: {},
-    contextLayers: [],
     sectionLayers: new Map(),
     sources: [],
   };
@@ -214,11 +204,6 @@ function merge(state: State, config: ConfigFile, source: ConfigSource): void {
   if (config.loopGuard) state.loopGuard = { ...state.loopGuard, ...definedOnly(config.loopGuard) };
   if (config.transcriptMaxBytes !== undefined) state.transcriptMaxBytes = config.transcriptMaxBytes;
   if (config.gitTimeoutMs !== undefined) state.gitTimeoutMs = config.gitTimeoutMs;
-  if (config.context || config.handoff || config.directExecution) {
-    state.contextLayers.push({ context: config.context, handoff: config.handoff, directExecution: config.directExecution });
-  }
-  if (config.runTests) state.runTests = { ...state.runTests, ...definedOnly(config.runTests) };
-  if (config.commitGate) state.commitGate = { ...state.commitGate, ...definedOnly(config.commitGate) };
 }
 
 /** Within one layer, a repeated id keeps its last definition at the first position. */
@@ -283,11 +268,6 @@ function finish(state: State): ResolvedConfig {
   };
   const planPath = state.planDrift?.path;
   const planSlug = state.planDrift?.slug;
-  // Only configurations that mention these features pay for resolving them; the rest get the defaults
-  // from contextCheckpointConfigOf().
-  const contextCheckpoint = state.contextLayers.length > 0 ? resolveContextCheckpointConfig(state.contextLayers) : undefined;
-  const runTests = resolveRunTests(state.runTests);
-  const commitGate = resolveCommitGate(state.commitGate);
   return {
     enabled: state.enabled ?? true,
     categories: state.categories.map((c) => resolveCategory(c, state.categorySources.get(c.id))),
@@ -309,11 +289,6 @@ function finish(state: State): ResolvedConfig {
     },
     transcriptMaxBytes: state.transcriptMaxBytes ?? DEFAULT_TRANSCRIPT_MAX_BYTES,
     gitTimeoutMs: state.gitTimeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
-    ...(contextCheckpoint
-      ? { context: contextCheckpoint.context, handoff: contextCheckpoint.handoff, directExecution: contextCheckpoint.directExecution }
-      : {}),
-    ...(runTests ? { runTests } : {}),
-    ...(commitGate ? { commitGate } : {}),
     sources: [...state.sources],
   };
 }

@@ -1,10 +1,11 @@
 import { readContextLevel, type ContextReading } from '@agent-checkpoint/context-checkpoint';
-import { contextCheckpointConfigOf, loadConfig, readOffSwitch, readSessionState, resolveStateDir, type TokenUsage } from '@agent-checkpoint/core';
+import { loadConfig, readOffSwitch, readSessionState, resolveStateDir, type TokenUsage } from '@agent-checkpoint/core';
 import { readStdin } from '../read-stdin.ts';
 import { readStatuslineInput, type StatuslineInput } from './read-statusline-input.ts';
 import { readTranscriptUsage } from './read-transcript-usage.ts';
 import { chooseRunCwd, currentDirectory } from '../run-cwd.ts';
 import { renderStatusline, type CheckpointStatus } from './render-statusline.ts';
+import { contextCheckpointConfigOf, contextCheckpointSections } from '@agent-checkpoint/context-checkpoint/load';
 
 /** Longest wait for Claude's JSON on stdin. */
 const STDIN_TIMEOUT_MS = 1000;
@@ -42,7 +43,7 @@ export async function statuslineFor(
   const where = chooseRunCwd(input.cwd, processCwd);
   if (where.kind === 'none') throw new Error(where.detail);
   const cwd = where.cwd;
-  const { config } = await loadConfig({ cwd, env });
+  const { config } = await loadConfig({ cwd, env, sections: contextCheckpointSections });
   const cc = contextCheckpointConfigOf(config);
   const reading = readingOf(input, cc.context.windowTokens, cc.context.thresholds);
   return renderStatusline(reading, await checkpointStatus(input, env, config.enabled));
