@@ -115,7 +115,8 @@ export function resolveConfigDetailed(
     const sectionLayers = state.sectionLayers.get(section.id);
     if (sectionLayers === undefined) continue;
     const resolved = section.resolve(sectionLayers, section.defaults);
-    values[section.id] = resolved.value;
+    // An undefined value (an opt-in left off) is no entry: the accessor then gives the defaults.
+    if (resolved.value !== undefined) values[section.id] = resolved.value;
     diagnostics.push(...(resolved.diagnostics ?? []));
   }
   return { config: { ...finish(state), sections: values }, diagnostics };
