@@ -60,7 +60,7 @@ export { describeReadFailure, FileTooLargeError, readRegularFileSync } from './s
 export { resolveStateDir } from './state/resolve-state-dir.ts';
 export { toSafeSessionId } from './state/safe-session-id.ts';
 export { errorMessage, readSessionState, updateSessionState } from './state/session-state-store.ts';
-export { emptySessionState, normalizeTurnId, recordBlock, type SessionContextState, type SessionState } from './state/session-state.ts';
+export { emptySessionState, normalizeTurnId, recordBlock, type SessionState } from './state/session-state.ts';
 export { type SessionStateLocation, sessionStatePath } from './state/state-files.ts';
 export {
   escapeControls,

@@ -19,6 +19,7 @@ import { wantsContextCheckpoint } from '../wants-context-checkpoint.ts';
 import type { ContextStepOutput } from '../steps/run-context-step.ts';
 import type { TestRun } from './run-tests.ts';
 import { resolveWithSections, type ContextCheckpointConfigFile } from '../config/context-sections.ts';
+import { sessionContextOf } from '../state/session-slots.ts';
 
 // getCheckpoint with the opt-ins on real git repositories and real processes: the hook's own test
 // run, and the context step (levels, handoffs, direct execution). The timelines are built here;
@@ -221,7 +222,7 @@ describe('the context step through getCheckpoint', { timeout: 60_000 }, () => {
     // The handoff directory is ignored: git status shows nothing new.
     expect(r.git(['status', '--porcelain'])).toBe('');
     const state = (await readSessionState({ stateDir: join(r.dir, '..', 'state'), agent: 'claude', sessionId: 'sess-1' })).state;
-    expect(state.context).toMatchObject({ pendingLevel: 'L2', handoffLevel: 'L2', handoffPath: path });
+    expect(sessionContextOf(state)).toMatchObject({ pendingLevel: 'L2', handoffLevel: 'L2', handoffPath: path });
 
     // The block was not delivered (e.g. the loop guard passed it): the line is said again, the handoff is not rewritten.
     const retry = await getCheckpoint(request(r, timeline([shell('ls')], 173_000), CONTEXT));

@@ -1,4 +1,4 @@
-import { readContextLevel, type ContextReading } from '@agent-checkpoint/context-checkpoint';
+import { readContextLevel, sessionContextOf, type ContextReading } from '@agent-checkpoint/context-checkpoint';
 import { loadConfig, readOffSwitch, readSessionState, resolveStateDir, type TokenUsage } from '@agent-checkpoint/core';
 import { readStdin } from '../read-stdin.ts';
 import { readStatuslineInput, type StatuslineInput } from './read-statusline-input.ts';
@@ -77,7 +77,7 @@ async function checkpointStatus(input: StatuslineInput, env: Readonly<Record<str
   if (off.off) return { kind: 'off' };
   if (input.sessionId === undefined) return { kind: 'ready' };
   const { state } = await readSessionState({ stateDir, agent: 'claude', sessionId: input.sessionId });
-  const handoffAt = time(state.context?.handoffAt);
+  const handoffAt = time(sessionContextOf(state)?.handoffAt);
   const lastAt = time(state.lastCheckpointAt);
   if (handoffAt !== undefined && (lastAt === undefined || handoffAt >= lastAt)) return { kind: 'handoff', at: handoffAt };
   if (lastAt !== undefined) return { kind: 'last', at: lastAt };
