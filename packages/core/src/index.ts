@@ -7,7 +7,7 @@ export type {
   ResolvedConfig,
 } from './config/config-schema.ts';
 // Config sections other packages register (zod-free here; defining one: `@agent-checkpoint/core/config-section`).
-export { sectionValue, type ConfigSection, type ConfigSectionSource } from './config/config-section.ts';
+export type { ConfigSection, ConfigSectionSource } from './config/config-section.ts';
 export { DEFAULT_CONFIG, DEFAULT_PREFIX } from './config/default-config.ts';
 export { detectPresets } from './config/detect-presets.ts';
 export { inspectConfigFile } from './config/inspect-config-file.ts';
