@@ -14,6 +14,7 @@ export { latestHandoff } from './handoff/latest-handoff.ts';
 export { renderResumePrompt } from './handoff/render-resume.ts';
 export { writeHandoff } from './handoff/write-handoff.ts';
 export { decideCommitGate } from './opt-ins/decide-commit-gate.ts';
+export { sessionContextOf, withSessionContext } from './state/session-slots.ts';
 export { writePreCompactHandoff } from './steps/pre-compact-handoff.ts';
 export { claimResumeHandoff } from './steps/resume-handoff.ts';
 export { estimateContextGrowth } from './context/estimate-context-growth.ts';

@@ -1,4 +1,5 @@
-// Writes the files generated from the configuration schema (run by `build` and `generate`):
+// Writes the files generated from the configuration schema and the known config sections
+// (`known-config-sections.ts`; run by `build` and `generate`):
 //   packages/core/schema.json                            JSON Schema for editors ("$schema")
 //   docs/configuration.md                                configuration reference
 //   packages/core/src/config/config-schema-fingerprint.ts  cache key of validated config files
@@ -8,6 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderPrivilegedKeys } from '../src/config/config-key-trust.ts';
+import { KNOWN_CONFIG_SECTIONS } from './known-config-sections.ts';
 import { DEFAULT_CONFIG } from '../src/config/default-config.ts';
 import { PRESETS } from '../src/config/presets/index.ts';
 import {
@@ -18,10 +20,10 @@ import {
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outputs: [string, string][] = [
-  [join(packageDir, 'schema.json'), renderJsonSchema()],
-  [join(packageDir, '..', '..', 'docs', 'configuration.md'), renderConfigurationDoc(Object.values(PRESETS), DEFAULT_CONFIG)],
-  [join(packageDir, 'src', 'config', 'config-schema-fingerprint.ts'), renderSchemaFingerprint()],
-  [join(packageDir, 'src', 'config', 'config-privileged-keys.ts'), renderPrivilegedKeys()],
+  [join(packageDir, 'schema.json'), renderJsonSchema(KNOWN_CONFIG_SECTIONS)],
+  [join(packageDir, '..', '..', 'docs', 'configuration.md'), renderConfigurationDoc(Object.values(PRESETS), DEFAULT_CONFIG, KNOWN_CONFIG_SECTIONS)],
+  [join(packageDir, 'src', 'config', 'config-schema-fingerprint.ts'), renderSchemaFingerprint(KNOWN_CONFIG_SECTIONS)],
+  [join(packageDir, 'src', 'config', 'config-privileged-keys.ts'), renderPrivilegedKeys(KNOWN_CONFIG_SECTIONS)],
 ];
 for (const [path, content] of outputs) {
   let current: string | undefined;

@@ -1,3 +1,4 @@
+import type { ConfigSectionSource } from './config/config-section.ts';
 import type { AgentId } from './agent-id.ts';
 import type { ResolvedConfig, ConfigSource } from './config/config-schema.ts';
 import type { AttributedFile, CheckpointResult } from './engine/checkpoint-result.ts';
@@ -40,6 +41,8 @@ export interface CheckpointRequest {
    * package), run in order. None by default: core alone never runs a command or writes a file.
    */
   readonly extensions?: readonly TurnEndExtension[];
+  /** Config sections for loading the config when {@link config} is not given (see `LoadConfigOptions.sections`). */
+  readonly configSections?: ConfigSectionSource;
 }
 
 /**

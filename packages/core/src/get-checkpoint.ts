@@ -70,7 +70,11 @@ export async function getCheckpoint(request: CheckpointRequest): Promise<Checkpo
 
 async function loadRequestConfig(request: CheckpointRequest, diagnostics: string[]): Promise<ResolvedConfig> {
   try {
-    const loaded = await loadConfig({ cwd: request.cwd, ...(request.env ? { env: request.env } : {}) });
+    const loaded = await loadConfig({
+      cwd: request.cwd,
+      ...(request.env ? { env: request.env } : {}),
+      ...(request.configSections ? { sections: request.configSections } : {}),
+    });
     for (const line of loaded.diagnostics) diagnostics.push(`config: ${line}`);
     return loaded.config;
   } catch (error) {

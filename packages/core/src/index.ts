@@ -4,12 +4,10 @@ export type {
   ConfigFile,
   ConfigSource,
   ContextLevel,
-  ResolvedCommitGateConfig,
   ResolvedConfig,
-  ResolvedContextConfig,
-  ResolvedDirectExecutionConfig,
-  ResolvedRunTestsConfig,
 } from './config/config-schema.ts';
+// Config sections other packages register (zod-free here; defining one: `@agent-checkpoint/core/config-section`).
+export type { ConfigSection, ConfigSectionSource } from './config/config-section.ts';
 export { DEFAULT_CONFIG, DEFAULT_PREFIX } from './config/default-config.ts';
 export { detectPresets } from './config/detect-presets.ts';
 export { inspectConfigFile } from './config/inspect-config-file.ts';
@@ -18,15 +16,6 @@ export { pickPresets, presetAncestors, PRESETS } from './config/presets/index.ts
 export { configDigest, readTrustStore, recordTrust, revokeTrust, trustStateOf, trustStorePath } from './config/project-config-trust.ts';
 export { readConfigBytes } from './config/read-config-bytes.ts';
 export { configProblems, resolveConfig } from './config/resolve-config.ts';
-export {
-  type ContextCheckpointConfig,
-  contextCheckpointConfigOf,
-  DEFAULT_CONTEXT_MESSAGES,
-  DEFAULT_CONTEXT_THRESHOLDS,
-  DEFAULT_DIRECT_EXECUTION_CONFIG,
-  DEFAULT_HANDOFF_DIR,
-  resolveContextCheckpointConfig,
-} from './config/resolve-context-checkpoint-config.ts';
 export { attributeFiles } from './engine/attribute-files.ts';
 export { checkPlanDrift } from './engine/check-plan-drift.ts';
 export { gapSentence } from './engine/check-verification-gaps.ts';
@@ -71,7 +60,7 @@ export { describeReadFailure, FileTooLargeError, readRegularFileSync } from './s
 export { resolveStateDir } from './state/resolve-state-dir.ts';
 export { toSafeSessionId } from './state/safe-session-id.ts';
 export { errorMessage, readSessionState, updateSessionState } from './state/session-state-store.ts';
-export { emptySessionState, normalizeTurnId, recordBlock, type SessionContextState, type SessionState } from './state/session-state.ts';
+export { emptySessionState, normalizeTurnId, recordBlock, type SessionState } from './state/session-state.ts';
 export { type SessionStateLocation, sessionStatePath } from './state/state-files.ts';
 export {
   escapeControls,

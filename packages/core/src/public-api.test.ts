@@ -21,10 +21,7 @@ const SHAPE = 'a type in the signature of an exported function; tests of other p
 const ALLOWLIST: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   '@agent-checkpoint/core': {
     CheckpointRequest: SHAPE,
-    ConfigFile: 'the shape of a config file (what schema.json describes); context-checkpoint and transcript tests write one',
     ShellToolCall: 'a member of the exported ToolCall union, which readers build; their tests narrow to it',
-    DEFAULT_DIRECT_EXECUTION_CONFIG: 'the direct-execution section default, resolved by core; context-checkpoint tests start from it',
-    resolveContextCheckpointConfig: 'resolves the context sections core owns; context-checkpoint tests resolve a config the way core does',
     checkPlanDrift: 'the plan-drift check, reused by context-checkpoint tests to cross-check the handoff',
     deliveredMessageDigest: "how a delivered message is recognised; each reader's tests check they record the same digest",
     emptySessionState: 'a fresh session state; context-checkpoint tests start state files from it',
@@ -32,7 +29,14 @@ const ALLOWLIST: Readonly<Record<string, Readonly<Record<string, string>>>> = {
     toSafeSessionId: "the state file name of a session; delivery-hook's safe-write tests plant a file there",
     userConfigPath: "where the user config lives; the monitor gate's test checks it finds the same file without loading core",
   },
+  '@agent-checkpoint/core/config-section': {
+    configFileSchemaWith: "the file schema with sections registered, as the loader validates; a section's own tests validate files with it",
+  },
+  '@agent-checkpoint/context-checkpoint/load': {
+    runTestsConfigOf: "the typed accessor of the runTests section; delivery-hook's config tests read the resolved command with it",
+  },
   '@agent-checkpoint/context-checkpoint': {
+    withSessionContext: "writes the package's session-state slot; delivery-hook's statusline tests plant a handoff time with it",
     AGENT_CHECKPOINT_DIR: 'the e2e resume test plants a handoff where the package reads it',
   },
   '@agent-checkpoint/core/conformance': {

@@ -5,7 +5,9 @@ import { mainBundleOptions } from '../build-hook.mjs';
 
 // The context checkpoint system (@agent-checkpoint/context-checkpoint) is in the hook bundle, but the
 // default end-of-turn path must not evaluate it: the routes reach it only through the package's
-// `./load` manifest (type imports only), which `import()`s a feature when the config asks for it.
+// `./load` manifest (type imports from core; its section keys and zod-free accessors), which
+// `import()`s a feature when the config asks for it, and the config sections (schemas, zod) only
+// when a configuration file sets one of their keys.
 
 type Inputs = Record<string, { imports: { path: string; kind: string; external?: boolean }[] }>;
 
@@ -36,9 +38,23 @@ const contextModules = (paths: Iterable<string>): string[] =>
 describe('the hook bundle and the context checkpoint package', () => {
   it('the checkpoint phase statically reaches only the ./load manifest; the features are in the bundle behind import()', async () => {
     const inputs = await bundleInputs();
-    expect(contextModules(staticClosure(inputs, 'src/run-checkpoint-phase.ts'))).toEqual(['context-checkpoint/src/load-turn-end-extensions.ts']);
+    const closure = staticClosure(inputs, 'src/run-checkpoint-phase.ts');
+    // The manifest, its section keys and the zod-free accessors (defaults) — never the sections' schemas.
+    expect(contextModules(closure).sort()).toEqual([
+      'context-checkpoint/src/config/context-config.ts',
+      'context-checkpoint/src/config/section-keys.ts',
+      'context-checkpoint/src/load-turn-end-extensions.ts',
+    ]);
+    // Nor core's section kit or full zod (zod/mini is already on the default path, for session state).
+    expect([...closure].filter((path) => /config-section-kit|define-config-section|context-sections|zod\/v4\/classic/.test(path))).toEqual([]);
     // Bundled all the same (the hook is one file), reached from the manifest only dynamically.
     const bundled = contextModules(Object.keys(inputs));
-    expect(bundled).toEqual(expect.arrayContaining(['context-checkpoint/src/extensions/test-run-extension.ts', 'context-checkpoint/src/extensions/context-checkpoint-extension.ts']));
+    expect(bundled).toEqual(
+      expect.arrayContaining([
+        'context-checkpoint/src/extensions/test-run-extension.ts',
+        'context-checkpoint/src/extensions/context-checkpoint-extension.ts',
+        'context-checkpoint/src/config/context-sections.ts',
+      ]),
+    );
   }, 60_000);
 });

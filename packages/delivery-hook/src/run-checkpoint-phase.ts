@@ -1,4 +1,4 @@
-import { loadTurnEndExtensions } from '@agent-checkpoint/context-checkpoint/load';
+import { commitGateConfigOf, contextCheckpointSections, loadTurnEndExtensions } from '@agent-checkpoint/context-checkpoint/load';
 import {
   claimNotices,
   runTurnEnd,
@@ -67,7 +67,7 @@ async function verdictOf(event: HookEvent, context: CheckpointPhaseContext, deci
   const passWith = (code: HookRunCode, detail: string): HookRun => ({ ...pass(code, detail), timings });
   if (decision.kind === 'pass') {
     const config = decision.config?.config;
-    if (decision.loopGuard?.reason === 'turn-limit-reached' && config?.commitGate !== undefined) {
+    if (decision.loopGuard?.reason === 'turn-limit-reached' && config !== undefined && commitGateConfigOf(config) !== undefined) {
       return commitGate(event, context, decision.detail, config);
     }
     // A disabled configuration is a silent checkpoint, as it always was.
@@ -79,17 +79,17 @@ async function verdictOf(event: HookEvent, context: CheckpointPhaseContext, deci
   const remaining = context.deadlineAt - mark - RESERVE_MS;
   const { claim, diagnostics } = await decision.claim({
     lockWaitMs: Math.max(0, Math.min(MAX_LOCK_WAIT_MS, remaining)),
-    ...(config.commitGate !== undefined ? { armCommitGate: { promptKey: promptKeyOf(event) } } : {}),
+    ...(commitGateConfigOf(config) !== undefined ? { armCommitGate: { promptKey: promptKeyOf(event) } } : {}),
   });
   timings['claim'] = Date.now() - mark;
   for (const note of diagnostics) log.warn(note);
   if (claim.verdict === 'pass') {
-    if (claim.reason === 'turn-limit-reached' && config.commitGate !== undefined) {
+    if (claim.reason === 'turn-limit-reached' && commitGateConfigOf(config) !== undefined) {
       return commitGate(event, context, `${claim.reason}: ${claim.detail}`, config, decision.turnKey);
     }
     return passWith(claim.reason === 'state-unavailable' ? 'state-unavailable' : 'loop-guard', `${claim.reason}: ${claim.detail}`);
   }
-  if (config.commitGate !== undefined) {
+  if (commitGateConfigOf(config) !== undefined) {
     const note = markCommitGate({ stateDir: context.stateDir, agent: context.agent, sessionId: context.sessionId });
     if (note !== undefined) log.warn(note);
   }
@@ -127,6 +127,7 @@ function turnEndEventOf(event: HookEvent, context: CheckpointPhaseContext): Turn
     now: context.now,
     stateDir: context.stateDir,
     extensions: loadTurnEndExtensions,
+    configSections: contextCheckpointSections,
     log: context.log,
   };
 }

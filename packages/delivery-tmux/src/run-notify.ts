@@ -18,6 +18,7 @@ import { spawnQueueConfirmer, type QueueJob } from './queue-confirmer.ts';
 import { readNotifyPayload } from './read-notify-payload.ts';
 import { spawnChainedNotify, type ChainResult } from './spawn-chained-notify.ts';
 import { capturePane, classifyScreen } from './verify-idle-prompt.ts';
+import { contextCheckpointSections } from '@agent-checkpoint/context-checkpoint/load';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -245,6 +246,8 @@ async function decideAndDeliver(
     stateDir,
     // The features this config asks for (test run, context step), loaded only when configured.
     extensions: async (config) => (await import('@agent-checkpoint/context-checkpoint/load')).loadTurnEndExtensions(config),
+    // Static and tiny (the keys; the sections themselves load only when a file sets one).
+    configSections: contextCheckpointSections,
     log: { warn: (line) => log.warn(line), debug: (line) => log.debug(line) },
   });
   if (decision.kind === 'pass') return { kind: 'skipped', reason: skipReasonOf(decision) };

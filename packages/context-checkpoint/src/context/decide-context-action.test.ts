@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { contextCheckpointConfigOf, resolveContextCheckpointConfig, type ContextCheckpointConfig } from '@agent-checkpoint/core';
+import { contextCheckpointConfigOf, type ContextCheckpointConfig } from '../config/context-config.ts';
+import { resolveContextCheckpointConfig } from '../config/context-sections.ts';
 import { decideContextAction } from './decide-context-action.ts';
 
 describe('decideContextAction', () => {

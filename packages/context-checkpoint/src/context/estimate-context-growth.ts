@@ -1,4 +1,5 @@
-import { type ContextLevel, DEFAULT_CONTEXT_THRESHOLDS, type TokenUsage } from '@agent-checkpoint/core';
+import { type ContextLevel, type TokenUsage } from '@agent-checkpoint/core';
+import { DEFAULT_CONTEXT_THRESHOLDS } from '../config/context-config.ts';
 import type { ContextThresholds } from './read-context-level.ts';
 
 /**

@@ -1,4 +1,5 @@
-import { type ContextLevel, DEFAULT_CONTEXT_THRESHOLDS, type ResolvedContextConfig, type TokenUsage } from '@agent-checkpoint/core';
+import { type ContextLevel, type TokenUsage } from '@agent-checkpoint/core';
+import { DEFAULT_CONTEXT_THRESHOLDS, type ResolvedContextConfig } from '../config/context-config.ts';
 import { lookupModelWindow, type ModelWindowEntry } from './model-context-windows.ts';
 
 export type { ContextLevel } from '@agent-checkpoint/core';

@@ -1,4 +1,4 @@
-import { DEFAULT_CONTEXT_MESSAGES, type ResolvedContextConfig } from '@agent-checkpoint/core';
+import { DEFAULT_CONTEXT_MESSAGES, type ResolvedContextConfig } from '../config/context-config.ts';
 import type { ContextReading, KnownContextReading } from './read-context-level.ts';
 
 /**

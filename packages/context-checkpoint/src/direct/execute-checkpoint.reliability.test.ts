@@ -2,7 +2,7 @@ import { lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFile
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCheckpointStore } from '../checkpoint-state/checkpoint-store.ts';
-import { DEFAULT_DIRECT_EXECUTION_CONFIG, type ResolvedDirectExecutionConfig } from '@agent-checkpoint/core';
+import { DEFAULT_DIRECT_EXECUTION_CONFIG, type ResolvedDirectExecutionConfig } from '../config/context-config.ts';
 import { makeTempDir, makeTempGitRepo, type TempGitRepo } from '@agent-checkpoint/core/test-support';
 import { readContextLevel, type KnownContextReading } from '../context/read-context-level.ts';
 import { fileCall, timelineOf } from '../handoff/test-timeline.ts';

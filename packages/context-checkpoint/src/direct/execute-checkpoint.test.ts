@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, lstatSync, readFileSync, readlinkSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_DIRECT_EXECUTION_CONFIG, type ResolvedDirectExecutionConfig } from '@agent-checkpoint/core';
+import { DEFAULT_DIRECT_EXECUTION_CONFIG, type ResolvedDirectExecutionConfig } from '../config/context-config.ts';
 import { makeTempDir, makeTempGitRepo, type TempGitRepo } from '@agent-checkpoint/core/test-support';
 import { readContextLevel, type KnownContextReading } from '../context/read-context-level.ts';
 import { fileCall, shellCall, timelineOf } from '../handoff/test-timeline.ts';

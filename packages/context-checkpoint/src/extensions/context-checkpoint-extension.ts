@@ -9,6 +9,7 @@ import type { TestRun } from '../opt-ins/run-tests.ts';
 import { promotePendingContext } from '../state/session-context.ts';
 import { runContextStep, type ContextStepOutput } from '../steps/run-context-step.ts';
 import { testRunExtension } from './test-run-extension.ts';
+import { contextCheckpointConfigOf, runTestsConfigOf } from '../config/context-config.ts';
 
 /** `CheckpointOutcome.extensions['context-checkpoint']`: the hook's test run and the context step, when they ran. */
 export interface ContextCheckpointDetail {
@@ -29,11 +30,11 @@ export const contextCheckpointExtension: TurnEndExtension<ContextCheckpointDetai
   name: 'context-checkpoint',
   async run(input) {
     const diagnostics: string[] = [];
-    const ran = input.config.runTests === undefined ? {} : await testRunExtension.run(input);
+    const ran = runTestsConfigOf(input.config) === undefined ? {} : await testRunExtension.run(input);
     diagnostics.push(...(ran.diagnostics ?? []));
     const result = ran.result ?? input.result;
     let context: ContextStepOutput | undefined;
-    if (input.config.context?.enabled === true) {
+    if (contextCheckpointConfigOf(input.config).context.enabled) {
       const hasMessage = ran.result === undefined ? input.hasMessage : composeMessage(result, input.files, input.config, ran.tests ? { tests: ran.tests } : {}) !== undefined;
       context = await runContextStep({
         agent: input.agent,

@@ -1,6 +1,7 @@
 import type { TurnEndExtension } from '@agent-checkpoint/core';
 import { applyTestRun, filesTriggeringTests, reportTestRun } from '../opt-ins/apply-test-run.ts';
 import { runTests, type TestRun } from '../opt-ins/run-tests.ts';
+import { runTestsConfigOf } from '../config/context-config.ts';
 
 /**
  * The hook's own test run (seed 001, `runTests`): when the turn changed a file that triggers it, run
@@ -12,12 +13,13 @@ export const testRunExtension: TurnEndExtension<TestRun> = {
   name: 'runTests',
   async run(input) {
     const { config } = input;
-    if (config.runTests === undefined) return {};
-    if (filesTriggeringTests(input.files, config.runTests, config).length === 0) return {};
+    const settings = runTestsConfigOf(config);
+    if (settings === undefined) return {};
+    if (filesTriggeringTests(input.files, settings, config).length === 0) return {};
     const tests = await runTests({
-      command: config.runTests.command,
+      command: settings.command,
       cwd: input.projectRoot,
-      timeoutMs: config.runTests.timeoutMs,
+      timeoutMs: settings.timeoutMs,
       env: input.env,
       ...(input.signal ? { signal: input.signal } : {}),
     });

@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DEFAULT_HANDOFF_DIR, describeReadFailure, readRegularFileSync } from '@agent-checkpoint/core';
+import { describeReadFailure, readRegularFileSync } from '@agent-checkpoint/core';
+import { DEFAULT_HANDOFF_DIR } from '../config/context-config.ts';
 import { parseYamlScalar } from './markdown-text.ts';
 
 /** Handoff file names: `YYYY-MM-DD-HHMM.md`, or with a collision suffix `-N`. */

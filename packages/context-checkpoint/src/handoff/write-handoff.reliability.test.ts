@@ -4,7 +4,8 @@ import { isAbsolute, join, relative, sep } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCheckpointStore } from '../checkpoint-state/checkpoint-store.ts';
-import { checkPlanDrift, resolveContextCheckpointConfig } from '@agent-checkpoint/core';
+import { checkPlanDrift } from '@agent-checkpoint/core';
+import { resolveContextCheckpointConfig } from '../config/context-sections.ts';
 import { writeHandoff } from './write-handoff.ts';
 
 // No path traversal through the names agent-checkpoint turns into paths (docs/reliability.md):

@@ -1,6 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { DEFAULT_HANDOFF_DIR, ensureDirSafelySync, underRoot } from '@agent-checkpoint/core';
+import { ensureDirSafelySync, underRoot } from '@agent-checkpoint/core';
+import { DEFAULT_HANDOFF_DIR } from '../config/context-config.ts';
 import { AGENT_CHECKPOINT_DIR, ensureAgentCheckpointDir } from './agent-checkpoint-dir.ts';
 import type { HandoffData } from './handoff-types.ts';
 import { findMemoryFiles } from './memory-files.ts';

@@ -1,4 +1,4 @@
-import { DEFAULT_CONTEXT_THRESHOLDS } from '@agent-checkpoint/core';
+import { DEFAULT_CONTEXT_THRESHOLDS } from '../config/context-config.ts';
 import type { ContextThresholds } from '../context/read-context-level.ts';
 
 /**

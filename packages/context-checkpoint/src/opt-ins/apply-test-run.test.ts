@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { type AttributedFile, type CheckpointResult, resolveConfig } from '@agent-checkpoint/core';
+import { type AttributedFile, type CheckpointResult } from '@agent-checkpoint/core';
 import { applyTestRun, filesTriggeringTests, FIX_FAILING_TESTS, reportTestRun } from './apply-test-run.ts';
+import { resolveWithSections } from '../config/context-sections.ts';
+import { runTestsConfigOf } from '../config/context-config.ts';
 
-const config = resolveConfig([
+const config = resolveWithSections([
   {
     source: { kind: 'project-file', name: 'test' },
     config: {
@@ -20,9 +22,9 @@ const file = (path: string): AttributedFile => ({ file: { path, status: 'modifie
 describe('filesTriggeringTests', () => {
   it('defaults to every non-docs file, or the `when` globs', () => {
     const files = [file('src/a.py'), file('README.md'), file('docs/x.txt')];
-    expect(filesTriggeringTests(files, config.runTests!, config)).toEqual(['src/a.py']);
-    expect(filesTriggeringTests(files, { ...config.runTests!, when: ['**/*.md'] }, config)).toEqual(['README.md']);
-    expect(filesTriggeringTests([file('README.md')], config.runTests!, config)).toEqual([]);
+    expect(filesTriggeringTests(files, runTestsConfigOf(config)!, config)).toEqual(['src/a.py']);
+    expect(filesTriggeringTests(files, { ...runTestsConfigOf(config)!, when: ['**/*.md'] }, config)).toEqual(['README.md']);
+    expect(filesTriggeringTests([file('README.md')], runTestsConfigOf(config)!, config)).toEqual([]);
   });
 });
 

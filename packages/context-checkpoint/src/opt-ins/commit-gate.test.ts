@@ -1,14 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolveConfig } from '@agent-checkpoint/core';
 import { makeTempDir, makeTempGitRepo } from '@agent-checkpoint/core/test-support';
 import { checkCommitGate, composeCommitGateMessage, COMMIT_GATE_TEXT } from './commit-gate.ts';
+import { resolveWithSections } from '../config/context-sections.ts';
+import { commitGateConfigOf } from '../config/context-config.ts';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
   while (cleanups.length > 0) cleanups.pop()?.();
 });
 
-const config = resolveConfig([{ source: { kind: 'project-file', name: 't' }, config: { commitGate: {} } }]);
+const config = resolveWithSections([{ source: { kind: 'project-file', name: 't' }, config: { commitGate: {} } }]);
 
 // Real git repositories and processes on a shared, loaded machine: generous limits.
 describe('checkCommitGate on real repositories', { timeout: 60_000 }, () => {
@@ -26,7 +27,7 @@ describe('checkCommitGate on real repositories', { timeout: 60_000 }, () => {
     repo.git(['add', 'src/staged.py']);
     repo.git(['rm', '-q', 'src/gone.py']);
     repo.write('README.md', 'docs only\n');
-    const check = await checkCommitGate({ cwd: repo.dir, config, gate: config.commitGate!, env: repo.env });
+    const check = await checkCommitGate({ cwd: repo.dir, config, gate: commitGateConfigOf(config)!, env: repo.env });
     expect(check.files).toEqual(['src/a.py', 'src/gone.py', 'src/new.py', 'src/staged.py']);
     expect(check.message).toBe(
       `[agent-checkpoint] ${COMMIT_GATE_TEXT}\n\nChanged: \`src/a.py\`, \`src/gone.py\`, \`src/new.py\`, \`src/staged.py\``,
@@ -41,7 +42,7 @@ describe('checkCommitGate on real repositories', { timeout: 60_000 }, () => {
     repo.git(['add', '-A']);
     repo.commit('base');
     repo.write('README.md', 'edited\n');
-    expect(await checkCommitGate({ cwd: repo.dir, config, gate: config.commitGate!, env: repo.env })).toEqual({ files: [], diagnostics: [] });
+    expect(await checkCommitGate({ cwd: repo.dir, config, gate: commitGateConfigOf(config)!, env: repo.env })).toEqual({ files: [], diagnostics: [] });
     repo.write('scripts/x.sh', 'edited\n');
     expect((await checkCommitGate({ cwd: repo.dir, config, gate: { when: ['src/**'] }, env: repo.env })).files).toEqual([]);
     expect((await checkCommitGate({ cwd: repo.dir, config, gate: { when: ['scripts/**'] }, env: repo.env })).files).toEqual(['scripts/x.sh']);

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configDigest, getCheckpoint, loadConfig, recordTrust, type ToolCall, type TranscriptReader, type TurnTimeline } from '@agent-checkpoint/core';
 import { configCacheKey, makeTempGitRepo, type TempGitRepo } from '@agent-checkpoint/core/test-support';
-import { loadTurnEndExtensions } from '../load-turn-end-extensions.ts';
+import { contextCheckpointSections, loadTurnEndExtensions } from '../load-turn-end-extensions.ts';
+import { runTestsConfigOf } from '../config/context-config.ts';
 
 /*
  * The validated-config cache must not be a way around trust (issue 12 class 1): whoever can write the
@@ -40,11 +41,11 @@ function world(): World {
 }
 
 const ENV = { XDG_CONFIG_HOME: undefined, XDG_CACHE_HOME: undefined, AGENT_CHECKPOINT_CONFIG: undefined, AGENT_CHECKPOINT_STATE_DIR: undefined };
-const load = (w: World) => loadConfig({ cwd: w.r.dir, homeDir: w.home, env: ENV, cacheDir: w.cacheDir, stateDir: w.stateDir });
+const load = (w: World) => loadConfig({ cwd: w.r.dir, homeDir: w.home, env: ENV, cacheDir: w.cacheDir, stateDir: w.stateDir, sections: contextCheckpointSections });
 
 /** What an attacker writes: a "validated" entry for the exact bytes of `file`. */
 function plant(w: World, file: string, entry: string): void {
-  writeFileSync(join(w.cacheDir, `${configCacheKey(readFileSync(file))}.json`), entry);
+  writeFileSync(join(w.cacheDir, `${configCacheKey(readFileSync(file), contextCheckpointSections.keys)}.json`), entry);
 }
 const evil = (w: World) => ({ runTests: { enabled: true, command: `touch ${w.marker}`, timeoutMs: 20_000 } });
 
@@ -75,7 +76,7 @@ describe('the validated-config cache cannot bypass trust', { timeout: 60_000 }, 
     for (const entry of [JSON.stringify({ ...CATEGORIES, ...evil(w) }), `{"__proto__": ${JSON.stringify(evil(w))}, "categories": ${JSON.stringify(CATEGORIES.categories)}}`]) {
       plant(w, w.project, entry);
       const { config } = await load(w);
-      expect(config.runTests).toBeUndefined();
+      expect(runTestsConfigOf(config)).toBeUndefined();
       await runTurn(w, config);
       expect(existsSync(w.marker)).toBe(false);
     }
@@ -85,11 +86,11 @@ describe('the validated-config cache cannot bypass trust', { timeout: 60_000 }, 
     const w = world();
     writeFileSync(w.project, JSON.stringify({ ...CATEGORIES, runTests: { command: 'true' } }));
     await recordTrust(w.stateDir, realpathSync(w.project), configDigest(readFileSync(w.project)));
-    expect((await load(w)).config.runTests?.command).toBe('true');
+    expect(runTestsConfigOf((await load(w)).config)?.command).toBe('true');
     expect(readdirSync(w.cacheDir)).toEqual([]); // a file with a command is never cached
     plant(w, w.project, JSON.stringify({ ...CATEGORIES, ...evil(w) }));
     const { config } = await load(w);
-    expect(config.runTests?.command).toBe('true');
+    expect(runTestsConfigOf(config)?.command).toBe('true');
     await runTurn(w, config);
     expect(existsSync(w.marker)).toBe(false);
   });
@@ -102,7 +103,7 @@ describe('the validated-config cache cannot bypass trust', { timeout: 60_000 }, 
     expect((await load(w)).config.gitTimeoutMs).toBe(1500);
     plant(w, userFile, JSON.stringify({ gitTimeoutMs: 1500, ...CATEGORIES, ...evil(w) }));
     const { config } = await load(w);
-    expect(config.runTests).toBeUndefined();
+    expect(runTestsConfigOf(config)).toBeUndefined();
     await runTurn(w, config);
     expect(existsSync(w.marker)).toBe(false);
   });
@@ -114,7 +115,7 @@ describe('the validated-config cache cannot bypass trust', { timeout: 60_000 }, 
     chmodSync(w.cacheDir, 0o777);
     expect((await load(w)).config.gitTimeoutMs).toBe(1500);
     chmodSync(w.cacheDir, 0o700);
-    const key = configCacheKey(readFileSync(w.project));
+    const key = configCacheKey(readFileSync(w.project), contextCheckpointSections.keys);
     rmSync(join(w.cacheDir, `${key}.json`));
     const elsewhere = join(w.cacheDir, '..', 'elsewhere.json');
     writeFileSync(elsewhere, JSON.stringify({ gitTimeoutMs: 1234 }));

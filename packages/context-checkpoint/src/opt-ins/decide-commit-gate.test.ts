@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { claimCheckpoint, resolveConfig } from '@agent-checkpoint/core';
+import { claimCheckpoint } from '@agent-checkpoint/core';
 import { makeTempGitRepo } from '@agent-checkpoint/core/test-support';
 import { COMMIT_GATE_TEXT } from './commit-gate.ts';
 import { decideCommitGate, type DecideCommitGateInput } from './decide-commit-gate.ts';
+import { resolveWithSections } from '../config/context-sections.ts';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -11,7 +12,7 @@ afterEach(() => {
 });
 
 const NOW = new Date('2026-01-10T10:00:00Z');
-const gated = resolveConfig([{ source: { kind: 'project-file', name: 't' }, config: { commitGate: {} } }]);
+const gated = resolveWithSections([{ source: { kind: 'project-file', name: 't' }, config: { commitGate: {} } }]);
 
 function world() {
   const repo = makeTempGitRepo();
@@ -59,7 +60,7 @@ describe('decideCommitGate', { timeout: 60_000 }, () => {
     const { input, arm } = world();
     await arm();
     expect(await decideCommitGate(input())).toEqual({ kind: 'pass', detail: 'no gated file is uncommitted', stateUnavailable: false });
-    expect(await decideCommitGate(input({ config: resolveConfig([]) }))).toEqual({ kind: 'pass', detail: 'commitGate is off in the configuration', stateUnavailable: false });
+    expect(await decideCommitGate(input({ config: resolveWithSections([]) }))).toEqual({ kind: 'pass', detail: 'commitGate is off in the configuration', stateUnavailable: false });
   });
 
   it('a config loader that throws passes with the reason (never throws)', async () => {

@@ -1,6 +1,7 @@
 import { readSessionState, type ResolvedConfig, type SessionStateLocation } from '@agent-checkpoint/core';
 import { claimCommitGateBlock, commitGateFor, type CommitGateTurn } from '../state/claim-commit-gate.ts';
 import { checkCommitGate } from './commit-gate.ts';
+import { commitGateConfigOf } from '../config/context-config.ts';
 
 /** Time kept back from the deadline for the claim and the output. */
 const RESERVE_MS = 250;
@@ -41,9 +42,10 @@ export async function decideCommitGate(input: DecideCommitGateInput): Promise<Co
     if (armed.verdict === 'pass') return pass(armed.reason);
 
     const config = typeof input.config === 'function' ? await input.config() : input.config;
-    if (config.commitGate === undefined || !config.enabled) return pass('commitGate is off in the configuration');
+    const gate = commitGateConfigOf(config);
+    if (gate === undefined || !config.enabled) return pass('commitGate is off in the configuration');
     const budget = Math.max(0, input.deadlineAt - Date.now() - RESERVE_MS * 2);
-    const check = await checkCommitGate({ cwd: input.cwd, config, gate: config.commitGate, env: input.env, signal: AbortSignal.timeout(budget) });
+    const check = await checkCommitGate({ cwd: input.cwd, config, gate, env: input.env, signal: AbortSignal.timeout(budget) });
     for (const note of check.diagnostics) input.log.debug(note);
     if (check.message === undefined) return pass('no gated file is uncommitted');
 

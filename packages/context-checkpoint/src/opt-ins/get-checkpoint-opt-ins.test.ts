@@ -5,10 +5,8 @@ import {
   type CheckpointOutcome,
   type CheckpointRequest,
   claimCheckpoint,
-  type ConfigFile,
   getCheckpoint,
   readSessionState,
-  resolveConfig,
   type ToolCall,
   type TranscriptReader,
   type TurnEndExtension,
@@ -20,6 +18,8 @@ import { contextCheckpointExtension } from '../extensions/context-checkpoint-ext
 import { wantsContextCheckpoint } from '../wants-context-checkpoint.ts';
 import type { ContextStepOutput } from '../steps/run-context-step.ts';
 import type { TestRun } from './run-tests.ts';
+import { resolveWithSections, type ContextCheckpointConfigFile } from '../config/context-sections.ts';
+import { sessionContextOf } from '../state/session-slots.ts';
 
 // getCheckpoint with the opt-ins on real git repositories and real processes: the hook's own test
 // run, and the context step (levels, handoffs, direct execution). The timelines are built here;
@@ -40,11 +40,11 @@ function repo(): TempGitRepo {
   return r;
 }
 
-const BASE: ConfigFile = {
+const BASE: ContextCheckpointConfigFile = {
   categories: [{ id: 'app', label: 'app code', include: ['src/**'], action: 'Restart the app: `make restart`', evidence: ['make restart'] }],
   followUps: [{ id: 'tests', action: 'Run the tests: `make test`', evidence: ['make test'] }],
 };
-const configOf = (file: ConfigFile) => resolveConfig([{ config: { ...BASE, ...file }, source: { kind: 'project-file', name: 'test' } }]);
+const configOf = (file: ContextCheckpointConfigFile) => resolveWithSections([{ config: { ...BASE, ...file }, source: { kind: 'project-file', name: 'test' } }]);
 
 let n = 0;
 const at = (msAgo: number): string => new Date(Date.now() - msAgo).toISOString();
@@ -81,7 +81,7 @@ function reader(t: TurnTimeline): TranscriptReader {
   return { specificationVersion: 'transcript-reader-v1', agent: 'claude', readTurn: () => Promise.resolve(t), locateTranscript: () => Promise.resolve(undefined) };
 }
 
-function request(r: TempGitRepo, t: TurnTimeline, file: ConfigFile, extra: Partial<CheckpointRequest> = {}): CheckpointRequest {
+function request(r: TempGitRepo, t: TurnTimeline, file: ContextCheckpointConfigFile, extra: Partial<CheckpointRequest> = {}): CheckpointRequest {
   const env = { ...r.env, AGENT_CHECKPOINT_STATE_DIR: join(r.dir, '..', 'state') };
   const config = configOf(file);
   return {
@@ -177,7 +177,7 @@ describe('runTests through getCheckpoint', { timeout: 60_000 }, () => {
 
 // Real git repositories and processes on a shared, loaded machine: generous limits.
 describe('the context step through getCheckpoint', { timeout: 60_000 }, () => {
-  const CONTEXT: ConfigFile = { context: { enabled: true }, handoff: { enabled: true } };
+  const CONTEXT: ContextCheckpointConfigFile = { context: { enabled: true }, handoff: { enabled: true } };
 
   it('off by default: no context work even at 96 %', async () => {
     const r = repo();
@@ -222,7 +222,7 @@ describe('the context step through getCheckpoint', { timeout: 60_000 }, () => {
     // The handoff directory is ignored: git status shows nothing new.
     expect(r.git(['status', '--porcelain'])).toBe('');
     const state = (await readSessionState({ stateDir: join(r.dir, '..', 'state'), agent: 'claude', sessionId: 'sess-1' })).state;
-    expect(state.context).toMatchObject({ pendingLevel: 'L2', handoffLevel: 'L2', handoffPath: path });
+    expect(sessionContextOf(state)).toMatchObject({ pendingLevel: 'L2', handoffLevel: 'L2', handoffPath: path });
 
     // The block was not delivered (e.g. the loop guard passed it): the line is said again, the handoff is not rewritten.
     const retry = await getCheckpoint(request(r, timeline([shell('ls')], 173_000), CONTEXT));

@@ -7,6 +7,7 @@ import {
   type SessionStateLocation,
   updateSessionState,
 } from '@agent-checkpoint/core';
+import { commitGateStateOf, withCommitGateState } from './session-slots.ts';
 
 /** How a stop identifies its turn to the commit gate. */
 export interface CommitGateTurn {
@@ -38,7 +39,7 @@ export type CommitGateClaim =
  * turn, at most once.
  */
 export function commitGateFor(state: SessionState, turn: CommitGateTurn): CommitGateClaim {
-  const gate = state.commitGate;
+  const gate = commitGateStateOf(state);
   if (gate === undefined) return { verdict: 'pass', reason: 'not-armed', detail: 'no commit gate armed in this session' };
   const sameTurn =
     (turn.turnId !== undefined && turn.turnId !== '' && (normalizeTurnId(turn.turnId) === gate.turnId || refinesTurnId(turn.turnId, gate.turnId))) ||
@@ -64,9 +65,10 @@ export async function claimCommitGateBlock(
       request,
       (state) => {
         const claim = commitGateFor(state, request);
-        if (claim.verdict !== 'allow' || state.commitGate === undefined) return { state: undefined, value: claim };
+        const gate = commitGateStateOf(state);
+        if (claim.verdict !== 'allow' || gate === undefined) return { state: undefined, value: claim };
         const blocked = recordBlock(state, claim.turnId, now);
-        return { state: { ...blocked, commitGate: { ...state.commitGate, blockedAt: now.toISOString() } }, value: claim };
+        return { state: withCommitGateState(blocked, { ...gate, blockedAt: now.toISOString() }), value: claim };
       },
       request.lockWaitMs === undefined ? {} : { lockWaitMs: request.lockWaitMs },
     );

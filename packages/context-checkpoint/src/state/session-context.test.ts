@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { planContextStep, promotePendingContext, withPendingLevel } from './session-context.ts';
 import { emptySessionState, recordBlock } from '@agent-checkpoint/core';
+import { sessionContextOf, withSessionContext } from './session-slots.ts';
 
 const NOW = new Date('2026-01-10T10:00:00.000Z');
 const plan = (current: Parameters<typeof planContextStep>[0], level: 'L0' | 'L1' | 'L2' | 'L3', wantsHandoff = level === 'L2' || level === 'L3') =>
@@ -42,15 +43,15 @@ describe('planContextStep', () => {
 
 describe('promotePendingContext', () => {
   it('turns the pending level into the announced one on a granted block', () => {
-    const state = { ...emptySessionState('claude', 's'), context: { pendingLevel: 'L2' as const } };
+    const state = withSessionContext(emptySessionState('claude', 's'), { pendingLevel: 'L2' as const });
     const promoted = promotePendingContext(recordBlock(state, 't1', NOW), NOW);
-    expect(promoted.context).toEqual({ announcedLevel: 'L2', announcedAt: NOW.toISOString() });
+    expect(sessionContextOf(promoted)).toEqual({ announcedLevel: 'L2', announcedAt: NOW.toISOString() });
     expect(promoted.turns).toHaveLength(1);
   });
 
   it('never lowers an announced level and leaves states without a pending line alone', () => {
-    const state = { ...emptySessionState('claude', 's'), context: { announcedLevel: 'L3' as const, pendingLevel: 'L1' as const } };
-    expect(promotePendingContext(state, NOW).context?.announcedLevel).toBe('L3');
+    const state = withSessionContext(emptySessionState('claude', 's'), { announcedLevel: 'L3' as const, pendingLevel: 'L1' as const });
+    expect(sessionContextOf(promotePendingContext(state, NOW))?.announcedLevel).toBe('L3');
     const plain = emptySessionState('codex', 's');
     expect(promotePendingContext(plain, NOW)).toBe(plain);
   });

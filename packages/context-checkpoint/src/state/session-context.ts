@@ -1,4 +1,5 @@
-import type { ContextLevel, SessionContextState, SessionState } from '@agent-checkpoint/core';
+import type { ContextLevel, SessionState } from '@agent-checkpoint/core';
+import { sessionContextOf, withSessionContext, type SessionContextState } from './session-slots.ts';
 import { levelRank } from '../context/read-context-level.ts';
 
 /** What the end-of-turn context step should do this turn, decided from the session's memory. */
@@ -56,11 +57,12 @@ export function withPendingLevel(context: SessionContextState, level: ContextLev
  * becomes the announced level. States without a pending line are returned unchanged.
  */
 export function promotePendingContext(state: SessionState, now: Date): SessionState {
-  const pending = state.context?.pendingLevel;
-  if (state.context === undefined || pending === undefined) return state;
-  const announced = state.context.announcedLevel;
+  const context = sessionContextOf(state);
+  const pending = context?.pendingLevel;
+  if (context === undefined || pending === undefined) return state;
+  const announced = context.announcedLevel;
   const level = announced !== undefined && levelRank(announced) > levelRank(pending) ? announced : pending;
-  return { ...state, context: withLevels(state.context, { announcedLevel: level, pendingLevel: undefined, announcedAt: now.toISOString() }) };
+  return withSessionContext(state, withLevels(context, { announcedLevel: level, pendingLevel: undefined, announcedAt: now.toISOString() }));
 }
 
 /** Set or remove (undefined) level fields, keeping `exactOptionalPropertyTypes` happy. */

@@ -1,14 +1,11 @@
-import {
-  updateSessionState,
-  type AgentId,
-  type CheckpointOutcome,
-  type ContextCheckpointConfig,
-} from '@agent-checkpoint/core';
+import { updateSessionState, type AgentId, type CheckpointOutcome } from '@agent-checkpoint/core';
+import { type ContextCheckpointConfig } from '../config/context-config.ts';
 import { readContextLevel } from '../context/read-context-level.ts';
 import { executeCheckpoint } from '../direct/execute-checkpoint.ts';
 import { failuresFromObservations } from '../handoff/failures-from-observations.ts';
 import type { HandoffTrigger } from '../handoff/handoff-types.ts';
 import { writeHandoff } from '../handoff/write-handoff.ts';
+import { sessionContextOf, withSessionContext } from '../state/session-slots.ts';
 
 /** Input of {@link writePreCompactHandoff}: the turn so far, as core's pipeline read it. */
 export interface PreCompactHandoffInput {
@@ -95,7 +92,7 @@ async function rememberHandoff(input: PreCompactHandoffInput, sessionId: string,
   try {
     const result = await updateSessionState(
       { stateDir: input.stateDir, agent: input.agent, sessionId },
-      (state) => ({ state: { ...state, context: { ...state.context, handoffPath: path, handoffAt: at }, updatedAt: at }, value: undefined }),
+      (state) => ({ state: { ...withSessionContext(state, { ...sessionContextOf(state), handoffPath: path, handoffAt: at }), updatedAt: at }, value: undefined }),
       { lockWaitMs: 1000 },
     );
     return [...result.diagnostics];

@@ -1,16 +1,5 @@
-import {
-  type AgentId,
-  type CheckpointResult,
-  contextCheckpointConfigOf,
-  type ContextLevel,
-  errorMessage,
-  type GitSnapshot,
-  readSessionState,
-  type ResolvedConfig,
-  type SessionStateLocation,
-  type TurnTimeline,
-  updateSessionState,
-} from '@agent-checkpoint/core';
+import { type AgentId, type CheckpointResult, type ContextLevel, errorMessage, type GitSnapshot, readSessionState, type ResolvedConfig, type SessionStateLocation, type TurnTimeline, updateSessionState } from '@agent-checkpoint/core';
+import { contextCheckpointConfigOf } from '../config/context-config.ts';
 import { decideContextAction, type ContextAction } from '../context/decide-context-action.ts';
 import type { KnownContextReading } from '../context/read-context-level.ts';
 import { executeCheckpoint } from '../direct/execute-checkpoint.ts';
@@ -18,6 +7,7 @@ import { renderDirectResultLine } from '../direct/render-direct-result.ts';
 import { failuresFromObservations } from '../handoff/failures-from-observations.ts';
 import { writeHandoff } from '../handoff/write-handoff.ts';
 import { planContextStep, withPendingLevel } from '../state/session-context.ts';
+import { sessionContextOf, withSessionContext } from '../state/session-slots.ts';
 
 /** Everything the end-of-turn context step needs (a slice of `getCheckpoint`'s work). */
 export interface ContextStepInput {
@@ -85,14 +75,14 @@ export async function runContextStep(input: ContextStepInput): Promise<ContextSt
   try {
     const read = await readSessionState(location);
     diagnostics.push(...read.diagnostics);
-    const plan = planContextStep(read.state.context, planInput);
+    const plan = planContextStep(sessionContextOf(read.state), planInput);
 
     let handoffGranted = false;
     if (plan.handoff) {
       // Claim the handoff under the lock before writing it: concurrent hooks of one session write one.
       const claimed = await updateSessionState(location, (state) => {
-        const again = planContextStep(state.context, planInput);
-        return again.handoff ? { state: { ...state, context: again.next }, value: true } : { state: undefined, value: false };
+        const again = planContextStep(sessionContextOf(state), planInput);
+        return again.handoff ? { state: withSessionContext(state, again.next), value: true } : { state: undefined, value: false };
       });
       diagnostics.push(...claimed.diagnostics);
       handoffGranted = claimed.value;
@@ -112,7 +102,7 @@ export async function runContextStep(input: ContextStepInput): Promise<ContextSt
     } else if (plan.announce && action.kind === 'handoff') {
       // Said again (the earlier block was not delivered): point at the handoff already written at
       // this level instead of writing another one.
-      const path = read.state.context?.handoffPath;
+      const path = sessionContextOf(read.state)?.handoffPath;
       const done = plan.next.handoffLevel === level && path !== undefined;
       if (action.mode === 'direct' && done) lines.push(`Context is at ${reading.displayPercent}% (${level}).`, alreadyWrittenLine(path));
       else {
@@ -126,13 +116,13 @@ export async function runContextStep(input: ContextStepInput): Promise<ContextSt
     const blocksAlone = action.kind === 'handoff' && lines.length > 0;
     const included = lines.length > 0 && (blocksAlone || input.hasMessage);
     const pending = included && plan.announce ? level : undefined;
-    const stored = read.state.context;
+    const stored = sessionContextOf(read.state);
     if (handoffGranted || plan.changed || pending !== stored?.pendingLevel) {
       const written = await updateSessionState(location, (state) => {
-        const again = planContextStep(state.context, { ...planInput, wantsHandoff: false });
+        const again = planContextStep(sessionContextOf(state), { ...planInput, wantsHandoff: false });
         let context = withPendingLevel(again.next, pending);
         if (handoff?.path !== undefined) context = { ...context, handoffPath: handoff.path };
-        return { state: { ...state, context, updatedAt: input.now.toISOString() }, value: undefined };
+        return { state: { ...withSessionContext(state, context), updatedAt: input.now.toISOString() }, value: undefined };
       });
       diagnostics.push(...written.diagnostics);
     }

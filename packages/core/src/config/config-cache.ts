@@ -5,7 +5,8 @@ import { privateDirProblem, writeFileSafelySync } from '../fs-safe/safe-write.ts
 import { readRegularFileSync } from '../state/read-regular-file.ts';
 import type { ConfigFile } from './config-schema.ts';
 import { CONFIG_SCHEMA_FINGERPRINT } from './config-schema-fingerprint.ts';
-import { privilegedSettings } from './strip-privileged-keys.ts';
+import { PRIVILEGED_KEYS } from './config-privileged-keys.ts';
+import { privilegedSettings, type PrivilegedKey } from './strip-privileged-keys.ts';
 
 /**
  * A cache of configuration files that already passed validation, so the hook does not load zod
@@ -35,9 +36,16 @@ const MAX_ENTRIES = 32;
 /** A validated configuration file is at most 1 MiB of text; its cached JSON is smaller still. */
 const MAX_ENTRY_BYTES = 1024 * 1024;
 
-/** The cache key of a file's bytes under the current schema. */
-export function configCacheKey(bytes: Uint8Array | string): string {
-  return createHash('sha256').update(CONFIG_SCHEMA_FINGERPRINT).update('\0').update(bytes).digest('hex');
+/**
+ * The cache key of a file's bytes under the current schema and the registered config sections'
+ * keys (`ConfigSectionSource.keys`): the same bytes validated with other sections registered are
+ * another entry. The generated fingerprint covers the known sections' schemas (the generator
+ * imports them).
+ */
+export function configCacheKey(bytes: Uint8Array | string, sectionKeys: readonly string[] = []): string {
+  const hash = createHash('sha256').update(CONFIG_SCHEMA_FINGERPRINT).update('\0');
+  if (sectionKeys.length > 0) hash.update(`sections:${[...sectionKeys].sort().join(',')}`).update('\0');
+  return hash.update(bytes).digest('hex');
 }
 
 /** Cache directories found private by this process (the check walks every ancestor). */
@@ -56,7 +64,7 @@ function isPrivateCacheDir(cacheDir: string): boolean {
 }
 
 /** The validated config cached for `key`, or undefined (missing, unusable, or not believed). */
-export function readCachedConfig(cacheDir: string, key: string): ConfigFile | undefined {
+export function readCachedConfig(cacheDir: string, key: string, privileged: readonly PrivilegedKey[] = PRIVILEGED_KEYS): ConfigFile | undefined {
   try {
     if (!isPrivateCacheDir(cacheDir)) return undefined;
     const read = readRegularFileSync(join(cacheDir, `${key}.json`), MAX_ENTRY_BYTES);
@@ -64,7 +72,7 @@ export function readCachedConfig(cacheDir: string, key: string): ConfigFile | un
     const value: unknown = JSON.parse(read.text, (name, member: unknown) => (name === '__proto__' ? undefined : member));
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
     // We never write privileged keys: such an entry was planted.
-    if (privilegedSettings(value as ConfigFile).length > 0) return undefined;
+    if (privilegedSettings(value as ConfigFile, privileged).length > 0) return undefined;
     return value as ConfigFile;
   } catch {
     return undefined;
@@ -75,8 +83,8 @@ export function readCachedConfig(cacheDir: string, key: string): ConfigFile | un
  * Remember that the bytes with `key` validated to `config`. A config that sets a privileged key is not
  * cached (see above): it costs that file a validation at every load.
  */
-export function writeCachedConfig(cacheDir: string, key: string, config: ConfigFile): void {
-  if (privilegedSettings(config).length > 0) return;
+export function writeCachedConfig(cacheDir: string, key: string, config: ConfigFile, privileged: readonly PrivilegedKey[] = PRIVILEGED_KEYS): void {
+  if (privilegedSettings(config, privileged).length > 0) return;
   try {
     // A private directory, temp file + rename, never through a planted link (see fs-safe).
     writeFileSafelySync(cacheDir, `${key}.json`, JSON.stringify(config), { rootKind: 'private', mode: 0o600 });

@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from './resolve-config.ts';
-import { resolveContextCheckpointConfig } from './resolve-context-checkpoint-config.ts';
-import { resolveRunTests } from './resolve-opt-ins.ts';
+// Build-time only, like the generator: the context checkpoint package's sections are in schema.json.
+import { resolveContextCheckpointConfig, resolveRunTests } from '../../../context-checkpoint/src/config/context-sections.ts';
 
 // Every default is defined once (default-config.ts, or the section's DEFAULT_* beside its resolver);
 // the schema's descriptions, and so schema.json and docs/configuration.md, quote those constants.
 
 const schemaSource = readFileSync(new URL('./config-schema.ts', import.meta.url), 'utf8');
+const sectionSource = readFileSync(new URL('../../../context-checkpoint/src/config/context-sections.ts', import.meta.url), 'utf8');
 const resolverSource = readFileSync(new URL('./resolve-config.ts', import.meta.url), 'utf8');
 const schemaJson = JSON.parse(readFileSync(new URL('../../schema.json', import.meta.url), 'utf8')) as unknown;
 
@@ -35,6 +36,7 @@ function describedDefaults(node: unknown, path: string[] = []): [string, string]
 describe('configuration defaults', () => {
   it('schema descriptions write no default literally: they quote the one constant', () => {
     expect(schemaSource.match(/\(default (?:-?\d|"(?!\$\{))[^)]*\)/g) ?? []).toEqual([]);
+    expect(sectionSource.match(/\(default (?:-?\d|"(?!\$\{))[^)]*\)/g) ?? []).toEqual([]);
     expect(resolverSource.match(/\?\? -?\d+/g) ?? []).toEqual([]);
   });
 

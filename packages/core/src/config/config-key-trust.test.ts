@@ -7,9 +7,13 @@ import { classifiedKeys, privilegedKeys, renderPrivilegedKeys } from './config-k
 import { PRIVILEGED_KEYS } from './config-privileged-keys.ts';
 import { ConfigFileSchema, keyTrustOf } from './config-schema.ts';
 import { privilegedSettings, stripPrivilegedKeys } from './strip-privileged-keys.ts';
+// Build-time only, like the generator: core's keys and the known packages' config sections.
+import { KNOWN_CONFIG_SECTIONS } from '../../scripts/known-config-sections.ts';
+
+const sectionKeys = KNOWN_CONFIG_SECTIONS.flatMap((s) => Object.entries(s.schemas).flatMap(([key, schema]) => classifiedKeys(schema, [key])));
 
 describe('every configuration key is classified safe or privileged', () => {
-  const keys = classifiedKeys();
+  const keys = [...classifiedKeys(), ...sectionKeys];
 
   it('walks every key of the schema, into nested objects and arrays of objects', () => {
     const names = keys.map((k) => k.path.join('.'));
@@ -37,7 +41,7 @@ describe('every configuration key is classified safe or privileged', () => {
   });
 
   it('the privileged keys are the commands, write paths and switches that run or push', () => {
-    expect(privilegedKeys().map((k) => k.path.join('.'))).toEqual([
+    expect(privilegedKeys(KNOWN_CONFIG_SECTIONS).map((k) => k.path.join('.'))).toEqual([
       'handoff.dir',
       'directExecution.enabled',
       'directExecution.memoryFile',
@@ -49,17 +53,19 @@ describe('every configuration key is classified safe or privileged', () => {
       'runTests.enabled',
       'runTests.command',
     ]);
-    for (const key of privilegedKeys()) expect(key.why.length).toBeGreaterThan(10);
+    for (const key of privilegedKeys(KNOWN_CONFIG_SECTIONS)) expect(key.why.length).toBeGreaterThan(10);
+    // Each section derives the same list from its own schemas (defineConfigSection).
+    expect(KNOWN_CONFIG_SECTIONS.flatMap((s) => s.privilegedKeys)).toEqual(privilegedKeys(KNOWN_CONFIG_SECTIONS).filter((k) => !Object.hasOwn(ConfigFileSchema.shape, k.path[0]!)));
   });
 
   it('config-privileged-keys.ts (the list the loader uses without zod) is up to date', () => {
     const committed = readFileSync(join(dirname(fileURLToPath(import.meta.url)), 'config-privileged-keys.ts'), 'utf8');
-    expect(committed, 'stale: run `pnpm --filter @agent-checkpoint/core generate`').toBe(renderPrivilegedKeys());
-    expect(PRIVILEGED_KEYS).toEqual(privilegedKeys());
+    expect(committed, 'stale: run `pnpm --filter @agent-checkpoint/core generate`').toBe(renderPrivilegedKeys(KNOWN_CONFIG_SECTIONS));
+    expect(PRIVILEGED_KEYS).toEqual(privilegedKeys(KNOWN_CONFIG_SECTIONS));
   });
 
   it('the top-level keys of the schema are all there', () => {
-    expect(new Set(keys.map((k) => k.path[0]))).toEqual(new Set(Object.keys(ConfigFileSchema.shape)));
+    expect(new Set(keys.map((k) => k.path[0]))).toEqual(new Set([...Object.keys(ConfigFileSchema.shape), ...KNOWN_CONFIG_SECTIONS.flatMap((s) => Object.keys(s.schemas))]));
   });
 });
 

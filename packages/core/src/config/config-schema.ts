@@ -4,8 +4,6 @@ import { globProblem } from './glob-problem.ts';
 // docs/configuration.md, generated from them) quote those values. Only value imports of constants:
 // these modules import nothing but types from here.
 import { DEFAULT_CATEGORY_PRECEDENCE, DEFAULT_FOLLOW_UP_PRECEDENCE, DEFAULT_GIT_TIMEOUT_MS, DEFAULT_HYGIENE, DEFAULT_LOOP_GUARD } from './default-config.ts';
-import { DEFAULT_CONTEXT_THRESHOLDS, DEFAULT_DIRECT_EXECUTION_CONFIG, DEFAULT_HANDOFF_CONFIG } from './resolve-context-checkpoint-config.ts';
-import { DEFAULT_RUN_TESTS_TIMEOUT_MS } from './resolve-opt-ins.ts';
 import { DEFAULT_TRANSCRIPT_MAX_BYTES } from '../transcript/transcript-reader.ts';
 
 /**
@@ -36,8 +34,11 @@ export type KeyTrust = 'safe' | 'nested' | { readonly privileged: string };
 
 const KEY_TRUST = new WeakMap<object, Readonly<Record<string, KeyTrust>>>();
 
-/** Attach the trust classification of every key of `schema` (see {@link KeyTrust}). */
-function classify<S extends z.ZodObject>(schema: S, trust: { readonly [K in keyof S['shape']]: KeyTrust }): S {
+/**
+ * Attach the trust classification of every key of `schema` (see {@link KeyTrust}). Exported as
+ * `classifyKeys` for packages that register a configuration section (`config-section.ts`).
+ */
+export function classify<S extends z.ZodObject>(schema: S, trust: { readonly [K in keyof S['shape']]: KeyTrust }): S {
   KEY_TRUST.set(schema, trust as Readonly<Record<string, KeyTrust>>);
   return schema;
 }
@@ -54,7 +55,7 @@ const NESTED = 'nested' as const;
  * A glob over repo-relative paths (picomatch). Rejected at load, with the reason, when it cannot
  * match anything: unbalanced brackets, braces or parentheses, an empty range, an absolute path.
  */
-const glob = nonEmpty
+export const GlobSchema = nonEmpty
   .check(
     z.superRefine((value: string, ctx) => {
       const problem = globProblem(value);
@@ -62,6 +63,7 @@ const glob = nonEmpty
     }),
   )
   .describe('A glob (picomatch) over repo-relative paths; an invalid one is rejected at load.');
+const glob = GlobSchema;
 
 /**
  * A command that proves an action was done. Matched against each parsed segment of each successful
@@ -286,167 +288,6 @@ export const LoopGuardSchema = classify(
   },
 );
 
-/** Context-window thresholds in percent (see docs/context-checkpoints.md). */
-export const ContextThresholdsSchema = classify(
-  z
-    .strictObject({
-      l1: z.number().gt(0).max(100).optional().describe(`Warning level L1 starts at this percentage (default ${DEFAULT_CONTEXT_THRESHOLDS.l1}).`),
-      l2: z.number().gt(0).max(100).optional().describe(`Critical level L2 (hand off) starts at this percentage (default ${DEFAULT_CONTEXT_THRESHOLDS.l2}).`),
-      l3: z.number().gt(0).max(100).optional().describe(`Emergency level L3 starts at this percentage (default ${DEFAULT_CONTEXT_THRESHOLDS.l3}).`),
-    })
-    .describe('Context level thresholds in percent of the context window; must increase from l1 to l3.'),
-  {
-    l1: SAFE,
-    l2: SAFE,
-    l3: SAFE,
-  },
-);
-
-/** Message lines per context level. */
-export const ContextMessagesSchema = classify(
-  z
-    .strictObject({
-      l1: z.string().optional().describe('Line for L1; "{percent}", "{level}", "{tokens}", "{window}", "{remaining}" are substituted.'),
-      l2: z.string().optional().describe('Line for L2 (same placeholders).'),
-      l3: z.string().optional().describe('Line for L3 (same placeholders).'),
-    })
-    .describe('Context level message lines; "" silences a level.'),
-  {
-    l1: SAFE,
-    l2: SAFE,
-    l3: SAFE,
-  },
-);
-
-/** Context monitoring: levels from the transcript's token usage (opt-in). */
-export const ContextSchema = classify(
-  z
-    .strictObject({
-      enabled: z.boolean().optional().describe('Report context levels (default false).'),
-      windowTokens: z
-        .number()
-        .int()
-        .min(1000)
-        .optional()
-        .describe('Context window in tokens; overrides the transcript and the built-in model table.'),
-      thresholds: ContextThresholdsSchema.optional(),
-      messages: ContextMessagesSchema.optional(),
-    })
-    .describe('Context monitoring (opt-in).'),
-  {
-    enabled: SAFE,
-    windowTokens: SAFE,
-    thresholds: NESTED,
-    messages: NESTED,
-  },
-);
-
-/** Handoff documents written at a context checkpoint (opt-in). */
-export const HandoffSchema = classify(
-  z
-    .strictObject({
-      enabled: z.boolean().optional().describe('Write or request handoff documents (default false).'),
-      atLevel: z.enum(['L1', 'L2', 'L3']).optional().describe(`Context level that triggers a handoff (default "${DEFAULT_HANDOFF_CONFIG.atLevel}").`),
-      dir: nonEmpty
-        .optional()
-        .describe(`Directory of handoff documents, relative to the repository (default "${DEFAULT_HANDOFF_CONFIG.dir}").`),
-      planFile: nonEmpty.optional().describe('Plan file named under "Next Steps" and "Context To Reload", relative to the repository.'),
-    })
-    .describe('Handoff documents (opt-in).'),
-  {
-    enabled: SAFE,
-    atLevel: SAFE,
-    dir: { privileged: 'a directory the hook writes to' },
-    planFile: SAFE,
-  },
-);
-
-/** Direct checkpoint execution: handoff, memory-file update and WIP commit without asking the agent (opt-in). */
-export const DirectExecutionSchema = classify(
-  z
-    .strictObject({
-      enabled: z.boolean().optional().describe('Execute checkpoints directly instead of asking the agent (default false).'),
-      memoryFile: nonEmpty
-        .optional()
-        .describe('Memory file whose "## Last Session" section is updated (default CLAUDE.md / AGENTS.md / GEMINI.md by agent).'),
-      commit: z.boolean().optional().describe('Create a WIP commit (default true).'),
-      includeTrackedChanges: z
-        .boolean()
-        .optional()
-        .describe('Also commit already-changed tracked files; untracked files are never committed (default false).'),
-      push: z.boolean().optional().describe('Push the WIP commit when the remote exists (default false).'),
-      remote: nonEmpty.optional().describe(`Remote to push to (default "${DEFAULT_DIRECT_EXECUTION_CONFIG.remote}").`),
-      noVerify: z.boolean().optional().describe('Commit with --no-verify, skipping commit hooks (default false).'),
-      commitMessage: nonEmpty
-        .optional()
-        .describe('Commit message; "{trigger}", "{agent}", "{handoff}", "{branch}" are substituted.'),
-      logFile: nonEmpty.optional().describe('File each step is appended to, relative to the repository (default none).'),
-      timeoutMs: z.number().int().min(1000).optional().describe(`Time limit of each git call (default ${DEFAULT_DIRECT_EXECUTION_CONFIG.timeoutMs}).`),
-    })
-    .describe('Direct checkpoint execution (opt-in): WIP commits are what most users do not want by default.'),
-  {
-    enabled: { privileged: 'turns on git commits and file writes by the hook, outside the agent\'s sandbox' },
-    memoryFile: { privileged: 'a file the hook writes to' },
-    commit: { privileged: 'turns on git commit, which runs the repository\'s commit hooks' },
-    includeTrackedChanges: SAFE,
-    push: { privileged: 'turns on git push (network)' },
-    remote: { privileged: 'where git push sends the commit' },
-    noVerify: { privileged: 'false runs the repository\'s commit hooks' },
-    commitMessage: SAFE,
-    logFile: { privileged: 'a file the hook appends to' },
-    timeoutMs: SAFE,
-  },
-);
-
-/** The test run inside the hook (seed 001, opt-in): see docs/context-checkpoints.md, "Opt-ins". */
-export const RunTestsSchema = classify(
-  z
-    .strictObject({
-      enabled: z.boolean().optional().describe('Run the tests inside the hook (default true when "command" is set).'),
-      command: nonEmpty
-        .optional()
-        .describe('Command line run with /bin/sh -c in the repository root, e.g. "pnpm test" or "pytest -x -q". It must not wait for input or watch files.'),
-      timeoutMs: z
-        .number()
-        .int()
-        .min(1000)
-        .optional()
-        .describe(
-          `Time limit; the command and its children are killed past it (default ${DEFAULT_RUN_TESTS_TIMEOUT_MS}). Keep it below the hook deadline (AGENT_CHECKPOINT_HOOK_DEADLINE_MS, default 8000) and the agent's hook timeout: the run adds its duration to every turn end.`,
-        ),
-      when: z
-        .array(glob)
-        .optional()
-        .describe('Globs: run only when a file changed this turn matches one (default: any changed file that is not documentation).'),
-    })
-    .describe('Run the tests at the end of a turn and report "Tests: N passed" or the failing output (opt-in, off by default).'),
-  {
-    enabled: { privileged: 'turns on a command run by the hook' },
-    command: { privileged: 'a shell command the hook runs outside the agent\'s sandbox' },
-    timeoutMs: SAFE,
-    when: SAFE,
-  },
-);
-
-/** The uncommitted-changes gate (seed 001, opt-in): see docs/context-checkpoints.md, "Opt-ins". */
-export const CommitGateSchema = classify(
-  z
-    .strictObject({
-      enabled: z.boolean().optional().describe('Block once more for uncommitted work (default true when this object is present).'),
-      when: z
-        .array(glob)
-        .optional()
-        .describe('Globs of gated files (default: every file that is not documentation).'),
-    })
-    .describe(
-      'After a checkpoint blocked a turn, block the next stop of that turn once more while gated files are uncommitted (opt-in, off by default; hook route only).',
-    ),
-  {
-    enabled: SAFE,
-    when: SAFE,
-  },
-);
-
 /** The configuration file as written by a user. */
 export const ConfigFileSchema = classify(
   z
@@ -492,11 +333,6 @@ export const ConfigFileSchema = classify(
       loopGuard: LoopGuardSchema.optional(),
       transcriptMaxBytes: z.number().int().min(4096).optional().describe(`Byte cap of the transcript tail read (default ${DEFAULT_TRANSCRIPT_MAX_BYTES}).`),
       gitTimeoutMs: z.number().int().min(100).optional().describe(`Time limit of each git call (default ${DEFAULT_GIT_TIMEOUT_MS}).`),
-      context: ContextSchema.optional(),
-      handoff: HandoffSchema.optional(),
-      directExecution: DirectExecutionSchema.optional(),
-      runTests: RunTestsSchema.optional(),
-      commitGate: CommitGateSchema.optional(),
     })
     .describe('agent-checkpoint configuration'),
   {
@@ -518,11 +354,6 @@ export const ConfigFileSchema = classify(
     loopGuard: NESTED,
     transcriptMaxBytes: SAFE,
     gitTimeoutMs: SAFE,
-    context: NESTED,
-    handoff: NESTED,
-    directExecution: NESTED,
-    runTests: NESTED,
-    commitGate: NESTED,
   },
 );
 
@@ -531,11 +362,6 @@ export type CategoryConfig = z.infer<typeof CategorySchema>;
 export type FollowUpConfig = z.infer<typeof FollowUpSchema>;
 export type ErrorPatternConfig = z.infer<typeof ErrorPatternSchema>;
 export type MessagesConfig = z.infer<typeof MessagesSchema>;
-export type ContextConfig = z.infer<typeof ContextSchema>;
-export type HandoffConfig = z.infer<typeof HandoffSchema>;
-export type DirectExecutionConfig = z.infer<typeof DirectExecutionSchema>;
-export type RunTestsConfig = z.infer<typeof RunTestsSchema>;
-export type CommitGateConfig = z.infer<typeof CommitGateSchema>;
 
 /** A category after defaults are applied. */
 export interface ResolvedCategory {
@@ -615,67 +441,16 @@ export interface ResolvedConfig {
   readonly transcriptMaxBytes: number;
   readonly gitTimeoutMs: number;
   /**
-   * Context monitoring, handoff and direct execution settings. Optional so resolvers that predate them
-   * stay valid: absent means "all defaults" ({@link resolveContextCheckpointConfig} in
-   * `config/resolve-context-checkpoint-config.ts` fills and validates them).
+   * Values of the registered config sections (`config-section.ts`), by section id; a section no
+   * layer set is absent. Read through the owning package's typed accessor (`sectionValue`), never
+   * directly. Optional so configurations built by hand stay valid.
    */
-  readonly context?: ResolvedContextConfig;
-  readonly handoff?: ResolvedHandoffConfig;
-  readonly directExecution?: ResolvedDirectExecutionConfig;
-  /** The hook's own test run; absent unless enabled with a command (off by default). */
-  readonly runTests?: ResolvedRunTestsConfig;
-  /** The uncommitted-changes gate; absent unless enabled (off by default). */
-  readonly commitGate?: ResolvedCommitGateConfig;
+  readonly sections?: Readonly<Record<string, unknown>>;
   readonly sources: readonly ConfigSource[];
 }
 
-/** `runTests` after defaults; only present when enabled with a command. */
-export interface ResolvedRunTestsConfig {
-  readonly command: string;
-  readonly timeoutMs: number;
-  /** Undefined: any changed file that is not documentation triggers the run. */
-  readonly when?: readonly string[];
-}
-
-/** `commitGate` after defaults; only present when enabled. */
-export interface ResolvedCommitGateConfig {
-  /** Undefined: every file that is not documentation is gated. */
-  readonly when?: readonly string[];
-}
-
-/** A context level: L0 normal, L1 warning, L2 critical (hand off), L3 emergency. */
+/**
+ * A context level: L0 normal, L1 warning, L2 critical (hand off), L3 emergency. Kept in core for the
+ * session state's context fields; the context checkpoint package defines what the levels mean.
+ */
 export type ContextLevel = 'L0' | 'L1' | 'L2' | 'L3';
-
-/** Context monitoring after defaults. Thresholds are percentages with `l1 < l2 < l3`. */
-export interface ResolvedContextConfig {
-  readonly enabled: boolean;
-  /** Overrides the window from the transcript and the model table. */
-  readonly windowTokens?: number;
-  readonly thresholds: { readonly l1: number; readonly l2: number; readonly l3: number };
-  readonly messages: { readonly l1: string; readonly l2: string; readonly l3: string };
-}
-
-/** Handoff settings after defaults. */
-export interface ResolvedHandoffConfig {
-  readonly enabled: boolean;
-  /** The level at (or above) which a handoff is written or requested. */
-  readonly atLevel: Exclude<ContextLevel, 'L0'>;
-  /** Repo-relative directory of handoff documents. */
-  readonly dir: string;
-  readonly planFile?: string;
-}
-
-/** Direct execution settings after defaults. */
-export interface ResolvedDirectExecutionConfig {
-  readonly enabled: boolean;
-  /** Repo-relative memory file; undefined means the agent's own (CLAUDE.md, AGENTS.md, GEMINI.md). */
-  readonly memoryFile?: string;
-  readonly commit: boolean;
-  readonly includeTrackedChanges: boolean;
-  readonly push: boolean;
-  readonly remote: string;
-  readonly noVerify: boolean;
-  readonly commitMessage: string;
-  readonly logFile?: string;
-  readonly timeoutMs: number;
-}

@@ -1,3 +1,5 @@
+import type { ConfigSection, ConfigSectionSource } from './config-section.ts';
+import { PRIVILEGED_KEYS } from './config-privileged-keys.ts';
 import { configDigest } from './project-config-trust.ts';
 import { readConfigBytes } from './read-config-bytes.ts';
 import { privilegedSettings, type PrivilegedSetting } from './strip-privileged-keys.ts';
@@ -23,15 +25,23 @@ export type InspectedConfigFile =
  * against the descriptor), and report the digest of exactly those bytes with the privileged settings
  * parsed from them: what the user sees is what gets trusted. Loads the validator (zod) lazily.
  */
-export async function inspectConfigFile(path: string): Promise<InspectedConfigFile> {
+export async function inspectConfigFile(path: string, options: { readonly sections?: ConfigSectionSource } = {}): Promise<InspectedConfigFile> {
   const read = readConfigBytes(path);
   if (read.kind !== 'read') return read;
-  const { parseConfigText } = await import('./parse-config-file.ts');
-  const parsed = parseConfigText(read.bytes.toString('utf8'));
+  const { parseConfigJson, validateConfigValue } = await import('./parse-config-file.ts');
+  const json = parseConfigJson(read.bytes.toString('utf8'));
+  // The sections the file sets a key of, as the loader registers them (their privileged keys too).
+  let sections: readonly ConfigSection[] = [];
+  if (json.ok && options.sections !== undefined && typeof json.value === 'object' && json.value !== null) {
+    const present = new Set(options.sections.keys.filter((key) => Object.hasOwn(json.value as object, key)));
+    if (present.size > 0) sections = await options.sections.load(present);
+  }
+  const parsed = json.ok ? validateConfigValue(json.value, sections) : json;
+  const privileged = [...PRIVILEGED_KEYS, ...sections.flatMap((s) => s.privilegedKeys).filter((k) => !PRIVILEGED_KEYS.some((p) => p.path.join('.') === k.path.join('.')))];
   return {
     kind: 'read',
     realPath: read.realPath,
     sha256: configDigest(read.bytes),
-    parsed: parsed.ok ? { ok: true, privileged: privilegedSettings(parsed.config) } : { ok: false, problems: parsed.problems },
+    parsed: parsed.ok ? { ok: true, privileged: privilegedSettings(parsed.config, privileged) } : { ok: false, problems: parsed.problems },
   };
 }

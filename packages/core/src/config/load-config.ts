@@ -6,12 +6,14 @@ import { configCacheDir, findProjectRoot, PROJECT_CONFIG_FILE, userConfigPath } 
 import type { ConfigFile, ConfigSource, ResolvedConfig } from './config-schema.ts';
 import { detectPresets } from './detect-presets.ts';
 // Type only (erased): the module itself loads zod and is imported dynamically below.
-import type { ParsedConfigFile } from './parse-config-file.ts';
+import type { ParsedConfigJson } from './parse-config-file.ts';
+import type { ConfigSection, ConfigSectionSource } from './config-section.ts';
+import { PRIVILEGED_KEYS } from './config-privileged-keys.ts';
 import { pickPresets, presetAncestors, PRESETS } from './presets/index.ts';
 import { configDigest, readTrustStore, trustStateOf } from './project-config-trust.ts';
 import { readConfigBytes } from './read-config-bytes.ts';
-import { configProblems, resolveConfig } from './resolve-config.ts';
-import { stripPrivilegedKeys } from './strip-privileged-keys.ts';
+import { configProblems, resolveConfig, resolveConfigDetailed } from './resolve-config.ts';
+import { stripPrivilegedKeys, type PrivilegedKey } from './strip-privileged-keys.ts';
 
 /** Options of {@link loadConfig}. */
 export interface LoadConfigOptions {
@@ -33,6 +35,11 @@ export interface LoadConfigOptions {
   readonly cacheDir?: string | false;
   /** The state directory holding the trust store (default {@link resolveStateDir} of `env` and `homeDir`). */
   readonly stateDir?: string;
+  /**
+   * Config sections other packages register (`config-section.ts`). Loaded only when a file sets one
+   * of {@link ConfigSectionSource.keys}; without a source, such a key is an unknown key like any other.
+   */
+  readonly sections?: ConfigSectionSource;
 }
 
 /**
@@ -67,6 +74,8 @@ export interface LoadedConfig {
    * from. Absent when resolution failed and the defaults were used.
    */
   readonly layers?: readonly Layer[];
+  /** The config sections loaded for these files (none unless a file set one of their keys). */
+  readonly sections?: readonly ConfigSection[];
 }
 
 export type Layer = { readonly config: ConfigFile; readonly source: ConfigSource };
@@ -108,9 +117,15 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     const cacheDir = options.cacheDir === false ? undefined : (options.cacheDir ?? configCacheDir(env, options.homeDir));
 
     const user = userConfigPath(env, options.homeDir);
-    const userConfig = (await loadConfigFile(user.path, { mustExist: user.explicit, cacheDir, diagnostics }))?.config;
     const projectPath = join(projectRoot, PROJECT_CONFIG_FILE);
-    const projectFile = await loadConfigFile(projectPath, { mustExist: false, cacheDir, diagnostics });
+    const sectionKeys = options.sections?.keys ?? [];
+    const userRead = await readConfigFile(user.path, { mustExist: user.explicit, cacheDir, sectionKeys, diagnostics });
+    const projectRead = await readConfigFile(projectPath, { mustExist: false, cacheDir, sectionKeys, diagnostics });
+    // Sections are loaded only when a file sets one of their keys: the default path never evaluates them.
+    const sections = await sectionsFor(options.sections, [userRead, projectRead], diagnostics);
+    const privileged = privilegedKeysWith(sections);
+    const userConfig = (await validateConfigFile(userRead, { cacheDir, sections, privileged, diagnostics }))?.config;
+    const projectFile = await validateConfigFile(projectRead, { cacheDir, sections, privileged, diagnostics });
     const strayPath = join(resolve(options.cwd), PROJECT_CONFIG_FILE);
     if (strayPath !== projectPath && statSync(strayPath, { throwIfNoEntry: false }) !== undefined) {
       diagnostics.push(`${strayPath}: ignored; only ${projectPath} (the repository root) is read`);
@@ -119,7 +134,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     let projectConfig = projectFile?.config;
     let untrusted: UntrustedProjectConfig | undefined;
     if (projectFile !== undefined) {
-      const checked = checkTrust(projectPath, projectFile, options, env);
+      const checked = checkTrust(projectPath, projectFile, options, env, privileged);
       projectConfig = checked.config;
       untrusted = checked.untrusted;
       diagnostics.push(...checked.diagnostics);
@@ -139,9 +154,11 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     if (projectConfig) {
       layers.push({ config: withKnownPresets(projectConfig, projectPath, diagnostics), source: { kind: 'project-file', name: projectPath } });
     }
-    const config = resolveConfig(layers);
+    const resolved = resolveConfigDetailed(layers, sections);
+    const config = resolved.config;
+    diagnostics.push(...resolved.diagnostics);
     for (const problem of fileProblems(config, [userConfig, projectConfig])) diagnostics.push(problem);
-    return { config, diagnostics, projectRoot, layers, ...(untrusted === undefined ? {} : { untrusted }) };
+    return { config, diagnostics, projectRoot, layers, sections, ...(untrusted === undefined ? {} : { untrusted }) };
   } catch (error) {
     diagnostics.push(`configuration could not be resolved (${errorMessage(error)}); using the built-in defaults`);
     return { config: resolveConfig([]), diagnostics, projectRoot };
@@ -166,8 +183,9 @@ function checkTrust(
   file: LoadedFile,
   options: LoadConfigOptions,
   env: Readonly<Record<string, string | undefined>>,
+  privileged: readonly PrivilegedKey[],
 ): { config: ConfigFile; untrusted?: UntrustedProjectConfig; diagnostics: string[] } {
-  const { config, removed } = stripPrivilegedKeys(file.config);
+  const { config, removed } = stripPrivilegedKeys(file.config, privileged);
   if (removed.length === 0) return { config: file.config, diagnostics: [] };
   const stateDir = options.stateDir ?? resolveStateDir({ env, ...(options.homeDir === undefined ? {} : { homeDir: options.homeDir }) });
   const store = readTrustStore(stateDir);
@@ -192,14 +210,20 @@ function detectsPresets(user: ConfigFile | undefined, project: ConfigFile | unde
   return project?.detectPresets ?? user?.detectPresets ?? true;
 }
 
+/** A file read (and parsed, or found in the cache), before validation. */
+type ReadFile =
+  | { readonly kind: 'cached'; readonly path: string; readonly config: ConfigFile; readonly bytes: Buffer; readonly realPath: string | undefined; readonly key: string | undefined }
+  | { readonly kind: 'parsed'; readonly path: string; readonly value: unknown; readonly bytes: Buffer; readonly realPath: string | undefined; readonly key: string | undefined };
+
 /**
- * Read, parse and validate one file. Undefined when it does not exist or is unusable (then with
- * diagnostics). Files seen valid before come from the cache without loading the validator.
+ * Read and parse one file (JSON only; validation waits until the sections it needs are known).
+ * Undefined when it does not exist or is unusable (then with diagnostics). Files seen valid before
+ * come from the cache without loading the parser or the validator.
  */
-async function loadConfigFile(
+async function readConfigFile(
   path: string,
-  options: { mustExist: boolean; cacheDir: string | undefined; diagnostics: string[] },
-): Promise<LoadedFile | undefined> {
+  options: { mustExist: boolean; cacheDir: string | undefined; sectionKeys: readonly string[]; diagnostics: string[] },
+): Promise<ReadFile | undefined> {
   const { diagnostics } = options;
   const read = readConfigBytes(path);
   switch (read.kind) {
@@ -213,18 +237,16 @@ async function loadConfigFile(
       break;
   }
   const { bytes, realPath } = read;
-  const text = bytes.toString('utf8');
-
-  const key = options.cacheDir === undefined ? undefined : configCacheKey(bytes);
+  const key = options.cacheDir === undefined ? undefined : configCacheKey(bytes, options.sectionKeys);
   if (key !== undefined && options.cacheDir !== undefined) {
     const cached = readCachedConfig(options.cacheDir, key);
-    if (cached) return { config: cached, bytes, realPath };
+    if (cached) return { kind: 'cached', path, config: cached, bytes, realPath, key };
   }
 
-  let parsed: ParsedConfigFile;
+  let parsed: ParsedConfigJson;
   try {
-    const { parseConfigText } = await import('./parse-config-file.ts');
-    parsed = parseConfigText(text);
+    const { parseConfigJson } = await import('./parse-config-file.ts');
+    parsed = parseConfigJson(bytes.toString('utf8'));
   } catch (error) {
     // Only a broken install or bundle gets here (e.g. jsonc-parser's UMD entry bundled without
     // `mainFields: ['module', 'main']`); the other layers still apply.
@@ -236,8 +258,84 @@ async function loadConfigFile(
     for (const problem of parsed.problems) diagnostics.push(`${path}: ${problem}`);
     return undefined;
   }
-  if (key !== undefined && options.cacheDir !== undefined) writeCachedConfig(options.cacheDir, key, parsed.config);
-  return { config: parsed.config, bytes, realPath };
+  return { kind: 'parsed', path, value: parsed.value, bytes, realPath, key };
+}
+
+/** The sections the files need: loaded from `source` only when a file sets one of its keys. */
+async function sectionsFor(
+  source: ConfigSectionSource | undefined,
+  files: readonly (ReadFile | undefined)[],
+  diagnostics: string[],
+): Promise<readonly ConfigSection[]> {
+  if (source === undefined || source.keys.length === 0) return [];
+  const present = new Set<string>();
+  for (const file of files) {
+    const value = file === undefined ? undefined : file.kind === 'cached' ? file.config : file.value;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) continue;
+    for (const key of source.keys) if (Object.hasOwn(value, key)) present.add(key);
+  }
+  if (present.size === 0) return [];
+  try {
+    return await source.load(present);
+  } catch (error) {
+    // The files are then validated without the sections: their keys are reported as unknown.
+    diagnostics.push(`config sections for ${[...present].join(', ')} could not be loaded (${errorMessage(error)})`);
+    return [];
+  }
+}
+
+/** Core's privileged keys and the sections', without repeats (the generated list names known sections' too). */
+function privilegedKeysWith(sections: readonly ConfigSection[]): readonly PrivilegedKey[] {
+  if (sections.length === 0) return PRIVILEGED_KEYS;
+  const seen = new Set(PRIVILEGED_KEYS.map((k) => k.path.join('\0')));
+  const out = [...PRIVILEGED_KEYS];
+  for (const key of sections.flatMap((s) => s.privilegedKeys)) {
+    const id = key.path.join('\0');
+    if (seen.has(id)) continue;
+    seen.add(id);
+    out.push(key);
+  }
+  return out;
+}
+
+/**
+ * Validate a read file against core's schema and `sections`. A cached entry is believed unless it
+ * holds a privileged key of a section (we never cache one: it was planted); then the bytes are parsed
+ * and validated again. Valid files without privileged keys are cached.
+ */
+async function validateConfigFile(
+  file: ReadFile | undefined,
+  options: { cacheDir: string | undefined; sections: readonly ConfigSection[]; privileged: readonly PrivilegedKey[]; diagnostics: string[] },
+): Promise<LoadedFile | undefined> {
+  if (file === undefined) return undefined;
+  const { diagnostics } = options;
+  let value: unknown;
+  if (file.kind === 'cached') {
+    if (options.privileged === PRIVILEGED_KEYS || stripPrivilegedKeys(file.config, options.privileged).removed.length === 0) {
+      return { config: file.config, bytes: file.bytes, realPath: file.realPath };
+    }
+    value = undefined;
+  } else value = file.value;
+  let validated;
+  try {
+    const { parseConfigJson, validateConfigValue } = await import('./parse-config-file.ts');
+    if (value === undefined) {
+      const parsed = parseConfigJson(file.bytes.toString('utf8'));
+      if (!parsed.ok) return undefined;
+      value = parsed.value;
+    }
+    validated = validateConfigValue(value, options.sections);
+  } catch (error) {
+    diagnostics.push(`${file.path}: the configuration validator could not be loaded (${errorMessage(error)}); file ignored`);
+    return undefined;
+  }
+  if (!validated.ok) {
+    diagnostics.push(`${file.path}: invalid configuration, file ignored:`);
+    for (const problem of validated.problems) diagnostics.push(`${file.path}: ${problem}`);
+    return undefined;
+  }
+  if (file.key !== undefined && options.cacheDir !== undefined) writeCachedConfig(options.cacheDir, file.key, validated.config, options.privileged);
+  return { config: validated.config, bytes: file.bytes, realPath: file.realPath };
 }
 
 /**

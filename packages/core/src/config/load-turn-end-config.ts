@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { findProjectRoot, PROJECT_CONFIG_FILE, userConfigPath } from './config-paths.ts';
+import type { ConfigSectionSource } from './config-section.ts';
 import { loadConfig, type LoadedConfig } from './load-config.ts';
 
 /** Result of {@link loadTurnEndConfig}. */
@@ -21,10 +22,12 @@ export async function loadTurnEndConfig(options: {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** `defaults`: skip the refusal; `loadConfig` ignores such a file with a diagnostic, like any broken one. */
   readonly unusablePath?: 'pass' | 'defaults';
+  /** Config sections of the route's extensions (see `LoadConfigOptions.sections`). */
+  readonly sections?: ConfigSectionSource;
 }): Promise<TurnEndConfig> {
   const unsafe = options.unusablePath === 'defaults' ? undefined : await unreadableConfigPath(options.cwd, options.env);
   if (unsafe !== undefined) return { kind: 'unusable', path: unsafe, detail: `${unsafe} is not a regular file` };
-  return { kind: 'loaded', loaded: await loadConfig({ cwd: options.cwd, env: options.env }) };
+  return { kind: 'loaded', loaded: await loadConfig({ cwd: options.cwd, env: options.env, ...(options.sections === undefined ? {} : { sections: options.sections }) }) };
 }
 
 /**

@@ -1,6 +1,8 @@
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { z } from 'zod';
 import { ConfigFileSchema, type ConfigFile } from './config-schema.ts';
+import type { ConfigSection } from './config-section.ts';
+import { configFileSchemaWith } from './define-config-section.ts';
 
 /**
  * Parsing and validating a configuration file. This module loads jsonc-parser and zod, so
@@ -13,12 +15,15 @@ export type ParsedConfigFile =
   | { readonly ok: true; readonly config: ConfigFile; readonly value: unknown }
   | { readonly ok: false; readonly problems: readonly string[] };
 
+/** Result of {@link parseConfigJson}: the parsed value (not yet validated), or the syntax problems. */
+export type ParsedConfigJson = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problems: readonly string[] };
+
 /**
- * Parse JSON with comments and trailing commas, then validate it with {@link ConfigFileSchema}.
- * Syntax errors are reported as `line:column: message`; schema issues as `path: message`, with paths
- * written like code (`categories[2].include`). Never throws.
+ * Parse JSON with comments and trailing commas (a leading BOM is skipped). Syntax errors are reported
+ * as `line:column: message`. The loader reads the top-level keys of the value to know which config
+ * sections to load before {@link validateConfigValue}. Never throws.
  */
-export function parseConfigText(text: string): ParsedConfigFile {
+export function parseConfigJson(text: string): ParsedConfigJson {
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (source.trim() === '') return { ok: false, problems: ['the file is empty; expected a JSON object such as {}'] };
   const errors: ParseError[] = [];
@@ -29,15 +34,31 @@ export function parseConfigText(text: string): ParsedConfigFile {
       problems: errors.slice(0, 5).map((e) => `${lineColumn(source, e.offset)}: syntax error: ${describeParseError(printParseErrorCode(e.error))}`),
     };
   }
-  const result = ConfigFileSchema.safeParse(value);
-  if (!result.success) return { ok: false, problems: result.error.issues.flatMap(formatIssue) };
-  return { ok: true, config: result.data, value };
+  return { ok: true, value };
+}
+
+/**
+ * Validate a parsed value with {@link ConfigFileSchema} extended by `sections` (strict: a top-level key
+ * neither core nor a section claims is an `unknown key` problem). Schema issues are reported as
+ * `path: message`, with paths written like code (`categories[2].include`). Never throws for bad input.
+ */
+export function validateConfigValue(value: unknown, sections: readonly ConfigSection[] = []): ParsedConfigFile {
+  const schema = configFileSchemaWith(sections);
+  const result = schema.safeParse(value);
+  if (!result.success) return { ok: false, problems: result.error.issues.flatMap((issue) => formatIssue(issue, schema)) };
+  return { ok: true, config: result.data as ConfigFile, value };
+}
+
+/** {@link parseConfigJson}, then {@link validateConfigValue} with `sections`. Never throws for bad input. */
+export function parseConfigText(text: string, sections: readonly ConfigSection[] = []): ParsedConfigFile {
+  const parsed = parseConfigJson(text);
+  return parsed.ok ? validateConfigValue(parsed.value, sections) : parsed;
 }
 
 /** One or more `path: message` lines for a zod issue. */
-export function formatIssue(issue: z.core.$ZodIssue): string[] {
+export function formatIssue(issue: z.core.$ZodIssue, root: z.core.$ZodType = ConfigFileSchema): string[] {
   if (issue.code === 'unrecognized_keys') {
-    const known = knownKeysAt(issue.path);
+    const known = knownKeysAt(issue.path, root);
     return issue.keys.map((key) => {
       const suggestion = closest(key, known);
       return `${formatPath([...issue.path, key])}: unknown key${suggestion ? ` (did you mean "${suggestion}"?)` : ''}`;
@@ -47,8 +68,8 @@ export function formatIssue(issue: z.core.$ZodIssue): string[] {
 }
 
 /** The keys the schema allows in the object at `path` (empty when the path leads elsewhere). */
-function knownKeysAt(path: readonly PropertyKey[]): string[] {
-  let schema: z.core.$ZodType | undefined = ConfigFileSchema;
+function knownKeysAt(path: readonly PropertyKey[], root: z.core.$ZodType): string[] {
+  let schema: z.core.$ZodType | undefined = root;
   for (const segment of [...path, undefined]) {
     // Unwrap optional and array wrappers until an object is reached.
     for (;;) {

@@ -7,33 +7,35 @@ import { ConfigFileSchema } from './config-schema.ts';
 import { DEFAULT_CONFIG } from './default-config.ts';
 import { PRESETS } from './presets/index.ts';
 import { renderConfigurationDoc, renderJsonSchema, renderSchemaFingerprint } from './render-config-artifacts.ts';
+// Build-time only, like the generator: the artifacts cover the known packages' config sections.
+import { KNOWN_CONFIG_SECTIONS } from '../../scripts/known-config-sections.ts';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const STALE = 'is stale: run `pnpm --filter @agent-checkpoint/core generate` and commit the result';
 
 describe('generated configuration artifacts are up to date', () => {
   it('packages/core/schema.json', () => {
-    expect(readFileSync(join(packageDir, 'schema.json'), 'utf8'), `schema.json ${STALE}`).toBe(renderJsonSchema());
+    expect(readFileSync(join(packageDir, 'schema.json'), 'utf8'), `schema.json ${STALE}`).toBe(renderJsonSchema(KNOWN_CONFIG_SECTIONS));
   });
   it('docs/configuration.md', () => {
     const committed = readFileSync(join(packageDir, '..', '..', 'docs', 'configuration.md'), 'utf8');
-    expect(committed, `docs/configuration.md ${STALE}`).toBe(renderConfigurationDoc(Object.values(PRESETS), DEFAULT_CONFIG));
+    expect(committed, `docs/configuration.md ${STALE}`).toBe(renderConfigurationDoc(Object.values(PRESETS), DEFAULT_CONFIG, KNOWN_CONFIG_SECTIONS));
   });
   it('src/config/config-schema-fingerprint.ts', () => {
     const committed = readFileSync(join(packageDir, 'src', 'config', 'config-schema-fingerprint.ts'), 'utf8');
-    expect(committed, `config-schema-fingerprint.ts ${STALE}`).toBe(renderSchemaFingerprint());
+    expect(committed, `config-schema-fingerprint.ts ${STALE}`).toBe(renderSchemaFingerprint(KNOWN_CONFIG_SECTIONS));
     expect(CONFIG_SCHEMA_FINGERPRINT).toMatch(/^[0-9a-f]{64}$/);
   });
 });
 
 describe('the generated JSON Schema', () => {
-  const schema = JSON.parse(renderJsonSchema()) as Record<string, unknown>;
+  const schema = JSON.parse(renderJsonSchema(KNOWN_CONFIG_SECTIONS)) as Record<string, unknown>;
 
   it('is draft-07, closed, and describes every top-level key of the zod schema', () => {
     expect(schema['$schema']).toBe('http://json-schema.org/draft-07/schema#');
     expect(schema['additionalProperties']).toBe(false);
     const properties = schema['properties'] as Record<string, { description?: string }>;
-    expect(Object.keys(properties).sort()).toEqual(Object.keys(ConfigFileSchema.shape).sort());
+    expect(Object.keys(properties).sort()).toEqual([...Object.keys(ConfigFileSchema.shape), ...KNOWN_CONFIG_SECTIONS.flatMap((s) => Object.keys(s.schemas))].sort());
     for (const [key, property] of Object.entries(properties)) expect(property.description, key).toBeTruthy();
   });
 

@@ -1,4 +1,3 @@
-import { contextCheckpointConfigOf } from './resolve-context-checkpoint-config.ts';
 import { describe, expect, test } from 'vitest';
 import { ConfigFileSchema, type ConfigFile } from './config-schema.ts';
 import { DEFAULT_CONFIG } from './default-config.ts';
@@ -176,29 +175,5 @@ describe('presets', () => {
       'Test failures remain — re-run tests after fixes',
     ]);
     expect(c.messages.prefix).toBe('[TeleClaude Checkpoint] - ');
-  });
-});
-
-describe('resolveConfig: context checkpoint settings', () => {
-  const project = (config: ConfigFile) => ({ config, source: { kind: 'project-file', name: '/repo/.agent-checkpoint.json' } as const });
-
-  test('leaves them unset (defaults, all off) when no layer mentions them', () => {
-    const resolved = resolveConfig([project({})]);
-    expect(resolved.context).toBeUndefined();
-    expect(contextCheckpointConfigOf(resolved).context.enabled).toBe(false);
-  });
-
-  test('merges context, handoff and directExecution across layers so a file setting takes effect', () => {
-    const resolved = resolveConfig([
-      { config: { context: { enabled: true, thresholds: { l1: 60 } } }, source: { kind: 'user-file', name: '~/.config/agent-checkpoint/config.json' } },
-      project({ context: { windowTokens: 100000 }, handoff: { enabled: true }, directExecution: { enabled: true, push: false } }),
-    ]);
-    const cc = contextCheckpointConfigOf(resolved);
-    expect(cc.context.enabled).toBe(true);
-    expect(cc.context.windowTokens).toBe(100000);
-    expect(cc.context.thresholds).toEqual({ l1: 60, l2: 85, l3: 95 });
-    expect(cc.handoff.enabled).toBe(true);
-    expect(cc.directExecution.enabled).toBe(true);
-    expect(cc.directExecution.push).toBe(false);
   });
 });

@@ -1,6 +1,5 @@
 import type {
   CategoryConfig,
-  CommitGateConfig,
   ConfigFile,
   ConfigSource,
   ErrorPatternConfig,
@@ -11,7 +10,6 @@ import type {
   ResolvedErrorPattern,
   ResolvedFollowUp,
   ResolvedMessages,
-  RunTestsConfig,
 } from './config-schema.ts';
 import {
   DEFAULT_CATEGORY_PRECEDENCE,
@@ -25,8 +23,7 @@ import {
 import { DEFAULT_TRANSCRIPT_MAX_BYTES } from '../transcript/transcript-reader.ts';
 import { PRESETS } from './presets/index.ts';
 import { compileEvidence } from '../shell/match-evidence.ts';
-import { resolveContextCheckpointConfig, type ContextCheckpointLayer } from './resolve-context-checkpoint-config.ts';
-import { resolveCommitGate, resolveRunTests } from './resolve-opt-ins.ts';
+import type { ConfigSection, SectionLayer } from './config-section.ts';
 
 /** Thrown by {@link resolveConfig} for an unknown preset name or an `extends` cycle. */
 export class ConfigResolutionError extends Error {
@@ -57,11 +54,8 @@ interface State {
   loopGuard: { maxBlocksPerTurn?: number; minTurnSeconds?: number };
   transcriptMaxBytes?: number;
   gitTimeoutMs?: number;
-  /** `context`, `handoff` and `directExecution` of every layer, merged at the end by their own resolver. */
-  contextLayers: ContextCheckpointLayer[];
-  /** Opt-ins of seed 001, merged key by key. */
-  runTests?: RunTestsConfig;
-  commitGate?: CommitGateConfig;
+  /** Per registered section (by id): each layer's values of the section's keys, lowest first. */
+  sectionLayers: Map<string, SectionLayer[]>;
   sources: ConfigSource[];
 }
 
@@ -80,7 +74,22 @@ interface State {
  *
  * @throws ConfigResolutionError for an unknown preset or an `extends` cycle.
  */
-export function resolveConfig(layers: readonly ConfigLayer[]): ResolvedConfig {
+export function resolveConfig(layers: readonly ConfigLayer[], sections: readonly ConfigSection[] = []): ResolvedConfig {
+  return resolveConfigDetailed(layers, sections).config;
+}
+
+/**
+ * {@link resolveConfig}, with the problems the registered sections' resolvers reported (thresholds
+ * out of order, a path leaving the repository…): `loadConfig` adds them to its diagnostics.
+ * Each section's value is `ResolvedConfig.sections[id]`; a section no layer sets is not resolved
+ * (its accessor returns the section's defaults).
+ *
+ * @throws ConfigResolutionError for an unknown preset or an `extends` cycle.
+ */
+export function resolveConfigDetailed(
+  layers: readonly ConfigLayer[],
+  sections: readonly ConfigSection[] = [],
+): { readonly config: ResolvedConfig; readonly diagnostics: readonly string[] } {
   const state: State = {
     categories: [],
     categorySources: new Map(),
@@ -91,12 +100,45 @@ export function resolveConfig(layers: readonly ConfigLayer[]): ResolvedConfig {
     hygiene: {},
     messages: {},
     loopGuard: {},
-    contextLayers: [],
+    sectionLayers: new Map(),
     sources: [],
   };
-  applyLayer(state, DEFAULT_CONFIG, DEFAULT_SOURCE, []);
-  for (const layer of layers) applyLayer(state, layer.config, layer.source, []);
-  return finish(state);
+  const apply = (config: ConfigFile, source: ConfigSource): void => {
+    applyLayer(state, config, source, []);
+    collectSectionLayers(state, config, sections);
+  };
+  apply(DEFAULT_CONFIG, DEFAULT_SOURCE);
+  for (const layer of layers) apply(layer.config, layer.source);
+  const diagnostics: string[] = [];
+  const values: Record<string, unknown> = {};
+  for (const section of sections) {
+    const sectionLayers = state.sectionLayers.get(section.id);
+    if (sectionLayers === undefined) continue;
+    const resolved = section.resolve(sectionLayers, section.defaults);
+    // An undefined value (an opt-in left off) is no entry: the accessor then gives the defaults.
+    if (resolved.value !== undefined) values[section.id] = resolved.value;
+    diagnostics.push(...(resolved.diagnostics ?? []));
+  }
+  return { config: { ...finish(state), sections: values }, diagnostics };
+}
+
+/** Record the values `config` sets for each section's keys (presets never set section keys). */
+function collectSectionLayers(state: State, config: ConfigFile, sections: readonly ConfigSection[]): void {
+  const raw = config as Readonly<Record<string, unknown>>;
+  for (const section of sections) {
+    const picked: Record<string, unknown> = {};
+    let any = false;
+    for (const key of Object.keys(section.schemas)) {
+      if (Object.hasOwn(raw, key) && raw[key] !== undefined) {
+        picked[key] = raw[key];
+        any = true;
+      }
+    }
+    if (!any) continue;
+    const list = state.sectionLayers.get(section.id) ?? [];
+    list.push(picked);
+    state.sectionLayers.set(section.id, list);
+  }
 }
 
 function extendsList(config: ConfigFile): string[] {
@@ -163,11 +205,6 @@ function merge(state: State, config: ConfigFile, source: ConfigSource): void {
   if (config.loopGuard) state.loopGuard = { ...state.loopGuard, ...definedOnly(config.loopGuard) };
   if (config.transcriptMaxBytes !== undefined) state.transcriptMaxBytes = config.transcriptMaxBytes;
   if (config.gitTimeoutMs !== undefined) state.gitTimeoutMs = config.gitTimeoutMs;
-  if (config.context || config.handoff || config.directExecution) {
-    state.contextLayers.push({ context: config.context, handoff: config.handoff, directExecution: config.directExecution });
-  }
-  if (config.runTests) state.runTests = { ...state.runTests, ...definedOnly(config.runTests) };
-  if (config.commitGate) state.commitGate = { ...state.commitGate, ...definedOnly(config.commitGate) };
 }
 
 /** Within one layer, a repeated id keeps its last definition at the first position. */
@@ -232,11 +269,6 @@ function finish(state: State): ResolvedConfig {
   };
   const planPath = state.planDrift?.path;
   const planSlug = state.planDrift?.slug;
-  // Only configurations that mention these features pay for resolving them; the rest get the defaults
-  // from contextCheckpointConfigOf().
-  const contextCheckpoint = state.contextLayers.length > 0 ? resolveContextCheckpointConfig(state.contextLayers) : undefined;
-  const runTests = resolveRunTests(state.runTests);
-  const commitGate = resolveCommitGate(state.commitGate);
   return {
     enabled: state.enabled ?? true,
     categories: state.categories.map((c) => resolveCategory(c, state.categorySources.get(c.id))),
@@ -258,11 +290,6 @@ function finish(state: State): ResolvedConfig {
     },
     transcriptMaxBytes: state.transcriptMaxBytes ?? DEFAULT_TRANSCRIPT_MAX_BYTES,
     gitTimeoutMs: state.gitTimeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
-    ...(contextCheckpoint
-      ? { context: contextCheckpoint.context, handoff: contextCheckpoint.handoff, directExecution: contextCheckpoint.directExecution }
-      : {}),
-    ...(runTests ? { runTests } : {}),
-    ...(commitGate ? { commitGate } : {}),
     sources: [...state.sources],
   };
 }

@@ -1,3 +1,4 @@
+import type { ConfigSectionSource } from '../config/config-section.ts';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -210,8 +211,8 @@ export interface DeliveryWorld {
   /** `getCheckpoint` for the same inputs the route gets (the parity reference). */
   expected(scenario: DeliveryScenario): Promise<CheckpointOutcome>;
   useAllClearConfig(): void;
-  /** Replace the project config (`.agent-checkpoint.json`, ignored by git). */
-  writeConfig(config: ConfigFile): void;
+  /** Replace the project config (`.agent-checkpoint.json`, ignored by git); may hold config-section keys. */
+  writeConfig(config: ConfigFile & Readonly<Record<string, unknown>>): void;
   /** The base config that makes the recorded turn actionable. */
   readonly actionableConfig: ConfigFile;
   readonly root: string;
@@ -221,7 +222,13 @@ export interface DeliveryWorld {
 }
 
 /** Build a {@link DeliveryWorld} for a fixture; call `remove()` when done. */
-export function createDeliveryWorld(fixture: DeliveryFixture): DeliveryWorld {
+export function createDeliveryWorld(
+  fixture: DeliveryFixture,
+  options: {
+    /** Config sections of the routes' extensions, for {@link DeliveryWorld.expected}'s config loading. */
+    readonly configSections?: ConfigSectionSource;
+  } = {},
+): DeliveryWorld {
   const root = realpathSync(mkdtempSync(join(tmpdir(), `ac-conformance-${fixture.agent}-`)));
   const home = join(root, 'home');
   const repo = join(root, 'repo');
@@ -315,6 +322,7 @@ export function createDeliveryWorld(fixture: DeliveryFixture): DeliveryWorld {
         // A cache of its own: the route must load (and validate) the config files by itself, never
         // through entries the reference call left behind.
         env: { ...scenario.env, XDG_CACHE_HOME: join(root, 'reference-cache') },
+        ...(options.configSections === undefined ? {} : { configSections: options.configSections }),
       });
     },
     useAllClearConfig() {

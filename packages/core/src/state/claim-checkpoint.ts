@@ -102,6 +102,10 @@ function granted(state: SessionState, turnId: string, now: Date, request: ClaimC
   const promptKey = arm.promptKey;
   return {
     ...next,
-    commitGate: { turnId: normalizeTurnId(turnId), ...(promptKey === undefined ? {} : { promptKey }), armedAt: now.toISOString() },
+    // The context checkpoint package's `commitGate` slot, armed at the route's request.
+    extensions: {
+      ...next.extensions,
+      commitGate: { turnId: normalizeTurnId(turnId), ...(promptKey === undefined ? {} : { promptKey }), armedAt: now.toISOString() },
+    },
   };
 }

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { lockSync } from './directory-lock.ts';
 import { describeReadFailure } from './read-regular-file.ts';
 import type { SessionState } from './session-state.ts';
-import { SessionStateSchema, emptySessionState } from './session-state.ts';
+import { SessionStateSchema, emptySessionState, migrateSessionStateJson } from './session-state.ts';
 import {
   ensurePrivateDirSync,
   isErrnoCode,
@@ -64,7 +64,7 @@ function readSessionStateSync(location: SessionStateLocation): ReadSessionStateR
   } catch {
     return { state: empty, diagnostics: [`state: ${path} is not valid JSON; starting afresh`] };
   }
-  const parsed = SessionStateSchema.safeParse(json);
+  const parsed = SessionStateSchema.safeParse(migrateSessionStateJson(json));
   if (!parsed.success) {
     return { state: empty, diagnostics: [`state: ${path} has an unexpected shape; starting afresh`] };
   }

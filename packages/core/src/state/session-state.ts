@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 // zod/mini: the same validation at a fraction of classic zod's load time (this runs in every hook).
 import * as z from 'zod/mini';
 import type { AgentId } from '../agent-id.ts';
-import type { ContextLevel } from '../config/config-schema.ts';
 
 /** How many turns a session state file remembers (oldest dropped first). */
 export const MAX_TURNS_KEPT = 32;
@@ -37,10 +36,13 @@ export interface SessionState {
   readonly turns: readonly TurnRecord[];
   /** ISO-8601 time of the last write. */
   readonly updatedAt?: string;
-  /** Context checkpoint bookkeeping (only written with `context.enabled`), see {@link SessionContextState}. */
-  readonly context?: SessionContextState;
-  /** The commit gate of the latest blocked turn (only written with `commitGate`), see {@link CommitGateState}. */
-  readonly commitGate?: CommitGateState;
+  /**
+   * Per-extension bookkeeping, by slot name (`context`, `commitGate`: the context checkpoint
+   * package's). Core neither types nor validates a slot: the owning package does, reading an invalid
+   * slot as absent. Files written before the slot existed had `context` and `commitGate` at the top
+   * level; {@link migrateSessionStateJson} moves them in on read, so nothing is lost.
+   */
+  readonly extensions?: Readonly<Record<string, unknown>>;
   /**
    * Digests of the last {@link MAX_DELIVERED_KEPT} checkpoint messages delivered (`deliveredMessageDigest`),
    * oldest first: readers count a plain user message as our checkpoint only when it is one of them.
@@ -59,45 +61,7 @@ export const MAX_DELIVERED_KEPT = 16;
 /** How many shown-notice digests a session state keeps (a session rarely sees more than two). */
 export const MAX_NOTICES_KEPT = 16;
 
-/**
- * What a session remembers about its context window, so a level's line is said once and a handoff is
- * written once per level (docs/context-checkpoints.md, "End of turn").
- *
- * Levels only go up within a session; when a reading comes back lower (a compaction, `/clear`), the
- * recorded levels drop to it, so climbing again announces again.
- */
-export interface SessionContextState {
-  /** Highest level whose line reached the agent (promoted from `pendingLevel` by `claimCheckpoint`). */
-  readonly announcedLevel?: ContextLevel;
-  readonly announcedAt?: string;
-  /**
-   * Level of a line that is in a message not delivered yet. `claimCheckpoint` turns it into
-   * `announcedLevel` when the block is granted; a refused claim leaves it to be said again.
-   */
-  readonly pendingLevel?: ContextLevel;
-  /** Highest level a handoff was written (or direct execution ran) at. */
-  readonly handoffLevel?: ContextLevel;
-  readonly handoffAt?: string;
-  /** Repo-relative path of that handoff, when one was written. */
-  readonly handoffPath?: string;
-}
-
-/**
- * The commit gate (seed 001, opt-in) of one turn: armed when our block of that turn is granted, and
- * used by at most one more block on a later stop of the same turn.
- */
-export interface CommitGateState {
-  /** The turn key the block was claimed under. */
-  readonly turnId: string;
-  /** Gemini: `prompt-<digest>` of the payload prompt (its stop payloads carry no turn id). */
-  readonly promptKey?: string;
-  readonly armedAt: string;
-  /** Set once the gate's one extra block was granted: every later stop of the turn passes. */
-  readonly blockedAt?: string;
-}
-
 const isoTime = z.string().check(z.refine((s) => !Number.isNaN(Date.parse(s)), 'not a date'));
-const contextLevel = z.enum(['L0', 'L1', 'L2', 'L3']);
 
 /** Loose on unknown keys (a newer version may add some), strict on the ones we rely on. */
 export const SessionStateSchema = z.looseObject({
@@ -116,27 +80,30 @@ export const SessionStateSchema = z.looseObject({
     )
     .check(z.maxLength(MAX_TURNS_KEPT * 4)),
   updatedAt: z.optional(isoTime),
-  context: z.optional(
-    z.looseObject({
-      announcedLevel: z.optional(contextLevel),
-      announcedAt: z.optional(isoTime),
-      pendingLevel: z.optional(contextLevel),
-      handoffLevel: z.optional(contextLevel),
-      handoffAt: z.optional(isoTime),
-      handoffPath: z.optional(z.string()),
-    }),
-  ),
   delivered: z.optional(z.array(z.string().check(z.maxLength(80))).check(z.maxLength(MAX_DELIVERED_KEPT * 4))),
   noticesShown: z.optional(z.array(z.string().check(z.maxLength(80))).check(z.maxLength(MAX_NOTICES_KEPT * 4))),
-  commitGate: z.optional(
-    z.looseObject({
-      turnId: z.string().check(z.minLength(1)),
-      promptKey: z.optional(z.string()),
-      armedAt: isoTime,
-      blockedAt: z.optional(isoTime),
-    }),
-  ),
+  extensions: z.optional(z.record(z.string(), z.unknown())),
 });
+
+/** Top-level fields of older state files that now live in {@link SessionState.extensions}, by slot. */
+const LEGACY_SLOTS = ['context', 'commitGate'] as const;
+
+/**
+ * A parsed state file with the legacy top-level `context` and `commitGate` moved into `extensions`
+ * (a slot already there wins). Anything that is not a plain object is returned as is (the schema
+ * then rejects it). The input is left alone.
+ */
+export function migrateSessionStateJson(json: unknown): unknown {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return json;
+  const record = json as Record<string, unknown>;
+  if (!LEGACY_SLOTS.some((key) => Object.hasOwn(record, key))) return json;
+  const { context, commitGate, ...rest } = record;
+  const extensions = rest['extensions'];
+  const slots: Record<string, unknown> = typeof extensions === 'object' && extensions !== null && !Array.isArray(extensions) ? { ...extensions } : {};
+  if (context !== undefined && !Object.hasOwn(slots, 'context')) slots['context'] = context;
+  if (commitGate !== undefined && !Object.hasOwn(slots, 'commitGate')) slots['commitGate'] = commitGate;
+  return { ...rest, extensions: slots };
+}
 
 /** A state with no history, for a session seen for the first time (or whose file was unreadable). */
 export function emptySessionState(agent: AgentId, sessionId: string): SessionState {

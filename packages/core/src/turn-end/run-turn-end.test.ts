@@ -12,6 +12,27 @@ import type { ReadTurnRequest, TranscriptReader } from '../transcript/transcript
 import { previewTurnEnd, runTurnEnd } from './run-turn-end.ts';
 import type { TurnEndEvent } from './turn-end-event.ts';
 import type { TurnEndExtension } from './turn-end-extension.ts';
+import { z } from 'zod';
+import { classify } from '../config/config-schema.ts';
+import { configSectionSource } from '../config/config-section.ts';
+import { defineConfigSection } from '../config/define-config-section.ts';
+
+/**
+ * A `runTests` section registered by these tests, as the context checkpoint package registers its
+ * own (core never imports it): two privileged keys, so an untrusted project file setting them gets a
+ * notice.
+ */
+const RUN_TESTS_SECTION = defineConfigSection<unknown>({
+  id: 'runTests',
+  schemas: {
+    runTests: classify(z.strictObject({ enabled: z.boolean().optional(), command: z.string().optional() }), {
+      enabled: { privileged: 'turns on a command run by the hook' },
+      command: { privileged: 'a shell command the hook runs' },
+    }),
+  },
+  defaults: undefined,
+  resolve: (layers) => ({ value: layers.at(-1)?.['runTests'] }),
+});
 
 // The turn-end pipeline end to end on real parts: a real git repository with a real project config
 // file, a real state directory, a transcript file on disk read by a reader that parses it on every
@@ -328,7 +349,7 @@ describe('runTurnEnd: notices for the user', () => {
   it('an untrusted privileged key: a config-untrusted notice naming the key and `trust`; the rest of the file applies', async () => {
     const w = world({ ...PROJECT_CONFIG, runTests: { enabled: true, command: 'make test' } });
     actionableTurn(w);
-    const decision = await runTurnEnd(event(w));
+    const decision = await runTurnEnd(event(w, { configSections: configSectionSource([RUN_TESTS_SECTION]) }));
     expect(decision).toMatchObject({ kind: 'block', mode: 'actionable' });
     expect(decision.notices).toEqual([
       { kind: 'config-untrusted', text: expect.stringMatching(/runTests\.enabled, runTests\.command are ignored\. .*`agent-checkpoint-hook trust`/) },

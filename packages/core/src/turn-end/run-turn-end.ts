@@ -91,6 +91,7 @@ async function evaluate(event: TurnEndEvent, mode: Mode): Promise<Evaluated> {
     cwd: event.cwd,
     env: event.env,
     ...(event.unusableConfigPath === undefined ? {} : { unusablePath: event.unusableConfigPath }),
+    ...(event.configSections === undefined ? {} : { sections: event.configSections }),
   });
   lap('config');
   if (loadedConfig.kind === 'unusable') {

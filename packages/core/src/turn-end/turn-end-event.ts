@@ -1,3 +1,4 @@
+import type { ConfigSectionSource } from '../config/config-section.ts';
 import type { AgentId } from '../agent-id.ts';
 import type { ResolvedConfig } from '../config/config-schema.ts';
 import type { OffSwitchState } from '../state/off-switches.ts';
@@ -89,5 +90,11 @@ export interface TurnEndEvent {
   /** The state directory (`resolveStateDir`): session state, switches, lock. */
   readonly stateDir: string;
   readonly extensions: TurnEndExtensions;
+  /**
+   * The config sections the extensions read (`config-section.ts`), from the extensions' package
+   * manifest: loaded only when a configuration file sets one of their keys. Without it such a key is
+   * an unknown key and the file is ignored.
+   */
+  readonly configSections?: ConfigSectionSource;
   readonly log?: TurnEndLog;
 }

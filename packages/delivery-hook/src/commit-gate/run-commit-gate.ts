@@ -3,6 +3,7 @@ import { loadConfig, type ResolvedConfig, type SessionStateLocation } from '@age
 import type { HookEvent } from '../hook-event.ts';
 import { pass, type HookRun, type HookRunContext } from '../run-hook.ts';
 import { clearCommitGate, promptKeyOf } from './commit-gate-marker.ts';
+import { contextCheckpointSections } from '@agent-checkpoint/context-checkpoint/load';
 
 /**
  * The hook route's glue of the commit gate (the decision is the context package's
@@ -27,7 +28,7 @@ export async function runCommitGate(
     turn: { turnId: turnKey ?? event.hint.turnId, promptKey: promptKeyOf(event) },
     cwd: context.cwd,
     env: context.env,
-    config: config ?? (async () => (await loadConfig({ cwd: context.cwd, env: context.env })).config),
+    config: config ?? (async () => (await loadConfig({ cwd: context.cwd, env: context.env, sections: contextCheckpointSections })).config),
     deadlineAt: context.deadlineAt,
     now: context.now(),
     log: context.log,

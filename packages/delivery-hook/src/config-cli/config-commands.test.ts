@@ -6,6 +6,7 @@ import { loadConfig } from '@agent-checkpoint/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHookSandbox, type HookSandbox } from '../test-support/hook-sandbox.ts';
 import { runHookBundle } from '../test-support/run-hook-bundle.ts';
+import { contextCheckpointSections, runTestsConfigOf } from '@agent-checkpoint/context-checkpoint/load';
 
 // init, config and presets through the built bin, in temp git repositories and temp HOMEs.
 
@@ -47,15 +48,15 @@ describe('init', () => {
 
     // Valid as written, and with every example uncommented (trusted, so runTests applies too).
     const env = { ...sandbox.env };
-    const asWritten = await loadConfig({ cwd: repo, env, cacheDir: false });
+    const asWritten = await loadConfig({ cwd: repo, env, cacheDir: false, sections: contextCheckpointSections });
     expect(asWritten.diagnostics).toEqual([]);
     writeFileSync(PROJECT_FILE(), uncommentExamples(text));
     expect(readFileSync(PROJECT_FILE(), 'utf8')).toContain('\n  "runTests"');
     expect((await run(['trust'])).code).toBe(0);
-    const uncommented = await loadConfig({ cwd: repo, env, cacheDir: false });
+    const uncommented = await loadConfig({ cwd: repo, env, cacheDir: false, sections: contextCheckpointSections });
     expect(uncommented.diagnostics).toEqual([]);
     expect(uncommented.config.categories.map((c) => c.id)).toContain('migrations');
-    expect(uncommented.config.runTests?.command).toBe('npm test');
+    expect(runTestsConfigOf(uncommented.config)?.command).toBe('npm test');
   });
 
   it('points $schema at the installed package when the project has it', async () => {

@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
-import { forTerminal, jsonForTerminal, loadConfig, resolveConfig, type ConfigSource, type ResolvedConfig } from '@agent-checkpoint/core';
+import { forTerminal, jsonForTerminal, loadConfig, resolveConfig, type ConfigSection, type ConfigSource, type ResolvedConfig } from '@agent-checkpoint/core';
 import { EXIT_OK, EXIT_USAGE, parseCommandArgs } from '@agent-checkpoint/setup-kit';
 import type { SetupContext } from './setup-context.ts';
+import { contextCheckpointSections } from '@agent-checkpoint/context-checkpoint/load';
 
 export const CONFIG_USAGE = `Usage:
   agent-checkpoint-hook config [--cwd DIR] [--json]
@@ -34,8 +35,8 @@ export async function runConfigCommand(args: readonly string[], context: SetupCo
     return EXIT_OK;
   }
   const cwd = resolve(context.cwd, parsed.values.cwd ?? '.');
-  const loaded = await loadConfig({ cwd, env: context.env });
-  const origins = valueOrigins(loaded.config, loaded.layers ?? []);
+  const loaded = await loadConfig({ cwd, env: context.env, sections: contextCheckpointSections });
+  const origins = valueOrigins(loaded.config, loaded.layers ?? [], loaded.sections ?? []);
   const untrusted = loaded.untrusted === undefined ? null : { path: loaded.untrusted.path, state: loaded.untrusted.state, ignoredKeys: loaded.untrusted.ignoredKeys };
   if (parsed.values.json === true) {
     const report = { projectRoot: loaded.projectRoot, sources: loaded.config.sources, config: loaded.config, origins: Object.fromEntries([...origins].map(([path, o]) => [path, describeOrigin(o)])), untrusted, diagnostics: loaded.diagnostics };
@@ -80,7 +81,11 @@ export function describeOrigin(source: ConfigSource): string {
  * last layer after which its value changed (a value no layer changed is a default). Leaves are
  * scalars and lists, except that `categories`, `followUps` and `errorPatterns` are keyed by id.
  */
-export function valueOrigins(config: ResolvedConfig, given: readonly { readonly config: unknown; readonly source: ConfigSource }[]): Map<string, ConfigSource> {
+export function valueOrigins(
+  config: ResolvedConfig,
+  given: readonly { readonly config: unknown; readonly source: ConfigSource }[],
+  sections: readonly ConfigSection[] = [],
+): Map<string, ConfigSource> {
   const origins = new Map<string, ConfigSource>();
   // A file's `extends` applies its presets just before the file: a layer of its own here, so values
   // they set are not credited to the file.
@@ -91,7 +96,7 @@ export function valueOrigins(config: ResolvedConfig, given: readonly { readonly 
   });
   let previous = new Map(leaves(resolveConfig([])).map(([path, value]) => [path, JSON.stringify(value)]));
   for (let i = 0; i < layers.length; i++) {
-    const merged = resolveConfig(layers.slice(0, i + 1) as Parameters<typeof resolveConfig>[0]);
+    const merged = resolveConfig(layers.slice(0, i + 1) as Parameters<typeof resolveConfig>[0], sections);
     const current = new Map(leaves(merged).map(([path, value]) => [path, JSON.stringify(value)]));
     for (const [path, text] of current) if (path !== 'sources' && previous.get(path) !== text) origins.set(path, layers[i]!.source);
     previous = current;

@@ -21,6 +21,7 @@ import { defaultHookProgram, type HookProgram } from '../install/hook-command.ts
 import { loadTranscriptReader } from '../load-transcript-reader.ts';
 import { checkAgentHooks } from './check-agent-hooks.ts';
 import { checkCodeCache } from './check-code-cache.ts';
+import { contextCheckpointSections } from '@agent-checkpoint/context-checkpoint/load';
 
 export interface DoctorCommandContext {
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -120,7 +121,7 @@ export async function runDoctorCommand(args: readonly string[], context: DoctorC
 }
 
 async function checkConfig(cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<DoctorFinding[]> {
-  const loaded = await loadConfig({ cwd, env, cacheDir: false });
+  const loaded = await loadConfig({ cwd, env, cacheDir: false, sections: contextCheckpointSections });
   const sources = loaded.config.sources.map(describeSource);
   const findings: DoctorFinding[] = [];
   // The trust line is a finding of its own below, not "a file is ignored because of errors".
@@ -174,7 +175,7 @@ async function checkTranscript(agent: AgentId, cwd: string, env: Readonly<Record
   const path = await findLatestTranscript(agent, cwd, env);
   if (path === undefined) return { id: `${agent}.transcript`, status: 'info', title: `${title}: no session transcript for ${cwd} yet` };
   const reader = await loadTranscriptReader(agent);
-  const loaded = await loadConfig({ cwd, env });
+  const loaded = await loadConfig({ cwd, env, sections: contextCheckpointSections });
   const timeline = await reader.readTurn({ transcriptPath: path, checkpointPrefix: loaded.config.messages.prefix, checkpointMessages: loaded.config.messages, maxBytes: loaded.config.transcriptMaxBytes, flushWaitMs: 0, signal: AbortSignal.timeout(10_000) });
   const notes = timeline.diagnostics.map((d) => `${d.level} ${d.code}: ${d.message}`);
   const read = timeline.readStats === undefined ? '' : `, read ${timeline.readStats.bytesRead} of ${timeline.readStats.fileBytes} bytes`;

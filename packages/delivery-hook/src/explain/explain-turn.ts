@@ -21,7 +21,7 @@ import {
 } from '@agent-checkpoint/core';
 import { loadTranscriptReader } from '../load-transcript-reader.ts';
 import { findLatestTranscript, sessionIdOfTranscript } from './find-latest-transcript.ts';
-import { loadTurnEndExtensions } from '@agent-checkpoint/context-checkpoint/load';
+import { contextCheckpointSections, loadTurnEndExtensions } from '@agent-checkpoint/context-checkpoint/load';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -158,6 +158,7 @@ export async function explainTurn(request: ExplainRequest): Promise<ExplainRepor
     stateDir: resolveStateDir({ env }),
     // The hook's extensions, named so the report can say they were not run (they may write).
     extensions: loadTurnEndExtensions,
+    configSections: contextCheckpointSections,
   });
   const decided = preview.decision;
   const loadedConfig = decided.config;

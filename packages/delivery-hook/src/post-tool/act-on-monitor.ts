@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { executeCheckpoint, failuresFromObservations, writeHandoff, type HandoffTrigger } from '@agent-checkpoint/context-checkpoint';
-import { contextCheckpointConfigOf, getCheckpoint, loadConfig, type ResolvedConfig } from '@agent-checkpoint/core';
+import { contextCheckpointConfigOf, contextCheckpointSections } from '@agent-checkpoint/context-checkpoint/load';
+import { getCheckpoint, loadConfig, type ResolvedConfig } from '@agent-checkpoint/core';
 import { forModelText } from '@agent-checkpoint/core/hot-path';
 import { loadTranscriptReader } from '../load-transcript-reader.ts';
 import type { MonitorActRequest, MonitorActResult } from './run-post-tool.ts';
@@ -22,7 +23,7 @@ const RESERVE_MS = 500;
 export async function actOnMonitor(request: MonitorActRequest): Promise<MonitorActResult> {
   const warnings: string[] = [];
   const { action } = request;
-  const loaded = await loadConfig({ cwd: request.cwd, env: request.env });
+  const loaded = await loadConfig({ cwd: request.cwd, env: request.env, sections: contextCheckpointSections });
   for (const note of loaded.diagnostics) warnings.push(`post-tool: config: ${note}`);
   const cc = contextCheckpointConfigOf(loaded.config);
   if (!loaded.config.enabled || !cc.context.enabled) return { code: 'disabled', detail: 'disabled by the validated configuration', warnings };
@@ -118,8 +119,9 @@ function join(alert: string | undefined, ask: string): string {
 
 /** The configuration with the turn-end opt-ins off (the pipeline then only reads). */
 function withoutOptIns(config: ResolvedConfig): ResolvedConfig {
-  const { runTests: _tests, ...rest } = config;
-  return config.context ? { ...rest, context: { ...config.context, enabled: false } } : rest;
+  const { runTests: _tests, ...sections } = config.sections ?? {};
+  const cc = contextCheckpointConfigOf(config);
+  return { ...config, sections: { ...sections, context: { ...cc, context: { ...cc.context, enabled: false } } } };
 }
 
 /** A FIFO or device transcript would block the read. */

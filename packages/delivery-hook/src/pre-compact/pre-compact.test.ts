@@ -8,6 +8,7 @@ import { CLAUDE_FIXTURE, CODEX_FIXTURE, GEMINI_FIXTURE } from '../test-support/d
 import { FIXTURES_DIR } from '../test-support/recorded-payloads.ts';
 import { runHookBundle } from '../test-support/run-hook-bundle.ts';
 import { trustProjectConfig } from '../test-support/trust-project-config.ts';
+import { sessionContextOf } from '@agent-checkpoint/context-checkpoint';
 
 // `agent-checkpoint-hook pre-compact <agent>` as a real process, on real repositories and the
 // derived L2 transcripts (fixtures/context-levels/README.md).
@@ -72,7 +73,7 @@ describe('pre-compact', () => {
     for (const file of Object.keys(base.changedFiles)) expect(handoff).toContain(file);
     // The session remembers it (status lines show it).
     const { state } = await readSessionState({ stateDir: world.stateDir, agent, sessionId: base.sessionId });
-    expect(state.context?.handoffPath).toBe(`.agent-checkpoint/handoffs/${name}`);
+    expect(sessionContextOf(state)?.handoffPath).toBe(`.agent-checkpoint/handoffs/${name}`);
   });
 
   it('does nothing without handoff.enabled, or when switched off', async () => {

@@ -1,10 +1,11 @@
 import { stat } from 'node:fs/promises';
 import { writePreCompactHandoff } from '@agent-checkpoint/context-checkpoint';
-import { contextCheckpointConfigOf, getCheckpoint, loadConfig, readOffSwitch, type ResolvedConfig } from '@agent-checkpoint/core';
+import { getCheckpoint, loadConfig, readOffSwitch, type ResolvedConfig } from '@agent-checkpoint/core';
 import type { AuxHookContext, AuxHookResult } from '../aux-hook/run-aux-hook.ts';
 import { readContextHookPayload } from '../aux-hook/read-context-hook-payload.ts';
 import { loadTranscriptReader } from '../load-transcript-reader.ts';
 import { chooseRunCwd } from '../run-cwd.ts';
+import { contextCheckpointConfigOf, contextCheckpointSections } from '@agent-checkpoint/context-checkpoint/load';
 
 /** The compaction events this handler accepts (Gemini calls it PreCompress). */
 const EVENTS = new Set(['PreCompact', 'PreCompress']);
@@ -40,7 +41,7 @@ export async function runPreCompact(text: string, context: AuxHookContext): Prom
   for (const note of off.diagnostics) context.log.warn(note);
   if (off.off) return pass('switched-off', `checkpoints are off (${off.source})`);
 
-  const loaded = await loadConfig({ cwd, env: context.env });
+  const loaded = await loadConfig({ cwd, env: context.env, sections: contextCheckpointSections });
   for (const note of loaded.diagnostics) context.log.warn(`config: ${note}`);
   if (!loaded.config.enabled) return pass('disabled', '"enabled": false');
   const cc = contextCheckpointConfigOf(loaded.config);
@@ -85,8 +86,9 @@ export async function runPreCompact(text: string, context: AuxHookContext): Prom
 
 /** The configuration with the turn-end opt-ins off (the pipeline then only reads). */
 function withoutOptIns(config: ResolvedConfig): ResolvedConfig {
-  const { runTests: _tests, ...rest } = config;
-  return config.context ? { ...rest, context: { ...config.context, enabled: false } } : rest;
+  const { runTests: _tests, ...sections } = config.sections ?? {};
+  const cc = contextCheckpointConfigOf(config);
+  return { ...config, sections: { ...sections, context: { ...cc, context: { ...cc.context, enabled: false } } } };
 }
 
 /** A FIFO or device transcript would block the tail read: such paths are dropped (a missing file is kept). */

@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
 import { latestHandoff, renderResumePrompt } from '@agent-checkpoint/context-checkpoint';
-import { contextCheckpointConfigOf, findProjectRoot, loadConfig } from '@agent-checkpoint/core';
+import { findProjectRoot, loadConfig } from '@agent-checkpoint/core';
 import { STDERR_PREFIX } from '../debug-log.ts';
 import { chooseCommandCwd, currentDirectory } from '../run-cwd.ts';
+import { contextCheckpointConfigOf, contextCheckpointSections } from '@agent-checkpoint/context-checkpoint/load';
 
 /** Default age limit of the handoff a loop runner resumes from. */
 const DEFAULT_MAX_AGE_HOURS = 24;
@@ -37,7 +38,7 @@ export async function runResumePrompt(args: readonly string[], write: (text: str
       if (!Number.isFinite(n) || n <= 0) throw new Error(`--max-age-hours needs a positive number, got ${JSON.stringify(hours)}`);
       maxAgeHours = n;
     }
-    const { config, diagnostics } = await loadConfig({ cwd, env: process.env });
+    const { config, diagnostics } = await loadConfig({ cwd, env: process.env, sections: contextCheckpointSections });
     for (const note of diagnostics) process.stderr.write(`${STDERR_PREFIX} config: ${note}\n`);
     const { handoff } = contextCheckpointConfigOf(config);
     const latest = await latestHandoff(findProjectRoot(cwd), { dir: handoff.dir, now: new Date(), maxAgeMs: maxAgeHours * 3_600_000 });

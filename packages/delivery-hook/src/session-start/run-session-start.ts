@@ -1,9 +1,10 @@
 import { claimResumeHandoff } from '@agent-checkpoint/context-checkpoint';
-import { contextCheckpointConfigOf, findProjectRoot, loadConfig, readOffSwitch } from '@agent-checkpoint/core';
+import { findProjectRoot, loadConfig, readOffSwitch } from '@agent-checkpoint/core';
 import type { AuxHookContext, AuxHookResult } from '../aux-hook/run-aux-hook.ts';
 import { readContextHookPayload } from '../aux-hook/read-context-hook-payload.ts';
 import { encodeSessionStart } from './encode-session-start.ts';
 import { chooseRunCwd } from '../run-cwd.ts';
+import { contextCheckpointConfigOf, contextCheckpointSections } from '@agent-checkpoint/context-checkpoint/load';
 
 /**
  * `agent-checkpoint-hook session-start <agent>`: when a recent handoff exists that no session has
@@ -34,7 +35,7 @@ export async function runSessionStart(text: string, context: AuxHookContext): Pr
   for (const note of off.diagnostics) context.log.warn(note);
   if (off.off) return { output: '', code: 'switched-off', detail: `checkpoints are off (${off.source})` };
 
-  const loaded = await loadConfig({ cwd, env: context.env });
+  const loaded = await loadConfig({ cwd, env: context.env, sections: contextCheckpointSections });
   for (const note of loaded.diagnostics) context.log.warn(`config: ${note}`);
   if (!loaded.config.enabled) return { output: '', code: 'disabled', detail: '"enabled": false' };
   const { handoff } = contextCheckpointConfigOf(loaded.config);

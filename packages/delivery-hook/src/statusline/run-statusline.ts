@@ -1,10 +1,11 @@
-import { readContextLevel, type ContextReading } from '@agent-checkpoint/context-checkpoint';
-import { contextCheckpointConfigOf, loadConfig, readOffSwitch, readSessionState, resolveStateDir, type TokenUsage } from '@agent-checkpoint/core';
+import { readContextLevel, sessionContextOf, type ContextReading } from '@agent-checkpoint/context-checkpoint';
+import { loadConfig, readOffSwitch, readSessionState, resolveStateDir, type TokenUsage } from '@agent-checkpoint/core';
 import { readStdin } from '../read-stdin.ts';
 import { readStatuslineInput, type StatuslineInput } from './read-statusline-input.ts';
 import { readTranscriptUsage } from './read-transcript-usage.ts';
 import { chooseRunCwd, currentDirectory } from '../run-cwd.ts';
 import { renderStatusline, type CheckpointStatus } from './render-statusline.ts';
+import { contextCheckpointConfigOf, contextCheckpointSections } from '@agent-checkpoint/context-checkpoint/load';
 
 /** Longest wait for Claude's JSON on stdin. */
 const STDIN_TIMEOUT_MS = 1000;
@@ -42,7 +43,7 @@ export async function statuslineFor(
   const where = chooseRunCwd(input.cwd, processCwd);
   if (where.kind === 'none') throw new Error(where.detail);
   const cwd = where.cwd;
-  const { config } = await loadConfig({ cwd, env });
+  const { config } = await loadConfig({ cwd, env, sections: contextCheckpointSections });
   const cc = contextCheckpointConfigOf(config);
   const reading = readingOf(input, cc.context.windowTokens, cc.context.thresholds);
   return renderStatusline(reading, await checkpointStatus(input, env, config.enabled));
@@ -76,7 +77,7 @@ async function checkpointStatus(input: StatuslineInput, env: Readonly<Record<str
   if (off.off) return { kind: 'off' };
   if (input.sessionId === undefined) return { kind: 'ready' };
   const { state } = await readSessionState({ stateDir, agent: 'claude', sessionId: input.sessionId });
-  const handoffAt = time(state.context?.handoffAt);
+  const handoffAt = time(sessionContextOf(state)?.handoffAt);
   const lastAt = time(state.lastCheckpointAt);
   if (handoffAt !== undefined && (lastAt === undefined || handoffAt >= lastAt)) return { kind: 'handoff', at: handoffAt };
   if (lastAt !== undefined) return { kind: 'last', at: lastAt };

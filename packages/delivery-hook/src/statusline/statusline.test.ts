@@ -9,6 +9,7 @@ import { runHookBundle } from '../test-support/run-hook-bundle.ts';
 import { readStatuslineInput } from './read-statusline-input.ts';
 import { renderContextPart, renderStatusline } from './render-statusline.ts';
 import { statuslineFor } from './run-statusline.ts';
+import { withSessionContext } from '@agent-checkpoint/context-checkpoint';
 
 let sandbox: HookSandbox | undefined;
 afterEach(() => {
@@ -92,7 +93,7 @@ describe('statuslineFor', () => {
     const at = (h: number, m: number) => new Date(2026, 0, 7, h, m).toISOString();
     await updateSessionState(location, (st) => ({ state: { ...st, lastCheckpointAt: at(13, 58) }, value: undefined }));
     expect(await statuslineFor(readStatuslineInput(json), s.env, s.root)).toBe('[CTX: █████░░░░░ 50%] [CKPT: last 13:58]');
-    await updateSessionState(location, (st) => ({ state: { ...st, context: { handoffAt: at(14, 5), handoffPath: 'h.md' } }, value: undefined }));
+    await updateSessionState(location, (st) => ({ state: withSessionContext(st, { handoffAt: at(14, 5), handoffPath: 'h.md' }), value: undefined }));
     expect(await statuslineFor(readStatuslineInput(json), s.env, s.root)).toBe('[CTX: █████░░░░░ 50%] [CKPT: handoff 14:05]');
     await setOffSwitch({ stateDir: s.stateDir, scope: { kind: 'session', sessionId: 'sess-1' }, off: true });
     expect(await statuslineFor(readStatuslineInput(json), s.env, s.root)).toBe('[CTX: █████░░░░░ 50%] [CKPT: off]');

@@ -16,6 +16,7 @@ import {
   trustStorePath,
 } from '@agent-checkpoint/core';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, parseCommandArgs } from '@agent-checkpoint/setup-kit';
+import { contextCheckpointSections } from '@agent-checkpoint/context-checkpoint/load';
 
 export interface TrustCommandContext {
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -74,7 +75,7 @@ function targetPath(path: string): string {
 }
 
 async function trust(stateDir: string, path: string, context: TrustCommandContext): Promise<number> {
-  const file = await inspectConfigFile(path);
+  const file = await inspectConfigFile(path, { sections: contextCheckpointSections });
   switch (file.kind) {
     case 'missing':
       context.writeError(`agent-checkpoint: ${terminal(path)}: no such file; nothing to trust\n`);

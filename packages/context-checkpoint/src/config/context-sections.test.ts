@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigFileSchema } from './config-schema.ts';
-import {
-  contextCheckpointConfigOf,
-  DEFAULT_CONTEXT_CONFIG,
-  DEFAULT_DIRECT_EXECUTION_CONFIG,
-  DEFAULT_HANDOFF_CONFIG,
-  resolveContextCheckpointConfig,
-} from './resolve-context-checkpoint-config.ts';
+import { resolveConfig, type ConfigFile } from '@agent-checkpoint/core';
+import { configFileSchemaWith } from '@agent-checkpoint/core/config-section';
+import { contextCheckpointConfigOf, DEFAULT_CONTEXT_CONFIG, DEFAULT_DIRECT_EXECUTION_CONFIG, DEFAULT_HANDOFF_CONFIG } from './context-config.ts';
+import { CONTEXT_SECTION, resolveContextCheckpointConfig } from './context-sections.ts';
+
+const ConfigFileSchema = configFileSchemaWith([CONTEXT_SECTION]);
 
 describe('the configuration schema accepts the new objects', () => {
   it('validates a full example and rejects typos and bad values', () => {
@@ -65,5 +63,29 @@ describe('resolveContextCheckpointConfig', () => {
 
   it('contextCheckpointConfigOf supplies defaults for a ResolvedConfig that has none', () => {
     expect(contextCheckpointConfigOf({})).toEqual({ context: DEFAULT_CONTEXT_CONFIG, handoff: DEFAULT_HANDOFF_CONFIG, directExecution: DEFAULT_DIRECT_EXECUTION_CONFIG });
+  });
+});
+
+describe('resolveConfig: context checkpoint settings', () => {
+  const project = (config: ConfigFile) => ({ config, source: { kind: 'project-file', name: '/repo/.agent-checkpoint.json' } as const });
+
+  it('leaves them unset (defaults, all off) when no layer mentions them', () => {
+    const resolved = resolveConfig([project({})], [CONTEXT_SECTION]);
+    expect(resolved.sections).toEqual({});
+    expect(contextCheckpointConfigOf(resolved).context.enabled).toBe(false);
+  });
+
+  it('merges context, handoff and directExecution across layers so a file setting takes effect', () => {
+    const resolved = resolveConfig([
+      { config: { context: { enabled: true, thresholds: { l1: 60 } } } as ConfigFile, source: { kind: 'user-file', name: '~/.config/agent-checkpoint/config.json' } },
+      project({ context: { windowTokens: 100000 }, handoff: { enabled: true }, directExecution: { enabled: true, push: false } } as ConfigFile),
+    ], [CONTEXT_SECTION]);
+    const cc = contextCheckpointConfigOf(resolved);
+    expect(cc.context.enabled).toBe(true);
+    expect(cc.context.windowTokens).toBe(100000);
+    expect(cc.context.thresholds).toEqual({ l1: 60, l2: 85, l3: 95 });
+    expect(cc.handoff.enabled).toBe(true);
+    expect(cc.directExecution.enabled).toBe(true);
+    expect(cc.directExecution.push).toBe(false);
   });
 });

@@ -1,0 +1,158 @@
+import type { ContextLevel, ResolvedConfig } from '@agent-checkpoint/core';
+import { SECTION_KEYS } from './section-keys.ts';
+
+/**
+ * The resolved settings of this package's config sections (`context-sections.ts` defines and resolves
+ * them), their defaults — defined here once — and the typed accessors the package reads them with.
+ * No zod and no section module here: a configuration that sets none of the keys never resolves the
+ * sections, and the accessors then return these defaults.
+ */
+
+/** `runTests` after defaults; only present when enabled with a command. */
+export interface ResolvedRunTestsConfig {
+  readonly command: string;
+  readonly timeoutMs: number;
+  /** Undefined: any changed file that is not documentation triggers the run. */
+  readonly when?: readonly string[];
+}
+
+/** `commitGate` after defaults; only present when enabled. */
+export interface ResolvedCommitGateConfig {
+  /** Undefined: every file that is not documentation is gated. */
+  readonly when?: readonly string[];
+}
+
+/** Context monitoring after defaults. Thresholds are percentages with `l1 < l2 < l3`. */
+export interface ResolvedContextConfig {
+  readonly enabled: boolean;
+  /** Overrides the window from the transcript and the model table. */
+  readonly windowTokens?: number;
+  readonly thresholds: { readonly l1: number; readonly l2: number; readonly l3: number };
+  readonly messages: { readonly l1: string; readonly l2: string; readonly l3: string };
+}
+
+/** Handoff settings after defaults. */
+export interface ResolvedHandoffConfig {
+  readonly enabled: boolean;
+  /** The level at (or above) which a handoff is written or requested. */
+  readonly atLevel: Exclude<ContextLevel, 'L0'>;
+  /** Repo-relative directory of handoff documents. */
+  readonly dir: string;
+  readonly planFile?: string;
+}
+
+/** Direct execution settings after defaults. */
+export interface ResolvedDirectExecutionConfig {
+  readonly enabled: boolean;
+  /** Repo-relative memory file; undefined means the agent's own (CLAUDE.md, AGENTS.md, GEMINI.md). */
+  readonly memoryFile?: string;
+  readonly commit: boolean;
+  readonly includeTrackedChanges: boolean;
+  readonly push: boolean;
+  readonly remote: string;
+  readonly noVerify: boolean;
+  readonly commitMessage: string;
+  readonly logFile?: string;
+  readonly timeoutMs: number;
+}
+
+/** Default threshold percentages (seed 004: L1 70 %, L2 85 %, L3 95 %). */
+export const DEFAULT_CONTEXT_THRESHOLDS = { l1: 70, l2: 85, l3: 95 } as const;
+
+/**
+ * Default message lines. Plain text (no emoji): they end up inside the agent's context and in logs.
+ * Placeholders: `{percent}`, `{level}`, `{tokens}`, `{window}`, `{remaining}`.
+ */
+export const DEFAULT_CONTEXT_MESSAGES = {
+  l1: 'Context is at {percent}% ({level}). Finish the current task before starting new work; write a handoff if the next task will not fit.',
+  l2: 'Context is at {percent}% ({level}). Finish the current edit, then write a handoff (what was done, files in progress, failing commands, next steps) before continuing.',
+  l3: 'Context is at {percent}% ({level}). Stop and hand off now: record work in progress and next steps before the context is compacted.',
+} as const;
+
+/** Default handoff directory, relative to the repository root. */
+export const DEFAULT_HANDOFF_DIR = '.agent-checkpoint/handoffs';
+
+/** Default WIP commit message (first line is the subject). */
+export const DEFAULT_COMMIT_MESSAGE = 'checkpoint: WIP at {trigger}\n\nAutomatic checkpoint by agent-checkpoint ({agent}).\nHandoff: {handoff}\n';
+
+export const DEFAULT_CONTEXT_CONFIG: ResolvedContextConfig = {
+  enabled: false,
+  thresholds: DEFAULT_CONTEXT_THRESHOLDS,
+  messages: DEFAULT_CONTEXT_MESSAGES,
+};
+
+export const DEFAULT_HANDOFF_CONFIG: ResolvedHandoffConfig = {
+  enabled: false,
+  atLevel: 'L2',
+  dir: DEFAULT_HANDOFF_DIR,
+};
+
+export const DEFAULT_DIRECT_EXECUTION_CONFIG: ResolvedDirectExecutionConfig = {
+  enabled: false,
+  commit: true,
+  includeTrackedChanges: false,
+  push: false,
+  remote: 'origin',
+  noVerify: false,
+  commitMessage: DEFAULT_COMMIT_MESSAGE,
+  timeoutMs: 30_000,
+};
+
+/** The three settings objects, fully defaulted. */
+export interface ContextCheckpointConfig {
+  readonly context: ResolvedContextConfig;
+  readonly handoff: ResolvedHandoffConfig;
+  readonly directExecution: ResolvedDirectExecutionConfig;
+}
+
+/** Default time limit of the hook's test run. */
+export const DEFAULT_RUN_TESTS_TIMEOUT_MS = 60_000;
+
+/** The `context` section's value: context levels, handoffs and direct execution, resolved together. */
+const CONTEXT_DEFAULTS: ContextCheckpointConfig = {
+  context: DEFAULT_CONTEXT_CONFIG,
+  handoff: DEFAULT_HANDOFF_CONFIG,
+  directExecution: DEFAULT_DIRECT_EXECUTION_CONFIG,
+};
+
+/** Each section's value when no layer sets it; `runTests` and `commitGate` are off (undefined). */
+export const SECTION_DEFAULTS = {
+  context: CONTEXT_DEFAULTS,
+  runTests: undefined as ResolvedRunTestsConfig | undefined,
+  commitGate: undefined as ResolvedCommitGateConfig | undefined,
+} as const;
+
+/** The value type of each of this package's sections. */
+export interface SectionValues {
+  readonly context: ContextCheckpointConfig;
+  readonly runTests: ResolvedRunTestsConfig | undefined;
+  readonly commitGate: ResolvedCommitGateConfig | undefined;
+}
+
+function valueOf<K extends keyof SectionValues>(config: Pick<ResolvedConfig, 'sections'>, id: K): SectionValues[K] {
+  const value = config.sections?.[id];
+  return value === undefined ? SECTION_DEFAULTS[id] : (value as SectionValues[K]);
+}
+
+/** Context levels, handoff and direct execution settings of a resolved configuration (defaults when unset). */
+export function contextCheckpointConfigOf(config: Pick<ResolvedConfig, 'sections'>): ContextCheckpointConfig {
+  return valueOf(config, 'context');
+}
+
+/** The hook's own test run: undefined unless enabled with a command (off by default). */
+export function runTestsConfigOf(config: Pick<ResolvedConfig, 'sections'>): ResolvedRunTestsConfig | undefined {
+  return valueOf(config, 'runTests');
+}
+
+/** The uncommitted-changes gate: undefined unless enabled (off by default). */
+export function commitGateConfigOf(config: Pick<ResolvedConfig, 'sections'>): ResolvedCommitGateConfig | undefined {
+  return valueOf(config, 'commitGate');
+}
+
+/** `config` with the context section's value replaced (e.g. context levels off for one call). */
+export function withContextCheckpointConfig(config: ResolvedConfig, value: ContextCheckpointConfig): ResolvedConfig {
+  return { ...config, sections: { ...config.sections, context: value } };
+}
+
+/** Every key the package's sections claim. */
+export const ALL_SECTION_KEYS: readonly string[] = Object.values(SECTION_KEYS).flat();

@@ -1,0 +1,389 @@
+import { resolveConfig, type ConfigFile, type ConfigSource, type ResolvedConfig } from '@agent-checkpoint/core';
+import { classifyKeys, defineConfigSection, GlobSchema, type ConfigSection } from '@agent-checkpoint/core/config-section';
+import { z } from 'zod';
+import {
+  DEFAULT_CONTEXT_MESSAGES,
+  DEFAULT_CONTEXT_THRESHOLDS,
+  DEFAULT_DIRECT_EXECUTION_CONFIG,
+  DEFAULT_HANDOFF_CONFIG,
+  DEFAULT_HANDOFF_DIR,
+  DEFAULT_RUN_TESTS_TIMEOUT_MS,
+  SECTION_DEFAULTS,
+  type ContextCheckpointConfig,
+  type ResolvedCommitGateConfig,
+  type ResolvedContextConfig,
+  type ResolvedDirectExecutionConfig,
+  type ResolvedHandoffConfig,
+  type ResolvedRunTestsConfig,
+} from './context-config.ts';
+import { SECTION_KEYS, type SectionId } from './section-keys.ts';
+
+/**
+ * This package's configuration sections (`context`, `handoff`, `directExecution`, `runTests`,
+ * `commitGate`), registered with core's loader through the `./load` manifest: their schemas with
+ * the trust classification of every key (docs/configuration.md, "Trust"), and their resolvers.
+ * Loads zod: evaluated only when a configuration file sets one of {@link SECTION_KEYS}.
+ */
+
+/** Context-window thresholds in percent (see docs/context-checkpoints.md). */
+export const ContextThresholdsSchema = classifyKeys(
+  z
+    .strictObject({
+      l1: z.number().gt(0).max(100).optional().describe(`Warning level L1 starts at this percentage (default ${DEFAULT_CONTEXT_THRESHOLDS.l1}).`),
+      l2: z.number().gt(0).max(100).optional().describe(`Critical level L2 (hand off) starts at this percentage (default ${DEFAULT_CONTEXT_THRESHOLDS.l2}).`),
+      l3: z.number().gt(0).max(100).optional().describe(`Emergency level L3 starts at this percentage (default ${DEFAULT_CONTEXT_THRESHOLDS.l3}).`),
+    })
+    .describe('Context level thresholds in percent of the context window; must increase from l1 to l3.'),
+  {
+    l1: 'safe',
+    l2: 'safe',
+    l3: 'safe',
+  },
+);
+
+/** Message lines per context level. */
+export const ContextMessagesSchema = classifyKeys(
+  z
+    .strictObject({
+      l1: z.string().optional().describe('Line for L1; "{percent}", "{level}", "{tokens}", "{window}", "{remaining}" are substituted.'),
+      l2: z.string().optional().describe('Line for L2 (same placeholders).'),
+      l3: z.string().optional().describe('Line for L3 (same placeholders).'),
+    })
+    .describe('Context level message lines; "" silences a level.'),
+  {
+    l1: 'safe',
+    l2: 'safe',
+    l3: 'safe',
+  },
+);
+
+/** Context monitoring: levels from the transcript's token usage (opt-in). */
+export const ContextSchema = classifyKeys(
+  z
+    .strictObject({
+      enabled: z.boolean().optional().describe('Report context levels (default false).'),
+      windowTokens: z
+        .number()
+        .int()
+        .min(1000)
+        .optional()
+        .describe('Context window in tokens; overrides the transcript and the built-in model table.'),
+      thresholds: ContextThresholdsSchema.optional(),
+      messages: ContextMessagesSchema.optional(),
+    })
+    .describe('Context monitoring (opt-in).'),
+  {
+    enabled: 'safe',
+    windowTokens: 'safe',
+    thresholds: 'nested',
+    messages: 'nested',
+  },
+);
+
+/** Handoff documents written at a context checkpoint (opt-in). */
+export const HandoffSchema = classifyKeys(
+  z
+    .strictObject({
+      enabled: z.boolean().optional().describe('Write or request handoff documents (default false).'),
+      atLevel: z.enum(['L1', 'L2', 'L3']).optional().describe(`Context level that triggers a handoff (default "${DEFAULT_HANDOFF_CONFIG.atLevel}").`),
+      dir: z.string().min(1)
+        .optional()
+        .describe(`Directory of handoff documents, relative to the repository (default "${DEFAULT_HANDOFF_CONFIG.dir}").`),
+      planFile: z.string().min(1).optional().describe('Plan file named under "Next Steps" and "Context To Reload", relative to the repository.'),
+    })
+    .describe('Handoff documents (opt-in).'),
+  {
+    enabled: 'safe',
+    atLevel: 'safe',
+    dir: { privileged: 'a directory the hook writes to' },
+    planFile: 'safe',
+  },
+);
+
+/** Direct checkpoint execution: handoff, memory-file update and WIP commit without asking the agent (opt-in). */
+export const DirectExecutionSchema = classifyKeys(
+  z
+    .strictObject({
+      enabled: z.boolean().optional().describe('Execute checkpoints directly instead of asking the agent (default false).'),
+      memoryFile: z.string().min(1)
+        .optional()
+        .describe('Memory file whose "## Last Session" section is updated (default CLAUDE.md / AGENTS.md / GEMINI.md by agent).'),
+      commit: z.boolean().optional().describe('Create a WIP commit (default true).'),
+      includeTrackedChanges: z
+        .boolean()
+        .optional()
+        .describe('Also commit already-changed tracked files; untracked files are never committed (default false).'),
+      push: z.boolean().optional().describe('Push the WIP commit when the remote exists (default false).'),
+      remote: z.string().min(1).optional().describe(`Remote to push to (default "${DEFAULT_DIRECT_EXECUTION_CONFIG.remote}").`),
+      noVerify: z.boolean().optional().describe('Commit with --no-verify, skipping commit hooks (default false).'),
+      commitMessage: z.string().min(1)
+        .optional()
+        .describe('Commit message; "{trigger}", "{agent}", "{handoff}", "{branch}" are substituted.'),
+      logFile: z.string().min(1).optional().describe('File each step is appended to, relative to the repository (default none).'),
+      timeoutMs: z.number().int().min(1000).optional().describe(`Time limit of each git call (default ${DEFAULT_DIRECT_EXECUTION_CONFIG.timeoutMs}).`),
+    })
+    .describe('Direct checkpoint execution (opt-in): WIP commits are what most users do not want by default.'),
+  {
+    enabled: { privileged: 'turns on git commits and file writes by the hook, outside the agent\'s sandbox' },
+    memoryFile: { privileged: 'a file the hook writes to' },
+    commit: { privileged: 'turns on git commit, which runs the repository\'s commit hooks' },
+    includeTrackedChanges: 'safe',
+    push: { privileged: 'turns on git push (network)' },
+    remote: { privileged: 'where git push sends the commit' },
+    noVerify: { privileged: 'false runs the repository\'s commit hooks' },
+    commitMessage: 'safe',
+    logFile: { privileged: 'a file the hook appends to' },
+    timeoutMs: 'safe',
+  },
+);
+
+/** The test run inside the hook (seed 001, opt-in): see docs/context-checkpoints.md, "Opt-ins". */
+export const RunTestsSchema = classifyKeys(
+  z
+    .strictObject({
+      enabled: z.boolean().optional().describe('Run the tests inside the hook (default true when "command" is set).'),
+      command: z.string().min(1)
+        .optional()
+        .describe('Command line run with /bin/sh -c in the repository root, e.g. "pnpm test" or "pytest -x -q". It must not wait for input or watch files.'),
+      timeoutMs: z
+        .number()
+        .int()
+        .min(1000)
+        .optional()
+        .describe(
+          `Time limit; the command and its children are killed past it (default ${DEFAULT_RUN_TESTS_TIMEOUT_MS}). Keep it below the hook deadline (AGENT_CHECKPOINT_HOOK_DEADLINE_MS, default 8000) and the agent's hook timeout: the run adds its duration to every turn end.`,
+        ),
+      when: z
+        .array(GlobSchema)
+        .optional()
+        .describe('Globs: run only when a file changed this turn matches one (default: any changed file that is not documentation).'),
+    })
+    .describe('Run the tests at the end of a turn and report "Tests: N passed" or the failing output (opt-in, off by default).'),
+  {
+    enabled: { privileged: 'turns on a command run by the hook' },
+    command: { privileged: 'a shell command the hook runs outside the agent\'s sandbox' },
+    timeoutMs: 'safe',
+    when: 'safe',
+  },
+);
+
+/** The uncommitted-changes gate (seed 001, opt-in): see docs/context-checkpoints.md, "Opt-ins". */
+export const CommitGateSchema = classifyKeys(
+  z
+    .strictObject({
+      enabled: z.boolean().optional().describe('Block once more for uncommitted work (default true when this object is present).'),
+      when: z
+        .array(GlobSchema)
+        .optional()
+        .describe('Globs of gated files (default: every file that is not documentation).'),
+    })
+    .describe(
+      'After a checkpoint blocked a turn, block the next stop of that turn once more while gated files are uncommitted (opt-in, off by default; hook route only).',
+    ),
+  {
+    enabled: 'safe',
+    when: 'safe',
+  },
+);
+
+export type ContextConfig = z.infer<typeof ContextSchema>;
+export type HandoffConfig = z.infer<typeof HandoffSchema>;
+export type DirectExecutionConfig = z.infer<typeof DirectExecutionSchema>;
+export type RunTestsConfig = z.infer<typeof RunTestsSchema>;
+export type CommitGateConfig = z.infer<typeof CommitGateSchema>;
+
+/** Result of {@link resolveContextCheckpointConfig}. */
+export interface ResolvedContextCheckpointConfig extends ContextCheckpointConfig {
+  /** Problems the schema cannot express (thresholds out of order, paths leaving the repository). */
+  readonly diagnostics: readonly string[];
+}
+
+/** The part of a configuration file (or preset) this module reads. */
+export type ContextCheckpointLayer = {
+  readonly context?: ContextConfig | undefined;
+  readonly handoff?: HandoffConfig | undefined;
+  readonly directExecution?: DirectExecutionConfig | undefined;
+};
+
+/**
+ * Merge the `context`, `handoff` and `directExecution` objects of configuration layers (lowest
+ * priority first) key by key onto the defaults, like `hygiene` and `loopGuard` are merged: the
+ * resolver of {@link CONTEXT_SECTION}. Invalid combinations fall back to the defaults with a
+ * diagnostic instead of failing: thresholds that do not strictly increase are all replaced by the
+ * defaults; a handoff dir, plan file, memory file or log file that is absolute or leaves the
+ * repository (`..`) is dropped.
+ */
+export function resolveContextCheckpointConfig(layers: readonly (ContextCheckpointLayer | undefined)[]): ResolvedContextCheckpointConfig {
+  const diagnostics: string[] = [];
+  let context: ContextConfig = {};
+  let thresholds: NonNullable<ContextConfig['thresholds']> = {};
+  let messages: NonNullable<ContextConfig['messages']> = {};
+  let handoff: HandoffConfig = {};
+  let direct: DirectExecutionConfig = {};
+  for (const layer of layers) {
+    if (!layer) continue;
+    if (layer.context) {
+      context = { ...context, ...definedOnly(layer.context) };
+      if (layer.context.thresholds) thresholds = { ...thresholds, ...definedOnly(layer.context.thresholds) };
+      if (layer.context.messages) messages = { ...messages, ...definedOnly(layer.context.messages) };
+    }
+    if (layer.handoff) handoff = { ...handoff, ...definedOnly(layer.handoff) };
+    if (layer.directExecution) direct = { ...direct, ...definedOnly(layer.directExecution) };
+  }
+
+  let resolvedThresholds: ResolvedContextConfig['thresholds'] = {
+    l1: thresholds.l1 ?? DEFAULT_CONTEXT_THRESHOLDS.l1,
+    l2: thresholds.l2 ?? DEFAULT_CONTEXT_THRESHOLDS.l2,
+    l3: thresholds.l3 ?? DEFAULT_CONTEXT_THRESHOLDS.l3,
+  };
+  if (!(resolvedThresholds.l1 < resolvedThresholds.l2 && resolvedThresholds.l2 < resolvedThresholds.l3)) {
+    diagnostics.push(
+      `context.thresholds: l1 < l2 < l3 is required (got ${resolvedThresholds.l1}, ${resolvedThresholds.l2}, ${resolvedThresholds.l3}); using ${DEFAULT_CONTEXT_THRESHOLDS.l1}, ${DEFAULT_CONTEXT_THRESHOLDS.l2}, ${DEFAULT_CONTEXT_THRESHOLDS.l3}`,
+    );
+    resolvedThresholds = DEFAULT_CONTEXT_THRESHOLDS;
+  }
+
+  const resolvedContext: ResolvedContextConfig = {
+    enabled: context.enabled ?? false,
+    ...(context.windowTokens !== undefined ? { windowTokens: context.windowTokens } : {}),
+    thresholds: resolvedThresholds,
+    messages: {
+      l1: messages.l1 ?? DEFAULT_CONTEXT_MESSAGES.l1,
+      l2: messages.l2 ?? DEFAULT_CONTEXT_MESSAGES.l2,
+      l3: messages.l3 ?? DEFAULT_CONTEXT_MESSAGES.l3,
+    },
+  };
+
+  const dir = repoRelative('handoff.dir', handoff.dir, diagnostics) ?? DEFAULT_HANDOFF_DIR;
+  const planFile = repoRelative('handoff.planFile', handoff.planFile, diagnostics);
+  const resolvedHandoff: ResolvedHandoffConfig = {
+    enabled: handoff.enabled ?? false,
+    atLevel: handoff.atLevel ?? 'L2',
+    dir,
+    ...(planFile !== undefined ? { planFile } : {}),
+  };
+
+  const memoryFile = repoRelative('directExecution.memoryFile', direct.memoryFile, diagnostics);
+  const logFile = repoRelative('directExecution.logFile', direct.logFile, diagnostics);
+  const d = DEFAULT_DIRECT_EXECUTION_CONFIG;
+  const resolvedDirect: ResolvedDirectExecutionConfig = {
+    enabled: direct.enabled ?? d.enabled,
+    ...(memoryFile !== undefined ? { memoryFile } : {}),
+    commit: direct.commit ?? d.commit,
+    includeTrackedChanges: direct.includeTrackedChanges ?? d.includeTrackedChanges,
+    push: direct.push ?? d.push,
+    remote: direct.remote ?? d.remote,
+    noVerify: direct.noVerify ?? d.noVerify,
+    commitMessage: direct.commitMessage ?? d.commitMessage,
+    ...(logFile !== undefined ? { logFile } : {}),
+    timeoutMs: direct.timeoutMs ?? d.timeoutMs,
+  };
+
+  return { context: resolvedContext, handoff: resolvedHandoff, directExecution: resolvedDirect, diagnostics };
+}
+
+/**
+ * `runTests` after merging: present only when enabled (the default once an object is given) and a
+ * command is set. Off by default: the defaults and presets never set it.
+ */
+export function resolveRunTests(merged: RunTestsConfig | undefined): ResolvedRunTestsConfig | undefined {
+  if (merged === undefined || merged.enabled === false || merged.command === undefined) return undefined;
+  return {
+    command: merged.command,
+    timeoutMs: merged.timeoutMs ?? DEFAULT_RUN_TESTS_TIMEOUT_MS,
+    ...(merged.when !== undefined ? { when: [...merged.when] } : {}),
+  };
+}
+
+/** `commitGate` after merging: present only when enabled (the default once an object is given). */
+export function resolveCommitGate(merged: CommitGateConfig | undefined): ResolvedCommitGateConfig | undefined {
+  if (merged === undefined || merged.enabled === false) return undefined;
+  return merged.when !== undefined ? { when: [...merged.when] } : {};
+}
+
+/** Merge one key of every layer key by key (later layers win), or undefined when none set it. */
+function mergedKey<T extends object>(layers: readonly Readonly<Record<string, unknown>>[], key: string): T | undefined {
+  let out: T | undefined;
+  for (const layer of layers) {
+    const value = layer[key] as T | undefined;
+    if (value !== undefined) out = { ...out, ...definedOnly(value) } as T;
+  }
+  return out;
+}
+
+/** Context levels, handoffs and direct execution (seeds 002–004). */
+export const CONTEXT_SECTION: ConfigSection<ContextCheckpointConfig> = defineConfigSection<ContextCheckpointConfig>({
+  id: 'context',
+  schemas: { context: ContextSchema, handoff: HandoffSchema, directExecution: DirectExecutionSchema },
+  defaults: SECTION_DEFAULTS.context,
+  resolve(layers) {
+    const { diagnostics, ...value } = resolveContextCheckpointConfig(layers as readonly ContextCheckpointLayer[]);
+    return { value, diagnostics };
+  },
+});
+
+/** The hook's own test run (seed 001). */
+export const RUN_TESTS_SECTION: ConfigSection<ResolvedRunTestsConfig | undefined> = defineConfigSection<ResolvedRunTestsConfig | undefined>({
+  id: 'runTests',
+  schemas: { runTests: RunTestsSchema },
+  defaults: SECTION_DEFAULTS.runTests,
+  resolve: (layers) => ({ value: resolveRunTests(mergedKey<RunTestsConfig>(layers, 'runTests')) }),
+});
+
+/** The uncommitted-changes gate (seed 001). */
+export const COMMIT_GATE_SECTION: ConfigSection<ResolvedCommitGateConfig | undefined> = defineConfigSection<ResolvedCommitGateConfig | undefined>({
+  id: 'commitGate',
+  schemas: { commitGate: CommitGateSchema },
+  defaults: SECTION_DEFAULTS.commitGate,
+  resolve: (layers) => ({ value: resolveCommitGate(mergedKey<CommitGateConfig>(layers, 'commitGate')) }),
+});
+
+/** Every section of the package, by id (each id's keys are {@link SECTION_KEYS}). */
+export const CONTEXT_CHECKPOINT_SECTIONS: { readonly [K in SectionId]: ConfigSection } = {
+  context: CONTEXT_SECTION as ConfigSection,
+  runTests: RUN_TESTS_SECTION as ConfigSection,
+  commitGate: COMMIT_GATE_SECTION as ConfigSection,
+};
+
+/** The sections of which `present` holds a key. */
+export function sectionsFor(present: ReadonlySet<string>): ConfigSection[] {
+  return (Object.keys(SECTION_KEYS) as SectionId[])
+    .filter((id) => SECTION_KEYS[id].some((key) => present.has(key)))
+    .map((id) => CONTEXT_CHECKPOINT_SECTIONS[id]);
+}
+
+/** A repo-relative POSIX path, or undefined (with a diagnostic) when it is absolute or leaves the repository. */
+function repoRelative(key: string, value: string | undefined, diagnostics: string[]): string | undefined {
+  if (value === undefined) return undefined;
+  const normalized = value.replace(/\\/g, '/').replace(/\/+$/, '');
+  const segments = normalized.split('/');
+  // A segment of only dots and spaces holding ".." (".. ", "...") is treated as "..": Windows strips
+  // trailing dots and spaces from names, so it would leave the repository there.
+  const escapes = segments.some((s) => /^[. ]*\.\.[. ]*$/.test(s));
+  if (normalized.startsWith('/') || /^[A-Za-z]:/.test(normalized) || escapes || normalized === '' || normalized === '.') {
+    diagnostics.push(`${key}: "${value}" must be a path inside the repository; ignored`);
+    return undefined;
+  }
+  return segments.filter((s) => s !== '.' && s !== '').join('/');
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** A configuration file with this package's sections, as its tests and tools write one. */
+export type ContextCheckpointConfigFile = ConfigFile & {
+  readonly context?: ContextConfig;
+  readonly handoff?: HandoffConfig;
+  readonly directExecution?: DirectExecutionConfig;
+  readonly runTests?: RunTestsConfig;
+  readonly commitGate?: CommitGateConfig;
+};
+
+/**
+ * `resolveConfig` with every section of this package registered: for tests and tools that build a
+ * configuration from layers in memory (the loader registers them from files itself).
+ */
+export function resolveWithSections(layers: readonly { readonly config: ContextCheckpointConfigFile; readonly source: ConfigSource }[]): ResolvedConfig {
+  return resolveConfig(layers, Object.values(CONTEXT_CHECKPOINT_SECTIONS));
+}
