@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ConfigFileSchema, type ConfigFile } from './config-schema.ts';
+import { ConfigFileSchema } from './config-schema.ts';
 import { DEFAULT_CONFIG } from './default-config.ts';
 import { PRESETS, pickPresets, presetAncestors } from './presets/index.ts';
 import { configProblems, ConfigResolutionError, resolveConfig } from './resolve-config.ts';

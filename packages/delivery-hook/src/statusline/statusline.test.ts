@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readContextLevel } from '@agent-checkpoint/context-checkpoint';
+import { readContextLevel, withSessionContext } from '@agent-checkpoint/context-checkpoint';
 import { setOffSwitch, updateSessionState } from '@agent-checkpoint/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHookSandbox, type HookSandbox } from '../test-support/hook-sandbox.ts';
@@ -9,7 +9,6 @@ import { runHookBundle } from '../test-support/run-hook-bundle.ts';
 import { readStatuslineInput } from './read-statusline-input.ts';
 import { renderContextPart, renderStatusline } from './render-statusline.ts';
 import { statuslineFor } from './run-statusline.ts';
-import { withSessionContext } from '@agent-checkpoint/context-checkpoint';
 
 let sandbox: HookSandbox | undefined;
 afterEach(() => {
