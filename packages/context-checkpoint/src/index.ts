@@ -16,3 +16,11 @@ export { writeHandoff } from './handoff/write-handoff.ts';
 export { decideCommitGate } from './opt-ins/decide-commit-gate.ts';
 export { writePreCompactHandoff } from './steps/pre-compact-handoff.ts';
 export { claimResumeHandoff } from './steps/resume-handoff.ts';
+export {
+  LOOP_END_FILE,
+  LOOP_STATE_FILE,
+  type LoopState,
+  readLoopState,
+} from './loop/loop-state.ts';
+export { markLoopHandoffConsumed, nextLoopIteration, pendingLoopHandoff, startLoop } from './loop/loop-steps.ts';
+export { DEFAULT_ISSUE_PATTERN } from './tracker/tracker-settings.ts';

@@ -50,6 +50,12 @@ export interface ExecuteCheckpointOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly gitBinary?: string;
   readonly signal?: AbortSignal;
+  /**
+   * The loop runner's iteration (from `.agent-checkpoint/loop-state.json`): the commit message's
+   * `{iteration}`, and a `Loop-Iteration: N` trailer so every WIP commit of a loop says which
+   * iteration made it (RLP: "ralph: checkpoint iter N").
+   */
+  readonly loopIteration?: number;
 }
 
 /** A WIP commit that was created. */
@@ -470,9 +476,16 @@ function renderCommitMessage(template: string, options: ExecuteCheckpointOptions
     agent: options.agent,
     handoff: handoff.relativePath,
     branch: repo.branch ?? 'HEAD',
+    iteration: options.loopIteration === undefined ? '' : String(options.loopIteration),
   };
-  const text = template.replace(/\{(trigger|agent|handoff|branch)\}/g, (_, key: string) => values[key] ?? '');
-  return text.endsWith('\n') ? text : `${text}\n`;
+  const text = template.replace(/\{(trigger|agent|handoff|branch|iteration)\}/g, (_, key: string) => values[key] ?? '');
+  const body = text.endsWith('\n') ? text : `${text}\n`;
+  if (options.loopIteration === undefined) return body;
+  // The subject says the iteration (unless the template placed it), and a trailer after a blank line
+  // (git's `Key: value` shape) carries it for `git log --format=%(trailers)`.
+  const [subject = '', ...rest] = body.replace(/\n+$/, '').split('\n');
+  const titled = template.includes('{iteration}') ? subject : `${subject} (loop iteration ${options.loopIteration})`;
+  return `${[titled, ...rest].join('\n')}\n\nLoop-Iteration: ${options.loopIteration}\n`;
 }
 
 async function pushCheckpoint(

@@ -17,6 +17,7 @@ import { executeCheckpoint } from '../direct/execute-checkpoint.ts';
 import { renderDirectResultLine } from '../direct/render-direct-result.ts';
 import { failuresFromObservations } from '../handoff/failures-from-observations.ts';
 import { writeHandoff } from '../handoff/write-handoff.ts';
+import { currentLoopIteration, recordLoopTurn } from '../loop/loop-steps.ts';
 import { planContextStep, withPendingLevel } from '../state/session-context.ts';
 
 /** Everything the end-of-turn context step needs (a slice of `getCheckpoint`'s work). */
@@ -66,6 +67,23 @@ export interface ContextStepOutput {
  * Never throws; problems become diagnostics.
  */
 export async function runContextStep(input: ContextStepInput): Promise<ContextStepOutput> {
+  const output = await runContextStepInner(input);
+  // A loop runner's iteration (`.agent-checkpoint/loop-state.json` exists): its peak context and a
+  // handoff written now go into the loop state, with the end-this-iteration signal (RLP-003/005).
+  const reading = output.action.kind === 'none' && output.action.reason !== 'below-threshold' ? undefined : (output.action.reading as KnownContextReading | undefined);
+  if (reading === undefined) return output;
+  const written = output.handoff?.path !== undefined && output.handoff.status !== 'failed' ? output.handoff.path : undefined;
+  const loopNotes = await recordLoopTurn({
+    projectRoot: input.projectRoot,
+    percent: reading.displayPercent,
+    level: reading.level,
+    ...(written !== undefined ? { handoffPath: written } : {}),
+    now: input.now,
+  });
+  return loopNotes.length === 0 ? output : { ...output, diagnostics: [...output.diagnostics, ...loopNotes] };
+}
+
+async function runContextStepInner(input: ContextStepInput): Promise<ContextStepOutput> {
   const diagnostics: string[] = [];
   const cfg = contextCheckpointConfigOf(input.config);
   const action = decideContextAction(input.timeline.tokenUsage, cfg);
@@ -158,7 +176,9 @@ async function performHandoff(
     ...(cfg.handoff.planFile !== undefined ? { planFile: cfg.handoff.planFile } : {}),
   };
   if (action.mode === 'direct') {
+    const loopIteration = await currentLoopIteration(input.projectRoot);
     const result = await executeCheckpoint({
+      ...(loopIteration !== undefined ? { loopIteration } : {}),
       projectRoot: input.projectRoot,
       agent: input.agent,
       handoff: content,
