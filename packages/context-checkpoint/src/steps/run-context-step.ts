@@ -46,7 +46,16 @@ export interface ContextStepOutput {
   /** True when the lines justify a message on their own (a handoff level reached), not only riding along. */
   readonly blocksAlone: boolean;
   /** The handoff written this turn (repo-relative path), and how (`direct` = executeCheckpoint). */
-  readonly handoff?: { readonly path?: string; readonly mode: 'direct' | 'ask-agent'; readonly status: string };
+  readonly handoff?: {
+    readonly path?: string;
+    readonly mode: 'direct' | 'ask-agent';
+    readonly status: string;
+    /** The WIP commit direct execution made (full sha), for the user's notice. */
+    readonly commit?: string;
+    /** The level and percentage that triggered it, for the user's notice. */
+    readonly level?: ContextLevel;
+    readonly percent?: number;
+  };
   readonly diagnostics: readonly string[];
 }
 
@@ -190,9 +199,10 @@ async function performHandoff(
     });
     const path = result.handoff?.relativePath;
     const directLine = renderDirectResultLine(result);
-    if (directLine !== undefined) return { handoff: { mode: 'direct', status: result.status, ...(path ? { path } : {}) }, directLine };
+    const at = { level: reading.level, percent: reading.displayPercent, ...(result.commit ? { commit: result.commit.sha } : {}) };
+    if (directLine !== undefined) return { handoff: { mode: 'direct', status: result.status, ...at, ...(path ? { path } : {}) }, directLine };
     diagnostics.push(`context: direct execution fell back (${result.fallbackReason ?? 'unknown reason'}); asking the agent instead`);
-    return { handoff: { mode: 'direct', status: result.status, ...(path ? { path } : {}) }, ...(path ? { draftLine: draftLine(path) } : {}) };
+    return { handoff: { mode: 'direct', status: result.status, ...at, ...(path ? { path } : {}) }, ...(path ? { draftLine: draftLine(path) } : {}) };
   }
   const written = await writeHandoff({
     projectRoot: input.projectRoot,
@@ -204,7 +214,10 @@ async function performHandoff(
     diagnostics.push(`context: ${written.error}`);
     return { handoff: { mode: 'ask-agent', status: 'failed' } };
   }
-  return { handoff: { mode: 'ask-agent', status: 'written', path: written.handoff.relativePath }, draftLine: draftLine(written.handoff.relativePath) };
+  return {
+    handoff: { mode: 'ask-agent', status: 'written', path: written.handoff.relativePath, level: reading.level, percent: reading.displayPercent },
+    draftLine: draftLine(written.handoff.relativePath),
+  };
 }
 
 /** The line of a direct checkpoint said again (its result line was not delivered the first time). */
