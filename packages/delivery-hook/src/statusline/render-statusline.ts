@@ -17,12 +17,15 @@ export type CheckpointStatus =
 const BAR_CELLS = 10;
 
 /**
- * One status line: `[CTX: ████████░░ 82% L2] [CKPT: handoff 14:05]`. The level is shown from L1 on;
+ * One status line: `[CTX: ████████░░ 82% L2] [CKPT: handoff 14:05] [ISSUE: ANV-123]` (the issue part
+ * only when the branch names one). The level is shown from L1 on;
  * an unknown window shows tokens only (`[CTX: 41,200 tokens]`), no reading `[CTX: n/a]`. Pure: the
  * clock only formats the given times (`HH:MM`, local time).
  */
-export function renderStatusline(reading: ContextReading | undefined, checkpoint: CheckpointStatus): string {
-  return `${renderContextPart(reading)} ${renderCheckpointPart(checkpoint)}`;
+export function renderStatusline(reading: ContextReading | undefined, checkpoint: CheckpointStatus, extra: { readonly issue?: string } = {}): string {
+  // The issue id comes from a branch name (untrusted): only its id characters are shown.
+  const issue = extra.issue?.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 32);
+  return `${renderContextPart(reading)} ${renderCheckpointPart(checkpoint)}${issue ? ` [ISSUE: ${issue}]` : ''}`;
 }
 
 export function renderContextPart(reading: ContextReading | undefined): string {
