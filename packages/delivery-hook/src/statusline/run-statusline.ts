@@ -1,10 +1,11 @@
 import { DEFAULT_ISSUE_PATTERN, readContextLevel, type ContextReading } from '@agent-checkpoint/context-checkpoint';
-import { contextCheckpointConfigOf, loadConfig, readOffSwitch, readSessionState, resolveStateDir, type TokenUsage } from '@agent-checkpoint/core';
+import { contextCheckpointConfigOf, findProjectRoot, loadConfig, readOffSwitch, readSessionState, resolveStateDir, type TokenUsage } from '@agent-checkpoint/core';
 import { readStdin } from '../read-stdin.ts';
 import { readStatuslineInput, type StatuslineInput } from './read-statusline-input.ts';
 import { readTranscriptUsage } from './read-transcript-usage.ts';
 import { chooseRunCwd, currentDirectory } from '../run-cwd.ts';
 import { readBranchIssue } from './read-branch-issue.ts';
+import { readCurrentPhase } from './read-current-phase.ts';
 import { renderStatusline, type CheckpointStatus } from './render-statusline.ts';
 
 /**
@@ -55,7 +56,8 @@ export async function statuslineFor(
   const cc = contextCheckpointConfigOf(config);
   const reading = readingOf(input, cc.context.windowTokens, cc.context.thresholds);
   const issue = readBranchIssue(cwd, ISSUE_PATTERN);
-  return renderStatusline(reading, await checkpointStatus(input, env, config.enabled), issue !== undefined ? { issue } : {});
+  const phase = readCurrentPhase(findProjectRoot(cwd));
+  return renderStatusline(reading, await checkpointStatus(input, env, config.enabled), { ...(issue !== undefined ? { issue } : {}), ...(phase !== undefined ? { phase } : {}) });
 }
 
 function readingOf(

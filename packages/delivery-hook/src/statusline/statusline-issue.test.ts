@@ -54,4 +54,18 @@ describe('status line: ISSUE and the Stop-route handoff time', () => {
     await set(new Date(2026, 0, 7, 14, 20, 0));
     expect(await statuslineFor(readStatuslineInput(json(s, dir)), s.env, s.root)).toBe('[CTX: █████░░░░░ 50%] [CKPT: last 14:20]');
   });
+
+  it('[PHASE: command:phase] of the newest unfinished multi-phase checkpoint; completed or odd files are skipped', async () => {
+    const { s, dir } = repo('feature/ANV-9');
+    const stateDir = join(dir, '.agent-checkpoint', 'state');
+    mkdirSync(stateDir, { recursive: true });
+    const checkpoint = (command: string, phase: string, updated: string, extra: Record<string, unknown> = {}) =>
+      JSON.stringify({ version: 1, command, started_at: updated, updated_at: updated, state: { current_phase: phase, completed_phases: [], pending_phases: [] }, phases: {}, ...extra });
+    writeFileSync(join(stateDir, 'plan-checkpoint.json'), checkpoint('plan', 'research', '2026-01-07T10:00:00Z'));
+    writeFileSync(join(stateDir, 'implement-checkpoint.json'), checkpoint('implement', 'tests', '2026-01-07T11:00:00Z'));
+    writeFileSync(join(stateDir, 'ship-checkpoint.json'), checkpoint('ship', 'deploy', '2026-01-07T12:00:00Z', { completed_at: '2026-01-07T12:30:00Z' }));
+    writeFileSync(join(stateDir, 'evil-checkpoint.json'), checkpoint('x\u001b]0;t\u0007', 'p', '2026-01-06T00:00:00Z'));
+    writeFileSync(join(stateDir, 'broken-checkpoint.json'), '{');
+    expect(await statuslineFor(readStatuslineInput(json(s, dir)), s.env, s.root)).toBe('[CTX: █████░░░░░ 50%] [CKPT: ready] [ISSUE: ANV-9] [PHASE: implement:tests]');
+  });
 });
