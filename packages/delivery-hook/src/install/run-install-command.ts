@@ -199,7 +199,7 @@ async function installOne(agent: AgentId, run: Run, program: HookProgram): Promi
     return EXIT_FAILURE;
   }
   // Claude Code: our status line too, only when the settings have none (never replacing the user's).
-  const statusLine = agent === 'claude' ? addStatusLineIfNone(edited.text, program) : { text: edited.text, added: false };
+  const statusLine = profileOf(agent).hasStatusLine ? addStatusLineIfNone(edited.text, program) : { text: edited.text, added: false };
   const change: FileChange = { path, before, after: Buffer.from(statusLine.text, 'utf8') };
   const s = run.style;
   const entries = wanted.map((e) => `${e.event} → ${handlerFor(agent, e, program)['command'] as string}`);
