@@ -26,7 +26,7 @@ export function encodeAnthropicReply(reply: ModelReply, options: { model: string
   }
   const stopReason = reply.kind === 'tools' ? 'tool_use' : 'end_turn';
   const id = itemId('msg', options.ids);
-  const usage = { input_tokens: 100, output_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  const usage = { input_tokens: reply.inputTokens ?? 100, output_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
   const events: SseEvent[] = [
     {
       event: 'message_start',

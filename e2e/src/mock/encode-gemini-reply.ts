@@ -8,6 +8,7 @@ type Part =
   | { readonly functionCall: { readonly id: string; readonly name: string; readonly args: Readonly<Record<string, unknown>> } };
 
 const USAGE = { promptTokenCount: 100, candidatesTokenCount: 10, totalTokenCount: 110 };
+const usageOf = (inputTokens: number | undefined) => (inputTokens === undefined ? USAGE : { promptTokenCount: inputTokens, candidatesTokenCount: 10, totalTokenCount: inputTokens + 10 });
 
 /**
  * Encodes a reply as the chunks of `streamGenerateContent?alt=sse`. Text streams in two chunks;
@@ -30,7 +31,7 @@ export function encodeGeminiReply(reply: ModelReply, options: { model: string; i
     const last = i === chunks.length - 1;
     return {
       candidates: [{ content: { role: 'model', parts }, index: 0, ...(last ? { finishReason: 'STOP' } : {}) }],
-      ...(last ? { usageMetadata: USAGE } : {}),
+      ...(last ? { usageMetadata: usageOf(reply.inputTokens) } : {}),
       modelVersion: options.model,
     };
   });

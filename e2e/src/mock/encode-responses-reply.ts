@@ -51,11 +51,11 @@ export function encodeResponsesReply(reply: ModelReply, options: { model: string
     events.push(ev({ type: 'response.output_item.done', output_index: outputIndex, item }));
   });
   const usage = {
-    input_tokens: 100,
+    input_tokens: reply.inputTokens ?? 100,
     input_tokens_details: { cached_tokens: 0 },
     output_tokens: 10,
     output_tokens_details: { reasoning_tokens: 0 },
-    total_tokens: 110,
+    total_tokens: (reply.inputTokens ?? 100) + 10,
   };
   events.push(ev({ type: 'response.completed', response: { ...base, status: 'completed', output: items, usage } }));
   return events;

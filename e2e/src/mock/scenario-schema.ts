@@ -21,8 +21,8 @@ const toolCall = z.discriminatedUnion('kind', [
 ]);
 
 const modelReply = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('tools'), calls: z.array(toolCall).min(1), text: z.string().optional() }),
-  z.object({ kind: z.literal('text'), text: z.string() }),
+  z.object({ kind: z.literal('tools'), calls: z.array(toolCall).min(1), text: z.string().optional(), inputTokens: z.number().int().nonnegative().optional() }),
+  z.object({ kind: z.literal('text'), text: z.string(), inputTokens: z.number().int().nonnegative().optional() }),
 ]);
 
 const condition = z.union([

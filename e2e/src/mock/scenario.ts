@@ -57,7 +57,7 @@ export type PatchChange =
   | { readonly op: 'delete'; readonly path: string };
 
 /** What the model says in one response. */
-export type ModelReply =
+export type ModelReply = (
   | {
       readonly kind: 'tools';
       /** One or more calls, all in the same response (several = parallel tool calls). */
@@ -65,7 +65,14 @@ export type ModelReply =
       /** Optional text emitted before the calls in the same response. */
       readonly text?: string;
     }
-  | { readonly kind: 'text'; readonly text: string };
+  | { readonly kind: 'text'; readonly text: string }
+) & {
+  /**
+   * Input tokens the response's usage reports (default 100): a large number makes the CLI's
+   * transcript say the context window is filling up, which pushes agent-checkpoint's context level.
+   */
+  readonly inputTokens?: number;
+};
 
 /**
  * A predicate on the request that is being answered. `lastUserText` is the most recent text the
@@ -135,6 +142,8 @@ export const patch = (...changes: PatchChange[]): ToolCall => ({ kind: 'patch', 
 export const subagent = (description: string, prompt: string): ToolCall => ({ kind: 'subagent', description, prompt });
 export const tools = (...calls: ToolCall[]): ModelReply => ({ kind: 'tools', calls });
 export const say = (text: string): ModelReply => ({ kind: 'text', text });
+/** The reply with its usage reporting `inputTokens` input tokens (a context that fills up). */
+export const withInputTokens = (reply: ModelReply, inputTokens: number): ModelReply => ({ ...reply, inputTokens });
 
 /** `branch(whenUserStartsWith(prefix, reply), otherwise)` */
 export function branch(

@@ -23,3 +23,11 @@ export { failuresFromObservations } from './handoff/failures-from-observations.t
 export type { HandoffTrigger } from './handoff/handoff-types.ts';
 export { decideMonitorAction } from './monitor/decide-monitor-action.ts';
 export type { MonitorAction } from './monitor/monitor-action.ts';
+export {
+  LOOP_END_FILE,
+  LOOP_STATE_FILE,
+  type LoopState,
+  readLoopState,
+} from './loop/loop-state.ts';
+export { markLoopHandoffConsumed, nextLoopIteration, pendingLoopHandoff, startLoop } from './loop/loop-steps.ts';
+export { DEFAULT_ISSUE_PATTERN } from './tracker/tracker-settings.ts';

@@ -38,8 +38,22 @@ export type CheckpointPhaseContext = HookRunContext & {
 export async function runCheckpointPhase(event: HookEvent, context: CheckpointPhaseContext): Promise<HookRun> {
   const decision = await runTurnEnd(turnEndEventOf(event, context));
   const run = await verdictOf(event, context, decision);
-  const notice = await noticeToShow(decision, context);
-  return notice === undefined ? run : { ...run, verdict: { ...run.verdict, notice } };
+  const notices = [await noticeToShow(decision, context), handoffNoticeOf(decision)].filter((n): n is string => n !== undefined);
+  return notices.length === 0 ? run : { ...run, verdict: { ...run.verdict, notice: notices.join('\n') } };
+}
+
+/**
+ * "agent-checkpoint: handoff written to …, WIP commit …" when the context step wrote one this turn,
+ * whatever the verdict (a block the loop guard refused still wrote the file). Read structurally from
+ * the extension's detail: this module reaches context-checkpoint only through `./load`.
+ */
+function handoffNoticeOf(decision: TurnEndDecision): string | undefined {
+  const detail = decision.outcome?.extensions?.['context-checkpoint'] as { context?: { handoff?: { path?: unknown; status?: unknown; commit?: unknown; level?: unknown; percent?: unknown } } } | undefined;
+  const handoff = detail?.context?.handoff;
+  if (typeof handoff?.path !== 'string' || handoff.status === 'failed') return undefined;
+  const at = typeof handoff.level === 'string' && typeof handoff.percent === 'number' ? ` (context at ${handoff.percent}%, ${handoff.level})` : '';
+  const commit = typeof handoff.commit === 'string' ? `, WIP commit ${handoff.commit.slice(0, 7)}` : '';
+  return `agent-checkpoint: handoff written to ${handoff.path}${commit}${at}.`;
 }
 
 /**

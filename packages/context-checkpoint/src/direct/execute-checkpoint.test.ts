@@ -110,7 +110,7 @@ describe('executeCheckpoint: commits and idempotency', { timeout: 60_000 }, () =
     expect(r.git(['rev-parse', 'HEAD~1']).trim()).toBe(before);
     expect(filesOf(r)).toEqual(['CLAUDE.md']);
     expect(r.git(['log', '-1', '--format=%B'])).toBe(
-      'checkpoint: WIP at L2 (context at 86%)\n\nAutomatic checkpoint by agent-checkpoint (claude).\nHandoff: .agent-checkpoint/handoffs/2026-01-07-1145.md\n\n',
+      'checkpoint: WIP at L2 (context at 86%)\n\nAutomatic checkpoint by agent-checkpoint (claude).\nHandoff: .agent-checkpoint/handoffs/2026-01-07-1145.md\n\nCo-Authored-By: Claude <noreply@anthropic.com>\n\n',
     );
     expect(r.git(['status', '--porcelain=v1', '--untracked-files=all'])).toBe(' M src/app.ts\n?? junk.log\n');
     expect(readFileSync(join(r.dir, 'src/app.ts'), 'utf8')).toBe('v2 (uncommitted)\n');
@@ -461,5 +461,20 @@ describe('executeCheckpoint: memory file and repository variants', { timeout: 60
     expect(lines[0]).toMatch(/^\[2026-01-07T11:45:01\.000Z\] repository ok: .* on branch main$/);
     expect(lines[4]).toMatch(/^\[2026-01-07T11:45:01\.000Z\] commit ok: created [0-9a-f]{7} \(1 path: CLAUDE\.md\)$/);
     expect(r.git(['status', '--porcelain=v1', '--untracked-files=all'])).toBe(' M README.md\n');
+  });
+});
+
+describe('executeCheckpoint: the Co-Authored-By trailer', { timeout: 60_000 }, () => {
+  it('Claude\'s commits carry Claude Code\'s trailer; Codex\'s none; a template with its own keeps it alone', async () => {
+    const r = repo();
+    r.write('src/app.ts', 'v1\n');
+    await execute(r);
+    expect(r.git(['log', '-1', '--format=%(trailers:key=Co-Authored-By,valueonly)']).trim()).toBe('Claude <noreply@anthropic.com>');
+    r.write('src/app.ts', 'v2\n');
+    await execute(r, {}, { agent: 'codex', now: new Date(NOW.getTime() + 60_000) });
+    expect(r.git(['log', '-1', '--format=%B'])).not.toMatch(/co-authored-by/i);
+    r.write('src/app.ts', 'v3\n');
+    await execute(r, { commitMessage: 'wip\n\nCo-Authored-By: Pair <pair@example.com>\n' }, { now: new Date(NOW.getTime() + 120_000) });
+    expect(r.git(['log', '-1', '--format=%(trailers:key=Co-Authored-By,valueonly)']).trim()).toBe('Pair <pair@example.com>');
   });
 });

@@ -44,6 +44,12 @@ export interface ExecuteCheckpointOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly gitBinary?: string;
   readonly signal?: AbortSignal;
+  /**
+   * The loop runner's iteration (from `.agent-checkpoint/loop-state.json`): the commit message's
+   * `{iteration}`, and a `Loop-Iteration: N` trailer so every WIP commit of a loop says which
+   * iteration made it (RLP: "ralph: checkpoint iter N").
+   */
+  readonly loopIteration?: number;
 }
 
 /** A WIP commit that was created. */
@@ -458,15 +464,40 @@ async function commitCheckpoint(
   return { commit: { sha, paths: unique } };
 }
 
+/**
+ * The `Co-Authored-By` trailer of a WIP commit (seed 003: "Includes Co-Authored-By tag"): the agent
+ * whose session's work it is, with the address its own CLI puts in its commits — Claude Code's
+ * `noreply@anthropic.com` (its attribution reminder, `shared/agents/samples/claude/*.jsonl`; the model
+ * name is left out). Gemini CLI and Codex publish no attribution identity, so none is invented for them.
+ * A template that already has a Co-Authored-By line keeps its own.
+ */
+const CO_AUTHOR: Readonly<Record<AgentId, string | undefined>> = {
+  claude: 'Claude <noreply@anthropic.com>',
+  gemini: undefined,
+  codex: undefined,
+};
+
 function renderCommitMessage(template: string, options: ExecuteCheckpointOptions, repo: Extract<GitSnapshot, { kind: 'repo' }>, handoff: WrittenHandoff): string {
   const values: { [key: string]: string } = {
     trigger: triggerLabel(options.handoff.trigger),
     agent: options.agent,
     handoff: handoff.relativePath,
     branch: repo.branch ?? 'HEAD',
+    iteration: options.loopIteration === undefined ? '' : String(options.loopIteration),
   };
-  const text = template.replace(/\{(trigger|agent|handoff|branch)\}/g, (_, key: string) => values[key] ?? '');
-  return text.endsWith('\n') ? text : `${text}\n`;
+  const text = template.replace(/\{(trigger|agent|handoff|branch|iteration)\}/g, (_, key: string) => values[key] ?? '');
+  const body = text.endsWith('\n') ? text : `${text}\n`;
+  const coAuthor = CO_AUTHOR[options.agent];
+  const trailers = [
+    ...(options.loopIteration !== undefined ? [`Loop-Iteration: ${options.loopIteration}`] : []),
+    ...(coAuthor !== undefined && !/^co-authored-by:/im.test(body) ? [`Co-Authored-By: ${coAuthor}`] : []),
+  ];
+  if (trailers.length === 0) return body;
+  // The subject says the iteration (unless the template placed it); the trailers go after a blank line
+  // (git's `Key: value` shape) for `git log --format=%(trailers)`.
+  const [subject = '', ...rest] = body.replace(/\n+$/, '').split('\n');
+  const titled = options.loopIteration === undefined || template.includes('{iteration}') ? subject : `${subject} (loop iteration ${options.loopIteration})`;
+  return `${[titled, ...rest].join('\n')}\n\n${trailers.join('\n')}\n`;
 }
 
 async function pushCheckpoint(

@@ -45,6 +45,19 @@ export interface HandoffData {
    * To Reload. `writeHandoff` fills it from disk when undefined.
    */
   readonly memoryFiles?: readonly string[];
+  /**
+   * The plan file's open items (HND-004), listed under Next Steps; `writeHandoff` reads them from
+   * `planFile` when undefined. `total` counts every open item (only the first 20 are listed).
+   */
+  readonly planItems?: { readonly items: readonly string[]; readonly total: number };
+  /**
+   * Decisions stated this session (HND-005): `Decision: …` lines, "We decided …", a `## Decisions`
+   * list in the assistant's text. `writeHandoff` extracts them from the turn's last assistant message
+   * when undefined. Rendered as "Decisions This Session" only when there are some.
+   */
+  readonly decisions?: readonly string[];
+  /** The memory files' headings to reload (HND-006); `writeHandoff` reads them when undefined. */
+  readonly memorySections?: readonly { readonly file: string; readonly headings: readonly string[] }[];
   /** Explicit next steps, shown before the agent's last message. */
   readonly nextSteps?: readonly string[];
   /** Title after "Session Handoff:"; default the first line of the prompt, else the branch. */

@@ -9,3 +9,4 @@ export * from './write-new-file.ts';
 export * from './write-handoff.ts';
 export * from './latest-handoff.ts';
 export * from './render-resume.ts';
+export * from './session-carry.ts';

@@ -34,8 +34,9 @@ export interface RenderHandoffOptions {
  * Front matter (seed 004): `session_date`, `session_time`, `timezone`, `agent`, `session_id`,
  * `branch`, `head`, `checkpoint_trigger` (`L2 (context at 86%)`), `context_at_checkpoint`,
  * `modified_files`, `git_status`. Sections: Checkpoint Reason, Remaining Context Budget (when
- * known), What Was Done This Turn, Files In Progress, Failing Commands, Next Steps, Context To
- * Reload. Every list is bounded, so a huge turn cannot produce a huge document.
+ * known), What Was Done This Turn, Files In Progress, Failing Commands, Decisions This Session (when
+ * any), Next Steps (explicit steps, the plan's open items, the last message), Context To Reload (with
+ * the memory files' headings). Every list is bounded, so a huge turn cannot produce a huge document.
  */
 export function renderHandoff(data: HandoffData, options: RenderHandoffOptions): RenderedHandoff {
   const clock = clockParts(options.now, options.timeZone);
@@ -66,6 +67,7 @@ export function renderHandoff(data: HandoffData, options: RenderHandoffOptions):
     section('What Was Done This Turn', doneText(data.timeline, { root, cwd: data.timeline?.cwd ?? root })),
     section('Files In Progress', filesText(data.git)),
     section('Failing Commands', failuresText(data.failures)),
+    ...(data.decisions !== undefined && data.decisions.length > 0 ? [section('Decisions This Session', data.decisions.map((d) => `- ${firstLine(d, 300)}`).join('\n'))] : []),
     section('Next Steps', nextStepsText(data)),
     section('Context To Reload', reloadText(data)),
   ];
@@ -269,6 +271,11 @@ function nextStepsText(data: HandoffData): string {
   const out: string[] = [];
   if (data.nextSteps && data.nextSteps.length > 0) out.push(data.nextSteps.map((s, i) => `${i + 1}. ${firstLine(s, 300)}`).join('\n'));
   if (data.planFile !== undefined) out.push(`Continue the plan in ${codeSpan(data.planFile)}.`);
+  const plan = data.planItems;
+  if (plan !== undefined && plan.items.length > 0) {
+    const more = plan.total > plan.items.length ? `\n\n(${plan.total - plan.items.length} more open items in the plan)` : '';
+    out.push(`Open items of the plan (${plan.total}):\n\n${plan.items.map((item, i) => `${i + 1}. ${firstLine(item, 300)}`).join('\n')}${more}`);
+  }
   const last = data.timeline?.lastAssistantMessage?.trim();
   if (last) out.push(`The agent's last message:\n\n${quoteBlock(cut(last, MAX_LAST_MESSAGE_CHARS))}`);
   if (out.length === 0) out.push('None recorded: re-read the prompt and the files in progress.');
@@ -277,7 +284,11 @@ function nextStepsText(data: HandoffData): string {
 
 function reloadText(data: HandoffData): string {
   const lines: string[] = [];
-  for (const file of data.memoryFiles ?? []) lines.push(`- ${codeSpan(file)}: agent memory file (project instructions)`);
+  for (const file of data.memoryFiles ?? []) {
+    lines.push(`- ${codeSpan(file)}: agent memory file (project instructions)`);
+    const headings = data.memorySections?.find((m) => m.file === file)?.headings ?? [];
+    if (headings.length > 0) lines.push(`  sections to reload: ${headings.map((h) => codeSpan(h)).join(', ')}`);
+  }
   if (data.planFile !== undefined) lines.push(`- ${codeSpan(data.planFile)}: plan`);
   return lines.length > 0 ? lines.join('\n') : 'No memory or plan file found.';
 }

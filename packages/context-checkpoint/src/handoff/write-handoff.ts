@@ -6,6 +6,7 @@ import { AGENT_CHECKPOINT_DIR, ensureAgentCheckpointDir } from './agent-checkpoi
 import type { HandoffData } from './handoff-types.ts';
 import { findMemoryFiles } from './memory-files.ts';
 import { renderHandoff } from './render-handoff.ts';
+import { extractDecisions, readMemorySections, readPlanOpenItems } from './session-carry.ts';
 import { writeUniqueFile } from './write-new-file.ts';
 
 /** Options of {@link writeHandoff}. */
@@ -49,9 +50,10 @@ export async function writeHandoff(options: WriteHandoffOptions): Promise<WriteH
     // exclusively (temp + link), so a planted name is never written through either.
     const target = underRoot(options.projectRoot, dirRel);
     const realDir = ensureDirSafelySync(target.root, target.relPath, { dirMode: 0o755 });
-    const data = options.data.memoryFiles === undefined
-      ? { ...options.data, memoryFiles: await findMemoryFiles(options.projectRoot, options.data.agent) }
-      : options.data;
+    const data = await withSessionCarry(
+      options.projectRoot,
+      options.data.memoryFiles === undefined ? { ...options.data, memoryFiles: await findMemoryFiles(options.projectRoot, options.data.agent) } : options.data,
+    );
     const rendered = renderHandoff(data, { now: options.now, ...(options.timeZone !== undefined ? { timeZone: options.timeZone } : {}) });
     const path = await writeUniqueFile(realDir, rendered.stem, '.md', rendered.markdown);
     const relativePath = relative(await realpath(options.projectRoot), path).split(sep).join('/');
@@ -60,4 +62,12 @@ export async function writeHandoff(options: WriteHandoffOptions): Promise<WriteH
   } catch (error) {
     return { ok: false, error: `handoff: cannot write in ${dir}: ${(error as Error)?.message ?? String(error)}` };
   }
+}
+
+/** Fill what the handoff carries of the session (plan items, decisions, memory sections) when not given. */
+async function withSessionCarry(root: string, data: HandoffData): Promise<HandoffData> {
+  const planItems = data.planItems ?? (data.planFile !== undefined ? await readPlanOpenItems(root, data.planFile) : undefined);
+  const decisions = data.decisions ?? extractDecisions([data.timeline?.lastAssistantMessage]);
+  const memorySections = data.memorySections ?? (await readMemorySections(root, data.memoryFiles ?? []));
+  return { ...data, ...(planItems !== undefined ? { planItems } : {}), decisions, memorySections };
 }

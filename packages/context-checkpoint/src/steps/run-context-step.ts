@@ -6,6 +6,7 @@ import { executeCheckpoint } from '../direct/execute-checkpoint.ts';
 import { renderDirectResultLine } from '../direct/render-direct-result.ts';
 import { failuresFromObservations } from '../handoff/failures-from-observations.ts';
 import { writeHandoff } from '../handoff/write-handoff.ts';
+import { currentLoopIteration, recordLoopTurn } from '../loop/loop-steps.ts';
 import { planContextStep, withPendingLevel } from '../state/session-context.ts';
 import { sessionContextOf, withSessionContext } from '../state/session-slots.ts';
 
@@ -35,7 +36,16 @@ export interface ContextStepOutput {
   /** True when the lines justify a message on their own (a handoff level reached), not only riding along. */
   readonly blocksAlone: boolean;
   /** The handoff written this turn (repo-relative path), and how (`direct` = executeCheckpoint). */
-  readonly handoff?: { readonly path?: string; readonly mode: 'direct' | 'ask-agent'; readonly status: string };
+  readonly handoff?: {
+    readonly path?: string;
+    readonly mode: 'direct' | 'ask-agent';
+    readonly status: string;
+    /** The WIP commit direct execution made (full sha), for the user's notice. */
+    readonly commit?: string;
+    /** The level and percentage that triggered it, for the user's notice. */
+    readonly level?: ContextLevel;
+    readonly percent?: number;
+  };
   readonly diagnostics: readonly string[];
 }
 
@@ -56,6 +66,23 @@ export interface ContextStepOutput {
  * Never throws; problems become diagnostics.
  */
 export async function runContextStep(input: ContextStepInput): Promise<ContextStepOutput> {
+  const output = await runContextStepInner(input);
+  // A loop runner's iteration (`.agent-checkpoint/loop-state.json` exists): its peak context and a
+  // handoff written now go into the loop state, with the end-this-iteration signal (RLP-003/005).
+  const reading = output.action.kind === 'none' && output.action.reason !== 'below-threshold' ? undefined : (output.action.reading as KnownContextReading | undefined);
+  if (reading === undefined) return output;
+  const written = output.handoff?.path !== undefined && output.handoff.status !== 'failed' ? output.handoff.path : undefined;
+  const loopNotes = await recordLoopTurn({
+    projectRoot: input.projectRoot,
+    percent: reading.displayPercent,
+    level: reading.level,
+    ...(written !== undefined ? { handoffPath: written } : {}),
+    now: input.now,
+  });
+  return loopNotes.length === 0 ? output : { ...output, diagnostics: [...output.diagnostics, ...loopNotes] };
+}
+
+async function runContextStepInner(input: ContextStepInput): Promise<ContextStepOutput> {
   const diagnostics: string[] = [];
   const cfg = contextCheckpointConfigOf(input.config);
   const action = decideContextAction(input.timeline.tokenUsage, cfg);
@@ -148,7 +175,9 @@ async function performHandoff(
     ...(cfg.handoff.planFile !== undefined ? { planFile: cfg.handoff.planFile } : {}),
   };
   if (action.mode === 'direct') {
+    const loopIteration = await currentLoopIteration(input.projectRoot);
     const result = await executeCheckpoint({
+      ...(loopIteration !== undefined ? { loopIteration } : {}),
       projectRoot: input.projectRoot,
       agent: input.agent,
       handoff: content,
@@ -160,9 +189,10 @@ async function performHandoff(
     });
     const path = result.handoff?.relativePath;
     const directLine = renderDirectResultLine(result);
-    if (directLine !== undefined) return { handoff: { mode: 'direct', status: result.status, ...(path ? { path } : {}) }, directLine };
+    const at = { level: reading.level, percent: reading.displayPercent, ...(result.commit ? { commit: result.commit.sha } : {}) };
+    if (directLine !== undefined) return { handoff: { mode: 'direct', status: result.status, ...at, ...(path ? { path } : {}) }, directLine };
     diagnostics.push(`context: direct execution fell back (${result.fallbackReason ?? 'unknown reason'}); asking the agent instead`);
-    return { handoff: { mode: 'direct', status: result.status, ...(path ? { path } : {}) }, ...(path ? { draftLine: draftLine(path) } : {}) };
+    return { handoff: { mode: 'direct', status: result.status, ...at, ...(path ? { path } : {}) }, ...(path ? { draftLine: draftLine(path) } : {}) };
   }
   const written = await writeHandoff({
     projectRoot: input.projectRoot,
@@ -174,7 +204,10 @@ async function performHandoff(
     diagnostics.push(`context: ${written.error}`);
     return { handoff: { mode: 'ask-agent', status: 'failed' } };
   }
-  return { handoff: { mode: 'ask-agent', status: 'written', path: written.handoff.relativePath }, draftLine: draftLine(written.handoff.relativePath) };
+  return {
+    handoff: { mode: 'ask-agent', status: 'written', path: written.handoff.relativePath, level: reading.level, percent: reading.displayPercent },
+    draftLine: draftLine(written.handoff.relativePath),
+  };
 }
 
 /** The line of a direct checkpoint said again (its result line was not delivered the first time). */

@@ -47,6 +47,11 @@ export interface AgentProfile {
   readonly hookEntries: readonly HookEntrySpec[];
   /** The unit the agent counts a handler's `timeout` in (doctor checks the value against it). */
   readonly hookTimeoutUnit: 'seconds' | 'milliseconds';
+  /**
+   * Whether the agent's settings take a `statusLine` command (Claude Code): `install` then adds ours
+   * when the settings have none (never replacing the user's).
+   */
+  readonly hasStatusLine: boolean;
   /** The settings file holding the agent's hooks for `scope`. */
   settingsPath(scope: InstallScope, where: AgentLocation): string;
   /** The agent's own directory in the home; its presence says the agent has been used here. */

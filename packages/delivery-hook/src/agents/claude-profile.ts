@@ -72,6 +72,7 @@ export const claudeProfile: AgentProfile = {
     { event: 'PostToolUse', args: ['post-tool', 'claude'], name: 'agent-checkpoint-monitor', timeoutSeconds: 30, feature: 'context' },
   ],
   hookTimeoutUnit: 'seconds',
+  hasStatusLine: true,
   // `~/.claude/settings.json` | `<repo>/.claude/settings.json`
   settingsPath: (scope, where) => join(scope === 'user' ? where.home : (where.projectRoot ?? where.cwd), '.claude', 'settings.json'),
   homeDir: (where) => join(where.home, '.claude'),

@@ -68,6 +68,7 @@ export const codexProfile: AgentProfile = {
     { event: 'PostToolUse', args: ['post-tool', 'codex'], name: 'agent-checkpoint-monitor', timeoutSeconds: 30, feature: 'context' },
   ],
   hookTimeoutUnit: 'seconds',
+  hasStatusLine: false,
   // `$CODEX_HOME/hooks.json` (`~/.codex/hooks.json`) | `<repo>/.codex/hooks.json`
   settingsPath: (scope, where) => (scope === 'user' ? join(codexHome(where), 'hooks.json') : join(where.projectRoot ?? where.cwd, '.codex', 'hooks.json')),
   homeDir: codexHome,

@@ -66,6 +66,7 @@ export const geminiProfile: AgentProfile = {
     { event: 'AfterTool', args: ['post-tool', 'gemini'], name: 'agent-checkpoint-monitor', timeoutSeconds: 30, feature: 'context' },
   ],
   hookTimeoutUnit: 'milliseconds',
+  hasStatusLine: false,
   // `~/.gemini/settings.json` | `<repo>/.gemini/settings.json`
   settingsPath: (scope, where) => join(scope === 'user' ? where.home : (where.projectRoot ?? where.cwd), '.gemini', 'settings.json'),
   homeDir: (where) => join(where.home, '.gemini'),

@@ -146,12 +146,23 @@ function createHookProgram(write: (text: string) => Promise<void>): CliProgram {
     .description('print the PROMPT.md resume section of the newest handoff (loop runners)')
     // Like the hooks it always exits 0 (a loop runner renders its prompt with it): its options are
     // parsed by its own parser, which reports bad arguments on stderr; they are listed here for help.
-    .addHelpText('after', '\nOptions of the command:\n  --cwd <dir>           any directory of the repository\n  --max-age-hours <n>   ignore older handoffs (default 24)\n\nAlways exits 0: the section on stdout, or nothing.')
+    .addHelpText('after', '\nOptions of the command:\n  --cwd <dir>           any directory of the repository\n  --max-age-hours <n>   ignore older handoffs (default 24)\n  --peek                in a loop: do not mark the handoff consumed\n\nAlways exits 0: the section on stdout, or nothing.')
     .allowUnknownOption()
     .allowExcessArguments()
     .action(async () => {
       const { runResumePrompt } = await import('../resume-prompt/run-resume-prompt.ts');
       cli.setExitCode(await runResumePrompt(rest(), write));
+    });
+  program
+    .command('loop')
+    .description('loop runners: start | next (exit 10: resume from a handoff) | status')
+    .addArgument(new Argument('<operation>').choices(['start', 'next', 'status']))
+    .option('--cwd <dir>', 'any directory of the repository')
+    .option('--json', 'machine-readable result')
+    .addHelpText('after', '\nExit codes: 0 ok, 1 failed, 2 usage, 3 (status) no loop here,\n  10 (next) the previous iteration ended with a handoff: prepend `resume-prompt` to the next prompt.')
+    .action(async () => {
+      const { runLoopCommand } = await import('../loop-cli/run-loop-command.ts');
+      cli.setExitCode(await runLoopCommand(rest(), write));
     });
   program
     .command('state')

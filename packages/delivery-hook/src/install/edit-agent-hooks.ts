@@ -2,6 +2,7 @@ import type { AgentId } from '@agent-checkpoint/core';
 import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { appendMember, applyTextEdits, detectJsonLayout, removeMember, replaceValue, type TextEdit } from '@agent-checkpoint/setup-kit';
 import { profileOf } from '../agents/profiles.ts';
+import { removeOurStatusLine } from './claude-statusline.ts';
 import { allHookEntries, type HookEntrySpec } from './hook-entries.ts';
 import { hookCommandLine, isOurHookCommandForm, mentionsOurHook, type HookProgram } from './hook-command.ts';
 
@@ -85,11 +86,17 @@ export function uninstallHookEntries(text: string, recorded: readonly string[] =
   let current = text;
   const initial = readSettings(current);
   if (!initial.ok) return initial;
-  const hadOurEntries = findOurHookEntries(current, recorded).length > 0;
+  let hadOurEntries = findOurHookEntries(current, recorded).length > 0;
   for (let guard = 0; guard < 1000; guard++) {
     const found = findOurHookEntries(current, recorded)[0];
     if (found === undefined) break;
     current = applyTextEdits(current, removeHandler(current, found));
+  }
+  // Claude Code's status line, when install added ours (the user's own is kept).
+  const statusLine = removeOurStatusLine(current, recorded);
+  if (statusLine.removed) {
+    current = statusLine.text;
+    hadOurEntries = true;
   }
   const root = parseTree(current);
   const empty = root?.type === 'object' && (root.children ?? []).length === 0;

@@ -90,7 +90,11 @@ describe('install / uninstall (Claude Code)', () => {
     const settings = join(sandbox.home, '.claude', 'settings.json');
     const installed = await run(['install', '--agent', 'claude']);
     expect(installed.stdout).toContain(`created ${settings}`);
-    expect(JSON.parse(readFileSync(settings, 'utf8'))).toEqual({ hooks: { Stop: [{ hooks: [{ type: 'command', command: command('claude'), timeout: 30 }] }] } });
+    expect(JSON.parse(readFileSync(settings, 'utf8'))).toEqual({
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: command('claude'), timeout: 30 }] }] },
+      // The user had no status line: ours is installed (issue 14 point 8).
+      statusLine: { type: 'command', command: command('statusline') },
+    });
     const removed = await run(['uninstall', '--agent', 'claude']);
     expect(removed.stdout).toContain('deleted');
     expect(existsSync(settings)).toBe(false);
@@ -307,5 +311,41 @@ describe('usage', () => {
     const dir = join(sandbox.stateDir, 'installs');
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     for (const name of readdirSync(dir).filter((n) => n.endsWith('.json'))) expect(statSync(join(dir, name)).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe('Claude Code status line (install adds ours only when there is none)', () => {
+  it('the user\'s own status line is never replaced, and uninstall keeps it', async () => {
+    const settings = join(sandbox.home, '.claude', 'settings.json');
+    const theirs = { type: 'command', command: '~/bin/my-statusline.sh agent-checkpoint-hook' };
+    writeFile(settings, `${JSON.stringify({ statusLine: theirs }, null, 2)}\n`);
+    const installed = await run(['install', '--agent', 'claude']);
+    expect(installed.code).toBe(0);
+    expect(installed.stdout).not.toContain('statusLine →');
+    expect(JSON.parse(readFileSync(settings, 'utf8'))['statusLine']).toEqual(theirs);
+    // The file changed since install: uninstall removes only our entries, and the status line is theirs.
+    const edited = JSON.parse(readFileSync(settings, 'utf8')) as Record<string, unknown>;
+    writeFile(settings, `${JSON.stringify({ ...edited, model: 'opus' }, null, 2)}\n`);
+    expect((await run(['uninstall', '--agent', 'claude'])).code).toBe(0);
+    expect(JSON.parse(readFileSync(settings, 'utf8'))).toEqual({ statusLine: theirs, model: 'opus' });
+  });
+
+  it('ours is added next to the user\'s other settings, said in the output, and removed by uninstall after other edits', async () => {
+    const settings = join(sandbox.home, '.claude', 'settings.json');
+    writeFile(settings, '{\n  "model": "opus"\n}\n');
+    const installed = await run(['install', '--agent', 'claude']);
+    expect(installed.stdout).toContain(`statusLine → ${command('statusline')}`);
+    const after = JSON.parse(readFileSync(settings, 'utf8')) as Record<string, unknown>;
+    expect(after['statusLine']).toEqual({ type: 'command', command: command('statusline') });
+    // Installing again changes nothing (the status line is there now).
+    expect((await run(['install', '--agent', 'claude'])).stdout).toContain('already registered');
+    writeFile(settings, `${JSON.stringify({ ...after, theme: 'dark' }, null, 2)}\n`);
+    expect((await run(['uninstall', '--agent', 'claude'])).code).toBe(0);
+    expect(JSON.parse(readFileSync(settings, 'utf8'))).toEqual({ model: 'opus', theme: 'dark' });
+  });
+
+  it('Gemini and Codex settings get no status line', async () => {
+    await run(['install', '--agent', 'gemini']);
+    expect(readFileSync(join(sandbox.home, '.gemini', 'settings.json'), 'utf8')).not.toContain('statusLine');
   });
 });

@@ -2,6 +2,7 @@ import { AGENT_IDS, isAgentId, resolveStateDir, type AgentId } from '@agent-chec
 import { existsSync } from 'node:fs';
 import { commitInstall, commitUninstall, describeFileFailure, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type FileChange, findExecutable, isNoop, parseCommandArgs, planUninstall, readInstallRecord, readOptionalFile, renderDiff, SettingsFileError, type TerminalStyle } from '@agent-checkpoint/setup-kit';
 import { findOtherMentions, findOurHookEntries, groupFor, handlerFor, installHookEntries, uninstallHookEntries } from './edit-agent-hooks.ts';
+import { addStatusLineIfNone, statusLineFor } from './claude-statusline.ts';
 import { profileOf } from '../agents/profiles.ts';
 import { entriesToInstall, type HookEntrySpec } from './hook-entries.ts';
 import { defaultHookProgram, type HookProgram } from './hook-command.ts';
@@ -197,9 +198,12 @@ async function installOne(agent: AgentId, run: Run, program: HookProgram): Promi
     run.writeError(`agent-checkpoint: ${title}: cannot edit ${path}: ${edited.error}. Nothing was changed; fix the file, or add the entry by hand (install --agent ${agent} --print).\n`);
     return EXIT_FAILURE;
   }
-  const change: FileChange = { path, before, after: Buffer.from(edited.text, 'utf8') };
+  // Claude Code: our status line too, only when the settings have none (never replacing the user's).
+  const statusLine = profileOf(agent).hasStatusLine ? addStatusLineIfNone(edited.text, program) : { text: edited.text, added: false };
+  const change: FileChange = { path, before, after: Buffer.from(statusLine.text, 'utf8') };
   const s = run.style;
   const entries = wanted.map((e) => `${e.event} → ${handlerFor(agent, e, program)['command'] as string}`);
+  if (statusLine.added) entries.push(`statusLine → ${statusLineFor(program).command}`);
   // Commands of the user's that mention our hook (a wrapper script…) are never ours to replace: say so.
   for (const other of findOtherMentions(edited.text, recorded)) {
     await run.write(
@@ -212,7 +216,7 @@ async function installOne(agent: AgentId, run: Run, program: HookProgram): Promi
     return EXIT_OK;
   }
   if (run.dryRun) {
-    await run.write(`${s.bold(title)}: would ${before === undefined ? 'create' : 'change'} ${path}\n${renderDiff(path, before?.toString('utf8'), edited.text, s)}\n`);
+    await run.write(`${s.bold(title)}: would ${before === undefined ? 'create' : 'change'} ${path}\n${renderDiff(path, before?.toString('utf8'), statusLine.text, s)}\n`);
     return EXIT_OK;
   }
   const result = await commitInstall({
@@ -220,7 +224,7 @@ async function installOne(agent: AgentId, run: Run, program: HookProgram): Promi
     change,
     hadOurEntries: edited.hadOurEntries,
     by: `agent-checkpoint-hook install --agent ${agent} --scope ${run.scope}`,
-    commands: findOurHookEntries(edited.text, recorded).map((f) => f.command),
+    commands: [...findOurHookEntries(statusLine.text, recorded).map((f) => f.command), ...(statusLine.added ? [statusLineFor(program).command] : [])],
     ...(run.now ? { now: run.now } : {}),
   });
   await run.write(`${s.green('✓')} ${title}: ${edited.hadOurEntries ? 'updated the hook in' : before === undefined ? 'created' : 'registered the hook in'} ${path}\n`);

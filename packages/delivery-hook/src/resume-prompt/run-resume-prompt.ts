@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { latestHandoff, renderResumePrompt } from '@agent-checkpoint/context-checkpoint';
+import { latestHandoff, markLoopHandoffConsumed, pendingLoopHandoff, renderResumePrompt } from '@agent-checkpoint/context-checkpoint';
 import { findProjectRoot, loadConfig } from '@agent-checkpoint/core';
 import { STDERR_PREFIX } from '../debug-log.ts';
 import { chooseCommandCwd, currentDirectory } from '../run-cwd.ts';
@@ -12,16 +12,18 @@ const DEFAULT_MAX_AGE_HOURS = 24;
  * `agent-checkpoint-hook resume-prompt [--cwd DIR] [--max-age-hours N]`: print the
  * `## CONTEXT CHECKPOINT RESUME` section (seed 004, Ralph loop) for the newest handoff of the
  * repository, for a loop runner to put into the next iteration's PROMPT.md. Prints nothing when there
- * is no handoff younger than the limit. Read-only (it does not mark the handoff as used: a runner may
- * render the prompt more than once). Like the hooks, it always exits 0 with either the section or
- * nothing on stdout; notes go to stderr.
+ * is no handoff younger than the limit. Outside a loop it is read-only (a runner may render the prompt
+ * more than once). Inside a loop (`loop start` / `loop next` made `.agent-checkpoint/loop-state.json`)
+ * it marks the handoff consumed there, and prints nothing for a handoff already consumed, so the next
+ * iteration does not resume it again (RLP-004); `--peek` renders without marking. Like the hooks, it
+ * always exits 0 with either the section or nothing on stdout; notes go to stderr.
  */
 export async function runResumePrompt(args: readonly string[], write: (text: string) => Promise<void>): Promise<number> {
   let maxAgeHours = DEFAULT_MAX_AGE_HOURS;
   try {
     const { values } = parseArgs({
       args: [...args],
-      options: { cwd: { type: 'string' }, 'max-age-hours': { type: 'string' } },
+      options: { cwd: { type: 'string' }, 'max-age-hours': { type: 'string' }, peek: { type: 'boolean' } },
       allowPositionals: false,
       strict: true,
     });
@@ -41,12 +43,27 @@ export async function runResumePrompt(args: readonly string[], write: (text: str
     const { config, diagnostics } = await loadConfig({ cwd, env: process.env, sections: contextCheckpointSections });
     for (const note of diagnostics) process.stderr.write(`${STDERR_PREFIX} config: ${note}\n`);
     const { handoff } = contextCheckpointConfigOf(config);
-    const latest = await latestHandoff(findProjectRoot(cwd), { dir: handoff.dir, now: new Date(), maxAgeMs: maxAgeHours * 3_600_000 });
+    const root = findProjectRoot(cwd);
+    const latest = await latestHandoff(root, { dir: handoff.dir, now: new Date(), maxAgeMs: maxAgeHours * 3_600_000 });
     if (latest === undefined) {
       process.stderr.write(`${STDERR_PREFIX} no handoff younger than ${maxAgeHours} h in ${handoff.dir}\n`);
       return 0;
     }
+    const loop = await pendingLoopHandoff(root);
+    if (loop.kind === 'invalid') process.stderr.write(`${STDERR_PREFIX} resume-prompt: ${loop.detail}; the handoff is not marked consumed\n`);
+    if (loop.kind === 'loop') {
+      const cc = loop.state.context_checkpoint;
+      if (cc.handoff_consumed && cc.handoff_file === latest.relativePath) {
+        process.stderr.write(`${STDERR_PREFIX} resume-prompt: ${latest.relativePath} was already resumed in this loop\n`);
+        return 0;
+      }
+    }
     await write(renderResumePrompt(latest));
+    if (loop.kind === 'loop' && values.peek !== true) {
+      const cc = loop.state.context_checkpoint;
+      // The newest handoff is the loop's (or one written outside its turn ends, e.g. `checkpoint`): either way it is now given to this iteration.
+      await markLoopHandoffConsumed(root, { ...loop.state, context_checkpoint: { ...cc, handoff_file: latest.relativePath } });
+    }
   } catch (error) {
     process.stderr.write(`${STDERR_PREFIX} resume-prompt: ${error instanceof Error ? error.message : String(error)}\n`);
   }

@@ -17,12 +17,16 @@ export type CheckpointStatus =
 const BAR_CELLS = 10;
 
 /**
- * One status line: `[CTX: ████████░░ 82% L2] [CKPT: handoff 14:05]`. The level is shown from L1 on;
+ * One status line: `[CTX: ████████░░ 82% L2] [CKPT: handoff 14:05] [ISSUE: ANV-123] [PHASE: implement:tests]`
+ * (the issue part only when the branch names one, the phase only while a multi-phase command runs). The level is shown from L1 on;
  * an unknown window shows tokens only (`[CTX: 41,200 tokens]`), no reading `[CTX: n/a]`. Pure: the
  * clock only formats the given times (`HH:MM`, local time).
  */
-export function renderStatusline(reading: ContextReading | undefined, checkpoint: CheckpointStatus): string {
-  return `${renderContextPart(reading)} ${renderCheckpointPart(checkpoint)}`;
+export function renderStatusline(reading: ContextReading | undefined, checkpoint: CheckpointStatus, extra: { readonly issue?: string; readonly phase?: string } = {}): string {
+  // Both come from the working tree (a branch name, a state file): only identifier characters are shown.
+  const issue = extra.issue?.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 32);
+  const phase = extra.phase?.replace(/[^A-Za-z0-9_.:-]/g, '').slice(0, 81);
+  return `${renderContextPart(reading)} ${renderCheckpointPart(checkpoint)}${issue ? ` [ISSUE: ${issue}]` : ''}${phase ? ` [PHASE: ${phase}]` : ''}`;
 }
 
 export function renderContextPart(reading: ContextReading | undefined): string {

@@ -1,11 +1,21 @@
-import { readContextLevel, sessionContextOf, type ContextReading } from '@agent-checkpoint/context-checkpoint';
-import { loadConfig, readOffSwitch, readSessionState, resolveStateDir, type TokenUsage } from '@agent-checkpoint/core';
+import { DEFAULT_ISSUE_PATTERN, readContextLevel, sessionContextOf, type ContextReading } from '@agent-checkpoint/context-checkpoint';
+import { findProjectRoot, loadConfig, readOffSwitch, readSessionState, resolveStateDir, type TokenUsage } from '@agent-checkpoint/core';
 import { readStdin } from '../read-stdin.ts';
 import { readStatuslineInput, type StatuslineInput } from './read-statusline-input.ts';
 import { readTranscriptUsage } from './read-transcript-usage.ts';
 import { chooseRunCwd, currentDirectory } from '../run-cwd.ts';
+import { readBranchIssue } from './read-branch-issue.ts';
+import { readCurrentPhase } from './read-current-phase.ts';
 import { renderStatusline, type CheckpointStatus } from './render-statusline.ts';
 import { contextCheckpointConfigOf, contextCheckpointSections } from '@agent-checkpoint/context-checkpoint/load';
+
+/**
+ * How long after a handoff the checkpoint that delivered it may be recorded and the status line still
+ * says `handoff HH:MM`: the Stop route writes the handoff, then claims the block that announces it (a
+ * later `lastCheckpointAt`, within the hook's deadline). A checkpoint later than this is a new one.
+ */
+const HANDOFF_DELIVERY_MS = 60_000;
+const ISSUE_PATTERN = new RegExp(DEFAULT_ISSUE_PATTERN);
 
 /** Longest wait for Claude's JSON on stdin. */
 const STDIN_TIMEOUT_MS = 1000;
@@ -46,7 +56,9 @@ export async function statuslineFor(
   const { config } = await loadConfig({ cwd, env, sections: contextCheckpointSections });
   const cc = contextCheckpointConfigOf(config);
   const reading = readingOf(input, cc.context.windowTokens, cc.context.thresholds);
-  return renderStatusline(reading, await checkpointStatus(input, env, config.enabled));
+  const issue = readBranchIssue(cwd, ISSUE_PATTERN);
+  const phase = readCurrentPhase(findProjectRoot(cwd));
+  return renderStatusline(reading, await checkpointStatus(input, env, config.enabled), { ...(issue !== undefined ? { issue } : {}), ...(phase !== undefined ? { phase } : {}) });
 }
 
 function readingOf(
@@ -79,7 +91,7 @@ async function checkpointStatus(input: StatuslineInput, env: Readonly<Record<str
   const { state } = await readSessionState({ stateDir, agent: 'claude', sessionId: input.sessionId });
   const handoffAt = time(sessionContextOf(state)?.handoffAt);
   const lastAt = time(state.lastCheckpointAt);
-  if (handoffAt !== undefined && (lastAt === undefined || handoffAt >= lastAt)) return { kind: 'handoff', at: handoffAt };
+  if (handoffAt !== undefined && (lastAt === undefined || handoffAt.getTime() + HANDOFF_DELIVERY_MS >= lastAt.getTime())) return { kind: 'handoff', at: handoffAt };
   if (lastAt !== undefined) return { kind: 'last', at: lastAt };
   return { kind: 'ready' };
 }

@@ -1,0 +1,101 @@
+import type { ContextLevel } from '@agent-checkpoint/core';
+import { clearLoopEndSignal, type LoopState, newLoopState, readLoopState, withIterationContext, writeLoopEndSignal, writeLoopState } from './loop-state.ts';
+
+/** What the Stop route saw at a turn end of a loop iteration. */
+export interface LoopTurnInput {
+  readonly projectRoot: string;
+  readonly percent: number;
+  readonly level: ContextLevel;
+  /** The handoff written at this turn end (repo-relative), if any. */
+  readonly handoffPath?: string;
+  readonly now: Date;
+}
+
+/**
+ * Record a turn end in the loop state, when a loop is running (the file exists): the iteration's peak
+ * context (RLP-005), and a handoff written now as the loop's pending checkpoint plus the
+ * end-this-iteration signal file (RLP-003). No loop: nothing is written. Returns diagnostics; never
+ * throws.
+ */
+export async function recordLoopTurn(input: LoopTurnInput): Promise<readonly string[]> {
+  try {
+    const read = await readLoopState(input.projectRoot);
+    if (read.kind === 'none') return [];
+    if (read.kind === 'invalid') return [`loop: ${read.detail}; the loop state is left alone`];
+    let state = withIterationContext(read.state, input.percent, input.handoffPath !== undefined);
+    if (input.handoffPath !== undefined) {
+      state = {
+        ...state,
+        context_checkpoint: {
+          active: true,
+          level: input.level,
+          percent_at_checkpoint: input.percent,
+          timestamp: input.now.toISOString(),
+          handoff_file: input.handoffPath,
+          handoff_iteration: state.iteration,
+          handoff_consumed: false,
+        },
+      };
+    }
+    await writeLoopState(input.projectRoot, state);
+    if (input.handoffPath !== undefined) await writeLoopEndSignal(input.projectRoot, input.handoffPath);
+    return [];
+  } catch (error) {
+    return [`loop: cannot record the turn (${error instanceof Error ? error.message : String(error)})`];
+  }
+}
+
+/** The iteration number of a running loop, for the WIP commit message; undefined without a loop. */
+export async function currentLoopIteration(projectRoot: string): Promise<number | undefined> {
+  const read = await readLoopState(projectRoot);
+  return read.kind === 'ok' && read.state.iteration > 0 ? read.state.iteration : undefined;
+}
+
+/** `loop start`: a fresh loop state (an existing one is replaced) and no pending signal. */
+export async function startLoop(projectRoot: string, now: Date): Promise<LoopState> {
+  const state = newLoopState(now);
+  await writeLoopState(projectRoot, state);
+  await clearLoopEndSignal(projectRoot);
+  return state;
+}
+
+/** What `loop next` did. */
+export interface NextIteration {
+  readonly state: LoopState;
+  /** The previous iteration ended with a handoff not yet consumed: the next prompt should resume it. */
+  readonly resume: boolean;
+  /** Whether the end-this-iteration signal file was there (and is now removed). */
+  readonly signalled: boolean;
+}
+
+/**
+ * `loop next`: start the next iteration (a loop state is created when missing), clear the
+ * end-this-iteration signal, and say whether a handoff is waiting to be resumed.
+ */
+export async function nextLoopIteration(projectRoot: string, now: Date): Promise<NextIteration | { readonly error: string }> {
+  const read = await readLoopState(projectRoot);
+  if (read.kind === 'invalid') return { error: read.detail };
+  const previous = read.kind === 'ok' ? read.state : newLoopState(now);
+  const state: LoopState = { ...previous, iteration: previous.iteration + 1 };
+  await writeLoopState(projectRoot, state);
+  const signalled = await clearLoopEndSignal(projectRoot);
+  const cc = state.context_checkpoint;
+  return { state, resume: cc.active && !cc.handoff_consumed && cc.handoff_file !== undefined, signalled };
+}
+
+/**
+ * Mark the loop's handoff consumed (`resume-prompt` gave it to an iteration). Returns the handoff path
+ * the loop is waiting on (undefined: none or already consumed), or the diagnostic of a bad file.
+ */
+export async function pendingLoopHandoff(projectRoot: string): Promise<{ kind: 'no-loop' } | { kind: 'invalid'; detail: string } | { kind: 'loop'; pending?: string; state: LoopState }> {
+  const read = await readLoopState(projectRoot);
+  if (read.kind === 'none') return { kind: 'no-loop' };
+  if (read.kind === 'invalid') return { kind: 'invalid', detail: read.detail };
+  const cc = read.state.context_checkpoint;
+  return { kind: 'loop', state: read.state, ...(cc.handoff_file !== undefined && !cc.handoff_consumed ? { pending: cc.handoff_file } : {}) };
+}
+
+/** Record that the loop's pending handoff was given to the current iteration (never resumed again). */
+export async function markLoopHandoffConsumed(projectRoot: string, state: LoopState): Promise<void> {
+  await writeLoopState(projectRoot, { ...state, context_checkpoint: { ...state.context_checkpoint, active: false, handoff_consumed: true } });
+}

@@ -1,0 +1,120 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHookSandbox, type HookSandbox } from '../test-support/hook-sandbox.ts';
+import { runHookBundle } from '../test-support/run-hook-bundle.ts';
+
+// `loop start|next|status` and `resume-prompt` inside a loop, as a loop runner calls them: the built
+// bin in real processes, on a real repository.
+
+let sandbox: HookSandbox | undefined;
+afterEach(() => {
+  sandbox?.remove();
+  sandbox = undefined;
+});
+
+const HANDOFF = `---
+session_date: 2026-01-07
+session_time: "11:45"
+branch: main
+checkpoint_trigger: L2 (context at 87%)
+---
+
+# Session Handoff: OAuth
+`;
+
+function repo(): { env: Record<string, string>; root: string } {
+  sandbox = createHookSandbox('ac-loop-cli-');
+  const root = join(sandbox.root, 'repo');
+  mkdirSync(join(root, 'src'), { recursive: true });
+  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: root, env: sandbox.env });
+  return { env: sandbox.env, root };
+}
+
+/** What the Stop route does at an L2 turn end inside a loop (recordLoopTurn), done by hand. */
+function handoffWritten(root: string, name: string): string {
+  const rel = `.agent-checkpoint/handoffs/${name}`;
+  mkdirSync(join(root, '.agent-checkpoint', 'handoffs'), { recursive: true });
+  writeFileSync(join(root, rel), HANDOFF);
+  const statePath = join(root, '.agent-checkpoint', 'loop-state.json');
+  const state = JSON.parse(readFileSync(statePath, 'utf8')) as { iteration: number; context_checkpoint: object; context_history: object[] };
+  state.context_checkpoint = { active: true, level: 'L2', percent_at_checkpoint: 87, timestamp: new Date().toISOString(), handoff_file: rel, handoff_iteration: state.iteration, handoff_consumed: false };
+  state.context_history.push({ iteration: state.iteration, peak_percent: 87, checkpoint: true });
+  writeFileSync(statePath, JSON.stringify(state));
+  writeFileSync(join(root, '.agent-checkpoint', 'loop-end-iteration'), `${rel}\n`);
+  return rel;
+}
+
+describe('agent-checkpoint-hook loop', () => {
+  it('start, next (exit 10 after a handoff), resume-prompt consumes it once, status shows the history', async () => {
+    const { env, root } = repo();
+    const run = (...args: string[]) => runHookBundle({ args, env, cwd: join(root, 'src') });
+
+    expect(await run('loop', 'status')).toMatchObject({ code: 3, stdout: '' });
+    expect(await run('loop', 'start')).toMatchObject({ code: 0, stdout: 'loop started: .agent-checkpoint/loop-state.json\n', stderr: '' });
+    expect(await run('loop', 'next')).toMatchObject({ code: 0, stdout: 'iteration 1\n' });
+    const rel = handoffWritten(root, '2026-01-07-1145.md');
+
+    const next = await run('loop', 'next', '--json');
+    expect(next.code).toBe(10);
+    expect(JSON.parse(next.stdout)).toEqual({ iteration: 2, resume: true, signalled: true, handoff_file: rel });
+    expect(existsSync(join(root, '.agent-checkpoint', 'loop-end-iteration'))).toBe(false);
+
+    // --peek renders without consuming; the plain call renders and consumes; then nothing.
+    const peek = await run('resume-prompt', '--peek');
+    expect(peek.stdout).toContain(`- **Handoff**: ${rel}`);
+    const first = await run('resume-prompt');
+    expect(first).toMatchObject({ code: 0, stdout: peek.stdout });
+    const again = await run('resume-prompt');
+    expect(again).toMatchObject({ code: 0, stdout: '' });
+    expect(again.stderr).toContain(`${rel} was already resumed in this loop`);
+    // Iteration 3 is not told to resume it again.
+    expect(await run('loop', 'next')).toMatchObject({ code: 0, stdout: 'iteration 3\n' });
+
+    const status = await run('loop', 'status');
+    expect(status).toMatchObject({ code: 0, stderr: '' });
+    expect(status.stdout).toMatch(/^Loop iteration: 3 \(started .+\)\n/);
+    expect(status.stdout).toContain(`Checkpoint: L2 at 87% in iteration 1, ${rel} (resumed)\n`);
+    expect(status.stdout).toContain('Context history (peak per iteration):\n    1   87%  handoff\n');
+    const json = await run('loop', 'status', '--json');
+    expect(JSON.parse(json.stdout)).toMatchObject({ iteration: 3, context_checkpoint: { handoff_consumed: true, active: false } });
+  });
+
+  it('a new handoff after a consumed one is resumed again (once)', async () => {
+    const { env, root } = repo();
+    const run = (...args: string[]) => runHookBundle({ args, env, cwd: root });
+    await run('loop', 'start');
+    await run('loop', 'next');
+    handoffWritten(root, '2026-01-07-1145.md');
+    expect((await run('loop', 'next')).code).toBe(10);
+    expect((await run('resume-prompt')).stdout).toContain('2026-01-07-1145.md');
+    const rel = handoffWritten(root, '2026-01-07-1300.md');
+    expect((await run('loop', 'next')).code).toBe(10);
+    expect((await run('resume-prompt')).stdout).toContain(rel);
+    expect((await run('resume-prompt')).stdout).toBe('');
+  });
+
+  it('bad input: usage errors exit 2, a corrupt state file exits 1 and is left alone, resume-prompt still exits 0', async () => {
+    const { env, root } = repo();
+    const run = (...args: string[]) => runHookBundle({ args, env, cwd: root });
+    for (const args of [['loop', 'restart'], ['loop', 'next', '--bogus']]) {
+      const bad = await run(...args);
+      expect(bad.code, args.join(' ')).toBe(2);
+      expect(bad.stdout).toBe('');
+    }
+    mkdirSync(join(root, '.agent-checkpoint', 'handoffs'), { recursive: true });
+    writeFileSync(join(root, '.agent-checkpoint', 'loop-state.json'), '[1,2');
+    writeFileSync(join(root, '.agent-checkpoint', 'handoffs', '2026-01-07-1145.md'), HANDOFF);
+    for (const op of ['next', 'status']) {
+      const bad = await run('loop', op);
+      expect(bad).toMatchObject({ code: 1, stdout: '' });
+      expect(bad.stderr).toBe('agent-checkpoint: loop: .agent-checkpoint/loop-state.json is not JSON\n');
+    }
+    const prompt = await run('resume-prompt');
+    expect(prompt.code).toBe(0);
+    expect(prompt.stdout).toContain('## CONTEXT CHECKPOINT RESUME');
+    expect(prompt.stderr).toContain('loop-state.json is not JSON; the handoff is not marked consumed');
+    expect(readFileSync(join(root, '.agent-checkpoint', 'loop-state.json'), 'utf8')).toBe('[1,2');
+  });
+});

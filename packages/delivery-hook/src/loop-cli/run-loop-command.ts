@@ -1,0 +1,107 @@
+import { parseArgs } from 'node:util';
+import { LOOP_END_FILE, LOOP_STATE_FILE, type LoopState, nextLoopIteration, readLoopState, startLoop } from '@agent-checkpoint/context-checkpoint';
+import { errorMessage, findProjectRoot } from '@agent-checkpoint/core';
+import { STDERR_PREFIX } from '../debug-log.ts';
+import { chooseCommandCwd, currentDirectory } from '../run-cwd.ts';
+
+/**
+ * Exit codes of `agent-checkpoint-hook loop`. `resume` is the end-this-iteration signal a runner
+ * acts on: the iteration that just ended wrote a handoff, so the next prompt starts with
+ * `resume-prompt` (which marks it consumed).
+ */
+export const LOOP_EXIT = {
+  ok: 0,
+  /** The loop state is unreadable (invalid, a symlink…) or cannot be written. */
+  failed: 1,
+  usage: 2,
+  /** `status`: no loop state in this project. */
+  notFound: 3,
+  /** `next`: the previous iteration ended with a handoff that no iteration has resumed yet. */
+  resume: 10,
+} as const;
+
+export const LOOP_USAGE = `Usage:
+  agent-checkpoint-hook loop start  [--cwd <dir>] [--json]   a fresh loop state (iteration 0)
+  agent-checkpoint-hook loop next   [--cwd <dir>] [--json]   start the next iteration
+  agent-checkpoint-hook loop status [--cwd <dir>] [--json]   iteration, pending handoff, context history
+State: <repo>/${LOOP_STATE_FILE}; end-this-iteration signal: <repo>/${LOOP_END_FILE}.
+Exit codes: 0 ok, 1 failed, 2 usage error, 3 (status) no loop here,
+  10 (next) the previous iteration ended with a handoff: put \`resume-prompt\` into this iteration's prompt.
+`;
+
+/** `agent-checkpoint-hook loop <start|next|status>` for loop-runner scripts (docs/context-checkpoints.md, "Loop runners"). */
+export async function runLoopCommand(args: readonly string[], write: (text: string) => Promise<void>): Promise<number> {
+  const [operation, ...rest] = args;
+  let values: { cwd?: string; json?: boolean };
+  try {
+    ({ values } = parseArgs({ args: rest, options: { cwd: { type: 'string' }, json: { type: 'boolean' } }, allowPositionals: false, strict: true }));
+  } catch (error) {
+    process.stderr.write(`${STDERR_PREFIX} loop: ${errorMessage(error)}\n${LOOP_USAGE}`);
+    return LOOP_EXIT.usage;
+  }
+  if (operation !== 'start' && operation !== 'next' && operation !== 'status') {
+    process.stderr.write(`${STDERR_PREFIX} loop: ${operation === undefined ? 'missing operation' : `unknown operation ${JSON.stringify(operation)}`}\n${LOOP_USAGE}`);
+    return LOOP_EXIT.usage;
+  }
+  const where = chooseCommandCwd(values.cwd, currentDirectory());
+  if (where.kind === 'none') {
+    process.stderr.write(`${STDERR_PREFIX} loop: ${where.detail}\n`);
+    return LOOP_EXIT.failed;
+  }
+  const root = findProjectRoot(where.cwd);
+  const now = new Date();
+  try {
+    switch (operation) {
+      case 'start': {
+        const state = await startLoop(root, now);
+        await write(values.json === true ? `${JSON.stringify(state)}\n` : `loop started: ${LOOP_STATE_FILE}\n`);
+        return LOOP_EXIT.ok;
+      }
+      case 'next': {
+        const next = await nextLoopIteration(root, now);
+        if ('error' in next) {
+          process.stderr.write(`${STDERR_PREFIX} loop: ${next.error}\n`);
+          return LOOP_EXIT.failed;
+        }
+        const cc = next.state.context_checkpoint;
+        if (values.json === true) await write(`${JSON.stringify({ iteration: next.state.iteration, resume: next.resume, signalled: next.signalled, handoff_file: cc.handoff_file ?? null })}\n`);
+        else await write(`iteration ${next.state.iteration}${next.resume ? `: resume from ${cc.handoff_file ?? ''}` : ''}\n`);
+        return next.resume ? LOOP_EXIT.resume : LOOP_EXIT.ok;
+      }
+      case 'status': {
+        const read = await readLoopState(root);
+        if (read.kind === 'none') {
+          process.stderr.write(`${STDERR_PREFIX} loop: no loop here (${LOOP_STATE_FILE} is missing; \`loop start\` creates it)\n`);
+          return LOOP_EXIT.notFound;
+        }
+        if (read.kind === 'invalid') {
+          process.stderr.write(`${STDERR_PREFIX} loop: ${read.detail}\n`);
+          return LOOP_EXIT.failed;
+        }
+        await write(values.json === true ? `${JSON.stringify(read.state)}\n` : renderLoopStatus(read.state));
+        return LOOP_EXIT.ok;
+      }
+    }
+  } catch (error) {
+    process.stderr.write(`${STDERR_PREFIX} loop ${operation}: ${errorMessage(error)}\n`);
+    return LOOP_EXIT.failed;
+  }
+}
+
+/** The human-readable `loop status`: one line per fact, then the context history (RLP-005, RLP-007). */
+export function renderLoopStatus(state: LoopState): string {
+  const cc = state.context_checkpoint;
+  const lines = [`Loop iteration: ${state.iteration} (started ${state.started_at})`];
+  if (cc.handoff_file === undefined) lines.push('Checkpoint: none in this loop');
+  else {
+    const what = `${cc.level ?? '?'} at ${cc.percent_at_checkpoint ?? '?'}% in iteration ${cc.handoff_iteration ?? '?'}, ${cc.handoff_file}`;
+    lines.push(`Checkpoint: ${what} (${cc.handoff_consumed ? 'resumed' : 'waiting to be resumed'})`);
+  }
+  if (state.context_history.length === 0) lines.push('Context history: none yet');
+  else {
+    lines.push('Context history (peak per iteration):');
+    // Shown as data: the numbers were validated on read, so no text from the file reaches the terminal unescaped.
+    for (const entry of state.context_history) lines.push(`  ${String(entry.iteration).padStart(3)}  ${String(entry.peak_percent).padStart(3)}%${entry.checkpoint ? '  handoff' : ''}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
