@@ -7,6 +7,7 @@ import {
 } from '@agent-checkpoint/core';
 import type { TestRun } from '../opt-ins/run-tests.ts';
 import { promotePendingContext } from '../state/session-context.ts';
+import { closePendingEstimate, type ClosePendingEstimateResult } from '../steps/pending-estimate.ts';
 import { runContextStep, type ContextStepOutput } from '../steps/run-context-step.ts';
 import { testRunExtension } from './test-run-extension.ts';
 import { contextCheckpointConfigOf, runTestsConfigOf } from '../config/context-config.ts';
@@ -50,6 +51,9 @@ export const contextCheckpointExtension: TurnEndExtension<ContextCheckpointDetai
         ...(input.signal ? { signal: input.signal } : {}),
       });
       diagnostics.push(...context.diagnostics);
+      // EST-004: the estimate made at prompt submit meets what the turn actually used.
+      const closed = await closeTurnEstimate(input);
+      if (closed.kind === 'unmeasured') diagnostics.push(`estimate: ${closed.detail}`);
     }
     const lines = context?.lines ?? [];
     return {
@@ -71,4 +75,18 @@ function sessionLocation(input: TurnEndExtensionInput): SessionStateLocation | u
   } catch {
     return undefined;
   }
+}
+
+/** Close the session's pending prompt estimate, if any (EST-004). */
+async function closeTurnEstimate(input: TurnEndExtensionInput): Promise<ClosePendingEstimateResult> {
+  const location = sessionLocation(input);
+  if (location === undefined) return { kind: 'none' };
+  return closePendingEstimate({
+    stateDir: location.stateDir,
+    projectRoot: input.projectRoot,
+    sessionId: location.sessionId,
+    usageHistory: input.timeline.usageHistory,
+    latest: input.timeline.tokenUsage,
+    now: input.now,
+  });
 }

@@ -70,6 +70,7 @@ export const claudeProfile: AgentProfile = {
     { event: 'PreCompact', args: ['pre-compact', 'claude'], name: 'agent-checkpoint-pre-compact', timeoutSeconds: 30, feature: 'context' },
     // The monitor during the turn (docs/context-checkpoints.md, "Monitor"): after every tool call, a small bundle.
     { event: 'PostToolUse', args: ['post-tool', 'claude'], name: 'agent-checkpoint-monitor', timeoutSeconds: 30, feature: 'context' },
+    { event: 'UserPromptSubmit', args: ['prompt-submit', 'claude'], name: 'agent-checkpoint-prompt-submit', timeoutSeconds: 30, feature: 'context' },
   ],
   hookTimeoutUnit: 'seconds',
   // `~/.claude/settings.json` | `<repo>/.claude/settings.json`

@@ -64,6 +64,7 @@ export const geminiProfile: AgentProfile = {
     { event: 'PreCompress', args: ['pre-compact', 'gemini'], name: 'agent-checkpoint-pre-compact', timeoutSeconds: 30, feature: 'context' },
     // The monitor during the turn (docs/context-checkpoints.md, "Monitor"): after every tool call, a small bundle.
     { event: 'AfterTool', args: ['post-tool', 'gemini'], name: 'agent-checkpoint-monitor', timeoutSeconds: 30, feature: 'context' },
+    { event: 'BeforeAgent', args: ['prompt-submit', 'gemini'], name: 'agent-checkpoint-prompt-submit', timeoutSeconds: 30, feature: 'context' },
   ],
   hookTimeoutUnit: 'milliseconds',
   // `~/.gemini/settings.json` | `<repo>/.gemini/settings.json`

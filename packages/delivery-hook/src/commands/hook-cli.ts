@@ -9,7 +9,7 @@ export const HOOK_VERSION = typeof __AGENT_CHECKPOINT_VERSION__ === 'string' ? _
 const AGENTS = ['claude', 'gemini', 'codex'] as const;
 
 /** The modes agents run (listed for `--help` only; see {@link isCliInvocation}). */
-const HOOK_MODE_NAMES: ReadonlySet<string> = new Set([...AGENTS, 'hook', 'session-start', 'pre-compact', 'statusline']);
+const HOOK_MODE_NAMES: ReadonlySet<string> = new Set([...AGENTS, 'hook', 'session-start', 'pre-compact', 'prompt-submit', 'statusline']);
 
 const ENVIRONMENT_HELP = `
 Hook modes (registered by install, run by the agents; they always exit 0):
@@ -17,6 +17,7 @@ Hook modes (registered by install, run by the agents; they always exit 0):
   agent-checkpoint-hook hook <agent> [--debug]             the same, long form
   agent-checkpoint-hook session-start <agent>              SessionStart hook: inject the latest handoff once
   agent-checkpoint-hook pre-compact <agent>                PreCompact/PreCompress hook: write a handoff
+  agent-checkpoint-hook prompt-submit <agent>              UserPromptSubmit/BeforeAgent hook: task estimate warning
   agent-checkpoint-hook statusline                         Claude Code status line: [CTX: … L2] [CKPT: …]
 
 Environment:
@@ -205,6 +206,11 @@ function addHookModes(cli: CliProgram): void {
   cli.program
     .command('pre-compact', { hidden: true })
     .description('PreCompact / PreCompress hook: write a handoff (always exits 0)')
+    .argument('<agent>', 'claude, gemini or codex')
+    .action(unreachable);
+  cli.program
+    .command('prompt-submit', { hidden: true })
+    .description('UserPromptSubmit / BeforeAgent hook: warn when the task will not fit the context (always exits 0)')
     .argument('<agent>', 'claude, gemini or codex')
     .action(unreachable);
   cli.program
