@@ -169,6 +169,8 @@ function createHookProgram(write: (text: string) => Promise<void>): CliProgram {
       cli.setExitCode(await runStateCommand(rest(), write));
     });
 
+  addContextCommands(cli, write);
+
   addHookModes(cli);
   program
     .command('version')
@@ -176,6 +178,45 @@ function createHookProgram(write: (text: string) => Promise<void>): CliProgram {
     .action(async () => write(`${HOOK_VERSION}\n`));
   addHelpCommand(cli);
   return cli;
+}
+
+/**
+ * The context checkpoint commands (seed 004: `checkpoint`, `estimate`, `shard`, `report`), each in
+ * its own file under context-cli/, imported only when it runs.
+ */
+function addContextCommands(cli: CliProgram, write: (text: string) => Promise<void>): void {
+  const program = cli.program;
+  program
+    .command('checkpoint')
+    .description('write a handoff now (user-initiated); with --status: context %, trend, next level, recommendation')
+    .option('--status', 'show the context of the newest session here, write nothing')
+    .option('--reason <text>', 'why (shown in the handoff)')
+    .option('--cwd <dir>', 'the project (default: the current directory)')
+    .option('--json', 'machine-readable result')
+    .action(async (options) => cli.setExitCode(await (await import('../context-cli/run-checkpoint-command.ts')).runCheckpointCommand(options, write)));
+  program
+    .command('estimate')
+    .description("estimate a task's context cost (prompt, plan open items, this project's history)")
+    .argument('<task>', 'the task, as you would prompt it')
+    .option('--plan <file>', 'the plan file (default handoff.planFile)')
+    .option('--cwd <dir>', 'the project (default: the current directory)')
+    .option('--json', 'machine-readable result')
+    .action(async (task: string, options) => cli.setExitCode(await (await import('../context-cli/run-estimate-command.ts')).runEstimateCommand(task, options, write)));
+  program
+    .command('shard')
+    .description("split a plan's open items into shards (< 30 % of the window each) and write them as files")
+    .argument('<plan>', 'the plan file (inside the project)')
+    .option('--dry-run', 'show the shards, write nothing')
+    .option('--dir <dir>', 'parent directory of shard directories (default .agent-checkpoint/shards)')
+    .option('--cwd <dir>', 'the project (default: the current directory)')
+    .option('--json', 'machine-readable result')
+    .action(async (plan: string, options) => cli.setExitCode(await (await import('../context-cli/run-shard-command.ts')).runShardCommand(plan, options, write)));
+  program
+    .command('report')
+    .description('context checkpoint metrics: handoffs by level, resumes, compactions without a handoff, estimate accuracy')
+    .option('--cwd <dir>', 'the project (default: the current directory)')
+    .option('--json', 'machine-readable result')
+    .action(async (options) => cli.setExitCode(await (await import('../context-cli/run-report-command.ts')).runReportCommand(options, write)));
 }
 
 /**
