@@ -39,6 +39,14 @@ describe('closePendingEstimate', () => {
     expect((await readTaskHistory({ stateDir, projectRoot })).records).toHaveLength(1);
   });
 
+  it("only the turn's records (as a Stop timeline has them): the growth since the context measured at submit", async () => {
+    const { stateDir, projectRoot } = dirs();
+    recordPendingEstimate(stateDir, 's', { at: '2026-01-07T11:00:00.000Z', features: FEATURES, estimatedTokens: 10_000, contextTokensAtSubmit: 100_000 });
+    const turn = [usage('2026-01-07T11:00:02.000Z', 130_000)];
+    const closed = await closePendingEstimate({ stateDir, projectRoot, sessionId: 's', usageHistory: turn, latest: turn[0], now: new Date('2026-01-07T11:03:00.000Z') });
+    expect(closed).toEqual({ kind: 'recorded', estimatedTokens: 10_000, actualTokens: 30_000 });
+  });
+
   it('without timestamps: the newest record minus the context at submit', async () => {
     const { stateDir, projectRoot } = dirs();
     recordPendingEstimate(stateDir, 's', { at: '2026-01-07T11:00:00.000Z', features: FEATURES, estimatedTokens: 10_000, contextTokensAtSubmit: 20_000 });

@@ -35,8 +35,8 @@ export type ClosePendingEstimateResult =
 
 /**
  * At the turn's end (EST-004): take the session's pending estimate, measure what the turn actually
- * used (the usage records since the prompt, {@link actualTurnTokens}; else the newest record minus
- * the context at submit) and record both in the task history (the estimator learns from it) and the
+ * used (the usage records around the prompt, {@link actualTurnTokens}, when they hold one from
+ * before it; else the newest record minus the context measured at submit) and record both in the task history (the estimator learns from it) and the
  * metrics log (estimate accuracy in `report`). The pending file is removed either way, so a turn is
  * recorded once. The file is untrusted (the state directory is handed to the agent): a bad one is
  * dropped. Never throws.
@@ -60,7 +60,11 @@ export async function closePendingEstimate(input: {
     return { kind: 'unmeasured', detail: `pending estimate: ${errorMessage(error)}` };
   }
   if (pending === undefined) return { kind: 'unmeasured', detail: 'pending estimate: not a valid record' };
-  const fromHistory = actualTurnTokens(input.usageHistory, pending.at);
+  // The turn's records only (a timeline holds no record from before the turn): the growth since the
+  // context measured at submit. With a record before the turn the history places the turn itself.
+  const start = Date.parse(pending.at);
+  const placed = (input.usageHistory ?? []).some((u) => u.timestamp !== undefined && Date.parse(u.timestamp) < start);
+  const fromHistory = placed ? actualTurnTokens(input.usageHistory, pending.at) : undefined;
   const latest = input.latest?.contextTokens;
   const actual = fromHistory ?? (latest !== undefined && latest >= pending.contextTokensAtSubmit ? latest - pending.contextTokensAtSubmit : undefined);
   if (actual === undefined) return { kind: 'unmeasured', detail: 'the usage records do not place the turn' };

@@ -82,6 +82,36 @@ describe('prompt-submit', () => {
     expect(pending.estimatedTokens).toBeGreaterThan(120_000);
   });
 
+  it('EST-004: the next Stop records what the turn actually used (task history + metrics)', async () => {
+    const { sb, repo, transcript } = project();
+    claudeTranscript(transcript, 100_000);
+    const submit = await runHookBundle({ args: ['prompt-submit', 'claude'], stdin: payload('claude', repo, transcript, LARGE_PROMPT), env: sb.env, cwd: repo });
+    expect(submit.code).toBe(0);
+    // The turn: the prompt, then a model call that took the context to 130k.
+    const t = Date.now() + 1_000;
+    const turn = [
+      { type: 'user', uuid: 'u2', parentUuid: 'a1', sessionId: 's-1', promptId: 'p-1', timestamp: new Date(t).toISOString(), message: { role: 'user', content: LARGE_PROMPT } },
+      {
+        type: 'assistant',
+        uuid: 'a2',
+        parentUuid: 'u2',
+        sessionId: 's-1',
+        timestamp: new Date(t + 1_000).toISOString(),
+        message: { id: 'msg_2', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'I will shard it first.' }], usage: { input_tokens: 1_000, cache_read_input_tokens: 129_000, cache_creation_input_tokens: 0, output_tokens: 50 } },
+      },
+    ];
+    writeFileSync(transcript, `${readFileSync(transcript, 'utf8')}${turn.map((e) => JSON.stringify(e)).join('\n')}\n`);
+    const stop = { session_id: 's-1', transcript_path: transcript, cwd: repo, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'I will shard it first.' };
+    const run = await runHookBundle({ args: ['claude'], stdin: JSON.stringify(stop), env: sb.env, cwd: repo });
+    expect(run.code).toBe(0);
+    expect(existsSync(join(sb.stateDir, 'estimates', 'pending', 's-1.json'))).toBe(false);
+    const logs = (dir: string) => readdirSync(join(sb.stateDir, dir)).filter((f) => f.endsWith('.jsonl')).map((f) => readFileSync(join(sb.stateDir, dir, f), 'utf8'));
+    const [history] = logs('estimates');
+    expect(JSON.parse(history!.trim())).toMatchObject({ actualTokens: 30_000 });
+    const [metrics] = logs('metrics');
+    expect(JSON.parse(metrics!.trim())).toMatchObject({ type: 'estimate', actualTokens: 30_000 });
+  });
+
   it('a small task that fits: nothing added (the estimate is still recorded)', async () => {
     const { sb, repo, transcript } = project({ context: { enabled: true, windowTokens: 200_000 } });
     claudeTranscript(transcript, 20_000);
