@@ -129,7 +129,7 @@ export async function startModelMock(options: ModelMockOptions): Promise<ModelMo
       : pick(info.view);
     const root = workspaceRoot ?? info.workspaceRoot ?? '/';
     const ids = { step: picked.stepIndex ?? 0, request: n };
-    const encoded = encodeAnthropicReply(picked.reply, { model: info.model, ids, workspaceRoot: root });
+    const encoded = encodeAnthropicReply(picked.reply, { model: info.model, ids, workspaceRoot: root, ...(scenario.contextTokens !== undefined ? { contextTokens: scenario.contextTokens } : {}) });
     if (info.stream) {
       res.setHeader('request-id', `req_e2e_${n}`);
       writeSse(res, encoded.events);

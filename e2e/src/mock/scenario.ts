@@ -104,6 +104,11 @@ export interface Scenario {
    * main script. Logged with `thread: "subagent:<index>"`.
    */
   readonly subagents?: readonly SubagentScript[];
+  /**
+   * Prompt-side tokens every Anthropic reply reports in its usage (default 100): pushes the context
+   * level that hooks read from the transcript (the excess rides in `cache_read_input_tokens`).
+   */
+  readonly contextTokens?: number;
 }
 
 /** The model side of one subagent conversation. */

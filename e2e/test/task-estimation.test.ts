@@ -1,0 +1,63 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { HOOK_BUNDLE, assertBundlesBuilt } from '../src/harness/agent-checkpoint-bins.ts';
+import { SKIP_REAL_CLIS, withCheckedSession } from '../src/harness/define-headless-agent-tests.ts';
+import { isolatedGitEnv } from '../src/harness/temp-workspace.ts';
+import { shellQuote } from '../src/mock/native-tool-calls.ts';
+import { say, type Scenario } from '../src/mock/scenario.ts';
+import { ClaudeSession } from '../src/run-claude.ts';
+
+/**
+ * Seed 004's acceptance scenarios "Task Estimation Warning" and "Shard Suggestion" with the real
+ * Claude Code: the mock reports 100k tokens in the context (50 % of the configured 200k window), the
+ * `prompt-submit` hook runs as Claude's UserPromptSubmit hook, and a large task over a plan of ~70 %
+ * reaches the model with the warning and a 3-shard breakdown; then `shard` writes the shard files.
+ */
+
+const PLAN = ['# Plan: split the billing service', '', '## Tasks', ...Array.from({ length: 10 }, (_, i) => `- [ ] Move part ${i + 1} into \`src/billing/part-${i + 1}.ts\``), ''].join('\n');
+const FILES = {
+  'PLAN.md': PLAN,
+  '.agent-checkpoint.json': `${JSON.stringify({ context: { enabled: true, windowTokens: 200_000 }, handoff: { enabled: true, planFile: 'PLAN.md' } }, null, 2)}\n`,
+};
+const SCENARIO: Scenario = { name: 'task-estimation', contextTokens: 100_000, steps: [say('First answer.'), say('I will propose shards first.')] };
+const LARGE_TASK = 'Work through PLAN.md: refactor every billing module and migrate all callers.';
+
+describe.skipIf(SKIP_REAL_CLIS)('seed 004: task estimation warning and shard suggestion (Claude Code)', () => {
+  it('claude', async () => {
+    assertBundlesBuilt();
+    await withCheckedSession(ClaudeSession.start({ scenario: SCENARIO, files: FILES, hook: { kind: 'none' } }), async (session) => {
+      const settings = path.join(session.workspace.home, '.claude', 'settings.json');
+      const current = existsSync(settings) ? (JSON.parse(readFileSync(settings, 'utf8')) as Record<string, unknown>) : {};
+      mkdirSync(path.dirname(settings), { recursive: true });
+      const command = `node ${shellQuote(HOOK_BUNDLE)} prompt-submit claude`;
+      writeFileSync(settings, `${JSON.stringify({ ...current, hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command, timeout: 30 }] }] } }, null, 2)}\n`);
+
+      // Turn 1 fills the context to ~50 % (the mock's usage).
+      const first = await session.prompt('Hello.');
+      expect(first.exitCode, first.stderr).toBe(0);
+      const before = session.requests.length;
+
+      // Turn 2: the large task. Its model request carries the warning, with the plan's shards.
+      const second = await session.prompt(LARGE_TASK);
+      expect(second.exitCode, second.stderr).toBe(0);
+      const requests = session.requests.slice(before).filter((r) => r.answer === 'step');
+      expect(requests.length).toBeGreaterThan(0);
+      const body = JSON.stringify(requests[0]?.body);
+      expect(body).toContain('[agent-checkpoint] This task is estimated at');
+      expect(body).toContain('should be sharded before starting');
+      expect(body).toMatch(/~35 % \(~70k tokens\) remain/);
+      expect(body).toContain('suggested 3 shards, one per session');
+      expect(body).toContain('agent-checkpoint-hook shard PLAN.md');
+      // Never a block: the prompt went through and was answered.
+      expect(body).toContain('refactor every billing module');
+
+      // `shard` writes the three files the warning listed.
+      const shard = execFileSync(process.execPath, [HOOK_BUNDLE, 'shard', 'PLAN.md', '--json'], { cwd: session.workspace.repo, env: isolatedGitEnv(session.workspace.home), encoding: 'utf8', timeout: 30_000 });
+      const out = JSON.parse(shard) as { dir: string; written: string[] };
+      expect(out.written).toHaveLength(3);
+      expect(readdirSync(path.join(session.workspace.repo, out.dir)).filter((f) => f.endsWith('.md'))).toHaveLength(3);
+    });
+  });
+});
