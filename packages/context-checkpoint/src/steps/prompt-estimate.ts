@@ -11,6 +11,8 @@ import { estimateTask, type TaskEstimate } from '../estimate/estimate-task.ts';
 import { renderEstimateWarning } from '../estimate/render-estimate.ts';
 import { readTaskHistory } from '../estimate/task-history.ts';
 import { planShards, shouldSuggestSharding, type ShardPlan } from '../shard/plan-shards.ts';
+import { MAX_SHARD_FILE_BYTES, readShardProgress } from '../shard/read-shard-progress.ts';
+import { shardDirFor } from '../shard/shard-paths.ts';
 import { recordPendingEstimate } from './pending-estimate.ts';
 
 /** Window assumed when neither the transcript, the model table nor `context.windowTokens` knows it (Claude's 200k). */
@@ -44,7 +46,9 @@ export type PromptEstimateResult =
       readonly windowSource: 'transcript' | 'model-table' | 'config' | 'fallback';
       /** Tokens already in the context. */
       readonly used: number;
-      /** The plan's shard breakdown, when a plan is configured and over 60 % (SHD-002). */
+      /** The shard file estimated instead of the whole plan, once the plan is sharded. */
+      readonly currentShard?: string;
+      /** The plan's shard breakdown, when a plan is configured, not yet sharded and over 60 % (SHD-002). */
       readonly shardPlan?: ShardPlan;
       /** The text added to the prompt's context; undefined when the task fits and is ≤ 60 %. */
       readonly warning?: string;
@@ -53,7 +57,8 @@ export type PromptEstimateResult =
 
 /**
  * The estimator at prompt submit (EST-001..003, SHD-002): estimate the task from the prompt, the
- * configured plan file's open items (`handoff.planFile`) and the project's history; return a warning
+ * configured plan file's open items (`handoff.planFile`; once it is sharded, the current shard's) and
+ * the project's history; return a warning
  * when it will not fit the budget left before the handoff level, or is over 60 % of the window (then,
  * with a plan over 60 %, its shard breakdown too). The warning is context for the agent, never a
  * block. Records the estimate for the Stop hook to close (EST-004, {@link recordPendingEstimate}).
@@ -71,7 +76,10 @@ export async function estimatePrompt(input: PromptEstimateInput): Promise<Prompt
   const windowSource = known?.windowSource ?? (cfg.context.windowTokens !== undefined ? 'config' : 'fallback');
   const used = reading?.contextTokens ?? 0;
 
-  const planText = readPlan(input.projectRoot, cfg.handoff.planFile, diagnostics);
+  const plan = readPlan(input.projectRoot, cfg.handoff.planFile, diagnostics);
+  // Once the plan is sharded, the task is the current shard (SHD-004), not the whole plan again.
+  const shard = plan !== undefined && cfg.handoff.planFile !== undefined ? currentShard(input.projectRoot, cfg.handoff.planFile, plan, diagnostics) : undefined;
+  const planText = shard?.text ?? plan;
   const history = await readTaskHistory({ stateDir: input.stateDir, projectRoot: input.projectRoot });
   if (history.problem !== undefined) diagnostics.push(`task history: ${history.problem}`);
 
@@ -87,7 +95,7 @@ export async function estimatePrompt(input: PromptEstimateInput): Promise<Prompt
   });
 
   let shardPlan: ShardPlan | undefined;
-  if (planText !== undefined) {
+  if (planText !== undefined && shard === undefined) {
     const plan = planShards({ planText, budget: { window } });
     if (plan.action === 'must-shard') shardPlan = plan;
   }
@@ -112,6 +120,7 @@ export async function estimatePrompt(input: PromptEstimateInput): Promise<Prompt
     window,
     windowSource,
     used,
+    ...(shard !== undefined ? { currentShard: shard.file } : {}),
     ...(shardPlan !== undefined ? { shardPlan } : {}),
     ...(warning !== undefined ? { warning } : {}),
     diagnostics,
@@ -132,6 +141,20 @@ export function renderPromptWarning(estimate: TaskEstimate, shardPlan: ShardPlan
   }
   lines.push('Tell the user before starting; do not refuse the task.');
   return lines.join('\n');
+}
+
+/** The first shard not done of the plan's shard files, with its text; undefined when the plan has no shards. */
+function currentShard(projectRoot: string, planFile: string, planText: string, diagnostics: string[]): { readonly file: string; readonly text: string } | undefined {
+  try {
+    const progress = readShardProgress({ projectRoot, dir: shardDirFor(planFile), planText });
+    diagnostics.push(...progress.problems);
+    if (progress.current === undefined) return undefined;
+    const text = readRegularFileSync(join(projectRoot, progress.current.file), MAX_SHARD_FILE_BYTES)?.text;
+    return text === undefined ? undefined : { file: progress.current.file, text };
+  } catch (error) {
+    diagnostics.push(`shards of ${planFile}: ${describeReadFailure(error)}`);
+    return undefined;
+  }
 }
 
 function readPlan(projectRoot: string, planFile: string | undefined, diagnostics: string[]): string | undefined {

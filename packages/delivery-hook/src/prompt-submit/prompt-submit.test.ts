@@ -112,6 +112,19 @@ describe('prompt-submit', () => {
     expect(JSON.parse(metrics!.trim())).toMatchObject({ type: 'estimate', actualTokens: 30_000 });
   });
 
+  it('once the plan is sharded, the task is the current shard: no breakdown again', async () => {
+    const { sb, repo, transcript } = project();
+    claudeTranscript(transcript, 100_000);
+    const shard = await runHookBundle({ args: ['shard', 'PLAN.md'], env: sb.env, cwd: repo });
+    expect(shard.code).toBe(0);
+    const run = await runHookBundle({ args: ['prompt-submit', 'claude'], stdin: payload('claude', repo, transcript, LARGE_PROMPT), env: sb.env, cwd: repo });
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain('suggested');
+    const pending = JSON.parse(readFileSync(join(sb.stateDir, 'estimates', 'pending', 's-1.json'), 'utf8')) as { features: { planOpenItems: number } };
+    // The first shard's items (3 of the plan's 10).
+    expect(pending.features.planOpenItems).toBe(3);
+  });
+
   it('a small task that fits: nothing added (the estimate is still recorded)', async () => {
     const { sb, repo, transcript } = project({ context: { enabled: true, windowTokens: 200_000 } });
     claudeTranscript(transcript, 20_000);
