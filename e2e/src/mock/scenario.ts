@@ -105,8 +105,9 @@ export interface Scenario {
    */
   readonly subagents?: readonly SubagentScript[];
   /**
-   * Prompt-side tokens every Anthropic reply reports in its usage (default 100): pushes the context
-   * level that hooks read from the transcript (the excess rides in `cache_read_input_tokens`).
+   * Prompt-side tokens every Anthropic and Gemini reply reports in its usage (default 100): pushes
+   * the context level that hooks read from the transcript (Anthropic: the excess rides in
+   * `cache_read_input_tokens`; Gemini: `promptTokenCount`).
    */
   readonly contextTokens?: number;
 }
