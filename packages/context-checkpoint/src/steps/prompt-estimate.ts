@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import {
-  contextCheckpointConfigOf,
   describeReadFailure,
   readRegularFileSync,
   type ResolvedConfig,
   type TokenUsage,
 } from '@agent-checkpoint/core';
+import { contextCheckpointConfigOf } from '../config/context-config.ts';
 import { readContextLevel } from '../context/read-context-level.ts';
 import { estimateTask, type TaskEstimate } from '../estimate/estimate-task.ts';
 import { renderEstimateWarning } from '../estimate/render-estimate.ts';

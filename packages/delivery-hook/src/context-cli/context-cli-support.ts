@@ -1,4 +1,5 @@
-import { contextCheckpointConfigOf, findProjectRoot, loadConfig, resolveStateDir, type ContextCheckpointConfig, type ResolvedConfig } from '@agent-checkpoint/core';
+import { contextCheckpointConfigOf, contextCheckpointSections } from '@agent-checkpoint/context-checkpoint/load';
+import { findProjectRoot, loadConfig, resolveStateDir, type ResolvedConfig } from '@agent-checkpoint/core';
 import { EXIT_FAILURE } from '@agent-checkpoint/setup-kit';
 import { STDERR_PREFIX } from '../debug-log.ts';
 import { chooseCommandCwd, currentDirectory } from '../run-cwd.ts';
@@ -11,7 +12,7 @@ export interface CommandProject {
   readonly cwd: string;
   readonly projectRoot: string;
   readonly config: ResolvedConfig;
-  readonly context: ContextCheckpointConfig;
+  readonly context: ReturnType<typeof contextCheckpointConfigOf>;
   readonly stateDir: string;
 }
 
@@ -23,7 +24,7 @@ export async function openCommandProject(cwdOption: string | undefined): Promise
   const where = chooseCommandCwd(cwdOption, currentDirectory());
   if (where.kind === 'none') return where.detail;
   const env = process.env;
-  const loaded = await loadConfig({ cwd: where.cwd, env });
+  const loaded = await loadConfig({ cwd: where.cwd, env, sections: contextCheckpointSections });
   for (const note of loaded.diagnostics) process.stderr.write(`${STDERR_PREFIX} config: ${note}\n`);
   let stateDir: string;
   try {

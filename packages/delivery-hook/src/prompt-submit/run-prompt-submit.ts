@@ -4,6 +4,7 @@ import type { AuxHookContext, AuxHookResult } from '../aux-hook/run-aux-hook.ts'
 import { readContextHookPayload } from '../aux-hook/read-context-hook-payload.ts';
 import { loadTranscriptReader } from '../load-transcript-reader.ts';
 import { chooseRunCwd } from '../run-cwd.ts';
+import { contextCheckpointConfigOf, contextCheckpointSections } from '@agent-checkpoint/context-checkpoint/load';
 import { encodePromptSubmit } from './encode-prompt-submit.ts';
 
 const PROMPT_EVENTS: ReadonlySet<string> = new Set(['UserPromptSubmit', 'BeforeAgent']);
@@ -40,10 +41,10 @@ export async function runPromptSubmit(text: string, context: AuxHookContext): Pr
   for (const note of off.diagnostics) context.log.warn(note);
   if (off.off) return { output: '', code: 'switched-off', detail: `checkpoints are off (${off.source})` };
 
-  const loaded = await loadConfig({ cwd, env: context.env });
+  const loaded = await loadConfig({ cwd, env: context.env, sections: contextCheckpointSections });
   for (const note of loaded.diagnostics) context.log.warn(`config: ${note}`);
   if (!loaded.config.enabled) return { output: '', code: 'disabled', detail: '"enabled": false' };
-  if (loaded.config.context?.enabled !== true) return { output: '', code: 'context-disabled', detail: 'context.enabled is not true' };
+  if (!contextCheckpointConfigOf(loaded.config).context.enabled) return { output: '', code: 'context-disabled', detail: 'context.enabled is not true' };
   if (isOwnCheckpoint(event.prompt, { delivered: undefined, texts: loaded.config.messages })) {
     return { output: '', code: 'own-checkpoint', detail: 'the prompt is a checkpoint continuation' };
   }
