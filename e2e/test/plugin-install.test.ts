@@ -182,7 +182,7 @@ async function cli(session: AgentSession, args: readonly string[], cwd = session
 
 /**
  * The Codex trust step as a user does it: start `codex` in a terminal (tmux here; `--no-daemon` keeps
- * its app server in-process), which opens with "Hooks need review" for the plugin's three hooks;
+ * its app server in-process), which opens with "Hooks need review" for the plugin's five hooks (Stop, SessionStart, PreCompact, PostToolUse, UserPromptSubmit);
  * choose "Trust all and continue"; wait for the composer; quit. Codex records the trust in
  * config.toml (`[hooks.state."agent-checkpoint@agent-checkpoint:hooks/codex-hooks.json:<event>:0:0"]`).
  */
@@ -196,7 +196,7 @@ async function trustHooksInCodexTui(session: AgentSession): Promise<void> {
   try {
     const review = await tmux.waitForScreen((screen) => screen.includes('Trust all and continue'), { timeoutMs: 60_000, what: 'the hooks review prompt' });
     expect(review).toContain('Hooks need review');
-    expect(review).toContain('3 hooks are new or changed');
+    expect(review).toContain('5 hooks are new or changed');
     tmux.sendKeys('2');
     await tmux.waitForScreen((screen) => /›\s*2\. Trust all and continue/.test(screen), { timeoutMs: 15_000, what: 'the trust choice selected' });
     tmux.sendKeys('Enter');
@@ -322,7 +322,7 @@ describe.skipIf(SKIP_REAL_CLIS)('the repository as a plugin marketplace / extens
       expect(marketplace.stdout).toContain('Validation passed');
       const plugin = await cli(session, ['plugin', 'validate', '--strict', path.join(checkout, 'plugins', PLUGIN)]);
       expect(plugin.stdout).toContain('Validation passed');
-      for (const event of ['Stop', 'SessionStart', 'PreCompact']) expect(plugin.stdout).toContain(`hooks: ${event} command`);
+      for (const event of ['Stop', 'SessionStart', 'PreCompact', 'PostToolUse', 'UserPromptSubmit']) expect(plugin.stdout).toContain(`hooks: ${event} command`);
       const gemini = await runInGroup([...agentCli('gemini').argv, 'extensions', 'validate', checkout], { cwd: session.workspace.repo, env: session.env(), timeoutMs: CLI_TIMEOUT_MS });
       expect(gemini.exitCode, gemini.stderr).toBe(0);
       expect(`${gemini.stdout}${gemini.stderr}`).toContain('has been successfully validated');

@@ -15,7 +15,7 @@ export interface AnthropicReply {
 }
 
 /** Encodes a reply as an Anthropic Messages API response. */
-export function encodeAnthropicReply(reply: ModelReply, options: { model: string; ids: ReplyIds; workspaceRoot: string }): AnthropicReply {
+export function encodeAnthropicReply(reply: ModelReply, options: { model: string; ids: ReplyIds; workspaceRoot: string; contextTokens?: number }): AnthropicReply {
   const blocks: Block[] = [];
   const text = reply.text;
   if (text !== undefined && text !== '') blocks.push({ type: 'text', text });
@@ -26,7 +26,8 @@ export function encodeAnthropicReply(reply: ModelReply, options: { model: string
   }
   const stopReason = reply.kind === 'tools' ? 'tool_use' : 'end_turn';
   const id = itemId('msg', options.ids);
-  const usage = { input_tokens: reply.inputTokens ?? 100, output_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  // A reply's own `inputTokens` (loop/resume scenarios) wins; else the scenario's `contextTokens` fill the window through cache reads.
+  const usage = { input_tokens: reply.inputTokens ?? 100, output_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: reply.inputTokens === undefined ? Math.max(0, (options.contextTokens ?? 100) - 100) : 0 };
   const events: SseEvent[] = [
     {
       event: 'message_start',

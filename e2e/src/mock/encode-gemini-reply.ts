@@ -15,7 +15,8 @@ const usageOf = (inputTokens: number | undefined) => (inputTokens === undefined 
  * the last chunk carries `finishReason` (without it the CLI reports "Model stream ended without a
  * finish reason") and the usage.
  */
-export function encodeGeminiReply(reply: ModelReply, options: { model: string; ids: ReplyIds }): unknown[] {
+export function encodeGeminiReply(reply: ModelReply, options: { model: string; ids: ReplyIds; contextTokens?: number }): unknown[] {
+  const usage = options.contextTokens === undefined ? USAGE : { ...USAGE, promptTokenCount: options.contextTokens, totalTokenCount: options.contextTokens + USAGE.candidatesTokenCount };
   const chunks: Part[][] = [];
   if (reply.kind === 'text') {
     for (const piece of splitForStreaming(reply.text)) chunks.push([{ text: piece }]);
@@ -31,7 +32,7 @@ export function encodeGeminiReply(reply: ModelReply, options: { model: string; i
     const last = i === chunks.length - 1;
     return {
       candidates: [{ content: { role: 'model', parts }, index: 0, ...(last ? { finishReason: 'STOP' } : {}) }],
-      ...(last ? { usageMetadata: usageOf(reply.inputTokens) } : {}),
+      ...(last ? { usageMetadata: reply.inputTokens === undefined ? usage : usageOf(reply.inputTokens) } : {}),
       modelVersion: options.model,
     };
   });

@@ -129,7 +129,7 @@ export async function startModelMock(options: ModelMockOptions): Promise<ModelMo
       : pick(info.view);
     const root = workspaceRoot ?? info.workspaceRoot ?? '/';
     const ids = { step: picked.stepIndex ?? 0, request: n };
-    const encoded = encodeAnthropicReply(picked.reply, { model: info.model, ids, workspaceRoot: root });
+    const encoded = encodeAnthropicReply(picked.reply, { model: info.model, ids, workspaceRoot: root, ...(scenario.contextTokens !== undefined ? { contextTokens: scenario.contextTokens } : {}) });
     if (info.stream) {
       res.setHeader('request-id', `req_e2e_${n}`);
       writeSse(res, encoded.events);
@@ -154,7 +154,7 @@ export async function startModelMock(options: ModelMockOptions): Promise<ModelMo
     }
     const picked = pick(info.view);
     const ids = { step: picked.stepIndex ?? 0, request: n };
-    writeSse(res, encodeGeminiReply(picked.reply, { model, ids }).map((data) => ({ data })), { crlf: true });
+    writeSse(res, encodeGeminiReply(picked.reply, { model, ids, ...(scenario.contextTokens !== undefined ? { contextTokens: scenario.contextTokens } : {}) }).map((data) => ({ data })), { crlf: true });
     const used = picked.reply.kind === 'tools' ? toGeminiCalls(picked.reply.calls).map((c) => c.name) : [];
     return { api: 'gemini', ...picked, toolNames: info.toolNames, ...missing(used, info.toolNames) };
   }

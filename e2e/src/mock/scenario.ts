@@ -111,6 +111,12 @@ export interface Scenario {
    * main script. Logged with `thread: "subagent:<index>"`.
    */
   readonly subagents?: readonly SubagentScript[];
+  /**
+   * Prompt-side tokens every Anthropic and Gemini reply reports in its usage (default 100): pushes
+   * the context level that hooks read from the transcript (Anthropic: the excess rides in
+   * `cache_read_input_tokens`; Gemini: `promptTokenCount`).
+   */
+  readonly contextTokens?: number;
 }
 
 /** The model side of one subagent conversation. */

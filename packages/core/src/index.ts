@@ -111,6 +111,7 @@ export {
   type SubagentWalkResult,
   walkSubagentTranscripts,
 } from './transcript/walk-subagent-transcripts.ts';
+export { isOwnCheckpoint } from './turn-end/is-own-checkpoint.ts';
 export { previewTurnEnd, runTurnEnd } from './turn-end/run-turn-end.ts';
 export type { TurnEndDecision, TurnEndPass } from './turn-end/turn-end-decision.ts';
 export type { TurnEndEvent } from './turn-end/turn-end-event.ts';

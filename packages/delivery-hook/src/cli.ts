@@ -15,6 +15,7 @@ const HOOK_MODES: Readonly<Record<string, HookMode>> = {
   hook: 'hook',
   'session-start': 'context',
   'pre-compact': 'context',
+  'prompt-submit': 'context',
   statusline: 'context',
   // The built bin runs its own monitor bundle for this (launcher/start-hook.ts); here for source runs.
   'post-tool': 'post-tool',
@@ -36,7 +37,7 @@ async function main(argv: readonly string[]): Promise<void> {
       // `agent-checkpoint-hook hook <agent>`, the long form.
       return runHookEntry(rest[0], rest.slice(1), writeStdout);
     case 'context': {
-      // session-start, pre-compact, statusline (docs/context-checkpoints.md).
+      // session-start, pre-compact, prompt-submit, statusline (docs/context-checkpoints.md).
       const { runContextCommand } = await import('./context-commands/run-context-command.ts');
       return runContextCommand(first!, rest, writeStdout);
     }

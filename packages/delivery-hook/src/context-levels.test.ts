@@ -149,6 +149,13 @@ describe.each([
     expect(emergency).toContain(`Context is at ${PERCENT.L3}% (L3). Stop and hand off now`);
     expect(handoffs(world)).toHaveLength(2);
     expect(await deliverThroughHook(newTurn(world, scenario, 3))).toBeNull();
+    // Success metrics: both handoffs, automatic, at their levels.
+    const dir = join(world.stateDir, 'metrics');
+    const events = readdirSync(dir).flatMap((f) => readFileSync(join(dir, f), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string }));
+    expect(events.filter((e) => e.type === 'handoff')).toEqual([
+      expect.objectContaining({ level: 'L2', trigger: 'auto', handoff: written?.replace(/\.md$/, '') }),
+      expect.objectContaining({ level: 'L3', trigger: 'auto' }),
+    ]);
   });
 });
 

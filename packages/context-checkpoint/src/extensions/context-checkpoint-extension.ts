@@ -6,7 +6,9 @@ import {
   type TurnEndExtensionInput,
 } from '@agent-checkpoint/core';
 import type { TestRun } from '../opt-ins/run-tests.ts';
+import { recordMetric } from '../metrics/record-metric.ts';
 import { promotePendingContext } from '../state/session-context.ts';
+import { closePendingEstimate, type ClosePendingEstimateResult } from '../steps/pending-estimate.ts';
 import { runContextStep, type ContextStepOutput } from '../steps/run-context-step.ts';
 import { testRunExtension } from './test-run-extension.ts';
 import { contextCheckpointConfigOf, runTestsConfigOf } from '../config/context-config.ts';
@@ -50,6 +52,12 @@ export const contextCheckpointExtension: TurnEndExtension<ContextCheckpointDetai
         ...(input.signal ? { signal: input.signal } : {}),
       });
       diagnostics.push(...context.diagnostics);
+      // Success metrics: a handoff written at the turn's end (level reached) counts as automatic.
+      const note = await recordHandoffMetric(input, context);
+      if (note !== undefined) diagnostics.push(note);
+      // EST-004: the estimate made at prompt submit meets what the turn actually used.
+      const closed = await closeTurnEstimate(input);
+      if (closed.kind === 'unmeasured') diagnostics.push(`estimate: ${closed.detail}`);
     }
     const lines = context?.lines ?? [];
     return {
@@ -71,4 +79,32 @@ function sessionLocation(input: TurnEndExtensionInput): SessionStateLocation | u
   } catch {
     return undefined;
   }
+}
+
+/** Close the session's pending prompt estimate, if any (EST-004). */
+async function closeTurnEstimate(input: TurnEndExtensionInput): Promise<ClosePendingEstimateResult> {
+  const location = sessionLocation(input);
+  if (location === undefined) return { kind: 'none' };
+  return closePendingEstimate({
+    stateDir: location.stateDir,
+    projectRoot: input.projectRoot,
+    sessionId: location.sessionId,
+    usageHistory: input.timeline.usageHistory,
+    latest: input.timeline.tokenUsage,
+    now: input.now,
+  });
+}
+
+/** The handoff the context step wrote this turn, as a metrics event (trigger `auto`). */
+async function recordHandoffMetric(input: TurnEndExtensionInput, context: ContextStepOutput): Promise<string | undefined> {
+  const path = context.handoff?.path;
+  if (path === undefined || context.action.kind !== 'handoff' || context.action.level === 'L0') return undefined;
+  const name = path.slice(path.lastIndexOf('/') + 1).replace(/\.md$/, '');
+  let stateDir: string;
+  try {
+    stateDir = resolveStateDir({ env: input.env });
+  } catch {
+    return undefined;
+  }
+  return recordMetric({ stateDir, projectRoot: input.projectRoot }, { type: 'handoff', at: input.now.toISOString(), level: context.action.level, trigger: 'auto', handoff: name });
 }

@@ -4,3 +4,4 @@ export * from './jsonl-log.ts';
 export * from './metrics-events.ts';
 export * from './build-report.ts';
 export * from './render-report.ts';
+export * from './record-metric.ts';

@@ -2,3 +2,5 @@
 export * from './run-context-step.ts';
 export * from './resume-handoff.ts';
 export * from './pre-compact-handoff.ts';
+export * from './prompt-estimate.ts';
+export * from './pending-estimate.ts';

@@ -32,6 +32,8 @@ export interface AgentProfile {
   encodeTurnEnd(verdict: HookVerdict): string;
   /** The SessionStart answer adding `context` (non-empty, already sanitised) to the session. */
   encodeSessionStart(context: string): string;
+  /** The prompt hook's answer (UserPromptSubmit / BeforeAgent) adding `context` (non-empty, sanitised) to the prompt; never a block. */
+  encodePromptSubmit(context: string): string;
   /**
    * True when the payload's turn id (`hint.turnId`) is the turn's final identity, so the loop guard
    * may pass a stop on it before reading the transcript. False when the reader may refine it

@@ -4,7 +4,7 @@ import type { PayloadReadResult } from '../hook-event.ts';
 import { HookPayloadBaseSchema, readTurnEndPayload, turnAndFinalTextHint, type TurnEndPayloadSpec } from '../hook-payload-base.ts';
 import type { HookVerdict } from '../hook-verdict.ts';
 import type { AgentProfile } from './agent-profile.ts';
-import { additionalContextOutput, secondsHandler, turnEndOutput } from './profile-parts.ts';
+import { additionalContextOutput, promptContextOutput, secondsHandler, turnEndOutput } from './profile-parts.ts';
 
 /**
  * The fields of Claude Code's `Stop` payload the hook uses. Loose: unknown keys (`permission_mode`,
@@ -60,6 +60,7 @@ export const claudeProfile: AgentProfile = {
   encodeTurnEnd: encodeClaudeStop,
   // `hookSpecificOutput.additionalContext` of a `SessionStart` output (its hook output schema).
   encodeSessionStart: additionalContextOutput,
+  encodePromptSubmit: promptContextOutput('UserPromptSubmit'),
   // `prompt_id` is reused by a slash-command or skill turn: the reader's identity decides (hook-identity.ts).
   payloadTurnIdIsFinal: false,
   loadTranscriptReader: async () => (await import('@agent-checkpoint/transcript-claude')).createClaudeTranscriptReader(),
@@ -70,6 +71,7 @@ export const claudeProfile: AgentProfile = {
     { event: 'PreCompact', args: ['pre-compact', 'claude'], name: 'agent-checkpoint-pre-compact', timeoutSeconds: 30, feature: 'context' },
     // The monitor during the turn (docs/context-checkpoints.md, "Monitor"): after every tool call, a small bundle.
     { event: 'PostToolUse', args: ['post-tool', 'claude'], name: 'agent-checkpoint-monitor', timeoutSeconds: 30, feature: 'context' },
+    { event: 'UserPromptSubmit', args: ['prompt-submit', 'claude'], name: 'agent-checkpoint-prompt-submit', timeoutSeconds: 30, feature: 'context' },
   ],
   hookTimeoutUnit: 'seconds',
   hasStatusLine: true,

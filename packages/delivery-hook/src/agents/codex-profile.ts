@@ -5,7 +5,7 @@ import type { PayloadReadResult } from '../hook-event.ts';
 import { HookPayloadBaseSchema, readTurnEndPayload, turnAndFinalTextHint, type TurnEndPayloadSpec } from '../hook-payload-base.ts';
 import type { HookVerdict } from '../hook-verdict.ts';
 import type { AgentDoctorInput, AgentLocation, AgentProfile } from './agent-profile.ts';
-import { additionalContextOutput, secondsHandler, turnEndOutput } from './profile-parts.ts';
+import { additionalContextOutput, promptContextOutput, secondsHandler, turnEndOutput } from './profile-parts.ts';
 
 /** The fields of Codex CLI's `Stop` payload the hook uses (`model`, `permission_mode`… are ignored). */
 export const CodexStopPayloadSchema = z.extend(HookPayloadBaseSchema, {
@@ -56,6 +56,7 @@ export const codexProfile: AgentProfile = {
   // The same object as Claude's (`session-start.command.output` schema of 0.169: `hookEventName` is
   // required, no other keys are allowed).
   encodeSessionStart: additionalContextOutput,
+  encodePromptSubmit: promptContextOutput('UserPromptSubmit'),
   // `turn_id` is unique per turn and stable across the stops after a block.
   payloadTurnIdIsFinal: true,
   loadTranscriptReader: async () => (await import('@agent-checkpoint/transcript-codex')).createCodexTranscriptReader(),
@@ -66,6 +67,7 @@ export const codexProfile: AgentProfile = {
     { event: 'PreCompact', args: ['pre-compact', 'codex'], name: 'agent-checkpoint-pre-compact', timeoutSeconds: 30, feature: 'context' },
     // The monitor during the turn (docs/context-checkpoints.md, "Monitor"): after every tool call, a small bundle.
     { event: 'PostToolUse', args: ['post-tool', 'codex'], name: 'agent-checkpoint-monitor', timeoutSeconds: 30, feature: 'context' },
+    { event: 'UserPromptSubmit', args: ['prompt-submit', 'codex'], name: 'agent-checkpoint-prompt-submit', timeoutSeconds: 30, feature: 'context' },
   ],
   hookTimeoutUnit: 'seconds',
   hasStatusLine: false,

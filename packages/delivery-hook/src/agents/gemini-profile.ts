@@ -5,7 +5,7 @@ import type { PayloadReadResult } from '../hook-event.ts';
 import { HookPayloadBaseSchema, readTurnEndPayload, type TurnEndPayloadSpec } from '../hook-payload-base.ts';
 import type { HookVerdict } from '../hook-verdict.ts';
 import type { AgentProfile } from './agent-profile.ts';
-import { additionalContextOutput, turnEndOutput } from './profile-parts.ts';
+import { additionalContextOutput, promptContextOutput, turnEndOutput } from './profile-parts.ts';
 
 /**
  * The fields of Gemini CLI's `AfterAgent` payload the hook uses. `prompt_response` is deliberately
@@ -54,6 +54,7 @@ export const geminiProfile: AgentProfile = {
   // Reads `hookSpecificOutput.additionalContext` and prepends it to the prompt as
   // `<hook_context>…</hook_context>` (0.61, `<` and `>` escaped); `hookEventName` is ignored.
   encodeSessionStart: additionalContextOutput,
+  encodePromptSubmit: promptContextOutput('BeforeAgent'),
   // No turn id in the payload: the reader's id, else a digest of the repeated `prompt` (hook-identity.ts).
   payloadTurnIdIsFinal: false,
   loadTranscriptReader: async () => (await import('@agent-checkpoint/transcript-gemini')).createGeminiTranscriptReader(),
@@ -64,6 +65,7 @@ export const geminiProfile: AgentProfile = {
     { event: 'PreCompress', args: ['pre-compact', 'gemini'], name: 'agent-checkpoint-pre-compact', timeoutSeconds: 30, feature: 'context' },
     // The monitor during the turn (docs/context-checkpoints.md, "Monitor"): after every tool call, a small bundle.
     { event: 'AfterTool', args: ['post-tool', 'gemini'], name: 'agent-checkpoint-monitor', timeoutSeconds: 30, feature: 'context' },
+    { event: 'BeforeAgent', args: ['prompt-submit', 'gemini'], name: 'agent-checkpoint-prompt-submit', timeoutSeconds: 30, feature: 'context' },
   ],
   hookTimeoutUnit: 'milliseconds',
   hasStatusLine: false,

@@ -14,6 +14,15 @@ export function additionalContextOutput(context: string): string {
   return JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context } });
 }
 
+/**
+ * A prompt hook's answer adding `context` to the prompt: `hookSpecificOutput.additionalContext` with
+ * the event's name (Claude Code and Codex CLI: `UserPromptSubmit`; Gemini CLI: `BeforeAgent`, whose
+ * `hookEventName` it ignores and whose text it prepends as `<hook_context>`).
+ */
+export function promptContextOutput(hookEventName: 'UserPromptSubmit' | 'BeforeAgent'): (context: string) => string {
+  return (context) => JSON.stringify({ hookSpecificOutput: { hookEventName, additionalContext: context } });
+}
+
 /** The handler of agents that count `timeout` in seconds and need no name (Claude Code, Codex CLI). */
 export function secondsHandler(entry: HookEntrySpec, command: string): Record<string, unknown> {
   return { type: 'command', command, timeout: entry.timeoutSeconds };

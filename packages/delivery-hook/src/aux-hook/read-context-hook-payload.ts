@@ -4,7 +4,8 @@ import { describeIssues, given } from '../zod-issues.ts';
 import { parseJsonPayload } from './run-aux-hook.ts';
 
 /**
- * The fields of the SessionStart and PreCompact (Gemini: PreCompress) payloads the context hooks use.
+ * The fields of the SessionStart, PreCompact (Gemini: PreCompress) and UserPromptSubmit (Gemini:
+ * BeforeAgent) payloads the context hooks use.
  * All three agents send the same names (claude-cli.md, gemini-cli.md §2, codex-cli.md §4): Claude
  * `source: startup|resume|clear|compact|fork` and `trigger: manual|auto`; Codex the same plus
  * `model`, `turn_id`; Gemini `source: startup|resume|clear` and `trigger: manual|auto`. Loose:
@@ -21,6 +22,8 @@ export const ContextHookPayloadSchema = z.looseObject({
   trigger: z.nullish(z.string()),
   /** Codex PreCompact: the active turn. */
   turn_id: z.nullish(z.string()),
+  /** UserPromptSubmit / BeforeAgent: the submitted prompt (Gemini: a block reason on continuations). */
+  prompt: z.nullish(z.string()),
 });
 
 /** A validated SessionStart/PreCompact payload, absent fields left out. */
@@ -32,6 +35,7 @@ export interface ContextHookEvent {
   readonly source?: string;
   readonly trigger?: string;
   readonly turnId?: string;
+  readonly prompt?: string;
 }
 
 /** Parse and validate a context hook payload. Never throws. */
@@ -49,6 +53,7 @@ export function readContextHookPayload(text: string): { readonly event: ContextH
     source: given(p.source),
     trigger: given(p.trigger),
     turnId: given(p.turn_id),
+    prompt: given(p.prompt),
   };
   return { event: Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as ContextHookEvent };
 }

@@ -9,7 +9,7 @@ export const HOOK_VERSION = typeof __AGENT_CHECKPOINT_VERSION__ === 'string' ? _
 const AGENTS = ['claude', 'gemini', 'codex'] as const;
 
 /** The modes agents run (listed for `--help` only; see {@link isCliInvocation}). */
-const HOOK_MODE_NAMES: ReadonlySet<string> = new Set([...AGENTS, 'hook', 'session-start', 'pre-compact', 'statusline']);
+const HOOK_MODE_NAMES: ReadonlySet<string> = new Set([...AGENTS, 'hook', 'session-start', 'pre-compact', 'prompt-submit', 'statusline']);
 
 const ENVIRONMENT_HELP = `
 Hook modes (registered by install, run by the agents; they always exit 0):
@@ -17,6 +17,7 @@ Hook modes (registered by install, run by the agents; they always exit 0):
   agent-checkpoint-hook hook <agent> [--debug]             the same, long form
   agent-checkpoint-hook session-start <agent>              SessionStart hook: inject the latest handoff once
   agent-checkpoint-hook pre-compact <agent>                PreCompact/PreCompress hook: write a handoff
+  agent-checkpoint-hook prompt-submit <agent>              UserPromptSubmit/BeforeAgent hook: task estimate warning
   agent-checkpoint-hook statusline                         Claude Code status line: [CTX: … L2] [CKPT: …]
 
 Environment:
@@ -179,6 +180,8 @@ function createHookProgram(write: (text: string) => Promise<void>): CliProgram {
       cli.setExitCode(await runStateCommand(rest(), write));
     });
 
+  addContextCommands(cli, write);
+
   addHookModes(cli);
   program
     .command('version')
@@ -186,6 +189,45 @@ function createHookProgram(write: (text: string) => Promise<void>): CliProgram {
     .action(async () => write(`${HOOK_VERSION}\n`));
   addHelpCommand(cli);
   return cli;
+}
+
+/**
+ * The context checkpoint commands (seed 004: `checkpoint`, `estimate`, `shard`, `report`), each in
+ * its own file under context-cli/, imported only when it runs.
+ */
+function addContextCommands(cli: CliProgram, write: (text: string) => Promise<void>): void {
+  const program = cli.program;
+  program
+    .command('checkpoint')
+    .description('write a handoff now (user-initiated); with --status: context %, trend, next level, recommendation')
+    .option('--status', 'show the context of the newest session here, write nothing')
+    .option('--reason <text>', 'why (shown in the handoff)')
+    .option('--cwd <dir>', 'the project (default: the current directory)')
+    .option('--json', 'machine-readable result')
+    .action(async (options) => cli.setExitCode(await (await import('../context-cli/run-checkpoint-command.ts')).runCheckpointCommand(options, write)));
+  program
+    .command('estimate')
+    .description("estimate a task's context cost (prompt, plan open items, this project's history)")
+    .argument('<task>', 'the task, as you would prompt it')
+    .option('--plan <file>', 'the plan file (default handoff.planFile)')
+    .option('--cwd <dir>', 'the project (default: the current directory)')
+    .option('--json', 'machine-readable result')
+    .action(async (task: string, options) => cli.setExitCode(await (await import('../context-cli/run-estimate-command.ts')).runEstimateCommand(task, options, write)));
+  program
+    .command('shard')
+    .description("split a plan's open items into shards (< 30 % of the window each) and write them as files")
+    .argument('<plan>', 'the plan file (inside the project)')
+    .option('--dry-run', 'show the shards, write nothing')
+    .option('--dir <dir>', 'parent directory of shard directories (default .agent-checkpoint/shards)')
+    .option('--cwd <dir>', 'the project (default: the current directory)')
+    .option('--json', 'machine-readable result')
+    .action(async (plan: string, options) => cli.setExitCode(await (await import('../context-cli/run-shard-command.ts')).runShardCommand(plan, options, write)));
+  program
+    .command('report')
+    .description('context checkpoint metrics: handoffs by level, resumes, compactions without a handoff, estimate accuracy')
+    .option('--cwd <dir>', 'the project (default: the current directory)')
+    .option('--json', 'machine-readable result')
+    .action(async (options) => cli.setExitCode(await (await import('../context-cli/run-report-command.ts')).runReportCommand(options, write)));
 }
 
 /**
@@ -216,6 +258,11 @@ function addHookModes(cli: CliProgram): void {
   cli.program
     .command('pre-compact', { hidden: true })
     .description('PreCompact / PreCompress hook: write a handoff (always exits 0)')
+    .argument('<agent>', 'claude, gemini or codex')
+    .action(unreachable);
+  cli.program
+    .command('prompt-submit', { hidden: true })
+    .description('UserPromptSubmit / BeforeAgent hook: warn when the task will not fit the context (always exits 0)')
     .argument('<agent>', 'claude, gemini or codex')
     .action(unreachable);
   cli.program

@@ -1,7 +1,7 @@
 import { runAuxHook } from '../aux-hook/run-aux-hook.ts';
 
 /**
- * Run one context command and exit. `session-start` and `pre-compact` are hooks (exit 0, agent-valid
+ * Run one context command and exit. `session-start`, `pre-compact` and `prompt-submit` are hooks (exit 0, agent-valid
  * stdout, whatever happens); `statusline` and `resume-prompt` always exit 0 too; `state` is a
  * management command with meaningful exit codes. Each is imported only when used.
  */
@@ -14,6 +14,10 @@ export async function runContextCommand(command: string, args: readonly string[]
     case 'pre-compact': {
       const { runPreCompact } = await import('../pre-compact/run-pre-compact.ts');
       return runAuxHook('pre-compact', args[0], args.slice(1), write, runPreCompact);
+    }
+    case 'prompt-submit': {
+      const { runPromptSubmit } = await import('../prompt-submit/run-prompt-submit.ts');
+      return runAuxHook('prompt-submit', args[0], args.slice(1), write, runPromptSubmit);
     }
     case 'statusline': {
       const { runStatusline } = await import('../statusline/run-statusline.ts');

@@ -198,15 +198,16 @@ describe('install / uninstall (Claude Code)', () => {
 });
 
 describe('opt-in context hooks (--with-context)', () => {
-  it('adds SessionStart, PreCompact (Gemini: PreCompress) and the monitor (PostToolUse, Gemini: AfterTool) next to the turn-end hook; a later plain install keeps them; uninstall removes all', async () => {
+  it('adds SessionStart, PreCompact (Gemini: PreCompress) the monitor (PostToolUse, Gemini: AfterTool) and the prompt hook (UserPromptSubmit, Gemini: BeforeAgent) next to the turn-end hook; a later plain install keeps them; uninstall removes all', async () => {
     const claude = join(sandbox.home, '.claude', 'settings.json');
     writeFile(claude, CLAUDE_SETTINGS_WITH_COMMENTS);
     expect((await run(['install', '--agent', 'claude', '--with-context'])).code).toBe(0);
     const value = parse(readFileSync(claude, 'utf8')) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
-    expect(Object.keys(value.hooks)).toEqual(['PreToolUse', 'Stop', 'SessionStart', 'PreCompact', 'PostToolUse']);
+    expect(Object.keys(value.hooks)).toEqual(['PreToolUse', 'Stop', 'SessionStart', 'PreCompact', 'PostToolUse', 'UserPromptSubmit']);
     expect(value.hooks['SessionStart']).toEqual([{ hooks: [{ type: 'command', command: `${NODE} ${BUNDLE} session-start claude`, timeout: 30 }] }]);
     expect(value.hooks['PreCompact']).toEqual([{ hooks: [{ type: 'command', command: `${NODE} ${BUNDLE} pre-compact claude`, timeout: 30 }] }]);
     expect(value.hooks['PostToolUse']).toEqual([{ hooks: [{ type: 'command', command: `${NODE} ${BUNDLE} post-tool claude`, timeout: 30 }] }]);
+    expect(value.hooks['UserPromptSubmit']).toEqual([{ hooks: [{ type: 'command', command: `${NODE} ${BUNDLE} prompt-submit claude`, timeout: 30 }] }]);
     const installed = readFileSync(claude, 'utf8');
     expect((await run(['install', '--agent', 'claude'])).stdout).toContain('already registered');
     expect(readFileSync(claude, 'utf8')).toBe(installed);
@@ -215,9 +216,10 @@ describe('opt-in context hooks (--with-context)', () => {
 
     await run(['install', '--agent', 'gemini', '--with-context']);
     const gemini = parse(readFileSync(join(sandbox.home, '.gemini', 'settings.json'), 'utf8')) as { hooks: Record<string, { hooks: { name: string }[] }[]> };
-    expect(Object.keys(gemini.hooks)).toEqual(['AfterAgent', 'SessionStart', 'PreCompress', 'AfterTool']);
+    expect(Object.keys(gemini.hooks)).toEqual(['AfterAgent', 'SessionStart', 'PreCompress', 'AfterTool', 'BeforeAgent']);
     expect(gemini.hooks['PreCompress']?.[0]?.hooks[0]?.name).toBe('agent-checkpoint-pre-compact');
     expect(gemini.hooks['AfterTool']?.[0]?.hooks[0]?.name).toBe('agent-checkpoint-monitor');
+    expect(gemini.hooks['BeforeAgent']?.[0]?.hooks[0]?.name).toBe('agent-checkpoint-prompt-submit');
     expect((await run(['uninstall', '--agent', 'claude', '--with-context'])).code).toBe(2);
   });
 });

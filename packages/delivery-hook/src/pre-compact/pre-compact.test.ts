@@ -76,6 +76,21 @@ describe('pre-compact', () => {
     expect(sessionContextOf(state)?.handoffPath).toBe(`.agent-checkpoint/handoffs/${name}`);
   });
 
+  it('success metrics: each compaction is recorded, with whether a handoff preserved the work', async () => {
+    const metrics = (world: DeliveryWorld): unknown[] => {
+      const dir = join(world.stateDir, 'metrics');
+      return existsSync(dir) ? readdirSync(dir).flatMap((f) => readFileSync(join(dir, f), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as unknown)) : [];
+    };
+    const kept = open(CLAUDE_FIXTURE);
+    await runHookBundle({ args: ['pre-compact', 'claude'], stdin: payload(kept, 'claude'), env: kept.scenario('actionable').env, cwd: kept.repo });
+    expect(metrics(kept)).toEqual([expect.objectContaining({ type: 'compaction', handoffBefore: true })]);
+    // Context levels on, handoffs off: the compaction loses the work.
+    const lost = open(CLAUDE_FIXTURE, { context: { enabled: true } });
+    await runHookBundle({ args: ['pre-compact', 'claude'], stdin: payload(lost, 'claude'), env: lost.scenario('actionable').env, cwd: lost.repo });
+    expect(handoffs(lost)).toEqual([]);
+    expect(metrics(lost)).toEqual([expect.objectContaining({ type: 'compaction', handoffBefore: false })]);
+  });
+
   it('does nothing without handoff.enabled, or when switched off', async () => {
     const world = open(CLAUDE_FIXTURE, {});
     expect(await runHookBundle({ args: ['pre-compact', 'claude'], stdin: payload(world, 'claude'), env: world.scenario('actionable').env })).toMatchObject({ code: 0, stdout: '' });

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
-import { writePreCompactHandoff } from '@agent-checkpoint/context-checkpoint';
-import { getCheckpoint, loadConfig, readOffSwitch, type ResolvedConfig } from '@agent-checkpoint/core';
+import { recordMetric, writePreCompactHandoff } from '@agent-checkpoint/context-checkpoint';
+import { findProjectRoot, getCheckpoint, loadConfig, readOffSwitch, type ResolvedConfig } from '@agent-checkpoint/core';
 import type { AuxHookContext, AuxHookResult } from '../aux-hook/run-aux-hook.ts';
 import { readContextHookPayload } from '../aux-hook/read-context-hook-payload.ts';
 import { loadTranscriptReader } from '../load-transcript-reader.ts';
@@ -45,7 +45,11 @@ export async function runPreCompact(text: string, context: AuxHookContext): Prom
   for (const note of loaded.diagnostics) context.log.warn(`config: ${note}`);
   if (!loaded.config.enabled) return pass('disabled', '"enabled": false');
   const cc = contextCheckpointConfigOf(loaded.config);
-  if (!cc.handoff.enabled) return pass('handoffs-disabled', 'handoff.enabled is false');
+  if (!cc.handoff.enabled) {
+    // Success metrics: a compaction with context checkpoints on but no handoff to carry the work.
+    if (cc.context.enabled) await recordCompaction(context, cwd, false);
+    return pass('handoffs-disabled', 'handoff.enabled is false');
+  }
 
   // The turn so far (timeline, git, failures) through the shared pipeline, without the opt-ins: this
   // is not a turn end, so no test run and no context step.
@@ -81,7 +85,14 @@ export async function runPreCompact(text: string, context: AuxHookContext): Prom
     signal,
   });
   for (const note of step.warnings) context.log.warn(note);
+  await recordCompaction(context, cwd, step.code === 'written');
   return pass(step.code, step.detail);
+}
+
+/** Record the compaction in the success metrics (`handoffBefore`: a handoff preserved the work); best effort. */
+async function recordCompaction(context: AuxHookContext, cwd: string, handoffBefore: boolean): Promise<void> {
+  const note = await recordMetric({ stateDir: context.stateDir, projectRoot: findProjectRoot(cwd) }, { type: 'compaction', at: context.now().toISOString(), handoffBefore });
+  if (note !== undefined) context.log.warn(`pre-compact: ${note}`);
 }
 
 /** The configuration with the turn-end opt-ins off (the pipeline then only reads). */

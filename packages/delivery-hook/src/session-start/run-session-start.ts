@@ -1,4 +1,4 @@
-import { claimResumeHandoff } from '@agent-checkpoint/context-checkpoint';
+import { claimResumeHandoff, recordMetric } from '@agent-checkpoint/context-checkpoint';
 import { findProjectRoot, loadConfig, readOffSwitch } from '@agent-checkpoint/core';
 import type { AuxHookContext, AuxHookResult } from '../aux-hook/run-aux-hook.ts';
 import { readContextHookPayload } from '../aux-hook/read-context-hook-payload.ts';
@@ -41,8 +41,9 @@ export async function runSessionStart(text: string, context: AuxHookContext): Pr
   const { handoff } = contextCheckpointConfigOf(loaded.config);
   if (!handoff.enabled) return { output: '', code: 'handoffs-disabled', detail: 'handoff.enabled is false' };
 
+  const projectRoot = findProjectRoot(cwd);
   const claim = await claimResumeHandoff({
-    projectRoot: findProjectRoot(cwd),
+    projectRoot,
     dir: handoff.dir,
     now: context.now(),
     agent: context.agent,
@@ -52,6 +53,8 @@ export async function runSessionStart(text: string, context: AuxHookContext): Pr
     if (claim.reason === 'unwritable') context.log.warn(`session-start: ${claim.detail}`);
     return { output: '', code: claim.reason, detail: claim.detail };
   }
+  const note = await recordMetric({ stateDir: context.stateDir, projectRoot }, { type: 'resume', at: context.now().toISOString(), handoff: claim.handoff.name, consumed: true });
+  if (note !== undefined) context.log.warn(`session-start: ${note}`);
   return {
     output: encodeSessionStart(context.agent, claim.context),
     code: 'injected',

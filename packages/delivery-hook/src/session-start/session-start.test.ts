@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHookSandbox, type HookSandbox } from '../test-support/hook-sandbox.ts';
@@ -67,6 +67,9 @@ describe('session-start', () => {
     expect(context).toContain('# Session Handoff: Implement the OAuth callback');
     expect(context).toContain('1. Finish the token exchange.');
     expect(first.stdout).toBe(encodeSessionStart(agent, context));
+    // Success metrics: the resume is recorded, joined to the handoff by its name.
+    const [log] = readdirSync(join(sb.stateDir, 'metrics'));
+    expect(JSON.parse(readFileSync(join(sb.stateDir, 'metrics', log ?? ''), 'utf8').trim())).toMatchObject({ type: 'resume', handoff: '2026-01-07-1145', consumed: true });
     // Once per handoff: a resumed or another session does not get it again.
     const again = await runHookBundle({ args: ['session-start', agent], stdin: payload(agent, repo, 'other', 'resume'), env: sb.env, cwd: repo });
     expect(again).toMatchObject({ code: 0, stdout: '' });

@@ -1,0 +1,87 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { AgentSession } from '../src/harness/agent-session.ts';
+import type { ProcessResult } from '../src/harness/process-group.ts';
+import { HOOK_BUNDLE, assertBundlesBuilt } from '../src/harness/agent-checkpoint-bins.ts';
+import { SKIP_REAL_CLIS, withCheckedSession } from '../src/harness/define-headless-agent-tests.ts';
+import { isolatedGitEnv } from '../src/harness/temp-workspace.ts';
+import { shellQuote } from '../src/mock/native-tool-calls.ts';
+import { say, type Scenario } from '../src/mock/scenario.ts';
+import { ClaudeSession } from '../src/run-claude.ts';
+import { GeminiSession } from '../src/run-gemini.ts';
+
+/**
+ * Seed 004's acceptance scenarios "Task Estimation Warning" and "Shard Suggestion" with the real
+ * Claude Code and Gemini CLI: the mock reports 100k tokens in the context (50 % of the configured 200k window), the
+ * `prompt-submit` hook runs as Claude's UserPromptSubmit / Gemini's BeforeAgent hook, and a large task over a plan of ~70 %
+ * reaches the model with the warning and a 3-shard breakdown; then `shard` writes the shard files.
+ */
+
+const PLAN = ['# Plan: split the billing service', '', '## Tasks', ...Array.from({ length: 10 }, (_, i) => `- [ ] Move part ${i + 1} into \`src/billing/part-${i + 1}.ts\``), ''].join('\n');
+const FILES = {
+  'PLAN.md': PLAN,
+  '.agent-checkpoint.json': `${JSON.stringify({ context: { enabled: true, windowTokens: 200_000 }, handoff: { enabled: true, planFile: 'PLAN.md' } }, null, 2)}\n`,
+};
+const SCENARIO: Scenario = { name: 'task-estimation', contextTokens: 100_000, steps: [say('First answer.'), say('I will propose shards first.')] };
+const LARGE_TASK = 'Work through PLAN.md: refactor every billing module and migrate all callers.';
+
+type PromptingSession = AgentSession & { prompt(text: string): Promise<ProcessResult> };
+
+/** Our prompt hook in the agent's user-level settings (Claude: UserPromptSubmit; Gemini: BeforeAgent). */
+function installPromptHook(session: AgentSession): void {
+  const dir = session.agent === 'gemini' ? '.gemini' : '.claude';
+  const settings = path.join(session.workspace.home, dir, 'settings.json');
+  const current = existsSync(settings) ? (JSON.parse(readFileSync(settings, 'utf8')) as Record<string, unknown>) : {};
+  mkdirSync(path.dirname(settings), { recursive: true });
+  const command = `node ${shellQuote(HOOK_BUNDLE)} prompt-submit ${session.agent}`;
+  const hooks =
+    session.agent === 'gemini'
+      ? { ...(current['hooks'] as Record<string, unknown> | undefined), BeforeAgent: [{ matcher: '*', hooks: [{ name: 'agent-checkpoint-prompt-submit', type: 'command', command, timeout: 30000 }] }] }
+      : { UserPromptSubmit: [{ hooks: [{ type: 'command', command, timeout: 30 }] }] };
+  writeFileSync(settings, `${JSON.stringify({ ...current, hooks }, null, 2)}\n`);
+}
+
+const AGENTS = [
+  ['claude', (): Promise<AgentSession> => ClaudeSession.start({ scenario: SCENARIO, files: FILES, hook: { kind: 'none' } })],
+  ['gemini', (): Promise<AgentSession> => GeminiSession.start({ scenario: SCENARIO, files: FILES, hook: { kind: 'none' } })],
+] as const;
+
+describe.skipIf(SKIP_REAL_CLIS)('seed 004: task estimation warning and shard suggestion', () => {
+  it.each(AGENTS)('%s', async (_agent, start) => {
+    assertBundlesBuilt();
+    await withCheckedSession(start(), async (session) => {
+      installPromptHook(session);
+
+      // Turn 1 fills the context to ~50 % (the mock's usage).
+      const first = await (session as PromptingSession).prompt('Hello.');
+      expect(first.exitCode, first.stderr).toBe(0);
+      const before = session.requests.length;
+
+      // Turn 2: the large task. Its model request carries the warning, with the plan's shards.
+      const second = await (session as PromptingSession).prompt(LARGE_TASK);
+      expect(second.exitCode, second.stderr).toBe(0);
+      const requests = session.requests.slice(before).filter((r) => r.answer === 'step');
+      expect(requests.length).toBeGreaterThan(0);
+      const body = JSON.stringify(requests[0]?.body);
+      expect(body).toContain('[agent-checkpoint] This task is estimated at');
+      expect(body).toContain('should be sharded before starting');
+      // Claude: the hook read the session's 100k from the transcript (35 % left before L2). Gemini 0.61
+      // (a new `-p` process resuming the session): the BeforeAgent hook did not see the first turn's
+      // usage (the estimate counted an empty context, 85 % left), though the same hook run by hand on
+      // the same chat file reads it: an open finding (docs/context-checkpoints.md).
+      expect(body).toMatch(session.agent === 'claude' ? /~35 % \(~70k tokens\) remain/ : /~\d+ % \(~\d+k tokens\) remain/);
+      expect(body).toContain('suggested 3 shards, one per session');
+      expect(body).toContain('agent-checkpoint-hook shard PLAN.md');
+      // Never a block: the prompt went through and was answered.
+      expect(body).toContain('refactor every billing module');
+
+      // `shard` writes the three files the warning listed.
+      const shard = execFileSync(process.execPath, [HOOK_BUNDLE, 'shard', 'PLAN.md', '--json'], { cwd: session.workspace.repo, env: isolatedGitEnv(session.workspace.home), encoding: 'utf8', timeout: 30_000 });
+      const out = JSON.parse(shard) as { dir: string; written: string[] };
+      expect(out.written).toHaveLength(3);
+      expect(readdirSync(path.join(session.workspace.repo, out.dir)).filter((f) => f.endsWith('.md'))).toHaveLength(3);
+    });
+  });
+});

@@ -1,0 +1,132 @@
+import {
+  estimateContextGrowth,
+  forecastNextLevel,
+  readContextLevel,
+  recordMetricsEvent,
+  writeHandoff,
+  type KnownContextReading,
+  type NextLevelForecast,
+} from '@agent-checkpoint/context-checkpoint';
+import { readGitSnapshot } from '@agent-checkpoint/core';
+import { EXIT_OK } from '@agent-checkpoint/setup-kit';
+import { STDERR_PREFIX } from '../debug-log.ts';
+import { commandFailure, jsonLine, openCommandProject, type CommandProject, type Write } from './context-cli-support.ts';
+import { readCurrentSessionUsage, type CurrentSessionUsage } from './current-session-usage.ts';
+
+/** Options of `checkpoint`. */
+export interface CheckpointOptions {
+  readonly status?: boolean;
+  readonly reason?: string;
+  readonly cwd?: string;
+  readonly json?: boolean;
+}
+
+/** What `checkpoint --status` says; JSON-ready. */
+export interface CheckpointStatus {
+  readonly session?: { readonly agent: string; readonly transcript: string; readonly sessionId?: string };
+  readonly reading?: KnownContextReading;
+  /** Tokens tokens per model call / per minute over the newest records. */
+  readonly trend?: { readonly tokensPerCall?: number; readonly tokensPerMinute?: number; readonly samples: number };
+  readonly next?: NextLevelForecast;
+  readonly recommendation: string;
+}
+
+/**
+ * `checkpoint` (a manual, user-initiated handoff now: recorded as trigger `user` in the metrics) and
+ * `checkpoint --status` (current %, trend, calls/minutes to the next level, recommendation), both
+ * from the newest session's transcript in this directory (each agent profile's latest-transcript
+ * lookup, then `readLatestUsage` on its tail).
+ */
+export async function runCheckpointCommand(options: CheckpointOptions, write: Write): Promise<number> {
+  const project = await openCommandProject(options.cwd);
+  if (typeof project === 'string') return commandFailure(`checkpoint: ${project}`);
+  const session = await readCurrentSessionUsage(project.cwd, process.env);
+  const status = checkpointStatus(project, session);
+  if (options.status === true) {
+    if (options.json === true) await write(jsonLine(status));
+    else await write(`${renderStatus(status)}\n`);
+    return EXIT_OK;
+  }
+  return writeManualCheckpoint(project, session, status, options, write);
+}
+
+function checkpointStatus(project: CommandProject, session: CurrentSessionUsage | undefined): CheckpointStatus {
+  const { context } = project.context;
+  const base = session ? { session: { agent: session.agent, transcript: session.transcript, ...(session.sessionId ? { sessionId: session.sessionId } : {}) } } : {};
+  const reading = readContextLevel(session?.latest?.usage, { windowTokens: context.windowTokens, thresholds: context.thresholds });
+  if (reading === undefined || reading.windowSource === 'unknown') {
+    const why = session === undefined ? 'no agent session found for this directory' : reading === undefined ? 'no token usage recorded yet' : 'the context window is unknown (set context.windowTokens)';
+    return { ...base, recommendation: why };
+  }
+  const growth = estimateContextGrowth(session?.latest?.history, { contextWindow: reading.contextWindow, thresholds: context.thresholds });
+  const next = forecastNextLevel(reading, growth, context.thresholds);
+  const trend = {
+    samples: growth.samples,
+    ...(growth.tokensPerCall !== undefined ? { tokensPerCall: Math.round(growth.tokensPerCall) } : {}),
+    ...(growth.tokensPerMinute !== undefined ? { tokensPerMinute: Math.round(growth.tokensPerMinute) } : {}),
+  };
+  return { ...base, reading, trend, next, recommendation: recommend(reading) };
+}
+
+/** Seed 004 P1: what to do at this level. */
+function recommend(reading: KnownContextReading): string {
+  switch (reading.level) {
+    case 'L0':
+      return 'plenty of room: continue';
+    case 'L1':
+      return 'finish the current task, then checkpoint before starting a large one';
+    case 'L2':
+      return 'checkpoint now: write the handoff and continue in a fresh session';
+    case 'L3':
+      return 'emergency: checkpoint immediately';
+    default: {
+      const never: never = reading.level;
+      return never;
+    }
+  }
+}
+
+function renderStatus(status: CheckpointStatus): string {
+  const r = status.reading;
+  if (r === undefined) return `Context: unknown (${status.recommendation}).`;
+  const lines = [`Context: ${r.displayPercent} % (${r.contextTokens} of ${r.contextWindow} tokens), ${r.level}${status.session ? ` — ${status.session.agent} session ${status.session.sessionId ?? status.session.transcript}` : ''}`];
+  const t = status.trend;
+  if (t !== undefined) lines.push(`Trend: ${t.tokensPerCall !== undefined ? `~${t.tokensPerCall} tokens/call` : 'no per-call rate yet'}${t.tokensPerMinute !== undefined ? `, ~${t.tokensPerMinute} tokens/min` : ''} (${t.samples} records)`);
+  const n = status.next;
+  if (n !== undefined) {
+    const when = [n.calls !== undefined ? `~${n.calls} calls` : undefined, n.minutes !== undefined ? `~${n.minutes} min` : undefined].filter(Boolean).join(' or ');
+    lines.push(`Next: ${n.target} at ${n.percent} %, ${n.tokens} tokens away${when !== '' ? ` (${when} at this pace)` : ''}`);
+  }
+  lines.push(`Recommendation: ${status.recommendation}`);
+  return lines.join('\n');
+}
+
+async function writeManualCheckpoint(project: CommandProject, session: CurrentSessionUsage | undefined, status: CheckpointStatus, options: CheckpointOptions, write: Write): Promise<number> {
+  const { handoff } = project.context;
+  const now = new Date();
+  const git = await readGitSnapshot(project.cwd, { timeoutMs: 5_000 });
+  const result = await writeHandoff({
+    projectRoot: project.projectRoot,
+    data: {
+      agent: session?.agent ?? 'claude',
+      projectRoot: project.projectRoot,
+      ...(session?.sessionId ? { sessionId: session.sessionId } : {}),
+      trigger: { kind: 'manual', reason: options.reason ?? 'user request', ...(status.reading ? { reading: status.reading } : {}) },
+      git,
+      ...(handoff.planFile !== undefined ? { planFile: handoff.planFile } : {}),
+    },
+    now,
+    dir: handoff.dir,
+  });
+  if (!result.ok) return commandFailure(`checkpoint: ${result.error}`);
+  // The metrics schema knows L1–L3: a manual checkpoint below L1 counts under L1.
+  const level = status.reading === undefined || status.reading.level === 'L0' ? 'L1' : status.reading.level;
+  try {
+    await recordMetricsEvent({ stateDir: project.stateDir, projectRoot: project.projectRoot }, { type: 'handoff', at: now.toISOString(), level, trigger: 'user', handoff: result.handoff.name });
+  } catch (error) {
+    process.stderr.write(`${STDERR_PREFIX} checkpoint: metrics not recorded: ${error instanceof Error ? error.message : String(error)}\n`);
+  }
+  if (options.json === true) await write(jsonLine({ handoff: result.handoff.relativePath, level, trigger: 'user', status }));
+  else await write(`Handoff written: ${result.handoff.relativePath}\nResume it in a fresh session (SessionStart injects it once), or: agent-checkpoint-hook resume-prompt\n`);
+  return EXIT_OK;
+}

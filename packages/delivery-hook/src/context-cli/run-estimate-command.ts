@@ -1,0 +1,54 @@
+import { join } from 'node:path';
+import { estimateTask, FALLBACK_WINDOW_TOKENS, MAX_PLAN_FILE_BYTES, readContextLevel, readTaskHistory, renderEstimateWarning } from '@agent-checkpoint/context-checkpoint';
+import { describeReadFailure, readRegularFileSync } from '@agent-checkpoint/core';
+import { EXIT_OK } from '@agent-checkpoint/setup-kit';
+import { commandFailure, jsonLine, openCommandProject, type Write } from './context-cli-support.ts';
+import { readCurrentSessionUsage } from './current-session-usage.ts';
+
+/** Options of `estimate`. */
+export interface EstimateOptions {
+  readonly plan?: string;
+  readonly cwd?: string;
+  readonly json?: boolean;
+}
+
+/**
+ * `estimate "<task>"` (EST-001..003): the estimator's answer for a task, against the context of the
+ * newest session in this directory (a fresh window when there is none), with the plan file
+ * (`--plan`, else `handoff.planFile`) and the project's history. Works whether or not
+ * `context.enabled` is on: it is asked for. Records nothing.
+ */
+export async function runEstimateCommand(task: string, options: EstimateOptions, write: Write): Promise<number> {
+  const project = await openCommandProject(options.cwd);
+  if (typeof project === 'string') return commandFailure(`estimate: ${project}`);
+  const { context, handoff } = project.context;
+  const planFile = options.plan ?? handoff.planFile;
+  let planText: string | undefined;
+  if (planFile !== undefined) {
+    try {
+      planText = readRegularFileSync(join(project.cwd, planFile), MAX_PLAN_FILE_BYTES)?.text;
+      if (planText === undefined) return commandFailure(`estimate: plan file ${planFile} not found`);
+    } catch (error) {
+      return commandFailure(`estimate: plan file ${planFile}: ${describeReadFailure(error)}`);
+    }
+  }
+  const session = await readCurrentSessionUsage(project.cwd, process.env);
+  const reading = readContextLevel(session?.latest?.usage, { windowTokens: context.windowTokens, thresholds: context.thresholds });
+  const window = reading?.windowSource !== undefined && reading.windowSource !== 'unknown' ? reading.contextWindow : (context.windowTokens ?? FALLBACK_WINDOW_TOKENS);
+  const used = reading?.contextTokens ?? 0;
+  const history = await readTaskHistory({ stateDir: project.stateDir, projectRoot: project.projectRoot });
+  const estimate = estimateTask({ prompt: task, ...(planText !== undefined ? { planText } : {}), history: history.records, window, used, ceilingPercent: context.thresholds.l2 });
+  if (options.json === true) {
+    await write(jsonLine({ estimate, window, used, ...(planFile !== undefined ? { planFile } : {}), ...(session ? { session: { agent: session.agent, transcript: session.transcript } } : {}) }));
+    return EXIT_OK;
+  }
+  const lines = [
+    `Estimate: ~${estimate.tokens} tokens, ${estimate.percentOfWindow} % of a ${window}-token window (${estimate.band}); ${estimate.remainingPercent} % left before L2${session ? ` (newest session: ${session.agent})` : ' (no session here: a fresh window)'}.`,
+    `Recommendation: ${estimate.recommendation}`,
+    renderEstimateWarning(estimate) ?? 'It fits: proceed.',
+    'Why:',
+    ...estimate.reasons.map((r) => `  ${r.tokens >= 0 ? '+' : ''}${r.tokens}  ${r.detail}`),
+  ];
+  await write(`${lines.join('\n')}\n`);
+  return EXIT_OK;
+}
