@@ -85,6 +85,6 @@ export function markdownSection(markdown: string, heading: string): string {
   const lines = markdown.split('\n');
   const start = lines.findIndex((line) => line.trim() === `## ${heading}`);
   if (start < 0) throw new Error(`no "## ${heading}" section`);
-  const end = lines.findIndex((line, index) => index > start && /^## /.test(line));
+  const end = lines.findIndex((line, index) => index > start && line.startsWith('## '));
   return lines.slice(start, end < 0 ? undefined : end).join('\n');
 }
