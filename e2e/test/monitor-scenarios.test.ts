@@ -1,0 +1,116 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { AgentSession } from '../src/harness/agent-session.ts';
+import type { ProcessResult } from '../src/harness/process-group.ts';
+import { HOOK_BUNDLE, assertBundlesBuilt } from '../src/harness/agent-checkpoint-bins.ts';
+import { SKIP_REAL_CLIS, withCheckedSession } from '../src/harness/define-headless-agent-tests.ts';
+import { shellQuote } from '../src/mock/native-tool-calls.ts';
+import { say, shell, tools, withInputTokens, type Scenario } from '../src/mock/scenario.ts';
+import { ClaudeSession } from '../src/run-claude.ts';
+
+/**
+ * Seed 004's acceptance scenarios "L1 Warning Alert" and "L2 Handoff Initiation" with the real Claude
+ * Code against the model mock: the monitor `agent-checkpoint-hook post-tool claude` runs as Claude's
+ * PostToolUse hook (as `install --with-context` adds it), and the mock's replies report a context of
+ * ~72 % / ~86 % of the configured 200k window, so the hook acts during the turn.
+ *
+ * Claude only: Gemini's AfterTool is not run here (not verified against the mock in this work; see
+ * docs/context-checkpoints.md "Monitor (during the turn)").
+ */
+
+const WINDOW = 200_000;
+const L1_TOKENS = 144_000; // 72 %
+const L2_TOKENS = 172_000; // 86 %
+const HANDOFF_DIR = 'notes/handoffs';
+const FILES = {
+  '.agent-checkpoint.json': `${JSON.stringify({ context: { enabled: true, windowTokens: WINDOW }, handoff: { enabled: true, dir: HANDOFF_DIR } }, null, 2)}\n`,
+};
+const L1_TEXT = '⚠️ Context at 72% - Consider completing current task before starting new work.';
+
+/** Two tool calls in one turn, each reply reporting `tokens` (+1k for the second: the context grows slowly). */
+function twoCalls(name: string, tokens: number): Scenario {
+  return {
+    name,
+    steps: [
+      withInputTokens(tools(shell('echo first call')), tokens),
+      withInputTokens(tools(shell('echo second call')), tokens + 1_000),
+      withInputTokens(say('Done.'), tokens + 2_000),
+    ],
+  };
+}
+
+/** The monitor as PostToolUse in the user's settings (what `install --with-context` writes). */
+function installMonitor(session: AgentSession): void {
+  const settings = path.join(session.workspace.home, '.claude', 'settings.json');
+  const current = existsSync(settings) ? (JSON.parse(readFileSync(settings, 'utf8')) as Record<string, unknown>) : {};
+  mkdirSync(path.dirname(settings), { recursive: true });
+  const command = `node ${shellQuote(HOOK_BUNDLE)} post-tool claude`;
+  const hooks = { PostToolUse: [{ matcher: '*', hooks: [{ type: 'command', command, timeout: 30 }] }] };
+  writeFileSync(settings, `${JSON.stringify({ ...current, hooks }, null, 2)}\n`);
+}
+
+type PromptingSession = AgentSession & { prompt(text: string): Promise<ProcessResult> };
+
+/** How often `needle` occurs in `haystack`. */
+function count(haystack: string, needle: string): number {
+  return haystack.split(needle).length - 1;
+}
+
+/** The step requests' bodies, as JSON text, in order. */
+function stepBodies(session: AgentSession): string[] {
+  return session.requests.filter((r) => r.answer === 'step').map((r) => JSON.stringify(r.body));
+}
+
+describe.skipIf(SKIP_REAL_CLIS)('seed 004: the monitor during the turn (real Claude Code)', () => {
+  it('L1 warning: after the first tool call at 72 %, the next model request carries the L1 alert, exactly once', async () => {
+    assertBundlesBuilt();
+    await withCheckedSession(ClaudeSession.start({ scenario: twoCalls('monitor-l1', L1_TOKENS), files: FILES, hook: { kind: 'none' } }), async (session) => {
+      installMonitor(session);
+      const run = await (session as PromptingSession).prompt('Run the two checks.');
+      expect(run.exitCode, run.stderr.slice(-2000)).toBe(0);
+      const bodies = stepBodies(session);
+      expect(bodies).toHaveLength(3);
+      // Before any tool call: nothing.
+      expect(bodies[0]).not.toContain('Context at');
+      // After the first call: the alert, once.
+      expect(count(bodies[1] ?? '', L1_TEXT)).toBe(1);
+      // After the second call (same level): not added again; the history still holds the first one.
+      expect(count(bodies[2] ?? '', L1_TEXT)).toBe(1);
+      expect(bodies[2]).not.toContain('Context at 73%');
+      // No automatic action: no handoff written.
+      expect(existsSync(path.join(session.workspace.repo, HANDOFF_DIR))).toBe(false);
+    });
+  });
+
+  it('L2 handoff initiation: at 86 % a handoff is written, the agent is asked to finish the step and hand off, the user sees it', async () => {
+    assertBundlesBuilt();
+    await withCheckedSession(ClaudeSession.start({ scenario: twoCalls('monitor-l2', L2_TOKENS), files: FILES, hook: { kind: 'none' } }), async (session) => {
+      installMonitor(session);
+      const run = await (session as PromptingSession).prompt('Start the OAuth callback work.');
+      expect(run.exitCode, run.stderr.slice(-2000)).toBe(0);
+
+      const dir = path.join(session.workspace.repo, HANDOFF_DIR);
+      const handoffs = readdirSync(dir).filter((f) => f.endsWith('.md'));
+      expect(handoffs).toHaveLength(1);
+      const handoff = `${HANDOFF_DIR}/${handoffs[0] ?? ''}`;
+      expect(readFileSync(path.join(dir, handoffs[0] ?? ''), 'utf8')).toContain('checkpoint_trigger: L2 (context at 86%)');
+
+      const bodies = stepBodies(session);
+      expect(bodies).toHaveLength(3);
+      expect(bodies[0]).not.toContain('Context at');
+      expect(bodies[1]).toContain('Context at 86% - Initiating checkpoint sequence.');
+      expect(bodies[1]).toContain(`Handoff written to ${handoff}. Finish the current step, then stop and hand off`);
+      // Once: the second call (still L2) adds nothing.
+      expect(count(bodies[2] ?? '', `Handoff written to ${handoff}`)).toBe(1);
+
+      // The user sees the systemMessage in `claude -p --output-format stream-json --verbose`.
+      const notice = `agent-checkpoint: context at 86% (L2); handoff written to ${handoff}.`;
+      const events = run.stdout
+        .split('\n')
+        .filter((line) => line.includes(notice))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(events).toEqual([expect.objectContaining({ type: 'system', subtype: 'informational', content: `PostToolUse:Bash says: ${notice}` })]);
+    });
+  });
+});
