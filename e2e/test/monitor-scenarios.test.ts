@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -87,6 +88,8 @@ describe.skipIf(SKIP_REAL_CLIS)('seed 004: the monitor during the turn (real Cla
     assertBundlesBuilt();
     await withCheckedSession(ClaudeSession.start({ scenario: twoCalls('monitor-l2', L2_TOKENS), files: FILES, hook: { kind: 'none' } }), async (session) => {
       installMonitor(session);
+      // `handoff.dir` is a privileged key (a directory the hook writes to): it applies once the user trusts the file.
+      execFileSync(process.execPath, [HOOK_BUNDLE, 'trust'], { cwd: session.workspace.repo, env: session.env(), encoding: 'utf8', timeout: 30_000 });
       const run = await (session as PromptingSession).prompt('Start the OAuth callback work.');
       expect(run.exitCode, run.stderr.slice(-2000)).toBe(0);
 
