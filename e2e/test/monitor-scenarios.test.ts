@@ -9,15 +9,14 @@ import { SKIP_REAL_CLIS, withCheckedSession } from '../src/harness/define-headle
 import { shellQuote } from '../src/mock/native-tool-calls.ts';
 import { say, shell, tools, withInputTokens, type Scenario } from '../src/mock/scenario.ts';
 import { ClaudeSession } from '../src/run-claude.ts';
+import { GeminiSession } from '../src/run-gemini.ts';
 
 /**
  * Seed 004's acceptance scenarios "L1 Warning Alert" and "L2 Handoff Initiation" with the real Claude
- * Code against the model mock: the monitor `agent-checkpoint-hook post-tool claude` runs as Claude's
- * PostToolUse hook (as `install --with-context` adds it), and the mock's replies report a context of
- * ~72 % / ~86 % of the configured 200k window, so the hook acts during the turn.
- *
- * Claude only: Gemini's AfterTool is not run here (not verified against the mock in this work; see
- * docs/context-checkpoints.md "Monitor (during the turn)").
+ * Code and Gemini CLI against the model mock: the monitor `agent-checkpoint-hook post-tool <agent>` runs
+ * as Claude's PostToolUse / Gemini's AfterTool hook (as `install --with-context` adds it), and the mock's
+ * replies report a context of ~72 % / ~86 % of the configured 200k window, so the hook acts during the
+ * turn, once per level.
  */
 
 const WINDOW = 200_000;
@@ -43,11 +42,14 @@ function twoCalls(name: string, tokens: number): Scenario {
 
 /** The monitor as PostToolUse in the user's settings (what `install --with-context` writes). */
 function installMonitor(session: AgentSession): void {
-  const settings = path.join(session.workspace.home, '.claude', 'settings.json');
+  const settings = path.join(session.workspace.home, session.agent === 'gemini' ? '.gemini' : '.claude', 'settings.json');
   const current = existsSync(settings) ? (JSON.parse(readFileSync(settings, 'utf8')) as Record<string, unknown>) : {};
   mkdirSync(path.dirname(settings), { recursive: true });
-  const command = `node ${shellQuote(HOOK_BUNDLE)} post-tool claude`;
-  const hooks = { PostToolUse: [{ matcher: '*', hooks: [{ type: 'command', command, timeout: 30 }] }] };
+  const command = `node ${shellQuote(HOOK_BUNDLE)} post-tool ${session.agent}`;
+  const hooks =
+    session.agent === 'gemini'
+      ? { ...(current['hooks'] as Record<string, unknown> | undefined), AfterTool: [{ matcher: '*', hooks: [{ name: 'agent-checkpoint-post-tool', type: 'command', command, timeout: 30000 }] }] }
+      : { PostToolUse: [{ matcher: '*', hooks: [{ type: 'command', command, timeout: 30 }] }] };
   writeFileSync(settings, `${JSON.stringify({ ...current, hooks }, null, 2)}\n`);
 }
 
@@ -63,10 +65,15 @@ function stepBodies(session: AgentSession): string[] {
   return session.requests.filter((r) => r.answer === 'step').map((r) => JSON.stringify(r.body));
 }
 
-describe.skipIf(SKIP_REAL_CLIS)('seed 004: the monitor during the turn (real Claude Code)', () => {
-  it('L1 warning: after the first tool call at 72 %, the next model request carries the L1 alert, exactly once', async () => {
+const AGENTS = [
+  ['claude', (scenario: Scenario): Promise<AgentSession> => ClaudeSession.start({ scenario, files: FILES, hook: { kind: 'none' } })],
+  ['gemini', (scenario: Scenario): Promise<AgentSession> => GeminiSession.start({ scenario, files: FILES, hook: { kind: 'none' } })],
+] as const;
+
+describe.skipIf(SKIP_REAL_CLIS)('seed 004: the monitor during the turn (real CLIs)', () => {
+  it.each(AGENTS)('%s: L1 warning: after the first tool call at 72 percent, the next model request carries the L1 alert, exactly once', async (agent, start) => {
     assertBundlesBuilt();
-    await withCheckedSession(ClaudeSession.start({ scenario: twoCalls('monitor-l1', L1_TOKENS), files: FILES, hook: { kind: 'none' } }), async (session) => {
+    await withCheckedSession(start(twoCalls(`monitor-l1-${agent}`, L1_TOKENS)), async (session) => {
       installMonitor(session);
       const run = await (session as PromptingSession).prompt('Run the two checks.');
       expect(run.exitCode, run.stderr.slice(-2000)).toBe(0);
@@ -84,9 +91,9 @@ describe.skipIf(SKIP_REAL_CLIS)('seed 004: the monitor during the turn (real Cla
     });
   });
 
-  it('L2 handoff initiation: at 86 % a handoff is written, the agent is asked to finish the step and hand off, the user sees it', async () => {
+  it.each(AGENTS)('%s: L2 handoff initiation: at 86 percent a handoff is written, the agent is asked to finish the step and hand off, the user is told', async (agent, start) => {
     assertBundlesBuilt();
-    await withCheckedSession(ClaudeSession.start({ scenario: twoCalls('monitor-l2', L2_TOKENS), files: FILES, hook: { kind: 'none' } }), async (session) => {
+    await withCheckedSession(start(twoCalls(`monitor-l2-${agent}`, L2_TOKENS)), async (session) => {
       installMonitor(session);
       // `handoff.dir` is a privileged key (a directory the hook writes to): it applies once the user trusts the file.
       execFileSync(process.execPath, [HOOK_BUNDLE, 'trust'], { cwd: session.workspace.repo, env: session.env(), encoding: 'utf8', timeout: 30_000 });
@@ -107,13 +114,20 @@ describe.skipIf(SKIP_REAL_CLIS)('seed 004: the monitor during the turn (real Cla
       // Once: the second call (still L2) adds nothing.
       expect(count(bodies[2] ?? '', `Handoff written to ${handoff}`)).toBe(1);
 
-      // The user sees the systemMessage in `claude -p --output-format stream-json --verbose`.
       const notice = `agent-checkpoint: context at 86% (L2); handoff written to ${handoff}.`;
-      const events = run.stdout
-        .split('\n')
-        .filter((line) => line.includes(notice))
-        .map((line) => JSON.parse(line) as Record<string, unknown>);
-      expect(events).toEqual([expect.objectContaining({ type: 'system', subtype: 'informational', content: `PostToolUse:Bash says: ${notice}` })]);
+      const shown = [...run.stdout.split('\n'), ...run.stderr.split('\n')].filter((line) => line.includes(notice));
+      if (agent === 'claude') {
+        // `claude -p --output-format stream-json --verbose` shows the systemMessage as one informational event.
+        expect(shown.map((line) => JSON.parse(line) as Record<string, unknown>)).toEqual([
+          expect.objectContaining({ type: 'system', subtype: 'informational', level: 'notice', content: `PostToolUse:Bash says: ${notice}` }),
+        ]);
+        expect(bodies[1]).not.toContain(notice);
+      } else {
+        // Gemini has no user-facing AfterTool message: the hook appends the user line to the model's
+        // context (the model relays it), and `gemini -p` prints it nowhere.
+        expect(shown).toEqual([]);
+        expect(count(bodies[1] ?? '', notice)).toBe(1);
+      }
     });
   });
 });
