@@ -293,7 +293,16 @@ describe("a user's hooks are never ours: exact matching only", () => {
     const records = readdirSync(join(sandbox.stateDir, 'installs')).filter((n) => n.endsWith('.json'));
     expect(records).toHaveLength(1);
     const record = JSON.parse(readFileSync(join(sandbox.stateDir, 'installs', records[0]!), 'utf8')) as { commands: string[] };
-    expect(record.commands).toEqual([`${NODE} ${BUNDLE} claude`, `${NODE} ${BUNDLE} session-start claude`, `${NODE} ${BUNDLE} pre-compact claude`]);
+    // --with-context also installs the monitor (PostToolUse), the estimate at prompt submit and, as the
+    // settings had no status line, ours.
+    expect(record.commands).toEqual([
+      `${NODE} ${BUNDLE} claude`,
+      `${NODE} ${BUNDLE} session-start claude`,
+      `${NODE} ${BUNDLE} pre-compact claude`,
+      `${NODE} ${BUNDLE} post-tool claude`,
+      `${NODE} ${BUNDLE} prompt-submit claude`,
+      `${NODE} ${BUNDLE} statusline`,
+    ]);
     // Changed since install: the surgical path removes exactly the recorded entries, nothing else.
     const edited = readFileSync(path, 'utf8').replace('{', '{\n  "model": "opus",');
     writeFileSync(path, edited);
