@@ -39,11 +39,13 @@ describe('the hook bundle and the context checkpoint package', () => {
   it('the checkpoint phase statically reaches only the ./load manifest; the features are in the bundle behind import()', async () => {
     const inputs = await bundleInputs();
     const closure = staticClosure(inputs, 'src/run-checkpoint-phase.ts');
-    // The manifest, its section keys and the zod-free accessors (defaults) — never the sections' schemas.
+    // The manifest, its section keys, the zod-free accessors (defaults) and the "is a feature on?" test
+    // the manifest asks — never the sections' schemas.
     expect(contextModules(closure).sort()).toEqual([
       'context-checkpoint/src/config/context-config.ts',
       'context-checkpoint/src/config/section-keys.ts',
       'context-checkpoint/src/load-turn-end-extensions.ts',
+      'context-checkpoint/src/wants-context-checkpoint.ts',
     ]);
     // Nor core's section kit or full zod (zod/mini is already on the default path, for session state).
     expect([...closure].filter((path) => /config-section-kit|define-config-section|context-sections|zod\/v4\/classic/.test(path))).toEqual([]);
