@@ -205,7 +205,7 @@ export const TrackerSchema = classifyKeys(
         .optional()
         .describe(`Environment variable holding the Linear API key; its name must contain LINEAR (default "${DEFAULT_TRACKER_SETTINGS.apiKeyEnv}").`),
       issuePattern: z.string().min(1).max(200).optional().describe('Regular expression finding the issue id in the branch name (default: a team key and a number, "ANV-123").'),
-      commentOn: z.array(z.enum(['L2', 'L3'])).max(2).optional().describe('Levels that post a checkpoint comment (default ["L2", "L3"]).'),
+      commentOn: z.array(z.enum(['L2', 'L3'])).max(2).optional().describe(`Levels that post a checkpoint comment (default ${JSON.stringify(DEFAULT_TRACKER_SETTINGS.commentOn)}).`),
       l3State: z.string().min(1).max(100).optional().describe('Workflow state the issue moves to at L3 (default: unchanged).'),
       l3Label: z.string().min(1).max(80).optional().describe(`Label added at L3 (default "${DEFAULT_TRACKER_SETTINGS.l3Label}").`),
       timeoutMs: z.number().int().min(200).max(30_000).optional().describe(`Budget of one tracker operation (default ${DEFAULT_TRACKER_SETTINGS.timeoutMs}).`),
