@@ -8,6 +8,7 @@ import { CONTEXT_SECTION, TRACKER_SECTION } from '../config/context-sections.ts'
 import { trackerSettingsOf } from '../config/context-config.ts';
 import { contextCheckpointSections } from '../load-turn-end-extensions.ts';
 import { readTrackerOutbox } from '../tracker/tracker-outbox.ts';
+import { LOOKUP_BUDGET_MS } from './tracker-step.ts';
 import { LINEAR_ENDPOINT_ENV } from '../tracker/tracker-settings.ts';
 import { startLinearMock, type LinearMock } from '../tracker/test-support/linear-mock.ts';
 
@@ -168,6 +169,21 @@ describe('the tracker at a handoff checkpoint', { timeout: 60_000 }, () => {
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ issueId: 'ANV-123', actions: ['comment'], checkpoint: { level: 'L2', handoffPath: path } });
     // The handoff still names the issue, without a state the tracker did not give.
+    expect(readFileSync(join(r.dir, path), 'utf8')).toContain('- ANV-123 (state unknown: the tracker did not answer)');
+  });
+
+  it('a hanging issue lookup holds the handoff up for its short budget only, not tracker.timeoutMs', async () => {
+    const r = repo();
+    mock.fault({ kind: 'hang' });
+    const started = Date.now();
+    const outcome = await check(r, 172_000, configOf({ ...TRACKED, tracker: { enabled: true, timeoutMs: 10_000 } } as ConfigFile));
+    const elapsed = Date.now() - started;
+    const path = handoffOf(outcome)?.path ?? '';
+    expect(path).toMatch(/^\.agent-checkpoint\/handoffs\//);
+    expect(elapsed).toBeLessThan(LOOKUP_BUDGET_MS + 5_000);
+    expect(outcome.diagnostics.some((d) => d.startsWith('tracker: reading ANV-123 failed'))).toBe(true);
+    // The comment after the write still goes out.
+    expect(mock.comments).toHaveLength(1);
     expect(readFileSync(join(r.dir, path), 'utf8')).toContain('- ANV-123 (state unknown: the tracker did not answer)');
   });
 

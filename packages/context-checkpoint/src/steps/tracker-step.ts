@@ -16,6 +16,9 @@ import type { TrackerSettings } from '../tracker/tracker-settings.ts';
  * is bounded by `tracker.timeoutMs` and the hook's abort signal.
  */
 
+/** Budget of the issue lookup made before the handoff is written. */
+export const LOOKUP_BUDGET_MS = 1_500;
+
 /** What {@link prepareTrackerIssue} found: nothing (tracker off, no id), or the id and maybe the issue. */
 export interface PreparedTrackerIssue {
   readonly issueId: string;
@@ -53,7 +56,10 @@ export async function prepareTrackerIssue(settings: TrackerSettings, options: Tr
       diagnostics.push(opened.message);
       return { issueId, settings };
     }
-    const found = await opened.tracker.findIssue(issueId);
+    // The lookup runs before the handoff is written: a slow Linear must not hold up the part that
+    // matters, so it gets a short budget of its own (the sync after the write keeps `timeoutMs`).
+    const quick = await openIssueTracker({ ...settings, timeoutMs: Math.min(settings.timeoutMs, LOOKUP_BUDGET_MS) }, { env: options.env, ...(options.signal ? { signal: options.signal } : {}) });
+    const found = quick.ok ? await quick.tracker.findIssue(issueId) : await opened.tracker.findIssue(issueId);
     if (!found.ok) diagnostics.push(`tracker: reading ${issueId} failed (${found.failure.kind}): ${found.failure.message}`);
     return { issueId, tracker: opened.tracker, settings, ...(found.ok ? { issue: found.value } : {}) };
   } catch (error) {
