@@ -1,4 +1,5 @@
 import type { ContextLevel, ResolvedConfig } from '@agent-checkpoint/core';
+import { DEFAULT_TRACKER_SETTINGS, type TrackerSettings } from '../tracker/tracker-settings.ts';
 import { SECTION_KEYS } from './section-keys.ts';
 
 /**
@@ -120,6 +121,7 @@ export const SECTION_DEFAULTS = {
   context: CONTEXT_DEFAULTS,
   runTests: undefined as ResolvedRunTestsConfig | undefined,
   commitGate: undefined as ResolvedCommitGateConfig | undefined,
+  tracker: DEFAULT_TRACKER_SETTINGS as TrackerSettings,
 } as const;
 
 /** The value type of each of this package's sections. */
@@ -127,6 +129,7 @@ export interface SectionValues {
   readonly context: ContextCheckpointConfig;
   readonly runTests: ResolvedRunTestsConfig | undefined;
   readonly commitGate: ResolvedCommitGateConfig | undefined;
+  readonly tracker: TrackerSettings;
 }
 
 function valueOf<K extends keyof SectionValues>(config: Pick<ResolvedConfig, 'sections'>, id: K): SectionValues[K] {
@@ -147,6 +150,11 @@ export function runTestsConfigOf(config: Pick<ResolvedConfig, 'sections'>): Reso
 /** The uncommitted-changes gate: undefined unless enabled (off by default). */
 export function commitGateConfigOf(config: Pick<ResolvedConfig, 'sections'>): ResolvedCommitGateConfig | undefined {
   return valueOf(config, 'commitGate');
+}
+
+/** The issue tracker's settings (seed 004, LIN-001..004): disabled defaults when unset. */
+export function trackerSettingsOf(config: Pick<ResolvedConfig, 'sections'>): TrackerSettings {
+  return valueOf(config, 'tracker');
 }
 
 /** `config` with the context section's value replaced (e.g. context levels off for one call). */

@@ -17,6 +17,7 @@ import {
   type ResolvedRunTestsConfig,
 } from './context-config.ts';
 import { SECTION_KEYS, type SectionId } from './section-keys.ts';
+import { DEFAULT_TRACKER_SETTINGS, parseTrackerSettings, type TrackerSettings } from '../tracker/tracker-settings.ts';
 
 /**
  * This package's configuration sections (`context`, `handoff`, `directExecution`, `runTests`,
@@ -186,6 +187,43 @@ export const CommitGateSchema = classifyKeys(
   },
 );
 
+/**
+ * The issue tracker (seed 004, LIN-001..004): a comment on the branch's issue at L2, plus state and
+ * label at L3. Off by default. Everything that decides whether or what data leaves the machine is
+ * privileged: an untrusted project file cannot turn it on or choose which environment variable's
+ * value is sent. There is deliberately no endpoint key (see `tracker-settings.ts`).
+ */
+export const TrackerSchema = classifyKeys(
+  z
+    .strictObject({
+      enabled: z.boolean().optional().describe('Update the issue tracker at L2/L3 checkpoints (default false).'),
+      provider: z.literal('linear').optional().describe('Issue tracker (only "linear").'),
+      apiKeyEnv: z
+        .string()
+        .regex(/^[A-Z][A-Z0-9_]{0,63}$/)
+        .refine((v) => v.includes('LINEAR'), 'must contain LINEAR (the key is sent to Linear)')
+        .optional()
+        .describe(`Environment variable holding the Linear API key; its name must contain LINEAR (default "${DEFAULT_TRACKER_SETTINGS.apiKeyEnv}").`),
+      issuePattern: z.string().min(1).max(200).optional().describe('Regular expression finding the issue id in the branch name (default: a team key and a number, "ANV-123").'),
+      commentOn: z.array(z.enum(['L2', 'L3'])).max(2).optional().describe(`Levels that post a checkpoint comment (default ${JSON.stringify(DEFAULT_TRACKER_SETTINGS.commentOn)}).`),
+      l3State: z.string().min(1).max(100).optional().describe('Workflow state the issue moves to at L3 (default: unchanged).'),
+      l3Label: z.string().min(1).max(80).optional().describe(`Label added at L3 (default "${DEFAULT_TRACKER_SETTINGS.l3Label}").`),
+      timeoutMs: z.number().int().min(200).max(30_000).optional().describe(`Budget of one tracker operation (default ${DEFAULT_TRACKER_SETTINGS.timeoutMs}).`),
+    })
+    .describe('Issue tracker updates at context checkpoints (opt-in; sends data to Linear).'),
+  {
+    enabled: { privileged: 'sends checkpoint data (handoff path, branch, summary) off the machine to Linear' },
+    provider: 'safe',
+    apiKeyEnv: { privileged: 'chooses which environment variable is sent as the Authorization header' },
+    issuePattern: 'safe',
+    commentOn: { privileged: 'chooses which checkpoints send data off the machine' },
+    l3State: 'safe',
+    l3Label: 'safe',
+    timeoutMs: 'safe',
+  },
+);
+
+export type TrackerConfig = z.infer<typeof TrackerSchema>;
 export type ContextConfig = z.infer<typeof ContextSchema>;
 export type HandoffConfig = z.infer<typeof HandoffSchema>;
 export type DirectExecutionConfig = z.infer<typeof DirectExecutionSchema>;
@@ -338,11 +376,27 @@ export const COMMIT_GATE_SECTION: ConfigSection<ResolvedCommitGateConfig | undef
   resolve: (layers) => ({ value: resolveCommitGate(mergedKey<CommitGateConfig>(layers, 'commitGate')) }),
 });
 
+/**
+ * The issue tracker: layers merged key by key, then checked by `parseTrackerSettings` (the same
+ * checks the hand-written parser applies, e.g. a compilable `issuePattern`); anything invalid
+ * leaves the tracker off with a diagnostic.
+ */
+export const TRACKER_SECTION: ConfigSection<TrackerSettings> = defineConfigSection<TrackerSettings>({
+  id: 'tracker',
+  schemas: { tracker: TrackerSchema },
+  defaults: SECTION_DEFAULTS.tracker,
+  resolve(layers) {
+    const { settings, diagnostics } = parseTrackerSettings(mergedKey<TrackerConfig>(layers, 'tracker'));
+    return { value: settings, diagnostics };
+  },
+});
+
 /** Every section of the package, by id (each id's keys are {@link SECTION_KEYS}). */
 export const CONTEXT_CHECKPOINT_SECTIONS: { readonly [K in SectionId]: ConfigSection } = {
   context: CONTEXT_SECTION as ConfigSection,
   runTests: RUN_TESTS_SECTION as ConfigSection,
   commitGate: COMMIT_GATE_SECTION as ConfigSection,
+  tracker: TRACKER_SECTION as ConfigSection,
 };
 
 /** The sections of which `present` holds a key. */
@@ -378,6 +432,7 @@ export type ContextCheckpointConfigFile = ConfigFile & {
   readonly directExecution?: DirectExecutionConfig;
   readonly runTests?: RunTestsConfig;
   readonly commitGate?: CommitGateConfig;
+  readonly tracker?: TrackerConfig;
 };
 
 /**

@@ -9,6 +9,8 @@ export const SECTION_KEYS = {
   context: ['context', 'handoff', 'directExecution'],
   runTests: ['runTests'],
   commitGate: ['commitGate'],
+  /** The issue tracker (seed 004, LIN-001..004): off by default, privileged to turn on. */
+  tracker: ['tracker'],
 } as const satisfies Readonly<Record<string, readonly string[]>>;
 
 /** A section id of this package (`ResolvedConfig.sections` slot). */

@@ -1,5 +1,6 @@
 import type { AgentId, GitSnapshot, TurnTimeline } from '@agent-checkpoint/core';
 import type { KnownContextReading } from '../context/read-context-level.ts';
+import type { TrackerIssue } from '../tracker/issue-tracker.ts';
 
 /**
  * Why a handoff is written.
@@ -60,6 +61,11 @@ export interface HandoffData {
   readonly memorySections?: readonly { readonly file: string; readonly headings: readonly string[] }[];
   /** Explicit next steps, shown before the agent's last message. */
   readonly nextSteps?: readonly string[];
+  /**
+   * The tracker issue of this session (the branch's `ANV-123`, LIN-001/HND-003): front matter
+   * `linear_issues: [ANV-123]` and a "Linear Issue" section, with its state when it was fetched.
+   */
+  readonly trackerIssue?: { readonly id: string; readonly issue?: TrackerIssue };
   /** Title after "Session Handoff:"; default the first line of the prompt, else the branch. */
   readonly title?: string;
 }

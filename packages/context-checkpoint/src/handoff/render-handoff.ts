@@ -2,6 +2,7 @@ import {
   type ChangedFile,
   type ChangeStatus,
   escapeControls,
+  forMarkdownLine,
   type GitSnapshot,
   type ToolCall,
   toRepoPath,
@@ -9,6 +10,7 @@ import {
 } from '@agent-checkpoint/core';
 import { formatTokens } from '../context/render-context-line.ts';
 import type { KnownContextReading } from '../context/read-context-level.ts';
+import { linearIssueSectionLines, linearIssuesFrontMatter } from '../tracker/linear-front-matter.ts';
 import { clockParts } from './clock-parts.ts';
 import type { HandoffData, HandoffFailure, HandoffTrigger, RenderedHandoff } from './handoff-types.ts';
 import { codeSpan, cut, fencedBlock, firstLine, inlineText, quoteBlock, yamlScalar } from './markdown-text.ts';
@@ -57,12 +59,14 @@ export function renderHandoff(data: HandoffData, options: RenderHandoffOptions):
     `context_at_checkpoint: ${yamlScalar(reading ? `${reading.displayPercent}%` : 'unknown')}`,
     ...yamlList('modified_files', worktree.slice(0, MAX_LISTED_FILES).map((f) => f.path)),
     `git_status: ${yamlScalar(gitStatusSummary(data.git))}`,
+    ...(data.trackerIssue !== undefined ? linearIssuesFrontMatter([data.trackerIssue.id]) : []),
     '---',
   ];
 
   const sections = [
     `# Session Handoff: ${titleOf(data)}`,
     section('Checkpoint Reason', reasonText(data.trigger)),
+    ...(data.trackerIssue !== undefined ? [linearIssueText(data.trackerIssue)] : []),
     ...(reading ? [section('Remaining Context Budget', budgetText(reading))] : []),
     section('What Was Done This Turn', doneText(data.timeline, { root, cwd: data.timeline?.cwd ?? root })),
     section('Files In Progress', filesText(data.git)),
@@ -73,6 +77,12 @@ export function renderHandoff(data: HandoffData, options: RenderHandoffOptions):
   ];
   // Every piece above escapes what it wraps; this pass makes sure no control character gets through.
   return { stem: clock.stamp, markdown: escapeControls(`${front.join('\n')}\n\n${sections.join('\n\n')}\n`, { keepLines: true }) };
+}
+
+/** The "Linear Issue" section (HND-003): the fetched issue's state, or only its id when the tracker did not answer. */
+function linearIssueText(tracked: NonNullable<HandoffData['trackerIssue']>): string {
+  const [, ...body] = tracked.issue !== undefined ? linearIssueSectionLines(tracked.issue) : ['', `- ${forMarkdownLine(tracked.id)} (state unknown: the tracker did not answer)`];
+  return section('Linear Issue', body.join('\n'));
 }
 
 /** `L2 (context at 86%)`, `pre-compact (context at 93%)`, `manual`. */

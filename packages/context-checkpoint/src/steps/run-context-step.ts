@@ -1,5 +1,5 @@
 import { type AgentId, type CheckpointResult, type ContextLevel, errorMessage, type GitSnapshot, readSessionState, type ResolvedConfig, type SessionStateLocation, type TurnTimeline, updateSessionState } from '@agent-checkpoint/core';
-import { contextCheckpointConfigOf } from '../config/context-config.ts';
+import { contextCheckpointConfigOf, trackerSettingsOf } from '../config/context-config.ts';
 import { decideContextAction, type ContextAction } from '../context/decide-context-action.ts';
 import type { KnownContextReading } from '../context/read-context-level.ts';
 import { executeCheckpoint } from '../direct/execute-checkpoint.ts';
@@ -9,6 +9,7 @@ import { writeHandoff } from '../handoff/write-handoff.ts';
 import { currentLoopIteration, recordLoopTurn } from '../loop/loop-steps.ts';
 import { planContextStep, withPendingLevel } from '../state/session-context.ts';
 import { sessionContextOf, withSessionContext } from '../state/session-slots.ts';
+import { prepareTrackerIssue, syncTrackerAfterHandoff } from './tracker-step.ts';
 
 /** Everything the end-of-turn context step needs (a slice of `getCheckpoint`'s work). */
 export interface ContextStepInput {
@@ -167,12 +168,32 @@ async function performHandoff(
   diagnostics: string[],
 ): Promise<{ handoff: NonNullable<ContextStepOutput['handoff']>; directLine?: string; draftLine?: string }> {
   const cfg = contextCheckpointConfigOf(input.config);
+  // The tracker (off by default): the branch's issue goes into the handoff, the comment goes out after it.
+  const trackerEnv = { projectRoot: input.projectRoot, env: input.env ?? process.env, ...(input.signal ? { signal: input.signal } : {}) };
+  const tracked = await prepareTrackerIssue(trackerSettingsOf(input.config), trackerEnv, diagnostics);
+  const syncTracker = async (path: string | undefined): Promise<void> => {
+    if (reading.level !== 'L2' && reading.level !== 'L3') return;
+    const git = input.git.kind === 'repo' ? input.git : undefined;
+    await syncTrackerAfterHandoff(
+      tracked,
+      {
+        level: reading.level,
+        percent: reading.displayPercent,
+        ...(path !== undefined ? { handoffPath: path } : {}),
+        ...(git?.branch !== undefined ? { branch: git.branch } : {}),
+        ...(git?.head !== undefined ? { head: git.head } : {}),
+      },
+      input.location?.stateDir,
+      diagnostics,
+    );
+  };
   const content = {
     ...(input.location ? { sessionId: input.location.sessionId } : {}),
     trigger: { kind: 'context' as const, reading },
     timeline: input.timeline,
     failures: failuresFromObservations(input.result?.observations ?? [], input.timeline),
     ...(cfg.handoff.planFile !== undefined ? { planFile: cfg.handoff.planFile } : {}),
+    ...(tracked !== undefined ? { trackerIssue: { id: tracked.issueId, ...(tracked.issue ? { issue: tracked.issue } : {}) } } : {}),
   };
   if (action.mode === 'direct') {
     const loopIteration = await currentLoopIteration(input.projectRoot);
@@ -188,6 +209,7 @@ async function performHandoff(
       ...(input.signal ? { signal: input.signal } : {}),
     });
     const path = result.handoff?.relativePath;
+    if (path !== undefined) await syncTracker(path);
     const directLine = renderDirectResultLine(result);
     const at = { level: reading.level, percent: reading.displayPercent, ...(result.commit ? { commit: result.commit.sha } : {}) };
     if (directLine !== undefined) return { handoff: { mode: 'direct', status: result.status, ...at, ...(path ? { path } : {}) }, directLine };
@@ -204,6 +226,7 @@ async function performHandoff(
     diagnostics.push(`context: ${written.error}`);
     return { handoff: { mode: 'ask-agent', status: 'failed' } };
   }
+  await syncTracker(written.handoff.relativePath);
   return {
     handoff: { mode: 'ask-agent', status: 'written', path: written.handoff.relativePath, level: reading.level, percent: reading.displayPercent },
     draftLine: draftLine(written.handoff.relativePath),

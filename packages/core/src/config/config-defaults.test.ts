@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveConfig } from './resolve-config.ts';
 // Build-time only, like the generator: the context checkpoint package's sections are in schema.json.
 import { resolveContextCheckpointConfig, resolveRunTests } from '../../../context-checkpoint/src/config/context-sections.ts';
+import { parseTrackerSettings } from '../../../context-checkpoint/src/tracker/tracker-settings.ts';
 
 // Every default is defined once (default-config.ts, or the section's DEFAULT_* beside its resolver);
 // the schema's descriptions, and so schema.json and docs/configuration.md, quote those constants.
@@ -49,6 +50,7 @@ describe('configuration defaults', () => {
       handoff: context.handoff,
       directExecution: context.directExecution,
       runTests: resolveRunTests({ command: 'true' }),
+      tracker: parseTrackerSettings(undefined).settings,
     };
     const stated = describedDefaults(schemaJson);
     // precedence is per category/follow-up: checked against a resolved one below.

@@ -52,6 +52,9 @@ describe('every configuration key is classified safe or privileged', () => {
       'directExecution.logFile',
       'runTests.enabled',
       'runTests.command',
+      'tracker.enabled',
+      'tracker.apiKeyEnv',
+      'tracker.commentOn',
     ]);
     for (const key of privilegedKeys(KNOWN_CONFIG_SECTIONS)) expect(key.why.length).toBeGreaterThan(10);
     // Each section derives the same list from its own schemas (defineConfigSection).

@@ -13,4 +13,7 @@ export const PRIVILEGED_KEYS: readonly PrivilegedKey[] = [
   { path: ['directExecution', 'logFile'], why: 'a file the hook appends to' },
   { path: ['runTests', 'enabled'], why: 'turns on a command run by the hook' },
   { path: ['runTests', 'command'], why: 'a shell command the hook runs outside the agent\'s sandbox' },
+  { path: ['tracker', 'enabled'], why: 'sends checkpoint data (handoff path, branch, summary) off the machine to Linear' },
+  { path: ['tracker', 'apiKeyEnv'], why: 'chooses which environment variable is sent as the Authorization header' },
+  { path: ['tracker', 'commentOn'], why: 'chooses which checkpoints send data off the machine' },
 ];
