@@ -196,11 +196,11 @@ describe('the context step through getCheckpoint', { timeout: 60_000 }, () => {
     const outcome = await getCheckpoint(request(r, t, CONTEXT));
     expect(outcome.mode).toBe('actionable');
     expect(outcome.message).toContain(
-      '\n\nContext is at 75% (L1). Finish the current task before starting new work; write a handoff if the next task will not fit.\n\nDo the required actions',
+      '\n\n⚠️ Context at 75% - Consider completing current task before starting new work.\nRun `/checkpoint` to checkpoint, or continue if task is nearly complete.\n\nDo the required actions',
     );
     await deliver(r, t, outcome);
     const again = await getCheckpoint(request(r, changedTurn(r, 151_000), CONTEXT));
-    expect(again.message).not.toContain('Context is at');
+    expect(again.message).not.toContain('Context at');
   });
 
   it('L2 blocks an otherwise silent turn once, with a handoff draft on disk; L3 writes the emergency handoff', async () => {
@@ -211,7 +211,7 @@ describe('the context step through getCheckpoint', { timeout: 60_000 }, () => {
     const path = contextOf(outcome)?.handoff?.path ?? '';
     expect(path).toMatch(/^\.agent-checkpoint\/handoffs\/\d{4}-\d{2}-\d{2}-\d{4}\.md$/);
     expect(outcome.message).toBe(
-      `[agent-checkpoint] Context is at 86% (L2). Finish the current edit, then write a handoff (what was done, files in progress, failing commands, next steps) before continuing.\n` +
+      `[agent-checkpoint] 🔶 Context at 86% - Initiating checkpoint sequence.\nCompleting current edit, then generating handoff document.\n` +
         `A handoff draft is at \`${path}\` (what was done, files in progress, failing commands). Complete its Next Steps with what only you know (decisions, open questions) before continuing.\n\n` +
         'If this checkpoint is wrong and cannot be satisfied, turn it off for this session by running ' +
         `\`mkdir -p '${join(r.dir, '..', 'state', 'switches')}' && touch '${join(r.dir, '..', 'state', 'switches', 'session-sess-1.off')}'\` (a person can run \`agent-checkpoint-hook off --session sess-1\`).`,
@@ -227,7 +227,7 @@ describe('the context step through getCheckpoint', { timeout: 60_000 }, () => {
     // The block was not delivered (e.g. the loop guard passed it): the line is said again, the handoff is not rewritten.
     const retry = await getCheckpoint(request(r, timeline([shell('ls')], 173_000), CONTEXT));
     expect(retry.mode).toBe('context');
-    expect(retry.message).toContain('Context is at 86% (L2)');
+    expect(retry.message).toContain('🔶 Context at 86% - Initiating checkpoint sequence.');
     expect(retry.message).toContain(`A handoff draft is at \`${path}\``);
     expect(contextOf(retry)?.handoff).toBeUndefined();
     await deliver(r, t, retry);
@@ -235,7 +235,7 @@ describe('the context step through getCheckpoint', { timeout: 60_000 }, () => {
 
     const l3 = await getCheckpoint(request(r, timeline([shell('ls')], 192_000), CONTEXT));
     expect(l3.mode).toBe('context');
-    expect(l3.message).toContain('Context is at 96% (L3). Stop and hand off now');
+    expect(l3.message).toContain('🔴 Context at 96% - Emergency checkpoint!');
     expect(contextOf(l3)?.handoff?.path).not.toBe(path);
     expect(readdirSync(join(r.dir, '.agent-checkpoint', 'handoffs')).filter((f) => f.endsWith('.md'))).toHaveLength(2);
   });
