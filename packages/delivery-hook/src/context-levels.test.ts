@@ -182,8 +182,18 @@ describe('direct execution at L2 through the hook (Claude, real repositories)', 
     expect(git(world, 'log', '-1', '--format=%s')).toMatch(/^checkpoint: WIP at L2/);
   });
 
-  it('a dirty index: what the user staged stays staged and out of the commit', async () => {
+  it('by default the WIP commit carries the work: a changed tracked file goes in with the memory file, untracked files stay out', async () => {
     const world = await openTrusted(CLAUDE_FIXTURE, 'L2', DIRECT);
+    const tracked = git(world, 'ls-files').split('\n').find((f) => f !== '' && !f.startsWith('.') && f !== 'CLAUDE.md') ?? '';
+    expect(tracked).not.toBe('');
+    writeFileSync(join(world.repo, tracked), 'the agent\'s work in progress\n');
+    await deliverThroughHook(world.scenario('actionable'));
+    expect(git(world, 'show', '--name-only', '--format=', 'HEAD').trim().split('\n').sort()).toEqual(['CLAUDE.md', tracked].sort());
+    expect(git(world, 'status', '--porcelain').trim()).toBe('?? notes.txt');
+  });
+
+  it('a dirty index, tracked changes off: what the user staged stays staged and out of the commit', async () => {
+    const world = await openTrusted(CLAUDE_FIXTURE, 'L2', { directExecution: { ...DIRECT.directExecution, includeTrackedChanges: false } });
     writeFileSync(join(world.repo, 'staged.txt'), 'staged by the user\n');
     git(world, 'add', 'staged.txt');
     await deliverThroughHook(world.scenario('actionable'));

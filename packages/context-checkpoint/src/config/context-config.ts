@@ -47,6 +47,7 @@ export interface ResolvedDirectExecutionConfig {
   /** Repo-relative memory file; undefined means the agent's own (CLAUDE.md, AGENTS.md, GEMINI.md). */
   readonly memoryFile?: string;
   readonly commit: boolean;
+  /** Commit changed tracked files with the memory file (default true: the WIP commit carries the work). Untracked files never. */
   readonly includeTrackedChanges: boolean;
   readonly push: boolean;
   readonly remote: string;
@@ -100,7 +101,8 @@ export const DEFAULT_HANDOFF_CONFIG: ResolvedHandoffConfig = {
 export const DEFAULT_DIRECT_EXECUTION_CONFIG: ResolvedDirectExecutionConfig = {
   enabled: false,
   commit: true,
-  includeTrackedChanges: false,
+  // Seed 004: the L2 WIP commit carries the work, not only the memory file (untracked files never).
+  includeTrackedChanges: true,
   push: false,
   remote: 'origin',
   noVerify: false,
