@@ -263,9 +263,9 @@ describe('the context step through getCheckpoint', { timeout: 60_000 }, () => {
     const sha = r.git(['rev-parse', '--short=7', 'HEAD']).trim();
     expect(outcome.message).toContain(`Context is at 86% (L2).\nCheckpoint: handoff written to ${contextOf(outcome)?.handoff?.path}, CLAUDE.md "## Last Session" updated, WIP commit ${sha}.`);
     expect(r.git(['log', '-1', '--format=%s'])).toMatch(/^checkpoint: WIP at L2/);
-    // Only the memory file was committed; the user's change stays uncommitted.
-    expect(r.git(['show', '--name-only', '--format=', 'HEAD']).trim()).toBe('CLAUDE.md');
-    expect(r.git(['status', '--porcelain']).trim()).toBe('M src/app.py');
+    // By default the WIP commit carries the work (the changed tracked file) with the memory file (issue 14 point 8).
+    expect(r.git(['show', '--name-only', '--format=', 'HEAD']).trim()).toBe('CLAUDE.md\nsrc/app.py');
+    expect(r.git(['status', '--porcelain']).trim()).toBe('');
     // Not delivered (no claim): said again next turn, pointing at the same checkpoint, no new commit.
     const commits = r.git(['rev-list', '--count', 'HEAD']);
     const retry = await getCheckpoint(request(r, changedTurn(r, 173_000), { ...CONTEXT, directExecution: { enabled: true } }));
