@@ -7,6 +7,7 @@ import {
   claimCheckpoint,
   getCheckpoint,
   readSessionState,
+  updateSessionState,
   type ToolCall,
   type TranscriptReader,
   type TurnEndExtension,
@@ -19,7 +20,8 @@ import { wantsContextCheckpoint } from '../wants-context-checkpoint.ts';
 import type { ContextStepOutput } from '../steps/run-context-step.ts';
 import type { TestRun } from './run-tests.ts';
 import { resolveWithSections, type ContextCheckpointConfigFile } from '../config/context-sections.ts';
-import { sessionContextOf } from '../state/session-slots.ts';
+import { sessionContextOf, withSessionContext } from '../state/session-slots.ts';
+import { withDeferral } from '../state/session-context.ts';
 
 // getCheckpoint with the opt-ins on real git repositories and real processes: the hook's own test
 // run, and the context step (levels, handoffs, direct execution). The timelines are built here;
@@ -253,6 +255,20 @@ describe('the context step through getCheckpoint', { timeout: 60_000 }, () => {
     const outcome = await getCheckpoint(withoutSession);
     expect(outcome.decision).toBe('silent');
     expect(outcome.diagnostics.join('\n')).toMatch(/no session id or state directory/);
+  });
+
+  it('a deferral ("one more task", checkpoint --defer) keeps the next L2 turn end quiet and handoff-free, once', async () => {
+    const r = repo();
+    const location = { stateDir: join(r.dir, '..', 'state'), agent: 'claude' as const, sessionId: 'sess-1' };
+    await updateSessionState(location, (state) => ({ state: withSessionContext(state, withDeferral(sessionContextOf(state), 'L2', new Date())), value: true }));
+    const quiet = await getCheckpoint(request(r, timeline([shell('ls')], 172_000), CONTEXT));
+    expect(quiet.decision).toBe('silent');
+    expect(existsSync(join(r.dir, '.agent-checkpoint', 'handoffs'))).toBe(false);
+    expect(sessionContextOf((await readSessionState(location)).state)?.deferredLevel).toBeUndefined();
+    // Consumed: the next turn end at L2 blocks and writes the handoff as usual.
+    const next = await getCheckpoint(request(r, timeline([shell('ls')], 173_000), CONTEXT));
+    expect(next.mode).toBe('context');
+    expect(contextOf(next)?.handoff?.path).toMatch(/^\.agent-checkpoint\/handoffs\//);
   });
 
   it('direct execution at L2: handoff, memory file and a WIP commit, reported in one line', async () => {
