@@ -44,7 +44,7 @@ const SCRIPT: Scenario = {
     ),
     withInputTokens(say('Step one is half done.'), L2_TOKENS),
     // The Stop hook's L2 block reaches the model as the next user text: the agent completes the handoff.
-    branch([{ when: { lastUserText: { includes: 'Context is at 86% (L2)' } }, reply: withInputTokens(say('Handoff completed.'), L2_TOKENS) }], say('Unexpected request.')),
+    branch([{ when: { lastUserText: { includes: 'Context at 86% - Initiating checkpoint sequence' } }, reply: withInputTokens(say('Handoff completed.'), L2_TOKENS) }], say('Unexpected request.')),
   ],
 };
 
@@ -96,7 +96,7 @@ describe.skipIf(SKIP_REAL_CLIS)('the documented loop-runner recipe with a real C
       // carried the resume section with the handoff, iteration 3's did not.
       const steps = session.requests.filter((r) => r.answer === 'step');
       const userTexts = steps.map((r) => r.view?.lastUserText ?? '');
-      expect(userTexts.some((t) => t.includes('Context is at 86% (L2)') && t.includes(handoff))).toBe(true);
+      expect(userTexts.some((t) => t.includes('Context at 86% - Initiating checkpoint sequence') && t.includes(handoff))).toBe(true);
       const prompts = [1, 2, 3].map((n) => userTexts.find((t) => t.includes(`Loop iteration ${n} of 3.`)) ?? '');
       expect(prompts.map((p) => p.includes(TASK))).toEqual([true, true, true]);
       expect(prompts.map((p) => p.includes('## CONTEXT CHECKPOINT RESUME'))).toEqual([false, true, false]);

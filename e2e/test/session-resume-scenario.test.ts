@@ -34,7 +34,7 @@ const SCRIPT: Scenario = {
       say('Unknown session.'),
     ),
     withInputTokens(say('The token exchange is half done.'), L2_TOKENS),
-    branch([{ when: { lastUserText: { includes: 'Context is at 86% (L2)' } }, reply: withInputTokens(say('Handoff completed.'), L2_TOKENS) }], say('Unexpected request.')),
+    branch([{ when: { lastUserText: { includes: 'Context at 86% - Initiating checkpoint sequence' } }, reply: withInputTokens(say('Handoff completed.'), L2_TOKENS) }], say('Unexpected request.')),
   ],
 };
 
@@ -77,7 +77,7 @@ describe.skipIf(SKIP_REAL_CLIS)('acceptance scenario "Session Resume" with a rea
       expect(handoffs).toHaveLength(1);
       const handoff = `.agent-checkpoint/handoffs/${handoffs[0] ?? ''}`;
       expect(readFileSync(path.join(repo, handoff), 'utf8')).toContain('checkpoint_trigger: L2 (context at 86%)');
-      expect(session.requests.slice(a.from).some((r) => (r.view?.lastUserText ?? '').includes('Context is at 86% (L2)'))).toBe(true);
+      expect(session.requests.slice(a.from).some((r) => (r.view?.lastUserText ?? '').includes('Context at 86% - Initiating checkpoint sequence'))).toBe(true);
       // Session A's own start found no handoff to inject.
       expect(JSON.stringify(firstStep(a.from)?.body)).not.toContain('The previous session ended with a context checkpoint');
 

@@ -15,6 +15,7 @@ export { renderResumePrompt } from './handoff/render-resume.ts';
 export { writeHandoff } from './handoff/write-handoff.ts';
 export { decideCommitGate } from './opt-ins/decide-commit-gate.ts';
 export { sessionContextOf, withSessionContext } from './state/session-slots.ts';
+export { withDeferral } from './state/session-context.ts';
 export { writePreCompactHandoff } from './steps/pre-compact-handoff.ts';
 export { claimResumeHandoff } from './steps/resume-handoff.ts';
 // Seed 004 EST/SHD/metrics, used by delivery-hook's prompt-submit hook and context commands.

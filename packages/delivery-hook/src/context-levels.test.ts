@@ -98,7 +98,7 @@ describe.each([
     const world = open(base, 'L0');
     const delivered = await deliverThroughHook(world.scenario('actionable'));
     expect(delivered).not.toBeNull();
-    expect(delivered).not.toContain('Context is at');
+    expect(delivered).not.toContain('Context at');
     const plain = createDeliveryWorld(base);
     worlds.push(plain);
     expect(await deliverThroughHook(plain.scenario('actionable'))).toBe(delivered?.replaceAll(world.stateDir, plain.stateDir));
@@ -107,12 +107,12 @@ describe.each([
   it('L1 rides along on the turn\'s checkpoint once per session; it never blocks a silent turn', async () => {
     const world = open(base, 'L1');
     const first = await deliverThroughHook(world.scenario('actionable'));
-    expect(first).toContain(`Context is at ${PERCENT.L1}% (L1). Finish the current task before starting new work`);
-    expect(first?.indexOf('Context is at')).toBeGreaterThan(first?.indexOf('Required actions:') ?? Infinity);
+    expect(first).toContain(`⚠️ Context at ${PERCENT.L1}% - Consider completing current task before starting new work.\nRun \`/checkpoint\` to checkpoint`);
+    expect(first?.indexOf('Context at')).toBeGreaterThan(first?.indexOf('Required actions:') ?? Infinity);
     // Said: the next turn's checkpoint does not repeat it.
     const second = await deliverThroughHook(newTurn(world, world.scenario('actionable'), 1));
     expect(second).not.toBeNull();
-    expect(second).not.toContain('Context is at');
+    expect(second).not.toContain('Context at');
     // A silent turn at L1 stays silent.
     const quiet = open(base, 'L1');
     revertChanges(quiet);
@@ -129,7 +129,7 @@ describe.each([
     expect(written).toMatch(/^\d{4}-\d{2}-\d{2}-\d{4}\.md$/);
     expect(delivered).toMatch(
       new RegExp(
-        `^\\[agent-checkpoint\\] Context is at ${PERCENT.L2}% \\(L2\\)\\. Finish the current edit, then write a handoff .*\\nA handoff draft is at \`\\.agent-checkpoint/handoffs/${written}\``,
+        `^\\[agent-checkpoint\\] 🔶 Context at ${PERCENT.L2}% - Initiating checkpoint sequence\\.\\nCompleting current edit, then generating handoff document\\.\\nA handoff draft is at \`\\.agent-checkpoint/handoffs/${written}\``,
       ),
     );
     const handoff = readFileSync(join(world.repo, '.agent-checkpoint', 'handoffs', written ?? ''), 'utf8');
@@ -146,7 +146,7 @@ describe.each([
 
     raiseTo(world, base, 'L3');
     const emergency = await deliverThroughHook(newTurn(world, scenario, 2));
-    expect(emergency).toContain(`Context is at ${PERCENT.L3}% (L3). Stop and hand off now`);
+    expect(emergency).toContain(`🔴 Context at ${PERCENT.L3}% - Emergency checkpoint!`);
     expect(handoffs(world)).toHaveLength(2);
     expect(await deliverThroughHook(newTurn(world, scenario, 3))).toBeNull();
     // Success metrics: both handoffs, automatic, at their levels.
@@ -182,8 +182,18 @@ describe('direct execution at L2 through the hook (Claude, real repositories)', 
     expect(git(world, 'log', '-1', '--format=%s')).toMatch(/^checkpoint: WIP at L2/);
   });
 
-  it('a dirty index: what the user staged stays staged and out of the commit', async () => {
+  it('by default the WIP commit carries the work: a changed tracked file goes in with the memory file, untracked files stay out', async () => {
     const world = await openTrusted(CLAUDE_FIXTURE, 'L2', DIRECT);
+    const tracked = git(world, 'ls-files').split('\n').find((f) => f !== '' && !f.startsWith('.') && f !== 'CLAUDE.md') ?? '';
+    expect(tracked).not.toBe('');
+    writeFileSync(join(world.repo, tracked), 'the agent\'s work in progress\n');
+    await deliverThroughHook(world.scenario('actionable'));
+    expect(git(world, 'show', '--name-only', '--format=', 'HEAD').trim().split('\n').sort()).toEqual(['CLAUDE.md', tracked].sort());
+    expect(git(world, 'status', '--porcelain').trim()).toBe('?? notes.txt');
+  });
+
+  it('a dirty index, tracked changes off: what the user staged stays staged and out of the commit', async () => {
+    const world = await openTrusted(CLAUDE_FIXTURE, 'L2', { directExecution: { ...DIRECT.directExecution, includeTrackedChanges: false } });
     writeFileSync(join(world.repo, 'staged.txt'), 'staged by the user\n');
     git(world, 'add', 'staged.txt');
     await deliverThroughHook(world.scenario('actionable'));

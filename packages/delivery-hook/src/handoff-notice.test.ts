@@ -48,7 +48,7 @@ describe.each([
     const [written] = readdirSync(join(world.repo, '.agent-checkpoint', 'handoffs')).filter((f) => f.endsWith('.md'));
     expect(out['systemMessage']).toBe(`agent-checkpoint: handoff written to .agent-checkpoint/handoffs/${written} (context at 86%, L2).`);
     // The model's block is unchanged and does not carry the notice.
-    expect(JSON.stringify(out)).toMatch(/Context is at 86% \(L2\)/);
+    expect(JSON.stringify(out)).toMatch(/Context at 86% - Initiating checkpoint sequence/);
   });
 });
 

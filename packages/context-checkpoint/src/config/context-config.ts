@@ -48,6 +48,7 @@ export interface ResolvedDirectExecutionConfig {
   /** Repo-relative memory file; undefined means the agent's own (CLAUDE.md, AGENTS.md, GEMINI.md). */
   readonly memoryFile?: string;
   readonly commit: boolean;
+  /** Commit changed tracked files with the memory file (default true: the WIP commit carries the work). Untracked files never. */
   readonly includeTrackedChanges: boolean;
   readonly push: boolean;
   readonly remote: string;
@@ -61,14 +62,24 @@ export interface ResolvedDirectExecutionConfig {
 export const DEFAULT_CONTEXT_THRESHOLDS = { l1: 70, l2: 85, l3: 95 } as const;
 
 /**
- * Default message lines. Plain text (no emoji): they end up inside the agent's context and in logs.
+ * Seed 004's alert texts (section "Alert Messages"), defined once: the defaults of both the Stop
+ * route's context lines ({@link DEFAULT_CONTEXT_MESSAGES}) and the monitor's alerts during the turn
+ * (`DEFAULT_MONITOR_ALERTS`). Placeholders: `{percent}` (rounded down), `{level}`. Two commands are
+ * renamed to what this project ships: the seed's `/handoff` is `/checkpoint` here, and the seed's
+ * `/orient` has no counterpart (the session-start hook resumes the handoff by itself). The L2 text's
+ * Linear line is the monitor's separate `issue` template, added only when an issue is known.
+ */
+export const SEED_ALERT_TEXTS = {
+  l1: '⚠️ Context at {percent}% - Consider completing current task before starting new work.\nRun `/checkpoint` to checkpoint, or continue if task is nearly complete.',
+  l2: '🔶 Context at {percent}% - Initiating checkpoint sequence.\nCompleting current edit, then generating handoff document.',
+  l3: '🔴 Context at {percent}% - Emergency checkpoint!\nCommitting WIP changes and generating handoff NOW.\nThe next session resumes from the handoff.',
+} as const;
+
+/**
+ * Default message lines of the Stop route's context step: the seed's alert texts.
  * Placeholders: `{percent}`, `{level}`, `{tokens}`, `{window}`, `{remaining}`.
  */
-export const DEFAULT_CONTEXT_MESSAGES = {
-  l1: 'Context is at {percent}% ({level}). Finish the current task before starting new work; write a handoff if the next task will not fit.',
-  l2: 'Context is at {percent}% ({level}). Finish the current edit, then write a handoff (what was done, files in progress, failing commands, next steps) before continuing.',
-  l3: 'Context is at {percent}% ({level}). Stop and hand off now: record work in progress and next steps before the context is compacted.',
-} as const;
+export const DEFAULT_CONTEXT_MESSAGES: { readonly l1: string; readonly l2: string; readonly l3: string } = SEED_ALERT_TEXTS;
 
 /** Default handoff directory, relative to the repository root. */
 export const DEFAULT_HANDOFF_DIR = '.agent-checkpoint/handoffs';
@@ -91,7 +102,8 @@ export const DEFAULT_HANDOFF_CONFIG: ResolvedHandoffConfig = {
 export const DEFAULT_DIRECT_EXECUTION_CONFIG: ResolvedDirectExecutionConfig = {
   enabled: false,
   commit: true,
-  includeTrackedChanges: false,
+  // Seed 004: the L2 WIP commit carries the work, not only the memory file (untracked files never).
+  includeTrackedChanges: true,
   push: false,
   remote: 'origin',
   noVerify: false,

@@ -28,6 +28,12 @@ describe('resolveContextCheckpointConfig', () => {
     expect(r.context.enabled || r.handoff.enabled || r.directExecution.enabled).toBe(false);
   });
 
+  it('turning direct execution on commits the work by default: tracked changes on, untracked never (issue 14 point 8)', () => {
+    const r = resolveContextCheckpointConfig([{ directExecution: { enabled: true } }]);
+    expect(r.directExecution).toMatchObject({ enabled: true, commit: true, includeTrackedChanges: true });
+    expect(resolveContextCheckpointConfig([{ directExecution: { enabled: true, includeTrackedChanges: false } }]).directExecution.includeTrackedChanges).toBe(false);
+  });
+
   it('merges layers key by key, later layers winning', () => {
     const r = resolveContextCheckpointConfig([
       { context: { enabled: true, thresholds: { l1: 60, l2: 80 }, messages: { l2: 'two' } }, directExecution: { push: true } },

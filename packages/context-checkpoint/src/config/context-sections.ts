@@ -113,7 +113,7 @@ export const DirectExecutionSchema = classifyKeys(
       includeTrackedChanges: z
         .boolean()
         .optional()
-        .describe('Also commit already-changed tracked files; untracked files are never committed (default false).'),
+        .describe(`Also commit already-changed tracked files, so the WIP commit carries the work; untracked files are never committed (default ${DEFAULT_DIRECT_EXECUTION_CONFIG.includeTrackedChanges}).`),
       push: z.boolean().optional().describe('Push the WIP commit when the remote exists (default false).'),
       remote: z.string().min(1).optional().describe(`Remote to push to (default "${DEFAULT_DIRECT_EXECUTION_CONFIG.remote}").`),
       noVerify: z.boolean().optional().describe('Commit with --no-verify, skipping commit hooks (default false).'),

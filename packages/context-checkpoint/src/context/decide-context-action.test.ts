@@ -19,7 +19,7 @@ describe('decideContextAction', () => {
   });
 
   it('warns at every level while handoffs are disabled', () => {
-    expect(decideContextAction(usage(150_000), config(undefined))).toMatchObject({ kind: 'warn', level: 'L1', line: expect.stringMatching(/^Context is at 75% \(L1\)/) });
+    expect(decideContextAction(usage(150_000), config(undefined))).toMatchObject({ kind: 'warn', level: 'L1', line: expect.stringMatching(/^⚠️ Context at 75% - Consider completing current task/) });
     expect(decideContextAction(usage(195_000), config(undefined))).toMatchObject({ kind: 'warn', level: 'L3' });
   });
 

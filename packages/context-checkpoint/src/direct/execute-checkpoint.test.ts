@@ -28,7 +28,8 @@ function tempDir() {
 
 const NOW = new Date('2026-01-07T11:45:00.000Z');
 const reading = readContextLevel({ contextTokens: 172_000, contextWindow: 200_000 }) as KnownContextReading;
-const CONFIG: ResolvedDirectExecutionConfig = { ...DEFAULT_DIRECT_EXECUTION_CONFIG, enabled: true, timeoutMs: 20_000 };
+/** Most tests pin down the memory-file commit on its own; the default (tracked changes too) has its own tests. */
+const CONFIG: ResolvedDirectExecutionConfig = { ...DEFAULT_DIRECT_EXECUTION_CONFIG, enabled: true, includeTrackedChanges: false, timeoutMs: 20_000 };
 
 function execute(
   r: { dir: string; env: Readonly<Record<string, string | undefined>> },
@@ -192,6 +193,19 @@ describe('executeCheckpoint: commits and idempotency', { timeout: 60_000 }, () =
     expect(r.git(['ls-files', '-s', 'tracked.txt', 'new-staged.txt'])).toBe(indexBefore);
     expect(r.git(['diff', '--cached', '--name-status'])).toBe('A\tnew-staged.txt\nM\ttracked.txt\n');
     expect(readFileSync(join(r.dir, 'tracked.txt'), 'utf8')).toBe('staged change\nplus an unstaged line\n');
+  });
+
+  it('by default the WIP commit carries the work: changed tracked files with the memory file, never untracked ones (issue 14 point 8)', async () => {
+    const r = repo();
+    r.write('src/app.ts', 'v1\n');
+    r.git(['add', '-A']);
+    r.commit('base');
+    r.write('src/app.ts', 'v2\n');
+    r.write('notes-untracked.txt', 'private\n');
+    const result = await execute(r, { ...DEFAULT_DIRECT_EXECUTION_CONFIG, enabled: true, timeoutMs: 20_000 });
+    expect(result.status).toBe('done');
+    expect(filesOf(r)).toEqual(['CLAUDE.md', 'src/app.ts']);
+    expect(r.git(['status', '--porcelain=v1', '--untracked-files=all'])).toBe('?? notes-untracked.txt\n');
   });
 
   it('with includeTrackedChanges, also commits changed tracked files (renames with both sides), never untracked ones', async () => {

@@ -1,17 +1,13 @@
-import { DEFAULT_CONTEXT_THRESHOLDS } from '../config/context-config.ts';
+import { DEFAULT_CONTEXT_THRESHOLDS, SEED_ALERT_TEXTS } from '../config/context-config.ts';
 import type { ContextThresholds } from '../context/read-context-level.ts';
 
 /**
- * Seed 004's alert texts (section "Alert Messages"), the defaults of the monitor during the turn.
- * Placeholders: `{percent}` (rounded down), `{level}`. Two commands are renamed to what this project
- * ships: the seed's `/handoff` is `/checkpoint` here, and the seed's `/orient` has no counterpart (the
- * session-start hook resumes the handoff by itself). The L2 text's Linear line is added only when an
- * issue is known ({@link MonitorAlerts.issue}).
+ * The monitor's default alerts: seed 004's texts ({@link SEED_ALERT_TEXTS}, shared with the Stop
+ * route's context lines), plus the L2/L3 Linear line, added only when an issue is known
+ * ({@link MonitorAlerts.issue}).
  */
 export const DEFAULT_MONITOR_ALERTS = {
-  l1: '⚠️ Context at {percent}% - Consider completing current task before starting new work.\nRun `/checkpoint` to checkpoint, or continue if task is nearly complete.',
-  l2: '🔶 Context at {percent}% - Initiating checkpoint sequence.\nCompleting current edit, then generating handoff document.',
-  l3: '🔴 Context at {percent}% - Emergency checkpoint!\nCommitting WIP changes and generating handoff NOW.\nThe next session resumes from the handoff.',
+  ...SEED_ALERT_TEXTS,
   issue: 'Linear issue {issue} will be updated with progress.',
 } as const;
 

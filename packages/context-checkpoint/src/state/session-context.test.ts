@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planContextStep, promotePendingContext, withPendingLevel } from './session-context.ts';
+import { planContextStep, promotePendingContext, withDeferral, withPendingLevel } from './session-context.ts';
 import { emptySessionState, recordBlock } from '@agent-checkpoint/core';
 import { sessionContextOf, withSessionContext } from './session-slots.ts';
 
@@ -25,6 +25,23 @@ describe('planContextStep', () => {
     expect(plan(l2.next, 'L3')).toMatchObject({ handoff: true, next: { handoffLevel: 'L3' } });
     // Handoffs off (warn only): never claimed.
     expect(plan(undefined, 'L3', false).handoff).toBe(false);
+  });
+
+  it('a deferral ("one more task") silences levels up to it for the next turn end only, never L3', () => {
+    const l2 = plan(withDeferral(undefined, 'L2', NOW), 'L2');
+    expect(l2).toMatchObject({ announce: false, handoff: false, changed: true });
+    expect(l2.next.deferredLevel).toBeUndefined();
+    // Consumed: the turn end after it announces and hands off as usual.
+    expect(plan(l2.next, 'L2')).toMatchObject({ announce: true, handoff: true });
+    // An L1 deferral does not cover L2; no deferral covers L3.
+    expect(plan(withDeferral(undefined, 'L1', NOW), 'L2')).toMatchObject({ announce: true, handoff: true });
+    expect(plan(withDeferral(undefined, 'L2', NOW), 'L3')).toMatchObject({ announce: true, handoff: true, next: { handoffLevel: 'L3' } });
+    expect(plan(withDeferral(undefined, 'L1', NOW), 'L1')).toMatchObject({ announce: false });
+    // Consumed at L0 too: it is for the next turn, not the next time a level is reached.
+    expect(plan(withDeferral(undefined, 'L2', NOW), 'L0').next.deferredLevel).toBeUndefined();
+    // The slot round-trips through the validated session state.
+    const state = withSessionContext(emptySessionState('claude', 's1'), withDeferral(undefined, 'L1', NOW));
+    expect(sessionContextOf(state)).toEqual({ deferredLevel: 'L1', deferredAt: NOW.toISOString() });
   });
 
   it('a lower reading (compaction, /clear) lowers the levels so the next climb is said again', () => {

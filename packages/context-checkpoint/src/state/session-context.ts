@@ -37,8 +37,11 @@ export function planContextStep(
     pendingLevel: lowered(cur.pendingLevel),
     handoffLevel: lowered(cur.handoffLevel),
   });
-  const announce = input.wantsLine && rank > levelRank(next.announcedLevel ?? 'L0');
-  const handoff = input.wantsHandoff && rank > levelRank(next.handoffLevel ?? 'L0');
+  // A deferral ("one more task") covers this turn end only: consumed here, whatever the level.
+  const deferred = cur.deferredLevel !== undefined && input.level !== 'L3' && rank > 0 && rank <= levelRank(cur.deferredLevel);
+  if (cur.deferredLevel !== undefined) next = withLevels(next, { deferredLevel: undefined, deferredAt: undefined });
+  const announce = !deferred && input.wantsLine && rank > levelRank(next.announcedLevel ?? 'L0');
+  const handoff = !deferred && input.wantsHandoff && rank > levelRank(next.handoffLevel ?? 'L0');
   if (handoff) next = { ...next, handoffLevel: input.level, handoffAt: input.now.toISOString() };
   return { next, announce, handoff, changed: !sameContext(cur, next) };
 }
@@ -65,10 +68,18 @@ export function promotePendingContext(state: SessionState, now: Date): SessionSt
   return withSessionContext(state, withLevels(context, { announcedLevel: level, pendingLevel: undefined, announcedAt: now.toISOString() }));
 }
 
+/**
+ * The state with L1/L2 deferred "for one more task" (`checkpoint --defer`): the next turn end says
+ * nothing and writes no handoff for levels up to `level`; L3 is never deferred.
+ */
+export function withDeferral(context: SessionContextState | undefined, level: 'L1' | 'L2', now: Date): SessionContextState {
+  return withLevels(context ?? {}, { deferredLevel: level, deferredAt: now.toISOString() });
+}
+
 /** Set or remove (undefined) level fields, keeping `exactOptionalPropertyTypes` happy. */
 function withLevels(
   context: SessionContextState,
-  changes: Partial<Record<'announcedLevel' | 'pendingLevel' | 'handoffLevel' | 'announcedAt', string | undefined>>,
+  changes: Partial<Record<'announcedLevel' | 'pendingLevel' | 'handoffLevel' | 'announcedAt' | 'deferredLevel' | 'deferredAt', string | undefined>>,
 ): SessionContextState {
   const out: Record<string, unknown> = { ...context };
   for (const [key, value] of Object.entries(changes)) {

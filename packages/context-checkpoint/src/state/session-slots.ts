@@ -30,6 +30,12 @@ export interface SessionContextState {
   readonly handoffAt?: string;
   /** Repo-relative path of that handoff, when one was written. */
   readonly handoffPath?: string;
+  /**
+   * The user deferred L1/L2 "for one more task" (seed 004; `checkpoint --defer`): the next turn end
+   * stays quiet about levels up to this one (never L3) and consumes the deferral either way.
+   */
+  readonly deferredLevel?: 'L1' | 'L2';
+  readonly deferredAt?: string;
 }
 
 /**
@@ -57,6 +63,8 @@ const SessionContextSchema = z.looseObject({
   handoffLevel: z.optional(contextLevel),
   handoffAt: z.optional(isoTime),
   handoffPath: z.optional(z.string()),
+  deferredLevel: z.optional(z.enum(['L1', 'L2'])),
+  deferredAt: z.optional(isoTime),
 });
 
 const CommitGateStateSchema = z.looseObject({

@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readSessionState, resolveStateDir } from '@agent-checkpoint/core';
+import { sessionContextOf } from '@agent-checkpoint/context-checkpoint';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHookSandbox, type HookSandbox } from '../test-support/hook-sandbox.ts';
 import { runHookBundle } from '../test-support/run-hook-bundle.ts';
@@ -111,5 +113,24 @@ describe('context commands', () => {
     expect(r.report.handoffs).toMatchObject({ total: 1, user: 1, byLevel: { L2: 1 } });
     const text = await run('report');
     expect(text.stdout).toMatch(/Handoffs: 1 \(L1 0, L2 1, L3 0\); auto 0, user 1/);
+  });
+
+  it('checkpoint --defer: records "one more task" in the newest session\'s context slot; L3 is refused; writes no handoff', async () => {
+    const { sb, repo, run } = project(88);
+    const deferred = await run('checkpoint', '--defer', '--json');
+    expect(deferred.code).toBe(0);
+    expect(JSON.parse(deferred.stdout)).toMatchObject({ deferred: 'L2', agent: 'claude', sessionId: 'sess-1' });
+    const location = { stateDir: resolveStateDir({ env: sb.env }), agent: 'claude' as const, sessionId: 'sess-1' };
+    expect(sessionContextOf((await readSessionState(location)).state)).toMatchObject({ deferredLevel: 'L2' });
+    expect(existsSync(join(repo, '.agent-checkpoint', 'handoffs'))).toBe(false);
+
+    const l1 = await run('checkpoint', '--defer', '--level', 'L1', '--session', 'other-session');
+    expect(l1.code).toBe(0);
+    expect(l1.stdout).toContain('Deferred L1 for one more task in claude session other-session');
+    expect(sessionContextOf((await readSessionState({ ...location, sessionId: 'other-session' })).state)).toMatchObject({ deferredLevel: 'L1' });
+
+    const l3 = await run('checkpoint', '--defer', '--level', 'L3');
+    expect(l3.code).not.toBe(0);
+    expect(l3.stderr).toMatch(/--level must be L1 or L2/);
   });
 });

@@ -3,11 +3,14 @@ import {
   forecastNextLevel,
   readContextLevel,
   recordMetricsEvent,
+  sessionContextOf,
+  withDeferral,
+  withSessionContext,
   writeHandoff,
   type KnownContextReading,
   type NextLevelForecast,
 } from '@agent-checkpoint/context-checkpoint';
-import { readGitSnapshot } from '@agent-checkpoint/core';
+import { readGitSnapshot, updateSessionState } from '@agent-checkpoint/core';
 import { EXIT_OK } from '@agent-checkpoint/setup-kit';
 import { STDERR_PREFIX } from '../debug-log.ts';
 import { commandFailure, jsonLine, openCommandProject, type CommandProject, type Write } from './context-cli-support.ts';
@@ -17,6 +20,12 @@ import { readCurrentSessionUsage, type CurrentSessionUsage } from './current-ses
 export interface CheckpointOptions {
   readonly status?: boolean;
   readonly reason?: string;
+  /** Defer L1/L2 "for one more task" instead of writing a handoff. */
+  readonly defer?: boolean;
+  /** With `defer`: `L1` or `L2` (default L2); anything else is refused. */
+  readonly level?: string;
+  /** With `defer`: the session id (default: the newest session in this directory). */
+  readonly session?: string;
   readonly cwd?: string;
   readonly json?: boolean;
 }
@@ -41,6 +50,7 @@ export async function runCheckpointCommand(options: CheckpointOptions, write: Wr
   const project = await openCommandProject(options.cwd);
   if (typeof project === 'string') return commandFailure(`checkpoint: ${project}`);
   const session = await readCurrentSessionUsage(project.cwd, process.env);
+  if (options.defer === true) return deferCheckpoint(project, session, options, write);
   const status = checkpointStatus(project, session);
   if (options.status === true) {
     if (options.json === true) await write(jsonLine(status));
@@ -128,5 +138,30 @@ async function writeManualCheckpoint(project: CommandProject, session: CurrentSe
   }
   if (options.json === true) await write(jsonLine({ handoff: result.handoff.relativePath, level, trigger: 'user', status }));
   else await write(`Handoff written: ${result.handoff.relativePath}\nResume it in a fresh session (SessionStart injects it once), or: agent-checkpoint-hook resume-prompt\n`);
+  return EXIT_OK;
+}
+
+/**
+ * `checkpoint --defer [--level L1|L2] [--session <id>]`: the user lets the agent finish "one more
+ * task" (seed 004). Recorded in the session's context slot; the next turn end consumes it.
+ */
+async function deferCheckpoint(project: CommandProject, session: CurrentSessionUsage | undefined, options: CheckpointOptions, write: Write): Promise<number> {
+  const level = options.level ?? 'L2';
+  if (level !== 'L1' && level !== 'L2') return commandFailure(`checkpoint --defer: --level must be L1 or L2 (L3 is never deferred), not ${JSON.stringify(level)}`);
+  const sessionId = options.session ?? session?.sessionId;
+  if (sessionId === undefined || sessionId.trim() === '') return commandFailure('checkpoint --defer: no agent session found for this directory; pass --session <id>');
+  const agent = session?.agent ?? 'claude';
+  const now = new Date();
+  try {
+    const written = await updateSessionState({ stateDir: project.stateDir, agent, sessionId }, (state) => ({
+      state: withSessionContext(state, withDeferral(sessionContextOf(state), level, now)),
+      value: true,
+    }));
+    for (const d of written.diagnostics) process.stderr.write(`${STDERR_PREFIX} checkpoint --defer: ${d}\n`);
+  } catch (error) {
+    return commandFailure(`checkpoint --defer: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (options.json === true) await write(jsonLine({ deferred: level, agent, sessionId, at: now.toISOString() }));
+  else await write(`Deferred ${level} for one more task in ${agent} session ${sessionId}: the next turn end says nothing about ${level === 'L1' ? 'L1' : 'L1/L2'} (L3 is never deferred).\n`);
   return EXIT_OK;
 }
