@@ -35,7 +35,6 @@ const ALLOWLIST: Readonly<Record<string, Readonly<Record<string, string>>>> = {
     runTestsConfigOf: "the typed accessor of the runTests section; delivery-hook's config tests read the resolved command with it",
   },
   '@agent-checkpoint/context-checkpoint': {
-    withSessionContext: "writes the package's session-state slot; delivery-hook's statusline tests plant a handoff time with it",
     AGENT_CHECKPOINT_DIR: 'the e2e resume test plants a handoff where the package reads it',
   },
   '@agent-checkpoint/core/conformance': {
