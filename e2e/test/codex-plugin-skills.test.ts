@@ -1,0 +1,71 @@
+/**
+ * Codex CLI plugins ship skills (`SKILL.md` under the manifest's `skills` folder), not slash commands:
+ * install the plugin from a copy of this checkout into a temp CODEX_HOME with the real pinned Codex,
+ * then ask Codex's own app-server (`skills/list`) which skills it loads.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const REPO = path.resolve(import.meta.dirname, '../..');
+const CODEX = path.join(REPO, 'e2e/node_modules/.bin/codex');
+const temps: string[] = [];
+
+afterEach(() => {
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Copies the tracked files (a clone-like checkout) and commits them. */
+function copyCheckout(to: string): void {
+  const files = spawnSync('git', ['ls-files', '-z'], { cwd: REPO, encoding: 'utf8' }).stdout.split('\0').filter(Boolean);
+  for (const file of files) {
+    mkdirSync(path.dirname(path.join(to, file)), { recursive: true });
+    try { cpSync(path.join(REPO, file), path.join(to, file)); } catch { /* deleted in the work tree */ }
+  }
+  const git = (...args: string[]) => spawnSync('git', args, { cwd: to, encoding: 'utf8' });
+  git('init', '-q'); git('add', '-A');
+  git('-c', 'user.email=t@example.invalid', '-c', 'user.name=t', 'commit', '-qm', 'checkout');
+}
+
+/** Sends initialize + skills/list to `codex app-server` and resolves with the skill names (deadline 30 s). */
+function listSkills(env: NodeJS.ProcessEnv, cwd: string): Promise<string[]> {
+  const child = spawn(CODEX, ['app-server'], { cwd, env, stdio: ['pipe', 'pipe', 'ignore'] });
+  return new Promise<string[]>((resolve, reject) => {
+    const timer = setTimeout(() => { child.kill(); reject(new Error('no skills/list answer within 30 s')); }, 30_000);
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      let msg: { id?: number; result?: unknown };
+      try { msg = JSON.parse(line); } catch { return; }
+      if (msg.id !== 2) return;
+      clearTimeout(timer);
+      child.kill();
+      resolve([...JSON.stringify(msg.result).matchAll(/"name":"([^"]+)"/g)].map((m) => m[1]!));
+    });
+    child.on('error', (e) => { clearTimeout(timer); reject(e); });
+    const send = (o: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...o })}\n`);
+    send({ id: 1, method: 'initialize', params: { clientInfo: { name: 'e2e', version: '1' } } });
+    send({ method: 'initialized' });
+    send({ id: 2, method: 'skills/list', params: { cwds: [cwd] } });
+  });
+}
+
+describe('codex plugin skills', () => {
+  it('the installed plugin gives Codex the skills agent-checkpoint:checkpoint, :estimate, :shard, :checkpoint-report', async () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'ac-codex-skills-'));
+    temps.push(home);
+    const checkout = path.join(home, 'agent-checkpoint');
+    copyCheckout(checkout);
+    const env = { ...process.env, HOME: home, CODEX_HOME: path.join(home, '.codex') };
+    mkdirSync(env.CODEX_HOME, { recursive: true });
+    for (const args of [['plugin', 'marketplace', 'add', checkout], ['plugin', 'add', 'agent-checkpoint@agent-checkpoint']]) {
+      const r = spawnSync(CODEX, args, { cwd: home, env, encoding: 'utf8', timeout: 60_000 });
+      expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+    }
+    const names = await listSkills(env, checkout);
+    expect(names).toEqual(expect.arrayContaining([
+      'agent-checkpoint:checkpoint', 'agent-checkpoint:estimate', 'agent-checkpoint:shard', 'agent-checkpoint:checkpoint-report',
+    ]));
+  }, 120_000);
+});
