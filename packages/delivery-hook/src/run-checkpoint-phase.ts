@@ -12,7 +12,7 @@ import { markCommitGate, promptKeyOf } from './commit-gate/commit-gate-marker.ts
 import type { HookEvent } from './hook-event.ts';
 import { payloadTurnIdIsFinal, turnKeyOf } from './hook-identity.ts';
 import { loadTranscriptReader } from './load-transcript-reader.ts';
-import { pass, type HookRun, type HookRunCode, type HookRunContext } from './run-hook.ts';
+import { pass, type HookRun, type HookRunCode, type HookRunContext } from './hook-run.ts';
 
 /** Longest time the claim may wait for a concurrent hook of the same session. */
 const MAX_LOCK_WAIT_MS = 3000;

@@ -1,52 +1,11 @@
-import { assertNever, checkTurnEndEarly, findProjectRoot, type AgentId } from '@agent-checkpoint/core/hot-path';
+import { assertNever, checkTurnEndEarly, findProjectRoot } from '@agent-checkpoint/core/hot-path';
 import { isCommitGateMarked } from './commit-gate/commit-gate-marker.ts';
-import type { HookLogger } from './debug-log.ts';
 import { sessionKeyOf } from './hook-identity.ts';
-import { PASS, type HookVerdict } from './hook-verdict.ts';
+import { pass, type HookRun, type HookRunContext } from './hook-run.ts';
 import { markCodeCoverage } from './launcher/code-cache-channel.ts';
 import { readHookPayload } from './read-hook-payload.ts';
 import { chooseRunCwd } from './run-cwd.ts';
 import type { StdinReadResult } from './read-stdin.ts';
-
-/** Why a run ended the way it did. Stable codes for the debug log and tests. */
-export type HookRunCode =
-  | 'checkpoint'
-  | 'stdin-unavailable'
-  | 'invalid-payload'
-  | 'not-turn-end'
-  | 'stop-hook-active'
-  | 'background-tasks'
-  | 'switched-off'
-  | 'loop-guard'
-  | 'silent'
-  | 'state-unavailable'
-  | 'config-unusable'
-  /** Neither the payload's cwd nor the process's directory can be used (a removed worktree). */
-  | 'cwd-unusable'
-  /** The opt-in commit gate blocked a later stop of a blocked turn. */
-  | 'commit-gate';
-
-/** The result of one hook run: the verdict to encode and why. */
-export interface HookRun {
-  readonly verdict: HookVerdict;
-  readonly code: HookRunCode;
-  readonly detail: string;
-  /** Milliseconds spent in each phase that ran (`config`, `checkpoint`, `claim`), for the debug log. */
-  readonly timings?: Readonly<Record<string, number>>;
-}
-
-/** What a run needs from its surroundings (real process values in the bin, temp dirs in tests). */
-export interface HookRunContext {
-  readonly agent: AgentId;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  /** Fallback when the payload has no usable `cwd`; undefined when the process's directory is gone. */
-  readonly processCwd: string | undefined;
-  readonly stateDir: string;
-  /** Epoch ms after which nothing more may start; the bin's deadline timer enforces it. */
-  readonly deadlineAt: number;
-  readonly now: () => Date;
-  readonly log: HookLogger;
-}
 
 /**
  * One hook run, from stdin text to verdict: validate the payload, run the turn-end pipeline's cheap
@@ -100,11 +59,6 @@ export async function runHook(input: StdinReadResult, context: HookRunContext): 
   return runCheckpointPhase(event, { ...context, cwd, sessionId, offSwitch: early.offSwitch });
 }
 
-/** A run that lets the stop pass. */
-export function pass(code: HookRunCode, detail: string): HookRun {
-  return { verdict: PASS, code, detail };
-}
-
 /** The payload text, when stdin gave one (a timed-out read may still hold a complete payload). */
 function stdinText(input: StdinReadResult): string | undefined {
   switch (input.kind) {
@@ -137,3 +91,5 @@ function describeStdin(input: StdinReadResult): string {
       return assertNever(input);
   }
 }
+
+export { pass, type HookRun, type HookRunCode, type HookRunContext } from './hook-run.ts';

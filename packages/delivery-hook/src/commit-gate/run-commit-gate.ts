@@ -1,7 +1,7 @@
 import { decideCommitGate } from '@agent-checkpoint/context-checkpoint';
 import { loadConfig, type ResolvedConfig, type SessionStateLocation } from '@agent-checkpoint/core';
 import type { HookEvent } from '../hook-event.ts';
-import { pass, type HookRun, type HookRunContext } from '../run-hook.ts';
+import { pass, type HookRun, type HookRunContext } from '../hook-run.ts';
 import { clearCommitGate, promptKeyOf } from './commit-gate-marker.ts';
 import { contextCheckpointSections } from '@agent-checkpoint/context-checkpoint/load';
 
