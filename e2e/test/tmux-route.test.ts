@@ -93,7 +93,7 @@ describe.skipIf(SKIP_REAL_CLIS)('agent-checkpoint-tmux as the Codex TUI notify p
       expect(JSON.parse(first.response.stdout)).toEqual({ decision: 'block', reason: expected.message });
       // One main-thread turn, whose notify found it already checkpointed: nothing typed.
       expect(run.stops).toHaveLength(1);
-      expect(run.tmuxDecisions.map((d) => d.outcome)).toEqual([expect.stringMatching(/^skipped: loop guard: 1 checkpoint\(s\) already delivered in turn /)]);
+      expect(run.tmuxDecisions.map((d) => d.outcome)).toEqual([expect.stringMatching(/^skipped: loop guard: turn-limit-reached \(1 of 1 checkpoint\(s\) already delivered in turn /)]);
       expect(run.steps.map((s) => [s.stepIndex, s.branch])).toEqual([
         [0, undefined],
         [1, undefined],
