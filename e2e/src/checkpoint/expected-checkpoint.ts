@@ -1,4 +1,5 @@
 import { getCheckpoint, type CheckpointOutcome, type TranscriptReader, type TurnHint, type TurnTimeline } from '@agent-checkpoint/core';
+import { contextCheckpointSections } from '@agent-checkpoint/context-checkpoint/load';
 import { createClaudeTranscriptReader } from '@agent-checkpoint/transcript-claude';
 import { createCodexTranscriptReader } from '@agent-checkpoint/transcript-codex';
 import { createGeminiTranscriptReader } from '@agent-checkpoint/transcript-gemini';
@@ -29,6 +30,9 @@ export async function expectedCheckpoint(
     transcript: { reader, path: transcript, hint },
     ...(sessionId === undefined ? {} : { sessionId }),
     env,
+    // The routes register the context package's config sections too: without them a project file
+    // that sets one (e.g. runTests) would be rejected here and the expectation would differ.
+    configSections: contextCheckpointSections,
     signal: AbortSignal.timeout(30_000),
   });
 }
