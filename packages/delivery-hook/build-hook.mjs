@@ -40,6 +40,20 @@ export const stubZodLocales = {
   },
 };
 
+/**
+ * The monitor's bundles are siblings in dist/, required by literal relative names (so the packed
+ * tarball can be checked for what it loads): kept as they are written, never resolved or inlined.
+ */
+export const monitorSiblingsExternal = {
+  name: 'monitor-siblings-external',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^\.\/agent-checkpoint-hook-monitor(-decide|-act)?\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+  },
+};
+
+/** Built bundles `require` the monitor's later parts beside them (src/post-tool/load-monitor-parts.ts). */
+const MONITOR_SPLIT = { __AGENT_CHECKPOINT_MONITOR_SPLIT__: 'true' };
+
 /** esbuild options of the main bundle (bench/ builds variants from these). */
 export function mainBundleOptions(outfile) {
   return {
@@ -57,8 +71,8 @@ export function mainBundleOptions(outfile) {
     keepNames: true,
     legalComments: 'none',
     // The launcher passes the bundle's own URL in this wrapper parameter (launch-bundle.ts).
-    define: { __AGENT_CHECKPOINT_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__agentCheckpointImportMetaUrl' },
-    plugins: [stubZodLocales],
+    define: { __AGENT_CHECKPOINT_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__agentCheckpointImportMetaUrl', ...MONITOR_SPLIT },
+    plugins: [stubZodLocales, monitorSiblingsExternal],
     logLevel: 'warning',
   };
 }
@@ -85,6 +99,7 @@ export async function buildHook(outfile = HOOK_BUNDLE, mainOptions = mainBundleO
     minify: true,
     legalComments: 'none',
     define: { __AGENT_CHECKPOINT_BUILD_ID__: JSON.stringify(buildId) },
+    plugins: [monitorSiblingsExternal],
     banner: { js: '#!/usr/bin/env node' },
     logLevel: 'warning',
   });
@@ -120,15 +135,14 @@ export async function buildMonitor(dir) {
     minify: true,
     keepNames: true,
     legalComments: 'none',
-    define: { __AGENT_CHECKPOINT_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__agentCheckpointImportMetaUrl' },
-    plugins: [stubZodLocales],
+    define: { __AGENT_CHECKPOINT_VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__agentCheckpointImportMetaUrl', ...MONITOR_SPLIT },
+    plugins: [stubZodLocales, monitorSiblingsExternal],
     logLevel: 'warning',
   };
   await build({
     ...common,
     entryPoints: [join(here, 'src', 'post-tool', 'post-tool-bin.ts')],
     outfile: join(dir, HOOK_MONITOR_NAME),
-    define: { ...common.define, __AGENT_CHECKPOINT_MONITOR_PARTS__: JSON.stringify(HOOK_MONITOR_PARTS) },
   });
   await build({
     ...common,

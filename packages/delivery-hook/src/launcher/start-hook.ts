@@ -12,7 +12,8 @@ const MONITOR_MODE = 'post-tool';
 
 try {
   if (process.argv[2] === MONITOR_MODE) {
-    require(join(__dirname, 'agent-checkpoint-hook-monitor.cjs'));
+    // A literal sibling (external in build-hook.mjs): the packed tarball is checked for what it loads.
+    require('./agent-checkpoint-hook-monitor.cjs');
   } else {
     // Required here, not imported: the code cache's modules load node:crypto, which the monitor's
     // run after every tool call must not pay for (esbuild keeps a require() of a module lazy).

@@ -1,36 +1,35 @@
-import { join } from 'node:path';
 import type { monitorAfterGate } from './monitor-after-gate.ts';
 import type { MonitorActRequest, MonitorActResult } from './run-post-tool.ts';
 
 /**
- * Set by build-hook.mjs in the monitor's gate bundle: the file names of its two later parts beside
- * it. Unset when running from source (tests), where the modules are imported directly.
+ * Set to `true` by build-hook.mjs in every built bundle: the monitor's two later parts are then their
+ * own files beside the bundle (`agent-checkpoint-hook-monitor-decide.cjs`, `…-act.cjs`), which the
+ * build marks external. Unset when running from source (tests), where the modules are imported.
+ *
+ * The specifiers are literal on purpose: the packed tarball is checked for references it cannot
+ * resolve (e2e pack-contents), and a computed `require(join(__dirname, name))` says nothing a reader
+ * or a checker can verify. The condition is written out in each place (not a shared constant) so
+ * esbuild sees a constant at parse time and does not bundle the dead branch's source import.
  */
-declare const __AGENT_CHECKPOINT_MONITOR_PARTS__: { readonly decide: string; readonly act: string } | undefined;
+declare const __AGENT_CHECKPOINT_MONITOR_SPLIT__: true | undefined;
 
 /**
- * Load a later part of the monitor only when it is needed. In the built bin each is its own bundle
- * beside the gate: `decide` (transcript tail readers, the decision) once context checkpoints are on,
- * `act` (the full configuration loader, core's pipeline, handoff and git code) when an L2/L3 action
- * is due. So a disabled monitor parses neither, and a tool call that needs no action never parses `act`.
+ * Load a later part of the monitor only when it is needed: `decide` (transcript tail readers, the
+ * decision) once context checkpoints are on, `act` (the full configuration loader, core's pipeline,
+ * handoff and git code) when an L2/L3 action is due. So a disabled monitor parses neither, and a tool
+ * call that needs no action never parses `act`. Built, they are `require`d: the monitor's bundle is
+ * CommonJS and must not start the ES module loader after every tool call.
  */
-function loadPart<T>(part: 'decide' | 'act', source: () => Promise<T>): Promise<T> {
-  if (typeof __AGENT_CHECKPOINT_MONITOR_PARTS__ === 'object') {
-    return Promise.resolve(require(join(__dirname, __AGENT_CHECKPOINT_MONITOR_PARTS__[part])) as T);
-  }
-  return source();
-}
-
-// Computed specifiers: the bundler must not inline the later parts into the gate.
-const DECIDE_SOURCE = './monitor-after-gate.ts';
-const ACT_SOURCE = './act-on-monitor.ts';
-
 export async function loadMonitorAfterGate(): Promise<typeof monitorAfterGate> {
-  const part = await loadPart('decide', () => import(DECIDE_SOURCE) as Promise<typeof import('./monitor-after-gate.ts')>);
+  const part = typeof __AGENT_CHECKPOINT_MONITOR_SPLIT__ !== 'undefined'
+    ? (require('./agent-checkpoint-hook-monitor-decide.cjs') as typeof import('./monitor-after-gate.ts'))
+    : await import('./monitor-after-gate.ts');
   return part.monitorAfterGate;
 }
 
 export async function actOnMonitorLazily(request: MonitorActRequest): Promise<MonitorActResult> {
-  const part = await loadPart('act', () => import(ACT_SOURCE) as Promise<typeof import('./act-on-monitor.ts')>);
+  const part = typeof __AGENT_CHECKPOINT_MONITOR_SPLIT__ !== 'undefined'
+    ? (require('./agent-checkpoint-hook-monitor-act.cjs') as typeof import('./act-on-monitor.ts'))
+    : await import('./act-on-monitor.ts');
   return part.actOnMonitor(request);
 }
