@@ -122,6 +122,17 @@ export async function buildHook(outfile = HOOK_BUNDLE, mainOptions = mainBundleO
  * due. No code cache: the gate is small.
  */
 export async function buildMonitor(dir) {
+  for (const part of MONITOR_BUNDLE_PARTS) await build(monitorBundleOptions(dir, part));
+}
+
+/** The monitor's bundles, in build order. */
+export const MONITOR_BUNDLE_PARTS = ['gate', 'decide', 'act'];
+
+/**
+ * esbuild options of one monitor bundle written into `dir` (tests inspect their metafiles: the gate and
+ * the decision must stay free of zod and the configuration loader, src/post-tool/monitor-bundles.test.ts).
+ */
+export function monitorBundleOptions(dir, part) {
   const common = {
     bundle: true,
     platform: 'node',
@@ -130,7 +141,9 @@ export async function buildMonitor(dir) {
     mainFields: ['module', 'main'],
     // The packages' `sideEffects: false` made esbuild drop the lazy `init_…()` call of a module that
     // is both imported statically here and part of a dynamic import() graph elsewhere (core's config
-    // parser), so the model table was undefined at run time. Without the annotations every init runs.
+    // parser), so the model table was undefined at run time. Without the annotations every init runs;
+    // so the gate and the decision import narrow entries (`core/hot-path`, `core/transcript-tail`,
+    // `context-checkpoint/monitor`, the readers' `latest-usage`), never a package root.
     ignoreAnnotations: true,
     minify: true,
     keepNames: true,
@@ -139,23 +152,22 @@ export async function buildMonitor(dir) {
     plugins: [stubZodLocales, monitorSiblingsExternal],
     logLevel: 'warning',
   };
-  await build({
-    ...common,
-    entryPoints: [join(here, 'src', 'post-tool', 'post-tool-bin.ts')],
-    outfile: join(dir, HOOK_MONITOR_NAME),
-  });
-  await build({
-    ...common,
-    entryPoints: [join(here, 'src', 'post-tool', 'monitor-after-gate.ts')],
-    outfile: join(dir, HOOK_MONITOR_PARTS.decide),
-  });
-  await build({
-    ...common,
-    entryPoints: [join(here, 'src', 'post-tool', 'act-on-monitor.ts')],
-    outfile: join(dir, HOOK_MONITOR_PARTS.act),
-    // The main bundle's code reads its own URL through this parameter; here there is no wrapper.
-    banner: { js: 'var __agentCheckpointImportMetaUrl = require("url").pathToFileURL(__filename).href;' },
-  });
+  switch (part) {
+    case 'gate':
+      return { ...common, entryPoints: [join(here, 'src', 'post-tool', 'post-tool-bin.ts')], outfile: join(dir, HOOK_MONITOR_NAME) };
+    case 'decide':
+      return { ...common, entryPoints: [join(here, 'src', 'post-tool', 'monitor-after-gate.ts')], outfile: join(dir, HOOK_MONITOR_PARTS.decide) };
+    case 'act':
+      return {
+        ...common,
+        entryPoints: [join(here, 'src', 'post-tool', 'act-on-monitor.ts')],
+        outfile: join(dir, HOOK_MONITOR_PARTS.act),
+        // The main bundle's code reads its own URL through this parameter; here there is no wrapper.
+        banner: { js: 'var __agentCheckpointImportMetaUrl = require("url").pathToFileURL(__filename).href;' },
+      };
+    default:
+      throw new Error(`unknown monitor bundle part ${part}`);
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

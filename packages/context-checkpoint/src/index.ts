@@ -36,7 +36,6 @@ export { estimatePrompt, FALLBACK_WINDOW_TOKENS, MAX_PLAN_FILE_BYTES } from './s
 export { executeCheckpoint } from './direct/execute-checkpoint.ts';
 export { failuresFromObservations } from './handoff/failures-from-observations.ts';
 export type { HandoffTrigger } from './handoff/handoff-types.ts';
-export { decideMonitorAction } from './monitor/decide-monitor-action.ts';
 export type { MonitorAction } from './monitor/monitor-action.ts';
 export {
   LOOP_END_FILE,

@@ -16,4 +16,4 @@ export { checkTurnEndEarly } from './turn-end/early-pass.ts';
 export { createRouteLogger, type RouteLogger } from './state/create-route-logger.ts';
 export { sessionStatePath, type SessionStateLocation } from './state/state-files.ts';
 export { writeFileSafelySync } from './fs-safe/safe-write.ts';
-export { forModelText, forTerminal } from './text-safety/text-safety.ts';
+export { forModelName, forModelText, forTerminal } from './text-safety/text-safety.ts';

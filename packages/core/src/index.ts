@@ -66,7 +66,6 @@ export {
   escapeControls,
   forMarkdownCode,
   forMarkdownLine,
-  forModelName,
   forModelText,
   forTerminal,
   jsonForTerminal,
@@ -92,12 +91,10 @@ export {
   type OwnCheckpointRule,
 } from './transcript/delivered-message.ts';
 export { type JsonlTailResult, NotARegularFileError, readJsonlTail } from './transcript/read-jsonl-tail.ts';
-export { latestUsageHistoryFloor, latestUsageOf, resolveLatestUsageRequest } from './transcript/resolve-latest-usage-request.ts';
 export {
   DEFAULT_TRANSCRIPT_MAX_BYTES,
   type LatestUsage,
   type LocateTranscriptRequest,
-  type ReadLatestUsageRequest,
   type ReadTurnRequest,
   type TranscriptReader,
   type TurnHint,

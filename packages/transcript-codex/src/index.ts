@@ -1,3 +1,2 @@
 export { createCodexTranscriptReader } from './create-codex-transcript-reader.ts';
 // The monitor's gate bundle reads the newest usage record without the whole reader (delivery-hook post-tool).
-export { readCodexLatestUsage } from './read-codex-latest-usage.ts';

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { latestUsageHistoryFloor, latestUsageOf, readJsonlTail, resolveLatestUsageRequest, type LatestUsage, type ReadLatestUsageRequest } from '@agent-checkpoint/core';
+import { latestUsageHistoryFloor, latestUsageOf, readJsonlTail, resolveLatestUsageRequest, type LatestUsage, type ReadLatestUsageRequest } from '@agent-checkpoint/core/transcript-tail';
 import type { CodexRecord } from './codex-record.ts';
 import { collectTokenUsage } from './collect-token-usage.ts';
 import { isCodexRolloutLine, parseCodexLine } from './parse-codex-line.ts';

@@ -1,3 +1,2 @@
 export { createGeminiTranscriptReader } from './create-gemini-transcript-reader.ts';
 // The monitor's gate bundle reads the newest usage record without the whole reader (delivery-hook post-tool).
-export { readGeminiLatestUsage } from './read-gemini-latest-usage.ts';

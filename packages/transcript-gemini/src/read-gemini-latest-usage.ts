@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { latestUsageHistoryFloor, latestUsageOf, readJsonlTail, resolveLatestUsageRequest, type LatestUsage, type ReadLatestUsageRequest } from '@agent-checkpoint/core';
+import { latestUsageHistoryFloor, latestUsageOf, readJsonlTail, resolveLatestUsageRequest, type LatestUsage, type ReadLatestUsageRequest } from '@agent-checkpoint/core/transcript-tail';
 import { classifyGeminiRecord, type GeminiRecord } from './gemini-record.ts';
 import { geminiUsageRecords, hasGeminiUsage } from './gemini-usage-records.ts';
 import { readGeminiLegacyJson } from './read-gemini-legacy-json.ts';

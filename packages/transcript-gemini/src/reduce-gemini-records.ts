@@ -1,4 +1,4 @@
-import { assertNever } from '@agent-checkpoint/core';
+import { assertNever } from '@agent-checkpoint/core/hot-path';
 import type { GeminiMessage, GeminiRecord } from './gemini-record.ts';
 import { toGeminiMessage } from './gemini-record.ts';
 

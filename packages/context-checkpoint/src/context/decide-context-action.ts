@@ -1,5 +1,5 @@
 import type { ContextLevel, TokenUsage } from '@agent-checkpoint/core';
-import { type ContextCheckpointConfig } from '../config/context-config.ts';
+import type { ContextCheckpointConfig } from '../config/context-config.ts';
 import { levelRank, readContextLevel, type ContextReading, type KnownContextReading } from './read-context-level.ts';
 import { renderContextLine } from './render-context-line.ts';
 

@@ -1,4 +1,4 @@
-import { type ContextLevel, type TokenUsage } from '@agent-checkpoint/core';
+import type { ContextLevel, TokenUsage } from '@agent-checkpoint/core';
 import { DEFAULT_CONTEXT_THRESHOLDS } from '../config/context-config.ts';
 import type { ContextThresholds } from './read-context-level.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type TokenUsage } from '@agent-checkpoint/core';
+import type { TokenUsage } from '@agent-checkpoint/core';
 import { DEFAULT_CONTEXT_MESSAGES } from '../config/context-config.ts';
 import { lookupModelWindow } from './model-context-windows.ts';
 import { levelOf, levelRank, readContextLevel } from './read-context-level.ts';

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { type AgentId, type ChangedFile, type GitSnapshot, readGitSnapshot, writeFileSafelySync } from '@agent-checkpoint/core';
-import { type ResolvedDirectExecutionConfig } from '../config/context-config.ts';
+import type { ResolvedDirectExecutionConfig } from '../config/context-config.ts';
 import { AGENT_CHECKPOINT_DIR, ensureAgentCheckpointDir, isInAgentCheckpointDir } from '../handoff/agent-checkpoint-dir.ts';
 import { clockParts } from '../handoff/clock-parts.ts';
 import type { HandoffData } from '../handoff/handoff-types.ts';

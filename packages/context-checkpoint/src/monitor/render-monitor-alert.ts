@@ -1,4 +1,4 @@
-import { forModelName, forModelText } from '@agent-checkpoint/core';
+import { forModelName, forModelText } from '@agent-checkpoint/core/hot-path';
 import { formatTokens } from '../context/render-context-line.ts';
 import type { KnownContextReading } from '../context/read-context-level.ts';
 import type { NextLevelForecast } from './forecast-next-level.ts';

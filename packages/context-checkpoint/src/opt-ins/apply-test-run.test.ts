@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type AttributedFile, type CheckpointResult } from '@agent-checkpoint/core';
+import type { AttributedFile, CheckpointResult } from '@agent-checkpoint/core';
 import { applyTestRun, filesTriggeringTests, FIX_FAILING_TESTS, reportTestRun } from './apply-test-run.ts';
 import { resolveWithSections } from '../config/context-sections.ts';
 import { runTestsConfigOf } from '../config/context-config.ts';

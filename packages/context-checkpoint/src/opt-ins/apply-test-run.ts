@@ -1,5 +1,5 @@
 import { type AttributedFile, type CheckpointResult, gapSentence, globMatcher, matchesEvidence, parseShellCommand, type RequiredAction, type ResolvedConfig } from '@agent-checkpoint/core';
-import { type ResolvedRunTestsConfig } from '../config/context-config.ts';
+import type { ResolvedRunTestsConfig } from '../config/context-config.ts';
 import { lastOutputLines, type TestRun } from './run-tests.ts';
 
 /** The required action of a failed run (seed 001's text). */

@@ -1,5 +1,5 @@
 import { COMMIT_GATE_TEXT, composeCommitGateMessage, type GitSnapshot, globMatcher, readGitSnapshot, type ResolvedConfig } from '@agent-checkpoint/core';
-import { type ResolvedCommitGateConfig } from '../config/context-config.ts';
+import type { ResolvedCommitGateConfig } from '../config/context-config.ts';
 
 
 // The text lives in core: transcript readers recognise a delivered gate message as ours.

@@ -1,5 +1,5 @@
 import { updateSessionState, type AgentId, type CheckpointOutcome } from '@agent-checkpoint/core';
-import { type ContextCheckpointConfig } from '../config/context-config.ts';
+import type { ContextCheckpointConfig } from '../config/context-config.ts';
 import { readContextLevel } from '../context/read-context-level.ts';
 import { executeCheckpoint } from '../direct/execute-checkpoint.ts';
 import { failuresFromObservations } from '../handoff/failures-from-observations.ts';

@@ -1,7 +1,8 @@
-import type { AgentId, LatestUsage, ReadLatestUsageRequest } from '@agent-checkpoint/core';
-import { readClaudeLatestUsage } from '@agent-checkpoint/transcript-claude';
-import { readCodexLatestUsage } from '@agent-checkpoint/transcript-codex';
-import { readGeminiLatestUsage } from '@agent-checkpoint/transcript-gemini';
+import type { AgentId } from '@agent-checkpoint/core/hot-path';
+import type { LatestUsage, ReadLatestUsageRequest } from '@agent-checkpoint/core/transcript-tail';
+import { readClaudeLatestUsage } from '@agent-checkpoint/transcript-claude/latest-usage';
+import { readCodexLatestUsage } from '@agent-checkpoint/transcript-codex/latest-usage';
+import { readGeminiLatestUsage } from '@agent-checkpoint/transcript-gemini/latest-usage';
 
 /**
  * Each agent's tail reader of the newest usage record (MON-001), for the monitor after every tool

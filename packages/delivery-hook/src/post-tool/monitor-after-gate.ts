@@ -1,4 +1,4 @@
-import { decideMonitorAction, estimateContextGrowth, readContextLevel, type MonitorAction } from '@agent-checkpoint/context-checkpoint';
+import { decideMonitorAction, estimateContextGrowth, readContextLevel, type MonitorAction } from '@agent-checkpoint/context-checkpoint/monitor';
 import type { AgentId } from '@agent-checkpoint/core';
 import { readOffSwitch } from '@agent-checkpoint/core/hot-path';
 import { encodePostToolOutput } from '../agents/encode-post-tool-output.ts';

@@ -18,7 +18,10 @@ export async function mainPostTool(argv: readonly string[]): Promise<void> {
   const finish = (output: string): void => {
     if (finished) return;
     finished = true;
-    // Exit only once stdout is flushed (a pipe may take the write asynchronously).
+    // Nothing to say (after most tool calls): exit without creating process.stdout, a stream whose
+    // set-up is a measurable part of this hook's start-up. Otherwise exit only once stdout is flushed
+    // (a pipe may take the write asynchronously).
+    if (output === '') process.exit(0);
     process.stdout.write(output, () => process.exit(0));
   };
   const warn = (line: string): void => void process.stderr.write(`agent-checkpoint-hook: ${line}\n`);

@@ -1,0 +1,10 @@
+/**
+ * `@agent-checkpoint/context-checkpoint/monitor`: what the monitor after every tool call needs to decide
+ * (the context reading, its growth, the decision), without the package root. Bundled from the root, the
+ * monitor's decide part carried zod, picomatch and core's config presets (178 KB) for a decision that
+ * uses none of them, and paid their parse after every tool call (docs/benchmarks.md, "The monitor").
+ */
+export { decideMonitorAction } from './monitor/decide-monitor-action.ts';
+export type { MonitorAction } from './monitor/monitor-action.ts';
+export { estimateContextGrowth } from './context/estimate-context-growth.ts';
+export { readContextLevel } from './context/read-context-level.ts';

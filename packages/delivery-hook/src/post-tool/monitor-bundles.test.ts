@@ -1,0 +1,41 @@
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error -- plain ESM build script without type declarations
+import { monitorBundleOptions } from '../../build-hook.mjs';
+
+// The monitor runs after every tool call, so its start-up is paid many times a turn (issue 14: ≤ 1.3×
+// bare node; docs/benchmarks.md, "The monitor"). Its bundles are built with `ignoreAnnotations` (see
+// build-hook.mjs), which keeps every module they import whole: one import of a package root, or one
+// `import { type X }` (which esbuild keeps as a side-effect import), pulled zod, picomatch and the
+// configuration loader into the decision (178 KB instead of 63 KB) and doubled its CPU time.
+
+async function bundled(part: 'gate' | 'decide' | 'act'): Promise<{ inputs: string[]; bytes: number }> {
+  const options = monitorBundleOptions('/dev/null/unused', part) as Parameters<typeof build>[0];
+  const result = await build({ ...options, write: false, metafile: true, logLevel: 'silent' });
+  const output = Object.values(result.metafile.outputs)[0]!;
+  return { inputs: Object.entries(output.inputs).filter(([, input]) => input.bytesInOutput > 0).map(([path]) => path), bytes: output.bytes };
+}
+
+/** What must never be parsed after a tool call that needs no action. */
+const HEAVY = /node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?(zod|picomatch|fast-glob|jsonc-parser\/lib\/umd)\/|core\/src\/(index|config\/load-config|config\/presets\/[^/]+)\.ts$|context-checkpoint\/src\/index\.ts$|transcript-(claude|codex|gemini)\/src\/index\.ts$/;
+
+describe('the monitor bundles', () => {
+  it('the gate (every tool call) carries no zod, no configuration loader and no package root', async () => {
+    const { inputs } = await bundled('gate');
+    expect(inputs.filter((path) => HEAVY.test(path))).toEqual([]);
+  });
+
+  it('the decision (every tool call with context checkpoints on) carries only the tail readers and the decision', async () => {
+    const { inputs, bytes } = await bundled('decide');
+    expect(inputs.filter((path) => HEAVY.test(path))).toEqual([]);
+    expect(inputs.some((path) => path.endsWith('context-checkpoint/src/monitor/decide-monitor-action.ts'))).toBe(true);
+    expect(inputs.some((path) => path.endsWith('transcript-claude/src/read-claude-latest-usage.ts'))).toBe(true);
+    // Room to grow, not room for a library: zod alone is 72 KB minified.
+    expect(bytes).toBeLessThan(100_000);
+  });
+
+  it('the acting part (L2/L3 only) does load the full configuration', async () => {
+    const { inputs } = await bundled('act');
+    expect(inputs.some((path) => path.endsWith('core/src/config/load-config.ts'))).toBe(true);
+  });
+});
