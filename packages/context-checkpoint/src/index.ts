@@ -17,6 +17,8 @@ export { decideCommitGate } from './opt-ins/decide-commit-gate.ts';
 export { sessionContextOf, withSessionContext } from './state/session-slots.ts';
 export { withDeferral } from './state/session-context.ts';
 export { writePreCompactHandoff } from './steps/pre-compact-handoff.ts';
+export { writeCheckpointHandoff, type CheckpointHandoffOutcome, type CheckpointHandoffRequest } from './steps/write-checkpoint-handoff.ts';
+export { fetchMemoryResumeExtras, memoryResumeSection } from './steps/memory-step.ts';
 export { claimResumeHandoff } from './steps/resume-handoff.ts';
 // Seed 004 EST/SHD/metrics, used by delivery-hook's prompt-submit hook and context commands.
 export { estimateContextGrowth } from './context/estimate-context-growth.ts';

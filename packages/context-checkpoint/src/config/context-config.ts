@@ -1,5 +1,6 @@
 import type { ContextLevel, ResolvedConfig } from '@agent-checkpoint/core';
 import { DEFAULT_TRACKER_SETTINGS, type TrackerSettings } from '../tracker/tracker-settings.ts';
+import { DEFAULT_MEMORY_SETTINGS, type MemorySettings } from '../memory-service/memory-settings.ts';
 import { SECTION_KEYS } from './section-keys.ts';
 
 /**
@@ -134,6 +135,7 @@ export const SECTION_DEFAULTS = {
   runTests: undefined as ResolvedRunTestsConfig | undefined,
   commitGate: undefined as ResolvedCommitGateConfig | undefined,
   tracker: DEFAULT_TRACKER_SETTINGS as TrackerSettings,
+  memory: DEFAULT_MEMORY_SETTINGS as MemorySettings,
 } as const;
 
 /** The value type of each of this package's sections. */
@@ -142,6 +144,7 @@ export interface SectionValues {
   readonly runTests: ResolvedRunTestsConfig | undefined;
   readonly commitGate: ResolvedCommitGateConfig | undefined;
   readonly tracker: TrackerSettings;
+  readonly memory: MemorySettings;
 }
 
 function valueOf<K extends keyof SectionValues>(config: Pick<ResolvedConfig, 'sections'>, id: K): SectionValues[K] {
@@ -167,6 +170,22 @@ export function commitGateConfigOf(config: Pick<ResolvedConfig, 'sections'>): Re
 /** The issue tracker's settings (seed 004, LIN-001..004): disabled defaults when unset. */
 export function trackerSettingsOf(config: Pick<ResolvedConfig, 'sections'>): TrackerSettings {
   return valueOf(config, 'tracker');
+}
+
+/** claude-mem's settings (seed 004, MEM-001..006): disabled defaults when unset. */
+export function memorySettingsOf(config: Pick<ResolvedConfig, 'sections'>): MemorySettings {
+  return valueOf(config, 'memory');
+}
+
+/** The services told about a handoff: the issue tracker and claude-mem, each off by default. */
+export interface HandoffServiceSettings {
+  readonly tracker: TrackerSettings;
+  readonly memory: MemorySettings;
+}
+
+/** The services' settings of a resolved configuration (both off when unset). */
+export function handoffServicesOf(config: Pick<ResolvedConfig, 'sections'>): HandoffServiceSettings {
+  return { tracker: trackerSettingsOf(config), memory: memorySettingsOf(config) };
 }
 
 /** `config` with the context section's value replaced (e.g. context levels off for one call). */

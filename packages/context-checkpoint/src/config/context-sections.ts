@@ -18,6 +18,7 @@ import {
 } from './context-config.ts';
 import { SECTION_KEYS, type SectionId } from './section-keys.ts';
 import { DEFAULT_TRACKER_SETTINGS, parseTrackerSettings, type TrackerSettings } from '../tracker/tracker-settings.ts';
+import { DEFAULT_MEMORY_SETTINGS, type MemorySettings } from '../memory-service/memory-settings.ts';
 
 /**
  * This package's configuration sections (`context`, `handoff`, `directExecution`, `runTests`,
@@ -223,7 +224,30 @@ export const TrackerSchema = classifyKeys(
   },
 );
 
+/**
+ * claude-mem (seed 004, MEM-001..006): a checkpoint observation saved in the local worker at every
+ * L2/L3 handoff, and the "Memory Query (Run First)" section in resume prompts. Off by default;
+ * `enabled` is privileged: it writes checkpoint text into the user's own memory store, which later
+ * sessions of every project read. There is no address key (the worker's is resolved like claude-mem
+ * does, loopback only).
+ */
+export const MemorySchema = classifyKeys(
+  z
+    .strictObject({
+      enabled: z.boolean().optional().describe('Save a checkpoint observation in claude-mem at L2/L3 handoffs and name the memory queries on resume (default false).'),
+      provider: z.literal('claude-mem').optional().describe('Memory service (only "claude-mem").'),
+      timeoutMs: z.number().int().min(200).max(10_000).optional().describe(`Budget of one call to the local worker (default ${DEFAULT_MEMORY_SETTINGS.timeoutMs}).`),
+    })
+    .describe('claude-mem at context checkpoints (opt-in; its local worker only).'),
+  {
+    enabled: { privileged: "writes checkpoint text into the user's claude-mem store, read by later sessions" },
+    provider: 'safe',
+    timeoutMs: 'safe',
+  },
+);
+
 export type TrackerConfig = z.infer<typeof TrackerSchema>;
+export type MemoryConfig = z.infer<typeof MemorySchema>;
 export type ContextConfig = z.infer<typeof ContextSchema>;
 export type HandoffConfig = z.infer<typeof HandoffSchema>;
 export type DirectExecutionConfig = z.infer<typeof DirectExecutionSchema>;
@@ -391,12 +415,25 @@ export const TRACKER_SECTION: ConfigSection<TrackerSettings> = defineConfigSecti
   },
 });
 
+/** claude-mem: layers merged key by key onto the disabled defaults. */
+export const MEMORY_SECTION: ConfigSection<MemorySettings> = defineConfigSection<MemorySettings>({
+  id: 'memory',
+  schemas: { memory: MemorySchema },
+  defaults: SECTION_DEFAULTS.memory,
+  resolve(layers) {
+    const merged = mergedKey<MemoryConfig>(layers, 'memory') ?? {};
+    const d = DEFAULT_MEMORY_SETTINGS;
+    return { value: { enabled: merged.enabled ?? d.enabled, provider: merged.provider ?? d.provider, timeoutMs: merged.timeoutMs ?? d.timeoutMs } };
+  },
+});
+
 /** Every section of the package, by id (each id's keys are {@link SECTION_KEYS}). */
 export const CONTEXT_CHECKPOINT_SECTIONS: { readonly [K in SectionId]: ConfigSection } = {
   context: CONTEXT_SECTION as ConfigSection,
   runTests: RUN_TESTS_SECTION as ConfigSection,
   commitGate: COMMIT_GATE_SECTION as ConfigSection,
   tracker: TRACKER_SECTION as ConfigSection,
+  memory: MEMORY_SECTION as ConfigSection,
 };
 
 /** The sections of which `present` holds a key. */
@@ -433,6 +470,7 @@ export type ContextCheckpointConfigFile = ConfigFile & {
   readonly runTests?: RunTestsConfig;
   readonly commitGate?: CommitGateConfig;
   readonly tracker?: TrackerConfig;
+  readonly memory?: MemoryConfig;
 };
 
 /**

@@ -11,6 +11,8 @@ export const SECTION_KEYS = {
   commitGate: ['commitGate'],
   /** The issue tracker (seed 004, LIN-001..004): off by default, privileged to turn on. */
   tracker: ['tracker'],
+  /** claude-mem (seed 004, MEM-001..006): off by default, privileged to turn on. */
+  memory: ['memory'],
 } as const satisfies Readonly<Record<string, readonly string[]>>;
 
 /** A section id of this package (`ResolvedConfig.sections` slot). */

@@ -6,9 +6,10 @@ const MAX_RESUME_FILES = 10;
 
 /**
  * A PROMPT.md section for loop runners (seed 004, Ralph design): the next iteration resumes from the
- * handoff instead of restarting the task. Deterministic for a given handoff.
+ * handoff instead of restarting the task. Deterministic for a given handoff (and memory section: the
+ * "Memory Query (Run First)" section when claude-mem is on, placed before the instructions).
  */
-export function renderResumePrompt(handoff: LoadedHandoff): string {
+export function renderResumePrompt(handoff: LoadedHandoff, memorySection?: string): string {
   const fm = handoff.frontMatter;
   // The handoff is a repository file: what its front matter says is placed mid-line, escaped.
   const trigger = inlineText(scalar(fm['checkpoint_trigger']) ?? 'a checkpoint');
@@ -31,10 +32,12 @@ export function renderResumePrompt(handoff: LoadedHandoff): string {
     '',
     ...resumeFrom,
     '',
+    // claude-mem's queries first, as the seed's PROMPT.md has them (MEM-003), when memory is on.
+    ...(memorySection !== undefined ? [memorySection, ''] : []),
     '### Instructions',
     '',
     '1. DO NOT restart the task from scratch.',
-    '2. Read the handoff document first.',
+    ...(memorySection !== undefined ? ['2. Run the memory queries above, then read the handoff document.'] : ['2. Read the handoff document first.']),
     '3. Continue from where the previous session left off.',
     '',
   ].join('\n');

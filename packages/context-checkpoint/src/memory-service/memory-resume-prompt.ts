@@ -3,7 +3,8 @@ import { checkpointSearchQuery } from './checkpoint-observation.ts';
 
 /** Inputs of {@link renderMemoryResumeSection}. */
 export interface MemoryResumeInput {
-  readonly level: 'L1' | 'L2' | 'L3';
+  /** The checkpoint's level; unknown for a handoff made before a compaction: the query then asks for every level. */
+  readonly level?: 'L1' | 'L2' | 'L3';
   readonly percent?: number;
   readonly handoffPath?: string;
   /** The checkpoint observation's id, when it was saved: the agent can ask for its timeline. */
@@ -23,7 +24,7 @@ export function renderMemoryResumeSection(input: MemoryResumeInput): string {
   const percent = input.percent !== undefined ? ` at ${Math.round(input.percent)}%` : '';
   const lines = [
     '### Memory Query (Run First)',
-    `The previous iteration ended with a ${input.level} context checkpoint${percent}. Use claude-mem before anything else:`,
+    `The previous iteration ended with a ${input.level !== undefined ? `${input.level} ` : ''}context checkpoint${percent}. Use claude-mem before anything else:`,
     `1. \`search\` with query=${JSON.stringify(checkpointSearchQuery(input.level))}, type="observations", limit=5 — the latest checkpoint observations.`,
     input.observationId !== undefined
       ? `2. \`timeline\` with anchor=${Math.trunc(input.observationId)}, depth_before=10 — what led to this checkpoint.`

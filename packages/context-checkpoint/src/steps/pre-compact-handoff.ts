@@ -1,11 +1,10 @@
 import { updateSessionState, type AgentId, type CheckpointOutcome } from '@agent-checkpoint/core';
 import type { ContextCheckpointConfig } from '../config/context-config.ts';
 import { readContextLevel } from '../context/read-context-level.ts';
-import { executeCheckpoint } from '../direct/execute-checkpoint.ts';
 import { failuresFromObservations } from '../handoff/failures-from-observations.ts';
 import type { HandoffTrigger } from '../handoff/handoff-types.ts';
-import { writeHandoff } from '../handoff/write-handoff.ts';
 import { sessionContextOf, withSessionContext } from '../state/session-slots.ts';
+import { NO_HANDOFF_SERVICES, writeCheckpointHandoff, type HandoffServiceSettings } from './write-checkpoint-handoff.ts';
 
 /** Input of {@link writePreCompactHandoff}: the turn so far, as core's pipeline read it. */
 export interface PreCompactHandoffInput {
@@ -16,6 +15,8 @@ export interface PreCompactHandoffInput {
   /** The session's cwd: handoffs go to the repository root, or here outside a repository. */
   readonly cwd: string;
   readonly config: ContextCheckpointConfig;
+  /** The tracker and claude-mem settings (`handoffServicesOf(config)`); default both off. */
+  readonly services?: HandoffServiceSettings;
   /** The agent compacts on its own (`auto`) rather than on `/compact`. */
   readonly auto: boolean;
   /** Where the session's state lives (the handoff is recorded there for status lines). */
@@ -36,7 +37,8 @@ export interface PreCompactHandoffResult {
 /**
  * The PreCompact step (seed 004): write a handoff with trigger `pre-compact (context at N%)` before the
  * agent compacts, or with `directExecution.enabled` run the whole direct checkpoint, and remember it in
- * the session state (best effort). The caller checked `handoff.enabled`. Never throws.
+ * the session state (best effort). Like every handoff route, it tells the tracker and claude-mem when
+ * they are on (`writeCheckpointHandoff`). The caller checked `handoff.enabled`. Never throws.
  */
 export async function writePreCompactHandoff(input: PreCompactHandoffInput): Promise<PreCompactHandoffResult> {
   const { outcome, config: cc } = input;
@@ -48,39 +50,48 @@ export async function writePreCompactHandoff(input: PreCompactHandoffInput): Pro
     ...(reading !== undefined && reading.windowSource !== 'unknown' ? { reading } : {}),
   };
   const projectRoot = outcome.git?.kind === 'repo' ? outcome.git.root : input.cwd;
-  const content = {
+  // The tracker and claude-mem are told as at L3 when the reading is L3, otherwise as at L2: a
+  // compaction is a handoff checkpoint whatever the level (a manual /compact may come early).
+  const level = trigger.reading?.level === 'L3' ? 'L3' : 'L2';
+  const done = await writeCheckpointHandoff({
+    agent: input.agent,
+    projectRoot,
+    content: {
+      ...(input.sessionId !== undefined ? { sessionId: input.sessionId } : {}),
+      trigger,
+      ...(outcome.timeline ? { timeline: outcome.timeline } : {}),
+      failures: failuresFromObservations(outcome.result?.observations ?? [], outcome.timeline),
+      ...(cc.handoff.planFile !== undefined ? { planFile: cc.handoff.planFile } : {}),
+    },
+    ...(outcome.git ? { git: outcome.git } : {}),
+    handoffDir: cc.handoff.dir,
+    ...(cc.directExecution.enabled ? { direct: cc.directExecution } : {}),
+    services: input.services ?? NO_HANDOFF_SERVICES,
+    level,
+    ...(trigger.reading !== undefined ? { percent: trigger.reading.displayPercent } : {}),
     ...(input.sessionId !== undefined ? { sessionId: input.sessionId } : {}),
-    trigger,
-    ...(outcome.timeline ? { timeline: outcome.timeline } : {}),
-    failures: failuresFromObservations(outcome.result?.observations ?? [], outcome.timeline),
-    ...(cc.handoff.planFile !== undefined ? { planFile: cc.handoff.planFile } : {}),
-  };
+    stateDir: input.stateDir,
+    now: input.now,
+    env: input.env,
+    signal: input.signal,
+  });
+  warnings.push(...done.diagnostics.map((note) => `pre-compact: ${note}`));
   let written: string | undefined;
   let detail: string;
-  if (cc.directExecution.enabled) {
-    const result = await executeCheckpoint({
-      projectRoot,
-      agent: input.agent,
-      handoff: content,
-      config: cc.directExecution,
-      handoffDir: cc.handoff.dir,
-      now: input.now,
-      env: input.env,
-      signal: input.signal,
-    });
-    written = result.handoff?.relativePath;
-    detail = `direct execution: ${result.status}${result.fallbackReason ? ` (${result.fallbackReason})` : ''}`;
-    if (result.status === 'fallback') warnings.push(`pre-compact: ${detail}`);
-  } else {
-    const result = await writeHandoff({
-      projectRoot,
-      data: { ...content, agent: input.agent, projectRoot, ...(outcome.git ? { git: outcome.git } : {}) },
-      now: input.now,
-      dir: cc.handoff.dir,
-    });
-    if (!result.ok) return { code: 'write-failed', detail: result.error, warnings: [...warnings, `pre-compact: ${result.error}`] };
-    written = result.handoff.relativePath;
-    detail = `wrote ${written}`;
+  switch (done.kind) {
+    case 'executed': {
+      const result = done.result;
+      written = result.handoff?.relativePath;
+      detail = `direct execution: ${result.status}${result.fallbackReason ? ` (${result.fallbackReason})` : ''}`;
+      if (result.status === 'fallback') warnings.push(`pre-compact: ${detail}`);
+      break;
+    }
+    case 'failed':
+      return { code: 'write-failed', detail: done.error, warnings: [...warnings, `pre-compact: ${done.error}`] };
+    case 'written':
+      written = done.handoff.relativePath;
+      detail = `wrote ${written}`;
+      break;
   }
   if (written !== undefined && input.sessionId !== undefined) warnings.push(...(await rememberHandoff(input, input.sessionId, written)));
   return { code: written !== undefined ? 'written' : 'not-written', detail, ...(written !== undefined ? { written } : {}), warnings };

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { AGENT_CHECKPOINT_DIR, ensureAgentCheckpointDir } from '../handoff/agent-checkpoint-dir.ts';
 import { latestHandoff, type LoadedHandoff } from '../handoff/latest-handoff.ts';
 import { renderSessionStartContext } from '../handoff/render-resume.ts';
+import type { MemorySettings } from '../memory-service/memory-settings.ts';
+import { memoryResumeSection } from './memory-step.ts';
 
 /** Handoffs older than this are not injected into a starting session (they describe other work by now). */
 export const RESUME_MAX_AGE_MS = 24 * 60 * 60 * 1000;
@@ -39,6 +41,8 @@ export async function claimResumeHandoff(options: {
   readonly maxAgeMs?: number;
   readonly agent: AgentId;
   readonly sessionId?: string;
+  /** With `memory.enabled`: the context ends with the "Memory Query (Run First)" section (MEM-003). */
+  readonly memory?: MemorySettings;
 }): Promise<ResumeHandoffClaim> {
   const handoff = await latestHandoff(options.projectRoot, {
     ...(options.dir !== undefined ? { dir: options.dir } : {}),
@@ -68,14 +72,17 @@ export async function claimResumeHandoff(options: {
     }
     return unwritable(error);
   }
-  return { kind: 'inject', handoff, context: renderResumeContext(handoff) };
+  // No request to claude-mem here: its own SessionStart hook loads the recent context; the section
+  // names the queries, from the handoff's own front matter.
+  const memory = options.memory !== undefined ? memoryResumeSection(options.memory, handoff) : undefined;
+  return { kind: 'inject', handoff, context: renderResumeContext(handoff, memory) };
 }
 
 /**
  * What a SessionStart hook injects: the pointer sentences (`renderSessionStartContext`), then the
  * handoff document itself, cut at {@link MAX_INJECTED_HANDOFF_CHARS} with a note to read the file.
  */
-export function renderResumeContext(handoff: LoadedHandoff): string {
+export function renderResumeContext(handoff: LoadedHandoff, memorySection?: string): string {
   const body = handoff.markdown.trimEnd();
   const shown =
     body.length > MAX_INJECTED_HANDOFF_CHARS
@@ -83,7 +90,8 @@ export function renderResumeContext(handoff: LoadedHandoff): string {
       : body;
   // The document is a repository file (an agent may have written anything in it): no control
   // character reaches the model's context.
-  return forModelText(`${renderSessionStartContext(handoff)}\n\n${shown}\n`);
+  const memory = memorySection !== undefined ? `\n\n${memorySection}` : '';
+  return forModelText(`${renderSessionStartContext(handoff)}${memory}\n\n${shown}\n`);
 }
 
 function digest(text: string): string {

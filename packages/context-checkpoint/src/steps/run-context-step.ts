@@ -1,15 +1,13 @@
 import { type AgentId, type CheckpointResult, type ContextLevel, errorMessage, type GitSnapshot, readSessionState, type ResolvedConfig, type SessionStateLocation, type TurnTimeline, updateSessionState } from '@agent-checkpoint/core';
-import { contextCheckpointConfigOf, trackerSettingsOf } from '../config/context-config.ts';
+import { contextCheckpointConfigOf } from '../config/context-config.ts';
 import { decideContextAction, type ContextAction } from '../context/decide-context-action.ts';
 import type { KnownContextReading } from '../context/read-context-level.ts';
-import { executeCheckpoint } from '../direct/execute-checkpoint.ts';
 import { renderDirectResultLine } from '../direct/render-direct-result.ts';
 import { failuresFromObservations } from '../handoff/failures-from-observations.ts';
-import { writeHandoff } from '../handoff/write-handoff.ts';
-import { currentLoopIteration, recordLoopTurn } from '../loop/loop-steps.ts';
+import { recordLoopTurn } from '../loop/loop-steps.ts';
 import { planContextStep, withPendingLevel } from '../state/session-context.ts';
 import { sessionContextOf, withSessionContext } from '../state/session-slots.ts';
-import { prepareTrackerIssue, syncTrackerAfterHandoff } from './tracker-step.ts';
+import { handoffServicesOf, writeCheckpointHandoff } from './write-checkpoint-handoff.ts';
 
 /** Everything the end-of-turn context step needs (a slice of `getCheckpoint`'s work). */
 export interface ContextStepInput {
@@ -168,69 +166,49 @@ async function performHandoff(
   diagnostics: string[],
 ): Promise<{ handoff: NonNullable<ContextStepOutput['handoff']>; directLine?: string; draftLine?: string }> {
   const cfg = contextCheckpointConfigOf(input.config);
-  // The tracker (off by default): the branch's issue goes into the handoff, the comment goes out after it.
-  const trackerEnv = { projectRoot: input.projectRoot, env: input.env ?? process.env, ...(input.signal ? { signal: input.signal } : {}) };
-  const tracked = await prepareTrackerIssue(trackerSettingsOf(input.config), trackerEnv, diagnostics);
-  const syncTracker = async (path: string | undefined): Promise<void> => {
-    if (reading.level !== 'L2' && reading.level !== 'L3') return;
-    const git = input.git.kind === 'repo' ? input.git : undefined;
-    await syncTrackerAfterHandoff(
-      tracked,
-      {
-        level: reading.level,
-        percent: reading.displayPercent,
-        ...(path !== undefined ? { handoffPath: path } : {}),
-        ...(git?.branch !== undefined ? { branch: git.branch } : {}),
-        ...(git?.head !== undefined ? { head: git.head } : {}),
-      },
-      input.location?.stateDir,
-      diagnostics,
-    );
-  };
-  const content = {
-    ...(input.location ? { sessionId: input.location.sessionId } : {}),
-    trigger: { kind: 'context' as const, reading },
-    timeline: input.timeline,
-    failures: failuresFromObservations(input.result?.observations ?? [], input.timeline),
-    ...(cfg.handoff.planFile !== undefined ? { planFile: cfg.handoff.planFile } : {}),
-    ...(tracked !== undefined ? { trackerIssue: { id: tracked.issueId, ...(tracked.issue ? { issue: tracked.issue } : {}) } } : {}),
-  };
-  if (action.mode === 'direct') {
-    const loopIteration = await currentLoopIteration(input.projectRoot);
-    const result = await executeCheckpoint({
-      ...(loopIteration !== undefined ? { loopIteration } : {}),
-      projectRoot: input.projectRoot,
-      agent: input.agent,
-      handoff: content,
-      config: cfg.directExecution,
-      handoffDir: cfg.handoff.dir,
-      now: input.now,
-      ...(input.env ? { env: input.env } : {}),
-      ...(input.signal ? { signal: input.signal } : {}),
-    });
-    const path = result.handoff?.relativePath;
-    if (path !== undefined) await syncTracker(path);
-    const directLine = renderDirectResultLine(result);
-    const at = { level: reading.level, percent: reading.displayPercent, ...(result.commit ? { commit: result.commit.sha } : {}) };
-    if (directLine !== undefined) return { handoff: { mode: 'direct', status: result.status, ...at, ...(path ? { path } : {}) }, directLine };
-    diagnostics.push(`context: direct execution fell back (${result.fallbackReason ?? 'unknown reason'}); asking the agent instead`);
-    return { handoff: { mode: 'direct', status: result.status, ...at, ...(path ? { path } : {}) }, ...(path ? { draftLine: draftLine(path) } : {}) };
-  }
-  const written = await writeHandoff({
+  const level = reading.level === 'L2' || reading.level === 'L3' ? reading.level : undefined;
+  const done = await writeCheckpointHandoff({
+    agent: input.agent,
     projectRoot: input.projectRoot,
-    data: { ...content, agent: input.agent, projectRoot: input.projectRoot, git: input.git },
+    content: {
+      ...(input.location ? { sessionId: input.location.sessionId } : {}),
+      trigger: { kind: 'context' as const, reading },
+      timeline: input.timeline,
+      failures: failuresFromObservations(input.result?.observations ?? [], input.timeline),
+      ...(cfg.handoff.planFile !== undefined ? { planFile: cfg.handoff.planFile } : {}),
+    },
+    git: input.git,
+    handoffDir: cfg.handoff.dir,
+    ...(action.mode === 'direct' ? { direct: cfg.directExecution } : {}),
+    // The tracker and claude-mem (off by default): the branch's issue goes into the handoff, the comment and the observation go out after it.
+    services: handoffServicesOf(input.config),
+    ...(level !== undefined ? { level } : {}),
+    percent: reading.displayPercent,
+    ...(input.location ? { sessionId: input.location.sessionId, stateDir: input.location.stateDir } : {}),
     now: input.now,
-    dir: cfg.handoff.dir,
+    env: input.env ?? process.env,
+    ...(input.signal ? { signal: input.signal } : {}),
   });
-  if (!written.ok) {
-    diagnostics.push(`context: ${written.error}`);
-    return { handoff: { mode: 'ask-agent', status: 'failed' } };
+  diagnostics.push(...done.diagnostics);
+  switch (done.kind) {
+    case 'executed': {
+      const result = done.result;
+      const path = result.handoff?.relativePath;
+      const directLine = renderDirectResultLine(result);
+      const at = { level: reading.level, percent: reading.displayPercent, ...(result.commit ? { commit: result.commit.sha } : {}) };
+      if (directLine !== undefined) return { handoff: { mode: 'direct', status: result.status, ...at, ...(path ? { path } : {}) }, directLine };
+      diagnostics.push(`context: direct execution fell back (${result.fallbackReason ?? 'unknown reason'}); asking the agent instead`);
+      return { handoff: { mode: 'direct', status: result.status, ...at, ...(path ? { path } : {}) }, ...(path ? { draftLine: draftLine(path) } : {}) };
+    }
+    case 'failed':
+      diagnostics.push(`context: ${done.error}`);
+      return { handoff: { mode: 'ask-agent', status: 'failed' } };
+    case 'written':
+      return {
+        handoff: { mode: 'ask-agent', status: 'written', path: done.handoff.relativePath, level: reading.level, percent: reading.displayPercent },
+        draftLine: draftLine(done.handoff.relativePath),
+      };
   }
-  await syncTracker(written.handoff.relativePath);
-  return {
-    handoff: { mode: 'ask-agent', status: 'written', path: written.handoff.relativePath, level: reading.level, percent: reading.displayPercent },
-    draftLine: draftLine(written.handoff.relativePath),
-  };
 }
 
 /** The line of a direct checkpoint said again (its result line was not delivered the first time). */

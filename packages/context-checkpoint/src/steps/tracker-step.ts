@@ -81,6 +81,8 @@ export async function syncTrackerAfterHandoff(
   },
   stateDir: string | undefined,
   diagnostics: string[],
+  /** The session the handoff belongs to: with the level and the handoff path, what makes the sync once-only. */
+  options: { readonly sessionId?: string; readonly now?: Date } = {},
 ): Promise<void> {
   if (prepared?.tracker === undefined) return;
   if (stateDir === undefined) {
@@ -88,6 +90,15 @@ export async function syncTrackerAfterHandoff(
     return;
   }
   try {
+    if (checkpoint.handoffPath !== undefined) {
+      // Once per (session, level, handoff): a second route or a retried hook announcing the same
+      // handoff posts nothing more.
+      const { claimHandoffSync } = await import('./handoff-sync-record.ts');
+      const key = { service: 'tracker' as const, level: checkpoint.level, handoffPath: checkpoint.handoffPath, ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}) };
+      const claim = claimHandoffSync(stateDir, key, options.now ?? new Date());
+      if (claim.kind === 'already') return;
+      if (claim.kind === 'unrecorded') diagnostics.push(`tracker: ${claim.note}`);
+    }
     const { syncCheckpointWithOutbox } = await import('../tracker/tracker-outbox.ts');
     const report = await syncCheckpointWithOutbox({
       tracker: prepared.tracker,

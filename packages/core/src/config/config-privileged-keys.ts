@@ -16,4 +16,5 @@ export const PRIVILEGED_KEYS: readonly PrivilegedKey[] = [
   { path: ['tracker', 'enabled'], why: 'sends checkpoint data (handoff path, branch, summary) off the machine to Linear' },
   { path: ['tracker', 'apiKeyEnv'], why: 'chooses which environment variable is sent as the Authorization header' },
   { path: ['tracker', 'commentOn'], why: 'chooses which checkpoints send data off the machine' },
+  { path: ['memory', 'enabled'], why: 'writes checkpoint text into the user\'s claude-mem store, read by later sessions' },
 ];
