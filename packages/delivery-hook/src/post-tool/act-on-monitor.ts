@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
-import { executeCheckpoint, failuresFromObservations, writeHandoff, type HandoffTrigger } from '@agent-checkpoint/context-checkpoint';
-import { contextCheckpointConfigOf, contextCheckpointSections } from '@agent-checkpoint/context-checkpoint/load';
+import { failuresFromObservations, writeCheckpointHandoff, type HandoffTrigger } from '@agent-checkpoint/context-checkpoint';
+import { contextCheckpointConfigOf, contextCheckpointSections, handoffServicesOf } from '@agent-checkpoint/context-checkpoint/load';
 import { getCheckpoint, loadConfig, type ResolvedConfig } from '@agent-checkpoint/core';
 import { forModelText } from '@agent-checkpoint/core/hot-path';
 import { loadTranscriptReader } from '../load-transcript-reader.ts';
@@ -18,6 +18,9 @@ const RESERVE_MS = 500;
  * - L3 (`emergency`): with `directExecution.enabled` run the direct checkpoint (handoff, memory file,
  *   WIP commit); otherwise write the handoff.
  *
+ * Both go through `writeCheckpointHandoff`, as the Stop route and PreCompact do: with `tracker` /
+ * `memory` on, the branch's issue goes into the handoff and the tracker comment (state and label at
+ * L3) and the claude-mem observation go out after it, within the hook's deadline.
  * The user is told what was written or committed. Never throws.
  */
 export async function actOnMonitor(request: MonitorActRequest): Promise<MonitorActResult> {
@@ -51,25 +54,34 @@ export async function actOnMonitor(request: MonitorActRequest): Promise<MonitorA
   });
   const trigger: HandoffTrigger = { kind: 'context', reading: action.reading };
   const projectRoot = outcome.git?.kind === 'repo' ? outcome.git.root : request.cwd;
-  const content = {
+  // The one handoff implementation of every route: with the tracker and claude-mem when they are on,
+  // bounded by the hook's deadline (the signal).
+  const done = await writeCheckpointHandoff({
+    agent: request.agent,
+    projectRoot,
+    content: {
+      sessionId: request.sessionId,
+      trigger,
+      ...(outcome.timeline ? { timeline: outcome.timeline } : {}),
+      failures: failuresFromObservations(outcome.result?.observations ?? [], outcome.timeline),
+      ...(cc.handoff.planFile !== undefined ? { planFile: cc.handoff.planFile } : {}),
+    },
+    ...(outcome.git ? { git: outcome.git } : {}),
+    handoffDir: cc.handoff.dir,
+    ...(action.kind === 'emergency' && cc.directExecution.enabled ? { direct: cc.directExecution } : {}),
+    services: handoffServicesOf(loaded.config),
+    level: action.level,
+    percent,
     sessionId: request.sessionId,
-    trigger,
-    ...(outcome.timeline ? { timeline: outcome.timeline } : {}),
-    failures: failuresFromObservations(outcome.result?.observations ?? [], outcome.timeline),
-    ...(cc.handoff.planFile !== undefined ? { planFile: cc.handoff.planFile } : {}),
-  };
+    stateDir: request.stateDir,
+    now: request.now,
+    env: request.env,
+    signal,
+  });
+  for (const note of done.diagnostics) warnings.push(`post-tool: ${note}`);
 
-  if (action.kind === 'emergency' && cc.directExecution.enabled) {
-    const result = await executeCheckpoint({
-      projectRoot,
-      agent: request.agent,
-      handoff: content,
-      config: cc.directExecution,
-      handoffDir: cc.handoff.dir,
-      now: request.now,
-      env: request.env,
-      signal,
-    });
+  if (done.kind === 'executed') {
+    const result = done.result;
     const written = result.handoff?.relativePath;
     const commit = result.commit ? ` WIP commit ${result.commit.sha.slice(0, 7)} created.` : '';
     if (result.status === 'fallback') {
@@ -86,18 +98,11 @@ export async function actOnMonitor(request: MonitorActRequest): Promise<MonitorA
       warnings,
     };
   }
-
-  const result = await writeHandoff({
-    projectRoot,
-    data: { ...content, agent: request.agent, projectRoot, ...(outcome.git ? { git: outcome.git } : {}) },
-    now: request.now,
-    dir: cc.handoff.dir,
-  });
-  if (!result.ok) {
-    warnings.push(`post-tool: cannot write the handoff: ${result.error}`);
-    return { context: join(alert, 'Finish the current step, then run `/checkpoint`.'), code: 'write-failed', detail: result.error, warnings };
+  if (done.kind === 'failed') {
+    warnings.push(`post-tool: cannot write the handoff: ${done.error}`);
+    return { context: join(alert, 'Finish the current step, then run `/checkpoint`.'), code: 'write-failed', detail: done.error, warnings };
   }
-  const written = result.handoff.relativePath;
+  const written = done.handoff.relativePath;
   const ask =
     action.kind === 'emergency'
       ? `Handoff written to ${written}. Stop here; the next session resumes from it.`

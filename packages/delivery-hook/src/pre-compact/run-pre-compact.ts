@@ -5,7 +5,7 @@ import type { AuxHookContext, AuxHookResult } from '../aux-hook/run-aux-hook.ts'
 import { readContextHookPayload } from '../aux-hook/read-context-hook-payload.ts';
 import { loadTranscriptReader } from '../load-transcript-reader.ts';
 import { chooseRunCwd } from '../run-cwd.ts';
-import { contextCheckpointConfigOf, contextCheckpointSections } from '@agent-checkpoint/context-checkpoint/load';
+import { contextCheckpointConfigOf, contextCheckpointSections, handoffServicesOf } from '@agent-checkpoint/context-checkpoint/load';
 
 /** The compaction events this handler accepts (Gemini calls it PreCompress). */
 const EVENTS = new Set(['PreCompact', 'PreCompress']);
@@ -78,6 +78,7 @@ export async function runPreCompact(text: string, context: AuxHookContext): Prom
     outcome,
     cwd,
     config: cc,
+    services: handoffServicesOf(loaded.config),
     auto: event.trigger === 'auto',
     stateDir: context.stateDir,
     now: context.now(),

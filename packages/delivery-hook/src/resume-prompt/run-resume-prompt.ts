@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
-import { latestHandoff, markLoopHandoffConsumed, pendingLoopHandoff, renderResumePrompt } from '@agent-checkpoint/context-checkpoint';
+import { fetchMemoryResumeExtras, latestHandoff, markLoopHandoffConsumed, memoryResumeSection, pendingLoopHandoff, renderResumePrompt } from '@agent-checkpoint/context-checkpoint';
 import { findProjectRoot, loadConfig } from '@agent-checkpoint/core';
 import { STDERR_PREFIX } from '../debug-log.ts';
 import { chooseCommandCwd, currentDirectory } from '../run-cwd.ts';
-import { contextCheckpointConfigOf, contextCheckpointSections } from '@agent-checkpoint/context-checkpoint/load';
+import { contextCheckpointConfigOf, contextCheckpointSections, memorySettingsOf } from '@agent-checkpoint/context-checkpoint/load';
 
 /** Default age limit of the handoff a loop runner resumes from. */
 const DEFAULT_MAX_AGE_HOURS = 24;
@@ -58,7 +58,12 @@ export async function runResumePrompt(args: readonly string[], write: (text: str
         return 0;
       }
     }
-    await write(renderResumePrompt(latest));
+    // claude-mem (memory.enabled): the newest checkpoint observation and the recent context (MEM-004..006), then the queries (MEM-003).
+    const memory = memorySettingsOf(config);
+    const notes: string[] = [];
+    const extras = await fetchMemoryResumeExtras(memory, latest, { projectRoot: root, env: process.env }, notes);
+    for (const note of notes) process.stderr.write(`${STDERR_PREFIX} resume-prompt: ${note}\n`);
+    await write(renderResumePrompt(latest, memoryResumeSection(memory, latest, extras)));
     if (loop.kind === 'loop' && values.peek !== true) {
       const cc = loop.state.context_checkpoint;
       // The newest handoff is the loop's (or one written outside its turn ends, e.g. `checkpoint`): either way it is now given to this iteration.

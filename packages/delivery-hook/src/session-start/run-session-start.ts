@@ -4,7 +4,7 @@ import type { AuxHookContext, AuxHookResult } from '../aux-hook/run-aux-hook.ts'
 import { readContextHookPayload } from '../aux-hook/read-context-hook-payload.ts';
 import { encodeSessionStart } from './encode-session-start.ts';
 import { chooseRunCwd } from '../run-cwd.ts';
-import { contextCheckpointConfigOf, contextCheckpointSections } from '@agent-checkpoint/context-checkpoint/load';
+import { contextCheckpointConfigOf, contextCheckpointSections, memorySettingsOf } from '@agent-checkpoint/context-checkpoint/load';
 
 /**
  * `agent-checkpoint-hook session-start <agent>`: when a recent handoff exists that no session has
@@ -48,6 +48,7 @@ export async function runSessionStart(text: string, context: AuxHookContext): Pr
     now: context.now(),
     agent: context.agent,
     ...(event.sessionId !== undefined ? { sessionId: event.sessionId } : {}),
+    memory: memorySettingsOf(loaded.config),
   });
   if (claim.kind === 'none') {
     if (claim.reason === 'unwritable') context.log.warn(`session-start: ${claim.detail}`);
