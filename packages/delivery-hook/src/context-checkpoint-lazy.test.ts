@@ -40,12 +40,13 @@ describe('the hook bundle and the context checkpoint package', () => {
     const inputs = await bundleInputs();
     const closure = staticClosure(inputs, 'src/run-checkpoint-phase.ts');
     // The manifest, its section keys, the zod-free accessors (defaults; the tracker's accessor checks its
-    // settings by hand, without zod) and the "is a feature on?" test the manifest asks — never the
+    // settings by hand, without zod; claude-mem's defaults) and the "is a feature on?" test the manifest asks — never the
     // sections' schemas.
     expect(contextModules(closure).sort()).toEqual([
       'context-checkpoint/src/config/context-config.ts',
       'context-checkpoint/src/config/section-keys.ts',
       'context-checkpoint/src/load-turn-end-extensions.ts',
+      'context-checkpoint/src/memory-service/memory-settings.ts',
       'context-checkpoint/src/tracker/tracker-settings.ts',
       'context-checkpoint/src/wants-context-checkpoint.ts',
     ]);
