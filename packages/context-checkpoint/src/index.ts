@@ -17,7 +17,7 @@ export { decideCommitGate } from './opt-ins/decide-commit-gate.ts';
 export { sessionContextOf, withSessionContext } from './state/session-slots.ts';
 export { withDeferral } from './state/session-context.ts';
 export { writePreCompactHandoff } from './steps/pre-compact-handoff.ts';
-export { writeCheckpointHandoff, type CheckpointHandoffOutcome, type CheckpointHandoffRequest } from './steps/write-checkpoint-handoff.ts';
+export { writeCheckpointHandoff } from './steps/write-checkpoint-handoff.ts';
 export { fetchMemoryResumeExtras, memoryResumeSection } from './steps/memory-step.ts';
 export { claimResumeHandoff } from './steps/resume-handoff.ts';
 // Seed 004 EST/SHD/metrics, used by delivery-hook's prompt-submit hook and context commands.
@@ -35,7 +35,6 @@ export { planShards, type ShardPlan } from './shard/plan-shards.ts';
 export { shardDirFor } from './shard/shard-paths.ts';
 export { writeShards } from './shard/write-shards.ts';
 export { estimatePrompt, FALLBACK_WINDOW_TOKENS, MAX_PLAN_FILE_BYTES } from './steps/prompt-estimate.ts';
-export { executeCheckpoint } from './direct/execute-checkpoint.ts';
 export { failuresFromObservations } from './handoff/failures-from-observations.ts';
 export type { HandoffTrigger } from './handoff/handoff-types.ts';
 export type { MonitorAction } from './monitor/monitor-action.ts';

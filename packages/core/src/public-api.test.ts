@@ -12,7 +12,7 @@ import { listApiEntries, listApiUses, workspacePackageDirs, type ApiEntry, type 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /** Entries whose users are tests by design (suites for third-party readers, test helpers). */
-const TEST_SUPPORT = new Set(['@agent-checkpoint/core/conformance', '@agent-checkpoint/core/test-support']);
+const TEST_SUPPORT = new Set(['@agent-checkpoint/core/conformance', '@agent-checkpoint/core/test-support', '@agent-checkpoint/context-checkpoint/test-support']);
 
 const PUBLIC_SUITE_OPTIONS = 'options parameter of a conformance suite that third-party readers run (docs/architecture.md)';
 const SHAPE = 'a type in the signature of an exported function; tests of other packages build values of it';
