@@ -149,6 +149,24 @@ describe('the monitor (post-tool) tells the tracker and claude-mem at its handof
     expect(result.stderr).toContain('post-tool: claude-mem: saving the checkpoint failed (unavailable)');
     onlyHandoff(w);
   });
+
+  it('Linear and the worker hanging: the services give up at the hook deadline, the answer still comes, the comment waits in the outbox', async () => {
+    const w = world('L2', HANDOFFS_ON, { tracker: { enabled: true, timeoutMs: 20_000 }, memory: { enabled: true, timeoutMs: 10_000 } });
+    linear.fault({ kind: 'hang' }, { kind: 'hang' }, { kind: 'hang' }, { kind: 'hang' });
+    mem.fault('hang');
+    const deadlineMs = 4_000;
+    const s = w.scenario('actionable');
+    const stdin = JSON.stringify({ session_id: s.sessionId, transcript_path: s.transcriptPath, cwd: s.cwd, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: 'ok' });
+    const result = await runHookBundle({ args: ['post-tool', 'claude'], stdin, env: { ...s.env, ...servicesEnv(), AGENT_CHECKPOINT_HOOK_DEADLINE_MS: String(deadlineMs) }, cwd: w.repo });
+    expect(result.code).toBe(0);
+    expect(result.ms).toBeLessThan(deadlineMs + 1_000);
+    expect((JSON.parse(result.stdout) as { systemMessage: string }).systemMessage).toContain('handoff written to');
+    expect(result.stderr).toContain('post-tool: tracker: comment on ANV-123 failed (network)');
+    expect(result.stderr).toContain('post-tool: claude-mem: saving the checkpoint failed (network)');
+    const outbox = JSON.parse(readFileSync(join(s.stateDir, 'tracker-outbox.json'), 'utf8')) as { issueId: string; actions: string[] }[];
+    expect(outbox).toMatchObject([{ issueId: 'ANV-123', actions: ['comment'] }]);
+    onlyHandoff(w);
+  });
 });
 
 describe('the PreCompact handoff tells the tracker and claude-mem', { timeout: 60_000 }, () => {
