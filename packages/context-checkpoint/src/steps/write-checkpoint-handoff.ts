@@ -28,7 +28,7 @@ export interface CheckpointHandoffRequest {
   readonly services: HandoffServiceSettings;
   /**
    * The level the tracker and claude-mem are told (L2: comment; L3: comment, state, label).
-   * Undefined: neither is told, the handoff is written as asked.
+   * Undefined (an L1 handoff): neither is told; the handoff still names the tracker's issue.
    */
   readonly level?: 'L2' | 'L3';
   readonly percent?: number;
@@ -64,7 +64,8 @@ export async function writeCheckpointHandoff(request: CheckpointHandoffRequest):
   const diagnostics: string[] = [];
   const { services } = request;
   const where = { projectRoot: request.projectRoot, env: request.env, ...(request.signal ? { signal: request.signal } : {}) };
-  const tracked = request.level !== undefined ? await prepareTrackerIssue(services.tracker, where, diagnostics) : undefined;
+  // The issue goes into any handoff while the tracker is on (an L1 handoff too: `handoff.atLevel`); only L2/L3 are synced.
+  const tracked = await prepareTrackerIssue(services.tracker, where, diagnostics);
   const anyService = request.level !== undefined && (services.tracker.enabled || services.memory.enabled);
   const iteration = request.direct !== undefined || anyService ? await currentLoopIteration(request.projectRoot) : undefined;
   const content: CheckpointHandoffInput = {
