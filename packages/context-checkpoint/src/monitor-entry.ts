@@ -5,6 +5,7 @@
  * uses none of them, and paid their parse after every tool call (docs/benchmarks.md, "The monitor").
  */
 export { decideMonitorAction } from './monitor/decide-monitor-action.ts';
-export type { MonitorAction } from './monitor/monitor-action.ts';
+export type { MonitorAction, MonitorDeferral } from './monitor/monitor-action.ts';
+export { claimMark, lowerMarks, monitorMarksDir, readMarks } from './monitor/level-marks.ts';
 export { estimateContextGrowth } from './context/estimate-context-growth.ts';
 export { readContextLevel } from './context/read-context-level.ts';

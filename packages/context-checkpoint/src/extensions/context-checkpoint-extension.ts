@@ -7,9 +7,9 @@ import {
 } from '@agent-checkpoint/core';
 import type { TestRun } from '../opt-ins/run-tests.ts';
 import { recordMetric } from '../metrics/record-metric.ts';
-import { promotePendingContext } from '../state/session-context.ts';
 import { closePendingEstimate, type ClosePendingEstimateResult } from '../steps/pending-estimate.ts';
 import { runContextStep, type ContextStepOutput } from '../steps/run-context-step.ts';
+import { promoteAndMark } from '../steps/turn-end-marks.ts';
 import { testRunExtension } from './test-run-extension.ts';
 import { contextCheckpointConfigOf, runTestsConfigOf } from '../config/context-config.ts';
 
@@ -66,7 +66,8 @@ export const contextCheckpointExtension: TurnEndExtension<ContextCheckpointDetai
       ...(lines.length > 0 ? { lines, blocksAlone: context?.blocksAlone === true } : {}),
       detail: { ...(ran.detail ? { tests: ran.detail } : {}), ...(context ? { context } : {}) },
       diagnostics,
-      ...(context ? { onClaimGranted: promotePendingContext } : {}),
+      // The pending line becomes announced, and is marked for the monitor (one record of levels acted on).
+      ...(context ? { onClaimGranted: promoteAndMark(sessionLocation(input)) } : {}),
     };
   },
 };

@@ -4,3 +4,4 @@ export * from './monitor-action.ts';
 export * from './forecast-next-level.ts';
 export * from './render-monitor-alert.ts';
 export * from './decide-monitor-action.ts';
+export * from './level-marks.ts';

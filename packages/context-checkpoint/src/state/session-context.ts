@@ -23,10 +23,19 @@ export interface ContextStepPlan {
  *   keeps concurrent hooks of one session from writing two.
  * - A reading below the recorded levels (after a compaction or `/clear`) lowers them to it, so the
  *   next climb is announced again. `handoffPath`/`handoffAt` are kept: they describe the last handoff.
+ * - `monitorActed` (the highest level the monitor acted on during the turn, its marks already lowered
+ *   to the reading): its alert reached the model and its handoff was attempted, so neither the line
+ *   nor a handoff is repeated at or below it (one record of the levels acted on).
  */
 export function planContextStep(
   current: SessionContextState | undefined,
-  input: { readonly level: ContextLevel; readonly wantsLine: boolean; readonly wantsHandoff: boolean; readonly now: Date },
+  input: {
+    readonly level: ContextLevel;
+    readonly wantsLine: boolean;
+    readonly wantsHandoff: boolean;
+    readonly now: Date;
+    readonly monitorActed?: ContextLevel | undefined;
+  },
 ): ContextStepPlan {
   const cur = current ?? {};
   const rank = levelRank(input.level);
@@ -40,8 +49,9 @@ export function planContextStep(
   // A deferral ("one more task") covers this turn end only: consumed here, whatever the level.
   const deferred = cur.deferredLevel !== undefined && input.level !== 'L3' && rank > 0 && rank <= levelRank(cur.deferredLevel);
   if (cur.deferredLevel !== undefined) next = withLevels(next, { deferredLevel: undefined, deferredAt: undefined });
-  const announce = !deferred && input.wantsLine && rank > levelRank(next.announcedLevel ?? 'L0');
-  const handoff = !deferred && input.wantsHandoff && rank > levelRank(next.handoffLevel ?? 'L0');
+  const monitored = levelRank(input.monitorActed ?? 'L0');
+  const announce = !deferred && input.wantsLine && rank > Math.max(monitored, levelRank(next.announcedLevel ?? 'L0'));
+  const handoff = !deferred && input.wantsHandoff && rank > Math.max(monitored, levelRank(next.handoffLevel ?? 'L0'));
   if (handoff) next = { ...next, handoffLevel: input.level, handoffAt: input.now.toISOString() };
   return { next, announce, handoff, changed: !sameContext(cur, next) };
 }

@@ -8,6 +8,7 @@ import { recordLoopTurn } from '../loop/loop-steps.ts';
 import { planContextStep, withPendingLevel } from '../state/session-context.ts';
 import { sessionContextOf, withSessionContext } from '../state/session-slots.ts';
 import { handoffServicesOf, writeCheckpointHandoff } from './write-checkpoint-handoff.ts';
+import { claimTurnEndHandoff, readTurnEndMarks } from './turn-end-marks.ts';
 
 /** Everything the end-of-turn context step needs (a slice of `getCheckpoint`'s work). */
 export interface ContextStepInput {
@@ -92,11 +93,14 @@ async function runContextStepInner(input: ContextStepInput): Promise<ContextStep
 
   const reading = action.reading as KnownContextReading;
   const level: ContextLevel = action.kind === 'none' ? 'L0' : action.level;
+  // One record with the monitor: a level it acted on during the turn is not said or handed off again.
+  const marks = await readTurnEndMarks(location, level, diagnostics);
   const planInput = {
     level,
     wantsLine: action.kind !== 'none' && action.line !== undefined,
     wantsHandoff: action.kind === 'handoff',
     now: input.now,
+    monitorActed: marks.monitorActed,
   };
   try {
     const read = await readSessionState(location);
@@ -113,10 +117,15 @@ async function runContextStepInner(input: ContextStepInput): Promise<ContextStep
       diagnostics.push(...claimed.diagnostics);
       handoffGranted = claimed.value;
     }
+    // The monitor's claim of the same level is the same exclusive file: it may have acted meanwhile.
+    const monitorTookIt = handoffGranted && level !== 'L0' && !(await claimTurnEndHandoff(marks, level, input.now, diagnostics));
+    if (monitorTookIt) handoffGranted = false;
 
     const lines: string[] = [];
     let handoff: ContextStepOutput['handoff'];
-    if (handoffGranted && action.kind === 'handoff') {
+    if (monitorTookIt) {
+      // The monitor wrote the handoff and told the agent at this level: nothing to add.
+    } else if (handoffGranted && action.kind === 'handoff') {
       const done = await performHandoff(input, action, reading, diagnostics);
       handoff = done.handoff;
       if (done.directLine !== undefined) {

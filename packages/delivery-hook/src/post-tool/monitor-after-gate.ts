@@ -1,9 +1,9 @@
-import { decideMonitorAction, estimateContextGrowth, readContextLevel, type MonitorAction } from '@agent-checkpoint/context-checkpoint/monitor';
+import { claimMark, decideMonitorAction, estimateContextGrowth, lowerMarks, monitorMarksDir, readContextLevel, readMarks, type MonitorAction } from '@agent-checkpoint/context-checkpoint/monitor';
 import type { AgentId } from '@agent-checkpoint/core';
 import { readOffSwitch } from '@agent-checkpoint/core/hot-path';
 import { encodePostToolOutput } from '../agents/encode-post-tool-output.ts';
 import { LATEST_USAGE_READERS } from '../agents/latest-usage-readers.ts';
-import { claimMark, lowerMarks, monitorMarksDir, readMarks } from './monitor-marks.ts';
+import { readMonitorDeferral } from './monitor-deferral.ts';
 import type { ContextProbe } from './probe-context-config.ts';
 import type { PostToolContext, PostToolResult } from './run-post-tool.ts';
 
@@ -37,18 +37,23 @@ export async function monitorAfterGate(gated: GatedPostTool, ctx: PostToolContex
     ...(probe.thresholds !== undefined ? { thresholds: probe.thresholds } : {}),
   });
   const marksDir = monitorMarksDir(stateDir, gated.agent, gated.sessionId);
-  let announced = await readMarks(marksDir);
-  // Back below L1 (a compaction, /clear): forget the levels, so the next climb is announced again.
-  if (reading?.level === 'L0' && announced.length > 0) announced = await lowerMarks(marksDir, announced, 0);
+  let marks = await readMarks(marksDir);
+  // A reading below a mark's (a compaction, /clear) forgets it, so the next climb is acted on again.
+  if (reading?.level !== undefined && marks.length > 0) marks = await lowerMarks(marksDir, marks, reading.level);
+  // "One more task" (`checkpoint --defer`), live until the turn end consumes it.
+  const deferral = readMonitorDeferral({ stateDir, agent: gated.agent, sessionId: gated.sessionId });
+  if (deferral.diagnostic !== undefined) ctx.warn(`post-tool: ${deferral.diagnostic}`);
   const action = decideMonitorAction({
     reading,
     growth: estimateContextGrowth(latest?.history),
-    announced,
+    // The marks are both routes' record (the turn end marks its handoffs and delivered lines).
+    announced: marks.map((mark) => mark.level),
+    ...(deferral.deferred !== undefined ? { deferred: deferral.deferred } : {}),
     ...(probe.thresholds !== undefined ? { config: { thresholds: probe.thresholds } } : {}),
   });
   if (action.kind === 'none') return pass(`none:${action.reason}`, describe(action));
   // Once per level per session, even with parallel tool calls: the exclusive mark decides who acts.
-  if (!(await claimMark(marksDir, action.level, ctx.now()))) return pass('already-claimed', `${action.level} was claimed by another hook`);
+  if (!(await claimMark(marksDir, { level: action.level, by: 'monitor', readingLevel: action.reading.level }, ctx.now()))) return pass('already-claimed', `${action.level} was claimed by another hook`);
 
   switch (action.kind) {
     case 'warn': {

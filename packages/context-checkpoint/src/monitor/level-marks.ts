@@ -1,0 +1,152 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { readSmallFileSync, type AgentId } from '@agent-checkpoint/core/hot-path';
+import { levelRank, type ContextLevel } from '../context/read-context-level.ts';
+import type { MonitorLevel } from './monitor-action.ts';
+
+/** The levels a route acts on, lowest first. */
+const MARK_LEVELS = ['L1', 'L2', 'L3'] as const satisfies readonly MonitorLevel[];
+
+/** Which route acted: the monitor after a tool call, or the turn-end (Stop) route's handoff. */
+export type MarkRoute = 'monitor' | 'turn-end';
+
+/**
+ * One level acted on in a session (docs/context-checkpoints.md, "One record of the levels acted on"):
+ *
+ * - by the monitor: the level's alert reached the model (added context) and, at L2/L3, its handoff
+ *   (or emergency checkpoint) was attempted;
+ * - by the turn-end route: its handoff at that level was claimed (its *line* is recorded in the
+ *   session state instead, when the block carrying it is granted).
+ */
+export interface LevelMark {
+  readonly level: MonitorLevel;
+  readonly by: MarkRoute;
+  /**
+   * The reading's level when the route acted (L1 at least). Below the level itself when the monitor
+   * acted early (Principle 1, trajectory). The mark is forgotten once a reading falls below it.
+   */
+  readonly base: MonitorLevel;
+}
+
+/**
+ * The session's marks directory, `<stateDir>/monitor/<agent>-<sha256(session)[0..32]>/`: one small
+ * file per level acted on. A level is claimed by creating its file exclusively (`wx`), so two hooks of
+ * one session (parallel tool calls, or the monitor and the turn end) never act twice on one level.
+ * Plain files rather than core's session state: that needs core's zod schema, too heavy for a hook
+ * that runs after every tool call.
+ */
+export function monitorMarksDir(stateDir: string, agent: AgentId, sessionId: string): string {
+  const key = createHash('sha256').update(sessionId).digest('hex').slice(0, 32);
+  return join(stateDir, 'monitor', `${agent}-${key}`);
+}
+
+/**
+ * The levels acted on, lowest first. A missing directory is none; unknown files are ignored; a mark
+ * whose content is unreadable or from an older version (a bare timestamp) reads as the monitor's at
+ * base L1, which is what those marks meant.
+ */
+export async function readMarks(dir: string): Promise<LevelMark[]> {
+  let names: Set<string>;
+  try {
+    names = new Set(await readdir(dir));
+  } catch {
+    return [];
+  }
+  return MARK_LEVELS.filter((level) => names.has(level)).map((level) => parseMark(level, readMarkText(join(dir, level))));
+}
+
+/** A claim: the level acted on, by which route, at which reading (its level becomes the mark's `base`). */
+export interface MarkClaim {
+  readonly level: MonitorLevel;
+  readonly by: MarkRoute;
+  readonly readingLevel: ContextLevel;
+}
+
+/**
+ * Claim `level` for `by`: true when this call created its mark (and so must act), false when another
+ * hook (of either route) already holds it. Errors other than "exists" are thrown.
+ */
+export async function claimMark(dir: string, claim: MarkClaim, now: Date): Promise<boolean> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  try {
+    await writeFile(join(dir, claim.level), markContent(claim, now), { flag: 'wx', mode: 0o600 });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+/**
+ * {@link claimMark} for a caller that is synchronous itself (the turn end's granted-block callback,
+ * under the session lock).
+ */
+export function claimMarkSync(dir: string, claim: MarkClaim, now: Date): boolean {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    writeFileSync(join(dir, claim.level), markContent(claim, now), { flag: 'wx', mode: 0o600 });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+function markContent(claim: MarkClaim, now: Date): string {
+  // An early action below L1 (a Principle 1 warning at 60 %) is forgotten at L0 like any other.
+  const base = claim.readingLevel === 'L0' ? 'L1' : claim.readingLevel;
+  return `${JSON.stringify({ by: claim.by, base, at: now.toISOString() })}\n`;
+}
+
+/**
+ * Forget the marks a reading at `level` falls below (a compaction, `/clear`): a mark is kept while the
+ * reading is at or above its `base`, so the next climb is acted on again, while an early action (L2 at
+ * an L1 reading) is not repeated at the reading it was taken at. The turn-end route lowers its own
+ * levels in the session state the same way (`planContextStep`). Returns the marks kept.
+ */
+export async function lowerMarks(dir: string, marks: readonly LevelMark[], level: ContextLevel): Promise<LevelMark[]> {
+  const kept: LevelMark[] = [];
+  for (const mark of marks) {
+    if (levelRank(mark.base) <= levelRank(level)) kept.push(mark);
+    else await rm(join(dir, mark.level), { force: true });
+  }
+  return kept;
+}
+
+/** The highest level among `marks` (optionally only one route's), or undefined when none. */
+export function highestMark(marks: readonly LevelMark[], by?: MarkRoute): MonitorLevel | undefined {
+  let best: MonitorLevel | undefined;
+  for (const mark of marks) {
+    if (by !== undefined && mark.by !== by) continue;
+    if (best === undefined || levelRank(mark.level) > levelRank(best)) best = mark.level;
+  }
+  return best;
+}
+
+/** The mark a claim that lost finds in place (undefined when it vanished meanwhile). */
+export async function readMark(dir: string, level: MonitorLevel): Promise<LevelMark | undefined> {
+  return (await readMarks(dir)).find((mark) => mark.level === level);
+}
+
+function readMarkText(path: string): string | undefined {
+  try {
+    return readSmallFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function parseMark(level: MonitorLevel, text: string | undefined): LevelMark {
+  const legacy: LevelMark = { level, by: 'monitor', base: 'L1' };
+  if (text === undefined || !text.trimStart().startsWith('{')) return legacy;
+  try {
+    const json = JSON.parse(text) as { by?: unknown; base?: unknown };
+    const by = json.by === 'monitor' || json.by === 'turn-end' ? json.by : undefined;
+    const base = MARK_LEVELS.find((l) => l === json.base);
+    return by !== undefined && base !== undefined ? { level, by, base } : legacy;
+  } catch {
+    return legacy;
+  }
+}
