@@ -53,6 +53,17 @@ describe('planContextStep', () => {
     expect(plan(stored, 'L1').next).toMatchObject({ announcedLevel: 'L1', handoffLevel: 'L1' });
   });
 
+  it('a level the monitor acted on during the turn is neither said nor handed off again; a higher one is', () => {
+    const withMonitor = (current: Parameters<typeof planContextStep>[0], level: 'L1' | 'L2' | 'L3', monitorActed: 'L1' | 'L2') =>
+      planContextStep(current, { level, wantsLine: true, wantsHandoff: level !== 'L1', now: NOW, monitorActed });
+    expect(withMonitor(undefined, 'L1', 'L1')).toMatchObject({ announce: false, handoff: false, changed: false });
+    expect(withMonitor(undefined, 'L2', 'L1')).toMatchObject({ announce: true, handoff: true });
+    // An L2 handoff by the monitor (also early, at an L1 reading): no second one, no L2 or L1 line.
+    expect(withMonitor(undefined, 'L2', 'L2')).toMatchObject({ announce: false, handoff: false });
+    expect(withMonitor(undefined, 'L1', 'L2')).toMatchObject({ announce: false });
+    expect(withMonitor({ announcedLevel: 'L1' }, 'L3', 'L2')).toMatchObject({ announce: true, handoff: true, next: { handoffLevel: 'L3' } });
+  });
+
   it('says nothing changed when nothing did', () => {
     expect(plan({ announcedLevel: 'L1' }, 'L1')).toMatchObject({ announce: false, handoff: false, changed: false });
   });

@@ -1,0 +1,61 @@
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { claimMark, claimMarkSync, highestMark, lowerMarks, monitorMarksDir, readMarks } from './level-marks.ts';
+
+const NOW = new Date('2026-01-10T10:00:00.000Z');
+const dirs: string[] = [];
+afterEach(() => {
+  while (dirs.length > 0) rmSync(dirs.pop() ?? '', { recursive: true, force: true });
+});
+
+function marksDir(): string {
+  const root = mkdtempSync(join(tmpdir(), 'level-marks-'));
+  dirs.push(root);
+  return monitorMarksDir(join(root, 'state'), 'claude', 'session/with odd id');
+}
+
+describe('level marks (one record of the levels acted on)', () => {
+  it('a level is claimed once across both routes, even by parallel claims', async () => {
+    const dir = marksDir();
+    const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => claimMark(dir, { level: 'L2', by: i % 2 === 0 ? 'monitor' : 'turn-end', readingLevel: 'L2' }, NOW)));
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    expect(claimMarkSync(dir, { level: 'L2', by: 'turn-end', readingLevel: 'L2' }, NOW)).toBe(false);
+    expect(claimMarkSync(dir, { level: 'L1', by: 'turn-end', readingLevel: 'L1' }, NOW)).toBe(true);
+    expect((await readMarks(dir)).map((m) => m.level)).toEqual(['L1', 'L2']);
+  });
+
+  it('reads who acted and at which reading; old, corrupt and unknown files are tolerated', async () => {
+    const dir = marksDir();
+    expect(await readMarks(dir)).toEqual([]);
+    await claimMark(dir, { level: 'L2', by: 'monitor', readingLevel: 'L1' }, NOW);
+    await claimMark(dir, { level: 'L1', by: 'turn-end', readingLevel: 'L0' }, NOW);
+    writeFileSync(join(dir, 'L3'), `${NOW.toISOString()}\n`);
+    writeFileSync(join(dir, 'notes'), 'x');
+    expect(await readMarks(dir)).toEqual([
+      { level: 'L1', by: 'turn-end', base: 'L1' },
+      { level: 'L2', by: 'monitor', base: 'L1' },
+      // A mark of the version before the turn end shared them: the monitor's, forgotten at L0.
+      { level: 'L3', by: 'monitor', base: 'L1' },
+    ]);
+    writeFileSync(join(dir, 'L3'), '{"by":"someone","base":"L9"}');
+    expect((await readMarks(dir))[2]).toEqual({ level: 'L3', by: 'monitor', base: 'L1' });
+    rmSync(join(dir, 'L3'));
+    mkdirSync(join(dir, 'L3'));
+    expect((await readMarks(dir))[2]).toEqual({ level: 'L3', by: 'monitor', base: 'L1' });
+    expect(highestMark(await readMarks(dir), 'turn-end')).toBe('L1');
+    expect(highestMark([], 'monitor')).toBeUndefined();
+  });
+
+  it('a reading below a mark\'s base forgets it; an early action is kept at the reading it was taken at', async () => {
+    const dir = marksDir();
+    await claimMark(dir, { level: 'L2', by: 'monitor', readingLevel: 'L1' }, NOW);
+    await claimMark(dir, { level: 'L3', by: 'turn-end', readingLevel: 'L3' }, NOW);
+    const atL1 = await lowerMarks(dir, await readMarks(dir), 'L1');
+    expect(atL1.map((m) => m.level)).toEqual(['L2']);
+    expect(readdirSync(dir)).toEqual(['L2']);
+    expect(await lowerMarks(dir, atL1, 'L0')).toEqual([]);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});

@@ -1,0 +1,194 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { resolveStateDir, sessionStatePath } from '@agent-checkpoint/core/hot-path';
+import { createDeliveryWorld, type DeliveryScenario, type DeliveryWorld } from '@agent-checkpoint/core/conformance';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CLAUDE_FIXTURE } from '../test-support/delivery-fixtures.ts';
+import { deliverThroughHook } from '../test-support/hook-route-adapter.ts';
+import { FIXTURES_DIR } from '../test-support/recorded-payloads.ts';
+import { runHookBundle } from '../test-support/run-hook-bundle.ts';
+import { actOnMonitorLazily, loadMonitorAfterGate } from './load-monitor-parts.ts';
+import { runPostTool, type PostToolResult } from './run-post-tool.ts';
+import { userConfigFile } from './user-config-file.ts';
+
+// The monitor (decide and act parts from source, through `runPostTool`) and the turn end (the real
+// bundled Stop hook) on one Claude session: real repositories, state directories and the derived
+// context-level transcripts (fixtures/context-levels/README.md: L0 30 %, L1 75 %, L2 86 %, L3 96 %).
+// docs/context-checkpoints.md, "One record of the levels acted on".
+
+type Level = 'L0' | 'L1' | 'L2' | 'L3';
+const LEVEL_DIR = join(FIXTURES_DIR, 'claude/2.1.330/context-levels');
+const L1_LINE = '⚠️ Context at 75%';
+
+const worlds: DeliveryWorld[] = [];
+afterEach(() => {
+  while (worlds.length > 0) worlds.pop()?.remove();
+});
+
+function open(level: Level, config: Record<string, unknown> = { context: { enabled: true }, handoff: { enabled: true } }): DeliveryWorld {
+  const world = createDeliveryWorld({ ...CLAUDE_FIXTURE, transcriptFile: join(LEVEL_DIR, `${level}.jsonl`) });
+  worlds.push(world);
+  world.writeConfig({ ...world.actionableConfig, ...config });
+  return world;
+}
+
+/** The same session's transcript at another level (it grew, or was compacted). */
+function setLevel(world: DeliveryWorld, level: Level): void {
+  const text = readFileSync(join(LEVEL_DIR, `${level}.jsonl`), 'utf8').split(CLAUDE_FIXTURE.recordedCwd ?? '').join(world.repo);
+  writeFileSync(world.scenario('actionable').transcriptPath, text);
+}
+
+/** One tool call's PostToolUse through the monitor, from source. */
+async function monitor(world: DeliveryWorld): Promise<PostToolResult & { warnings: string[] }> {
+  const s = world.scenario('actionable');
+  const warnings: string[] = [];
+  const payload = JSON.stringify({ session_id: s.sessionId, transcript_path: s.transcriptPath, cwd: s.cwd, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: 'ok' });
+  const result = await runPostTool(payload, {
+    agent: 'claude',
+    env: s.env,
+    processCwd: s.cwd,
+    stateDir: () => resolveStateDir({ env: s.env }),
+    userConfigFile: userConfigFile(s.env),
+    now: () => new Date(),
+    deadlineAt: Date.now() + 30_000,
+    warn: (line) => void warnings.push(line),
+    loadMonitor: loadMonitorAfterGate,
+    act: actOnMonitorLazily,
+  });
+  return { ...result, warnings };
+}
+
+/** The turn's end through the real Stop hook; `turn` names a later user turn (a new turn for the loop guard). */
+function turnEnd(world: DeliveryWorld, turn?: number): Promise<string | null> {
+  const scenario: DeliveryScenario = world.scenario('actionable');
+  return deliverThroughHook(turn === undefined ? scenario : { ...scenario, hint: { ...scenario.hint, turnId: `later-turn-${turn}` } });
+}
+
+/** `agent-checkpoint-hook checkpoint --defer` as the user runs it, for this session. */
+async function defer(world: DeliveryWorld, level: 'L1' | 'L2'): Promise<void> {
+  const s = world.scenario('actionable');
+  const result = await runHookBundle({ args: ['checkpoint', '--defer', '--level', level, '--session', s.sessionId], env: s.env, cwd: world.repo });
+  expect(result.code, result.stderr).toBe(0);
+}
+
+/** Undo the turn's file changes: a turn with nothing else to say. */
+function revertChanges(world: DeliveryWorld): void {
+  const git = (...args: string[]): void => void execFileSync('git', args, { cwd: world.repo, env: world.scenario('actionable').env, stdio: 'ignore' });
+  git('checkout', '-q', '--', '.');
+  git('clean', '-fdq');
+}
+
+function handoffs(world: DeliveryWorld): string[] {
+  const dir = join(world.repo, '.agent-checkpoint', 'handoffs');
+  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.md')).sort() : [];
+}
+
+function statePath(world: DeliveryWorld): string {
+  const s = world.scenario('actionable');
+  return sessionStatePath({ stateDir: resolveStateDir({ env: s.env }), agent: 'claude', sessionId: s.sessionId });
+}
+
+describe('the monitor honours checkpoint --defer', () => {
+  it('holds back L2 (no handoff, nothing said) while the deferral is live; L3 is never deferred', async () => {
+    const world = open('L2');
+    await defer(world, 'L2');
+    const held = await monitor(world);
+    expect(held).toMatchObject({ output: '', code: 'none:deferred', warnings: [] });
+    expect(handoffs(world)).toEqual([]);
+    setLevel(world, 'L3');
+    const emergency = await monitor(world);
+    expect(emergency.code).toBe('emergency-written');
+    expect(emergency.output).toContain('🔴 Context at 96% - Emergency checkpoint!');
+    expect(handoffs(world)).toHaveLength(1);
+  });
+
+  it('an L1 deferral holds back the L1 warning only, not the L2 handoff', async () => {
+    const world = open('L1');
+    await defer(world, 'L1');
+    expect(await monitor(world)).toMatchObject({ output: '', code: 'none:deferred' });
+    setLevel(world, 'L2');
+    expect((await monitor(world)).code).toBe('handoff-written');
+    expect(handoffs(world)).toHaveLength(1);
+  });
+
+  it('once the turn end consumed the deferral, the monitor acts again', async () => {
+    const world = open('L2');
+    revertChanges(world);
+    await defer(world, 'L2');
+    expect((await monitor(world)).code).toBe('none:deferred');
+    // The turn's end: deferred too (silent, no handoff), and the deferral is gone from the state.
+    expect(await turnEnd(world)).toBeNull();
+    expect(handoffs(world)).toEqual([]);
+    expect(readFileSync(statePath(world), 'utf8')).not.toContain('deferredLevel');
+    // The next task's tool call at L2: the handoff is written now.
+    const acted = await monitor(world);
+    expect(acted.code).toBe('handoff-written');
+    expect(acted.output).toContain('Initiating checkpoint sequence');
+    expect(handoffs(world)).toHaveLength(1);
+  });
+
+  it('a corrupt session state is a diagnostic, and the monitor acts as if nothing was deferred', async () => {
+    const world = open('L2');
+    const path = statePath(world);
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    writeFileSync(path, '{"version":1,"extensions":{"context":{"deferredLevel":"L2"', { mode: 0o600 });
+    const acted = await monitor(world);
+    expect(acted.code).toBe('handoff-written');
+    expect(acted.warnings).toEqual([expect.stringMatching(/^post-tool: session state .+ is not valid JSON; acting as if nothing was deferred$/)]);
+  });
+});
+
+describe('one record of the levels acted on: monitor and turn end', () => {
+  it('L1: the monitor warned during the turn, so the turn end does not repeat the line', async () => {
+    const world = open('L1');
+    expect((await monitor(world)).output).toContain(L1_LINE);
+    const delivered = await turnEnd(world);
+    expect(delivered).toContain('Required actions:');
+    expect(delivered).not.toContain('Context at');
+  });
+
+  it('L2: the monitor wrote the handoff, so the turn end writes no second one and does not block for it', async () => {
+    const world = open('L2');
+    revertChanges(world);
+    expect((await monitor(world)).code).toBe('handoff-written');
+    expect(handoffs(world)).toHaveLength(1);
+    expect(await turnEnd(world)).toBeNull();
+    expect(handoffs(world)).toHaveLength(1);
+    // L3 is a new level for both: the turn end writes the emergency handoff.
+    setLevel(world, 'L3');
+    expect(await turnEnd(world, 1)).toContain('Context at 96%');
+    expect(handoffs(world)).toHaveLength(2);
+  });
+
+  it('L1: the turn end\'s line reached the agent, so the monitor does not warn again during the next turn', async () => {
+    const world = open('L1');
+    expect(await turnEnd(world)).toContain(L1_LINE);
+    expect(await monitor(world)).toMatchObject({ output: '', code: 'none:already-announced' });
+  });
+
+  it('L2: the turn end handed off, so the monitor does not hand off again; a compaction re-arms both', async () => {
+    const world = open('L2');
+    revertChanges(world);
+    expect(await turnEnd(world)).toContain('Context at 86%');
+    expect(handoffs(world)).toHaveLength(1);
+    expect(await monitor(world)).toMatchObject({ output: '', code: 'none:already-announced' });
+    expect(handoffs(world)).toHaveLength(1);
+    // Compacted during the next turn (seen by the monitor only), then climbing back to L2 in it.
+    setLevel(world, 'L0');
+    expect((await monitor(world)).output).toBe('');
+    setLevel(world, 'L2');
+    const again = await monitor(world);
+    expect(again.code).toBe('handoff-written');
+    expect(handoffs(world)).toHaveLength(2);
+    // That turn's end: the monitor already handed off at L2.
+    expect(await turnEnd(world, 1)).toBeNull();
+    expect(handoffs(world)).toHaveLength(2);
+    // Compacted at a turn end this time: the monitor is re-armed by it too.
+    setLevel(world, 'L0');
+    expect(await turnEnd(world, 2)).toBeNull();
+    setLevel(world, 'L2');
+    expect((await monitor(world)).code).toBe('handoff-written');
+    expect(handoffs(world)).toHaveLength(3);
+  });
+});
