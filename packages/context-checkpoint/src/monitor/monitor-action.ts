@@ -17,8 +17,8 @@ export type MonitorReason = 'threshold' | 'large-task' | 'small-task' | 'p1-emer
 
 /**
  * The user deferred the alerts "for one more task" (seed 004, risks: "allow user to defer L1/L2"):
- * actions up to `upTo` are held back. An emergency is never deferred. The caller clears the deferral
- * when that task ends (the next prompt).
+ * actions up to `upTo` are held back. An emergency is never deferred. The deferral lives in the
+ * session state until the next turn end consumes it (`planContextStep`).
  */
 export interface MonitorDeferral {
   readonly upTo: 'L1' | 'L2';
@@ -32,7 +32,7 @@ export interface DecideMonitorActionInput {
   readonly growth?: ContextGrowth | undefined;
   /** The task estimator's size of the current task, when it ran (EST-001). */
   readonly taskSize?: TaskBand | undefined;
-  /** Levels already acted on in this session (from the session state). */
+  /** Levels already acted on in this session, by either route (the level marks, `level-marks.ts`). */
   readonly announced: readonly MonitorLevel[];
   readonly deferred?: MonitorDeferral | undefined;
   /** The tracker issue of the branch (`ANV-123`), for the L2/L3 text. Untrusted. */

@@ -79,8 +79,9 @@ export function promotePendingContext(state: SessionState, now: Date): SessionSt
 }
 
 /**
- * The state with L1/L2 deferred "for one more task" (`checkpoint --defer`): the next turn end says
- * nothing and writes no handoff for levels up to `level`; L3 is never deferred.
+ * The state with L1/L2 deferred "for one more task" (`checkpoint --defer`): until the next turn end
+ * (which consumes it), neither the monitor nor that turn end says anything or writes a handoff for
+ * levels up to `level`; L3 is never deferred.
  */
 export function withDeferral(context: SessionContextState | undefined, level: 'L1' | 'L2', now: Date): SessionContextState {
   return withLevels(context ?? {}, { deferredLevel: level, deferredAt: now.toISOString() });

@@ -31,8 +31,9 @@ export interface SessionContextState {
   /** Repo-relative path of that handoff, when one was written. */
   readonly handoffPath?: string;
   /**
-   * The user deferred L1/L2 "for one more task" (seed 004; `checkpoint --defer`): the next turn end
-   * stays quiet about levels up to this one (never L3) and consumes the deferral either way.
+   * The user deferred L1/L2 "for one more task" (seed 004; `checkpoint --defer`): the monitor (which
+   * reads this one field after each tool call) and the next turn end stay quiet about levels up to
+   * this one (never L3); that turn end consumes the deferral either way.
    */
   readonly deferredLevel?: 'L1' | 'L2';
   readonly deferredAt?: string;

@@ -62,6 +62,9 @@ export interface ContextStepOutput {
  *   asked to complete it (or told what direct execution did, so it does not redo it).
  * - "Announced" is only recorded when a block carrying the line is granted (`claimCheckpoint`
  *   promotes the pending level), so a message lost to the loop guard is said again next turn.
+ * - One record with the monitor (the level marks, `turn-end-marks.ts`): a level the monitor acted on
+ *   is neither said nor handed off again here; this step's handoff claims the level's mark, and a
+ *   granted line marks it, so the monitor does not repeat them either.
  *
  * Never throws; problems become diagnostics.
  */

@@ -202,7 +202,7 @@ function addContextCommands(cli: CliProgram, write: (text: string) => Promise<vo
     .description('write a handoff now (user-initiated); with --status: context %, trend, next level, recommendation')
     .option('--status', 'show the context of the newest session here, write nothing')
     .option('--reason <text>', 'why (shown in the handoff)')
-    .option('--defer', 'defer the L1/L2 checkpoint "for one more task": the next turn end stays quiet (never L3)')
+    .option('--defer', 'defer the L1/L2 checkpoint "for one more task": the monitor and the turn end stay quiet until the next turn end (never L3)')
     .option('--level <level>', 'with --defer: the level deferred, L1 or L2 (default L2)')
     .option('--session <id>', 'with --defer: the session (default: the newest session here)')
     .option('--cwd <dir>', 'the project (default: the current directory)')

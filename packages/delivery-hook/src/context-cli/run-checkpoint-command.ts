@@ -143,7 +143,8 @@ async function writeManualCheckpoint(project: CommandProject, session: CurrentSe
 
 /**
  * `checkpoint --defer [--level L1|L2] [--session <id>]`: the user lets the agent finish "one more
- * task" (seed 004). Recorded in the session's context slot; the next turn end consumes it.
+ * task" (seed 004). Recorded in the session's context slot, where the monitor reads it after each
+ * tool call (`post-tool/monitor-deferral.ts`); the next turn end consumes it.
  */
 async function deferCheckpoint(project: CommandProject, session: CurrentSessionUsage | undefined, options: CheckpointOptions, write: Write): Promise<number> {
   const level = options.level ?? 'L2';
@@ -162,6 +163,6 @@ async function deferCheckpoint(project: CommandProject, session: CurrentSessionU
     return commandFailure(`checkpoint --defer: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (options.json === true) await write(jsonLine({ deferred: level, agent, sessionId, at: now.toISOString() }));
-  else await write(`Deferred ${level} for one more task in ${agent} session ${sessionId}: the next turn end says nothing about ${level === 'L1' ? 'L1' : 'L1/L2'} (L3 is never deferred).\n`);
+  else await write(`Deferred ${level} for one more task in ${agent} session ${sessionId}: no ${level === 'L1' ? 'L1 warning' : 'L1/L2 warning or handoff'} from the monitor or the turn end until the next turn end (L3 is never deferred).\n`);
   return EXIT_OK;
 }
