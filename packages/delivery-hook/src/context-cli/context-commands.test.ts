@@ -132,5 +132,12 @@ describe('context commands', () => {
     const l3 = await run('checkpoint', '--defer', '--level', 'L3');
     expect(l3.code).not.toBe(0);
     expect(l3.stderr).toMatch(/--level must be L1 or L2/);
+
+    // Another agent's session: its own state file, where that agent's monitor and turn end read it.
+    expect((await run('checkpoint', '--defer', '--agent', 'gemini', '--session', 'g-1')).code).toBe(0);
+    expect(sessionContextOf((await readSessionState({ ...location, agent: 'gemini', sessionId: 'g-1' })).state)).toMatchObject({ deferredLevel: 'L2' });
+    const unknown = await run('checkpoint', '--defer', '--agent', 'vim', '--session', 'g-1');
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toMatch(/--agent must be claude, gemini or codex/);
   });
 });

@@ -10,7 +10,7 @@ import {
   type KnownContextReading,
   type NextLevelForecast,
 } from '@agent-checkpoint/context-checkpoint';
-import { readGitSnapshot, updateSessionState } from '@agent-checkpoint/core';
+import { isAgentId, readGitSnapshot, updateSessionState } from '@agent-checkpoint/core';
 import { EXIT_OK } from '@agent-checkpoint/setup-kit';
 import { STDERR_PREFIX } from '../debug-log.ts';
 import { commandFailure, jsonLine, openCommandProject, type CommandProject, type Write } from './context-cli-support.ts';
@@ -26,6 +26,8 @@ export interface CheckpointOptions {
   readonly level?: string;
   /** With `defer`: the session id (default: the newest session in this directory). */
   readonly session?: string;
+  /** With `defer`: the session's agent (default: the newest session's, else `claude`). */
+  readonly agent?: string;
   readonly cwd?: string;
   readonly json?: boolean;
 }
@@ -142,7 +144,7 @@ async function writeManualCheckpoint(project: CommandProject, session: CurrentSe
 }
 
 /**
- * `checkpoint --defer [--level L1|L2] [--session <id>]`: the user lets the agent finish "one more
+ * `checkpoint --defer [--level L1|L2] [--session <id>] [--agent <id>]`: the user lets the agent finish "one more
  * task" (seed 004). Recorded in the session's context slot, where the monitor reads it after each
  * tool call (`post-tool/monitor-deferral.ts`); the next turn end consumes it.
  */
@@ -151,7 +153,9 @@ async function deferCheckpoint(project: CommandProject, session: CurrentSessionU
   if (level !== 'L1' && level !== 'L2') return commandFailure(`checkpoint --defer: --level must be L1 or L2 (L3 is never deferred), not ${JSON.stringify(level)}`);
   const sessionId = options.session ?? session?.sessionId;
   if (sessionId === undefined || sessionId.trim() === '') return commandFailure('checkpoint --defer: no agent session found for this directory; pass --session <id>');
-  const agent = session?.agent ?? 'claude';
+  const agent = options.agent ?? session?.agent ?? 'claude';
+  // The state file is per agent: a Gemini or Codex session deferred under another name is never read.
+  if (!isAgentId(agent)) return commandFailure(`checkpoint --defer: --agent must be claude, gemini or codex, not ${JSON.stringify(agent)}`);
   const now = new Date();
   try {
     const written = await updateSessionState({ stateDir: project.stateDir, agent, sessionId }, (state) => ({
