@@ -2,9 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { resolveStateDir, sessionStatePath } from '@agent-checkpoint/core/hot-path';
-import { createDeliveryWorld, type DeliveryScenario, type DeliveryWorld } from '@agent-checkpoint/core/conformance';
+import { createDeliveryWorld, type DeliveryFixture, type DeliveryScenario, type DeliveryWorld } from '@agent-checkpoint/core/conformance';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLAUDE_FIXTURE } from '../test-support/delivery-fixtures.ts';
+import { CLAUDE_FIXTURE, CODEX_FIXTURE, GEMINI_FIXTURE } from '../test-support/delivery-fixtures.ts';
 import { deliverThroughHook } from '../test-support/hook-route-adapter.ts';
 import { FIXTURES_DIR } from '../test-support/recorded-payloads.ts';
 import { runHookBundle } from '../test-support/run-hook-bundle.ts';
@@ -13,12 +13,18 @@ import { runPostTool, type PostToolResult } from './run-post-tool.ts';
 import { userConfigFile } from './user-config-file.ts';
 
 // The monitor (decide and act parts from source, through `runPostTool`) and the turn end (the real
-// bundled Stop hook) on one Claude session: real repositories, state directories and the derived
+// bundled Stop hook) on one session (Claude; the basic case for all three agents): real repositories, state directories and the derived
 // context-level transcripts (fixtures/context-levels/README.md: L0 30 %, L1 75 %, L2 86 %, L3 96 %).
 // docs/context-checkpoints.md, "One record of the levels acted on".
 
 type Level = 'L0' | 'L1' | 'L2' | 'L3';
-const LEVEL_DIR = join(FIXTURES_DIR, 'claude/2.1.330/context-levels');
+type Agent = DeliveryFixture['agent'];
+const FIXTURE = { claude: CLAUDE_FIXTURE, gemini: GEMINI_FIXTURE, codex: CODEX_FIXTURE } as const;
+const LEVEL_DIR: Record<Agent, string> = {
+  claude: join(FIXTURES_DIR, 'claude/2.1.330/context-levels'),
+  gemini: join(FIXTURES_DIR, 'gemini/0.61.0/context-levels'),
+  codex: join(FIXTURES_DIR, 'codex/0.169.0/context-levels'),
+};
 const L1_LINE = '⚠️ Context at 75%';
 
 const worlds: DeliveryWorld[] = [];
@@ -26,8 +32,8 @@ afterEach(() => {
   while (worlds.length > 0) worlds.pop()?.remove();
 });
 
-function open(level: Level, config: Record<string, unknown> = { context: { enabled: true }, handoff: { enabled: true } }): DeliveryWorld {
-  const world = createDeliveryWorld({ ...CLAUDE_FIXTURE, transcriptFile: join(LEVEL_DIR, `${level}.jsonl`) });
+function open(level: Level, agent: Agent = 'claude', config: Record<string, unknown> = { context: { enabled: true }, handoff: { enabled: true } }): DeliveryWorld {
+  const world = createDeliveryWorld({ ...FIXTURE[agent], transcriptFile: join(LEVEL_DIR[agent], `${level}.jsonl`) });
   worlds.push(world);
   world.writeConfig({ ...world.actionableConfig, ...config });
   return world;
@@ -35,7 +41,7 @@ function open(level: Level, config: Record<string, unknown> = { context: { enabl
 
 /** The same session's transcript at another level (it grew, or was compacted). */
 function setLevel(world: DeliveryWorld, level: Level): void {
-  const text = readFileSync(join(LEVEL_DIR, `${level}.jsonl`), 'utf8').split(CLAUDE_FIXTURE.recordedCwd ?? '').join(world.repo);
+  const text = readFileSync(join(LEVEL_DIR.claude, `${level}.jsonl`), 'utf8').split(CLAUDE_FIXTURE.recordedCwd ?? '').join(world.repo);
   writeFileSync(world.scenario('actionable').transcriptPath, text);
 }
 
@@ -43,9 +49,10 @@ function setLevel(world: DeliveryWorld, level: Level): void {
 async function monitor(world: DeliveryWorld): Promise<PostToolResult & { warnings: string[] }> {
   const s = world.scenario('actionable');
   const warnings: string[] = [];
-  const payload = JSON.stringify({ session_id: s.sessionId, transcript_path: s.transcriptPath, cwd: s.cwd, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: 'ok' });
+  const event = s.agent === 'gemini' ? 'AfterTool' : 'PostToolUse';
+  const payload = JSON.stringify({ session_id: s.sessionId, transcript_path: s.transcriptPath, cwd: s.cwd, hook_event_name: event, tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: 'ok' });
   const result = await runPostTool(payload, {
-    agent: 'claude',
+    agent: s.agent,
     env: s.env,
     processCwd: s.cwd,
     stateDir: () => resolveStateDir({ env: s.env }),
@@ -136,6 +143,18 @@ describe('the monitor honours checkpoint --defer', () => {
     const acted = await monitor(world);
     expect(acted.code).toBe('handoff-written');
     expect(acted.warnings).toEqual([expect.stringMatching(/^post-tool: session state .+ is not valid JSON; acting as if nothing was deferred$/)]);
+  });
+});
+
+describe.each(['claude', 'gemini', 'codex'] as const)('%s: one record of the levels acted on', (agent) => {
+  it('the monitor handed off at L2 during the turn; the turn end writes no second handoff and does not block for it', async () => {
+    const world = open('L2', agent);
+    revertChanges(world);
+    const acted = await monitor(world);
+    expect(acted.code).toBe('handoff-written');
+    expect(acted.output).toContain('Initiating checkpoint sequence');
+    expect(await turnEnd(world)).toBeNull();
+    expect(handoffs(world)).toHaveLength(1);
   });
 });
 
