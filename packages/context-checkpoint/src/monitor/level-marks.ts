@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+// Synchronous on purpose: a few tiny files, read after every tool call by the monitor, where loading
+// node:fs/promises (and a thread-pool round trip per call) costs more than the calls themselves.
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readSmallFileSync, type AgentId } from '@agent-checkpoint/core/hot-path';
 import { levelRank, type ContextLevel } from '../context/read-context-level.ts';
@@ -50,7 +51,7 @@ export function monitorMarksDir(stateDir: string, agent: AgentId, sessionId: str
 export async function readMarks(dir: string): Promise<LevelMark[]> {
   let names: Set<string>;
   try {
-    names = new Set(await readdir(dir));
+    names = new Set(readdirSync(dir));
   } catch {
     return [];
   }
@@ -69,14 +70,7 @@ export interface MarkClaim {
  * hook (of either route) already holds it. Errors other than "exists" are thrown.
  */
 export async function claimMark(dir: string, claim: MarkClaim, now: Date): Promise<boolean> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  try {
-    await writeFile(join(dir, claim.level), markContent(claim, now), { flag: 'wx', mode: 0o600 });
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  }
+  return claimMarkSync(dir, claim, now);
 }
 
 /**
@@ -110,7 +104,7 @@ export async function lowerMarks(dir: string, marks: readonly LevelMark[], level
   const kept: LevelMark[] = [];
   for (const mark of marks) {
     if (levelRank(mark.base) <= levelRank(level)) kept.push(mark);
-    else await rm(join(dir, mark.level), { force: true });
+    else rmSync(join(dir, mark.level), { force: true });
   }
   return kept;
 }

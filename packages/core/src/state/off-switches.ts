@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { toSafeSessionId } from './safe-session-id.ts';
 import { describeReadFailure } from './read-regular-file.ts';
@@ -100,7 +100,8 @@ export async function setOffSwitch(options: {
 }): Promise<string> {
   const path = offSwitchPath(options.stateDir, options.scope);
   if (!options.off) {
-    await rm(path, { force: true });
+    // Synchronous: node:fs/promises is not loaded by readOffSwitch's callers on the hot path for one rm.
+    rmSync(path, { force: true });
     return path;
   }
   await ensurePrivateDir(options.stateDir, 'switches');
