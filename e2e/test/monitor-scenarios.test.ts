@@ -170,7 +170,7 @@ describe.skipIf(SKIP_REAL_CLIS)('seed 004: the monitor during the turn (real CLI
       const steps = session.requests.filter((r) => r.answer === 'step');
       expect(steps).toHaveLength(3);
       // additionalContext arrives as a `developer` message placed right before the tool's output.
-      const input = (steps[1]?.body as { input?: Array<Record<string, unknown>> }).input ?? [];
+      const input = (steps[1]?.body as { input?: Array<Record<string, unknown>> } | undefined)?.input ?? [];
       const at = input.findIndex((item) => JSON.stringify(item).includes(`Handoff written to ${handoff}. Finish the current step, then stop and hand off`));
       expect(input[at]).toMatchObject({ type: 'message', role: 'developer' });
       expect(input[at + 1]).toMatchObject({ type: 'function_call_output' });
