@@ -92,7 +92,9 @@ export class GeminiSession extends AgentSession {
    * `$HOME/.gemini/tmp/<project slug>/chats/session-<minute>-<first 8 of id>.jsonl` (§3). The
    * conversation's file (the hooks' `transcript_path`) comes first: a `--resume` that starts in a
    * later minute also leaves a header-only `session-<that minute>-<id>.jsonl` behind (0.61 creates a
-   * fresh session file before it loads the resumed one), which is listed after it.
+   * fresh session file before it loads the resumed one), which is listed after it. In the session's
+   * first minute that fresh file is the conversation's own (same name): its header lands there, and
+   * the resume rewrites the message list without tokens (fixtures/gemini/0.61.0/resumed/README).
    */
   transcriptPaths(): string[] {
     const files = fg.sync(`.gemini/tmp/*/chats/session-*-${this.id.slice(0, 8)}.jsonl`, { cwd: this.workspace.home, absolute: true, dot: true }).sort();

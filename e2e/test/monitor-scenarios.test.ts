@@ -9,14 +9,16 @@ import { SKIP_REAL_CLIS, withCheckedSession } from '../src/harness/define-headle
 import { shellQuote } from '../src/mock/native-tool-calls.ts';
 import { say, shell, tools, withInputTokens, type Scenario } from '../src/mock/scenario.ts';
 import { ClaudeSession } from '../src/run-claude.ts';
+import { CodexSession } from '../src/run-codex.ts';
+import { CodexTuiSession } from '../src/run-codex-tui.ts';
 import { GeminiSession } from '../src/run-gemini.ts';
 
 /**
  * Seed 004's acceptance scenarios "L1 Warning Alert" and "L2 Handoff Initiation" with the real Claude
- * Code and Gemini CLI against the model mock: the monitor `agent-checkpoint-hook post-tool <agent>` runs
- * as Claude's PostToolUse / Gemini's AfterTool hook (as `install --with-context` adds it), and the mock's
- * replies report a context of ~72 % / ~86 % of the configured 200k window, so the hook acts during the
- * turn, once per level.
+ * Code, Gemini CLI and Codex CLI against the model mock: the monitor `agent-checkpoint-hook post-tool
+ * <agent>` runs as Claude's and Codex's PostToolUse / Gemini's AfterTool hook (as `install
+ * --with-context` adds it), and the mock's replies report a context of ~72 % / ~86 % of the configured
+ * 200k window, so the hook acts during the turn, once per level.
  */
 
 const WINDOW = 200_000;
@@ -40,12 +42,20 @@ function twoCalls(name: string, tokens: number): Scenario {
   };
 }
 
-/** The monitor as PostToolUse in the user's settings (what `install --with-context` writes). */
+/**
+ * The monitor as PostToolUse in the user's settings (what `install --with-context` writes); for Codex in
+ * `$CODEX_HOME/hooks.json` (its runner passes `--dangerously-bypass-hook-trust`, else exec skips it).
+ */
 function installMonitor(session: AgentSession): void {
+  const command = `node ${shellQuote(HOOK_BUNDLE)} post-tool ${session.agent}`;
+  if (session instanceof CodexSession) {
+    const hooks = { hooks: { PostToolUse: [{ matcher: '*', hooks: [{ type: 'command', command, timeout: 30 }] }] } };
+    writeFileSync(path.join(session.codexHome, 'hooks.json'), `${JSON.stringify(hooks, null, 2)}\n`);
+    return;
+  }
   const settings = path.join(session.workspace.home, session.agent === 'gemini' ? '.gemini' : '.claude', 'settings.json');
   const current = existsSync(settings) ? (JSON.parse(readFileSync(settings, 'utf8')) as Record<string, unknown>) : {};
   mkdirSync(path.dirname(settings), { recursive: true });
-  const command = `node ${shellQuote(HOOK_BUNDLE)} post-tool ${session.agent}`;
   const hooks =
     session.agent === 'gemini'
       ? { ...(current['hooks'] as Record<string, unknown> | undefined), AfterTool: [{ matcher: '*', hooks: [{ name: 'agent-checkpoint-post-tool', type: 'command', command, timeout: 30000 }] }] }
@@ -68,6 +78,7 @@ function stepBodies(session: AgentSession): string[] {
 const AGENTS = [
   ['claude', (scenario: Scenario): Promise<AgentSession> => ClaudeSession.start({ scenario, files: FILES, hook: { kind: 'none' } })],
   ['gemini', (scenario: Scenario): Promise<AgentSession> => GeminiSession.start({ scenario, files: FILES, hook: { kind: 'none' } })],
+  ['codex', (scenario: Scenario): Promise<AgentSession> => CodexSession.start({ scenario, files: FILES, hook: { kind: 'none' } })],
 ] as const;
 
 describe.skipIf(SKIP_REAL_CLIS)('seed 004: the monitor during the turn (real CLIs)', () => {
@@ -122,12 +133,48 @@ describe.skipIf(SKIP_REAL_CLIS)('seed 004: the monitor during the turn (real CLI
           expect.objectContaining({ type: 'system', subtype: 'informational', level: 'notice', content: `PostToolUse:Bash says: ${notice}` }),
         ]);
         expect(bodies[1]).not.toContain(notice);
+      } else if (agent === 'codex') {
+        // Codex 0.169 takes the systemMessage as a hook warning: the TUI shows it (test below),
+        // `codex exec` (text or --json) prints it nowhere, and it never reaches the model.
+        expect(shown).toEqual([]);
+        expect(bodies[1]).not.toContain(notice);
       } else {
         // Gemini has no user-facing AfterTool message: the hook appends the user line to the model's
         // context (the model relays it), and `gemini -p` prints it nowhere.
         expect(shown).toEqual([]);
         expect(count(bodies[1] ?? '', notice)).toBe(1);
       }
+    });
+  });
+
+  it('codex TUI: L2 at 86 percent: the user sees the notice under the tool call, the model gets the ask as a developer message before the tool output', async () => {
+    assertBundlesBuilt();
+    // The project's `.codex/hooks.json` (the repo is a trusted project; the TUI runs with
+    // `--dangerously-bypass-hook-trust`): present before the TUI starts, which reads hooks at startup.
+    const command = `node ${shellQuote(HOOK_BUNDLE)} post-tool codex`;
+    const hooks = { hooks: { PostToolUse: [{ matcher: '*', hooks: [{ type: 'command', command, timeout: 30 }] }] } };
+    const files = { ...FILES, '.codex/hooks.json': `${JSON.stringify(hooks, null, 2)}\n` };
+    const scenario = { ...twoCalls('monitor-l2-codex-tui', L2_TOKENS), title: 'Monitor L2' };
+    await withCheckedSession(CodexTuiSession.start({ scenario, files, hook: { kind: 'none' } }), async (session) => {
+      execFileSync(process.execPath, [HOOK_BUNDLE, 'trust'], { cwd: session.workspace.repo, env: session.env(), encoding: 'utf8', timeout: 30_000 });
+      await session.submit('Start the OAuth callback work.');
+      await session.waitForTurnsCompleted(1);
+
+      const handoffs = readdirSync(path.join(session.workspace.repo, HANDOFF_DIR)).filter((f) => f.endsWith('.md'));
+      expect(handoffs).toHaveLength(1);
+      const handoff = `${HANDOFF_DIR}/${handoffs[0] ?? ''}`;
+      const notice = `agent-checkpoint: context at 86% (L2); handoff written to ${handoff}.`;
+      // The TUI renders a PostToolUse systemMessage as `↳ Hook · <text>` below the tool call, once.
+      expect(count(session.tmux.capture(), `Hook · ${notice}`)).toBe(1);
+
+      const steps = session.requests.filter((r) => r.answer === 'step');
+      expect(steps).toHaveLength(3);
+      // additionalContext arrives as a `developer` message placed right before the tool's output.
+      const input = (steps[1]?.body as { input?: Array<Record<string, unknown>> } | undefined)?.input ?? [];
+      const at = input.findIndex((item) => JSON.stringify(item).includes(`Handoff written to ${handoff}. Finish the current step, then stop and hand off`));
+      expect(input[at]).toMatchObject({ type: 'message', role: 'developer' });
+      expect(input[at + 1]).toMatchObject({ type: 'function_call_output' });
+      expect(JSON.stringify(steps[1]?.body)).not.toContain(notice);
     });
   });
 });

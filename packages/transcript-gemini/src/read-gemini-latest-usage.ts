@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { latestUsageHistoryFloor, latestUsageOf, readJsonlTail, resolveLatestUsageRequest, type LatestUsage, type ReadLatestUsageRequest } from '@agent-checkpoint/core/transcript-tail';
-import { classifyGeminiRecord, type GeminiRecord } from './gemini-record.ts';
+import { classifyGeminiRecord, toGeminiMessage, type GeminiMessage, type GeminiRecord } from './gemini-record.ts';
 import { geminiUsageRecords, hasGeminiUsage } from './gemini-usage-records.ts';
 import { readGeminiLegacyJson } from './read-gemini-legacy-json.ts';
 import { isResetPoint, reduceGeminiRecords } from './reduce-gemini-records.ts';
@@ -13,7 +13,9 @@ import { SNIFF_BYTES, sniffGeminiFile } from './sniff-gemini-file.ts';
  *
  * JSON Lines are read backwards from the end until a message whose final copy (the newest, met first)
  * carries tokens is found, never past the cap; older ones, up to `history`, only from the window that
- * one was found in, and never past a `$set.messages` reset. With a
+ * one was found in. A `$set.messages` reset ends the read, unless it lists `gemini` messages without
+ * their tokens (0.61's rebuilt history on `--resume`, see `keepUsageAcrossRewrites`): then the read
+ * goes on, within the same bounds, only for older copies of those ids that carry tokens. With a
  * `$rewindTo` among the lines read, the records are replayed to count only the messages that survive
  * it. A file no larger than the cap is sniffed first (4 KiB) so that an older single-document `.json`
  * recording is parsed whole, as `readTurn` does; a larger one cannot be. Never throws.
@@ -45,13 +47,35 @@ export function readGeminiLatestUsage(request: ReadLatestUsageRequest): LatestUs
     const collected: GeminiRecord[] = []; // newest first
     const counted = new Set<string>();
     const finalSeen = new Set<string>();
+    // Past the newest `$set.messages`: the ids it lists as `gemini` messages without tokens (and no
+    // newer copy), whose usage an older copy may still hold (see `keepUsageAcrossRewrites`).
+    let unresolved: Set<string> | undefined;
     let rewinds = 0;
     let floor: number | undefined;
+    const replay = (): readonly GeminiMessage[] => reduceGeminiRecords([...collected].reverse(), { keepUsageAcrossRewrites: true }).messages;
     const enough = (): boolean => {
       if (counted.size < limits.history) return false;
       if (rewinds === 0) return true;
       // A rewind may have removed messages counted above: count the survivors.
-      return geminiUsageRecords(reduceGeminiRecords([...collected].reverse()).messages).length >= limits.history;
+      return geminiUsageRecords(replay()).length >= limits.history;
+    };
+    const found = (offset: number): void => {
+      floor ??= latestUsageHistoryFloor(stats.size, offset, limits.chunkBytes);
+    };
+    /** Older than the newest rewrite: keeps only the copies that give its messages their usage back. */
+    const resolveOlderUsage = (record: GeminiRecord, offset: number): 'stop' | 'continue' => {
+      const pending = unresolved ?? new Set<string>();
+      const candidates = record.kind === 'message' ? [record.message] : isResetPoint(record) ? listedMessages(record) : [];
+      const hits = candidates.filter((message) => pending.has(message.id) && hasGeminiUsage(message));
+      if (hits.length > 0) {
+        collected.push(record);
+        for (const message of hits) {
+          pending.delete(message.id);
+          counted.add(message.id);
+        }
+        found(offset);
+      }
+      return pending.size === 0 || enough() ? 'stop' : 'continue';
     };
     const tail = readJsonlTail(path, {
       maxBytes: limits.maxBytes,
@@ -65,8 +89,12 @@ export function readGeminiLatestUsage(request: ReadLatestUsageRequest): LatestUs
         if (record.kind === 'unknown') return 'continue';
         if (record.kind === 'set' && record.messages === undefined) return 'continue';
         if (record.kind === 'metadata' && record.messages === undefined) return 'continue';
+        if (unresolved !== undefined) return resolveOlderUsage(record, info.offset);
         collected.push(record);
-        if (isResetPoint(record)) return 'stop';
+        if (isResetPoint(record)) {
+          unresolved = new Set(rewrittenWithoutUsage(record, finalSeen));
+          return unresolved.size === 0 || enough() ? 'stop' : 'continue';
+        }
         if (record.kind === 'rewind') {
           rewinds += 1;
           return 'continue';
@@ -76,16 +104,29 @@ export function readGeminiLatestUsage(request: ReadLatestUsageRequest): LatestUs
         finalSeen.add(record.message.id);
         if (hasGeminiUsage(record.message)) {
           counted.add(record.message.id);
-          floor ??= latestUsageHistoryFloor(stats.size, info.offset, limits.chunkBytes);
+          found(info.offset);
         }
         return enough() ? 'stop' : 'continue';
       },
     });
-    const records = geminiUsageRecords(reduceGeminiRecords(collected.reverse()).messages);
+    const records = geminiUsageRecords(replay());
     // Distinct bytes read: the tail window plus the part of the sniffed head it did not cover.
     const bytesRead = tail.bytesRead + Math.max(0, Math.min(sniffLength, tail.fileSize - tail.bytesRead));
     return latestUsageOf(records, limits.history, { bytesRead, fileBytes: tail.fileSize });
   } catch {
     return undefined;
   }
+}
+
+/** The messages a `$set.messages` (or metadata `messages`) record lists. */
+function listedMessages(record: GeminiRecord): GeminiMessage[] {
+  const list = record.kind === 'set' || record.kind === 'metadata' ? (record.messages ?? []) : [];
+  return list.map(toGeminiMessage).filter((message): message is GeminiMessage => message !== undefined);
+}
+
+/** Ids of the `gemini` messages a rewrite lists without tokens, unless a newer copy of theirs decides. */
+function rewrittenWithoutUsage(record: GeminiRecord, finalSeen: ReadonlySet<string>): string[] {
+  return listedMessages(record)
+    .filter((message) => message.type === 'gemini' && !hasGeminiUsage(message) && !finalSeen.has(message.id))
+    .map((message) => message.id);
 }

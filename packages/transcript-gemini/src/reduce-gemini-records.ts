@@ -1,12 +1,27 @@
 import { assertNever } from '@agent-checkpoint/core/hot-path';
 import type { GeminiMessage, GeminiRecord } from './gemini-record.ts';
 import { toGeminiMessage } from './gemini-record.ts';
+import { hasGeminiUsage } from './gemini-usage-records.ts';
 
 /** The message list a sequence of records leaves behind, as the CLI held it in memory. */
 export interface ReducedGemini {
   readonly messages: readonly GeminiMessage[];
   /** Session id from the metadata line or a `$set.sessionId` patch, when seen. */
   readonly sessionId?: string;
+}
+
+/** Options of {@link reduceGeminiRecords}. */
+export interface ReduceGeminiOptions {
+  /**
+   * A `gemini` message that a `$set.messages` rewrite lists without `tokens` keeps the usage (and
+   * model and timestamp) of an earlier copy with the same id. 0.61 rebuilds the list from its model
+   * history on `--resume`, and a resumed run started in the minute the session started writes its
+   * fresh file header into the conversation's own file (same name), so the reloaded list is empty
+   * and every rebuilt message loses its `tokens`: the context is unchanged, its usage record is not
+   * gone. For the latest-usage read; the turn reader replays from the rewrite on and never sees the
+   * copies before it.
+   */
+  readonly keepUsageAcrossRewrites?: boolean;
 }
 
 /**
@@ -20,17 +35,25 @@ export interface ReducedGemini {
  * record; that contradicts what the writer holds in memory (it keeps appending after the rewrite), so
  * the writer's semantics are the ones followed here.
  */
-export function reduceGeminiRecords(records: Iterable<GeminiRecord>): ReducedGemini {
+export function reduceGeminiRecords(records: Iterable<GeminiRecord>, options: ReduceGeminiOptions = {}): ReducedGemini {
   // A Map keeps insertion order and `set` on an existing key keeps its position: exactly
   // "last copy wins, in first-seen order".
   const messages = new Map<string, GeminiMessage>();
   let sessionId: string | undefined;
+  // The newest copy with usage of every message seen, even one a rewrite has since dropped.
+  const usageCopies = options.keepUsageAcrossRewrites === true ? new Map<string, GeminiMessage>() : undefined;
+  const noteUsage = (message: GeminiMessage): void => {
+    if (usageCopies && hasGeminiUsage(message)) usageCopies.set(message.id, message);
+  };
 
   const replaceAll = (list: readonly unknown[]): void => {
     messages.clear();
     for (const item of list) {
       const message = toGeminiMessage(item);
-      if (message) messages.set(message.id, message);
+      if (!message) continue;
+      const earlier = usageCopies?.get(message.id);
+      messages.set(message.id, earlier && message.type === 'gemini' && !hasGeminiUsage(message) ? withUsageOf(message, earlier) : message);
+      noteUsage(message);
     }
   };
 
@@ -56,6 +79,7 @@ export function reduceGeminiRecords(records: Iterable<GeminiRecord>): ReducedGem
       }
       case 'message':
         messages.set(record.message.id, record.message);
+        noteUsage(record.message);
         break;
       case 'unknown':
         break;
@@ -64,6 +88,12 @@ export function reduceGeminiRecords(records: Iterable<GeminiRecord>): ReducedGem
     }
   }
   return { messages: [...messages.values()], ...(sessionId !== undefined ? { sessionId } : {}) };
+}
+
+/** `message` (a rewrite's copy) with the usage of `earlier`, the last copy that had one. */
+function withUsageOf(message: GeminiMessage, earlier: GeminiMessage): GeminiMessage {
+  const { tokens, model, timestamp } = earlier.raw;
+  return { ...message, raw: { ...message.raw, tokens, ...(model !== undefined ? { model } : {}), ...(timestamp !== undefined ? { timestamp } : {}) } };
 }
 
 /** True when a record replaces the whole message list, so nothing older can matter. */

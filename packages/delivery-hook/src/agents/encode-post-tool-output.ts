@@ -16,8 +16,11 @@ export interface PostToolOutput {
  * - Gemini `AfterTool`: `hookSpecificOutput.additionalContext` is appended to the tool result the
  *   model sees; Gemini has no user-facing `systemMessage` for hooks, so the user line goes into the
  *   context text instead (the model relays it).
- * - Codex `PostToolUse`: the same Claude-compatible shape (its hook schema mirrors Claude's); whether
- *   0.169 passes `additionalContext` to the model is not verified (docs/context-checkpoints.md).
+ * - Codex `PostToolUse`: the same Claude-compatible shape (its hook output schema mirrors Claude's).
+ *   Observed with the real 0.169: `additionalContext` reaches the model as a `developer` message
+ *   placed right before the tool's output; `systemMessage` is a hook warning the TUI shows as
+ *   `↳ Hook · <text>` (`codex exec` prints it nowhere). `decision: "block"` or exit 2 would *replace*
+ *   the tool's output with the reason, so the model would lose the result: never used here.
  *
  * Never `decision: "block"`: the monitor informs, it never stops a tool.
  */
