@@ -5,13 +5,11 @@ import { parseClaudeLine, type ClaudeEntry } from './parse-claude-entry.ts';
 import { skipClaudeBookkeepingLine } from './skip-claude-bookkeeping-line.ts';
 
 /**
- * Lines without a `"usage"` key cannot hold a usage record: skipped unparsed (tool results, prompts
- * and attachments are most of a transcript's bytes). The bookkeeping filter drops `api-request`
- * lines, which do carry usage but of the request log, not of the conversation.
+ * Lines without a `"usage"` key cannot hold a usage record: skipped on their bytes, undecoded (tool
+ * results, prompts and attachments are most of a transcript's bytes). The bookkeeping filter drops
+ * `api-request` lines, which do carry usage but of the request log, not of the conversation.
  */
-function skipLine(line: string): boolean {
-  return !line.includes('"usage"') || skipClaudeBookkeepingLine(line);
-}
+const USAGE_NEEDLES = ['"usage"'];
 
 /**
  * The newest usage records of a Claude Code transcript, read backwards from its end: the first
@@ -33,7 +31,8 @@ export function readClaudeLatestUsage(request: ReadLatestUsageRequest): LatestUs
     const tail = readJsonlTail(path, {
       maxBytes: limits.maxBytes,
       chunkBytes: limits.chunkBytes,
-      skipLine,
+      mustContainAny: USAGE_NEEDLES,
+      skipLine: skipClaudeBookkeepingLine,
       ...(request.signal ? { signal: request.signal } : {}),
       ...(limits.deadlineAt !== undefined ? { deadlineAt: limits.deadlineAt } : {}),
       visit: (raw, info) => {

@@ -9,7 +9,9 @@ import { isCodexRolloutLine, parseCodexLine } from './parse-codex-line.ts';
  * model in the turn context); every other line (tool output, messages, reasoning) is skipped unparsed.
  * Inside a JSON string a quote is escaped, so message text never matches; a false match only costs a parse.
  */
-const USAGE_LINE = /"(?:token_count|token_usage_record|turn_context|task_started|turn_started|thread_settings_applied)"/;
+const USAGE_KEYS = ['token_count', 'token_usage_record', 'turn_context', 'task_started', 'turn_started', 'thread_settings_applied'] as const;
+/** Checked on the raw bytes, before a line is decoded (`mustContainAny`). */
+const USAGE_NEEDLES = USAGE_KEYS.map((key) => `"${key}"`);
 
 /**
  * The newest usage records of a Codex rollout, read backwards from its end, through the reader's own
@@ -40,7 +42,7 @@ export function readCodexLatestUsage(request: ReadLatestUsageRequest): LatestUsa
     const tail = readJsonlTail(path, {
       maxBytes: limits.maxBytes,
       chunkBytes: limits.chunkBytes,
-      skipLine: (line) => !USAGE_LINE.test(line),
+      mustContainAny: USAGE_NEEDLES,
       ...(request.signal ? { signal: request.signal } : {}),
       ...(limits.deadlineAt !== undefined ? { deadlineAt: limits.deadlineAt } : {}),
       visit: (entry, info) => {

@@ -108,6 +108,29 @@ describe('readJsonlTail', () => {
     expect(result.skippedLines).toBe(1);
   });
 
+  it('mustContainAny skips lines on their bytes, before decoding or skipLine, across chunk boundaries', () => {
+    // A line without any needle, even one that is not valid UTF-8, never reaches skipLine or visit.
+    const bytes = Buffer.concat([
+      Buffer.from('{"usage":{"n":1}}\n'),
+      Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d, 0x0a]),
+      Buffer.from('{"tool":"output with no key of interest"}\n{"turn_context":{"n":2}}\n{"other":"usage without quotes"}\n'),
+    ]);
+    const path = file(bytes);
+    const seen: unknown[] = [];
+    const decoded: string[] = [];
+    const result = readJsonlTail(path, {
+      maxBytes: 10_000,
+      chunkBytes: 5,
+      mustContainAny: ['"usage"', '"turn_context"'],
+      skipLine: (line) => (decoded.push(line), false),
+      visit: (e) => (seen.push(e), 'continue'),
+    });
+    expect(seen).toEqual([{ turn_context: { n: 2 } }, { usage: { n: 1 } }]);
+    expect(decoded).toEqual(['{"turn_context":{"n":2}}', '{"usage":{"n":1}}']);
+    expect(result.skippedLines).toBe(3);
+    expect(result.corruptLines).toBe(0);
+  });
+
   it('reads an empty file', () => {
     const { seen, result } = collect(file(''), 100);
     expect(seen).toEqual([]);

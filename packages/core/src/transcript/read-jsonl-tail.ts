@@ -29,6 +29,13 @@ export interface JsonlTailOptions {
    * (used to skip multi-kilobyte bookkeeping lines the adapter never needs).
    */
   readonly skipLine?: (line: string) => boolean;
+  /**
+   * Byte-level pre-filter, checked before a line is decoded: a line whose bytes contain none of these
+   * ASCII strings is skipped (counted in `skippedLines`) without becoming a string. For readers that
+   * need only lines with a given key (`'"usage"'`): most of a transcript's bytes are tool output,
+   * and decoding them only to reject them was most of the cost of the monitor's tail read.
+   */
+  readonly mustContainAny?: readonly string[];
   /** Stops reading when aborted; the result then says `aborted: true`. */
   readonly signal?: AbortSignal;
   /**
@@ -67,7 +74,7 @@ export interface JsonlTailResult {
   readonly linesVisited: number;
   /** Lines that were not valid JSON (corrupt, or a final line still being written). */
   readonly corruptLines: number;
-  /** Lines skipped by `skipLine`. */
+  /** Lines skipped by `mustContainAny` or `skipLine`. */
   readonly skippedLines: number;
 }
 
@@ -143,6 +150,7 @@ export function readJsonlTail(path: string, options: JsonlTailOptions): JsonlTai
       return aborted;
     };
 
+    const needles = options.mustContainAny?.map((needle) => Buffer.from(needle, 'latin1'));
     const emit = (bytes: Buffer, offset: number, unterminated: boolean): boolean => {
       if (bytes.length === 0) return false;
       // Every line counts (skipped and corrupt ones too: a tail of tiny invalid lines is the costly case).
@@ -155,6 +163,10 @@ export function readJsonlTail(path: string, options: JsonlTailOptions): JsonlTai
         // Not JSON whatever follows: counted without paying for a thrown parse error (a tail of
         // tiny garbage lines is the costly case).
         corruptLines += 1;
+        return false;
+      }
+      if (needles !== undefined && !needles.some((needle) => bytes.includes(needle))) {
+        skippedLines += 1;
         return false;
       }
       const text = decoder.decode(bytes);

@@ -14,7 +14,7 @@ export function readTranscriptUsage(path: string): TokenUsage | undefined {
   try {
     readJsonlTail(path, {
       maxBytes: TAIL_BYTES,
-      skipLine: (line) => !line.includes('"usage"'),
+      mustContainAny: ['"usage"'],
       visit: (entry) => {
         const e = entry as { type?: unknown; message?: { model?: unknown; usage?: Record<string, unknown> } } | null;
         if (e === null || typeof e !== 'object' || e.type !== 'assistant') return 'continue';
