@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from './resolve-config.ts';
 // Build-time only, like the generator: the context checkpoint package's sections are in schema.json.
-import { resolveContextCheckpointConfig, resolveRunTests } from '../../../context-checkpoint/src/config/context-sections.ts';
+import { MEMORY_SECTION, resolveContextCheckpointConfig, resolveRunTests } from '../../../context-checkpoint/src/config/context-sections.ts';
 import { parseTrackerSettings } from '../../../context-checkpoint/src/tracker/tracker-settings.ts';
 
 // Every default is defined once (default-config.ts, or the section's DEFAULT_* beside its resolver);
@@ -51,6 +51,7 @@ describe('configuration defaults', () => {
       directExecution: context.directExecution,
       runTests: resolveRunTests({ command: 'true' }),
       tracker: parseTrackerSettings(undefined).settings,
+      memory: MEMORY_SECTION.resolve([], MEMORY_SECTION.defaults).value,
     };
     const stated = describedDefaults(schemaJson);
     // precedence is per category/follow-up: checked against a resolved one below.

@@ -55,6 +55,7 @@ describe('every configuration key is classified safe or privileged', () => {
       'tracker.enabled',
       'tracker.apiKeyEnv',
       'tracker.commentOn',
+      'memory.enabled',
     ]);
     for (const key of privilegedKeys(KNOWN_CONFIG_SECTIONS)) expect(key.why.length).toBeGreaterThan(10);
     // Each section derives the same list from its own schemas (defineConfigSection).
