@@ -17,3 +17,4 @@ export { createRouteLogger, type RouteLogger } from './state/create-route-logger
 export { readSmallFileSync, sessionStatePath, type SessionStateLocation } from './state/state-files.ts';
 export { writeFileSafelySync } from './fs-safe/safe-write.ts';
 export { forModelName, forModelText, forTerminal } from './text-safety/text-safety.ts';
+export { toSafeSessionId } from './state/safe-session-id.ts';

@@ -58,7 +58,6 @@ export {
 } from './state/off-switches.ts';
 export { describeReadFailure, FileTooLargeError, readRegularFileSync } from './state/read-regular-file.ts';
 export { resolveStateDir } from './state/resolve-state-dir.ts';
-export { toSafeSessionId } from './state/safe-session-id.ts';
 export { errorMessage, readSessionState, updateSessionState } from './state/session-state-store.ts';
 export { emptySessionState, normalizeTurnId, recordBlock, type SessionState } from './state/session-state.ts';
 export { type SessionStateLocation, sessionStatePath } from './state/state-files.ts';

@@ -3,8 +3,9 @@ import { median } from './estimate-accuracy.ts';
 import { extractTaskFeatures, type TaskFeatures } from './task-features.ts';
 import type { TaskHistorySample } from './task-history.ts';
 
-/** Seed 004, Principle 4: the size of a task as a share of the whole window. */
-export type TaskBand = 'small' | 'medium' | 'large';
+import { taskBandOf, type TaskBand } from './task-band.ts';
+
+export { BAND_LIMITS, type TaskBand } from './task-band.ts';
 
 /**
  * What to do about a task:
@@ -15,9 +16,6 @@ export type TaskBand = 'small' | 'medium' | 'large';
  *   start it in a fresh session, or shard it.
  */
 export type EstimateRecommendation = 'proceed' | 'consider-sharding' | 'shard-first' | 'checkpoint-first';
-
-/** Upper bounds of the bands, in percent of the window (seed 004, P4). */
-export const BAND_LIMITS = { small: 30, medium: 60 } as const;
 
 /** History samples needed before the history corrects the baseline at all. */
 export const MIN_HISTORY_SAMPLES = 5;
@@ -117,7 +115,7 @@ export function estimateTask(input: EstimateTaskInput): TaskEstimate {
   }
 
   const percentOfWindow = round1((tokens / window) * 100);
-  const band: TaskBand = percentOfWindow < BAND_LIMITS.small ? 'small' : percentOfWindow <= BAND_LIMITS.medium ? 'medium' : 'large';
+  const band: TaskBand = taskBandOf(percentOfWindow);
   const remainingTokens = Math.max(0, Math.floor((window * ceiling) / 100) - used);
   const fits = tokens <= remainingTokens;
   const recommendation: EstimateRecommendation =

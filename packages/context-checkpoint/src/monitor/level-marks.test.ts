@@ -58,4 +58,18 @@ describe('level marks (one record of the levels acted on)', () => {
     expect(await lowerMarks(dir, atL1, 'L0')).toEqual([]);
     expect(readdirSync(dir)).toEqual([]);
   });
+
+  it('an action below L1 (base L0) keeps the percent it was taken at: kept while the readings stay near, forgotten after a compaction', async () => {
+    const dir = marksDir();
+    await claimMark(dir, { level: 'L1', by: 'monitor', readingLevel: 'L0', readingPercent: 61.26 }, NOW);
+    expect(await readMarks(dir)).toEqual([{ level: 'L1', by: 'monitor', base: 'L0', atPercent: 61.3 }]);
+    expect(await lowerMarks(dir, await readMarks(dir), { level: 'L0', percent: 50 })).toHaveLength(1);
+    // The level alone (a caller without the percent) keeps it too.
+    expect(await lowerMarks(dir, await readMarks(dir), 'L0')).toHaveLength(1);
+    expect(await lowerMarks(dir, await readMarks(dir), { level: 'L0', percent: 46 })).toEqual([]);
+    expect(readdirSync(dir)).toEqual([]);
+    // Without a percent, an early claim keeps the old meaning: base L1, forgotten at the next L0 reading.
+    await claimMark(dir, { level: 'L1', by: 'monitor', readingLevel: 'L0' }, NOW);
+    expect(await readMarks(dir)).toEqual([{ level: 'L1', by: 'monitor', base: 'L1' }]);
+  });
 });

@@ -25,10 +25,28 @@ export interface LevelMark {
   readonly level: MonitorLevel;
   readonly by: MarkRoute;
   /**
-   * The reading's level when the route acted (L1 at least). Below the level itself when the monitor
-   * acted early (Principle 1, trajectory). The mark is forgotten once a reading falls below it.
+   * The reading's level when the route acted. Below the level itself when the monitor acted early
+   * (Principle 1, trajectory). The mark is forgotten once a reading falls below it. `L0` only for an
+   * action taken below L1 (a large task's warning at 60 %), which then carries {@link atPercent}.
    */
-  readonly base: MonitorLevel;
+  readonly base: ContextLevel;
+  /**
+   * The reading's percent when a route acted below L1 (base `L0`): the mark is forgotten once a reading
+   * is {@link EARLY_REARM_POINTS} points below it (a compaction), since no level can fall below L0.
+   */
+  readonly atPercent?: number;
+}
+
+/**
+ * How far below the percent of an early action (base `L0`) a reading must fall to forget it: well
+ * beyond the drift of one session's readings, well within what a compaction takes away.
+ */
+export const EARLY_REARM_POINTS = 15;
+
+/** A reading as the marks are lowered to it: its level, and its percent when known. */
+export interface MarkReading {
+  readonly level: ContextLevel;
+  readonly percent?: number | undefined;
 }
 
 /**
@@ -63,6 +81,8 @@ export interface MarkClaim {
   readonly level: MonitorLevel;
   readonly by: MarkRoute;
   readonly readingLevel: ContextLevel;
+  /** The reading's percent: what keeps an early action (reading L0) from repeating at every call. */
+  readonly readingPercent?: number | undefined;
 }
 
 /**
@@ -89,21 +109,29 @@ export function claimMarkSync(dir: string, claim: MarkClaim, now: Date): boolean
 }
 
 function markContent(claim: MarkClaim, now: Date): string {
-  // An early action below L1 (a Principle 1 warning at 60 %) is forgotten at L0 like any other.
-  const base = claim.readingLevel === 'L0' ? 'L1' : claim.readingLevel;
-  return `${JSON.stringify({ by: claim.by, base, at: now.toISOString() })}\n`;
+  // An early action below L1 (a Principle 1 warning at 60 %) keeps the percent it was taken at: at
+  // base L1 it would be forgotten by the next reading (still L0) and repeated after every tool call.
+  const early = claim.readingLevel === 'L0' && claim.readingPercent !== undefined && Number.isFinite(claim.readingPercent);
+  const content = early
+    ? { by: claim.by, base: 'L0', atPercent: Math.round(claim.readingPercent! * 10) / 10, at: now.toISOString() }
+    : { by: claim.by, base: claim.readingLevel === 'L0' ? 'L1' : claim.readingLevel, at: now.toISOString() };
+  return `${JSON.stringify(content)}\n`;
 }
 
 /**
  * Forget the marks a reading at `level` falls below (a compaction, `/clear`): a mark is kept while the
  * reading is at or above its `base`, so the next climb is acted on again, while an early action (L2 at
  * an L1 reading) is not repeated at the reading it was taken at. The turn-end route lowers its own
- * levels in the session state the same way (`planContextStep`). Returns the marks kept.
+ * levels in the session state the same way (`planContextStep`). An early action below L1 (base L0)
+ * is forgotten once the reading is {@link EARLY_REARM_POINTS} points below the percent it was taken at.
+ * Returns the marks kept.
  */
-export async function lowerMarks(dir: string, marks: readonly LevelMark[], level: ContextLevel): Promise<LevelMark[]> {
+export async function lowerMarks(dir: string, marks: readonly LevelMark[], reading: ContextLevel | MarkReading): Promise<LevelMark[]> {
+  const { level, percent } = typeof reading === 'string' ? { level: reading, percent: undefined } : reading;
   const kept: LevelMark[] = [];
   for (const mark of marks) {
-    if (levelRank(mark.base) <= levelRank(level)) kept.push(mark);
+    const fellBelowEarly = mark.atPercent !== undefined && percent !== undefined && percent < mark.atPercent - EARLY_REARM_POINTS;
+    if (levelRank(mark.base) <= levelRank(level) && !fellBelowEarly) kept.push(mark);
     else rmSync(join(dir, mark.level), { force: true });
   }
   return kept;
@@ -136,8 +164,11 @@ function parseMark(level: MonitorLevel, text: string | undefined): LevelMark {
   const legacy: LevelMark = { level, by: 'monitor', base: 'L1' };
   if (text === undefined || !text.trimStart().startsWith('{')) return legacy;
   try {
-    const json = JSON.parse(text) as { by?: unknown; base?: unknown };
+    const json = JSON.parse(text) as { by?: unknown; base?: unknown; atPercent?: unknown };
     const by = json.by === 'monitor' || json.by === 'turn-end' ? json.by : undefined;
+    if (by !== undefined && json.base === 'L0' && typeof json.atPercent === 'number' && Number.isFinite(json.atPercent)) {
+      return { level, by, base: 'L0', atPercent: json.atPercent };
+    }
     const base = MARK_LEVELS.find((l) => l === json.base);
     return by !== undefined && base !== undefined ? { level, by, base } : legacy;
   } catch {

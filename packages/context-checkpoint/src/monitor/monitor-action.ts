@@ -1,6 +1,6 @@
 import type { ContextGrowth } from '../context/estimate-context-growth.ts';
 import type { ContextReading, KnownContextReading } from '../context/read-context-level.ts';
-import type { TaskBand } from '../estimate/estimate-task.ts';
+import type { TaskBand } from '../estimate/task-band.ts';
 import type { MonitorConfig, MonitorConfigInput } from './monitor-config.ts';
 import type { NextLevelForecast } from './forecast-next-level.ts';
 

@@ -1,26 +1,11 @@
 import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { errorMessage, readRegularFileSync, toSafeSessionId, writeFileSafelySync, type TokenUsage } from '@agent-checkpoint/core';
-import type { TaskFeatures } from '../estimate/task-features.ts';
+import { errorMessage, readRegularFileSync, writeFileSafelySync, type TokenUsage } from '@agent-checkpoint/core';
+import { MAX_PENDING_BYTES, parsePendingEstimate, pendingEstimatePath, type PendingEstimate } from '../estimate/pending-estimate-file.ts';
 import { actualTurnTokens, recordTaskOutcome } from '../estimate/task-history.ts';
 import { recordMetricsEvent } from '../metrics/metrics-events.ts';
 
-/** The estimate made at prompt submit, waiting for the turn's end (EST-004). */
-export interface PendingEstimate {
-  /** ISO time of the prompt submit: where the turn starts in the usage history. */
-  readonly at: string;
-  readonly features: TaskFeatures;
-  readonly estimatedTokens: number;
-  /** Context tokens when the prompt was submitted (the fallback baseline of the actual cost). */
-  readonly contextTokensAtSubmit: number;
-}
-
-const MAX_PENDING_BYTES = 16 * 1024;
-
-/** `estimates/pending/<safe session id>.json` in the state directory. */
-export function pendingEstimatePath(sessionId: string): string {
-  return `estimates/pending/${toSafeSessionId(sessionId)}.json`;
-}
+export { pendingEstimatePath, type PendingEstimate } from '../estimate/pending-estimate-file.ts';
 
 /** Remember the session's newest estimate (replacing an older one: one prompt, one turn). Throws on I/O errors. */
 export function recordPendingEstimate(stateDir: string, sessionId: string, pending: PendingEstimate): void {
@@ -55,7 +40,7 @@ export async function closePendingEstimate(input: {
     const text = readRegularFileSync(path, MAX_PENDING_BYTES)?.text;
     if (text === undefined) return { kind: 'none' };
     unlinkSync(path);
-    pending = parsePending(text);
+    pending = parsePendingEstimate(text);
   } catch (error) {
     return { kind: 'unmeasured', detail: `pending estimate: ${errorMessage(error)}` };
   }
@@ -77,23 +62,4 @@ export async function closePendingEstimate(input: {
     return { kind: 'unmeasured', detail: `estimate outcome not recorded: ${errorMessage(error)}` };
   }
   return { kind: 'recorded', estimatedTokens: pending.estimatedTokens, actualTokens: actual };
-}
-
-function parsePending(text: string): PendingEstimate | undefined {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (json === null || typeof json !== 'object') return undefined;
-  const p = json as Record<string, unknown>;
-  const count = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 1e9;
-  if (typeof p.at !== 'string' || !Number.isFinite(Date.parse(p.at)) || !count(p.estimatedTokens) || !count(p.contextTokensAtSubmit)) return undefined;
-  const f = p.features as Record<string, unknown> | null | undefined;
-  if (f === null || typeof f !== 'object') return undefined;
-  const keys = ['promptChars', 'pathMentions', 'bulletItems', 'broadScope', 'narrowScope', 'planOpenItems'] as const;
-  if (!keys.every((k) => count(f[k]))) return undefined;
-  // recordTaskOutcome validates the bounds again with the history's schema.
-  return { at: p.at, estimatedTokens: p.estimatedTokens, contextTokensAtSubmit: p.contextTokensAtSubmit, features: Object.fromEntries(keys.map((k) => [k, f[k]])) as unknown as TaskFeatures };
 }

@@ -97,7 +97,7 @@ async function runContextStepInner(input: ContextStepInput): Promise<ContextStep
   const reading = action.reading as KnownContextReading;
   const level: ContextLevel = action.kind === 'none' ? 'L0' : action.level;
   // One record with the monitor: a level it acted on during the turn is not said or handed off again.
-  const marks = await readTurnEndMarks(location, level, diagnostics);
+  const marks = await readTurnEndMarks(location, { level, percent: reading.percent }, diagnostics);
   const planInput = {
     level,
     wantsLine: action.kind !== 'none' && action.line !== undefined,

@@ -1,5 +1,5 @@
 import { errorMessage, type ContextLevel, type SessionState, type SessionStateLocation } from '@agent-checkpoint/core';
-import { claimMark, claimMarkSync, highestMark, lowerMarks, monitorMarksDir, readMark, readMarks } from '../monitor/level-marks.ts';
+import { claimMark, claimMarkSync, highestMark, lowerMarks, monitorMarksDir, readMark, readMarks, type MarkReading } from '../monitor/level-marks.ts';
 import type { MonitorLevel } from '../monitor/monitor-action.ts';
 import { promotePendingContext } from '../state/session-context.ts';
 import { sessionContextOf } from '../state/session-slots.ts';
@@ -15,10 +15,10 @@ export interface TurnEndMarks {
  * Read the session's level marks at the turn end and lower them to the reading (a compaction re-arms
  * both routes alike). Problems become diagnostics and read as "the monitor did nothing".
  */
-export async function readTurnEndMarks(location: SessionStateLocation, level: ContextLevel, diagnostics: string[]): Promise<TurnEndMarks> {
+export async function readTurnEndMarks(location: SessionStateLocation, reading: ContextLevel | MarkReading, diagnostics: string[]): Promise<TurnEndMarks> {
   const dir = monitorMarksDir(location.stateDir, location.agent, location.sessionId);
   try {
-    const kept = await lowerMarks(dir, await readMarks(dir), level);
+    const kept = await lowerMarks(dir, await readMarks(dir), reading);
     const monitorActed = highestMark(kept, 'monitor');
     return { dir, ...(monitorActed !== undefined ? { monitorActed } : {}) };
   } catch (error) {

@@ -1,4 +1,4 @@
-import { claimMark, decideMonitorAction, estimateContextGrowth, lowerMarks, monitorMarksDir, readContextLevel, readMarks, type MonitorAction } from '@agent-checkpoint/context-checkpoint/monitor';
+import { claimMark, decideMonitorAction, estimateContextGrowth, lowerMarks, monitorMarksDir, readContextLevel, readMarks, readPendingTaskBand, type MonitorAction } from '@agent-checkpoint/context-checkpoint/monitor';
 import type { AgentId } from '@agent-checkpoint/core';
 import { readOffSwitch } from '@agent-checkpoint/core/hot-path';
 import { encodePostToolOutput } from '../agents/encode-post-tool-output.ts';
@@ -39,13 +39,18 @@ export async function monitorAfterGate(gated: GatedPostTool, ctx: PostToolContex
   const marksDir = monitorMarksDir(stateDir, gated.agent, gated.sessionId);
   let marks = await readMarks(marksDir);
   // A reading below a mark's (a compaction, /clear) forgets it, so the next climb is acted on again.
-  if (reading?.level !== undefined && marks.length > 0) marks = await lowerMarks(marksDir, marks, reading.level);
+  if (reading?.level !== undefined && marks.length > 0) marks = await lowerMarks(marksDir, marks, reading);
   // "One more task" (`checkpoint --defer`), live until the turn end consumes it.
   const deferral = readMonitorDeferral({ stateDir, agent: gated.agent, sessionId: gated.sessionId });
   if (deferral.diagnostic !== undefined) ctx.warn(`post-tool: ${deferral.diagnostic}`);
+  // The current task's size from the estimate the prompt hook made at this turn's submit (P1: a large
+  // task hands off early, a small one may finish first). None without the prompt hook.
+  const task = reading?.level !== undefined ? readPendingTaskBand(stateDir, gated.sessionId, reading.contextWindow) : {};
+  if (task.diagnostic !== undefined) ctx.warn(`post-tool: ${task.diagnostic}`);
   const action = decideMonitorAction({
     reading,
     growth: estimateContextGrowth(latest?.history),
+    ...(task.band !== undefined ? { taskSize: task.band } : {}),
     // The marks are both routes' record (the turn end marks its handoffs and delivered lines).
     announced: marks.map((mark) => mark.level),
     ...(deferral.deferred !== undefined ? { deferred: deferral.deferred } : {}),
@@ -53,7 +58,7 @@ export async function monitorAfterGate(gated: GatedPostTool, ctx: PostToolContex
   });
   if (action.kind === 'none') return pass(`none:${action.reason}`, describe(action));
   // Once per level per session, even with parallel tool calls: the exclusive mark decides who acts.
-  if (!(await claimMark(marksDir, { level: action.level, by: 'monitor', readingLevel: action.reading.level }, ctx.now()))) return pass('already-claimed', `${action.level} was claimed by another hook`);
+  if (!(await claimMark(marksDir, { level: action.level, by: 'monitor', readingLevel: action.reading.level, readingPercent: action.reading.percent }, ctx.now()))) return pass('already-claimed', `${action.level} was claimed by another hook`);
 
   switch (action.kind) {
     case 'warn': {

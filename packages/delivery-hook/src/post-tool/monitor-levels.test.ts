@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { resolveStateDir, sessionStatePath } from '@agent-checkpoint/core/hot-path';
+import { resolveStateDir, sessionStatePath, toSafeSessionId } from '@agent-checkpoint/core/hot-path';
+import { readClaudeLatestUsage } from '@agent-checkpoint/transcript-claude/latest-usage';
 import { createDeliveryWorld, type DeliveryFixture, type DeliveryScenario, type DeliveryWorld } from '@agent-checkpoint/core/conformance';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLAUDE_FIXTURE, CODEX_FIXTURE, GEMINI_FIXTURE } from '../test-support/delivery-fixtures.ts';
@@ -209,5 +210,70 @@ describe('one record of the levels acted on: monitor and turn end', () => {
     setLevel(world, 'L2');
     expect((await monitor(world)).code).toBe('handoff-written');
     expect(handoffs(world)).toHaveLength(3);
+  });
+});
+
+describe('the task size from the prompt hook\'s estimate drives the monitor (seed 004, Principle 1)', () => {
+  /** A window that puts the session's transcript at `percent` %. */
+  function windowAt(world: DeliveryWorld, percent: number): number {
+    const tokens = readClaudeLatestUsage({ transcriptPath: world.scenario('actionable').transcriptPath })?.usage?.contextTokens;
+    if (tokens === undefined) throw new Error('the fixture has no usage');
+    return Math.round(tokens / (percent / 100));
+  }
+
+  /** The estimate the prompt hook records at submit (`estimates/pending/<session>.json`), `estimatedTokens` of the task. */
+  function pendingEstimate(world: DeliveryWorld, estimatedTokens: number | string): void {
+    const s = world.scenario('actionable');
+    const path = join(resolveStateDir({ env: s.env }), 'estimates', 'pending', `${toSafeSessionId(s.sessionId)}.json`);
+    mkdirSync(dirname(path), { recursive: true });
+    const features = { promptChars: 400, pathMentions: 3, bulletItems: 6, broadScope: 1, narrowScope: 0, planOpenItems: 12 };
+    writeFileSync(path, typeof estimatedTokens === 'string' ? estimatedTokens : `${JSON.stringify({ at: new Date().toISOString(), features, estimatedTokens, contextTokensAtSubmit: 1000 })}\n`);
+  }
+
+  function at(world: DeliveryWorld, percent: number): void {
+    world.writeConfig({ ...world.actionableConfig, context: { enabled: true, windowTokens: windowAt(world, percent) }, handoff: { enabled: true } });
+  }
+
+  it('a large task: warned once at 60 % (not again at the next calls), handed off at 70 %, before L2', async () => {
+    const world = open('L0');
+    at(world, 62);
+    pendingEstimate(world, 200_000); // far over 60 % of any window here: large
+    const early = await monitor(world);
+    expect(early.code).toBe('warned');
+    expect(early.output).toContain('62%');
+    // Still below L1 and the task still large: the early warning is not repeated after every tool call.
+    expect((await monitor(world)).code).toBe('none:already-announced');
+    at(world, 64);
+    expect((await monitor(world)).code).toBe('none:already-announced');
+    at(world, 71);
+    const handoff = await monitor(world);
+    expect(handoff.code, handoff.detail).toMatch(/^handoff/);
+    expect(handoffs(world)).toHaveLength(1);
+  });
+
+  it('the same readings without an estimate (or with a small task) say nothing below L1', async () => {
+    const world = open('L0');
+    at(world, 62);
+    expect((await monitor(world)).code).toBe('none:below-threshold');
+    pendingEstimate(world, 1_000);
+    expect((await monitor(world)).code).toBe('none:below-threshold');
+  });
+
+  it('a compaction re-arms the early warning; a corrupt estimate is a diagnostic and no task size', async () => {
+    const world = open('L0');
+    at(world, 61);
+    pendingEstimate(world, 200_000);
+    expect((await monitor(world)).code).toBe('warned');
+    at(world, 20); // compacted
+    expect((await monitor(world)).code).toBe('none:below-threshold');
+    at(world, 61);
+    expect((await monitor(world)).code).toBe('warned');
+    pendingEstimate(world, '{"not": "an estimate"');
+    at(world, 20);
+    await monitor(world);
+    at(world, 61);
+    const corrupt = await monitor(world);
+    expect(corrupt.code).toBe('none:below-threshold');
+    expect(corrupt.warnings.join('\n')).toContain('not a valid record');
   });
 });

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { toSafeSessionId } from '@agent-checkpoint/core';
+import { toSafeSessionId } from '@agent-checkpoint/core/hot-path';
 import { createDeliveryWorld, type DeliveryFixture, type DeliveryWorld } from '@agent-checkpoint/core/conformance';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DELIVERY_FIXTURES } from '../../src/test-support/delivery-fixtures.ts';
