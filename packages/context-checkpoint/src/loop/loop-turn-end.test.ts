@@ -1,12 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type CheckpointOutcome, type ConfigFile, getCheckpoint, resolveConfig, type ToolCall, type TranscriptReader, type TurnEndExtension, type TurnTimeline } from '@agent-checkpoint/core';
-import { makeTempGitRepo, type TempGitRepo } from '@agent-checkpoint/core/test-support';
+import { type CheckpointOutcome, type ConfigFile, getCheckpoint, resolveConfig, type TurnEndExtension, type TurnTimeline } from '@agent-checkpoint/core';
+import type { TempGitRepo } from '@agent-checkpoint/core/test-support';
 import { contextCheckpointExtension, type ContextCheckpointDetail } from '../extensions/context-checkpoint-extension.ts';
 import { LOOP_END_FILE, LOOP_STATE_FILE } from './loop-state.ts';
 import { nextLoopIteration, startLoop } from './loop-steps.ts';
 import { CONTEXT_SECTION } from '../config/context-sections.ts';
+import { committedRepo, contextTimeline, staticReader } from '../steps/test-support/context-turn.ts';
 
 // The Stop route's context step inside a loop iteration, through getCheckpoint on real git
 // repositories: the loop state records the iteration's context and a handoff, the signal file
@@ -17,31 +18,10 @@ afterEach(() => {
   while (cleanups.length > 0) cleanups.pop()?.();
 });
 
-function repo(): TempGitRepo {
-  const r = makeTempGitRepo();
-  cleanups.push(r.remove);
-  r.write('src/app.py', 'print(1)\n');
-  r.git(['add', '-A']);
-  r.commit('base', Math.floor(Date.now() / 1000) - 7200);
-  return r;
-}
+const repo = (): TempGitRepo => committedRepo(cleanups);
 
-let n = 0;
-const at = (msAgo: number): string => new Date(Date.now() - msAgo).toISOString();
-const shell = (command: string): ToolCall => ({ id: `c${++n}`, kind: 'shell', rawName: 'Bash', input: { command }, paths: [], command, exitCode: 0, outcome: 'success', timestamp: at(5_000) });
-const timeline = (contextTokens: number): TurnTimeline => ({
-  agent: 'claude',
-  hasData: true,
-  turnId: `turn-${++n}`,
-  startedAt: at(60_000),
-  prompt: 'Implement the feature',
-  calls: [shell('ls')],
-  checkpointsDelivered: 0,
-  truncated: false,
-  diagnostics: [],
-  tokenUsage: { contextTokens, model: 'claude-opus-5-5', timestamp: at(1000) },
-});
-const reader = (t: TurnTimeline): TranscriptReader => ({ specificationVersion: 'transcript-reader-v1', agent: 'claude', readTurn: () => Promise.resolve(t), locateTranscript: () => Promise.resolve(undefined) });
+const timeline = (contextTokens: number): TurnTimeline => contextTimeline(contextTokens, 'Implement the feature');
+const reader = staticReader;
 
 function check(r: TempGitRepo, t: TurnTimeline, file: ConfigFile, sessionId: string): Promise<CheckpointOutcome> {
   return getCheckpoint({

@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type CheckpointOutcome, type ConfigFile, getCheckpoint, loadConfig, type ResolvedConfig, resolveConfig, type ToolCall, type TranscriptReader, type TurnEndExtension, type TurnTimeline } from '@agent-checkpoint/core';
-import { makeTempGitRepo, type TempGitRepo } from '@agent-checkpoint/core/test-support';
+import { type CheckpointOutcome, type ConfigFile, getCheckpoint, loadConfig, type ResolvedConfig, resolveConfig, type TurnEndExtension, type TurnTimeline } from '@agent-checkpoint/core';
+import type { TempGitRepo } from '@agent-checkpoint/core/test-support';
 import { contextCheckpointExtension, type ContextCheckpointDetail } from '../extensions/context-checkpoint-extension.ts';
 import { CONTEXT_SECTION, TRACKER_SECTION } from '../config/context-sections.ts';
 import { trackerSettingsOf } from '../config/context-config.ts';
@@ -11,6 +11,7 @@ import { readTrackerOutbox } from '../tracker/tracker-outbox.ts';
 import { LOOKUP_BUDGET_MS } from './tracker-step.ts';
 import { LINEAR_ENDPOINT_ENV } from '../tracker/tracker-settings.ts';
 import { startLinearMock, type LinearMock } from '../tracker/test-support/linear-mock.ts';
+import { committedRepo, contextTimeline, staticReader, stateDirOf } from '../steps/test-support/context-turn.ts';
 
 // The tracker wired into the Stop route's context step (LIN-001..004, HND-003), through getCheckpoint
 // on real git repositories against the loopback Linear mock.
@@ -35,33 +36,11 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
 });
 
-function repo(branch = 'feature/ANV-123-oauth'): TempGitRepo {
-  const r = makeTempGitRepo();
-  cleanups.push(r.remove);
-  r.write('src/app.py', 'print(1)\n');
-  r.git(['add', '-A']);
-  r.commit('base', Math.floor(Date.now() / 1000) - 7200);
-  r.git(['checkout', '-q', '-b', branch]);
-  return r;
-}
+const repo = (branch = 'feature/ANV-123-oauth'): TempGitRepo => committedRepo(cleanups, branch);
 
 let n = 0;
-const at = (msAgo: number): string => new Date(Date.now() - msAgo).toISOString();
-const shell = (command: string): ToolCall => ({ id: `c${++n}`, kind: 'shell', rawName: 'Bash', input: { command }, paths: [], command, exitCode: 0, outcome: 'success', timestamp: at(5_000) });
-const timeline = (contextTokens: number): TurnTimeline => ({
-  agent: 'claude',
-  hasData: true,
-  turnId: `turn-${++n}`,
-  startedAt: at(60_000),
-  prompt: 'Implement the OAuth callback',
-  calls: [shell('ls')],
-  checkpointsDelivered: 0,
-  truncated: false,
-  diagnostics: [],
-  tokenUsage: { contextTokens, model: 'claude-opus-5-5', timestamp: at(1000) },
-});
-const reader = (t: TurnTimeline): TranscriptReader => ({ specificationVersion: 'transcript-reader-v1', agent: 'claude', readTurn: () => Promise.resolve(t), locateTranscript: () => Promise.resolve(undefined) });
-const stateDirOf = (r: TempGitRepo): string => join(r.dir, '..', 'state');
+const timeline = (contextTokens: number): TurnTimeline => contextTimeline(contextTokens, 'Implement the OAuth callback');
+const reader = staticReader;
 
 const configOf = (file: ConfigFile): ResolvedConfig =>
   resolveConfig([{ config: file, source: { kind: 'user-file', name: 'test' } }], [CONTEXT_SECTION, TRACKER_SECTION]);
