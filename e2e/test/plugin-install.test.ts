@@ -197,8 +197,8 @@ async function trustHooksInCodexTui(session: AgentSession): Promise<void> {
     const review = await tmux.waitForScreen((screen) => screen.includes('Trust all and continue'), { timeoutMs: 60_000, what: 'the hooks review prompt' });
     expect(review).toContain('Hooks need review');
     expect(review).toContain('5 hooks are new or changed');
-    tmux.sendKeys('2');
-    await tmux.waitForScreen((screen) => /›\s*2\. Trust all and continue/.test(screen), { timeoutMs: 15_000, what: 'the trust choice selected' });
+    // The prompt can be on screen before Codex reads keys: press again until the choice shows.
+    await tmux.pressUntil(['2'], (screen) => /›\s*2\. Trust all and continue/.test(screen), { timeoutMs: 15_000, what: 'the trust choice selected' });
     tmux.sendKeys('Enter');
     await tmux.waitForScreen((screen) => screen.includes(CODEX_SCREEN.composerEmpty), { timeoutMs: 60_000, what: 'the composer after trusting' });
   } finally {

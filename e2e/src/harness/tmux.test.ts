@@ -38,4 +38,21 @@ describe('TmuxServer', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('pressUntil presses again until the screen shows the effect (a first press a TUI dropped)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'ac-e2e-tmux-test-'));
+    const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: dir, TERM: 'xterm-256color', TMUX_TMPDIR: dir };
+    // Drops every key that arrives in its first 600 ms (as a TUI setting the terminal up does), then
+    // reports the next one.
+    const program = "let armed = false; process.stdin.setRawMode(true); process.stdin.on('data', (d) => { if (armed) { console.log('pressed:' + d); } else console.log('dropped'); }); setTimeout(() => { armed = true; }, 600);";
+    const server = TmuxServer.start({ cwd: dir, env, argv: [process.execPath, '-e', program], configDir: dir });
+    try {
+      const screen = await server.pressUntil(['x'], (s) => s.includes('pressed:x'), { timeoutMs: 10_000, what: 'the press', retryMs: 300 });
+      expect(screen).toContain('pressed:x');
+      await expect(server.pressUntil(['y'], (s) => s.includes('never-there'), { timeoutMs: 500, what: 'nothing', retryMs: 200 })).rejects.toThrow(/pressed:y/);
+    } finally {
+      server.kill();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -95,6 +95,26 @@ export class TmuxServer {
     }
   }
 
+  /**
+   * Press `keys` until the screen satisfies `predicate`, again every `retryMs` (default 2 s) until
+   * `timeoutMs`. For an idempotent key (a menu choice's number) on a TUI that draws its prompt before its
+   * input loop reads: a press in between can be dropped (seen once in CI with Codex 0.169's hooks review
+   * prompt: the key never selected the choice), so one press and a wait is a flaky test.
+   */
+  async pressUntil(keys: readonly string[], predicate: (screen: string) => boolean, options: { timeoutMs: number; what: string; retryMs?: number }): Promise<string> {
+    const deadline = Date.now() + options.timeoutMs;
+    const retryMs = options.retryMs ?? 2000;
+    for (;;) {
+      this.sendKeys(...keys);
+      const remaining = deadline - Date.now();
+      try {
+        return await this.waitForScreen(predicate, { timeoutMs: Math.max(1, Math.min(retryMs, remaining)), what: options.what });
+      } catch (error) {
+        if (Date.now() >= deadline) throw error;
+      }
+    }
+  }
+
   /** Keys by tmux name (`Enter`, `Escape`, `C-c`). */
   sendKeys(...keys: string[]): void {
     this.run(['send-keys', '-t', 'main', ...keys]);
