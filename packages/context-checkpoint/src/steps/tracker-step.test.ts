@@ -1,17 +1,16 @@
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type CheckpointOutcome, type ConfigFile, getCheckpoint, loadConfig, type ResolvedConfig, resolveConfig, type TurnEndExtension, type TurnTimeline } from '@agent-checkpoint/core';
+import { type CheckpointOutcome, type ConfigFile, getCheckpoint, type ResolvedConfig, resolveConfig, type TurnEndExtension, type TurnTimeline } from '@agent-checkpoint/core';
 import type { TempGitRepo } from '@agent-checkpoint/core/test-support';
 import { contextCheckpointExtension, type ContextCheckpointDetail } from '../extensions/context-checkpoint-extension.ts';
 import { CONTEXT_SECTION, TRACKER_SECTION } from '../config/context-sections.ts';
 import { trackerSettingsOf } from '../config/context-config.ts';
-import { contextCheckpointSections } from '../load-turn-end-extensions.ts';
 import { readTrackerOutbox } from '../tracker/tracker-outbox.ts';
 import { LOOKUP_BUDGET_MS } from './tracker-step.ts';
 import { LINEAR_ENDPOINT_ENV } from '../tracker/tracker-settings.ts';
 import { startLinearMock, type LinearMock } from '../tracker/test-support/linear-mock.ts';
-import { committedRepo, contextTimeline, staticReader, stateDirOf } from '../steps/test-support/context-turn.ts';
+import { committedRepo, contextTimeline, loadUntrustedProjectConfig, staticReader, stateDirOf } from './test-support/context-turn.ts';
 
 // The tracker wired into the Stop route's context step (LIN-001..004, HND-003), through getCheckpoint
 // on real git repositories against the loopback Linear mock.
@@ -114,17 +113,7 @@ describe('the tracker at a handoff checkpoint', { timeout: 60_000 }, () => {
 
   it('an untrusted project file cannot turn it on: no request, a diagnostic', async () => {
     const r = repo();
-    writeFileSync(join(r.dir, '.agent-checkpoint.json'), JSON.stringify(TRACKED));
-    const home = join(r.dir, '..', 'home');
-    mkdirSync(home, { recursive: true });
-    const loaded = await loadConfig({
-      cwd: realpathSync(r.dir),
-      homeDir: home,
-      env: { XDG_CONFIG_HOME: undefined, XDG_CACHE_HOME: undefined, AGENT_CHECKPOINT_CONFIG: undefined, AGENT_CHECKPOINT_STATE_DIR: undefined },
-      cacheDir: false,
-      stateDir: stateDirOf(r),
-      sections: contextCheckpointSections,
-    });
+    const loaded = await loadUntrustedProjectConfig(r, TRACKED);
     expect(trackerSettingsOf(loaded.config).enabled).toBe(false);
     expect(loaded.diagnostics.join('\n')).toContain('tracker.enabled');
     const outcome = await check(r, 172_000, loaded.config);

@@ -1,14 +1,13 @@
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type CheckpointOutcome, type ConfigFile, getCheckpoint, loadConfig, type ResolvedConfig, resolveConfig, type TurnEndExtension, type TurnTimeline } from '@agent-checkpoint/core';
+import { type CheckpointOutcome, type ConfigFile, getCheckpoint, type ResolvedConfig, resolveConfig, type TurnEndExtension, type TurnTimeline } from '@agent-checkpoint/core';
 import type { TempGitRepo } from '@agent-checkpoint/core/test-support';
 import { contextCheckpointExtension, type ContextCheckpointDetail } from '../extensions/context-checkpoint-extension.ts';
 import { CONTEXT_SECTION, MEMORY_SECTION, TRACKER_SECTION } from '../config/context-sections.ts';
 import { contextCheckpointConfigOf, handoffServicesOf, memorySettingsOf } from '../config/context-config.ts';
 import { latestHandoff } from '../handoff/latest-handoff.ts';
 import { renderResumePrompt } from '../handoff/render-resume.ts';
-import { contextCheckpointSections } from '../load-turn-end-extensions.ts';
 import { LINEAR_ENDPOINT_ENV } from '../tracker/tracker-settings.ts';
 import { startLinearMock, type LinearMock } from '../tracker/test-support/linear-mock.ts';
 import { startClaudeMemMock, type ClaudeMemMock } from '../memory-service/test-support/claude-mem-mock.ts';
@@ -16,7 +15,7 @@ import { fetchMemoryResumeExtras, memoryResumeSection, saveMemoryAfterHandoff } 
 import { writePreCompactHandoff } from './pre-compact-handoff.ts';
 import { claimResumeHandoff } from './resume-handoff.ts';
 import { prepareTrackerIssue, syncTrackerAfterHandoff } from './tracker-step.ts';
-import { committedRepo, contextTimeline, staticReader, stateDirOf } from '../steps/test-support/context-turn.ts';
+import { committedRepo, contextTimeline, loadUntrustedProjectConfig, staticReader, stateDirOf } from './test-support/context-turn.ts';
 
 // The tracker and claude-mem on every handoff route (issue 14 points 6 and 7): the PreCompact handoff
 // and the Stop route through `writeCheckpointHandoff`, once-only announcements, the resume side. Real
@@ -163,17 +162,7 @@ describe('claude-mem on the Stop route', { timeout: 60_000 }, () => {
 
   it('an untrusted project file cannot turn memory on (privileged), nor the tracker', async () => {
     const r = repo();
-    writeFileSync(join(r.dir, '.agent-checkpoint.json'), JSON.stringify(BOTH));
-    const home = join(r.dir, '..', 'home');
-    mkdirSync(home, { recursive: true });
-    const loaded = await loadConfig({
-      cwd: realpathSync(r.dir),
-      homeDir: home,
-      env: { XDG_CONFIG_HOME: undefined, XDG_CACHE_HOME: undefined, AGENT_CHECKPOINT_CONFIG: undefined, AGENT_CHECKPOINT_STATE_DIR: undefined },
-      cacheDir: false,
-      stateDir: stateDirOf(r),
-      sections: contextCheckpointSections,
-    });
+    const loaded = await loadUntrustedProjectConfig(r, BOTH);
     expect(memorySettingsOf(loaded.config).enabled).toBe(false);
     expect(loaded.diagnostics.join('\n')).toContain('memory.enabled');
     const outcome = await stop(r, loaded.config);

@@ -1,5 +1,7 @@
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ToolCall, TranscriptReader, TurnTimeline } from '@agent-checkpoint/core';
+import { loadConfig, type ConfigFile, type ToolCall, type TranscriptReader, type TurnTimeline } from '@agent-checkpoint/core';
+import { contextCheckpointSections } from '../../load-turn-end-extensions.ts';
 import { makeTempGitRepo, type TempGitRepo } from '@agent-checkpoint/core/test-support';
 
 // Shared fixtures of the context step's tests through getCheckpoint: a real repository with one
@@ -49,4 +51,23 @@ export function staticReader(timeline: TurnTimeline): TranscriptReader {
 /** The state directory the tests give the hook, beside the repository. */
 export function stateDirOf(r: TempGitRepo): string {
   return join(r.dir, '..', 'state');
+}
+
+/**
+ * Load the configuration as a hook does when the only file is `file`, written as the repository's
+ * untrusted `.agent-checkpoint.json` (an empty home, no user file, no cache): what privileged keys
+ * such a file can and cannot turn on.
+ */
+export function loadUntrustedProjectConfig(r: TempGitRepo, file: ConfigFile): ReturnType<typeof loadConfig> {
+  writeFileSync(join(r.dir, '.agent-checkpoint.json'), JSON.stringify(file));
+  const home = join(r.dir, '..', 'home');
+  mkdirSync(home, { recursive: true });
+  return loadConfig({
+    cwd: realpathSync(r.dir),
+    homeDir: home,
+    env: { XDG_CONFIG_HOME: undefined, XDG_CACHE_HOME: undefined, AGENT_CHECKPOINT_CONFIG: undefined, AGENT_CHECKPOINT_STATE_DIR: undefined },
+    cacheDir: false,
+    stateDir: stateDirOf(r),
+    sections: contextCheckpointSections,
+  });
 }
