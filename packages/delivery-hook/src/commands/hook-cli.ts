@@ -98,7 +98,7 @@ function createHookProgram(write: (text: string) => Promise<void>): CliProgram {
     .addOption(new Option('-a, --agent <agent>', 'claude, gemini, codex or all'))
     .option('--scope <scope>', 'user (default) or project')
     .option('--cwd <dir>', 'the project for --scope project')
-    .option('--with-context', 'also the SessionStart / PreCompact hooks')
+    .option('--with-context', 'also the context hooks (SessionStart, PreCompact, the monitor after each tool call, the prompt estimate)')
     .option('--dry-run', 'show the diff, write nothing')
     .option('--print', 'print the snippet to add by hand')
     .action(setup('install'));
