@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { createDeliveryWorld, type DeliveryScenario, type DeliveryWorld } from '@agent-checkpoint/core/conformance';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildStopPayload } from './test-support/build-stop-payload.ts';
-import { CLAUDE_FIXTURE } from './test-support/delivery-fixtures.ts';
+import { CLAUDE_FIXTURE, GEMINI_FIXTURE } from './test-support/delivery-fixtures.ts';
 import { deliverThroughHook } from './test-support/hook-route-adapter.ts';
 import { parseHookStdout, runHookBundle } from './test-support/run-hook-bundle.ts';
 
@@ -130,5 +130,34 @@ describe('block outcomes through the real hook', () => {
     const off = await runHookBundle({ args: ['off', '--project', '--cwd', scenario.cwd], env: scenario.env, cwd: scenario.cwd });
     expect(off.code, off.stderr).toBe(0);
     expect((await report(w)).total.outcomes['switched-off']).toBe(1);
+  });
+
+  it('Gemini: the AfterAgent after the deny (stop_hook_active false, same turn) settles it in the pipeline', async () => {
+    world = createDeliveryWorld(GEMINI_FIXTURE);
+    const w = world;
+    const scenario = w.scenario('actionable');
+    const reason = await deliverThroughHook(scenario);
+    expect(reason).not.toBeNull();
+    // What Gemini records next: the deny reason as a user message, then the model's shell call.
+    const id = `run_shell_command__run_shell_command_${Date.now()}_0`;
+    const response = { functionResponse: { id, name: 'run_shell_command', response: { output: 'Output: ok\nProcess Group PGID: 1' } } };
+    const now = (): string => new Date().toISOString();
+    const lines = [
+      { id: randomUUID(), timestamp: now(), type: 'user', content: [{ text: reason }] },
+      {
+        id: randomUUID(),
+        timestamp: now(),
+        type: 'gemini',
+        content: '',
+        toolCalls: [{ id, name: 'run_shell_command', args: { command: 'conformance-check' }, result: [response], status: 'success', timestamp: now() }],
+      },
+      { id: randomUUID(), timestamp: now(), type: 'user', content: [response] },
+      { id: randomUUID(), timestamp: now(), type: 'gemini', content: 'Ran the check.' },
+    ];
+    appendFileSync(scenario.transcriptPath, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    expect(await deliverThroughHook(w.scenario('repeat-stop'))).toBeNull();
+    const r = await report(w);
+    expect(r.pending).toBe(0);
+    expect(r.total.outcomes).toMatchObject({ 'acted-on': 1, disputed: 0, ignored: 0 });
   });
 });
