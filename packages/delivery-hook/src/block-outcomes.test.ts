@@ -23,11 +23,14 @@ const CWD_ENTRY = { isSidechain: false, userType: 'external', entrypoint: 'sdk-c
 /** Append Claude Code entries to the session's transcript (the shapes of the recorded 2.1.330 files). */
 class ClaudeTurn {
   private parent: string | undefined;
-  constructor(
-    private readonly path: string,
-    private readonly cwd: string,
-    private readonly promptId: string,
-  ) {}
+  private readonly path: string;
+  private readonly cwd: string;
+  private readonly promptId: string;
+  constructor(path: string, cwd: string, promptId: string) {
+    this.path = path;
+    this.cwd = cwd;
+    this.promptId = promptId;
+  }
   private add(entry: Record<string, unknown>): void {
     const uuid = randomUUID();
     appendFileSync(this.path, `${JSON.stringify({ parentUuid: this.parent ?? null, ...CWD_ENTRY, cwd: this.cwd, promptId: this.promptId, ...entry, uuid, timestamp: new Date().toISOString() })}\n`);
