@@ -18,3 +18,4 @@ export { readSmallFileSync, sessionStatePath, type SessionStateLocation } from '
 export { writeFileSafelySync } from './fs-safe/safe-write.ts';
 export { forModelName, forModelText, forTerminal } from './text-safety/text-safety.ts';
 export { toSafeSessionId } from './state/safe-session-id.ts';
+export { hasPendingBlockMarker } from './state/pending-block-marker.ts';

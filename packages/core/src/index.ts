@@ -45,6 +45,10 @@ export { findProjectRoot } from './project-root.ts';
 export { matchesEvidence } from './shell/match-evidence.ts';
 export { parseShellCommand } from './shell/parse-shell-command.ts';
 export { claimCheckpoint } from './state/claim-checkpoint.ts';
+export { BLOCK_OUTCOME_KINDS } from './state/block-outcomes.ts';
+export { settleSwitchedOff } from './state/settle-block-outcome.ts';
+export { blockOutcomeReport, type BlockOutcomeReport, type OutcomeCounts } from './state/block-outcome-report.ts';
+export { settleBlockAtStop } from './turn-end/settle-block-at-stop.ts';
 export { claimNotices } from './state/claim-notices.ts';
 export { createRouteLogger, type RouteLogger } from './state/create-route-logger.ts';
 export {

@@ -119,7 +119,7 @@ async function verdictOf(event: HookEvent, context: CheckpointPhaseContext, deci
  * The hook payload as core's route-neutral turn end: the payload's transcript path (else the reader
  * locates it), its turn hint, and the agent's identity rules (hook-identity.ts).
  */
-function turnEndEventOf(event: HookEvent, context: CheckpointPhaseContext): TurnEndEvent {
+export function turnEndEventOf(event: HookEvent, context: CheckpointPhaseContext): TurnEndEvent {
   const { agent, cwd, env } = context;
   return {
     agent,

@@ -1,4 +1,4 @@
-import { assertNever, checkTurnEndEarly, findProjectRoot } from '@agent-checkpoint/core/hot-path';
+import { assertNever, checkTurnEndEarly, findProjectRoot, hasPendingBlockMarker } from '@agent-checkpoint/core/hot-path';
 import { isCommitGateMarked } from './commit-gate/commit-gate-marker.ts';
 import { sessionKeyOf } from './hook-identity.ts';
 import { pass, type HookRun, type HookRunContext } from './hook-run.ts';
@@ -6,6 +6,8 @@ import { markCodeCoverage } from './launcher/code-cache-channel.ts';
 import { readHookPayload } from './read-hook-payload.ts';
 import { chooseRunCwd } from './run-cwd.ts';
 import type { StdinReadResult } from './read-stdin.ts';
+import type { CheckpointPhaseContext } from './run-checkpoint-phase.ts';
+import type { HookEvent } from './hook-event.ts';
 
 /**
  * One hook run, from stdin text to verdict: validate the payload, run the turn-end pipeline's cheap
@@ -33,6 +35,10 @@ export async function runHook(input: StdinReadResult, context: HookRunContext): 
   if (where.note !== undefined) log.warn(where.note);
   const cwd = where.cwd;
   const sessionId = sessionKeyOf(event, cwd);
+  // The stop right after our block is where its outcome shows (one `stat` when nothing is pending).
+  if (event.stopHookActive && hasPendingBlockMarker({ stateDir: context.stateDir, agent, sessionId })) {
+    await settleOutcome(event, { ...context, cwd, sessionId }, { continuation: true });
+  }
   // The escape hatch: a stop that follows our block passes, whatever git or the transcript say —
   // unless the opt-in commit gate armed this session (one `stat`; nothing is loaded without it), which
   // may block once more for uncommitted work (see commit-gate/run-commit-gate.ts).
@@ -50,6 +56,9 @@ export async function runHook(input: StdinReadResult, context: HookRunContext): 
     runningBackgroundTasks: event.runningBackgroundTasks,
   });
   for (const note of early.diagnostics) log.warn(note);
+  if (early.kind === 'pass' && early.reason === 'switched-off' && hasPendingBlockMarker({ stateDir: context.stateDir, agent, sessionId })) {
+    await settleOutcome(event, { ...context, cwd, sessionId }, { continuation: false, switchedOff: true });
+  }
   if (early.kind === 'pass') return pass(early.reason, early.detail);
 
   // Everything past this point (config, git, transcript, state lock) is loaded only now, so the
@@ -57,6 +66,12 @@ export async function runHook(input: StdinReadResult, context: HookRunContext): 
   markCodeCoverage(1);
   const { runCheckpointPhase } = await import('./run-checkpoint-phase.ts');
   return runCheckpointPhase(event, { ...context, cwd, sessionId, offSwitch: early.offSwitch });
+}
+
+/** Settle the session's pending block (loaded only when one is flagged). */
+async function settleOutcome(event: HookEvent, context: CheckpointPhaseContext, stop: { readonly continuation: boolean; readonly switchedOff?: boolean }): Promise<void> {
+  const [{ settleBlockAtStop }, { turnEndEventOf }] = await Promise.all([import('@agent-checkpoint/core'), import('./run-checkpoint-phase.ts')]);
+  await settleBlockAtStop(turnEndEventOf(event, context), stop);
 }
 
 /** The payload text, when stdin gave one (a timed-out read may still hold a complete payload). */

@@ -1,3 +1,5 @@
+import { withPendingBlock, type PendingBlock } from './block-outcomes.ts';
+import { markPendingBlock } from './pending-block-marker.ts';
 import { clockSkewNote, decideLoopGuard, type LoopGuardConfig, type LoopGuardDecision } from './loop-guard.ts';
 import { pruneStateDir } from './prune-state-dir.ts';
 import { normalizeTurnId, recordBlock, recordDelivered, type SessionState } from './session-state.ts';
@@ -29,6 +31,11 @@ export interface ClaimCheckpointRequest extends SessionStateLocation {
    * promotes the pending context line). Pure; applied under the lock, only when the block is granted.
    */
   readonly onGranted?: (state: SessionState, now: Date) => SessionState;
+  /**
+   * The block's findings and place in the turn (`pendingBlockOf`): recorded as the session's pending
+   * block when granted, so the next stop can tell what became of it (see `classifyBlockOutcome`).
+   */
+  readonly block?: PendingBlock;
 }
 
 /** A loop guard decision, plus `state-unavailable` when the state could not be locked or written. */
@@ -79,6 +86,10 @@ export async function claimCheckpoint(request: ClaimCheckpointRequest): Promise<
       request.lockWaitMs === undefined ? {} : { lockWaitMs: request.lockWaitMs },
     );
     const diagnostics = [...result.diagnostics, ...(skew === undefined ? [] : [skew])];
+    if (result.written && request.block !== undefined && result.value.verdict === 'allow') {
+      const note = markPendingBlock(request);
+      if (note !== undefined) diagnostics.push(note);
+    }
     if (result.written) {
       // Housekeeping rides on the rare write path; at most once a day, never fatal.
       diagnostics.push(...(await pruneStateDir({ stateDir: request.stateDir, now })));
@@ -95,7 +106,8 @@ export async function claimCheckpoint(request: ClaimCheckpointRequest): Promise<
  * commit gate when asked to arm it.
  */
 function granted(state: SessionState, turnId: string, now: Date, request: ClaimCheckpointRequest): SessionState {
-  const counted = recordBlock(state, turnId, now);
+  const recorded = recordBlock(state, turnId, now);
+  const counted = request.block === undefined ? recorded : withPendingBlock(recorded, request.block, now);
   const next = request.onGranted ? request.onGranted(counted, now) : counted;
   const arm = request.armCommitGate;
   if (arm === undefined) return next;

@@ -53,6 +53,12 @@ export interface SessionState {
    * unreadable transcript…), oldest first and bounded: each distinct notice is shown once.
    */
   readonly noticesShown?: readonly string[];
+  /**
+   * The newest block still waiting for its outcome, and the settled outcomes (newest last, bounded):
+   * read them with `readBlockOutcomes`, which validates them and reads a damaged field as absent.
+   */
+  readonly pendingBlock?: unknown;
+  readonly blockOutcomes?: unknown;
 }
 
 /** How many delivered-message digests a session state keeps. */

@@ -12,6 +12,9 @@ import { readSessionState } from '../state/session-state-store.ts';
 import { deliveredMessageDigest } from '../transcript/delivered-message.ts';
 import type { TranscriptReader } from '../transcript/transcript-reader.ts';
 import { isOwnCheckpoint } from './is-own-checkpoint.ts';
+import { pendingBlockOf } from './pending-block-of.ts';
+import { settleBlockAtStop } from './settle-block-at-stop.ts';
+import { readBlockOutcomes } from '../state/block-outcomes.ts';
 import type { TurnEndBlock, TurnEndClaimOptions, TurnEndDecision, TurnEndPass, TurnEndPassReason, TurnEndPreview } from './turn-end-decision.ts';
 import type { TurnEndEvent, TurnEndLog } from './turn-end-event.ts';
 import type { TurnEndExtension } from './turn-end-extension.ts';
@@ -85,7 +88,11 @@ async function evaluate(event: TurnEndEvent, mode: Mode): Promise<Evaluated> {
   const done = (decision: TurnEndPass | TurnEndBlock): Evaluated => ({ decision, offSwitch, skippedExtensions });
   const pass = (reason: TurnEndPassReason, detail: string, extra: Partial<TurnEndPass> = {}): Evaluated =>
     done({ kind: 'pass', reason, detail, ...extra, notices: [...notices], timings });
-  if (offSwitch.off && decide) return pass('switched-off', `checkpoints are off (${offSwitch.source}: ${offSwitch.detail})`);
+  if (offSwitch.off && decide) {
+    // The user switched off after a block: its outcome (one flag stat when nothing is pending).
+    await settleBlockAtStop(event, { continuation: false, switchedOff: true });
+    return pass('switched-off', `checkpoints are off (${offSwitch.source}: ${offSwitch.detail})`);
+  }
 
   const loadedConfig = await loadTurnEndConfig({
     cwd: event.cwd,
@@ -104,7 +111,10 @@ async function evaluate(event: TurnEndEvent, mode: Mode): Promise<Evaluated> {
   for (const note of loaded.diagnostics) log.warn(`config: ${note}`);
   notices.push(...configNotices(loaded));
   const { config } = loaded;
-  if (!config.enabled && decide) return pass('disabled', '"enabled": false', { config: loaded });
+  if (!config.enabled && decide) {
+    await settleBlockAtStop(event, { continuation: false, config, switchedOff: true });
+    return pass('disabled', '"enabled": false', { config: loaded });
+  }
 
   const own = event.recogniseOwnCheckpoints === true;
   if (own && config.messages.prefix.trim() === '' && decide) {
@@ -118,6 +128,8 @@ async function evaluate(event: TurnEndEvent, mode: Mode): Promise<Evaluated> {
   const deliveredDigests = state?.delivered;
   const isOwn = (text: string): boolean => isOwnCheckpoint(text, { delivered: deliveredDigests, texts: config.messages });
   if (own && decide && event.hint.prompt !== undefined && isOwn(event.hint.prompt)) {
+    // This turn is the agent's answer to our checkpoint (a route without an escape hatch).
+    await settleBlockAtStop(event, { continuation: true, config, switchedOff: false });
     return pass('own-checkpoint-turn', 'this turn answered our own checkpoint', { config: loaded });
   }
   // Early guard (no lock): when the payload names the turn for good, a turn that already got its
@@ -152,7 +164,12 @@ async function evaluate(event: TurnEndEvent, mode: Mode): Promise<Evaluated> {
   const unreadable = transcriptNotice(outcome.timeline);
   if (unreadable !== undefined) notices.push(unreadable);
   const lastUser = outcome.timeline?.lastUserMessage;
-  if (own && decide && lastUser !== undefined && isOwn(lastUser)) {
+  const answersOwn = own && lastUser !== undefined && isOwn(lastUser);
+  if (decide && state !== undefined && readBlockOutcomes(state.state).pending !== undefined) {
+    // Before any new block is claimed: what the response did with the pending one.
+    await settleBlockAtStop(event, { continuation: answersOwn, config, switchedOff: false, ...(outcome.timeline === undefined ? {} : { timeline: outcome.timeline }) });
+  }
+  if (answersOwn && decide) {
     return pass('own-checkpoint-turn', 'the last user message in the transcript is our own checkpoint', { config: loaded, outcome });
   }
   if (outcome.decision !== 'message' || outcome.message === undefined || outcome.message === '') {
@@ -264,6 +281,8 @@ async function claimBlock(event: TurnEndEvent, block: TurnEndBlock, options: Tur
     ...(block.outcome.onClaimGranted === undefined ? {} : { onGranted: block.outcome.onClaimGranted }),
     // Recorded with the block: the answer to this message is then recognised by its digest.
     messageDigest: deliveredMessageDigest(block.message),
+    // What the block asked for, so the next stop can tell what became of it (block outcomes).
+    ...(block.turnKey === undefined ? {} : { block: pendingBlockOf(block.outcome, block.config.config, block.turnKey, findProjectRoot(event.cwd), event.now()) }),
   });
 }
 

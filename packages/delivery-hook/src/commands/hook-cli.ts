@@ -228,7 +228,11 @@ function addContextCommands(cli: CliProgram, write: (text: string) => Promise<vo
     .action(async (plan: string, options) => cli.setExitCode(await (await import('../context-cli/run-shard-command.ts')).runShardCommand(plan, options, write)));
   program
     .command('report')
-    .description('context checkpoint metrics: handoffs by level, resumes, compactions without a handoff, estimate accuracy')
+    .description('block outcomes (acted on, disputed, ignored, switched off; precision per category and rule) and context checkpoint metrics')
+    .addHelpText(
+      'after',
+      '\nBlock outcomes: for each block, what the stop after it showed: acted on (a required action done),\n  disputed (the agent stopped again without doing any, or ran the escape hatch), ignored (the user moved\n  on to another turn first), switched off (off --session/--current/--project/--all, or the environment),\n  unknown (the response could not be read). Precision: acted on, out of the blocks with a known outcome.',
+    )
     .option('--cwd <dir>', 'the project (default: the current directory)')
     .option('--json', 'machine-readable result')
     .action(async (options) => cli.setExitCode(await (await import('../context-cli/run-report-command.ts')).runReportCommand(options, write)));

@@ -10,6 +10,7 @@ import {
   resolveStateDir,
   sessionStatePath,
   setOffSwitch,
+  settleSwitchedOff,
   type AgentId,
   type OffSwitchScope,
 } from '@agent-checkpoint/core';
@@ -76,6 +77,13 @@ export async function runSwitchCommand(command: 'off' | 'on', options: SwitchOpt
 
   const stateDir = resolveStateDir({ env });
   const path = await setOffSwitch({ stateDir, scope, off: command === 'off' });
+  if (command === 'off') {
+    // Blocks still waiting for their outcome in this scope were switched off (shown by `report`).
+    for (const settled of await settleSwitchedOff({ stateDir, scope })) {
+      for (const note of settled.diagnostics) process.stderr.write(`${STDERR_PREFIX} ${note}
+`);
+    }
+  }
   const envStillOff = command === 'on' && isTruthyEnv(env[DISABLE_ENV]);
   if (options.json === true) {
     await write(`${JSON.stringify({ off: command === 'off', scope, path, ...(found === undefined ? {} : { current: found }), envStillOff }, null, 2)}\n`);
