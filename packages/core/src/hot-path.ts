@@ -15,6 +15,7 @@ export { findProjectRoot } from './project-root.ts';
 export { checkTurnEndEarly } from './turn-end/early-pass.ts';
 export { createRouteLogger, type RouteLogger } from './state/create-route-logger.ts';
 export { readConfigBytes, type ConfigBytes } from './config/read-config-bytes.ts';
+export { readRegularFileSync } from './state/read-regular-file.ts';
 export { readSmallFileSync, sessionStatePath, type SessionStateLocation } from './state/state-files.ts';
 export { writeFileSafelySync } from './fs-safe/safe-write.ts';
 export { forModelName, forModelText, forTerminal } from './text-safety/text-safety.ts';

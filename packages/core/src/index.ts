@@ -56,7 +56,7 @@ export {
   readOffSwitch,
   setOffSwitch,
 } from './state/off-switches.ts';
-export { describeReadFailure, FileTooLargeError, readRegularFileSync } from './state/read-regular-file.ts';
+export { describeReadFailure, FileTooLargeError, readRegularFileBytesSync, readRegularFileSync } from './state/read-regular-file.ts';
 export { resolveStateDir } from './state/resolve-state-dir.ts';
 export { errorMessage, readSessionState, updateSessionState } from './state/session-state-store.ts';
 export { emptySessionState, normalizeTurnId, recordBlock, type SessionState } from './state/session-state.ts';
