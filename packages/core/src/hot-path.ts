@@ -17,6 +17,6 @@ export { createRouteLogger, type RouteLogger } from './state/create-route-logger
 export { readConfigBytes, type ConfigBytes } from './config/read-config-bytes.ts';
 export { readRegularFileSync } from './state/read-regular-file.ts';
 export { readSmallFileSync, sessionStatePath, type SessionStateLocation } from './state/state-files.ts';
-export { writeFileSafelySync } from './fs-safe/safe-write.ts';
+export { ensureDirSafelySync, privateEntryProblem, UnsafePathError, writeFileSafelySync } from './fs-safe/safe-write.ts';
 export { forModelName, forModelText, forTerminal } from './text-safety/text-safety.ts';
 export { toSafeSessionId } from './state/safe-session-id.ts';
