@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHookSandbox, type HookSandbox } from '../test-support/hook-sandbox.ts';
@@ -36,7 +36,8 @@ describe('uninstall --purge', () => {
 
     const dry = await run(['uninstall', '--agent', 'all', '--purge', '--dry-run']);
     expect(dry.code).toBe(0);
-    expect(dry.stdout).toContain(`would remove ${sandbox.stateDir}`);
+    // The sandbox names the state directory through AGENT_CHECKPOINT_STATE_DIR: a directory the user chose.
+    expect(dry.stdout).toContain(`would remove our files in ${sandbox.stateDir}`);
     expect(dry.stdout).toContain(`would remove ${cacheDir}`);
     expect(existsSync(sandbox.stateDir)).toBe(true);
     expect(existsSync(cacheDir)).toBe(true);
@@ -44,13 +45,36 @@ describe('uninstall --purge', () => {
 
     const purged = await run(['uninstall', '--agent', 'all', '--purge']);
     expect(purged).toMatchObject({ code: 0, stderr: '' });
-    expect(purged.stdout).toContain(`removed ${sandbox.stateDir}`);
+    expect(purged.stdout).toContain(`removed our files in ${sandbox.stateDir}`);
     expect(purged.stdout).toContain(`removed ${cacheDir}`);
     expect(readFileSync(settings, 'utf8')).toBe(original);
     expect(existsSync(sandbox.stateDir)).toBe(false);
     expect(existsSync(cacheDir)).toBe(false);
     // The user's own files stay.
     expect(readFileSync(userConfig, 'utf8')).toBe('{ "gitTimeoutMs": 4000 }\n');
+  });
+
+  it('a state and a cache directory the user chose keep their own files: only ours go (issue 23)', async () => {
+    const settings = join(sandbox.home, '.claude', 'settings.json');
+    writeFile(settings, '{}\n');
+    const state = join(sandbox.root, 'my-dir');
+    const cache = join(sandbox.root, 'my-cache');
+    writeFile(join(state, 'notes.txt'), 'mine\n');
+    writeFile(join(state, 'projects', 'plan.md'), 'mine too\n');
+    writeFile(join(cache, 'build.o'), 'mine\n');
+    const env = { AGENT_CHECKPOINT_STATE_DIR: state, AGENT_CHECKPOINT_CACHE_DIR: cache };
+    expect((await run(['install', '--agent', 'claude'], env)).code).toBe(0);
+    expect((await run(['off', '--all'], env)).code).toBe(0);
+    writeFile(join(cache, 'hook-0123456789abcdef01234567.v8cache'), 'x');
+    expect(existsSync(join(state, 'installs'))).toBe(true);
+    const purged = await run(['uninstall', '--agent', 'all', '--purge'], env);
+    expect(purged).toMatchObject({ code: 0, stderr: '' });
+    expect(purged.stdout).toContain(`removed our files in ${state}`);
+    expect(purged.stdout).toContain(`kept ${state}: it holds 2 entries that are not ours`);
+    expect(purged.stdout).toContain(`kept ${cache}: it holds 1 entry that is not ours`);
+    expect(readdirSync(state).sort()).toEqual(['notes.txt', 'projects']);
+    expect(readFileSync(join(state, 'projects', 'plan.md'), 'utf8')).toBe('mine too\n');
+    expect(readdirSync(cache)).toEqual(['build.o']);
   });
 
   it('refuses to remove a state directory that is the home directory', async () => {
