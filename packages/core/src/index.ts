@@ -14,7 +14,7 @@ export { inspectConfigFile } from './config/inspect-config-file.ts';
 export { loadConfig, type UntrustedProjectConfig } from './config/load-config.ts';
 export { pickPresets, presetAncestors, PRESETS } from './config/presets/index.ts';
 export { configDigest, readTrustStore, recordTrust, revokeTrust, trustStateOf, trustStorePath } from './config/project-config-trust.ts';
-export { readConfigBytes } from './config/read-config-bytes.ts';
+export { MAX_CONFIG_BYTES, readConfigBytes } from './config/read-config-bytes.ts';
 export { configProblems, resolveConfig } from './config/resolve-config.ts';
 export { attributeFiles } from './engine/attribute-files.ts';
 export { checkPlanDrift } from './engine/check-plan-drift.ts';
