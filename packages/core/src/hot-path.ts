@@ -14,7 +14,7 @@ export { isTruthyEnv, readOffSwitch } from './state/off-switches.ts';
 export { findProjectRoot } from './project-root.ts';
 export { checkTurnEndEarly } from './turn-end/early-pass.ts';
 export { createRouteLogger, type RouteLogger } from './state/create-route-logger.ts';
-export { readConfigBytes, type ConfigBytes } from './config/read-config-bytes.ts';
+export { readConfigBytes } from './config/read-config-bytes.ts';
 export { readRegularFileSync } from './state/read-regular-file.ts';
 export { readSmallFileSync, sessionStatePath, type SessionStateLocation } from './state/state-files.ts';
 export { ensureDirSafelySync, privateEntryProblem, UnsafePathError, writeFileSafelySync } from './fs-safe/safe-write.ts';

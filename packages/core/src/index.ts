@@ -34,7 +34,7 @@ export { composeMessage } from './engine/compose-message.ts';
 export { globMatcher } from './engine/glob-match.ts';
 export { toRepoPath } from './engine/normalize-path.ts';
 export { runHeuristics } from './engine/run-heuristics.ts';
-export { appendSafelySync, ensureDirSafelySync, privateEntryProblem, underRoot, UnsafePathError, writeFileSafelySync } from './fs-safe/safe-write.ts';
+export { appendSafelySync, ensureDirSafelySync, underRoot, UnsafePathError, writeFileSafelySync } from './fs-safe/safe-write.ts';
 export type { CheckpointOutcome, CheckpointRequest } from './get-checkpoint-types.ts';
 export { getCheckpoint } from './get-checkpoint.ts';
 export type { ChangedFile, ChangeStatus, GitSnapshot } from './git/changed-file.ts';
