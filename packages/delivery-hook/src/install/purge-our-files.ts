@@ -1,12 +1,15 @@
-import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { readdir, rm, rmdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { configCacheDir, resolveStateDir } from '@agent-checkpoint/core';
+import { configCacheDir, readRegularFileSync, resolveStateDir } from '@agent-checkpoint/core';
 import { CACHE_DIR_ENV, resolveCodeCacheDir } from '../launcher/code-cache-file.ts';
 import { isOurCodeCacheEntry, isOurStateEntry } from './our-state-entries.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
+
+/** An install record is a few hundred bytes; anything far larger is not one of ours. */
+const MAX_RECORD_BYTES = 1024 * 1024;
 
 /** What of a target `uninstall --purge` removes. */
 export type PurgeScope =
@@ -151,7 +154,10 @@ export function remainingInstalls(env: Env): Array<{ readonly path: string; read
   }
   return names.map((name) => {
     try {
-      const record = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { path?: unknown; by?: unknown };
+      // The state's read: a record planted as a FIFO, a link or a huge file is unreadable, never waited on.
+      const text = readRegularFileSync(join(dir, name), MAX_RECORD_BYTES)?.text;
+      if (text === undefined) throw new Error('vanished');
+      const record = JSON.parse(text) as { path?: unknown; by?: unknown };
       return { path: typeof record.path === 'string' ? record.path : join(dir, name), by: typeof record.by === 'string' ? record.by : 'unknown' };
     } catch {
       return { path: join(dir, name), by: 'unreadable record' };

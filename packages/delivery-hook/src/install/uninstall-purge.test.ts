@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -93,6 +94,15 @@ describe('uninstall --purge', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(join(repo, '.claude', 'settings.json'));
     expect(existsSync(sandbox.stateDir)).toBe(true);
+  });
+
+  it('an install record planted as a FIFO is named as unreadable at once, never waited on (issue 23)', async () => {
+    mkdirSync(join(sandbox.stateDir, 'installs'), { recursive: true, mode: 0o700 });
+    execFileSync('mkfifo', [join(sandbox.stateDir, 'installs', 'planted.json')]);
+    const result = await runHookBundle({ args: ['uninstall', '--agent', 'all', '--purge'], env: { ...sandbox.env, NO_COLOR: '1' }, cwd: sandbox.home, killAfterMs: 15_000 });
+    expect(result.signal).toBeNull();
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('planted.json  (unreadable record)');
   });
 
   it('is for uninstall only', async () => {
