@@ -79,3 +79,27 @@ describe('context hooks read repository files without blocking', () => {
     });
   }
 });
+
+/** The other repository files the context hooks read, with context checkpoints and handoffs on. */
+const OTHER_SITES = ['CLAUDE.md', 'AGENTS.md', 'PLAN.md', '.agent-checkpoint/handoffs/2026-01-07-1145.md', '.agent-checkpoint/loop-state.json', '.agent-checkpoint/direct-checkpoint.json'];
+
+describe('context hooks with every other repository file they read hostile', () => {
+  for (const mode of MODES) {
+    it.each(HOSTILE)(`${mode}: memory, plan, handoff, loop and direct-state files as a %s — exits 0 promptly`, { timeout: 30_000 }, async (kind) => {
+      sandbox = createHookSandbox('ac-repo-reads-');
+      const repo = join(sandbox.root, 'repo');
+      mkdirSync(join(repo, '.agent-checkpoint', 'handoffs'), { recursive: true });
+      execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: repo, env: sandbox.env });
+      writeFileSync(join(repo, '.agent-checkpoint.json'), JSON.stringify({ context: { enabled: true }, handoff: { enabled: true, planFile: 'PLAN.md' } }));
+      for (const site of OTHER_SITES) plant(join(repo, site), kind);
+      const transcript = join(sandbox.root, 't.jsonl');
+      writeFileSync(transcript, '');
+      const args = mode === 'statusline' ? ['statusline'] : [mode, 'claude'];
+      const result = await runHookBundle({ args, stdin: payload(mode, repo, transcript), env: sandbox.env, cwd: repo, killAfterMs: KILL_AFTER_MS });
+      expect(result.signal, `hung (killed after ${KILL_AFTER_MS} ms); stderr: ${result.stderr}`).toBeNull();
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).not.toMatch(/\n\s+at [^\n]+:\d+:\d+/);
+    });
+  }
+});
+
