@@ -14,7 +14,7 @@ export { inspectConfigFile } from './config/inspect-config-file.ts';
 export { loadConfig, type UntrustedProjectConfig } from './config/load-config.ts';
 export { pickPresets, presetAncestors, PRESETS } from './config/presets/index.ts';
 export { configDigest, readTrustStore, recordTrust, revokeTrust, trustStateOf, trustStorePath } from './config/project-config-trust.ts';
-export { readConfigBytes } from './config/read-config-bytes.ts';
+export { MAX_CONFIG_BYTES, readConfigBytes } from './config/read-config-bytes.ts';
 export { configProblems, resolveConfig } from './config/resolve-config.ts';
 export { attributeFiles } from './engine/attribute-files.ts';
 export { checkPlanDrift } from './engine/check-plan-drift.ts';
@@ -60,7 +60,7 @@ export {
   readOffSwitch,
   setOffSwitch,
 } from './state/off-switches.ts';
-export { describeReadFailure, FileTooLargeError, readRegularFileSync } from './state/read-regular-file.ts';
+export { describeReadFailure, FileTooLargeError, readRegularFileBytesSync, readRegularFileSync } from './state/read-regular-file.ts';
 export { resolveStateDir } from './state/resolve-state-dir.ts';
 export { errorMessage, readSessionState, updateSessionState } from './state/session-state-store.ts';
 export { emptySessionState, normalizeTurnId, recordBlock, type SessionState } from './state/session-state.ts';

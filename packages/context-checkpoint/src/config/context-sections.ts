@@ -216,7 +216,10 @@ export const TrackerSchema = classifyKeys(
     enabled: { privileged: 'sends checkpoint data (handoff path, branch, summary) off the machine to Linear' },
     provider: 'safe',
     apiKeyEnv: { privileged: 'chooses which environment variable is sent as the Authorization header' },
-    issuePattern: 'safe',
+    // Privileged rather than run on a linear-time engine: JavaScript's backtracking engine is the one the
+    // documented patterns are written for, and one pattern from a cloned repository (`(a+)+$`) could hold
+    // the hook for minutes on a 255-character branch name.
+    issuePattern: { privileged: 'a regular expression the hook runs on the branch name; an untrusted one can backtrack for minutes' },
     commentOn: { privileged: 'chooses which checkpoints send data off the machine' },
     l3State: 'safe',
     l3Label: 'safe',

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -87,6 +88,40 @@ describe('direct execution writes in the repository', () => {
     untouched(logVictim, 'log');
     untouched(stateVictim, 'state');
     expect(lstatSync(join(w.repo.dir, '.agent-checkpoint', 'checkpoint.log')).isSymbolicLink()).toBe(true);
+  });
+
+  it('a memory file that is a link into .git/ is refused: git\'s own config is not rewritten (issue 23)', async () => {
+    const w = world();
+    const config = join(w.repo.dir, '.git', 'config');
+    const before = readFileSync(config, 'utf8');
+    symlinkSync(join('.git', 'config'), join(w.repo.dir, 'CLAUDE.md'));
+    mkdirSync(join(w.repo.dir, 'src'));
+    writeFileSync(join(w.repo.dir, 'src', 'app.ts'), 'export const app = 1;\n');
+    const result = await execute(w.repo, { commit: false });
+    expect(result.status).toBe('fallback');
+    expect(result.fallbackReason).toMatch(/CLAUDE\.md points into \.git\//);
+    expect(readFileSync(config, 'utf8')).toBe(before);
+  });
+
+  it('a memory file configured inside .git/ is refused', async () => {
+    const w = world();
+    const result = await execute(w.repo, { memoryFile: '.git/description', commit: false });
+    expect(result.status).toBe('fallback');
+    expect(result.fallbackReason).toMatch(/inside \.git\//);
+  });
+
+  it('a direct-state file that is a FIFO nobody writes to: the checkpoint completes instead of waiting (issue 23)', { timeout: 20_000 }, async () => {
+    const w = world();
+    mkdirSync(join(w.repo.dir, '.agent-checkpoint'));
+    execFileSync('mkfifo', [join(w.repo.dir, '.agent-checkpoint', 'direct-checkpoint.json')]);
+    mkdirSync(join(w.repo.dir, 'src'));
+    writeFileSync(join(w.repo.dir, 'src', 'app.ts'), 'export const app = 1;\n');
+    const started = Date.now();
+    const result = await execute(w.repo, { commit: false });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(result.status).toBe('done');
+    const messages = result.log.map((e) => `${e.step} ${e.status}: ${e.message}`);
+    expect(messages.some((m) => /^state warning: .*not a regular file/.test(m)), messages.join('\n')).toBe(true);
   });
 
   it('a `.agent-checkpoint` directory that is a symlink (even to a directory inside the repository) is never written through', async () => {

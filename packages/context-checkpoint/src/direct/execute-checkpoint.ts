@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { type AgentId, type ChangedFile, type GitSnapshot, readGitSnapshot, writeFileSafelySync } from '@agent-checkpoint/core';
+import { type AgentId, type ChangedFile, type GitSnapshot, readGitSnapshot, readRegularFileBytesSync, readRegularFileSync, writeFileSafelySync } from '@agent-checkpoint/core';
 import type { ResolvedDirectExecutionConfig } from '../config/context-config.ts';
 import { AGENT_CHECKPOINT_DIR, ensureAgentCheckpointDir, isInAgentCheckpointDir } from '../handoff/agent-checkpoint-dir.ts';
 import { clockParts } from '../handoff/clock-parts.ts';
@@ -15,6 +15,11 @@ import { appendLogEntries, type CheckpointLogEntry, type CheckpointStep } from '
 import { gitStep, type GitContext } from './git-step.ts';
 import { newMemoryFileText, renderLastSessionBody, replaceLastSessionSection, type LastSessionInfo } from './last-session-section.ts';
 import { resolveMemoryFile, type MemoryFileLocation } from './resolve-memory-file.ts';
+
+/** Larger than this, the direct state file is not ours (it holds a digest and a commit id). */
+const MAX_DIRECT_STATE_BYTES = 64 * 1024;
+/** Larger than this, a memory file is not edited (agents load far less into the context). */
+const MAX_MEMORY_FILE_BYTES = 4 * 1024 * 1024;
 
 /** Where direct execution remembers its last checkpoint (for idempotency), inside `.agent-checkpoint/`. */
 export const DIRECT_STATE_FILE = 'direct-checkpoint.json';
@@ -276,7 +281,10 @@ function fingerprintOf(files: readonly ChangedFile[]): string {
 
 async function readDirectState(root: string): Promise<DirectState | undefined> {
   try {
-    const parsed: unknown = JSON.parse(await readFile(join(root, AGENT_CHECKPOINT_DIR, DIRECT_STATE_FILE), 'utf8'));
+    // Non-blocking, regular files only, capped, never through a link: the file sits in the work tree.
+    const text = readRegularFileSync(join(root, AGENT_CHECKPOINT_DIR, DIRECT_STATE_FILE), MAX_DIRECT_STATE_BYTES)?.text;
+    if (text === undefined) return undefined;
+    const parsed: unknown = JSON.parse(text);
     if (typeof parsed !== 'object' || parsed === null) return undefined;
     const s = parsed as { [key: string]: unknown };
     if (s['version'] !== 1 || typeof s['fingerprint'] !== 'string' || !(typeof s['head'] === 'string' || s['head'] === null)) return undefined;
@@ -327,7 +335,9 @@ async function updateMemoryFile(
   let original: Buffer | undefined;
   if (memory.exists) {
     try {
-      original = await readFile(memory.realPath);
+      // The turn end's read: a FIFO swapped in since resolveMemoryFile never blocks, /dev/zero is refused.
+      original = readRegularFileBytesSync(memory.realPath, MAX_MEMORY_FILE_BYTES)?.bytes;
+      if (original === undefined) return { error: `${memory.repoPath} vanished while being read` };
     } catch (error) {
       return { error: `cannot read ${memory.repoPath}: ${errorMessage(error)}` };
     }
@@ -352,12 +362,20 @@ async function updateMemoryFile(
   return {
     restore: async () => {
       // Only undo our own write: if someone changed the file since, leave theirs.
-      const current = await readFile(memory.realPath).catch(() => undefined);
+      const current = readOrUndefined(memory.realPath);
       if (current === undefined || !current.equals(written)) return;
       if (original !== undefined) writeFileSafelySync(memory.root, memory.repoPath, original, { dirMode: 0o755 });
       else await unlink(memory.realPath);
     },
   };
+}
+
+function readOrUndefined(path: string): Buffer | undefined {
+  try {
+    return readRegularFileBytesSync(path, MAX_MEMORY_FILE_BYTES)?.bytes;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Operations during which a commit would interfere (files in the git directory that mark them). */

@@ -1,5 +1,6 @@
 import { lstat, realpath } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
+import { workTreeRelative } from '../handoff/work-tree-path.ts';
 
 /** Where the memory file really is. */
 export interface MemoryFileLocation {
@@ -16,8 +17,9 @@ export interface MemoryFileLocation {
 
 /**
  * Resolve the memory file under `root`. A symlink (a common setup is `AGENTS.md -> CLAUDE.md`) is
- * followed, so the target is updated and the link stays a link; the target must exist and lie inside
- * the repository. A directory is refused.
+ * followed, so the target is updated and the link stays a link; the target must exist, be a regular
+ * file and lie inside the work tree (inside the repository and outside `.git/`, by real path). A
+ * directory is refused.
  *
  * @returns the location, or an error message.
  */
@@ -25,6 +27,7 @@ export async function resolveMemoryFile(root: string, configuredPath: string): P
   const realRoot = await realpath(root);
   const abs = join(realRoot, configuredPath);
   if (isOutside(relative(realRoot, abs))) return { error: `${configuredPath} is outside the repository` };
+  if (workTreeRelative(realRoot, abs) === undefined) return { error: `${configuredPath} is inside .git/, not a file of the work tree` };
   let info;
   try {
     info = await lstat(abs);
@@ -45,6 +48,9 @@ export async function resolveMemoryFile(root: string, configuredPath: string): P
     if (isOutside(rel)) {
       return { error: `${configuredPath} points outside the repository (${real})` };
     }
+    // Inside the root is not enough: a link into .git/ would have the hook rewrite (and commit) git's
+    // own files — its config, its hooks.
+    if (workTreeRelative(realRoot, real) === undefined) return { error: `${configuredPath} points into .git/ (${real}), not to a file of the work tree` };
     info = await lstat(real);
   }
   if (!info.isFile()) return { error: `${configuredPath} is not a regular file` };

@@ -76,6 +76,17 @@ describe('memory sections and plan items', () => {
     expect(await readPlanOpenItems(root, 'docs/PLAN.md')).toEqual({ items: ['parse the callback', 'write tests'], total: 2 });
     expect(await readPlanOpenItems(root, 'missing.md')).toBeUndefined();
   });
+
+  it('a memory or plan file that is a link into .git/ is not read (issue 23)', async () => {
+    const root = dir();
+    mkdirSync(join(root, '.git', 'info'), { recursive: true });
+    writeFileSync(join(root, '.git', 'info', 'notes.md'), '# Git internals\n- [ ] not a plan item\n');
+    symlinkSync(join('.git', 'info', 'notes.md'), join(root, 'CLAUDE.md'));
+    symlinkSync(join('.git', 'info', 'notes.md'), join(root, 'PLAN.md'));
+    expect(await readMemorySections(root, ['CLAUDE.md'])).toEqual([]);
+    expect(await readPlanOpenItems(root, 'PLAN.md')).toBeUndefined();
+    expect(await readPlanOpenItems(root, '.GIT/info/notes.md')).toBeUndefined();
+  });
 });
 
 describe('writeHandoff carries the session', () => {

@@ -1,7 +1,8 @@
 import { constants } from 'node:fs';
 import { open, realpath } from 'node:fs/promises';
-import { isAbsolute, join, sep } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { openPlanItems } from '../estimate/parse-plan-items.ts';
+import { workTreeRelative } from './work-tree-path.ts';
 
 /**
  * What a handoff carries of the session beyond the turn (seed 004 HND-004..006, P3): the plan's open
@@ -97,15 +98,15 @@ export function markdownHeadings(markdown: string): string[] {
 /**
  * The head of a repo-relative file (at most 256 KiB), or undefined when it is absent, not a regular
  * file, or the path is absolute or leaves the root. A symlink is followed only when it resolves inside
- * the root (memory files often are symlinks; one planted to a file elsewhere must not copy that file's
- * lines into the handoff). A FIFO never blocks (O_NONBLOCK).
+ * the work tree (memory files often are symlinks; one planted to a file elsewhere, or into `.git/`, must
+ * not copy that file's lines into the handoff). A FIFO never blocks (O_NONBLOCK).
  */
 async function readHead(root: string, relPath: string): Promise<string | undefined> {
   if (isAbsolute(relPath) || relPath.split(/[\\/]/).includes('..')) return undefined;
   let handle;
   try {
     const [realRoot, real] = await Promise.all([realpath(root), realpath(join(root, relPath))]);
-    if (!real.startsWith(realRoot + sep)) return undefined;
+    if (workTreeRelative(realRoot, real) === undefined) return undefined;
     handle = await open(real, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch {
     return undefined;

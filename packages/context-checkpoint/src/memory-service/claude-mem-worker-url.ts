@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { readConfigBytes } from '@agent-checkpoint/core';
 import { loopbackUrl } from '../tracker/tracker-settings.ts';
 
 /** Where claude-mem's worker listens, or why it is not asked. */
@@ -38,7 +38,7 @@ export function resolveClaudeMemWorkerUrl(options: ResolveWorkerUrlOptions): Cla
 
 function readSettings(path: string, readFile: ((path: string) => string) | undefined): Record<string, string | undefined> {
   try {
-    const parsed: unknown = JSON.parse((readFile ?? ((p: string) => readFileSync(p, 'utf8')))(path));
+    const parsed: unknown = JSON.parse((readFile ?? readSettingsText)(path));
     if (parsed === null || typeof parsed !== 'object') return {};
     const record = parsed as Record<string, unknown>;
     const flat = record.env !== null && typeof record.env === 'object' ? (record.env as Record<string, unknown>) : record;
@@ -47,4 +47,11 @@ function readSettings(path: string, readFile: ((path: string) => string) | undef
   } catch {
     return {};
   }
+}
+
+/** The configuration loader's read (a link is followed, as for any dotfile; a FIFO or device is refused). */
+function readSettingsText(path: string): string {
+  const read = readConfigBytes(path);
+  if (read.kind !== 'read') throw new Error(read.kind === 'missing' ? 'missing' : read.problem);
+  return read.bytes.toString('utf8');
 }

@@ -1,6 +1,6 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { claimMark, claimMarkSync, highestMark, lowerMarks, monitorMarksDir, readMarks } from './level-marks.ts';
 
@@ -71,5 +71,34 @@ describe('level marks (one record of the levels acted on)', () => {
     // Without a percent, an early claim keeps the old meaning: base L1, forgotten at the next L0 reading.
     await claimMark(dir, { level: 'L1', by: 'monitor', readingLevel: 'L0' }, NOW);
     expect(await readMarks(dir)).toEqual([{ level: 'L1', by: 'monitor', base: 'L1' }]);
+  });
+
+  it('a marks directory (or monitor/ above it) planted as a symlink is never read, written or deleted through (issue 23)', async () => {
+    const dir = marksDir();
+    const outside = mkdtempSync(join(tmpdir(), 'level-marks-outside-'));
+    dirs.push(outside);
+    writeFileSync(join(outside, 'L2'), 'precious\n');
+    mkdirSync(dirname(dir), { recursive: true, mode: 0o700 });
+    symlinkSync(outside, dir);
+    await expect(readMarks(dir)).rejects.toThrow(/symlink/);
+    await expect(lowerMarks(dir, [{ level: 'L2', by: 'monitor', base: 'L3' }], 'L0')).rejects.toThrow(/symlink/);
+    expect(() => claimMarkSync(dir, { level: 'L1', by: 'monitor', readingLevel: 'L1' }, NOW)).toThrow(/symlink/);
+    expect(readdirSync(outside)).toEqual(['L2']);
+    expect(readFileSync(join(outside, 'L2'), 'utf8')).toBe('precious\n');
+    // The same one level up: `monitor/` itself a link.
+    rmSync(dirname(dir), { recursive: true });
+    symlinkSync(outside, dirname(dir));
+    expect(() => claimMarkSync(dir, { level: 'L1', by: 'monitor', readingLevel: 'L1' }, NOW)).toThrow(/symlink/);
+    await expect(readMarks(dir)).rejects.toThrow(/symlink/);
+    expect(readdirSync(outside)).toEqual(['L2']);
+  });
+
+  it('a marks directory others can write to is refused like a shared state directory (issue 23)', async () => {
+    const dir = marksDir();
+    expect(claimMarkSync(dir, { level: 'L1', by: 'monitor', readingLevel: 'L1' }, NOW)).toBe(true);
+    chmodSync(dir, 0o777);
+    await expect(readMarks(dir)).rejects.toThrow(/not private/);
+    expect(() => claimMarkSync(dir, { level: 'L2', by: 'monitor', readingLevel: 'L2' }, NOW)).toThrow(/not private/);
+    expect(existsSync(join(dir, 'L2'))).toBe(false);
   });
 });

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 // Synchronous on purpose: a few tiny files, read after every tool call by the monitor, where loading
 // node:fs/promises (and a thread-pool round trip per call) costs more than the calls themselves.
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { readSmallFileSync, type AgentId } from '@agent-checkpoint/core/hot-path';
+import { lstatSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { ensureDirSafelySync, privateEntryProblem, readSmallFileSync, UnsafePathError, type AgentId } from '@agent-checkpoint/core/hot-path';
 import { levelRank, type ContextLevel } from '../context/read-context-level.ts';
 import type { MonitorLevel } from './monitor-action.ts';
 
@@ -65,8 +65,11 @@ export function monitorMarksDir(stateDir: string, agent: AgentId, sessionId: str
  * The levels acted on, lowest first. A missing directory is none; unknown files are ignored; a mark
  * whose content is unreadable or from an older version (a bare timestamp) reads as the monitor's at
  * base L1, which is what those marks meant.
+ *
+ * @throws UnsafePathError when the directory (or `monitor/` above it) is a link or not private.
  */
 export async function readMarks(dir: string): Promise<LevelMark[]> {
+  if (!checkMarksDir(dir)) return [];
   let names: Set<string>;
   try {
     names = new Set(readdirSync(dir));
@@ -98,9 +101,12 @@ export async function claimMark(dir: string, claim: MarkClaim, now: Date): Promi
  * under the session lock).
  */
 export function claimMarkSync(dir: string, claim: MarkClaim, now: Date): boolean {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // Made and checked like the state directory itself (core's fs-safe, private root): no component is a
+  // link, each is the user's and private. The claim is O_CREAT|O_EXCL, which never follows a link.
+  const { stateDir, relDir } = marksDirParts(dir);
+  const checked = ensureDirSafelySync(stateDir, relDir, { rootKind: 'private' });
   try {
-    writeFileSync(join(dir, claim.level), markContent(claim, now), { flag: 'wx', mode: 0o600 });
+    writeFileSync(join(checked, claim.level), markContent(claim, now), { flag: 'wx', mode: 0o600 });
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
@@ -128,6 +134,9 @@ function markContent(claim: MarkClaim, now: Date): string {
  */
 export async function lowerMarks(dir: string, marks: readonly LevelMark[], reading: ContextLevel | MarkReading): Promise<LevelMark[]> {
   const { level, percent } = typeof reading === 'string' ? { level: reading, percent: undefined } : reading;
+  // Never delete through a directory that is not ours (a link planted as the marks directory would
+  // have these removals hit files named L1/L2/L3 elsewhere).
+  if (!checkMarksDir(dir)) return [];
   const kept: LevelMark[] = [];
   for (const mark of marks) {
     const fellBelowEarly = mark.atPercent !== undefined && percent !== undefined && percent < mark.atPercent - EARLY_REARM_POINTS;
@@ -150,6 +159,38 @@ export function highestMark(marks: readonly LevelMark[], by?: MarkRoute): Monito
 /** The mark a claim that lost finds in place (undefined when it vanished meanwhile). */
 export async function readMark(dir: string, level: MonitorLevel): Promise<LevelMark | undefined> {
   return (await readMarks(dir)).find((mark) => mark.level === level);
+}
+
+/**
+ * `dir` as {@link monitorMarksDir} built it: the state directory and the marks directory below it
+ * (`monitor/<agent>-<key>`), so the safe writes can check every component from the state directory on.
+ */
+function marksDirParts(dir: string): { readonly stateDir: string; readonly relDir: string } {
+  return { stateDir: dirname(dirname(dir)), relDir: join(basename(dirname(dir)), basename(dir)) };
+}
+
+/**
+ * True when the marks directory exists and, with `monitor/` above it, is a private directory of this
+ * user (not a link, not owned by someone else, not group/world-writable); false when it does not exist.
+ * Checked with two lstat calls (the monitor reads the marks after every tool call).
+ *
+ * @throws UnsafePathError when either is not private: the caller then acts on nothing.
+ */
+function checkMarksDir(dir: string): boolean {
+  for (const path of [dirname(dir), dir]) {
+    let info;
+    try {
+      info = lstatSync(path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    }
+    if (info.isSymbolicLink()) throw new UnsafePathError(path, 'the level marks directory is a symlink (not followed)');
+    if (!info.isDirectory()) throw new UnsafePathError(path, 'the level marks directory is not a directory');
+    const problem = privateEntryProblem(info);
+    if (problem !== undefined) throw new UnsafePathError(path, `the level marks directory is not private: ${problem}`);
+  }
+  return true;
 }
 
 function readMarkText(path: string): string | undefined {

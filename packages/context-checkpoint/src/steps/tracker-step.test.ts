@@ -1,15 +1,16 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type CheckpointOutcome, type ConfigFile, getCheckpoint, type ResolvedConfig, resolveConfig, type TurnEndExtension, type TurnTimeline } from '@agent-checkpoint/core';
+import { type CheckpointOutcome, type ConfigFile, getCheckpoint, loadConfig, type ResolvedConfig, resolveConfig, type TurnEndExtension, type TurnTimeline } from '@agent-checkpoint/core';
 import type { TempGitRepo } from '@agent-checkpoint/core/test-support';
 import { contextCheckpointExtension, type ContextCheckpointDetail } from '../extensions/context-checkpoint-extension.ts';
 import { CONTEXT_SECTION, TRACKER_SECTION } from '../config/context-sections.ts';
 import { trackerSettingsOf } from '../config/context-config.ts';
 import { readTrackerOutbox } from '../tracker/tracker-outbox.ts';
 import { LOOKUP_BUDGET_MS } from './tracker-step.ts';
-import { LINEAR_ENDPOINT_ENV } from '../tracker/tracker-settings.ts';
+import { DEFAULT_ISSUE_PATTERN, LINEAR_ENDPOINT_ENV } from '../tracker/tracker-settings.ts';
 import { startLinearMock, type LinearMock } from '../tracker/test-support/linear-mock.ts';
+import { contextCheckpointSections } from '../load-turn-end-extensions.ts';
 import { committedRepo, contextTimeline, loadUntrustedProjectConfig, staticReader, stateDirOf } from './test-support/context-turn.ts';
 
 // The tracker wired into the Stop route's context step (LIN-001..004, HND-003), through getCheckpoint
@@ -158,6 +159,32 @@ describe('the tracker at a handoff checkpoint', { timeout: 60_000 }, () => {
   it('a branch without an issue id: no request, a diagnostic', async () => {
     const r = repo('feature/oauth');
     const outcome = await check(r, 172_000, configOf(TRACKED));
+    expect(handoffOf(outcome)?.path).toBeDefined();
+    expect(mock.requests).toEqual([]);
+    expect(outcome.diagnostics.join('\n')).toContain('no issue id');
+  });
+
+  it('an untrusted project file cannot choose the issue pattern: a backtracking one on a long branch name is ignored, the checkpoint finishes fast', async () => {
+    // The user's own file turns the tracker on; the cloned repository's file names a pattern that takes
+    // 2^n steps on `a…a-` (JavaScript's engine backtracks), which once held the hook for good.
+    const r = repo(`feature/${'a'.repeat(120)}-`);
+    const home = join(r.dir, '..', 'home');
+    mkdirSync(join(home, '.config', 'agent-checkpoint'), { recursive: true });
+    writeFileSync(join(home, '.config', 'agent-checkpoint', 'config.json'), JSON.stringify(TRACKED));
+    writeFileSync(join(r.dir, '.agent-checkpoint.json'), JSON.stringify({ tracker: { issuePattern: '^feature/(a+)+$' } }));
+    const loaded = await loadConfig({
+      cwd: realpathSync(r.dir),
+      homeDir: home,
+      env: { XDG_CONFIG_HOME: undefined, XDG_CACHE_HOME: undefined, AGENT_CHECKPOINT_CONFIG: undefined, AGENT_CHECKPOINT_STATE_DIR: undefined },
+      cacheDir: false,
+      stateDir: stateDirOf(r),
+      sections: contextCheckpointSections,
+    });
+    expect(trackerSettingsOf(loaded.config)).toMatchObject({ enabled: true, issuePattern: DEFAULT_ISSUE_PATTERN });
+    expect(loaded.diagnostics.join('\n')).toContain('tracker.issuePattern');
+    const started = Date.now();
+    const outcome = await check(r, 172_000, loaded.config);
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(handoffOf(outcome)?.path).toBeDefined();
     expect(mock.requests).toEqual([]);
     expect(outcome.diagnostics.join('\n')).toContain('no issue id');

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLinearTracker } from './linear-tracker.ts';
@@ -99,5 +100,13 @@ describe('syncCheckpointWithOutbox', () => {
     expect(report.diagnostics).toContain('tracker: dropped the update of ANV-123 queued 2026-01-01T00:00:00.000Z after 5 attempts');
     // The replay failed, so the current one is queued untried.
     expect(readTrackerOutbox(stateDir).entries.map((entry) => entry.attempts)).toEqual([0]);
+  });
+
+  it('an outbox that is a FIFO or a link to /dev/zero is unreadable at once, never waited on (issue 23)', () => {
+    execFileSync('mkfifo', [join(stateDir, TRACKER_OUTBOX_FILE)]);
+    expect(readTrackerOutbox(stateDir)).toEqual({ entries: [], problem: 'tracker: outbox unreadable (ENOTREG); starting a new one' });
+    rmSync(join(stateDir, TRACKER_OUTBOX_FILE));
+    symlinkSync('/dev/zero', join(stateDir, TRACKER_OUTBOX_FILE));
+    expect(readTrackerOutbox(stateDir)).toEqual({ entries: [], problem: 'tracker: outbox unreadable (ELOOP); starting a new one' });
   });
 });

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileSafelySync } from '@agent-checkpoint/core';
+import { readRegularFileSync, writeFileSafelySync } from '@agent-checkpoint/core';
 import type { TrackerCheckpoint } from './checkpoint-comment.ts';
 import type { IssueTracker } from './issue-tracker.ts';
 import { syncCheckpointToTracker, trackerActionsFor, type TrackerSyncAction, type TrackerSyncReport, type TrackerSyncStep } from './sync-checkpoint.ts';
@@ -104,13 +103,14 @@ function retryableActions(steps: readonly TrackerSyncStep[]): TrackerSyncAction[
 export function readTrackerOutbox(stateDir: string): { readonly entries: readonly PendingTrackerSync[]; readonly problem?: string } {
   let raw: string;
   try {
-    raw = readFileSync(join(stateDir, TRACKER_OUTBOX_FILE), 'utf8');
+    // Non-blocking, regular files only, never through a link, capped (the state directory's read).
+    const read = readRegularFileSync(join(stateDir, TRACKER_OUTBOX_FILE), MAX_FILE_BYTES);
+    if (read === undefined) return { entries: [] };
+    raw = read.text;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [] };
     return { entries: [], problem: `tracker: outbox unreadable (${(error as NodeJS.ErrnoException).code ?? 'error'}); starting a new one` };
   }
   try {
-    if (raw.length > MAX_FILE_BYTES) throw new Error('too large');
     const parsed: unknown = JSON.parse(raw);
     if (!Array.isArray(parsed)) throw new Error('not a list');
     return { entries: parsed.filter(isPending).slice(-MAX_PENDING) };

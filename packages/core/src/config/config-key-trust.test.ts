@@ -54,6 +54,7 @@ describe('every configuration key is classified safe or privileged', () => {
       'runTests.command',
       'tracker.enabled',
       'tracker.apiKeyEnv',
+      'tracker.issuePattern',
       'tracker.commentOn',
       'memory.enabled',
     ]);

@@ -3,6 +3,7 @@ export {
   describeKind,
   ensureDirSafelySync,
   privateDirProblem,
+  privateEntryProblem,
   underRoot,
   UnsafePathError,
   writeFileSafelySync,

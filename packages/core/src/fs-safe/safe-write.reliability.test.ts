@@ -182,6 +182,23 @@ describe.skipIf(!POSIX)('private roots (the state directory)', () => {
     writeFileSafelySync(join(shared, 'state2'), 'f', 'x', { rootKind: 'private' });
   });
 
+  it('refuses a state sub-directory others can write to, like the state directory itself (issue 23)', () => {
+    mkdirSync(join(root, 'monitor'), { mode: 0o700 });
+    chmodSync(join(root, 'monitor'), 0o777);
+    expect(refusal(() => writeFileSafelySync(root, 'monitor/L1', 'x', { rootKind: 'private' })).reason).toMatch(/state sub-directory that is not private: writable by its group or others/);
+    expect(refusal(() => ensureDirSafelySync(root, 'monitor/s1', { rootKind: 'private' })).reason).toMatch(/not private/);
+    expect(refusal(() => appendSafelySync(root, 'monitor/log', 'x', { rootKind: 'private' })).reason).toMatch(/not private/);
+    expect(readdir(join(root, 'monitor'))).toEqual([]);
+    // A project root's directories are the user's business: their modes are not checked.
+    writeFileSafelySync(root, 'monitor/L1', 'x');
+  });
+
+  it.skipIf(!IS_ROOT)('refuses a state sub-directory owned by another user', () => {
+    mkdirSync(join(root, 'sessions'), { mode: 0o700 });
+    chownSync(join(root, 'sessions'), 12345, 12345);
+    expect(refusal(() => writeFileSafelySync(root, 'sessions/s.json', '{}', { rootKind: 'private' })).reason).toMatch(/not private: owned by uid 12345/);
+  });
+
   it.skipIf(!IS_ROOT)('refuses a state directory owned by another user, and a parent owned by one', () => {
     chownSync(root, 12345, 12345);
     expect(refusal(() => writeFileSafelySync(root, 'f', 'x', { rootKind: 'private' })).reason).toMatch(/owned by uid 12345/);

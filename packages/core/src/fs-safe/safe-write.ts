@@ -165,7 +165,7 @@ export function appendSafelySync(root: string, relPath: string, data: string | U
 export function ensureDirSafelySync(root: string, relPath: string, options: Pick<SafeWriteOptions, 'rootKind' | 'dirMode'> = {}): string {
   const realRoot = prepareRoot(root, options.rootKind ?? 'project', options.dirMode ?? 0o700);
   const parts = splitRelative(root, relPath);
-  const dir = ensureComponents(realRoot, parts, options.dirMode ?? 0o700);
+  const dir = ensureComponents(realRoot, parts, options.dirMode ?? 0o700, options.rootKind ?? 'project');
   assertRealParent(dir, root);
   return dir;
 }
@@ -197,13 +197,25 @@ export function privateDirProblem(dir: string): string | undefined {
   }
 }
 
+/**
+ * Why a directory entry inside a private root (already lstat'ed, so never followed) is not private: owned
+ * by someone else, or writable by its group or others. Undefined when it is private, and on Windows.
+ */
+export function privateEntryProblem(info: Stats): string | undefined {
+  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+  if (uid === undefined) return undefined;
+  if (info.uid !== uid) return `owned by uid ${info.uid}, not by this user (uid ${uid})`;
+  if ((info.mode & 0o022) !== 0) return `writable by its group or others (mode ${(info.mode & 0o7777).toString(8)})`;
+  return undefined;
+}
+
 /** The root resolved and (private roots) created and checked; then the parent directory made. */
 function prepare(root: string, relPath: string, options: SafeWriteOptions): { readonly dir: string; readonly target: string } {
   const dirMode = options.dirMode ?? 0o700;
   const realRoot = prepareRoot(root, options.rootKind ?? 'project', dirMode);
   const parts = splitRelative(root, relPath);
   if (parts.length === 0) throw new UnsafePathError(join(root, relPath), 'names the root directory itself, not a file');
-  const dir = ensureComponents(realRoot, parts.slice(0, -1), dirMode);
+  const dir = ensureComponents(realRoot, parts.slice(0, -1), dirMode, options.rootKind ?? 'project');
   return { dir, target: join(dir, parts[parts.length - 1] as string) };
 }
 
@@ -243,8 +255,13 @@ function splitRelative(root: string, relPath: string): string[] {
   return parts;
 }
 
-/** Walk (creating as needed) each directory component below `realRoot`; none may be a link. */
-function ensureComponents(realRoot: string, parts: readonly string[], dirMode: number): string {
+/**
+ * Walk (creating as needed) each directory component below `realRoot`; none may be a link. Below a
+ * private root each must also be private like the root (owned by the user, not group/world-writable):
+ * a sub-directory someone else owns or can write to (`sessions/`, `monitor/<session>/`, an outbox's
+ * directory) would let them swap its files as surely as a shared state directory.
+ */
+function ensureComponents(realRoot: string, parts: readonly string[], dirMode: number, kind: SafeRootKind): string {
   let current = realRoot;
   for (const part of parts) {
     current = join(current, part);
@@ -259,6 +276,10 @@ function ensureComponents(realRoot: string, parts: readonly string[], dirMode: n
     }
     if (info.isSymbolicLink()) throw new UnsafePathError(current, 'is a symlink (not followed)');
     if (!info.isDirectory()) throw new UnsafePathError(current, `is not a directory (${describeKind(info)})`);
+    if (kind === 'private') {
+      const problem = privateEntryProblem(info);
+      if (problem !== undefined) throw new UnsafePathError(current, `a state sub-directory that is not private: ${problem}`);
+    }
   }
   return current;
 }

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { claimCheckpoint, type ClaimCheckpointRequest } from './claim-checkpoint.ts';
-import type { SessionState } from './session-state.ts';
+import { MAX_TURNS_KEPT, type SessionState } from './session-state.ts';
 import { readSessionState } from './session-state-store.ts';
 
 let root: string;
@@ -44,6 +44,25 @@ describe('claimCheckpoint', () => {
     ]);
     const second = await claimCheckpoint(request({ now: later(600) }));
     expect(second.claim).toMatchObject({ verdict: 'pass', reason: 'turn-limit-reached' });
+  });
+
+  it('a late stop of a turn older than the 32 the state remembers passes as already checkpointed; a new turn is still granted (issue 23)', async () => {
+    // 33 turns, one checkpoint each, a minute apart: turn-0 is dropped from the bounded state.
+    const startOf = (i: number): string => later(i * 60).toISOString();
+    for (let i = 0; i <= MAX_TURNS_KEPT; i += 1) {
+      const granted = await claimCheckpoint(request({ turnId: `turn-${i}`, turnStartedAt: startOf(i), now: later(i * 60 + 30) }));
+      expect(granted.claim.verdict).toBe('allow');
+    }
+    const location = { stateDir: join(root, 'state'), agent: 'claude' as const, sessionId: 'session-1' };
+    const { state } = await readSessionState(location);
+    expect(state.turns.map((t) => t.turnId)).not.toContain('turn-0');
+    expect(state.forgottenThrough).toBe(later(30).toISOString());
+    // turn-0's stop arrives late (a replayed or delayed Stop): it was checkpointed, not blocked again.
+    const late = await claimCheckpoint(request({ turnId: 'turn-0', turnStartedAt: startOf(0), now: later(3000) }));
+    expect(late.claim).toMatchObject({ verdict: 'pass', reason: 'turn-forgotten' });
+    // A turn that started after everything the state forgot is a new turn.
+    const fresh = await claimCheckpoint(request({ turnId: 'turn-new', turnStartedAt: later(2990).toISOString(), now: later(3000) }));
+    expect(fresh.claim).toMatchObject({ verdict: 'allow' });
   });
 
   it("onGranted (a feature's bookkeeping) is applied with the granted block, under the lock, and never on a refused one", async () => {

@@ -13,6 +13,8 @@ export interface ClaimCheckpointRequest extends SessionStateLocation {
   readonly stopHookActive: boolean;
   /** `TurnTimeline.checkpointsDelivered`. */
   readonly checkpointsDelivered?: number | undefined;
+  /** See {@link LoopGuardInput.turnStartedAt}. */
+  readonly turnStartedAt?: string | undefined;
   readonly config: LoopGuardConfig;
   /** Defaults to the current time. */
   readonly now?: Date;
@@ -66,6 +68,7 @@ export async function claimCheckpoint(request: ClaimCheckpointRequest): Promise<
       turnId: request.turnId,
       stopHookActive: request.stopHookActive,
       checkpointsDelivered: request.checkpointsDelivered,
+      turnStartedAt: request.turnStartedAt,
       now,
       config: request.config,
     });

@@ -32,6 +32,11 @@ export interface LoopGuardInput {
    * like the state file, so a lost state dir or the other route's delivery still limits blocks.
    */
   readonly checkpointsDelivered?: number | undefined;
+  /**
+   * When the turn started (`TurnTimeline.startedAt`, the prompt's time in the transcript). Lets the guard
+   * recognise the late stop of a turn the bounded state no longer remembers; undefined: it cannot.
+   */
+  readonly turnStartedAt?: string | undefined;
   readonly now: Date;
   readonly config: LoopGuardConfig;
 }
@@ -45,7 +50,12 @@ export type LoopGuardPassReason =
   /** This turn already got `maxBlocksPerTurn` checkpoints (state file or transcript). */
   | 'turn-limit-reached'
   /** This turn already got a checkpoint less than `minTurnSeconds` ago (only with `maxBlocksPerTurn` above 1). */
-  | 'too-soon-after-checkpoint';
+  | 'too-soon-after-checkpoint'
+  /**
+   * The state no longer remembers this turn, and it started at or before the newest checkpoint of a
+   * turn the state forgot (`forgottenThrough`): a late stop of an old turn, treated as already checkpointed.
+   */
+  | 'turn-forgotten';
 
 /** What the loop guard decided. */
 export type LoopGuardDecision =
@@ -63,6 +73,9 @@ export type LoopGuardDecision =
  * Rules, in order:
  * 1. `stopHookActive` → pass, whatever git or the transcript say (the agent's escape hatch);
  * 2. no turn identity → pass;
+ * 2a. a turn the bounded state does not remember, started at or before the newest checkpoint of a turn
+ *    it forgot → pass (`turn-forgotten`): turns of a session are sequential, so this is the late stop
+ *    of an old turn, and bounded memory must fail towards "already checkpointed";
  * 3. at most `maxBlocksPerTurn` blocks per real user turn (0 never blocks), counting the larger of the
  *    state file's count and the transcript's `checkpointsDelivered`;
  * 4. a turn that already got a checkpoint gets another only `minTurnSeconds` (0 disables) after it
@@ -80,6 +93,13 @@ export function decideLoopGuard(input: LoopGuardInput): LoopGuardDecision {
     return { verdict: 'pass', reason: 'no-turn-identity', detail: 'no turn id in the payload or transcript' };
   }
   const turn = findTurn(input.state, input.turnId);
+  if (turn === undefined && startedBeforeForgotten(input.state.forgottenThrough, input.turnStartedAt, input.now)) {
+    return {
+      verdict: 'pass',
+      reason: 'turn-forgotten',
+      detail: `turn ${input.turnId} started at ${input.turnStartedAt}, before the newest checkpoint this session's state has forgotten (${input.state.forgottenThrough}): a late stop, treated as already checkpointed`,
+    };
+  }
   const recorded = turn?.blocks ?? 0;
   const blocksSoFar = Math.max(recorded, input.checkpointsDelivered ?? 0);
   if (blocksSoFar >= config.maxBlocksPerTurn) {
@@ -117,6 +137,17 @@ export function clockSkewNote(state: SessionState, now: Date): string | undefine
   if (future.length === 0) return undefined;
   const latest = future.reduce((a, b) => (Date.parse(a) >= Date.parse(b) ? a : b));
   return `loop guard: the session state records a checkpoint at ${latest}, later than now (${now.toISOString()}); clock skew? ignoring it`;
+}
+
+/**
+ * The turn started at or before the forgotten mark (both known and parseable). A mark in the future
+ * (clock skew) is ignored like every other recorded time, or it would pass every new turn until then.
+ */
+function startedBeforeForgotten(forgottenThrough: string | undefined, startedAt: string | undefined, now: Date): boolean {
+  const mark = validPastTime(forgottenThrough, now);
+  if (mark === undefined || startedAt === undefined) return false;
+  const started = Date.parse(startedAt);
+  return !Number.isNaN(started) && started <= mark;
 }
 
 /** The time in ms, unless unparseable or later than `now` beyond the tolerance. */

@@ -8,6 +8,13 @@ export interface RegularFileContent {
   readonly size: number;
 }
 
+/** A whole small file as bytes, as read by {@link readRegularFileBytesSync}. */
+export interface RegularFileBytes {
+  readonly bytes: Buffer;
+  readonly mtimeMs: number;
+  readonly size: number;
+}
+
 /**
  * Thrown by {@link readRegularFileSync} when the path's last component is a symbolic link: our state
  * files are never links, so one there was planted (the state directory's path is handed to the agent)
@@ -58,6 +65,15 @@ const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
  *   as they are.
  */
 export function readRegularFileSync(path: string, maxBytes: number): RegularFileContent | undefined {
+  const read = readRegularFileBytesSync(path, maxBytes);
+  return read === undefined ? undefined : { text: read.bytes.toString('utf8'), mtimeMs: read.mtimeMs, size: read.size };
+}
+
+/**
+ * {@link readRegularFileSync} as bytes, for a caller that must write back exactly what it read (or
+ * tell bytes that are not UTF-8 from text). Same refusals and errors.
+ */
+export function readRegularFileBytesSync(path: string, maxBytes: number): RegularFileBytes | undefined {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | NOFOLLOW);
@@ -87,7 +103,7 @@ export function readRegularFileSync(path: string, maxBytes: number): RegularFile
       if (read === 0) break;
       length += read;
     }
-    return { text: buffer.toString('utf8', 0, length), mtimeMs: info.mtimeMs, size: length };
+    return { bytes: buffer.subarray(0, length), mtimeMs: info.mtimeMs, size: length };
   } finally {
     closeSync(fd);
   }

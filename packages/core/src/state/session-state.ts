@@ -34,6 +34,13 @@ export interface SessionState {
   /** ISO-8601 time of the last checkpoint delivered in this session, any turn (shown by `status` and the statusline). */
   readonly lastCheckpointAt?: string;
   readonly turns: readonly TurnRecord[];
+  /**
+   * ISO-8601 time of the latest checkpoint of any turn dropped from {@link turns} (the bound): the low-water
+   * mark of what this file still remembers. Turns are sequential within a session, so a turn that started
+   * at or before it ended before that checkpoint: its stop is late, and the loop guard treats it as
+   * already checkpointed rather than as a new turn (see `decideLoopGuard`).
+   */
+  readonly forgottenThrough?: string;
   /** ISO-8601 time of the last write. */
   readonly updatedAt?: string;
   /**
@@ -86,6 +93,7 @@ export const SessionStateSchema = z.looseObject({
     )
     .check(z.maxLength(MAX_TURNS_KEPT * 4)),
   updatedAt: z.optional(isoTime),
+  forgottenThrough: z.optional(isoTime),
   delivered: z.optional(z.array(z.string().check(z.maxLength(80))).check(z.maxLength(MAX_DELIVERED_KEPT * 4))),
   noticesShown: z.optional(z.array(z.string().check(z.maxLength(80))).check(z.maxLength(MAX_NOTICES_KEPT * 4))),
   extensions: z.optional(z.record(z.string(), z.unknown())),
@@ -133,7 +141,8 @@ export function findTurn(state: SessionState, turnId: string): TurnRecord | unde
 
 /**
  * The state after one more checkpoint was delivered in `turnId` at `now`: the turn's count goes up,
- * it moves to the end (most recent), `lastCheckpointAt` is set and old turns are pruned.
+ * it moves to the end (most recent), `lastCheckpointAt` is set and old turns are pruned, the latest
+ * checkpoint among the pruned ones kept as {@link SessionState.forgottenThrough}.
  */
 export function recordBlock(state: SessionState, turnId: string, now: Date): SessionState {
   const id = normalizeTurnId(turnId);
@@ -142,8 +151,20 @@ export function recordBlock(state: SessionState, turnId: string, now: Date): Ses
   const updated: TurnRecord = previous
     ? { ...previous, blocks: previous.blocks + 1, lastBlockAt: at }
     : { turnId: id, blocks: 1, firstBlockAt: at, lastBlockAt: at };
-  const turns = [...state.turns.filter((t) => t.turnId !== id), updated].slice(-MAX_TURNS_KEPT);
-  return { ...state, lastCheckpointAt: at, turns, updatedAt: at };
+  const all = [...state.turns.filter((t) => t.turnId !== id), updated];
+  const turns = all.slice(-MAX_TURNS_KEPT);
+  const forgottenThrough = latestTime([state.forgottenThrough, ...all.slice(0, all.length - turns.length).map((t) => t.lastBlockAt)]);
+  return { ...state, lastCheckpointAt: at, turns, updatedAt: at, ...(forgottenThrough !== undefined ? { forgottenThrough } : {}) };
+}
+
+/** The latest of these ISO times (unparseable ones ignored), as given; undefined when none. */
+function latestTime(times: readonly (string | undefined)[]): string | undefined {
+  let best: string | undefined;
+  for (const iso of times) {
+    if (iso === undefined || Number.isNaN(Date.parse(iso))) continue;
+    if (best === undefined || Date.parse(iso) > Date.parse(best)) best = iso;
+  }
+  return best;
 }
 
 /** The state after a checkpoint with this message digest was delivered: kept newest last, bounded. */

@@ -185,6 +185,7 @@ async function evaluate(event: TurnEndEvent, mode: Mode): Promise<Evaluated> {
           turnId: turnKey,
           stopHookActive: false,
           checkpointsDelivered: outcome.timeline?.checkpointsDelivered,
+          turnStartedAt: outcome.timeline?.startedAt,
           now: event.now(),
           config: config.loopGuard,
         });
@@ -273,6 +274,7 @@ async function claimBlock(event: TurnEndEvent, block: TurnEndBlock, options: Tur
     turnId: block.turnKey,
     stopHookActive: false,
     checkpointsDelivered: block.outcome.timeline?.checkpointsDelivered,
+    turnStartedAt: block.outcome.timeline?.startedAt,
     config: block.config.config.loopGuard,
     now: event.now(),
     ...(options.lockWaitMs === undefined ? {} : { lockWaitMs: options.lockWaitMs }),

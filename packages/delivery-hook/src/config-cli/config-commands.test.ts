@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@agent-checkpoint/core';
@@ -83,6 +83,42 @@ describe('init', () => {
     // A second --force keeps the first backup and adds another.
     expect((await run(['init', '--force'])).code).toBe(0);
     expect(readFileSync(`${PROJECT_FILE()}.bak`, 'utf8')).toBe('{ "enabled": false }\n');
+  });
+
+  it('never writes through a link or waits on a FIFO: a dangling link, --force on a link, a FIFO, a linked backup (issue 23)', async () => {
+    const outside = join(sandbox.root, 'outside');
+    mkdirSync(outside);
+    // A dangling link: "nothing there" to existsSync, and writing would create its target outside.
+    symlinkSync(join(outside, 'created.json'), PROJECT_FILE());
+    const dangling = await run(['init', '--force'], repo);
+    expect(dangling.code).toBe(1);
+    expect(dangling.stderr).toMatch(/^agent-checkpoint: init: .*\.agent-checkpoint\.json: .*symlink.*; nothing written\n$/);
+    expect(readdirSync(outside)).toEqual([]);
+    // --force on a link to a file elsewhere: neither the file nor a backup written through it.
+    const victim = join(outside, 'victim.json');
+    writeFileSync(victim, 'precious\n');
+    execFileSync('rm', [PROJECT_FILE()]);
+    symlinkSync(victim, PROJECT_FILE());
+    expect((await run(['init', '--force'])).code).toBe(1);
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+    expect(lstatSync(PROJECT_FILE()).isSymbolicLink()).toBe(true);
+    // A FIFO nobody writes to: refused at once (the old copy to the backup waited for a writer).
+    execFileSync('rm', [PROJECT_FILE()]);
+    execFileSync('mkfifo', [PROJECT_FILE()]);
+    const fifo = await runHookBundle({ args: ['init', '--force'], env: sandbox.env, cwd: repo, killAfterMs: 15_000 });
+    expect(fifo.signal).toBeNull();
+    expect(fifo.code).toBe(1);
+    expect(fifo.stderr).toMatch(/not a regular file/);
+    // A backup name planted as a link: the backup goes to a fresh name, the link's target untouched.
+    execFileSync('rm', [PROJECT_FILE()]);
+    writeFileSync(PROJECT_FILE(), '{ "enabled": false }\n');
+    symlinkSync(victim, `${PROJECT_FILE()}.bak`);
+    const forced = await run(['init', '--force']);
+    expect(forced.code).toBe(0);
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+    const backups = readdirSync(repo).filter((name) => name.startsWith('.agent-checkpoint.json.bak.'));
+    expect(backups).toHaveLength(1);
+    expect(readFileSync(join(repo, backups[0]!), 'utf8')).toBe('{ "enabled": false }\n');
   });
 
   it('--print writes nothing', async () => {

@@ -1,8 +1,18 @@
-import { existsSync } from 'node:fs';
-import { copyFile, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, lstatSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { detectPresets, findProjectRoot, pickPresets, PRESETS, PROJECT_CONFIG_FILE } from '@agent-checkpoint/core';
+import {
+  describeReadFailure,
+  detectPresets,
+  findProjectRoot,
+  MAX_CONFIG_BYTES,
+  pickPresets,
+  PRESETS,
+  PROJECT_CONFIG_FILE,
+  readRegularFileBytesSync,
+  UnsafePathError,
+  writeFileSafelySync,
+} from '@agent-checkpoint/core';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, parseCommandArgs } from '@agent-checkpoint/setup-kit';
 import { defaultHookProgram } from '../install/hook-command.ts';
 import type { SetupContext } from './setup-context.ts';
@@ -17,7 +27,8 @@ Writes ${PROJECT_CONFIG_FILE} at the repository root of DIR (default: the curren
   - "extends": the presets detected here (agent-checkpoint-hook presets lists them all);
   - commented examples of the common keys. The file is JSON with comments.
 An existing file is left alone unless --force, which first copies it to ${PROJECT_CONFIG_FILE}.bak
-(or .bak.<time> when that exists too).
+(or .bak.<time> when that exists too). Nothing is written through a symlink, and a FIFO, device or
+directory at either name is refused.
 
 Options:
   --cwd DIR   any directory of the project
@@ -59,21 +70,57 @@ export async function runInitCommand(args: readonly string[], context: SetupCont
     return EXIT_OK;
   }
   let backup: string | undefined;
-  if (existsSync(path)) {
-    if (options.force !== true) {
-      context.writeError(`agent-checkpoint: init: ${path} exists; left alone (--force overwrites it, keeping a backup)\n`);
-      return EXIT_FAILURE;
+  try {
+    // lstat, not exists: a dangling symlink is "something there" too (writing would create its target).
+    if (lstatOrUndefined(path) !== undefined) {
+      if (options.force !== true) {
+        context.writeError(`agent-checkpoint: init: ${path} exists; left alone (--force overwrites it, keeping a backup)\n`);
+        return EXIT_FAILURE;
+      }
+      backup = keepBackup(root, path);
     }
-    backup = existsSync(`${path}.bak`) ? `${path}.bak.${new Date().toISOString().replace(/[:.]/g, '-')}` : `${path}.bak`;
-    await copyFile(path, backup);
+    // core's safe write, as for every file the product writes: never through a symlink, never into a
+    // FIFO or device, atomically (temp file + rename).
+    writeFileSafelySync(root, PROJECT_CONFIG_FILE, text, { mode: 0o644 });
+  } catch (error) {
+    context.writeError(`agent-checkpoint: init: ${path}: ${describeInitFailure(error)}; nothing written\n`);
+    return EXIT_FAILURE;
   }
-  await writeFile(path, text, { mode: 0o644 });
   const found = detected.length === 0 ? 'no preset detected' : `presets ${detected.join(', ')}`;
   await context.write(
     `Wrote ${path} (${found})${backup === undefined ? '' : `; the previous file is ${backup}`}.\n` +
       `Edit it, then check it with ${context.style.bold('agent-checkpoint-hook config')}. Commands and write paths in it apply only once you run ${context.style.bold('agent-checkpoint-hook trust')}.\n`,
   );
   return EXIT_OK;
+}
+
+/**
+ * Copy the existing file to `<file>.bak` (or `.bak.<time>` when that name is taken by anything, a link
+ * included) before `--force` replaces it. The existing file must be a regular file, read without
+ * blocking or following a link (core's safe read); the copy is a safe write. Returns the backup's path.
+ */
+function keepBackup(root: string, path: string): string {
+  const read = readRegularFileBytesSync(path, MAX_CONFIG_BYTES);
+  if (read === undefined) throw new Error('vanished while being read');
+  const plain = `${path}.bak`;
+  const backup = lstatOrUndefined(plain) === undefined ? plain : `${plain}.${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  writeFileSafelySync(root, basename(backup), read.bytes, { mode: 0o644 });
+  return backup;
+}
+
+function lstatOrUndefined(path: string): ReturnType<typeof lstatSync> | undefined {
+  try {
+    return lstatSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** A refused or failed write or backup, in words. */
+function describeInitFailure(error: unknown): string {
+  if (error instanceof UnsafePathError) return error.reason;
+  return describeReadFailure(error);
 }
 
 /**

@@ -159,11 +159,14 @@ async function purgeOurFiles(run: Run, handled: readonly string[]): Promise<numb
     return EXIT_FAILURE;
   }
   for (const t of targets) {
-    const verb = !t.exists ? 'nothing at' : run.dryRun ? 'would remove' : 'removed';
+    // A directory the user chose loses only our files in it (purge-our-files.ts).
+    const ours = t.scope.kind === 'our-entries' ? ' our files in' : '';
+    const verb = !t.exists ? 'nothing at' : run.dryRun ? `would remove${ours}` : `removed${ours}`;
     await run.write(`${t.exists ? s.green('✓') : s.dim('-')} ${t.what}: ${verb} ${t.path}\n`);
   }
   if (run.dryRun) return EXIT_OK;
-  const problems = await purge(targets, run.env);
+  const { problems, notes } = await purge(targets, run.env);
+  for (const note of notes) await run.write(`  ${note}\n`);
   for (const problem of problems) run.writeError(`agent-checkpoint: uninstall --purge: ${problem}\n`);
   if (problems.length === 0) await run.write(s.dim('Kept: your configuration files (user config.json, .agent-checkpoint.json) and handoff documents.\n'));
   return problems.length === 0 ? EXIT_OK : EXIT_FAILURE;

@@ -37,9 +37,21 @@ export async function monitorAfterGate(gated: GatedPostTool, ctx: PostToolContex
     ...(probe.thresholds !== undefined ? { thresholds: probe.thresholds } : {}),
   });
   const marksDir = monitorMarksDir(stateDir, gated.agent, gated.sessionId);
-  let marks = await readMarks(marksDir);
-  // A reading below a mark's (a compaction, /clear) forgets it, so the next climb is acted on again.
-  if (reading?.level !== undefined && marks.length > 0) marks = await lowerMarks(marksDir, marks, reading);
+  // A marks directory that is a link or not private (planted: the state directory's path is handed to
+  // the agent) is never read, written or deleted through: the monitor then acts on nothing.
+  const unusable = (error: unknown): PostToolResult => {
+    const why = error instanceof Error ? error.message : String(error);
+    ctx.warn(`post-tool: level marks unusable (${why}); doing nothing`);
+    return pass('marks-unusable', why);
+  };
+  let marks: Awaited<ReturnType<typeof readMarks>>;
+  try {
+    marks = await readMarks(marksDir);
+    // A reading below a mark's (a compaction, /clear) forgets it, so the next climb is acted on again.
+    if (reading?.level !== undefined && marks.length > 0) marks = await lowerMarks(marksDir, marks, reading);
+  } catch (error) {
+    return unusable(error);
+  }
   // "One more task" (`checkpoint --defer`), live until the turn end consumes it.
   const deferral = readMonitorDeferral({ stateDir, agent: gated.agent, sessionId: gated.sessionId });
   if (deferral.diagnostic !== undefined) ctx.warn(`post-tool: ${deferral.diagnostic}`);
@@ -58,7 +70,13 @@ export async function monitorAfterGate(gated: GatedPostTool, ctx: PostToolContex
   });
   if (action.kind === 'none') return pass(`none:${action.reason}`, describe(action));
   // Once per level per session, even with parallel tool calls: the exclusive mark decides who acts.
-  if (!(await claimMark(marksDir, { level: action.level, by: 'monitor', readingLevel: action.reading.level, readingPercent: action.reading.percent }, ctx.now()))) return pass('already-claimed', `${action.level} was claimed by another hook`);
+  let claimed: boolean;
+  try {
+    claimed = await claimMark(marksDir, { level: action.level, by: 'monitor', readingLevel: action.reading.level, readingPercent: action.reading.percent }, ctx.now());
+  } catch (error) {
+    return unusable(error);
+  }
+  if (!claimed) return pass('already-claimed', `${action.level} was claimed by another hook`);
 
   switch (action.kind) {
     case 'warn': {

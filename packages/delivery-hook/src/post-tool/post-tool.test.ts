@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDeliveryWorld, type DeliveryFixture, type DeliveryWorld } from '@agent-checkpoint/core/conformance';
@@ -69,6 +69,18 @@ describe('post-tool monitor', () => {
     expect(out).not.toHaveProperty('decision');
     // The next tool call of the same session: already said.
     expect(await run(world, agent)).toMatchObject({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('a level marks directory planted as a symlink is never written through: one stderr line, no warning, nothing outside (issue 23)', async () => {
+    const world = open('claude', 'L1');
+    const outside = join(world.root, 'outside');
+    mkdirSync(outside);
+    mkdirSync(world.stateDir, { recursive: true, mode: 0o700 });
+    symlinkSync(outside, join(world.stateDir, 'monitor'));
+    const result = await run(world, 'claude');
+    expect(result).toMatchObject({ code: 0, stdout: '' });
+    expect(result.stderr).toMatch(/^agent-checkpoint-hook: post-tool: level marks unusable \(.*symlink.*\); doing nothing\n$/);
+    expect(readdirSync(outside)).toEqual([]);
   });
 
   it('gemini: AfterTool gets the warning as hookSpecificOutput.additionalContext', async () => {

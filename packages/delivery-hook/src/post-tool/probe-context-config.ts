@@ -1,11 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readConfigBytes } from '@agent-checkpoint/core/hot-path';
 import { parse as parseJsonc } from 'jsonc-parser';
 
 /** The project configuration file name (core's `PROJECT_CONFIG_FILE`; core's index is not loaded here). */
 const PROJECT_CONFIG_FILE = '.agent-checkpoint.json';
-/** A configuration file larger than this is not probed (the full loader reports it). */
-const MAX_CONFIG_BYTES = 256 * 1024;
 
 /**
  * The `context` settings the monitor's cheap path needs, read without the full configuration loader
@@ -50,20 +48,20 @@ export async function probeContextConfig(userConfigFile: string, projectRoot: st
 }
 
 function readContextSection(path: string, notes: string[]): Record<string, unknown> | undefined {
-  let text: string;
-  try {
-    // Synchronous: two small files, and node:fs/promises would cost more to load than the reads.
-    const buffer = readFileSync(path);
-    if (buffer.length > MAX_CONFIG_BYTES) {
-      notes.push(`${path}: larger than ${MAX_CONFIG_BYTES} bytes; not probed`);
+  // The configuration loader's read (non-blocking, regular files only, size-capped): the monitor runs
+  // after every tool call, so a FIFO here would hang the agent's tool loop and a link to /dev/zero would
+  // read forever. Synchronous: two small files, and node:fs/promises would cost more to load.
+  const read = readConfigBytes(path);
+  switch (read.kind) {
+    case 'missing':
       return undefined;
-    }
-    text = buffer.toString('utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') notes.push(`${path}: cannot read (${code ?? String(error)})`);
-    return undefined;
+    case 'unusable':
+      notes.push(`${path} ${read.problem}; not probed`);
+      return undefined;
+    case 'read':
+      break;
   }
+  const text = read.bytes.toString('utf8');
   const parsed: unknown = parseJsonc(text, [], { allowTrailingComma: true });
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
   const context = (parsed as Record<string, unknown>)['context'];

@@ -1,5 +1,6 @@
-import { closeSync, constants, openSync, readSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { readRegularFileSync } from '@agent-checkpoint/core/hot-path';
 
 /** Bytes read of `.git/HEAD` or a worktree's `.git` file (both are one short line). */
 const MAX_BYTES = 4096;
@@ -52,17 +53,14 @@ function kindOf(path: string): 'dir' | 'file' | undefined {
   }
 }
 
-/** The head of a regular file (never blocks on a FIFO), or undefined. */
+/**
+ * A small regular file (core's read: non-blocking, never through a final symlink, capped), or undefined:
+ * the repository chooses what sits at `.git` and where its `gitdir:` points.
+ */
 function readSmall(path: string): string | undefined {
-  let fd: number | undefined;
   try {
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-    const buffer = Buffer.alloc(MAX_BYTES);
-    const n = readSync(fd, buffer, 0, MAX_BYTES, 0);
-    return buffer.subarray(0, n).toString('utf8');
+    return readRegularFileSync(path, MAX_BYTES)?.text;
   } catch {
     return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }
