@@ -121,6 +121,13 @@ export interface ShellToolCall extends ToolCallBase {
   readonly command: string;
   /** Exit code when the transcript records one (Codex `exit_code`, Gemini `Exit Code: N`, Claude `Exit code N`). */
   readonly exitCode?: number;
+  /**
+   * The language of {@link command}: absent for POSIX shells (bash, zsh, Git Bash), `powershell`
+   * for a PowerShell tool (Claude Code's `PowerShell` on Windows) or a `powershell -Command`
+   * wrapper. Core lexes the command with that language's quoting (a backslash is a path separator
+   * in PowerShell, not an escape).
+   */
+  readonly dialect?: 'powershell';
 }
 
 /** A read, edit, write, patch, search, web, plan or other call: no command text. */
