@@ -68,6 +68,8 @@ export interface ClaudeToolUse {
   readonly id: string;
   readonly name: string;
   readonly input: Readonly<Record<string, unknown>>;
+  /** `server` for a `server_tool_use` block (run by the provider, not by Claude Code); absent for `tool_use`. */
+  readonly side?: 'server';
 }
 
 /** A `tool_result` block, paired to its call by `toolUseId`. */
@@ -254,7 +256,7 @@ function parseAssistant(base: ClaudeEntryBase, message: Record<string, unknown>,
       .with({ type: P.union('tool_use', 'server_tool_use'), id: P.string, name: P.string, input: P.optional(P.any) }, (use) => {
         if (use.id.length === 0) return;
         const input = isMatching(objectRecord, use.input) ? use.input : {};
-        toolUses.push({ id: use.id, name: use.name, input });
+        toolUses.push({ id: use.id, name: use.name, input, ...(use.type === 'server_tool_use' ? { side: 'server' as const } : {}) });
       })
       .with({ type: 'text', text: P.string }, (block) => {
         texts.push(block.text);
