@@ -30,9 +30,10 @@ describe('PowerShell commands (Claude Code’s PowerShell tool on Windows)', () 
     expect(ps('cd web; cd C:\\elsewhere; make')[2]?.dir).toBe('C:\\elsewhere');
   });
 
-  test('a test run followed by an $LASTEXITCODE check is still the test run; the check is no command', () => {
-    const segments = ps('npm test; if ($LASTEXITCODE -ne 0) { Write-Error "tests failed"; exit 1 }');
-    expect(segments.filter((s) => matchesEvidence(s, 'npm test'))).toHaveLength(1);
+  test('a test run in a Set-Location directory, followed by an $LASTEXITCODE check, is one test run there', () => {
+    const segments = ps('Set-Location C:\\repo\\web; npm test; if ($LASTEXITCODE -ne 0) { Write-Error "tests failed"; exit 1 }');
+    const runs = segments.filter((s) => matchesEvidence(s, 'npm test'));
+    expect(runs.map((s) => s.dir)).toEqual(['C:\\repo\\web']);
     expect(segments.some((s) => matchesEvidence(s, 'make restart'))).toBe(false);
   });
 
@@ -42,14 +43,13 @@ describe('PowerShell commands (Claude Code’s PowerShell tool on Windows)', () 
     expect(seg && matchesEvidence(seg, 'npm test')).toBe(true);
   });
 
-  test('restart cmdlets are ordinary programs that evidence can name', () => {
-    const segments = ps('Stop-Process -Name node -Force; Restart-Service -Name MyApp');
-    expect(segments.map((s) => s.program)).toEqual(['Stop-Process', 'Restart-Service']);
+  test('restart cmdlets and restart scripts are programs that evidence can name', () => {
+    const segments = ps('Stop-Process -Name node -Force; Restart-Service -Name MyApp; & C:\\tools\\restart.cmd web');
+    expect(segments.map((s) => s.program)).toEqual(['Stop-Process', 'Restart-Service', 'restart']);
     expect(segments.some((s) => matchesEvidence(s, 'Restart-Service MyApp'))).toBe(true);
+    expect(segments.some((s) => matchesEvidence(s, 'restart web'))).toBe(true);
     expect(segments.some((s) => matchesEvidence(s, 'npm test'))).toBe(false);
-  });
-
-  test('sh keeps its own quoting: a backslash still escapes there', () => {
+    // sh keeps its own quoting: there a backslash still escapes.
     expect(parseShellCommand('echo a\\ b')[0]?.args).toEqual(['a b']);
     expect(parseShellCommand('cd C:\\x; make')[1]?.dir).toBe('C:x');
   });
