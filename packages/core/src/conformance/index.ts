@@ -19,4 +19,3 @@ export {
 export { describeLatestUsageConformance, type LatestUsageConformanceOptions } from './transcript-latest-usage-suite.ts';
 export { describeTranscriptReaderConformance, type TranscriptReaderConformanceOptions } from './transcript-reader-suite.ts';
 export { type RecordedEndOfTurnEvent, recordedTranscripts } from './transcript-recorded-fixtures.ts';
-export { type ExpectedWindowsCall, type WindowsConformance, type WindowsConformanceCase } from './transcript-windows-suite.ts';
