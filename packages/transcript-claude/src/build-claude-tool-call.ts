@@ -44,7 +44,7 @@ const NO_EXIT_CODE_SHAPES: readonly RegExp[] = [
  * - Outcome: no result → `pending`; `is_error: true` → `error`; otherwise `success`. A Bash call run
  *   with `run_in_background: true` stays `pending` when its (launch) result is not an error: the
  *   result only says the command started, not how it ended.
- * - Bash exit code: `Exit code N` on the first line of an error result (or of the preview of a
+ * - Bash and PowerShell exit code: `Exit code N` on the first line of an error result (or of the preview of a
  *   persisted output); 0 for a non-error result of a foreground command; undefined otherwise
  *   (rejections, validation errors, interrupts, background commands).
  * - Output: the result text as recorded. A persisted output (`<persisted-output>` with the file
