@@ -147,6 +147,12 @@ describe('turn attribution on Windows (drive paths, PowerShell commands)', () =>
     expect(summary(r)).toEqual(['NOTES.md:tool-mutation', 'src/a.ts:tool-mutation', 'web/b.ts:tool-mutation']);
   });
 
+  test('below the root too, paths compare without case, as the file system does', () => {
+    const r = win([stale('src/App.ts'), stale('web/dist/x.js')], [edit('C:\\Users\\dev\\repo\\SRC\\app.ts'), ps('rm -r WEB\\Dist')]);
+    expect(summary(r)).toEqual(['src/App.ts:tool-mutation', 'web/dist/x.js:shell-mutation']);
+    expect(attribute([stale('src/App.ts')], [edit('/repo/SRC/app.ts')])).toEqual([]);
+  });
+
   test('a PowerShell command keeps its backslash paths and its Set-Location', () => {
     const r = win([stale('web/dist/x.js'), stale('dist/keep.js')], [ps('Set-Location C:\\Users\\dev\\repo\\web; rm -r dist')]);
     expect(summary(r)).toEqual(['web/dist/x.js:shell-mutation']);

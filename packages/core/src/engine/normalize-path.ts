@@ -65,6 +65,15 @@ function canonicalRoot(root: string): string {
 }
 
 /**
+ * How paths of this repository compare: for a repository on a Windows drive or share, without case
+ * (as NTFS and SMB compare them, so `SRC\\App.ts` and git's `src/app.ts` are one file); on POSIX,
+ * exactly. The returned function gives the form to compare (a map key), never a path to show.
+ */
+export function pathComparer(root: string): (path: string) => string {
+  return isWindowsCanonical(canonicalRoot(root)) ? (path) => path.toUpperCase() : (path) => path;
+}
+
+/**
  * True when an agent-written path is absolute on some platform (POSIX, a Windows drive or UNC
  * path): it names the same file whatever directory a command changed into.
  */
