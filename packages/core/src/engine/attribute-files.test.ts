@@ -153,6 +153,11 @@ describe('turn attribution on Windows (drive paths, PowerShell commands)', () =>
     expect(attribute([stale('src/App.ts')], [edit('/repo/SRC/app.ts')])).toEqual([]);
   });
 
+  test('a file a PowerShell cmdlet deleted (no mtime) is the turn’s, another deleted file is not', () => {
+    const gone = [changed('src/old.ts', { status: 'deleted' }), changed('src/other.ts', { status: 'deleted' })];
+    expect(summary(win(gone, [ps('Remove-Item -Force C:\\Users\\dev\\repo\\src\\old.ts')]))).toEqual(['src/old.ts:shell-mutation']);
+  });
+
   test('a PowerShell command keeps its backslash paths and its Set-Location', () => {
     const r = win([stale('web/dist/x.js'), stale('dist/keep.js')], [ps('Set-Location C:\\Users\\dev\\repo\\web; rm -r dist')]);
     expect(summary(r)).toEqual(['web/dist/x.js:shell-mutation']);
