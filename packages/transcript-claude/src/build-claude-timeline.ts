@@ -149,6 +149,9 @@ export function buildClaudeTimeline(input: BuildClaudeTimelineInput): BuiltClaud
         seenUseIds.add(use.id);
         uses.push({ use, timestamp: entry.timestamp });
       }
+      for (const result of entry.serverToolResults ?? []) {
+        if (!results.has(result.toolUseId)) results.set(result.toolUseId, result);
+      }
     } else if (entry.kind === 'user') {
       if (classifyClaudeUserEntry(entry, checkpointPrefix) === 'checkpoint') checkpointsDelivered += 1;
       for (const result of entry.toolResults) {
