@@ -60,6 +60,35 @@ afterAll(() => {
 });
 
 describe.skipIf(SKIP_REAL_CLIS)('agent-checkpoint-hook in the real CLIs', () => {
+  // The capture reminder (issue 20): the teleclaude preset ends every checkpoint with it, as seeds
+  // 000/001 do. The project extends the preset and keeps the tests' prefix, so the mock still knows
+  // the checkpoint; everything else (header, footer steps, policy) is the preset's.
+  describe('claude-hook with the teleclaude preset', () => {
+    it('the preset’s capture reminder closes the delivered checkpoint, before the escape hatch; the next stop passes', async () => {
+      const project = { extraConfig: { extends: 'teleclaude', messages: { prefix: CHECKPOINT_PREFIX } } };
+      await withRouteRun('claude-hook', { scenario: DAEMON_NOT_RESTARTED, project }, async (run) => {
+        recordToolTimes(run);
+        expect(run.stops.map((s) => [s.response.exitCode, s.response.stderr])).toEqual([
+          [0, ''],
+          [0, ''],
+        ]);
+        const reason = String(run.hookOutputs[0]?.['reason']);
+        const expected = await run.expected();
+        expect(expected.mode).toBe('actionable');
+        expect(reason).toBe(expected.message);
+        expect(reason).toMatch(/^Required actions \(BLOCKING/m);
+        const sections = reason.split('\n\n');
+        expect(sections.at(-2)).toBe('Capture anything worth keeping (memories, bugs, ideas).');
+        expect(sections.at(-1)).toMatch(/^Escape hatch \(last resort only/);
+        // The model got it, acted on the checkpoint, and the next stop passed.
+        expect(run.delivery?.checkpoint.text).toBe(reason);
+        expect(run.hookOutputs[1]).toBeUndefined();
+        expect(readTranscript(run)).toContain(RESTART_COMMAND);
+        expectOnlyScriptedRequests(run);
+      });
+    });
+  });
+
   describe.each(HOOK_ROUTES)('%s', (route) => {
     it('blocks once with the checkpoint of the turn; the model runs `make restart`; the next stop passes', async () => {
       await withRouteRun(route, { scenario: DAEMON_NOT_RESTARTED }, async (run) => {

@@ -1,5 +1,5 @@
 import type { TimelineDiagnostic, TokenUsage, ToolCall, TurnHint, TurnTimeline } from '@agent-checkpoint/core';
-import { buildClaudeToolCall, type ExcerptBudget } from './build-claude-tool-call.ts';
+import { buildClaudeToolCall, unreadShellResultDiagnostic, type ExcerptBudget } from './build-claude-tool-call.ts';
 import { classifyClaudeUserEntry, commandInvocation, extractCheckpointText, isTaskNotificationPrompt } from './classify-claude-user-entry.ts';
 import { isTurnOpening, type CollectedClaudeTurn } from './collect-claude-turn.ts';
 import type { ClaudeEntry, ClaudeToolResult, ClaudeUserEntry } from './parse-claude-entry.ts';
@@ -149,6 +149,9 @@ export function buildClaudeTimeline(input: BuildClaudeTimelineInput): BuiltClaud
         seenUseIds.add(use.id);
         uses.push({ use, timestamp: entry.timestamp });
       }
+      for (const result of entry.serverToolResults ?? []) {
+        if (!results.has(result.toolUseId)) results.set(result.toolUseId, result);
+      }
     } else if (entry.kind === 'user') {
       if (classifyClaudeUserEntry(entry, checkpointPrefix) === 'checkpoint') checkpointsDelivered += 1;
       for (const result of entry.toolResults) {
@@ -159,6 +162,8 @@ export function buildClaudeTimeline(input: BuildClaudeTimelineInput): BuiltClaud
   const calls: ToolCall[] = uses.map(({ use, timestamp }) =>
     buildClaudeToolCall(use, results.get(use.id), timestamp, input.excerpt),
   );
+  const unread = unreadShellResultDiagnostic(calls, results);
+  if (unread) diagnostics.push(unread);
 
   const fileFinalAssistantTexts = finalAssistantTexts(entries, lastAssistantIndex);
   const lastAssistantMessage = nonEmpty(hint?.lastAssistantMessage) ?? lastAssistantTextOfTurn(entries, start, end);

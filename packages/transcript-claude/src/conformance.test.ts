@@ -45,6 +45,44 @@ describeTranscriptReaderConformance({
       },
     ],
   },
+  // Claude Code on Windows: the PowerShell tool and Windows paths. No public licensed Windows
+  // transcript was found, so this session is constructed from real 2.1.330 entries with the
+  // PowerShell tool's documented shapes (fixtures/claude/2.1.330/README.md, "Derived fixtures").
+  windows: {
+    cases: [
+      {
+        name: 'PowerShell tool on Windows (constructed from real 2.1.330 entries)',
+        transcript: join(fixtures, 'claude/2.1.330/derived/powershell-windows.jsonl'),
+        repositoryRoot: 'C:/Users/user/repo',
+        expected: [
+          { rawName: 'PowerShell', kind: 'shell', outcome: 'success', command: 'Get-ChildItem -Name src', exitCode: 0, dialect: 'powershell' },
+          {
+            rawName: 'PowerShell',
+            kind: 'shell',
+            outcome: 'error',
+            command: 'Set-Location C:\\Users\\user\\repo\\web; npm test; if ($LASTEXITCODE -ne 0) { exit 1 }',
+            exitCode: 1,
+            dialect: 'powershell',
+            programs: ['Set-Location', 'npm', '$LASTEXITCODE', 'exit'],
+          },
+          { rawName: 'Read', kind: 'read', outcome: 'success', repoPaths: ['web/src/app.ts'] },
+          { rawName: 'Edit', kind: 'edit', outcome: 'success', repoPaths: ['web/src/app.ts'] },
+          { rawName: 'Write', kind: 'write', outcome: 'success', repoPaths: ['NOTES.md'] },
+          { rawName: 'PowerShell', kind: 'shell', outcome: 'success', command: 'Set-Location C:\\Users\\user\\repo\\web; npm test', exitCode: 0, dialect: 'powershell' },
+          {
+            rawName: 'PowerShell',
+            kind: 'shell',
+            outcome: 'success',
+            command: 'Remove-Item -Force -Recurse .\\web\\dist -ErrorAction SilentlyContinue',
+            exitCode: 0,
+            dialect: 'powershell',
+            programs: ['Remove-Item'],
+          },
+          { rawName: 'PowerShell', kind: 'shell', outcome: 'error', command: 'Restart-Service -Name WebApp', exitCode: null, dialect: 'powershell' },
+        ],
+      },
+    ],
+  },
   // SIGINT during a Bash call: the tool_result is `is_error` "The user doesn't want to proceed…", no exit code.
   interruptedOutcome: 'error',
   hintSources: [

@@ -50,7 +50,26 @@ describe('mapClaudeToolName', () => {
     ['ExitPlanMode', 'plan'],
     ['AskUserQuestion', 'plan'],
     ['Skill', 'other'],
-    ['ToolSearch', 'other'],
+    ['ToolSearch', 'plan'],
+    ['PowerShell', 'shell'],
+    ['TaskCreate', 'plan'],
+    ['TaskGet', 'plan'],
+    ['TaskList', 'plan'],
+    ['TaskUpdate', 'plan'],
+    ['CronCreate', 'plan'],
+    ['ScheduleWakeup', 'plan'],
+    ['ListAgents', 'plan'],
+    ['LSP', 'search'],
+    ['Artifact', 'web'],
+    ['Workflow', 'other'],
+    ['Monitor', 'other'],
+    ['TaskOutput', 'other'],
+    ['TaskStop', 'other'],
+    ['SendMessage', 'other'],
+    ['EnterWorktree', 'other'],
+    ['ReportFindings', 'other'],
+    ['powershell', 'other'],
+    ['toString', 'other'],
     ['BashOutput', 'other'],
     ['KillShell', 'other'],
     ['mcp__github__create_issue', 'other'],
@@ -66,12 +85,28 @@ describe('mapClaudeToolName', () => {
     expect(mapClaudeToolName(name)).toBe(kind);
   });
 
+  it.each([
+    ['web_search', 'web'],
+    ['web_fetch', 'web'],
+    ['code_execution', 'web'],
+    ['advisor', 'plan'],
+    ['tool_search_tool_regex', 'plan'],
+    ['some_future_server_tool', 'web'],
+  ] as const)('server tool %s → %s (runs on the provider’s side, never locally)', (name, kind) => {
+    expect(mapClaudeToolName(name, 'server')).toBe(kind);
+  });
+
+  it('a client tool that shares a server tool’s name keeps its client kind', () => {
+    expect(mapClaudeToolName('advisor')).toBe('other');
+    expect(mapClaudeToolName('Bash', 'server')).toBe('web');
+  });
+
   it('gives every tool name recorded in the real transcripts its decided kind', () => {
     // A new fixture with a tool not listed here fails: decide its kind (and core's semantics) first.
     const decided: Readonly<Record<string, ToolKind>> = {
       Bash: 'shell', Read: 'read', Edit: 'edit', MultiEdit: 'edit', NotebookEdit: 'edit', Write: 'write', Grep: 'search',
       Glob: 'search', WebFetch: 'web', WebSearch: 'web', TodoWrite: 'plan', Skill: 'other', Task: 'other', Agent: 'other',
-      mcp__docs__search: 'other',
+      mcp__docs__search: 'other', PowerShell: 'shell',
     };
     const recorded = [...recordedToolNames()].sort();
     expect(recorded).toEqual(expect.arrayContaining(['TodoWrite', 'WebFetch', 'WebSearch']));

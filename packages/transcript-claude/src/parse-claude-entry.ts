@@ -50,6 +50,11 @@ export interface ClaudeAssistantEntry extends ClaudeEntryBase {
   /** Text blocks of this entry joined with newlines; undefined when the entry has none. */
   readonly text?: string;
   readonly toolUses: readonly ClaudeToolUse[];
+  /**
+   * Results of server tools (`server_tool_use`), which the provider writes into the same response
+   * as `<tool>_tool_result` blocks (`web_search_tool_result`, `web_fetch_tool_result`…). Absent when none.
+   */
+  readonly serverToolResults?: readonly ClaudeToolResult[];
 }
 
 /** A prompt the user typed while the model was working (`attachment.type:"queued_command"`). */
@@ -68,6 +73,8 @@ export interface ClaudeToolUse {
   readonly id: string;
   readonly name: string;
   readonly input: Readonly<Record<string, unknown>>;
+  /** `server` for a `server_tool_use` block (run by the provider, not by Claude Code); absent for `tool_use`. */
+  readonly side?: 'server';
 }
 
 /** A `tool_result` block, paired to its call by `toolUseId`. */
@@ -248,16 +255,23 @@ function subagentOfResult(toolUseResult: unknown, text: string | undefined): { a
 
 function parseAssistant(base: ClaudeEntryBase, message: Record<string, unknown>, content: unknown[]): ClaudeAssistantEntry {
   const toolUses: ClaudeToolUse[] = [];
+  const serverToolResults: ClaudeToolResult[] = [];
   const texts: string[] = [];
   for (const block of content) {
     match(block)
       .with({ type: P.union('tool_use', 'server_tool_use'), id: P.string, name: P.string, input: P.optional(P.any) }, (use) => {
         if (use.id.length === 0) return;
         const input = isMatching(objectRecord, use.input) ? use.input : {};
-        toolUses.push({ id: use.id, name: use.name, input });
+        toolUses.push({ id: use.id, name: use.name, input, ...(use.type === 'server_tool_use' ? { side: 'server' as const } : {}) });
       })
       .with({ type: 'text', text: P.string }, (block) => {
         texts.push(block.text);
+      })
+      .with({ type: P.string.endsWith('_tool_result'), tool_use_id: P.string, content: P.optional(P.any) }, (result) => {
+        // A failed server tool's content is an `…_tool_result_error` object with an `error_code`.
+        const failed = isMatching({ type: P.string.endsWith('_error') }, result.content) || isMatching({ error_code: P.any }, result.content);
+        const text = contentText(result.content);
+        serverToolResults.push({ toolUseId: result.tool_use_id, isError: failed, ...(text === undefined ? {} : { text }) });
       })
       .otherwise(() => undefined);
   }
@@ -270,6 +284,7 @@ function parseAssistant(base: ClaudeEntryBase, message: Record<string, unknown>,
     ...(usage ? { usage } : {}),
     ...(texts.length > 0 ? { text: texts.join('\n') } : {}),
     toolUses,
+    ...(serverToolResults.length > 0 ? { serverToolResults } : {}),
   };
 }
 

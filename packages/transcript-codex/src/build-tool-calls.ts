@@ -3,6 +3,7 @@ import { makeOutputExcerpt, type ToolCall, type ToolKind, type ToolOutcome } fro
 import type { CallOutputRecord, CallRecord, CodexRecord, CommandResultRecord, ItemToolRecord, PatchResultRecord } from './codex-record.ts';
 import { mapCodexToolName } from './map-codex-tool-name.ts';
 import { patchPathsFromText } from './patch-paths.ts';
+import { asStringArray, shellDialectOfArgv } from './command-text.ts';
 
 /** A tool call with the turn it belongs to. */
 export interface PlacedToolCall {
@@ -184,11 +185,13 @@ function toToolCall(entry: CallParts, cwd: string | undefined): ToolCall {
     ...(timestamp !== undefined ? { timestamp } : {}),
   };
   if (kind === 'shell') {
+    const dialect = shellDialectOfArgv(asStringArray(input['command']) ?? command?.argv);
     return {
       ...base,
       kind,
       command: call?.command ?? command?.command ?? '',
       ...(exitCode !== undefined ? { exitCode } : {}),
+      ...(dialect !== undefined ? { dialect } : {}),
     };
   }
   return { ...base, kind };

@@ -51,6 +51,15 @@ export function shellWrapperScript(argv: readonly string[]): string | undefined 
   return undefined;
 }
 
+/**
+ * `powershell` when argv runs PowerShell (`["powershell.exe","-NoProfile","-Command","…"]`, Codex on
+ * Windows), so core lexes the unwrapped script with PowerShell's quoting; undefined otherwise.
+ */
+export function shellDialectOfArgv(argv: readonly string[] | undefined): 'powershell' | undefined {
+  const first = argv?.[0];
+  return first !== undefined && POWERSHELLS.has(basename(first).toLowerCase()) ? 'powershell' : undefined;
+}
+
 function basename(path: string): string {
   const cut = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
   return cut >= 0 ? path.slice(cut + 1) : path;

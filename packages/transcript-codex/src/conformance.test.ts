@@ -59,4 +59,21 @@ describeTranscriptReaderConformance({
       },
     },
   ],
+  // A real Codex 0.40.0 session on Windows from the public corpus (Python-AI-Solutions/agentic-neurodata-conversion,
+  // MIT): the shell tool runs `powershell.exe -NoProfile -Command …`; its first turn, as the rollout stood when it ended.
+  windows: {
+    cases: [
+      {
+        name: 'powershell.exe -Command calls of a real 0.40.0 Windows rollout',
+        transcript: join(fixtures, 'codex/0.40.0/public/rollout-2025-09-26T17-01-04-019985ca-7ef7-7580-a921-c20ac619f40b.jsonl'),
+        endLine: 25,
+        repositoryRoot: 'C:\\Users\\shahh\\OneDrive\\Desktop\\agentic-neurodata-conversion-2',
+        expected: [
+          { rawName: 'shell', kind: 'shell', outcome: 'success', command: 'Get-ChildItem', exitCode: 0, dialect: 'powershell' },
+          { rawName: 'shell', kind: 'shell', outcome: 'error', command: 'rg --files | rg speckit', exitCode: 1, dialect: 'powershell', programs: ['rg', 'rg'] },
+          { rawName: 'shell', kind: 'shell', outcome: 'error', command: 'rg "specify"', exitCode: null, dialect: 'powershell', programs: ['rg'] },
+        ],
+      },
+    ],
+  },
 });

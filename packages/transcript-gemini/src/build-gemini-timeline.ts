@@ -94,7 +94,7 @@ export function buildGeminiTimeline(input: GeminiTimelineInput): TurnTimeline {
     ...(opening && promptText !== undefined ? { turnId: turnIdOf(input.sessionId, opening.id, promptText) } : {}),
     ...(startedAt !== undefined ? { startedAt } : {}),
     ...(promptText !== undefined ? { prompt: promptText.slice(0, PROMPT_MAX_CHARS) } : {}),
-    calls: callsOf(turn),
+    calls: callsOf(turn, diagnostics),
     checkpointsDelivered: turn.filter((m) => {
       const text = userTextOf(m);
       return text !== undefined && isOwnCheckpoint(text, checkpointPrefix);
@@ -118,8 +118,12 @@ export function turnIdOf(sessionId: string | undefined, boundaryId: string, prom
     .slice(0, 16);
 }
 
-/** The tool calls recorded in `turn`'s `gemini` messages, paired with their results. */
-export function callsOf(turn: readonly GeminiMessage[]): ToolCall[] {
+/**
+ * The tool calls recorded in `turn`'s `gemini` messages, paired with their results. A `toolCalls`
+ * entry the reader cannot interpret (not an object, or without a tool name) is left out of the
+ * calls, and said so in one `unread-tool-call` diagnostic when `diagnostics` is given: never silence.
+ */
+export function callsOf(turn: readonly GeminiMessage[], diagnostics?: TimelineDiagnostic[]): ToolCall[] {
   const responsesById = new Map<string, Readonly<Record<string, unknown>>>();
   for (const message of turn) {
     for (const response of functionResponsesOf(message)) {
@@ -129,6 +133,7 @@ export function callsOf(turn: readonly GeminiMessage[]): ToolCall[] {
   // By id: a call recorded twice (e.g. once per copy after a rewrite) keeps its first position and
   // its last data, like messages do.
   const calls = new Map<string, ToolCall>();
+  let unread = 0;
   for (const message of turn) {
     if (message.type !== 'gemini' || !Array.isArray(message.raw['toolCalls'])) continue;
     const timestamp = typeof message.raw['timestamp'] === 'string' ? message.raw['timestamp'] : undefined;
@@ -140,6 +145,14 @@ export function callsOf(turn: readonly GeminiMessage[]): ToolCall[] {
         ...(timestamp !== undefined ? { messageTimestamp: timestamp } : {}),
       });
       if (call) calls.set(call.id, call);
+      else unread += 1;
+    });
+  }
+  if (unread > 0) {
+    diagnostics?.push({
+      level: 'warn',
+      code: 'unread-tool-call',
+      message: `${unread} tool call entr${unread === 1 ? 'y' : 'ies'} of the turn had no shape the reader knows (no tool name): left out of the timeline.`,
     });
   }
   return [...calls.values()];

@@ -48,6 +48,10 @@ describeTranscriptReaderConformance({
       },
     ],
   },
+  windows: {
+    unsupported:
+      'no Gemini CLI session recorded on Windows, and no public licensed one was found; its shell tool (run_shell_command) is mapped like on POSIX, and core lexes its commands as sh',
+  },
   deviations: {
     interruptedCallNotRecorded:
       'Gemini CLI 0.61 exits at once on SIGINT: the model message is kept with empty content and no toolCalls, so the interrupted call is not in the recording at all',

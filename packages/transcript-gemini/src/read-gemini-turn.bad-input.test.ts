@@ -57,6 +57,21 @@ describe('bad inputs never throw and say why', () => {
     expect(timeline.diagnostics.map((d) => d.code)).toEqual(['corrupt-line']);
   });
 
+  it('a tool call entry of no known shape (no tool name) gives a diagnostic, never silence', () => {
+    const lines = HEADLESS.toString('utf8').split('\n');
+    const index = lines.findIndex((line) => line.includes('"toolCalls":[{'));
+    const record = JSON.parse(lines[index] ?? '') as { toolCalls: Record<string, unknown>[] };
+    const original = record.toolCalls.length;
+    record.toolCalls.push({ id: 'future_call_1', args: { script: 'tools.run()' } }, { id: 'future_call_2' });
+    lines[index] = JSON.stringify(record);
+    const timeline = read(temp.write('unread-call.jsonl', lines.join('\n')), { hint: { prompt: PROMPT } });
+    expect(callSummary(timeline)).toEqual(callSummary(read(fixture('session-headless-deny-tools.jsonl'), { hint: { prompt: PROMPT } })));
+    expect(original).toBeGreaterThan(0);
+    const diagnostic = timeline.diagnostics.find((d) => d.code === 'unread-tool-call');
+    expect(diagnostic).toMatchObject({ level: 'warn' });
+    expect(diagnostic?.message).toMatch(/^2 tool call entries/);
+  });
+
   it('a last line cut mid-write is skipped; the rest is read', () => {
     const cut = Buffer.concat([HEADLESS, Buffer.from('{"id":"x","timestamp":"t","type":"gemini","content":"par')]);
     const timeline = read(temp.write('cut.jsonl', cut), { hint: { prompt: PROMPT } });

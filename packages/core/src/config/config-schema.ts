@@ -212,6 +212,12 @@ export const MessagesSchema = classify(
       actionsFooter: z.array(z.string()).optional().describe('Extra numbered steps appended after the actions.'),
       observationsHeader: z.string().optional().describe('Heading of the observations (things that look wrong).'),
       reminder: z.string().optional().describe('Capture / response-policy reminder shown after the lists.'),
+      capture: z
+        .string()
+        .optional()
+        .describe(
+          'Closing line asking the agent to capture what is worth keeping (memories, bugs, ideas), after the reminder of every message that is shown (actionable, all clear, no changes). Empty (the default) leaves it out. A turn that changed nothing stays silent whatever this says (silentWhenNoChanges).',
+        ),
       escapeHatch: z
         .string()
         .optional()
@@ -231,6 +237,7 @@ export const MessagesSchema = classify(
     actionsFooter: SAFE,
     observationsHeader: SAFE,
     reminder: SAFE,
+    capture: SAFE,
     escapeHatch: SAFE,
     allClear: SAFE,
     noChanges: SAFE,
@@ -409,6 +416,8 @@ export interface ResolvedMessages {
   readonly actionsFooter: readonly string[];
   readonly observationsHeader: string;
   readonly reminder: string;
+  /** The capture reminder: the message's closing line before the escape hatch; '' leaves it out. */
+  readonly capture: string;
   readonly escapeHatch: string;
   readonly allClear: string;
   readonly noChanges: string;

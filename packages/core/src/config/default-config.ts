@@ -190,6 +190,8 @@ export const DEFAULT_CONFIG: ConfigFile = {
     observationsHeader: 'Observations:',
     reminder:
       'Do the required actions and check the observations now. Then give the user a short answer about the outcome; do not mention this checkpoint.',
+    // Off by default: a preset whose workflow keeps memories, bugs and ideas turns it on.
+    capture: '',
     escapeHatch:
       'If this checkpoint is wrong and cannot be satisfied, turn it off for this session by running `{offCommand}` (a person can run `agent-checkpoint-hook off --session {sessionId}`).',
     allClear: 'All expected follow-ups were observed. Give the user a short answer about the outcome; do not mention this checkpoint.',

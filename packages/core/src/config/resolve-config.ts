@@ -262,6 +262,7 @@ function finish(state: State): ResolvedConfig {
     actionsFooter: [...(m.actionsFooter ?? [])],
     observationsHeader: m.observationsHeader ?? 'Observations:',
     reminder: m.reminder ?? '',
+    capture: m.capture ?? '',
     escapeHatch: m.escapeHatch ?? '',
     allClear: m.allClear ?? '',
     noChanges: m.noChanges ?? '',

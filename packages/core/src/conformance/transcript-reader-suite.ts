@@ -42,6 +42,7 @@ import {
 } from './transcript-scenario-goldens.ts';
 import { describeSubagentConformance, type SubagentConformance } from './transcript-subagent-suite.ts';
 import { timelineViolations } from './transcript-timeline-invariants.ts';
+import { describeWindowsConformance, type WindowsConformance } from './transcript-windows-suite.ts';
 
 /**
  * The shared conformance suite of transcript readers, in the manner of unstorage's `testDriver`: each
@@ -106,6 +107,11 @@ export interface TranscriptReaderConformanceOptions {
    * reader must pass, or why its agent has none to read. Required, so no reader is silently without.
    */
   readonly subagents: SubagentConformance;
+  /**
+   * Sessions the agent ran on Windows (its PowerShell shell tool, Windows paths in tool inputs): the
+   * cases this reader must pass, or why none is checked. Required, like `subagents`.
+   */
+  readonly windows: WindowsConformance;
   /** Runs per property (default 50). */
   readonly propertyRuns?: number;
   /** The excerpt budget the reader was created with (default core's 1 KiB head + 3 KiB tail). */
@@ -169,6 +175,7 @@ export function describeTranscriptReaderConformance(options: TranscriptReaderCon
     });
 
     describeSubagentConformance(reader, agent, prefix, options.subagents);
+    describeWindowsConformance(reader, agent, prefix, options.windows);
 
     describe('contract', () => {
       it('implements transcript-reader-v1 for its agent', () => {

@@ -133,3 +133,33 @@ describe('turn attribution', () => {
     expect(r.map((f) => f.file.path)).toEqual(['a.py', 'z.py']);
   });
 });
+
+describe('turn attribution on Windows (drive paths, PowerShell commands)', () => {
+  const root = 'C:/Users/dev/repo';
+  const win = (files: Repo['files'], calls: readonly ToolCall[]) => attribute(files, calls, { root, cwd: 'C:\\Users\\dev\\repo' });
+  const ps = (command: string): ToolCall => ({ ...shell(command), rawName: 'PowerShell', dialect: 'powershell' });
+
+  test('Windows tool paths in either slash and case land on git’s repo-relative paths', () => {
+    const r = win(
+      [stale('src/a.ts'), stale('NOTES.md'), stale('web/b.ts')],
+      [edit('C:\\Users\\dev\\repo\\src\\a.ts'), write('c:/users/DEV/repo/NOTES.md'), edit('web\\b.ts')],
+    );
+    expect(summary(r)).toEqual(['NOTES.md:tool-mutation', 'src/a.ts:tool-mutation', 'web/b.ts:tool-mutation']);
+  });
+
+  test('below the root too, paths compare without case, as the file system does', () => {
+    const r = win([stale('src/App.ts'), stale('web/dist/x.js')], [edit('C:\\Users\\dev\\repo\\SRC\\app.ts'), ps('rm -r WEB\\Dist')]);
+    expect(summary(r)).toEqual(['src/App.ts:tool-mutation', 'web/dist/x.js:shell-mutation']);
+    expect(attribute([stale('src/App.ts')], [edit('/repo/SRC/app.ts')])).toEqual([]);
+  });
+
+  test('a file a PowerShell cmdlet deleted (no mtime) is the turn’s, another deleted file is not', () => {
+    const gone = [changed('src/old.ts', { status: 'deleted' }), changed('src/other.ts', { status: 'deleted' })];
+    expect(summary(win(gone, [ps('Remove-Item -Force C:\\Users\\dev\\repo\\src\\old.ts')]))).toEqual(['src/old.ts:shell-mutation']);
+  });
+
+  test('a PowerShell command keeps its backslash paths and its Set-Location', () => {
+    const r = win([stale('web/dist/x.js'), stale('dist/keep.js')], [ps('Set-Location C:\\Users\\dev\\repo\\web; rm -r dist')]);
+    expect(summary(r)).toEqual(['web/dist/x.js:shell-mutation']);
+  });
+});

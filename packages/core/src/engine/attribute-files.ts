@@ -3,6 +3,7 @@ import type { TurnTimeline } from '../timeline/turn-timeline.ts';
 import type { AttributedFile, AttributionReason, CheckpointContext } from './checkpoint-result.ts';
 import { globMatcher } from './glob-match.ts';
 import { turnMayCreateCommit } from './may-create-commit.ts';
+import { pathComparer } from './normalize-path.ts';
 import { computeTimelineFacts } from './timeline-facts.ts';
 
 /** Input of {@link attributeFiles}. */
@@ -59,7 +60,10 @@ export function attributeFiles(input: AttributeFilesInput): AttributedFile[] {
   /** Every shell mutation target, also used as a directory prefix (`rm -rf build`). */
   const dirTouches = new Map<string, string[]>();
   const globTouches: { match: (p: string) => boolean; callId: string }[] = [];
-  const note = (map: Map<string, string[]>, path: string, id: string): void => {
+  // On a Windows repository every lookup below compares paths without case.
+  const same = pathComparer(snapshot.root);
+  const note = (map: Map<string, string[]>, repoPath: string, id: string): void => {
+    const path = same(repoPath);
     const list = map.get(path);
     if (!list) map.set(path, [id]);
     else if (!list.includes(id)) list.push(id);
@@ -96,13 +100,13 @@ export function attributeFiles(input: AttributeFilesInput): AttributedFile[] {
     const toolIds: string[] = [];
     const shellIds: string[] = [];
     if (toolTouches.size > 0) {
-      pushAll(toolIds, toolTouches.get(file.path));
-      if (file.fromPath !== undefined) pushAll(toolIds, toolTouches.get(file.fromPath));
+      pushAll(toolIds, toolTouches.get(same(file.path)));
+      if (file.fromPath !== undefined) pushAll(toolIds, toolTouches.get(same(file.fromPath)));
     }
     if (byShell) {
       const names = file.fromPath !== undefined ? [file.path, file.fromPath] : [file.path];
-      for (const n of names) pushAll(shellIds, shellTouches.get(n));
-      if (dirTouches.size > 0) for (const n of names) for (const dir of ancestors(n)) pushAll(shellIds, dirTouches.get(dir));
+      for (const n of names) pushAll(shellIds, shellTouches.get(same(n)));
+      if (dirTouches.size > 0) for (const n of names) for (const dir of ancestors(n)) pushAll(shellIds, dirTouches.get(same(dir)));
       for (const g of globTouches) if (names.some((n) => g.match(n))) shellIds.push(g.callId);
     }
     const reason = reasonFor(file, toolIds.length > 0, shellIds.length > 0, turnStartMs, startUnknown);

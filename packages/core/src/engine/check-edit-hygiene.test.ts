@@ -141,3 +141,17 @@ test('touching a tracked file does not count as reading it', () => {
   const calls = [shell('touch a.py'), shell("sed -i 's/a/b/' a.py")];
   expect(checkEditWithoutRead(computeTimelineFacts(calls, base), timeline(calls), files([changed('a.py', { status: 'modified' })]), tc)).toHaveLength(1);
 });
+
+describe('edit hygiene on a Windows repository', () => {
+  const win = { root: 'C:/Users/dev/repo', cwd: 'C:\\Users\\dev\\repo' };
+  const check = (calls: readonly ToolCall[], root = win) =>
+    checkEditWithoutRead(computeTimelineFacts(calls, root), timeline(calls), files(['src/app.ts']), tc).map((o) => o.text);
+
+  test('a read and an edit of one file in different spellings and case is a read before the edit', () => {
+    expect(check([read('C:\\Users\\dev\\repo\\SRC\\App.ts'), edit('c:/users/dev/repo/src/app.ts')])).toEqual([]);
+    expect(check([read('src\\app.ts'), edit('C:\\Users\\dev\\repo\\src\\app.ts')])).toEqual([]);
+    // Another file is still another file, and a POSIX repository still compares exactly.
+    expect(check([read('C:\\Users\\dev\\repo\\src\\other.ts'), edit('C:\\Users\\dev\\repo\\src\\app.ts')])).toEqual([EDIT_WITHOUT_READ_OBSERVATION]);
+    expect(check([read('/repo/SRC/App.ts'), edit('/repo/src/app.ts')], base)).toEqual([EDIT_WITHOUT_READ_OBSERVATION]);
+  });
+});

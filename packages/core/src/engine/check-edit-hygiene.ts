@@ -2,6 +2,7 @@ import type { ResolvedConfig } from '../config/config-schema.ts';
 import type { TurnTimeline } from '../timeline/turn-timeline.ts';
 import type { AttributedFile, Observation } from './checkpoint-result.ts';
 import { mutationTookEffect, type TimelineFacts } from './timeline-facts.ts';
+import { pathComparer } from './normalize-path.ts';
 
 export const EDIT_WITHOUT_READ_OBSERVATION = 'Files were edited without being read first this turn — verify changes are correct';
 export const BLAST_RADIUS_OBSERVATION = 'Changes span multiple subsystems — consider committing completed work incrementally';
@@ -29,7 +30,10 @@ export function checkEditWithoutRead(
     inHead ??= new Set(files.filter((f) => f.file.status === 'modified' || f.file.status === 'type-changed').map((f) => f.file.path));
     return inHead.has(repoPath);
   };
-  const known = new Set<string>();
+  // A Windows repository compares paths without case: a read of `SRC\app.ts` covers an edit of `src\app.ts`.
+  const same = pathComparer(facts.base.root);
+  const seen = new Set<string>();
+  const known = { has: (key: string): boolean => seen.has(same(key)), add: (key: string): void => void seen.add(same(key)) };
   const offending: string[] = [];
   for (const f of facts.calls) {
     if (f.call.outcome !== 'error') for (const r of f.reads) known.add(r);

@@ -48,6 +48,8 @@ describe('message composition (seed Task 8)', () => {
         '',
         TELECLAUDE_RESPONSE_POLICY,
         '',
+        'Capture anything worth keeping (memories, bugs, ideas).',
+        '',
         'Escape hatch (last resort only, and only when there is no actionable information left): run `agent-checkpoint-hook off --session sess-1` to disable checkpoints for this session (a person can run `agent-checkpoint-hook off --session sess-1`).',
       ].join('\n'),
     );
@@ -88,7 +90,7 @@ describe('message composition (seed Task 8)', () => {
     expect(composeMessage(result, f, tc)).toBeUndefined();
     const loud = teleclaudeConfig({ silentWhenAllClear: false });
     expect(composeMessage(result, f, loud, { sessionId: 's' })).toBe(
-      `[TeleClaude Checkpoint] - All expected validations were observed. Docs check: if relevant, update existing docs or add a new doc. Commit if ready.\n\n${TELECLAUDE_RESPONSE_POLICY}\n\nEscape hatch (last resort only, and only when there is no actionable information left): run \`agent-checkpoint-hook off --session s\` to disable checkpoints for this session (a person can run \`agent-checkpoint-hook off --session s\`).`,
+      `[TeleClaude Checkpoint] - All expected validations were observed. Docs check: if relevant, update existing docs or add a new doc. Commit if ready.\n\n${TELECLAUDE_RESPONSE_POLICY}\n\nCapture anything worth keeping (memories, bugs, ideas).\n\nEscape hatch (last resort only, and only when there is no actionable information left): run \`agent-checkpoint-hook off --session s\` to disable checkpoints for this session (a person can run \`agent-checkpoint-hook off --session s\`).`,
     );
   });
 });
@@ -156,6 +158,50 @@ describe('composeMessage with the defaults', () => {
     expect(composeMessage(runHeuristics(f, timeline([]), context(), custom), f, custom)).toMatch(/^>> /);
     expect(composeMessage(runHeuristics([], timeline([]), context(), custom), [], custom)).toMatch(/^>> /);
     expect(composeGenericMessage(custom)).toMatch(/^>> /);
+  });
+});
+
+describe('the capture reminder (messages.capture)', () => {
+  const CAPTURE = 'Capture anything worth keeping (memories, bugs, ideas).';
+  const edited = files(['app/main.py']);
+  const actionable = (cfg: ReturnType<typeof configWith>) => composeMessage(runHeuristics(edited, timeline([edit('/repo/app/main.py')]), context(), cfg), edited, cfg, { sessionId: 'abc' });
+
+  test('off by default: the defaults and the language presets end with the reminder and the escape hatch', () => {
+    for (const cfg of [configWith({}), configWith({ extends: 'python-uv' }), configWith({ extends: 'node' })]) {
+      expect(cfg.messages.capture).toBe('');
+      expect(actionable(cfg)).not.toMatch(/capture/i);
+    }
+  });
+
+  test('on in the teleclaude preset, in the seeds’ words', () => {
+    expect(tc.messages.capture).toBe(CAPTURE);
+  });
+
+  test('configured: the closing line after the reminder, before the escape hatch', () => {
+    const cfg = configWith({ extends: 'python-uv', messages: { capture: CAPTURE } });
+    const sections = actionable(cfg)!.split('\n\n');
+    expect(sections.slice(-3)).toEqual([
+      cfg.messages.reminder,
+      CAPTURE,
+      'If this checkpoint is wrong and cannot be satisfied, turn it off for this session by running `agent-checkpoint-hook off --session abc` (a person can run `agent-checkpoint-hook off --session abc`).',
+    ]);
+  });
+
+  test('every message that is shown ends with it: all clear and no changes too, when they are not silent', () => {
+    const cfg = configWith({ extends: 'python-uv', messages: { capture: CAPTURE }, silentWhenAllClear: false, silentWhenNoChanges: false });
+    const clear = runHeuristics(edited, timeline([read('/repo/app/main.py'), edit('/repo/app/main.py'), shell('uv run pytest')]), context(), cfg);
+    expect(clear.isAllClear).toBe(true);
+    expect(composeMessage(clear, edited, cfg)!.split('\n\n').at(-2)).toBe(CAPTURE);
+    expect(composeMessage(runHeuristics([], timeline([]), context(), cfg), [], cfg)!.split('\n\n').at(-2)).toBe(CAPTURE);
+  });
+
+  test('the no-change policy wins: a turn that changed nothing stays silent, capture line or not', () => {
+    for (const cfg of [tc, configWith({ extends: 'python-uv', messages: { capture: CAPTURE } })]) {
+      expect(cfg.messages.capture).toBe(CAPTURE);
+      expect(composeMessage(runHeuristics([], timeline([read('/repo/app/main.py'), shell('rg foo')]), context(), cfg), [], cfg)).toBeUndefined();
+      const docs = files(['docs/guide.md']);
+      expect(composeMessage(runHeuristics(docs, timeline([edit('/repo/docs/guide.md')]), context(), cfg), docs, cfg)).toBeUndefined();
+    }
   });
 });
 

@@ -42,12 +42,12 @@ const MAX_LISTED_FILES = 5;
  * 4. observations header and `- <observation>` lines (only with observations);
  * With the opt-ins: a test run's headline is the second line of section 1 and its failing output a
  * fenced block after the actions; context lines are a section before the reminder.
- * 5. the reminder; 6. the escape hatch (`{sessionId}`, `{offFile}` and `{offCommand}` substituted,
+ * 5. the reminder; 6. the capture reminder (`messages.capture`, when set); 7. the escape hatch (`{sessionId}`, `{offFile}` and `{offCommand}` substituted,
  *    see {@link renderEscapeHatch}).
  *
- * Only docs changed (or nothing): silent, or prefix + `noChanges` + escape hatch when
- * `silentWhenNoChanges` is false. All clear: silent, or prefix + `allClear` + escape hatch when
- * `silentWhenAllClear` is false. Same inputs always give the same bytes.
+ * Only docs changed (or nothing): silent, or prefix + `noChanges` + capture + escape hatch when
+ * `silentWhenNoChanges` is false. All clear: silent, or prefix + `allClear` + capture + escape hatch
+ * when `silentWhenAllClear` is false. Same inputs always give the same bytes.
  */
 export function composeMessage(
   result: CheckpointResult,
@@ -59,11 +59,13 @@ export function composeMessage(
   const hatch = renderEscapeHatch(m.escapeHatch, options.sessionId, options.offFile);
   const categorization = options.categorization ?? categorizeFiles(files.map((f) => f.file.path), config);
   const context = (options.contextLines ?? []).join('\n');
+  // The no-change policy comes first: a turn that changed nothing stays silent even with a capture
+  // line configured, so a turn that only read and answered is never blocked to be asked to capture.
   if (isDocsOnly(categorization)) {
-    return config.silentWhenNoChanges ? undefined : joinSections([`${m.prefix}${m.noChanges}`, context, hatch]);
+    return config.silentWhenNoChanges ? undefined : joinSections([`${m.prefix}${m.noChanges}`, context, m.capture, hatch]);
   }
   if (result.isAllClear) {
-    return config.silentWhenAllClear ? undefined : joinSections([`${m.prefix}${m.allClear}`, context, hatch]);
+    return config.silentWhenAllClear ? undefined : joinSections([`${m.prefix}${m.allClear}`, context, m.capture, hatch]);
   }
   const header = `${m.prefix}${m.header}`.trimEnd();
   const sections: string[] = [options.tests ? `${header}\n${options.tests.headline}` : header];
@@ -77,7 +79,7 @@ export function composeMessage(
   if (result.observations.length > 0) {
     sections.push([m.observationsHeader, ...result.observations.map((o) => `- ${o.text}`)].filter((l) => l !== '').join('\n'));
   }
-  sections.push(context, m.reminder, hatch);
+  sections.push(context, m.reminder, m.capture, hatch);
   return joinSections(sections);
 }
 

@@ -15,6 +15,21 @@ const turnMay = (calls: readonly ToolCall[], options: Parameters<typeof timeline
   });
 };
 
+describe('PowerShell commands (a PowerShell tool call)', () => {
+  const ps = (command: string): boolean => callMayCreateCommit({ ...shell(command), rawName: 'PowerShell', dialect: 'powershell' }, parseShellCommand(command, 'powershell'));
+
+  test('reading, printing and file cmdlets cannot commit, in any case; a script block, a program or git commit may', () => {
+    expect(ps('Get-ChildItem -Recurse src | Select-String TODO | Select-Object -First 5')).toBe(false);
+    expect(ps('set-location C:\\repo\\web; get-content package.json; Test-Path dist')).toBe(false);
+    expect(ps("Set-Content -Path notes.txt -Value 'x'; Remove-Item -Recurse .\\dist; git status")).toBe(false);
+    // A script block, a program or a git commit still may.
+    expect(ps('Get-ChildItem | Where-Object { git commit -am x }')).toBe(true);
+    expect(ps('Get-ChildItem | Select-Object @{ n = "x"; e = { & git commit -am x } }')).toBe(true);
+    expect(ps('npm test; if ($LASTEXITCODE -ne 0) { exit 1 }')).toBe(true);
+    expect(ps('git commit -am wip')).toBe(true);
+  });
+});
+
 describe('callMayCreateCommit', () => {
   test.each([
     'git commit -am wip',

@@ -16,6 +16,19 @@ const INERT_PROGRAMS = new Set([
   'whoami', 'id', 'uname', 'hostname', 'env', 'printenv', 'mkdir', 'touch', 'cp', 'mv', 'rm', 'ln', 'chmod',
 ]);
 
+/**
+ * PowerShell cmdlets that, like the programs above, only read, print or change files and run no
+ * other program (names compared without case, as PowerShell does). A cmdlet whose arguments hold a
+ * script block (`{ … }`) may run anything in it, so such a segment never counts as inert.
+ */
+const INERT_POWERSHELL = new Set([
+  'get-content', 'get-childitem', 'get-item', 'get-itemproperty', 'get-location', 'set-location', 'push-location',
+  'pop-location', 'select-string', 'test-path', 'resolve-path', 'split-path', 'join-path', 'write-output',
+  'write-host', 'write-error', 'get-date', 'select-object', 'sort-object', 'measure-object', 'format-table',
+  'format-list', 'out-string', 'out-file', 'set-content', 'add-content', 'clear-content', 'new-item',
+  'remove-item', 'copy-item', 'move-item', 'rename-item', 'get-filehash', 'compare-object', 'get-command',
+]);
+
 /** `find` actions that run a program. */
 const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 
@@ -79,5 +92,6 @@ function segmentMayCommit(segment: ShellSegment): boolean {
     return sub === undefined ? false : !GIT_NO_COMMIT.has(sub);
   }
   if (program === 'find') return segment.args.some((a) => FIND_EXEC.has(a));
+  if (INERT_POWERSHELL.has(program.toLowerCase())) return segment.raw.includes('{');
   return !INERT_PROGRAMS.has(program);
 }

@@ -1,10 +1,10 @@
-import type { ToolCall } from '../timeline/tool-call.ts';
+import type { ShellToolCall, ToolCall } from '../timeline/tool-call.ts';
 import { analyzeMutation, patchTargets, type MutationEffect } from '../shell/analyze-mutation.ts';
 import { analyzeRead } from '../shell/analyze-read.ts';
 import { parseShellCommand, type ShellSegment } from '../shell/parse-shell-command.ts';
 import { parseApplyPatch, parseUnifiedDiff } from '../shell/patch-text.ts';
 import { pathLikeArgs } from '../shell/path-like-args.ts';
-import { pathKey, toRepoGlob, toRepoPath, type PathBase } from './normalize-path.ts';
+import { isAbsoluteAgentPath, pathKey, toRepoGlob, toRepoPath, type PathBase } from './normalize-path.ts';
 
 /** A place in the timeline: a call, and a segment of its command (0 for non-shell calls). */
 export interface Position {
@@ -73,7 +73,7 @@ export function mutationTookEffect(call: ToolCall): boolean {
 function callFacts(call: ToolCall, index: number, base: PathBase): CallFacts {
   switch (call.kind) {
     case 'shell':
-      return shellFacts(call.command, call, index, base);
+      return shellFacts(call, index, base);
     case 'edit':
     case 'write':
     case 'patch':
@@ -96,15 +96,15 @@ function assertNeverKind(value: never): never {
   throw new Error(`Unexpected tool call: ${JSON.stringify(value)}`);
 }
 
-function shellFacts(command: string, call: ToolCall, index: number, base: PathBase): CallFacts {
-  const segments = parseShellCommand(command);
+function shellFacts(call: ShellToolCall, index: number, base: PathBase): CallFacts {
+  const segments = parseShellCommand(call.command, call.dialect ?? 'sh');
   const mutations: FileMutation[] = [];
   const mutationGlobs: { glob: string; segment: number }[] = [];
   const reads = new Set<string>();
   const named = new Set<string>();
   segments.forEach((segment, s) => {
     const dir = segment.dir;
-    const resolvable = (p: string): boolean => p.startsWith('/') || !segment.dirUnknown;
+    const resolvable = (p: string): boolean => isAbsoluteAgentPath(p) || !segment.dirUnknown;
     for (const target of analyzeMutation(segment).targets) {
       if (!resolvable(target.path)) continue;
       if (target.glob) {

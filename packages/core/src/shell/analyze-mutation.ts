@@ -1,5 +1,6 @@
 import type { ShellSegment } from './parse-shell-command.ts';
 import { parseApplyPatch, parseUnifiedDiff, type PatchFileOp } from './patch-text.ts';
+import { powerShellMutation } from './powershell-mutation.ts';
 import type { ShellWord } from './unwrap-command.ts';
 
 /**
@@ -167,8 +168,17 @@ function programMutation(segment: ShellSegment): ProgramMutation | undefined {
       }
       return undefined;
     default:
-      return formatterMutation(segment) ?? installerMutation(segment);
+      return powerShellFileMutation(segment) ?? formatterMutation(segment) ?? installerMutation(segment);
   }
+}
+
+/** PowerShell's file cmdlets (`Remove-Item`, `Set-Content`…; see powershell-mutation.ts). */
+function powerShellFileMutation(segment: ShellSegment): ProgramMutation | undefined {
+  const found = powerShellMutation(segment.program, segment.argWords);
+  if (found === undefined) return undefined;
+  const targets: MutationTarget[] = [];
+  for (const t of found.targets) addTarget(targets, t.word, t.effect);
+  return { mutates: true, targets };
 }
 
 function sedMutation(args: readonly ShellWord[]): ProgramMutation | undefined {

@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import { lexShell, type ControlOperator, type RedirectOperator, type ShellToken, type WordToken } from './shell-lexer.ts';
+import { lexShell, type ControlOperator, type RedirectOperator, type ShellDialect, type ShellToken, type WordToken } from './shell-lexer.ts';
 import { unwrapCommand, type ShellWord } from './unwrap-command.ts';
 
 /** A redirection of a simple command. */
@@ -74,10 +74,26 @@ interface RawSegment {
   readonly closedParensBefore: number;
 }
 
-/** Parse a command line into its simple commands. Never throws. */
-export function parseShellCommand(text: string): ShellSegment[] {
+/**
+ * Directory-changing commands: `cd`/`pushd` in sh; in PowerShell also `Set-Location` and its
+ * aliases `sl`/`chdir` and `Push-Location` (PowerShell command names ignore case).
+ */
+const CD_PROGRAMS: Readonly<Record<ShellDialect, ReadonlySet<string>>> = {
+  sh: new Set(['cd', 'pushd']),
+  powershell: new Set(['cd', 'pushd', 'set-location', 'sl', 'chdir', 'push-location']),
+};
+const POPD_PROGRAMS: Readonly<Record<ShellDialect, ReadonlySet<string>>> = {
+  sh: new Set(['popd']),
+  powershell: new Set(['popd', 'pop-location']),
+};
+
+/**
+ * Parse a command line into its simple commands. Never throws. `dialect` is the language of the
+ * top-level text (a PowerShell tool's command); scripts a wrapper runs (`bash -c "…"`) are sh.
+ */
+export function parseShellCommand(text: string, dialect: ShellDialect = 'sh'): ShellSegment[] {
   try {
-    return parseAt(text, 0);
+    return parseAt(text, 0, dialect);
   } catch {
     // The lexer is total; this guards against a future bug turning into a crashed checkpoint.
     return [];
@@ -89,8 +105,8 @@ export function normalizedText(segment: Pick<ShellSegment, 'program' | 'args'>):
   return segment.args.length === 0 ? segment.program : `${segment.program} ${segment.args.join(' ')}`;
 }
 
-function parseAt(text: string, depth: number): ShellSegment[] {
-  const tokens = lexShell(text);
+function parseAt(text: string, depth: number, dialect: ShellDialect = 'sh'): ShellSegment[] {
+  const tokens = lexShell(text, dialect);
   const raws = splitSegments(tokens);
   const out: ShellSegment[] = [];
   let dir: string | undefined;
@@ -120,7 +136,8 @@ function parseAt(text: string, depth: number): ShellSegment[] {
     out.push(...expanded);
     // `cd` affects the segments after it (within this command only).
     const last = expanded[expanded.length - 1];
-    if (last && last.wrappers.length === 0 && (last.program === 'cd' || last.program === 'pushd')) {
+    const command = dialect === 'powershell' ? last?.program.toLowerCase() : last?.program;
+    if (last && command !== undefined && last.wrappers.length === 0 && CD_PROGRAMS[dialect].has(command)) {
       const target = last.argWords.find((w) => !w.value.startsWith('-') || w.value === '-');
       if (!target || target.dynamic || target.value === '-' || target.value.startsWith('~')) {
         dirUnknown = true;
@@ -129,7 +146,7 @@ function parseAt(text: string, depth: number): ShellSegment[] {
         if (next === undefined) dirUnknown = true;
         else dir = next;
       }
-    } else if (last && last.wrappers.length === 0 && last.program === 'popd') {
+    } else if (last && command !== undefined && last.wrappers.length === 0 && POPD_PROGRAMS[dialect].has(command)) {
       dirUnknown = true;
     }
   }
@@ -226,6 +243,8 @@ const MAX_TRACKED_DIR_CHARS = 1024;
 function joinDir(base: string | undefined, next: string): string | undefined {
   if ((base?.length ?? 0) + next.length > MAX_TRACKED_DIR_CHARS) return undefined;
   if (next.startsWith('/')) return posix.normalize(next);
+  // A Windows drive or UNC directory is absolute too; path resolution canonicalises it later.
+  if (/^(?:[A-Za-z]:[\\/]|[\\/]{2})/.test(next)) return next;
   const joined = posix.normalize(base === undefined ? next : posix.join(base, next));
   return joined === '.' ? '.' : joined.replace(/\/$/, '');
 }

@@ -91,19 +91,32 @@ interface PendingHeredoc {
   readonly stripTabs: boolean;
 }
 
+/**
+ * The shell language a command is written in. `sh`: POSIX shells (bash, zsh, Git Bash). `powershell`:
+ * Windows PowerShell and pwsh, lexed with the same operators (`;`, `|`, `&&`, `||`, redirections)
+ * but with PowerShell's quoting: a backslash is an ordinary character (a path separator), and the
+ * backtick is the escape character (`` `" ``, and a backtick before a newline continues the line).
+ * PowerShell's script blocks and `if (…)` conditions lex as harmless extra words; the commands they
+ * run are still separate segments.
+ */
+export type ShellDialect = 'sh' | 'powershell';
+
 /** Lex `text` into tokens. Comments are dropped; heredoc bodies are attached to their redirect token. */
-export function lexShell(text: string): ShellToken[] {
-  const lexer = new Lexer(text, 0, false);
+export function lexShell(text: string, dialect: ShellDialect = 'sh'): ShellToken[] {
+  const lexer = new Lexer(text, 0, false, dialect === 'powershell' ? '`' : '\\');
   lexer.run();
   return lexer.tokens;
 }
+
+/** The escape character of the dialect: `\` for sh, `` ` `` for PowerShell. */
+type EscapeChar = '\\' | '`';
 
 /**
  * Scan a nested command list starting at `pos` (just after `$(`) and return the index just after its
  * closing `)`, or `text.length` when unterminated.
  */
-function scanNestedCommand(text: string, pos: number): number {
-  const lexer = new Lexer(text, pos, true);
+function scanNestedCommand(text: string, pos: number, escape: EscapeChar): number {
+  const lexer = new Lexer(text, pos, true, escape);
   return lexer.run();
 }
 
@@ -116,11 +129,13 @@ class Lexer {
   private parenDepth = 0;
   private pending: PendingHeredoc[] = [];
   private awaitingDelimiter: { token: RedirectToken; stripTabs: boolean } | undefined;
+  private readonly escape: EscapeChar;
 
-  constructor(text: string, start: number, nested: boolean) {
+  constructor(text: string, start: number, nested: boolean, escape: EscapeChar) {
     this.text = text;
     this.pos = start;
     this.nested = nested;
+    this.escape = escape;
   }
 
   /** Lex to the end (or to the closing paren when nested). Returns the position where lexing stopped. */
@@ -132,7 +147,7 @@ class Lexer {
         this.pos++;
         continue;
       }
-      if (ch === '\\' && text[this.pos + 1] === '\n') {
+      if (ch === this.escape && text[this.pos + 1] === '\n') {
         this.pos += 2; // line continuation
         continue;
       }
@@ -264,7 +279,7 @@ class Lexer {
         case '<':
         case '>':
           if (text[this.pos + 1] === '(') {
-            const end = scanNestedCommand(text, this.pos + 2);
+            const end = scanNestedCommand(text, this.pos + 2, this.escape);
             value += text.slice(this.pos, end);
             this.pos = end;
             substitution = true;
@@ -275,7 +290,7 @@ class Lexer {
         case '(':
           if (value.endsWith('=') && /^[A-Za-z_][A-Za-z0-9_]*\+?=$/.test(value)) {
             // Array assignment `a=(x y)`.
-            const end = scanBalanced(text, this.pos, '(', ')');
+            const end = scanBalanced(text, this.pos, '(', ')', this.escape);
             value += text.slice(this.pos, end);
             this.pos = end;
             continue;
@@ -283,10 +298,24 @@ class Lexer {
           break loop;
         case ')':
           break loop;
-        case '\\': {
+        case '\\':
+        case '`': {
+          if (ch !== this.escape) {
+            if (ch === '`') {
+              const end = scanBackticks(text, this.pos + 1, this.escape);
+              value += text.slice(this.pos, end);
+              this.pos = end;
+              dynamic = true;
+              substitution = true;
+            } else {
+              value += ch;
+              this.pos++;
+            }
+            continue;
+          }
           const next = text[this.pos + 1];
           if (next === undefined) {
-            value += '\\';
+            value += ch;
             this.pos++;
           } else if (next === '\n') {
             this.pos += 2;
@@ -311,14 +340,6 @@ class Lexer {
           quoted = true;
           dynamic ||= r.dynamic;
           substitution ||= r.substitution;
-          continue;
-        }
-        case '`': {
-          const end = scanBackticks(text, this.pos + 1);
-          value += text.slice(this.pos, end);
-          this.pos = end;
-          dynamic = true;
-          substitution = true;
           continue;
         }
         case '$': {
@@ -379,17 +400,17 @@ class Lexer {
     const start = this.pos;
     const next = text[this.pos + 1];
     if (next === '(' && text[this.pos + 2] === '(') {
-      const end = scanBalanced(text, this.pos + 1, '(', ')');
+      const end = scanBalanced(text, this.pos + 1, '(', ')', this.escape);
       this.pos = end;
       return { value: text.slice(start, end), dynamic: true, substitution: false, quoted: false };
     }
     if (next === '(') {
-      const end = scanNestedCommand(text, this.pos + 2);
+      const end = scanNestedCommand(text, this.pos + 2, this.escape);
       this.pos = end;
       return { value: text.slice(start, end), dynamic: true, substitution: true, quoted: false };
     }
     if (next === '{') {
-      const end = scanBalanced(text, this.pos + 1, '{', '}');
+      const end = scanBalanced(text, this.pos + 1, '{', '}', this.escape);
       this.pos = end;
       return { value: text.slice(start, end), dynamic: true, substitution: false, quoted: false };
     }
@@ -415,7 +436,14 @@ class Lexer {
         this.pos++;
         return { value, dynamic, substitution };
       }
-      if (ch === '\\') {
+      if (ch === '`' && this.escape === '`') {
+        // PowerShell: the backtick escapes the next character; before a newline it continues the line.
+        const next = text[this.pos + 1];
+        if (next !== undefined && next !== '\n') value += next;
+        this.pos += next === undefined ? 1 : 2;
+        continue;
+      }
+      if (ch === '\\' && this.escape === '\\') {
         const next = text[this.pos + 1];
         if (next === '\n') {
           this.pos += 2;
@@ -429,7 +457,7 @@ class Lexer {
         continue;
       }
       if (ch === '`') {
-        const end = scanBackticks(text, this.pos + 1);
+        const end = scanBackticks(text, this.pos + 1, this.escape);
         value += text.slice(this.pos, end);
         this.pos = end;
         dynamic = true;
@@ -458,12 +486,12 @@ function matchOp<T extends string>(text: string, pos: number, ops: readonly T[])
 }
 
 /** From an opening `open` at `pos`, return the index after its matching `close` (quotes respected). */
-function scanBalanced(text: string, pos: number, open: string, close: string): number {
+function scanBalanced(text: string, pos: number, open: string, close: string, escape: EscapeChar): number {
   let depth = 0;
   let i = pos;
   while (i < text.length) {
     const ch = text[i]!;
-    if (ch === '\\') {
+    if (ch === escape) {
       i += 2;
       continue;
     }
@@ -473,11 +501,11 @@ function scanBalanced(text: string, pos: number, open: string, close: string): n
       continue;
     }
     if (ch === '"') {
-      i = scanDoubleQuotedEnd(text, i + 1);
+      i = scanDoubleQuotedEnd(text, i + 1, escape);
       continue;
     }
     if (ch === '$' && text[i + 1] === '(' && open !== '(') {
-      i = scanNestedCommand(text, i + 2);
+      i = scanNestedCommand(text, i + 2, escape);
       continue;
     }
     if (ch === open) depth++;
@@ -490,21 +518,21 @@ function scanBalanced(text: string, pos: number, open: string, close: string): n
   return text.length;
 }
 
-function scanDoubleQuotedEnd(text: string, pos: number): number {
+function scanDoubleQuotedEnd(text: string, pos: number, escape: EscapeChar): number {
   let i = pos;
   while (i < text.length) {
     const ch = text[i]!;
-    if (ch === '\\') {
+    if (ch === escape) {
       i += 2;
       continue;
     }
     if (ch === '"') return i + 1;
     if (ch === '$' && text[i + 1] === '(') {
-      i = scanNestedCommand(text, i + 2);
+      i = scanNestedCommand(text, i + 2, escape);
       continue;
     }
     if (ch === '`') {
-      i = scanBackticks(text, i + 1);
+      i = scanBackticks(text, i + 1, escape);
       continue;
     }
     i++;
@@ -513,11 +541,11 @@ function scanDoubleQuotedEnd(text: string, pos: number): number {
 }
 
 /** From just after an opening backtick, return the index after the closing one. */
-function scanBackticks(text: string, pos: number): number {
+function scanBackticks(text: string, pos: number, escape: EscapeChar): number {
   let i = pos;
   while (i < text.length) {
     const ch = text[i]!;
-    if (ch === '\\') {
+    if (ch === escape) {
       i += 2;
       continue;
     }

@@ -106,11 +106,16 @@ export function skipOptions(words: readonly ShellWord[], i: number, spec: Option
   return { index: i, values, flags };
 }
 
-/** Basename, without an npm-style `@version` suffix; `py.test` is pytest. */
+/**
+ * Basename (after `/` or a Windows `\\`), without an npm-style `@version` suffix and without the
+ * Windows launcher extensions `.exe`/`.cmd`/`.bat`/`.com` (`C:\\…\\npm.cmd test` runs `npm test`);
+ * `py.test` is pytest.
+ */
 export function normalizeProgram(word: string): string {
   let name = word;
-  const slash = name.lastIndexOf('/');
+  const slash = Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\'));
   if (slash !== -1 && slash < name.length - 1) name = name.slice(slash + 1);
+  name = name.replace(/\.(?:exe|cmd|bat|com)$/i, '') || name;
   const at = name.indexOf('@');
   if (at > 0) name = name.slice(0, at);
   if (name === 'py.test') return 'pytest';

@@ -8,21 +8,28 @@
  *   `view_image`: an image is a local file too).
  * - `edit`: changes part of an existing file (Claude `Edit`/`MultiEdit`/`NotebookEdit`, Gemini `replace`).
  * - `write`: writes a whole file, creating or overwriting it (Claude `Write`, Gemini `write_file`).
- * - `shell`: runs a shell command (Claude `Bash`, Gemini `run_shell_command`, Codex `exec_command`/`shell`).
+ * - `shell`: runs a shell command (Claude `Bash` and, on Windows, `PowerShell`; Gemini `run_shell_command`;
+ *   Codex `exec_command`/`shell`). {@link ShellToolCall.dialect} says when the command is PowerShell.
  * - `patch`: applies a multi-file patch (Codex `apply_patch`).
- * - `search`: finds files or text without reading whole files (Claude `Grep`/`Glob`, Gemini `glob`/`grep_search`).
+ * - `search`: finds files or text without reading whole files (Claude `Grep`/`Glob`/`LSP`, Gemini `glob`/`grep_search`).
  * - `web`: searches or fetches the web for the model (Claude `WebSearch`/`WebFetch`, Gemini
- *   `google_web_search`/`web_fetch`, Codex `web_search`). It reads and writes no local file and runs
- *   no local program, so it is never a file mutation, never evidence and cannot commit. A URL of a
- *   local server is still `web`: what that server does is not the turn's doing.
- * - `plan`: bookkeeping of the conversation itself: todo lists and plan updates (Claude `TodoWrite`,
- *   Gemini `write_todos`, Codex `update_plan`), entering or leaving plan mode, asking the user a
- *   question (Claude `AskUserQuestion`, Codex `request_user_input`). It touches no file and runs
+ *   `google_web_search`/`web_fetch`, Codex `web_search`), and any tool the model provider runs on its
+ *   own side (Claude `server_tool_use` blocks: `web_search`, `web_fetch`, code execution in the
+ *   provider's sandbox). It reads and writes no local file and runs no local program, so it is never a
+ *   file mutation, never evidence and cannot commit. A URL of a local server is still `web`: what that
+ *   server does is not the turn's doing.
+ * - `plan`: bookkeeping of the conversation itself: todo and task lists and plan updates (Claude
+ *   `TodoWrite`, `TaskCreate`/`TaskUpdate`/`TaskList`/`TaskGet`, Gemini `write_todos`, Codex
+ *   `update_plan`), entering or leaving plan mode, asking the user a question (Claude
+ *   `AskUserQuestion`, Codex `request_user_input`), scheduling a later prompt of the session (Claude
+ *   `CronCreate`, `ScheduleWakeup`), loading tool definitions (Claude `ToolSearch`), consulting
+ *   another model (the `advisor` server tool). It touches no file and runs
  *   nothing; the user's answer is its result. A plan the agent saves to a file is a separate `write`,
  *   and a tool that persists "memory" to disk (Gemini `save_memory`) is not `plan` but `other`.
  * - `other`: anything else, and every tool a reader does not know: MCP tools, subagent launchers
- *   (Claude `Agent`/`Task`), background-process helpers… Heuristics stay conservative about it: such a
- *   call may have done anything, including a commit.
+ *   and workflows (Claude `Agent`/`Task`/`Workflow`), background-process helpers (`TaskOutput`,
+ *   `TaskStop`, `Monitor`), worktree switches… Heuristics stay conservative about it: such a call may
+ *   have done anything, including a commit.
  */
 export type ToolKind = 'read' | 'edit' | 'write' | 'shell' | 'patch' | 'search' | 'web' | 'plan' | 'other';
 
@@ -121,6 +128,13 @@ export interface ShellToolCall extends ToolCallBase {
   readonly command: string;
   /** Exit code when the transcript records one (Codex `exit_code`, Gemini `Exit Code: N`, Claude `Exit code N`). */
   readonly exitCode?: number;
+  /**
+   * The language of {@link command}: absent for POSIX shells (bash, zsh, Git Bash), `powershell`
+   * for a PowerShell tool (Claude Code's `PowerShell` on Windows) or a `powershell -Command`
+   * wrapper. Core lexes the command with that language's quoting (a backslash is a path separator
+   * in PowerShell, not an escape).
+   */
+  readonly dialect?: 'powershell';
 }
 
 /** A read, edit, write, patch, search, web, plan or other call: no command text. */

@@ -57,6 +57,10 @@ describe('our message without a delivery record', () => {
     const noHatch = configWith({ ...CATEGORY, messages: { escapeHatch: '' } });
     expect(isDeliveredCheckpoint(actionable(noHatch), ruleOf(noHatch))).toBe(true);
     expect(isDeliveredCheckpoint('[agent-checkpoint] please review X', ruleOf(noHatch))).toBe(false);
+    // The capture reminder closes the message when there is no hatch (teleclaude without its hatch).
+    const captureNoHatch = teleclaudeConfig({ ...CATEGORY, messages: { escapeHatch: '' } });
+    expect(captureNoHatch.messages.capture).not.toBe('');
+    expect(isDeliveredCheckpoint(actionable(captureNoHatch), ruleOf(captureNoHatch))).toBe(true);
     const bare = configWith({ ...CATEGORY, messages: { escapeHatch: '', reminder: '', header: '' } });
     expect(isComposedCheckpoint('[agent-checkpoint] please review X', bare.messages)).toBe(false);
   });

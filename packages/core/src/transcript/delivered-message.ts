@@ -18,7 +18,7 @@ export function deliveredMessageDigest(text: string): string {
  * rendered by `composeMessage`): what a reader needs to recognise one of our messages by its whole
  * structure when the session keeps no delivery record.
  */
-export type CheckpointMessageTexts = Pick<ResolvedMessages, 'prefix' | 'header' | 'reminder' | 'escapeHatch' | 'allClear' | 'noChanges' | 'generic'>;
+export type CheckpointMessageTexts = Pick<ResolvedMessages, 'prefix' | 'header' | 'reminder' | 'capture' | 'escapeHatch' | 'allClear' | 'noChanges' | 'generic'>;
 
 /**
  * How a reader tells our own delivered checkpoint from a user message that merely starts with our
@@ -79,7 +79,7 @@ export function isDeliveredCheckpoint(text: string, rule: OwnCheckpointRule): bo
  * - it is exactly the fail-open generic message (prefix + `generic`), or starts with the commit
  *   gate's message (prefix + its fixed text).
  * With an empty escape hatch, the actionable message is recognised by prefix + header at the start
- * and the reminder at the end, and the all-clear / no-changes messages by prefix + their text. With
+ * and the reminder (followed by the capture reminder, when one is configured) at the end, and the all-clear / no-changes messages by prefix + their text. With
  * nothing but the prefix configured, nothing matches: a user's prompt is never taken for ours.
  */
 export function isComposedCheckpoint(text: string, texts: CheckpointMessageTexts): boolean {
@@ -95,7 +95,8 @@ export function isComposedCheckpoint(text: string, texts: CheckpointMessageTexts
   // with the reminder; the all-clear and no-changes messages open with prefix + their text.
   const header = normalizeRendered(texts.header);
   const reminder = normalizeRendered(texts.reminder);
-  if (header !== '' && reminder !== '' && body.startsWith(normalizeRendered(`${texts.prefix}${texts.header}`)) && body.endsWith(reminder)) return true;
+  const closing = [reminder, normalizeRendered(texts.capture)].filter((t) => t !== '').join(' ');
+  if (header !== '' && reminder !== '' && body.startsWith(normalizeRendered(`${texts.prefix}${texts.header}`)) && body.endsWith(closing)) return true;
   return [texts.allClear, texts.noChanges].some((t) => normalizeRendered(t) !== '' && body.startsWith(normalizeRendered(`${texts.prefix}${t}`)));
 }
 
@@ -142,6 +143,7 @@ function messageTexts(given: Partial<CheckpointMessageTexts>, prefix: string): C
     prefix,
     header: pick('header'),
     reminder: pick('reminder'),
+    capture: pick('capture'),
     escapeHatch: pick('escapeHatch'),
     allClear: pick('allClear'),
     noChanges: pick('noChanges'),

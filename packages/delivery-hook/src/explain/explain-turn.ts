@@ -201,7 +201,7 @@ export async function explainTurn(request: ExplainRequest): Promise<ExplainRepor
     return changes.length === 0 ? undefined : Math.max(...changes);
   };
   const shellSegments = (outcome.timeline?.calls ?? []).map((call, i) =>
-    call.kind === 'shell' && call.outcome === 'success' ? { n: i + 1, segments: parseShellCommand(call.command) } : undefined,
+    call.kind === 'shell' && call.outcome === 'success' ? { n: i + 1, segments: parseShellCommand(call.command, call.dialect ?? 'sh') } : undefined,
   );
   /** The last successful command matching any of `evidence`, wherever it ran in the turn. */
   const anyEvidence = (evidence: readonly string[]): { call: number; evidence: string } | undefined => {

@@ -20,6 +20,9 @@ import type { Preset } from './preset.ts';
  * - error observations keep the original's message text and name the failing command and its call
  *   after it; a command that did not exist (`make restrat`) is resolved by its corrected form.
  */
+/** The capture reminder of seeds 000/001 (R9, "Example messages"), word for word. */
+const TELECLAUDE_CAPTURE = 'Capture anything worth keeping (memories, bugs, ideas).';
+
 const RESPONSE_POLICY =
   'Response policy: complete ALL required actions first. Do not compose the debrief until every action is done. Then end with a short user-relevant debrief about actual task outcome, blocker, or decision needed. Do not mention checkpoint chores.';
 
@@ -162,6 +165,8 @@ export const TELECLAUDE: Preset = {
       actionsFooter: ['Commit changed files', 'All steps done — only then proceed'],
       observationsHeader: 'Observations:',
       reminder: `Docs check: If relevant, update existing docs or add a new doc.\n\nExecute every required action above before responding to the user.\n\n${RESPONSE_POLICY}`,
+      // Seeds 000/001 (R9): every checkpoint ends with the capture reminder, in these words.
+      capture: TELECLAUDE_CAPTURE,
       escapeHatch:
         'Escape hatch (last resort only, and only when there is no actionable information left): run `{offCommand}` to disable checkpoints for this session (a person can run `agent-checkpoint-hook off --session {sessionId}`).',
       allClear: `All expected validations were observed. Docs check: if relevant, update existing docs or add a new doc. Commit if ready.\n\n${RESPONSE_POLICY}`,
