@@ -20,6 +20,15 @@ export function olderDerived(name: string): string {
   return join(FIXTURES_ROOT, 'older-derived', `${name}.jsonl`);
 }
 
+/**
+ * The constructed 0.144.2-form code-mode rollout (`0.144.2/constructed/`, written from the documented
+ * format, not recorded: see fixtures/codex/README.md).
+ */
+export const CODE_MODE_0144 = {
+  path: join(FIXTURES_ROOT, '0.144.2/constructed/rollout-2026-07-21T14-30-00-01a0f3c2-6b1e-7a40-9d2e-4f0c8a1b2c3d.jsonl'),
+  turns: ['01a0f3c2-7000-7c11-8a00-000000000001', '01a0f3c2-8000-7c11-8a00-000000000002'],
+} as const;
+
 /** Turn ids of the recorded samples. */
 export const TURNS = {
   exec: '01a20107-455b-73c3-a72e-db02ca7de868',

@@ -17,8 +17,9 @@ describeTranscriptReaderConformance({
   agent: 'codex',
   fixtures: {
     recordedDir: join(fixtures, 'codex/0.169.0/recorded'),
-    // Hand-recorded rollouts (exec, tmux, TUI interrupt, steer and injection): contract checks only.
-    extra: own('*/rollout-*.jsonl'),
+    // Hand-recorded rollouts (exec, tmux, TUI interrupt, steer and injection, code mode), and the
+    // constructed 0.144-form code-mode rollout: contract checks only.
+    extra: [...own('*/rollout-*.jsonl'), ...fg.sync('codex/0.144.2/constructed/rollout-*.jsonl', { cwd: fixtures, absolute: true }).sort()],
   },
   foreignFixtures: [
     ...recordedTranscripts(join(fixtures, 'claude/2.1.330/recorded')).map((path) => ({ agent: 'claude' as const, path })),

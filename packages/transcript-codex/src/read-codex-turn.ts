@@ -11,6 +11,7 @@ import {
   type TurnTimeline,
 } from '@agent-checkpoint/core';
 import { buildToolCalls } from './build-tool-calls.ts';
+import type { CellDiagnostic } from './code-mode-cell-calls.ts';
 import type { CodexRecord, UserTextRecord } from './codex-record.ts';
 import { collectTokenUsage } from './collect-token-usage.ts';
 import { countCheckpoints, groupCodexTurns, hookPromptsOf, isTurnActivity, selectTurnSpan, userTextsOf, type CodexTurn } from './group-codex-turns.ts';
@@ -142,9 +143,11 @@ export function readCodexTurn(request: ReadTurnRequest, options: ReadCodexTurnOp
   for (const turn of turns) for (const record of turn.records) turnOf.set(record, turn.key);
   const cwd = latestCwd(records);
   const spanKeys = new Set(span.turns.map((turn) => turn.key));
-  const calls = buildToolCalls(records, (record) => turnOf.get(record) ?? '#window-start', cwd)
+  const cellDiagnostics: CellDiagnostic[] = [];
+  const calls = buildToolCalls(records, (record) => turnOf.get(record) ?? '#window-start', cwd, cellDiagnostics)
     .filter((placed) => spanKeys.has(placed.turnKey))
     .map((placed) => placed.call);
+  for (const { turnKey, diagnostic } of cellDiagnostics) if (spanKeys.has(turnKey)) diagnostics.push(diagnostic);
 
   const first = span.turns[0];
   // Only the byte cap (or an abort) can cut a turn: a read that stopped at a `task_started` holds every
