@@ -35,6 +35,10 @@ describe('code-mode cells of an older rollout (0.144 form: nested calls only in 
     const dynamic = timeline.calls.find((call) => call.id === 'call_c5#1');
     expect(dynamic?.input).toMatchObject({ cmd: null, source: 'tools.exec_command({cmd: `wc -l ${file}`})' });
     expect(timeline.calls.every((call) => call.kind !== 'shell' || call.exitCode === undefined)).toBe(true);
+    // 0.169 code mode is left alone: its nested calls are items of their own, never read twice.
+    const recorded = await read(rollout0169('code-mode-exec'));
+    expect(recorded.calls.some((call) => call.id.includes('#'))).toBe(false);
+    expect(recorded.calls.filter((call) => call.id.startsWith('exec-')).length).toBeGreaterThan(0);
     expect(timeline.diagnostics).toEqual([
       {
         level: 'warn',
@@ -69,9 +73,4 @@ describe('code-mode cells of an older rollout (0.144 form: nested calls only in 
     expect(timeline.calls.find((call) => call.id === 'call_d3#1')?.outcome).toBe('pending');
   });
 
-  it('leaves 0.169 code mode alone: its nested calls are items of their own', async () => {
-    const timeline = await read(rollout0169('code-mode-exec'));
-    expect(timeline.calls.some((call) => call.id.includes('#'))).toBe(false);
-    expect(timeline.calls.filter((call) => call.id.startsWith('exec-')).length).toBeGreaterThan(0);
-  });
 });

@@ -50,6 +50,8 @@ describe('Codex subagents (0.169 spawn_agent)', () => {
   it('a subagent turn that works for another root turn is not this turn\'s', async () => {
     const timeline = await read(session({ child: (line) => line.replaceAll(`"root_turn_id":"${RUN.turn}"`, '"root_turn_id":"01a22096-0000-7000-8000-000000000000"') }));
     expect(who(timeline)).toEqual(['spawn_agent:main', 'wait_agent:main']);
+    // The subagent's rollout was found and read; none of its turns was this one's.
+    expect(timeline.diagnostics.find((d) => d.code === 'subagents-read')?.message).toMatch(/^0 call\(s\) of 1 subagent rollout/);
   });
 
   it('says so when a collaboration shape is unknown, never silently', async () => {
