@@ -97,6 +97,8 @@ describe.skipIf(SKIP_REAL_CLIS)('a Codex subagent does the work (spawn_agent, re
         ['exec', 'subagent'],
         ['FileChange', 'subagent'],
       ]);
+      // Codex runs the Stop hook for the parent thread only: the subagent's turn is judged as the parent's.
+      expect(run.session.hookInvocations().map((s) => s.payload?.['session_id'])).toEqual([run.sessionId, run.sessionId]);
       const blocks = run.hookOutputs.filter((output) => output !== undefined);
       expect(blocks).toEqual([{ decision: 'block', reason: expected.message }]);
       const reason = String(blocks[0]?.['reason']);
