@@ -40,13 +40,14 @@ interface CallParts {
  *
  * @param cwd the session cwd, used only to drop absolute `FileChange` paths that duplicate a relative
  *   patch-text path.
- * @param diagnostics receives what the reader could not interpret (an unreadable cell…), per turn.
+ * @param cells `diagnostics` receives what the reader could not interpret (an unreadable cell…), per
+ *   turn; `turns`, when given, limits the (parsing) reading of cells to those turns.
  */
 export function buildToolCalls(
   records: readonly CodexRecord[],
   turnKeyOf: (record: CodexRecord) => string,
   cwd: string | undefined,
-  diagnostics?: CellDiagnostic[],
+  cells: { readonly diagnostics?: CellDiagnostic[]; readonly turns?: ReadonlySet<string> } = {},
 ): PlacedToolCall[] {
   const parts = new Map<string, CallParts>();
   const turnKeys = new Map<string, string>();
@@ -96,9 +97,9 @@ export function buildToolCalls(
     if (!entry.call && entry.command?.origin === 'user_shell') continue;
     placed.push({ offset: entry.offset, turnKey: turnKeys.get(entry.callId) ?? '#window-start', call: toToolCall(entry, cwd) });
   }
-  const cells = codeModeCellCalls(records, turnKeyOf);
-  placed.push(...cells.calls);
-  diagnostics?.push(...cells.diagnostics);
+  const read = codeModeCellCalls(records, turnKeyOf, cells.turns);
+  placed.push(...read.calls);
+  cells.diagnostics?.push(...read.diagnostics);
   placed.sort((a, b) => a.offset - b.offset);
   return placed.map(({ turnKey, call }) => ({ turnKey, call }));
 }

@@ -66,6 +66,15 @@ describe('code-mode cells of an older rollout (0.144 form: nested calls only in 
     expect(timeline.diagnostics[0]?.message).toMatch(/^Code-mode cell call_d1 is not JavaScript the parser can read \(Unexpected token \(2:0\)\)/);
   });
 
+  it('reads a cell whose line is written twice once (call ids stay unique)', async () => {
+    const lines = fixtureLines(CODE_MODE_0144.path);
+    const cell = lines.findIndex((line) => line.includes('"call_id":"call_c4","name":"exec"'));
+    const timeline = await read(files.writeLines([...lines.slice(0, cell + 1), lines[cell] ?? '', ...lines.slice(cell + 1)]), CODE_MODE_0144.turns[0]);
+    const ids = timeline.calls.map((call) => call.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.filter((id) => id.startsWith('call_c4#'))).toEqual(['call_c4#1', 'call_c4#2']);
+  });
+
   it('a yielded cell with no wait yet has pending calls', async () => {
     const lines = fixtureLines(CODE_MODE_0144.path);
     const cut = lines.findIndex((line) => line.includes('"call_id":"call_d4"'));

@@ -55,6 +55,8 @@ const PATCH_FAILED = /apply_patch verification failed|Failed to find expected li
 export function codeModeCellCalls(
   records: readonly CodexRecord[],
   turnKeyOf: (record: CodexRecord) => string,
+  /** When given, only the cells of these turns are read (parsing is the costly part). */
+  turns?: ReadonlySet<string>,
 ): { readonly calls: readonly CellCall[]; readonly diagnostics: readonly CellDiagnostic[] } {
   if (recordsNestedCalls(records)) return { calls: [], diagnostics: [] };
   const outputs = new Map<string, CallOutputRecord>();
@@ -68,13 +70,16 @@ export function codeModeCellCalls(
     }
   }
 
+  // One cell per call id: a duplicated line is the same cell (the last copy wins, as for other calls).
+  const cells = new Map<string, CallRecord>();
+  for (const cell of topLevel) if (cell.rawName === CODE_MODE_CELL_TOOL) cells.set(cell.callId, cell);
   const calls: CellCall[] = [];
   const diagnostics: CellDiagnostic[] = [];
-  for (const cell of topLevel) {
-    if (cell.rawName !== CODE_MODE_CELL_TOOL) continue;
+  for (const cell of cells.values()) {
     const script = cell.input['input'];
     if (typeof script !== 'string') continue;
     const turnKey = turnKeyOf(cell);
+    if (turns !== undefined && !turns.has(turnKey)) continue;
     const reading = readCodeModeCell(script);
     if (reading.kind === 'unreadable') {
       diagnostics.push({

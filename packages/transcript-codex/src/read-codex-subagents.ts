@@ -128,7 +128,7 @@ export function readCodexSubagents(input: ReadCodexSubagentsInput): SubagentWalk
       const keys = new Set(mine.map((turn) => turn.key));
       const turnOf = new Map<CodexRecord, string>();
       for (const turn of turns) for (const record of turn.records) turnOf.set(record, turn.key);
-      const calls = buildToolCalls(records, (record) => turnOf.get(record) ?? '#window-start', undefined)
+      const calls = buildToolCalls(records, (record) => turnOf.get(record) ?? '#window-start', undefined, { turns: keys })
         .filter((placed) => keys.has(placed.turnKey))
         .map((placed) => placed.call);
       return { tail, complete: tail.reachedStart, calls, children: findCodexSubagentRefs(mine.flatMap((turn) => turn.records)).refs };

@@ -146,7 +146,7 @@ export function readCodexTurn(request: ReadTurnRequest, options: ReadCodexTurnOp
   const cwd = latestCwd(records);
   const spanKeys = new Set(span.turns.map((turn) => turn.key));
   const cellDiagnostics: CellDiagnostic[] = [];
-  const calls = buildToolCalls(records, (record) => turnOf.get(record) ?? '#window-start', cwd, cellDiagnostics)
+  const calls = buildToolCalls(records, (record) => turnOf.get(record) ?? '#window-start', cwd, { diagnostics: cellDiagnostics, turns: spanKeys })
     .filter((placed) => spanKeys.has(placed.turnKey))
     .map((placed) => placed.call);
   for (const { turnKey, diagnostic } of cellDiagnostics) if (spanKeys.has(turnKey)) diagnostics.push(diagnostic);
