@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { TurnTimeline } from '@agent-checkpoint/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SUBAGENT_RUNS, subagentRun } from './codex-fixtures.ts';
+import { FIXTURES_ROOT, SUBAGENT_RUNS, subagentRun } from './codex-fixtures.ts';
 import { createCodexTranscriptReader } from './index.ts';
 import { RolloutTestFiles, fixtureLines } from './rollout-test-files.ts';
 
@@ -78,5 +78,16 @@ describe('Codex subagents (0.169 spawn_agent)', () => {
     const missing = await read(files.writeLines(fixtureLines(join(run.dir, run.parent))));
     expect(missing.diagnostics.map((d) => [d.level, d.code])).toContainEqual(['info', 'subagent-missing']);
     expect(who(missing)).toEqual(['spawn_agent:main', 'wait_agent:main']);
+  });
+
+  it('credits the work a followup_task asked of an existing subagent to the turn that asked (recorded, two parent turns)', async () => {
+    const dir = join(FIXTURES_ROOT, '0.169.0/subagent/followup/sessions/2026/11/28');
+    const parent = join(dir, 'rollout-2026-11-28T05-42-16-01a220ac-f8b5-7922-9324-528bd9384ff0.jsonl');
+    const first = await reader.readTurn({ transcriptPath: parent, checkpointPrefix: '[x]', hint: { turnId: '01a220ac-f8ce-72a2-b22c-a1542a2a9823' } });
+    expect(who(first)).toEqual(['spawn_agent:main', 'wait_agent:main']);
+    const second = await reader.readTurn({ transcriptPath: parent, checkpointPrefix: '[x]', hint: { turnId: '01a220ac-fc7b-77b3-92e6-6f3addfda58e' } });
+    expect(who(second)).toEqual(['followup_task:main', 'wait_agent:main', 'exec:subagent', 'FileChange:subagent']);
+    // `SubAgentActivity` `kind: "interacted"` (the followup) is a known shape: no warning.
+    expect(second.diagnostics.filter((d) => d.level === 'warn')).toEqual([]);
   });
 });

@@ -21,9 +21,12 @@ export const MAX_CODEX_SUBAGENTS_PER_TURN = 16;
 /** The collaboration tools that hand an existing subagent more work (a new turn of its own). */
 const TASKING_TOOLS = new Set(['followup_task', 'send_message']);
 /** The collaboration tools of 0.169 (the `collaboration` namespace); others are reported as unknown. */
-const KNOWN_COLLAB_TOOLS = new Set(['spawn_agent', 'wait_agent', 'wait', 'send_message', 'followup_task', 'interrupt_agent', 'list_agents', 'close_agent', 'resume_agent']);
-/** `started` by a `spawn_agent` call; `completed` when the subagent's final answer reached the parent. */
-const KNOWN_ACTIVITY_KINDS = new Set(['started', 'completed']);
+const KNOWN_COLLAB_TOOLS = new Set(['spawn_agent', 'wait_agent', 'wait', 'send_message', 'send_input', 'followup_task', 'interrupt_agent', 'list_agents', 'close_agent', 'resume_agent']);
+/**
+ * `started` by a `spawn_agent` call; `interacted` by a `followup_task` (the subagent runs a new turn
+ * for this one); `completed` when the subagent's final answer reached the parent.
+ */
+const KNOWN_ACTIVITY_KINDS = new Set(['started', 'interacted', 'completed']);
 
 /**
  * A subagent thread the turn started or tasked. Codex 0.169 runs each subagent as a thread with a
