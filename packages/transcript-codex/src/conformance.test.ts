@@ -30,7 +30,8 @@ describeTranscriptReaderConformance({
   // Codex 0.169 multi-agent (code mode): the parent's spawn_agent starts a subagent thread with a
   // rollout of its own next to the parent's; its cells' nested calls are the parent turn's work.
   subagents: {
-    cases: (['restarts', 'no-restart'] as const).map((name) => {
+    cases: [
+      ...(['restarts', 'no-restart'] as const).map((name) => {
       const run = subagentRun(name);
       const read = (rel: string): string => readFileSync(join(run.dir, rel), 'utf8');
       const by = { subagent: SUBAGENT_RUNS[name].child };
@@ -59,7 +60,28 @@ describeTranscriptReaderConformance({
               ]),
         ],
       };
-    }),
+      }),
+      (() => {
+        // A followup_task in the parent's second turn: the subagent's second turn is that turn's work.
+        const rel = (thread: string): string => `sessions/2026/11/28/rollout-2026-11-28T05-42-16-${thread}.jsonl`;
+        const [parent, child] = [rel('01a220ac-f8b5-7922-9324-528bd9384ff0'), rel('01a220ac-f981-77f0-946a-2854a305e41e')];
+        const read = (path: string): string => readFileSync(join(fixtures, 'codex/0.169.0/subagent/followup', path), 'utf8');
+        const by = { subagent: '01a220ac-f981-77f0-946a-2854a305e41e' };
+        return {
+          name: 'recorded 0.169 followup_task run',
+          files: { [parent]: read(parent), [child]: read(child) },
+          transcript: parent,
+          subagentFiles: [child],
+          hint: { turnId: '01a220ac-fc7b-77b3-92e6-6f3addfda58e' },
+          expected: [
+            { rawName: 'followup_task', by: 'main' as const },
+            { rawName: 'wait_agent', by: 'main' as const },
+            { rawName: 'exec', by },
+            { rawName: 'FileChange', by },
+          ],
+        };
+      })(),
+    ],
   },
   // Esc in the TUI during exec_command: the output is "aborted by user", no exit code (nothing proves it ran).
   interruptedOutcome: 'pending',
