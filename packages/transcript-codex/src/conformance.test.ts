@@ -32,34 +32,34 @@ describeTranscriptReaderConformance({
   subagents: {
     cases: [
       ...(['restarts', 'no-restart'] as const).map((name) => {
-      const run = subagentRun(name);
-      const read = (rel: string): string => readFileSync(join(run.dir, rel), 'utf8');
-      const by = { subagent: SUBAGENT_RUNS[name].child };
-      return {
-        name: `recorded 0.169 spawn_agent run (${name})`,
-        files: { [run.parent]: read(run.parent), [run.child]: read(run.child) },
-        transcript: run.parent,
-        subagentFiles: [run.child],
-        hint: { turnId: SUBAGENT_RUNS[name].turn },
-        expected: [
-          { rawName: 'spawn_agent', by: 'main' as const },
-          { rawName: 'wait_agent', by: 'main' as const },
-          { rawName: 'exec', by },
-          { rawName: 'CommandExecution', command: 'cat daemon/server.mjs', by },
-          { rawName: 'exec', by },
-          { rawName: 'FileChange', by },
-          ...(name === 'restarts'
-            ? [
-                { rawName: 'exec', by },
-                { rawName: 'CommandExecution', command: 'make restart', by },
-              ]
-            : [
-                // After the Stop hook's block, the parent restarts from a cell of its own.
-                { rawName: 'exec', by: 'main' as const },
-                { rawName: 'CommandExecution', command: 'make restart', by: 'main' as const },
-              ]),
-        ],
-      };
+        const run = subagentRun(name);
+        const read = (rel: string): string => readFileSync(join(run.dir, rel), 'utf8');
+        const by = { subagent: SUBAGENT_RUNS[name].child };
+        return {
+          name: `recorded 0.169 spawn_agent run (${name})`,
+          files: { [run.parent]: read(run.parent), [run.child]: read(run.child) },
+          transcript: run.parent,
+          subagentFiles: [run.child],
+          hint: { turnId: SUBAGENT_RUNS[name].turn },
+          expected: [
+            { rawName: 'spawn_agent', by: 'main' as const },
+            { rawName: 'wait_agent', by: 'main' as const },
+            { rawName: 'exec', by },
+            { rawName: 'CommandExecution', command: 'cat daemon/server.mjs', by },
+            { rawName: 'exec', by },
+            { rawName: 'FileChange', by },
+            ...(name === 'restarts'
+              ? [
+                  { rawName: 'exec', by },
+                  { rawName: 'CommandExecution', command: 'make restart', by },
+                ]
+              : [
+                  // After the Stop hook's block, the parent restarts from a cell of its own.
+                  { rawName: 'exec', by: 'main' as const },
+                  { rawName: 'CommandExecution', command: 'make restart', by: 'main' as const },
+                ]),
+          ],
+        };
       }),
       (() => {
         // A followup_task in the parent's second turn: the subagent's second turn is that turn's work.
