@@ -22,14 +22,19 @@
 //                                             Claude's subagent transcripts next to it
 //                                             (<transcript minus .jsonl>/subagents/) are copied
 //                                             along, to <mode>-<n>/subagents/, where readers look.
+//                                             A Codex rollout whose day directory holds rollouts
+//                                             of its subagent threads (session_meta
+//                                             parent_thread_id, transitively) is copied with them
+//                                             to <mode>-<n>/sessions/YYYY/MM/DD/, the layout the
+//                                             Codex reader finds them in.
 // }
 //
 // Each log line: {n, at, mode, event, cwd, argv, env, payload, stdinRaw?, transcriptSizeAtHook,
 // transcriptSnapshot?, response: {action, stdout, stderr, exitCode, durationMs?}}. Credentials in
 // env are redacted.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, copyFileSync, cpSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { extname, join } from 'node:path';
+import { appendFileSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, extname, join } from 'node:path';
 
 const [mode, configPath, notifyArg] = process.argv.slice(2);
 if ((mode !== 'hook' && mode !== 'notify') || configPath === undefined) {
@@ -122,7 +127,49 @@ function findCodexRollout(threadId) {
   }
 }
 
+/** A Codex rollout's subagent rollouts in its day directory, transitively (by session_meta parent_thread_id). */
+function codexSubagentRollouts(file) {
+  const day = dirname(file);
+  if (!/\/sessions\/\d{4}\/\d{2}\/\d{2}$/.test(day)) return [];
+  const threadOf = (name) => /-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/.exec(name)?.[1];
+  const parents = new Set([threadOf(basename(file))].filter(Boolean));
+  const parentOf = new Map();
+  try {
+    for (const name of readdirSync(day)) {
+      if (!name.startsWith('rollout-') || name === basename(file)) continue;
+      const first = readFileSync(join(day, name), 'utf8').split('\n', 1)[0] ?? '';
+      const parent = /"parent_thread_id":"([0-9a-f-]{36})"/.exec(first)?.[1];
+      if (parent !== undefined) parentOf.set(name, parent);
+    }
+  } catch {
+    return [];
+  }
+  const found = [];
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [name, parent] of parentOf) {
+      if (!parents.has(parent) || found.includes(name)) continue;
+      found.push(name);
+      parents.add(threadOf(name));
+      grew = true;
+    }
+  }
+  return found.map((name) => join(day, name));
+}
+
 function snapshot(file, dir, n) {
+  const children = codexSubagentRollouts(file);
+  if (children.length > 0) {
+    const day = dirname(file);
+    const target = join(dir, `${mode}-${n}`, 'sessions', ...day.split('/').slice(-3));
+    try {
+      mkdirSync(target, { recursive: true });
+      for (const source of [file, ...children]) copyFileSync(source, join(target, basename(source)));
+      return join(target, basename(file));
+    } catch {
+      return null;
+    }
+  }
   const ext = extname(file) || '.jsonl';
   const target = join(dir, `${mode}-${n}${ext}`);
   try {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -125,6 +125,25 @@ describe('probe-hook.mjs', () => {
     spawnSync(process.execPath, [PROBE_HOOK_PATH, 'notify', config, payload], { encoding: 'utf8', env: { CODEX_HOME: path.join(dir, 'codex') } });
     const entry = log()[0];
     expect(readFileSync(entry?.transcriptSnapshot ?? '', 'utf8')).toBe('{"turn":1}\n');
+  });
+
+  it("snapshots a Codex rollout with its subagents' rollouts (transitively) in the sessions layout", () => {
+    const [parent, child, grandchild, other] = ['01a22096-48c6-78c3-852c-a6da9e71b13b', '01a22096-4957-7e91-be78-e618da7cbb6e', '01a22096-4a00-7e91-be78-e618da7cbb6e', '01a22096-4b00-7e91-be78-e618da7cbb6e'];
+    const day = path.join(dir, 'codex', 'sessions', '2026', '11', '28');
+    mkdirSync(day, { recursive: true });
+    const name = (thread: string): string => `rollout-2026-11-28T05-17-29-${thread}.jsonl`;
+    const meta = (thread: string, parentThread?: string): string =>
+      `${JSON.stringify({ type: 'session_meta', payload: { id: thread, ...(parentThread ? { parent_thread_id: parentThread } : {}) } })}\n`;
+    writeFileSync(path.join(day, name(parent)), meta(parent));
+    writeFileSync(path.join(day, name(child)), meta(child, parent));
+    writeFileSync(path.join(day, name(grandchild)), meta(grandchild, child));
+    writeFileSync(path.join(day, name(other)), meta(other, '01a22096-0000-7000-8000-000000000000'));
+    const snapshots = path.join(dir, 'snapshots');
+    mkdirSync(snapshots);
+    runHook(configure({ snapshotDir: snapshots }), JSON.stringify({ hook_event_name: 'Stop', session_id: parent, transcript_path: path.join(day, name(parent)) }));
+    const snapshot = log()[0]?.transcriptSnapshot ?? '';
+    expect(snapshot).toBe(path.join(snapshots, 'hook-1', 'sessions', '2026', '11', '28', name(parent)));
+    expect(readdirSync(path.dirname(snapshot)).sort()).toEqual([name(parent), name(child), name(grandchild)].sort());
   });
 
   it('exits 0 when misused, so it can never break an agent', () => {

@@ -21,6 +21,7 @@ export abstract class CodexSessionBase extends AgentSession {
       mockUrl: this.mock.url,
       notifyArgv: options.notifyChain === undefined ? probeNotify : [...options.notifyChain, '--', ...probeNotify],
       ...(this.installsHook ? { stopHookCommand: this.probeCommand('hook', 'probe-hook.json') } : {}),
+      ...(options.codexModel !== undefined ? { model: options.codexModel } : {}),
     });
     commitAll(this.workspace, 'initial commit');
   }

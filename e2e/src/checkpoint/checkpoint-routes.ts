@@ -56,6 +56,8 @@ export interface RouteRunOptions {
   readonly withStopHook?: boolean;
   /** Tmux route only: how the TUI runs (the default daemon, a `codex` wrapper without `queue`). */
   readonly tui?: CodexTuiOptions;
+  /** Codex routes: the model slug (`gpt-6.1-sol` runs code mode); default `gpt-5.5`. */
+  readonly codexModel?: string;
 }
 
 /** Everything a test asserts on after one scenario ran to its end on one route. */
@@ -118,6 +120,7 @@ export async function withRouteRun(route: CheckpointRoute, options: RouteRunOpti
     scenario: scenario.script,
     files: projectFiles(options.project),
     env: (workspace) => checkpointEnv(workspace, { debug: options.hookDebug === true || isNotifyRoute(route) }),
+    ...(options.codexModel !== undefined ? { codexModel: options.codexModel } : {}),
   };
   const hook = { kind: 'command', command: realHookCommand(agent) } as const;
   if (isNotifyRoute(route)) {

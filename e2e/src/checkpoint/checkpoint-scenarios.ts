@@ -1,4 +1,19 @@
-import { branch, edit, patch, read, say, shell, subagent, tools, whenLastUserTextStartsWith, type ModelReply, type Scenario } from '../mock/scenario.ts';
+import { formatApplyPatch } from '../mock/native-tool-calls.ts';
+import {
+  branch,
+  codeCell,
+  codexFunction,
+  edit,
+  patch,
+  read,
+  say,
+  shell,
+  subagent,
+  tools,
+  whenLastUserTextStartsWith,
+  type ModelReply,
+  type Scenario,
+} from '../mock/scenario.ts';
 import { CHECKPOINT_PREFIX, RESTART_COMMAND, TEST_COMMAND } from './checkpoint-project.ts';
 
 /**
@@ -188,6 +203,88 @@ export const SUBAGENT_NO_RESTART: CheckpointScenario = {
       say('Restarted the daemon.'),
     ],
     subagents: [{ prompt: SUBAGENT_TASK, steps: [...SUBAGENT_READ_AND_EDIT, say('Changed the greeting.')] }],
+  },
+  expectsCheckpoint: true,
+  finalText: 'Restarted the daemon.',
+};
+
+// ---- Codex code mode (a `code_mode_only` model: the agent writes JavaScript cells for `exec`) ----
+
+/** The model slug that runs Codex 0.169 in code mode, with the collaboration (multi-agent) tools. */
+export const CODEX_CODE_MODE_MODEL = 'gpt-6.1-sol';
+
+/** A cell that runs one command with `tools.exec_command` and prints its output. */
+const commandCell = (command: string): ModelReply => tools(codeCell(`const r = await tools.exec_command({cmd: ${JSON.stringify(command)}});\ntext(r.output);\n`));
+/** A cell that changes the daemon greeting with a nested `tools.apply_patch`; it only mentions the restart. */
+const GREETING_PATCH_CELL = tools(
+  codeCell(
+    [
+      `await tools.apply_patch(${JSON.stringify(formatApplyPatch([{ op: 'update', path: 'daemon/server.mjs', oldText: "export const greeting = 'hello';\n", newText: "export const greeting = 'hello, world';\n" }]))});`,
+      `// The daemon needs \`${RESTART_COMMAND}\` afterwards: a comment, not a call.`,
+      `text("next: tools.exec_command({cmd: '${RESTART_COMMAND}'})");`,
+      '',
+    ].join('\n'),
+  ),
+);
+
+/**
+ * Codex only, code mode: the daemon greeting is changed from a cell (nested `apply_patch`), with the
+ * restart mentioned in a comment and a string only: the checkpoint asks for `make restart`, the
+ * model runs it from another cell, and the next stop passes.
+ */
+export const CODE_MODE_NOT_RESTARTED: CheckpointScenario = {
+  name: 'code-mode-not-restarted',
+  description: 'a code-mode cell edits daemon code; the restart is only mentioned',
+  prompt: 'Make the daemon greet the world.',
+  script: {
+    name: 'code-mode-not-restarted',
+    steps: [commandCell('cat daemon/server.mjs'), GREETING_PATCH_CELL, say('Changed the greeting.'), onCheckpoint(commandCell(RESTART_COMMAND)), say('Restarted the daemon.')],
+  },
+  expectsCheckpoint: true,
+  finalText: 'Restarted the daemon.',
+};
+
+export const CODEX_SUBAGENT_TASK = 'SUBAGENT TASK: make the daemon greet the world (daemon/server.mjs).';
+/** The parent's `spawn_agent` (no parent history: the subagent's requests open with its task) and `wait_agent`. */
+const SPAWN_AND_WAIT = [
+  tools(codexFunction('spawn_agent', { task_name: 'greeter', message: CODEX_SUBAGENT_TASK, fork_turns: 'none' }, 'collaboration')),
+  tools(codexFunction('wait_agent', { timeout_ms: 60_000 }, 'collaboration')),
+];
+
+/**
+ * Codex only (0.169 multi-agent, code mode): the parent spawns a subagent that reads and edits
+ * daemon code and runs `make restart` from its own cells, in its own rollout; the parent waits and
+ * reports. The subagent's work is the parent turn's: silent.
+ */
+export const CODEX_SUBAGENT_RESTARTS: CheckpointScenario = {
+  name: 'codex-subagent-restarts',
+  description: 'a Codex subagent edits daemon code and runs `make restart`',
+  prompt: 'Make the daemon greet the world. Delegate it to a subagent.',
+  script: {
+    name: 'codex-subagent-restarts',
+    steps: [...SPAWN_AND_WAIT, say('The subagent changed the greeting and restarted the daemon.')],
+    subagents: [
+      {
+        prompt: CODEX_SUBAGENT_TASK,
+        steps: [commandCell('cat daemon/server.mjs'), GREETING_PATCH_CELL, commandCell(RESTART_COMMAND), say('Changed the greeting and restarted the daemon.')],
+      },
+    ],
+  },
+  expectsCheckpoint: false,
+};
+
+/**
+ * The same delegation, but the subagent does not restart: the checkpoint asks the parent for
+ * `make restart`, the parent runs it from a cell, and the next stop passes.
+ */
+export const CODEX_SUBAGENT_NO_RESTART: CheckpointScenario = {
+  name: 'codex-subagent-no-restart',
+  description: 'a Codex subagent edits daemon code without `make restart`',
+  prompt: 'Make the daemon greet the world. Delegate it to a subagent.',
+  script: {
+    name: 'codex-subagent-no-restart',
+    steps: [...SPAWN_AND_WAIT, say('The subagent changed the greeting.'), onCheckpoint(commandCell(RESTART_COMMAND)), say('Restarted the daemon.')],
+    subagents: [{ prompt: CODEX_SUBAGENT_TASK, steps: [commandCell('cat daemon/server.mjs'), GREETING_PATCH_CELL, say('Changed the greeting.')] }],
   },
   expectsCheckpoint: true,
   finalText: 'Restarted the daemon.',

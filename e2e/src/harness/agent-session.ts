@@ -76,6 +76,11 @@ export interface SessionOptions {
    * notify call is still recorded.
    */
   readonly notifyChain?: readonly string[];
+  /**
+   * Codex only: the model slug (default `gpt-5.5`, `CODEX_MODEL`). A `code_mode_only` catalog entry
+   * (`gpt-6.1-sol`) runs Codex in code mode, with the collaboration (multi-agent) tools offered.
+   */
+  readonly codexModel?: string;
 }
 
 /**

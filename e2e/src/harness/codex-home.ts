@@ -15,6 +15,8 @@ export interface CodexHomeOptions {
   readonly notifyArgv: readonly string[];
   /** Shell command of the Stop hook; without it no `hooks.json` is written. */
   readonly stopHookCommand?: string;
+  /** Model slug (default {@link CODEX_MODEL}); `gpt-6.1-sol` runs in code mode (codex-code-mode.md §1). */
+  readonly model?: string;
 }
 
 /**
@@ -27,7 +29,7 @@ export interface CodexHomeOptions {
 export function writeCodexHome(options: CodexHomeOptions): void {
   mkdirSync(options.codexHome, { recursive: true });
   const toml = [
-    `model = ${tomlString(CODEX_MODEL)}`,
+    `model = ${tomlString(options.model ?? CODEX_MODEL)}`,
     'model_provider = "mock"',
     'approval_policy = "never"',
     'sandbox_mode = "danger-full-access"',

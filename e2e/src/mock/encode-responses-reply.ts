@@ -20,7 +20,15 @@ export function encodeResponsesReply(reply: ModelReply, options: { model: string
       const id = callId('call', options.ids, i);
       items.push(
         call.type === 'function_call'
-          ? { type: 'function_call', id: `fc${id.slice(4)}`, status: 'completed', name: call.name, call_id: id, arguments: call.arguments }
+          ? {
+              type: 'function_call',
+              id: `fc${id.slice(4)}`,
+              status: 'completed',
+              name: call.name,
+              ...(call.namespace !== undefined ? { namespace: call.namespace } : {}),
+              call_id: id,
+              arguments: call.arguments,
+            }
           : { type: 'custom_tool_call', id: `ctc${id.slice(4)}`, status: 'completed', name: call.name, call_id: id, input: call.input },
       );
     });

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readJsonlFile } from '../harness/read-jsonl-file.ts';
 import { startModelMock, type ModelMock } from './mock-server.ts';
 import type { LoggedRequest } from './request-log.ts';
-import { branch, edit, read, say, shell, subagent, tools, whenLastUserTextStartsWith, type Scenario } from './scenario.ts';
+import { branch, codeCell, codexFunction, edit, read, say, shell, subagent, tools, whenLastUserTextStartsWith, type Scenario } from './scenario.ts';
 import { decodeSse, postJson } from './test-client.ts';
 
 const REASON = '[agent-checkpoint] run the tests';
@@ -309,5 +309,55 @@ describe('OpenAI Responses (Codex)', () => {
     const input = [{ type: 'message', role: 'assistant', id: 'msg_e2e_s7_r1', content: [] }];
     await postJson(`${mock.url}/v1/responses`, { model: 'gpt-5.5', input, tools: offered });
     expect(mock.requests[0]).toMatchObject({ answer: 'fallback', stepIndex: 8, reply: { kind: 'text' } });
+  });
+});
+
+describe('OpenAI Responses (Codex code mode and subagents)', () => {
+  const TASK = 'SUBAGENT TASK: greet.';
+  const codeModeScript: Scenario = {
+    name: 'code-mode',
+    steps: [tools(codexFunction('spawn_agent', { task_name: 'greeter', message: TASK }, 'collaboration'))],
+    subagents: [{ prompt: TASK, steps: [tools(codeCell('const r = await tools.exec_command({cmd: "ls"});'))] }],
+  };
+  // A "responses lite" request: no `tools` field, the tools are the first input item, by namespace.
+  const additionalTools = {
+    type: 'additional_tools',
+    role: 'developer',
+    tools: [
+      { type: 'namespace', name: 'functions', tools: [{ type: 'custom', name: 'exec' }, { type: 'function', name: 'wait' }, { name: 'request_user_input' }] },
+      { type: 'namespace', name: 'collaboration', tools: [{ type: 'function', name: 'spawn_agent' }] },
+    ],
+  };
+
+  it('reads the tools of additional_tools and passes a collaboration call through with its namespace', async () => {
+    mock.setScenario(codeModeScript);
+    const input = [additionalTools, { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'go' }] }];
+    const events = decodeSse(await (await postJson(`${mock.url}/v1/responses`, { model: 'gpt-6.1-sol', input })).text());
+    const item = events.filter((e) => e.event === 'response.output_item.done').map((e) => (e.data as { item: Record<string, unknown> }).item)[0];
+    expect(item).toMatchObject({ type: 'function_call', name: 'spawn_agent', namespace: 'collaboration' });
+    expect(JSON.parse(String(item?.['arguments']))).toEqual({ task_name: 'greeter', message: TASK });
+    expect(mock.requests[0]).toMatchObject({ answer: 'step', stepIndex: 0, toolNames: ['custom:exec', 'function:wait', 'function:request_user_input', 'function:spawn_agent'] });
+    expect(mock.requests[0]?.missingTools).toBeUndefined();
+  });
+
+  it("answers a subagent's conversation (it opens with the parent's NEW_TASK agent_message) from its script, with a code cell", async () => {
+    mock.setScenario(codeModeScript);
+    const input = [
+      additionalTools,
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: '<environment_context>\n</environment_context>' }] },
+      {
+        type: 'agent_message',
+        author: '/root',
+        recipient: '/root/greeter',
+        content: [
+          { type: 'input_text', text: 'Message Type: NEW_TASK\nTask name: /root/greeter\nSender: /root\nPayload:\n' },
+          { type: 'encrypted_content', encrypted_content: TASK },
+        ],
+      },
+    ];
+    const events = decodeSse(await (await postJson(`${mock.url}/v1/responses`, { model: 'gpt-6.1-sol', input })).text());
+    const item = events.filter((e) => e.event === 'response.output_item.done').map((e) => (e.data as { item: Record<string, unknown> }).item)[0];
+    expect(item).toMatchObject({ type: 'custom_tool_call', name: 'exec', input: 'const r = await tools.exec_command({cmd: "ls"});' });
+    expect(mock.requests[0]).toMatchObject({ answer: 'step', stepIndex: 0, thread: 'subagent:0' });
   });
 });

@@ -16,8 +16,8 @@ export interface NamedCall {
 
 /** Codex output items: unified-exec function calls and freeform `apply_patch` custom calls. */
 export type CodexCall =
-  | { readonly type: 'function_call'; readonly name: 'exec_command'; readonly arguments: string }
-  | { readonly type: 'custom_tool_call'; readonly name: 'apply_patch'; readonly input: string };
+  | { readonly type: 'function_call'; readonly name: string; readonly arguments: string; readonly namespace?: string }
+  | { readonly type: 'custom_tool_call'; readonly name: string; readonly input: string };
 
 const DEFAULT_YIELD_MS = 10_000;
 
@@ -44,6 +44,8 @@ export function toClaudeCalls(calls: readonly ToolCall[], root: string): NamedCa
             input: { description: call.description, prompt: call.prompt, subagent_type: call.subagentType ?? 'general-purpose', run_in_background: false },
           },
         ];
+      case 'codex':
+        throw new Error('mock: native Codex calls are scripted for Codex only');
       default:
         return assertNever(call);
     }
@@ -79,6 +81,8 @@ export function toGeminiCalls(calls: readonly ToolCall[]): NamedCall[] {
         return call.changes.map((change) => geminiPatchCall(change));
       case 'subagent':
         throw new Error('mock: subagent calls are scripted for Claude only');
+      case 'codex':
+        throw new Error('mock: native Codex calls are scripted for Codex only');
       default:
         return assertNever(call);
     }
@@ -121,6 +125,10 @@ export function toCodexCalls(calls: readonly ToolCall[]): CodexCall[] {
         return applyPatch(call.changes);
       case 'subagent':
         throw new Error('mock: subagent calls are scripted for Claude only');
+      case 'codex':
+        return call.type === 'function_call'
+          ? { type: 'function_call', name: call.name, arguments: call.input, ...(call.namespace !== undefined ? { namespace: call.namespace } : {}) }
+          : { type: 'custom_tool_call', name: call.name, input: call.input };
       default:
         return assertNever(call);
     }

@@ -25,11 +25,26 @@ export function readResponsesRequest(body: unknown, headers: Readonly<Record<str
   const record = asRecord(body);
   const input = asArray(record?.['input']);
   return {
-    view: { priorModelTurns: priorModelTurns(input), lastUserText: lastUserText(input) },
+    view: { priorModelTurns: priorModelTurns(input), lastUserText: lastUserText(input), firstUserText: firstUserText(input) },
     model: stringField(body, 'model') ?? 'gpt-mock',
     isTitleRequest: isTitleRequest(headers),
-    toolNames: asArray(record?.['tools']).map((t) => `${stringField(t, 'type') ?? ''}:${stringField(t, 'name') ?? ''}`),
+    toolNames: [...asArray(record?.['tools']), ...additionalTools(input)].flatMap(toolNames),
   };
+}
+
+/**
+ * The tools of a "responses lite" request (code-mode catalog models): no `tools` field, the first
+ * `input` item is `{"type":"additional_tools","tools":[{"type":"namespace","name":"functions","tools":[…]}…]}`.
+ */
+function additionalTools(input: readonly unknown[]): unknown[] {
+  return input.filter((item) => stringField(item, 'type') === 'additional_tools').flatMap((item) => asArray(asRecord(item)?.['tools']));
+}
+
+/** `function:<name>` / `custom:<name>`; a namespace's tools by their own names (a function when untyped). */
+function toolNames(tool: unknown): string[] {
+  const type = stringField(tool, 'type');
+  if (type === 'namespace') return asArray(asRecord(tool)?.['tools']).flatMap((inner) => toolNames(stringField(inner, 'type') === undefined ? { ...asRecord(inner), type: 'function' } : inner));
+  return [`${type ?? ''}:${stringField(tool, 'name') ?? ''}`];
 }
 
 function isModelItem(item: unknown): boolean {
@@ -69,6 +84,31 @@ function lastUserText(input: readonly unknown[]): string | undefined {
       if (INJECTED_PREFIXES.some((prefix) => text.startsWith(prefix))) continue;
       return text;
     }
+  }
+  return undefined;
+}
+
+/**
+ * The text that opened the conversation: its first user message that is not injected context. A
+ * Codex subagent's conversation opens instead with an `agent_message` from its parent (`Message Type:
+ * NEW_TASK` header, then the task `spawn_agent` was given, as `encrypted_content`, which holds the
+ * plain text when the model wrote it so, as this mock does): that task.
+ */
+function firstUserText(input: readonly unknown[]): string | undefined {
+  for (const item of input) {
+    if (stringField(item, 'type') === 'agent_message') {
+      const payload = asArray(asRecord(item)?.['content'])
+        .map((part) => stringField(part, 'encrypted_content') ?? (stringField(part, 'type') === 'input_text' ? undefined : stringField(part, 'text')))
+        .filter((text): text is string => text !== undefined);
+      if (payload.length > 0) return payload.join('');
+      continue;
+    }
+    if (stringField(item, 'type') !== 'message' || stringField(item, 'role') !== 'user') continue;
+    const texts = asArray(asRecord(item)?.['content'])
+      .map((part) => stringField(part, 'text'))
+      .filter((text): text is string => text !== undefined);
+    const text = texts.find((t) => !INJECTED_PREFIXES.some((prefix) => t.startsWith(prefix)) && !HOOK_PROMPT.test(t));
+    if (text !== undefined) return text;
   }
   return undefined;
 }

@@ -18,6 +18,7 @@ const toolCall = z.discriminatedUnion('kind', [
     ),
   }),
   z.object({ kind: z.literal('subagent'), description: z.string(), prompt: z.string(), subagentType: z.string().optional() }),
+  z.object({ kind: z.literal('codex'), type: z.enum(['function_call', 'custom_tool_call']), name: z.string().min(1), input: z.string(), namespace: z.string().optional() }),
 ]);
 
 const modelReply = z.discriminatedUnion('kind', [

@@ -44,7 +44,21 @@ export type ToolCall =
    * conversation opened by `prompt`; {@link Scenario.subagents} scripts them. Claude only: the mock
    * answers the other agents' requests for it with an error.
    */
-  | { readonly kind: 'subagent'; readonly description: string; readonly prompt: string; readonly subagentType?: string };
+  | { readonly kind: 'subagent'; readonly description: string; readonly prompt: string; readonly subagentType?: string }
+  /**
+   * A call in Codex's own vocabulary, passed through as is: a code-mode cell (`custom_tool_call`
+   * `exec` whose input is JavaScript), `wait`, or a collaboration tool (`spawn_agent`, `wait_agent`…,
+   * a `function_call` whose `input` is the JSON arguments string). Codex only: the mock answers the
+   * other agents' requests for it with an error.
+   */
+  | {
+      readonly kind: 'codex';
+      readonly type: 'function_call' | 'custom_tool_call';
+      readonly name: string;
+      readonly input: string;
+      /** The Responses API namespace of the tool (`collaboration` for `spawn_agent`…), when it has one. */
+      readonly namespace?: string;
+    };
 
 /**
  * One file of a multi-file change. Codex receives all changes as one `apply_patch` call; Claude
@@ -146,6 +160,16 @@ export const edit = (path: string, oldText: string, newText: string): ToolCall =
 });
 export const patch = (...changes: PatchChange[]): ToolCall => ({ kind: 'patch', changes });
 export const subagent = (description: string, prompt: string): ToolCall => ({ kind: 'subagent', description, prompt });
+/** A Codex code-mode cell: JavaScript for the `exec` custom tool. */
+export const codeCell = (script: string): ToolCall => ({ kind: 'codex', type: 'custom_tool_call', name: 'exec', input: script });
+/** A Codex function call with JSON arguments (`wait`; with a namespace `collaboration`: `spawn_agent`, `wait_agent`…). */
+export const codexFunction = (name: string, args: Readonly<Record<string, unknown>>, namespace?: string): ToolCall => ({
+  kind: 'codex',
+  type: 'function_call',
+  name,
+  input: JSON.stringify(args),
+  ...(namespace !== undefined ? { namespace } : {}),
+});
 export const tools = (...calls: ToolCall[]): ModelReply => ({ kind: 'tools', calls });
 export const say = (text: string): ModelReply => ({ kind: 'text', text });
 /** The reply with its usage reporting `inputTokens` input tokens (a context that fills up). */

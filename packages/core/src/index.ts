@@ -80,6 +80,7 @@ export {
   isFileMutation,
   type ShellToolCall,
   TOOL_KINDS,
+  TOOL_OUTCOMES,
   type ToolCall,
   type ToolCallOrigin,
   type ToolKind,

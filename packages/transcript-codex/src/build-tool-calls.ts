@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { makeOutputExcerpt, type ToolCall, type ToolKind, type ToolOutcome } from '@agent-checkpoint/core';
 import type { CallOutputRecord, CallRecord, CodexRecord, CommandResultRecord, ItemToolRecord, PatchResultRecord } from './codex-record.ts';
+import { codeModeCellCalls, type CellDiagnostic } from './code-mode-cell-calls.ts';
 import { mapCodexToolName } from './map-codex-tool-name.ts';
 import { patchPathsFromText } from './patch-paths.ts';
 import { asStringArray, shellDialectOfArgv } from './command-text.ts';
@@ -35,10 +36,20 @@ interface CallParts {
  * (older). The structured result wins for exit code, paths and output.
  *
  * @param turnKeyOf the turn of a record (as grouped by `groupCodexTurns`).
+ * Code-mode cells of older rollouts, which do not record their nested calls, add the literal calls of
+ * their scripts (see `code-mode-cell-calls.ts`), right after the cell.
+ *
  * @param cwd the session cwd, used only to drop absolute `FileChange` paths that duplicate a relative
  *   patch-text path.
+ * @param cells `diagnostics` receives what the reader could not interpret (an unreadable cell…), per
+ *   turn; `turns`, when given, limits the (parsing) reading of cells to those turns.
  */
-export function buildToolCalls(records: readonly CodexRecord[], turnKeyOf: (record: CodexRecord) => string, cwd: string | undefined): PlacedToolCall[] {
+export function buildToolCalls(
+  records: readonly CodexRecord[],
+  turnKeyOf: (record: CodexRecord) => string,
+  cwd: string | undefined,
+  cells: { readonly diagnostics?: CellDiagnostic[]; readonly turns?: ReadonlySet<string> } = {},
+): PlacedToolCall[] {
   const parts = new Map<string, CallParts>();
   const turnKeys = new Map<string, string>();
   const part = (callId: string, record: CodexRecord): CallParts => {
@@ -87,6 +98,9 @@ export function buildToolCalls(records: readonly CodexRecord[], turnKeyOf: (reco
     if (!entry.call && entry.command?.origin === 'user_shell') continue;
     placed.push({ offset: entry.offset, turnKey: turnKeys.get(entry.callId) ?? '#window-start', call: toToolCall(entry, cwd) });
   }
+  const read = codeModeCellCalls(records, turnKeyOf, cells.turns);
+  placed.push(...read.calls);
+  cells.diagnostics?.push(...read.diagnostics);
   placed.sort((a, b) => a.offset - b.offset);
   return placed.map(({ turnKey, call }) => ({ turnKey, call }));
 }

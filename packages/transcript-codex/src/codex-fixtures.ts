@@ -20,6 +20,33 @@ export function olderDerived(name: string): string {
   return join(FIXTURES_ROOT, 'older-derived', `${name}.jsonl`);
 }
 
+/**
+ * The constructed 0.144.2-form code-mode rollout (`0.144.2/constructed/`, written from the documented
+ * format, not recorded: see fixtures/codex/README.md).
+ */
+export const CODE_MODE_0144 = {
+  path: join(FIXTURES_ROOT, '0.144.2/constructed/rollout-2026-07-21T14-30-00-01a0f3c2-6b1e-7a40-9d2e-4f0c8a1b2c3d.jsonl'),
+  turns: ['01a0f3c2-7000-7c11-8a00-000000000001', '01a0f3c2-8000-7c11-8a00-000000000002'],
+} as const;
+
+/**
+ * A recorded 0.169 multi-agent run (`0.169.0/subagent/<name>/`): the parent's and the subagent's
+ * rollouts in their `sessions/YYYY/MM/DD/` layout. `restarts`: the subagent edits daemon code and
+ * runs `make restart`; `no-restart`: it only edits, and after the Stop hook's block the parent
+ * restarts.
+ */
+export const SUBAGENT_RUNS = {
+  restarts: { parent: '01a22096-48c6-78c3-852c-a6da9e71b13b', child: '01a22096-4957-7e91-be78-e618da7cbb6e', turn: '01a22096-48e5-7e23-a881-a5321b8d7ff5', time: '05-17-29' },
+  'no-restart': { parent: '01a22096-4fed-7c70-bb4e-3a3689d9644d', child: '01a22096-5084-7b93-be76-562008db0567', turn: '01a22096-500d-7281-a713-433d0397ba06', time: '05-17-31' },
+} as const;
+
+/** Path of a rollout of a recorded subagent run, relative to the run's folder, and the folder. */
+export function subagentRun(name: keyof typeof SUBAGENT_RUNS): { dir: string; parent: string; child: string } {
+  const run = SUBAGENT_RUNS[name];
+  const rel = (thread: string): string => `sessions/2026/11/28/rollout-2026-11-28T${run.time}-${thread}.jsonl`;
+  return { dir: join(FIXTURES_ROOT, '0.169.0/subagent', name), parent: rel(run.parent), child: rel(run.child) };
+}
+
 /** Turn ids of the recorded samples. */
 export const TURNS = {
   exec: '01a20107-455b-73c3-a72e-db02ca7de868',

@@ -20,6 +20,9 @@ export type CodexRecord =
   | CommandResultRecord
   | PatchResultRecord
   | ItemToolRecord
+  | SubagentRecord
+  | CollabRecord
+  | UnknownItemRecord
   | UsageRecord;
 
 /** Where a message record came from. Codex writes the same message in several forms. */
@@ -48,6 +51,11 @@ export interface SessionMetaRecord extends RecordBase {
 /** `event_msg task_started` (alias `turn_started`). */
 export interface TurnStartRecord extends RecordBase {
   readonly type: 'turn-start';
+  /**
+   * `root_turn_id` (0.169): the turn of the root agent this turn works for. A subagent's turn names
+   * the parent turn that spawned or tasked it (and a nested subagent's the same root).
+   */
+  readonly rootTurnId?: string;
   /** `started_at` (Unix seconds) as ISO-8601, used when the line has no timestamp. */
   readonly startedAt?: string;
   readonly contextWindow?: number;
@@ -113,6 +121,8 @@ export interface CallRecord extends RecordBase {
   readonly path?: string;
   /** `write_stdin.session_id`: links the poll to the `exec_command` that started the process. */
   readonly stdinSessionId?: string;
+  /** The Responses API namespace of the tool (`collaboration` for 0.169's `spawn_agent`…), when written. */
+  readonly namespace?: string;
 }
 
 /** The model-facing text result of a call (`function_call_output`, `custom_tool_call_output`). */
@@ -171,6 +181,36 @@ export interface ItemToolRecord extends RecordBase {
   readonly path?: string;
   readonly outcome: 'success' | 'error' | 'pending';
   readonly output?: string;
+}
+
+/**
+ * `item_completed` `SubAgentActivity` (0.169 multi-agent): the `spawn_agent` call `callId` started
+ * (`kind: "started"`) a subagent thread whose rollout is `rollout-…-<threadId>.jsonl`.
+ */
+export interface SubagentRecord extends RecordBase {
+  readonly type: 'subagent';
+  readonly callId: string;
+  readonly kind: string;
+  readonly threadId?: string;
+  /** `agent_path`: the subagent's canonical task name (`/root/greeter`). */
+  readonly agentPath?: string;
+}
+
+/**
+ * `item_completed` `CollabAgentToolCall` (0.169 multi-agent): a collaboration tool call (`wait`,
+ * `followup_task`, `send_message`…) and the subagent threads it addressed.
+ */
+export interface CollabRecord extends RecordBase {
+  readonly type: 'collab';
+  readonly callId: string;
+  readonly tool: string;
+  readonly receiverThreadIds: readonly string[];
+}
+
+/** An `item_completed` item of a type the parser does not know (kept so the reader can say so). */
+export interface UnknownItemRecord extends RecordBase {
+  readonly type: 'unknown-item';
+  readonly itemType: string;
 }
 
 /** Context-window usage: `event_msg token_count` or `token_usage_record`. */

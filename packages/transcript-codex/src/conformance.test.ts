@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeTranscriptReaderConformance, recordedTranscripts, type RecordedEndOfTurnEvent } from '@agent-checkpoint/core/conformance';
 import fg from 'fast-glob';
+import { SUBAGENT_RUNS, subagentRun } from './codex-fixtures.ts';
 import { createCodexTranscriptReader } from './create-codex-transcript-reader.ts';
 
 // The shared transcript-reader conformance suite (core), run on Codex CLI's real recordings.
@@ -17,16 +19,69 @@ describeTranscriptReaderConformance({
   agent: 'codex',
   fixtures: {
     recordedDir: join(fixtures, 'codex/0.169.0/recorded'),
-    // Hand-recorded rollouts (exec, tmux, TUI interrupt, steer and injection): contract checks only.
-    extra: own('*/rollout-*.jsonl'),
+    // Hand-recorded rollouts (exec, tmux, TUI interrupt, steer and injection, code mode), and the
+    // constructed 0.144-form code-mode rollout: contract checks only.
+    extra: [...own('*/rollout-*.jsonl'), ...fg.sync('codex/0.144.2/constructed/rollout-*.jsonl', { cwd: fixtures, absolute: true }).sort()],
   },
   foreignFixtures: [
     ...recordedTranscripts(join(fixtures, 'claude/2.1.330/recorded')).map((path) => ({ agent: 'claude' as const, path })),
     ...recordedTranscripts(join(fixtures, 'gemini/0.61.0/recorded')).map((path) => ({ agent: 'gemini' as const, path })),
   ],
+  // Codex 0.169 multi-agent (code mode): the parent's spawn_agent starts a subagent thread with a
+  // rollout of its own next to the parent's; its cells' nested calls are the parent turn's work.
   subagents: {
-    unsupported:
-      "Codex 0.169's multi-agent mode (spawn_agent / followup_task / send_message; strings in the binary) runs each subagent as a thread with a rollout of its own, linked by thread_spawn_edges in the state DB; no such run has been recorded, so how a rollout names its children is unverified and the reader reads the main rollout only (docs/turn-attribution.md).",
+    cases: [
+      ...(['restarts', 'no-restart'] as const).map((name) => {
+        const run = subagentRun(name);
+        const read = (rel: string): string => readFileSync(join(run.dir, rel), 'utf8');
+        const by = { subagent: SUBAGENT_RUNS[name].child };
+        return {
+          name: `recorded 0.169 spawn_agent run (${name})`,
+          files: { [run.parent]: read(run.parent), [run.child]: read(run.child) },
+          transcript: run.parent,
+          subagentFiles: [run.child],
+          hint: { turnId: SUBAGENT_RUNS[name].turn },
+          expected: [
+            { rawName: 'spawn_agent', by: 'main' as const },
+            { rawName: 'wait_agent', by: 'main' as const },
+            { rawName: 'exec', by },
+            { rawName: 'CommandExecution', command: 'cat daemon/server.mjs', by },
+            { rawName: 'exec', by },
+            { rawName: 'FileChange', by },
+            ...(name === 'restarts'
+              ? [
+                  { rawName: 'exec', by },
+                  { rawName: 'CommandExecution', command: 'make restart', by },
+                ]
+              : [
+                  // After the Stop hook's block, the parent restarts from a cell of its own.
+                  { rawName: 'exec', by: 'main' as const },
+                  { rawName: 'CommandExecution', command: 'make restart', by: 'main' as const },
+                ]),
+          ],
+        };
+      }),
+      (() => {
+        // A followup_task in the parent's second turn: the subagent's second turn is that turn's work.
+        const rel = (thread: string): string => `sessions/2026/11/28/rollout-2026-11-28T05-42-16-${thread}.jsonl`;
+        const [parent, child] = [rel('01a220ac-f8b5-7922-9324-528bd9384ff0'), rel('01a220ac-f981-77f0-946a-2854a305e41e')];
+        const read = (path: string): string => readFileSync(join(fixtures, 'codex/0.169.0/subagent/followup', path), 'utf8');
+        const by = { subagent: '01a220ac-f981-77f0-946a-2854a305e41e' };
+        return {
+          name: 'recorded 0.169 followup_task run',
+          files: { [parent]: read(parent), [child]: read(child) },
+          transcript: parent,
+          subagentFiles: [child],
+          hint: { turnId: '01a220ac-fc7b-77b3-92e6-6f3addfda58e' },
+          expected: [
+            { rawName: 'followup_task', by: 'main' as const },
+            { rawName: 'wait_agent', by: 'main' as const },
+            { rawName: 'exec', by },
+            { rawName: 'FileChange', by },
+          ],
+        };
+      })(),
+    ],
   },
   // Esc in the TUI during exec_command: the output is "aborted by user", no exit code (nothing proves it ran).
   interruptedOutcome: 'pending',

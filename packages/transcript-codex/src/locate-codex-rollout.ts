@@ -14,7 +14,7 @@ export interface LocateCodexRolloutOptions {
 }
 
 /** Codex thread ids are UUIDs (v7 since 2025; v4 before). Anything else is refused, so no path tricks. */
-const THREAD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const THREAD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Find the rollout of a Codex thread: `<CODEX_HOME or ~/.codex>/sessions/YYYY/MM/DD/rollout-<time>-<thread id>.jsonl`.

@@ -58,6 +58,9 @@ describe('mapCodexToolName', () => {
     const decided: Readonly<Record<string, ToolKind>> = {
       exec_command: 'shell', shell: 'shell', shell_command: 'shell', apply_patch: 'patch', write_stdin: 'other',
       view_image: 'read', update_plan: 'plan',
+      // Code mode's cell container and the collaboration tools: their work is recorded as calls of
+      // their own (nested items, subagent rollouts); the container itself stays conservative.
+      exec: 'other', wait: 'other', spawn_agent: 'other', wait_agent: 'other', followup_task: 'other',
     };
     const decide = (name: string): ToolKind | 'undecided' =>
       decided[name] ?? (name.startsWith('mcp__') || name.startsWith('[REDACTED') ? 'other' : 'undecided');

@@ -45,7 +45,10 @@ export function canonicalCodexToolName(rawName: string): string {
  * - `web_search` (function call, `web_search_call` response item, `WebSearch` item / `web_search_end`
  *   event, all read as `web_search`) → `web`;
  * - `update_plan` (the plan/todo list) and `request_user_input` (a question to the user) → `plan`;
- * - `tool_search`, MCP and dynamic tools, subagent tools… → `other`, which core treats conservatively.
+ * - `tool_search`, MCP and dynamic tools → `other`, which core treats conservatively;
+ * - code mode's `exec` (a JavaScript cell) and `wait`, and the collaboration tools (`spawn_agent`,
+ *   `wait_agent`…) → `other`: containers whose work is recorded as calls of its own (the cell's
+ *   nested items or literal calls, the subagent's rollout).
  */
 export function mapCodexToolName(rawName: string): ToolKind {
   switch (canonicalCodexToolName(rawName)) {

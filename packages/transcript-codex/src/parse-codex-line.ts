@@ -92,11 +92,14 @@ function parseEventMsg(payload: Obj, payloadType: string, base: Base): CodexReco
   return match(payloadType)
     .with(P.union('task_started', 'turn_started'), () => {
       const startedAt = num(payload, 'started_at');
+      const attribution = obj(payload, 'turn_attribution');
+      const rootTurnId = str(payload, 'root_turn_id') ?? (attribution ? str(attribution, 'root_turn_id') : undefined);
       return [
         {
           type: 'turn-start' as const,
           ...base,
           ...turn,
+          ...opt('rootTurnId', rootTurnId),
           ...opt('startedAt', startedAt !== undefined ? unixSecondsToIso(startedAt) : undefined),
           ...opt('contextWindow', num(payload, 'model_context_window')),
         },
@@ -303,7 +306,27 @@ function parseTurnItem(item: Obj, base: Base & { turnId?: string }): CodexRecord
       const path = pathFromUri(str(item, 'path'));
       return [itemTool(base, {}, id, 'ImageView', { input: pick(item, ['path']), outcome: 'success', ...opt('path', path) })];
     })
-    .otherwise(() => []);
+    .with('SubAgentActivity', () => {
+      if (!id) return [];
+      return [
+        {
+          type: 'subagent' as const,
+          ...base,
+          callId: id,
+          kind: str(item, 'kind') ?? '',
+          ...opt('threadId', str(item, 'agent_thread_id')),
+          ...opt('agentPath', str(item, 'agent_path')),
+        },
+      ];
+    })
+    .with('CollabAgentToolCall', () => {
+      if (!id) return [];
+      const receivers = asStringArray(item['receiver_thread_ids']) ?? [];
+      return [{ type: 'collab' as const, ...base, callId: id, tool: str(item, 'tool') ?? '', receiverThreadIds: receivers }];
+    })
+    // Known items that carry no tool call of the turn.
+    .with(P.union('Reasoning', 'ContextCompaction', 'EnteredReviewMode', 'Sleep', 'ImageGeneration'), () => [])
+    .otherwise((type) => (type === '' ? [] : [{ type: 'unknown-item' as const, ...base, itemType: type }]));
 }
 
 function parseResponseItem(payload: Obj, payloadType: string, base: Base): CodexRecord[] {
@@ -324,7 +347,7 @@ function parseResponseItem(payload: Obj, payloadType: string, base: Base): Codex
       const name = toolName(payload);
       if (!callId || !name) return [];
       const args = parseArguments(payload['arguments']);
-      return [{ type: 'call' as const, ...base, ...turn, callId, rawName: name, input: args, ...callDetails(name, args) }];
+      return [{ type: 'call' as const, ...base, ...turn, callId, rawName: name, input: args, ...callDetails(name, args), ...opt('namespace', str(payload, 'namespace')) }];
     })
     .with('custom_tool_call', () => {
       const callId = str(payload, 'call_id') ?? str(payload, 'id');

@@ -16,7 +16,7 @@ const RUNNING_LINE = /^Process running with session ID\s+(\S+)\s*$/;
 const HEADER_LINE = /^(?:Chunk ID|Wall time|Original token count|Total output lines|Duration):\s.*$/;
 /** Outputs Codex writes when a tool fails before producing an exit code. */
 const FAILURE_TEXT =
-  /^(?:apply_patch verification failed|execution error|failed to parse function arguments|exec command rejected|patch rejected|invalid patch|err:)/i;
+  /^(?:apply_patch verification failed|execution error|failed to parse function arguments|exec command rejected|patch rejected|invalid patch|err:|Script failed(?:\r?\n|$))/i;
 
 /**
  * Read a `function_call_output` / `custom_tool_call_output` `output` value.
@@ -27,7 +27,9 @@ const FAILURE_TEXT =
  * - interrupted: `Wall time: 1.6 seconds\naborted by user` (no exit code);
  * - still running: `… Process running with session ID N …` (the exit code arrives with a later `write_stdin`);
  * - older versions: a JSON string `{"output":"…","metadata":{"exit_code":N,"duration_seconds":…}}`;
- * - content-item arrays `[{"type":"input_text","text":"…"}]`.
+ * - content-item arrays `[{"type":"input_text","text":"…"}]`;
+ * - a code-mode cell: `Script completed|failed|running with cell ID N\nWall time …\nOutput:\n…`
+ *   (kept whole as the body; `Script failed` marks the cell as failed).
  *
  * The exit code is read from the header only, never from the body: a test runner printing
  * "Exit code: 0" inside its output must not decide the outcome.

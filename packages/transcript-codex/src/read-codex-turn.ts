@@ -3,6 +3,7 @@ import {
   DEFAULT_TRANSCRIPT_MAX_BYTES,
   emptyTimeline,
   isDeliveredCheckpoint,
+  mergeCallsByTime,
   ownCheckpointRule,
   readJsonlTail,
   type JsonlTailResult,
@@ -11,6 +12,8 @@ import {
   type TurnTimeline,
 } from '@agent-checkpoint/core';
 import { buildToolCalls } from './build-tool-calls.ts';
+import type { CellDiagnostic } from './code-mode-cell-calls.ts';
+import { findCodexSubagentRefs, readCodexSubagents } from './read-codex-subagents.ts';
 import type { CodexRecord, UserTextRecord } from './codex-record.ts';
 import { collectTokenUsage } from './collect-token-usage.ts';
 import { countCheckpoints, groupCodexTurns, hookPromptsOf, isTurnActivity, selectTurnSpan, userTextsOf, type CodexTurn } from './group-codex-turns.ts';
@@ -142,16 +145,37 @@ export function readCodexTurn(request: ReadTurnRequest, options: ReadCodexTurnOp
   for (const turn of turns) for (const record of turn.records) turnOf.set(record, turn.key);
   const cwd = latestCwd(records);
   const spanKeys = new Set(span.turns.map((turn) => turn.key));
-  const calls = buildToolCalls(records, (record) => turnOf.get(record) ?? '#window-start', cwd)
+  const cellDiagnostics: CellDiagnostic[] = [];
+  const calls = buildToolCalls(records, (record) => turnOf.get(record) ?? '#window-start', cwd, { diagnostics: cellDiagnostics, turns: spanKeys })
     .filter((placed) => spanKeys.has(placed.turnKey))
     .map((placed) => placed.call);
+  for (const { turnKey, diagnostic } of cellDiagnostics) if (spanKeys.has(turnKey)) diagnostics.push(diagnostic);
+
+  // Work of the subagents the turn started or tasked (0.169 multi-agent), from their own rollouts.
+  const spanRecords = span.turns.flatMap((turn) => turn.records);
+  const found = findCodexSubagentRefs(spanRecords);
+  diagnostics.push(...found.diagnostics);
+  const rootTurnIds = new Set(span.turns.flatMap((turn) => [turn.key, ...(turn.start?.rootTurnId !== undefined ? [turn.start.rootTurnId] : [])]));
+  const subagents = readCodexSubagents({
+    transcriptPath: path,
+    refs: found.refs,
+    rootTurnIds,
+    checkpointPrefix: prefix,
+    maxBytes: Math.max(0, maxBytes - tail.bytesRead),
+    knownCallIds: new Set(calls.map((call) => call.id)),
+    ...(request.signal ? { signal: request.signal } : {}),
+    ...(typeof request.deadlineAt === 'number' ? { deadlineAt: request.deadlineAt } : {}),
+  });
+  diagnostics.push(...subagents.diagnostics);
+  // `readStats` stays the main rollout's (the subagents' reads share its cap, not its file size).
+  const allCalls = mergeCallsByTime(calls, subagents.calls);
 
   const first = span.turns[0];
   // Only the byte cap (or an abort) can cut a turn: a read that stopped at a `task_started` holds every
   // later line, even when the span's first turn lost its own start line to corruption.
-  const truncated = (tail.capped || tail.aborted) && first !== undefined && !first.openedInWindow;
+  const truncated = ((tail.capped || tail.aborted) && first !== undefined && !first.openedInWindow) || subagents.truncated;
   // An abort or the deadline has said so already.
-  if (truncated && tail.capped) {
+  if (truncated && tail.capped && !subagents.truncated) {
     diagnostics.push({
       level: 'warn',
       code: 'cap-reached',
@@ -174,7 +198,7 @@ export function readCodexTurn(request: ReadTurnRequest, options: ReadCodexTurnOp
     ...(turnId !== undefined ? { turnId } : {}),
     ...(startedAt !== undefined ? { startedAt } : {}),
     ...(prompt !== undefined ? { prompt: prompt.text.slice(0, PROMPT_LIMIT) } : {}),
-    calls,
+    calls: allCalls,
     checkpointsDelivered: span.turns.reduce((sum, turn) => sum + countCheckpoints(turn, prefix), 0),
     ...(lastUserMessage !== undefined ? { lastUserMessage } : {}),
     ...(lastAssistantMessage !== undefined ? { lastAssistantMessage } : {}),

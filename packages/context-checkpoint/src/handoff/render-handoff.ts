@@ -224,6 +224,8 @@ function outcomeLabel(call: Extract<ToolCall, { kind: 'shell' }>): string {
       return call.exitCode !== undefined ? `failed (exit ${call.exitCode})` : 'failed';
     case 'pending':
       return 'no result (still running or interrupted)';
+    case 'unknown':
+      return 'ran, outcome not recorded';
   }
 }
 

@@ -1,6 +1,6 @@
 import type { AgentId } from '../agent-id.ts';
 import { DEFAULT_EXCERPT_HEAD, DEFAULT_EXCERPT_TAIL } from '../timeline/make-output-excerpt.ts';
-import { TOOL_KINDS, type OutputExcerpt, type ToolCall, type ToolCallOrigin } from '../timeline/tool-call.ts';
+import { TOOL_KINDS, TOOL_OUTCOMES, type OutputExcerpt, type ToolCall, type ToolCallOrigin } from '../timeline/tool-call.ts';
 import type { TurnTimeline } from '../timeline/turn-timeline.ts';
 import { DIAGNOSTIC_CODE_PATTERN } from './transcript-diagnostic-codes.ts';
 
@@ -24,7 +24,7 @@ export const MAX_PROMPT_LENGTH = 2000;
 /** Most entries of `usageHistory`. */
 export const MAX_USAGE_HISTORY = 20;
 
-const OUTCOMES = new Set(['success', 'error', 'pending']);
+const OUTCOMES: ReadonlySet<string> = new Set(TOOL_OUTCOMES);
 const LEVELS = new Set(['info', 'warn']);
 
 /**
@@ -36,7 +36,7 @@ const LEVELS = new Set(['info', 'warn']);
  * non-empty call ids; each call's kind in {@link TOOL_KINDS}, non-empty `rawName`, object `input`,
  * string `paths`; shell calls carry a `command` and no `paths`; web and plan calls no `paths` (they
  * touch no file: a path there would read as touched); `exitCode` an integer, non-zero only
- * with outcome `error`, never on a `pending` call; excerpts within the budget and self-consistent;
+ * with outcome `error`, never on a `pending` or `unknown` call; excerpts within the budget and self-consistent;
  * ISO timestamps; diagnostics well-formed; `truncated` explained by a warning; `readStats` within
  * the cap; `prompt` and `usageHistory` within their limits.
  */
@@ -138,7 +138,7 @@ function checkCall(call: ToolCall, where: string, expect: TimelineExpectations, 
   if (call.input === null || typeof call.input !== 'object' || Array.isArray(call.input)) out.push(`${where}: input is not an object`);
   if (!Array.isArray(call.paths)) out.push(`${where}: paths is not an array`);
   else if (call.paths.some((p) => typeof p !== 'string' || p === '')) out.push(`${where}: paths holds a non-string or empty entry`);
-  if (!OUTCOMES.has(call.outcome)) out.push(`${where}: outcome ${JSON.stringify(call.outcome)} is not success, error or pending`);
+  if (!OUTCOMES.has(call.outcome)) out.push(`${where}: outcome ${JSON.stringify(call.outcome)} is not one of ${TOOL_OUTCOMES.join(', ')}`);
   optionalTimestamp(call.timestamp, `${where}: timestamp`, out);
   if (call.origin !== undefined) checkOrigin(call.origin, where, out);
   if (call.output !== undefined) checkExcerpt(call.output, where, expect, out);
@@ -151,6 +151,7 @@ function checkCall(call: ToolCall, where: string, expect: TimelineExpectations, 
       if (!Number.isInteger(exitCode)) out.push(`${where}: exitCode ${String(exitCode)} is not an integer`);
       if (exitCode !== 0 && call.outcome !== 'error') out.push(`${where}: exit code ${exitCode} with outcome ${call.outcome} (a non-zero exit is an error)`);
       if (call.outcome === 'pending') out.push(`${where}: a pending call (no result) carries exit code ${exitCode}`);
+      if (call.outcome === 'unknown') out.push(`${where}: a call of unknown outcome carries exit code ${exitCode}`);
     }
   } else if ('exitCode' in call || 'command' in call) {
     out.push(`${where}: a ${call.kind} call carries shell fields (command/exitCode)`);

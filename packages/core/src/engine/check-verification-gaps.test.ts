@@ -215,3 +215,40 @@ describe('a failed evidence run in the turn', () => {
     expect(r.requiredActions.some((a) => a.text.includes('make restart'))).toBe(true);
   });
 });
+
+describe('a command of unknown outcome (an older Codex code-mode cell) is an attempt, not a pass', () => {
+  const unknown = (command: string) => shell(command, { outcome: 'unknown' });
+
+  test('a restart attempt satisfies the restart; its verify step must still succeed after it', () => {
+    const attempted = unknown('make restart');
+    const r = run([DAEMON], [...touch(DAEMON), attempted]);
+    expect(texts(r)).not.toContain(RESTART);
+    expect(texts(r)).toContain(STATUS);
+    expect(r.categories.find((c) => c.id === 'daemon-code')).toMatchObject({ required: false, evidenceCallId: attempted.id });
+    const verified = run([DAEMON], [...touch(DAEMON), unknown('make restart'), shell('make status')]);
+    expect(texts(verified)).not.toContain(RESTART);
+    expect(texts(verified)).not.toContain(STATUS);
+  });
+
+  test('a verify step of unknown outcome does not verify', () => {
+    const r = run([DAEMON], [...touch(DAEMON), unknown('make restart'), unknown('make status')]);
+    expect(texts(r)).toContain(STATUS);
+  });
+
+  test('a test run of unknown outcome does not prove the tests passed', () => {
+    const p = 'tests/unit/test_foo.py';
+    const pytest = unknown('pytest tests/unit/test_foo.py');
+    const r = run([p], [...touch(p), pytest]);
+    expect(texts(r)).toEqual(['Run targeted tests for changed test files']);
+    const gap = r.observations.find((o) => o.kind === 'verification-gap');
+    expect(gap?.text).toMatch(/`pytest` ran with an outcome the transcript does not record/);
+    expect(gap?.callIds).toEqual([pytest.id]);
+    const followUp = run([DAEMON], [...touch(DAEMON), shell('make restart'), shell('make status'), unknown('pytest tests/unit -q')]);
+    expect(texts(followUp)).toContain('Run targeted tests for changed behavior');
+    // Never an error, even with error-like output; a failure after the attempt is reported as one.
+    const noisy = run([p], [...touch(p), shell('pytest tests/unit/test_foo.py', { outcome: 'unknown', output: 'Traceback (most recent call last)' })]);
+    expect(noisy.observations.filter((o) => o.kind === 'unresolved-error')).toEqual([]);
+    const thenFailed = run([p], [...touch(p), unknown('pytest tests/unit/test_foo.py'), failed('pytest tests/unit/test_foo.py', '1 failed')]);
+    expect(thenFailed.observations.find((o) => o.kind === 'verification-gap')?.text).toMatch(/failed this turn/);
+  });
+});

@@ -4,7 +4,8 @@ import { parseShellCommand } from '../shell/parse-shell-command.ts';
 import type { TurnTimeline } from '../timeline/turn-timeline.ts';
 import type { Categorization } from './categorize-files.ts';
 import type { CategoryMatch, FollowUpMatch, Observation, RequiredAction } from './checkpoint-result.ts';
-import { findLastEvidence, findLastFailedEvidence, lastMutationOf } from './find-evidence.ts';
+import { findLastEvidence, findLastFailedEvidence, findLastUnrecordedEvidence, lastMutationOf, type EvidenceHit } from './find-evidence.ts';
+import { comparePositions } from './timeline-facts.ts';
 import { withWindow } from './log-window.ts';
 import type { TimelineFacts } from './timeline-facts.ts';
 
@@ -26,6 +27,11 @@ export interface VerificationGaps {
  *   change of a file in the category (a restart before the last edit restarted stale code).
  * - A satisfied category with a `verify` step still needs that step after its evidence (`make status`
  *   after `make restart`).
+ * - A command of **unknown** outcome (it ran; the transcript does not say how it ended: an older
+ *   Codex code-mode cell) is an attempt, not a pass. It satisfies a category that has a `verify`
+ *   step (the restart was attempted; the verify step after it must still succeed), and nothing else:
+ *   a test run of unknown outcome does not prove the tests passed, so the action stays required and
+ *   its observation says the command ran with an unrecorded outcome instead of "not observed".
  * - A missing action also yields a verification-gap observation when the transcript could be read.
  * - A follow-up is dropped when a required category action already covers it: every command that
  *   would prove the category also proves the follow-up (a tests-only diff gets one test action).
@@ -52,7 +58,10 @@ export function checkVerificationGaps(
       continue;
     }
     const notBefore = category.evidenceAfterLastEdit ? lastMutationOf(facts, files) : undefined;
-    const hit = findLastEvidence(facts, category.evidence, notBefore);
+    const hit =
+      findLastEvidence(facts, category.evidence, notBefore) ??
+      // A restart of unknown outcome was attempted: the verify step decides whether it worked.
+      (category.verify ? findLastUnrecordedEvidence(facts, category.evidence, notBefore) : undefined);
     if (hit) {
       categories.push({ ...base, required: false, evidenceCallId: hit.callId, evidenceMatched: hit.evidence });
       if (category.verify) {
@@ -71,10 +80,15 @@ export function checkVerificationGaps(
       const callId = lastChange === undefined ? undefined : facts.calls[lastChange.call]?.call.id;
       // A matching command that ran and failed was observed: say it failed, and point at it.
       const failed = findLastFailedEvidence(facts, category.evidence, notBefore);
+      // A matching command that ran with an unrecorded outcome was attempted: say so, unless it
+      // failed after that attempt.
+      const unrecorded = findLastUnrecordedEvidence(facts, category.evidence, notBefore);
       observations.push(
-        failed
-          ? { kind: 'verification-gap', text: failedSentence(category.label, failed.evidence), callIds: [failed.callId] }
-          : { kind: 'verification-gap', text: gapSentence(category.label, category.evidence, action), callIds: callId === undefined ? [] : [callId] },
+        unrecorded && !laterThan(failed, unrecorded)
+          ? { kind: 'verification-gap', text: unrecordedSentence(category.label, unrecorded.evidence), callIds: [unrecorded.callId] }
+          : failed
+            ? { kind: 'verification-gap', text: failedSentence(category.label, failed.evidence), callIds: [failed.callId] }
+            : { kind: 'verification-gap', text: gapSentence(category.label, category.evidence, action), callIds: callId === undefined ? [] : [callId] },
       );
     }
   }
@@ -137,6 +151,19 @@ function sortByPrecedence(actions: readonly RequiredAction[]): RequiredAction[] 
 function dedupeActions(actions: readonly RequiredAction[]): RequiredAction[] {
   const seen = new Set<string>();
   return actions.filter((a) => (seen.has(a.text) ? false : (seen.add(a.text), true)));
+}
+
+/** True when `a` exists and comes after `b`. */
+function laterThan(a: EvidenceHit | undefined, b: EvidenceHit): boolean {
+  return a !== undefined && comparePositions(a.position, b.position) > 0;
+}
+
+/** `"Tests was modified but \`pytest\` ran with an outcome the transcript does not record"`. */
+export function unrecordedSentence(label: string, evidence: string): string {
+  const subject = label.length > 0 ? label[0]!.toUpperCase() + label.slice(1) : label;
+  return isRegexEvidence(evidence)
+    ? `${subject} was modified but its follow-up ran with an outcome the transcript does not record (it proves nothing)`
+    : `${subject} was modified but \`${evidence}\` ran with an outcome the transcript does not record (it proves nothing)`;
 }
 
 /** `"Tests was modified but \`pytest\` failed this turn and has not passed since"`. */

@@ -1,4 +1,5 @@
 import { findMatchingEvidence } from '../shell/match-evidence.ts';
+import type { ToolOutcome } from '../timeline/tool-call.ts';
 import { globMatcher } from './glob-match.ts';
 import { comparePositions, mutationTookEffect, type Position, type TimelineFacts } from './timeline-facts.ts';
 
@@ -27,10 +28,19 @@ export function findLastFailedEvidence(facts: TimelineFacts, evidence: readonly 
   return findLastMatchingCommand(facts, evidence, 'error', notBefore);
 }
 
+/**
+ * The last command of **unknown** outcome (it ran, the transcript does not say how it ended: a
+ * command inside an older Codex code-mode cell), at or after `notBefore`, that matches one of
+ * `evidence`. It shows the action was attempted, never that it passed (see `ToolOutcome`).
+ */
+export function findLastUnrecordedEvidence(facts: TimelineFacts, evidence: readonly string[], notBefore?: Position): EvidenceHit | undefined {
+  return findLastMatchingCommand(facts, evidence, 'unknown', notBefore);
+}
+
 function findLastMatchingCommand(
   facts: TimelineFacts,
   evidence: readonly string[],
-  outcome: 'success' | 'error',
+  outcome: Exclude<ToolOutcome, 'pending'>,
   notBefore?: Position,
 ): EvidenceHit | undefined {
   if (evidence.length === 0) return undefined;

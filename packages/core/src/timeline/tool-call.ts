@@ -45,8 +45,18 @@ export const TOOL_KINDS: readonly ToolKind[] = ['read', 'edit', 'write', 'shell'
  * - `pending`: no result was found. The call may still be running (background command), may have been
  *   interrupted, or its result may not be flushed yet. Heuristics treat pending calls as neither
  *   evidence nor errors.
+ * - `unknown`: the call ran to its end, but the transcript does not record how it ended. A command
+ *   that an older Codex code-mode cell ran (0.144–0.147 write only the cell's script and its
+ *   `Script completed` output, no exit code). It carries no exit code. Heuristics count it as an
+ *   **attempt**, never as a pass or a failure: it satisfies a category whose action has its own
+ *   `verify` step (a restart was attempted; the verify step, which must succeed, proves it worked),
+ *   it never satisfies plain evidence or a follow-up (it does not prove the tests passed), and it is
+ *   never an error (see docs/heuristics.md, "Unknown outcomes").
  */
-export type ToolOutcome = 'success' | 'error' | 'pending';
+export type ToolOutcome = 'success' | 'error' | 'pending' | 'unknown';
+
+/** All outcomes, in a stable order. */
+export const TOOL_OUTCOMES: readonly ToolOutcome[] = ['success', 'error', 'pending', 'unknown'];
 
 /**
  * A bounded excerpt of a tool's output. Errors usually print at the end of long outputs (test runners,

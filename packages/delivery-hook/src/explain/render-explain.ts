@@ -154,7 +154,8 @@ function subagentCount(calls: readonly ExplainedCall[]): string {
 
 function outcomeCell(call: ExplainedCall, s: TerminalStyle): string {
   const exit = call.exitCode === undefined ? '' : ` exit ${call.exitCode}`;
-  const text = `${call.outcome === 'success' ? '✓' : call.outcome === 'error' ? '✗' : '…'}${exit}`.padEnd(8);
+  // `?`: the call ran but the transcript does not say how it ended (unknown); `…`: no result (pending).
+  const text = `${call.outcome === 'success' ? '✓' : call.outcome === 'error' ? '✗' : call.outcome === 'unknown' ? '?' : '…'}${exit}`.padEnd(8);
   return call.outcome === 'success' ? s.green(text) : call.outcome === 'error' ? s.red(text) : s.yellow(text);
 }
 
