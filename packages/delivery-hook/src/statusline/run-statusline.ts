@@ -1,5 +1,5 @@
 import { DEFAULT_ISSUE_PATTERN, readContextLevel, sessionContextOf, type ContextReading } from '@agent-checkpoint/context-checkpoint';
-import { findProjectRoot, loadConfig, readOffSwitch, readSessionState, resolveStateDir, type TokenUsage } from '@agent-checkpoint/core';
+import { findProjectRoot, forTerminal, loadConfig, readOffSwitch, readSessionState, resolveStateDir, type TokenUsage } from '@agent-checkpoint/core';
 import { readStdin } from '../read-stdin.ts';
 import { readStatuslineInput, type StatuslineInput } from './read-statusline-input.ts';
 import { readTranscriptUsage } from './read-transcript-usage.ts';
@@ -39,7 +39,8 @@ export async function runStatusline(write: (text: string) => Promise<void>): Pro
   } catch (error) {
     process.stderr.write(`agent-checkpoint: statusline: ${error instanceof Error ? error.message : String(error)}\n`);
   }
-  await write(`${line}\n`);
+  // One line on the user's terminal: whatever reached it (a model name, a future part) cannot steer it.
+  await write(`${forTerminal(line, { keepLines: false })}\n`);
   return 0;
 }
 
