@@ -58,8 +58,9 @@ export async function statuslineFor(
   const cc = contextCheckpointConfigOf(config);
   const reading = readingOf(input, cc.context.windowTokens, cc.context.thresholds);
   const issue = readBranchIssue(cwd, ISSUE_PATTERN);
-  const phase = readCurrentPhase(findProjectRoot(cwd));
-  return renderStatusline(reading, await checkpointStatus(input, env, config.enabled), { ...(issue !== undefined ? { issue } : {}), ...(phase !== undefined ? { phase } : {}) });
+  const projectRoot = findProjectRoot(cwd);
+  const phase = readCurrentPhase(projectRoot);
+  return renderStatusline(reading, await checkpointStatus(input, env, config.enabled, projectRoot), { ...(issue !== undefined ? { issue } : {}), ...(phase !== undefined ? { phase } : {}) });
 }
 
 function readingOf(
@@ -83,10 +84,10 @@ function model(input: StatuslineInput): { model?: string } {
   return input.model !== undefined ? { model: input.model } : {};
 }
 
-async function checkpointStatus(input: StatuslineInput, env: Readonly<Record<string, string | undefined>>, enabled: boolean): Promise<CheckpointStatus> {
+async function checkpointStatus(input: StatuslineInput, env: Readonly<Record<string, string | undefined>>, enabled: boolean, projectRoot: string): Promise<CheckpointStatus> {
   if (!enabled) return { kind: 'disabled' };
   const stateDir = resolveStateDir({ env });
-  const off = await readOffSwitch({ stateDir, sessionId: input.sessionId, env });
+  const off = await readOffSwitch({ stateDir, sessionId: input.sessionId, projectRoot, env });
   if (off.off) return { kind: 'off' };
   if (input.sessionId === undefined) return { kind: 'ready' };
   const { state } = await readSessionState({ stateDir, agent: 'claude', sessionId: input.sessionId });
