@@ -17,7 +17,6 @@ afterEach(() => {
 });
 
 /** Every character a terminal or a reader could be steered by: C0 but LF/TAB, DEL, C1, separators, bidi. */
-// oxlint-disable-next-line no-control-regex -- finding control characters is the assertion
 const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 const HOSTILE_ITEMS = ['Rename the \x1b]0;pwned\x07 window title', 'Colour it \x9b31m red', 'Reverse \u202egnp.exe the text', 'Clear \x1b[2J the screen', 'Move \u2066isolated\u2069 and \x7f DEL'];
