@@ -115,6 +115,21 @@ describe('absurd token counts in a transcript are no reading (a share is 0–100
     expect(readdirSync(repo)).not.toContain('.agent-checkpoint');
   });
 
+  it('the monitor: its stderr line quotes an unusable cwd with ESC/C1/bidi in it escaped, on one line', async () => {
+    const { sb, repo, transcript } = project(NORMAL);
+    // The payload's cwd is gone and so is the process's (a removed worktree): the one line names the payload's.
+    const cwd = join(repo, 'gone \x1b]0;pwned\x07 \x9b31m \u202e');
+    const dead = join(sb.root, 'dead');
+    mkdirSync(dead);
+    const payload = JSON.stringify({ session_id: 'sess-1', transcript_path: transcript, cwd, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: 'ok' });
+    const result = await runHookBundle({ args: ['post-tool', 'claude'], stdin: payload, env: sb.env, cwd: dead, removeCwdAtStart: true });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('gone ');
+    expect(RAW_CONTROL.test(result.stderr), JSON.stringify(result.stderr)).toBe(false);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
   it('statusline: Claude JSON with 1e300 tokens shows n/a, not a full bar at 1e+297 %', async () => {
     const { sb, repo } = project(NORMAL);
     const input = JSON.stringify({ session_id: 'sess-1', cwd: repo, model: { id: 'claude-sonnet-4-5' }, context_window: { context_window_size: 200_000, current_usage: { input_tokens: 1e300, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } } });
