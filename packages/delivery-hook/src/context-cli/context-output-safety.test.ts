@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHookSandbox, type HookSandbox } from '../test-support/hook-sandbox.ts';
+import { buildStopPayload } from '../test-support/build-stop-payload.ts';
 import { runHookBundle } from '../test-support/run-hook-bundle.ts';
 
 // Issue 23, "text reaches places unsanitised": a plan file is a repository file, and a transcript is
@@ -128,6 +129,16 @@ describe('absurd token counts in a transcript are no reading (a share is 0–100
     expect(result.stderr).toContain('gone ');
     expect(RAW_CONTROL.test(result.stderr), JSON.stringify(result.stderr)).toBe(false);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('the turn end (the real Stop hook): 1e300 tokens is no level and no handoff, with the reason', async () => {
+    const { sb, repo, transcript } = project({ input_tokens: '__1e300__', cache_read_input_tokens: 30_000 });
+    const payload = buildStopPayload({ agent: 'claude', sessionId: 'sess-1', transcriptPath: transcript, cwd: repo, hint: {}, stopHookActive: false });
+    const result = await runHookBundle({ args: ['claude', '--debug'], stdin: JSON.stringify(payload), env: sb.env, cwd: repo });
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toMatch(/L3|handoff|e\+297/i);
+    expect(readdirSync(repo)).not.toContain('.agent-checkpoint');
+    expect(result.stderr).toContain('not a plausible count');
   });
 
   it('statusline: Claude JSON with 1e300 tokens shows n/a, not a full bar at 1e+297 %', async () => {
