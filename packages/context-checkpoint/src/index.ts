@@ -7,7 +7,7 @@
  */
 export { type CheckpointInput, UnifiedCheckpointSchema } from './checkpoint-state/checkpoint-schema.ts';
 export { createCheckpointStore, type PhaseUpdate } from './checkpoint-state/checkpoint-store.ts';
-export { type ContextReading, readContextLevel } from './context/read-context-level.ts';
+export { type ContextReading, implausibleUsage, readContextLevel } from './context/read-context-level.ts';
 export { formatTokens } from './context/render-context-line.ts';
 export { AGENT_CHECKPOINT_DIR } from './handoff/agent-checkpoint-dir.ts';
 export { latestHandoff } from './handoff/latest-handoff.ts';

@@ -8,5 +8,5 @@ export { decideMonitorAction } from './monitor/decide-monitor-action.ts';
 export type { MonitorAction, MonitorDeferral } from './monitor/monitor-action.ts';
 export { claimMark, lowerMarks, monitorMarksDir, readMarks } from './monitor/level-marks.ts';
 export { estimateContextGrowth } from './context/estimate-context-growth.ts';
-export { readContextLevel } from './context/read-context-level.ts';
+export { implausibleUsage, readContextLevel } from './context/read-context-level.ts';
 export { readPendingTaskBand } from './estimate/pending-estimate-file.ts';

@@ -55,6 +55,7 @@ export {
   DISABLE_ENV,
   isTruthyEnv,
   offSwitchPath,
+  offSwitchPaths,
   type OffSwitchScope,
   type OffSwitchState,
   readOffSwitch,

@@ -34,40 +34,65 @@ const readJson = (file: string): Record<string, unknown> => JSON.parse(readFileS
 /**
  * The plugin side of each agent's hooks file; what goes in it comes from the agent's profile (the
  * entries `install` registers, its handler and group shapes), so the plugins and `install` stay one
- * table. `root` is the variable the agent substitutes, `dir` the repository directory it stands for
- * once installed, `bundle` the bundle's directory under it.
+ * table. `dir` is the repository directory the plugin root stands for once installed, `bundle` the
+ * bundle's directory under it. `command` starts the bundle from the plugin root without ever putting
+ * that path into the shell line where the CLI pastes it unescaped (plugin-hook-paths.test.ts):
+ * - Claude Code 2.1.330 leaves `${CLAUDE_PLUGIN_ROOT}` in a shell-form command for the shell to expand
+ *   from the environment it sets (PowerShell: rewritten to `${env:CLAUDE_PLUGIN_ROOT}`);
+ * - Codex CLI 0.169 pastes `${PLUGIN_ROOT}` into the command as text, but also sets `PLUGIN_ROOT` in
+ *   the hook's environment: node reads it there;
+ * - Gemini CLI 0.61 pastes `${extensionPath}` into every string of hooks.json and sets no variable: it
+ *   goes into the handler's `env` (a value, never parsed by a shell), and node reads it there.
+ * `node -e "require(process.env.…)"` holds no `$`, quote or path, so it means the same to sh, bash,
+ * PowerShell and cmd; `agent-checkpoint-hook` fills `argv[1]` (`-e` leaves it out), so the bundle
+ * finds its mode in `argv[2]` as always.
  */
 const HOOK_FILES = [
-  { file: 'plugins/agent-checkpoint/hooks/claude-hooks.json', agent: 'claude', root: '${CLAUDE_PLUGIN_ROOT}', dir: 'plugins/agent-checkpoint', bundle: 'dist' },
-  { file: 'plugins/agent-checkpoint/hooks/codex-hooks.json', agent: 'codex', root: '${PLUGIN_ROOT}', dir: 'plugins/agent-checkpoint', bundle: 'dist' },
+  {
+    file: 'plugins/agent-checkpoint/hooks/claude-hooks.json',
+    agent: 'claude',
+    dir: 'plugins/agent-checkpoint',
+    bundle: 'dist',
+    command: (args: string) => `node "\${CLAUDE_PLUGIN_ROOT}/dist/agent-checkpoint-hook.cjs" ${args}`,
+  },
+  {
+    file: 'plugins/agent-checkpoint/hooks/codex-hooks.json',
+    agent: 'codex',
+    dir: 'plugins/agent-checkpoint',
+    bundle: 'dist',
+    command: (args: string) => `node -e "require(process.env.PLUGIN_ROOT+'/dist/agent-checkpoint-hook.cjs')" agent-checkpoint-hook ${args}`,
+  },
   // Gemini CLI reads an extension's hooks only from <extension root>/hooks/hooks.json: the root is the
   // repository. PreCompress only on /compress (matcher `manual`): Gemini 0.61 fires it with trigger
   // `auto` before every model request, before its own threshold check — a Node start per request.
   {
     file: 'hooks/hooks.json',
     agent: 'gemini',
-    root: '${extensionPath}',
     dir: '.',
     bundle: 'plugins/agent-checkpoint/dist',
+    command: (args: string) => `node -e "require(process.env.AGENT_CHECKPOINT_EXTENSION_PATH+'/plugins/agent-checkpoint/dist/agent-checkpoint-hook.cjs')" agent-checkpoint-hook ${args}`,
+    env: { AGENT_CHECKPOINT_EXTENSION_PATH: '${extensionPath}' },
     groupOverrides: { PreCompress: { matcher: 'manual' } },
   },
 ] as const satisfies readonly {
   file: string;
   agent: AgentId;
-  root: string;
   dir: string;
   bundle: string;
+  command: (args: string) => string;
+  env?: Readonly<Record<string, string>>;
   groupOverrides?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }[];
 
-/** The `hooks` object a plugin's hooks file must hold: every entry of the agent's profile, through the plugin root. */
+/** The `hooks` object a plugin's hooks file must hold: every entry of the agent's profile, started as `command` says. */
 function expectedHooks(spec: (typeof HOOK_FILES)[number]): Record<string, unknown[]> {
   const profile = AGENT_PROFILES[spec.agent];
   const overrides: Readonly<Record<string, Readonly<Record<string, unknown>>>> = 'groupOverrides' in spec ? spec.groupOverrides : {};
+  const env = 'env' in spec ? { env: spec.env } : {};
   const hooks: Record<string, unknown[]> = {};
   for (const entry of profile.hookEntries) {
-    const command = `node "${spec.root}/${spec.bundle}/agent-checkpoint-hook.cjs" ${entry.args.join(' ')}`;
-    (hooks[entry.event] ??= []).push({ ...profile.hookGroup(profile.hookHandler(entry, command)), ...overrides[entry.event] });
+    const handler = { ...profile.hookHandler(entry, spec.command(entry.args.join(' '))), ...env };
+    (hooks[entry.event] ??= []).push({ ...profile.hookGroup(handler), ...overrides[entry.event] });
   }
   return hooks;
 }
@@ -125,7 +150,7 @@ describe('plugin and extension manifests', () => {
     expect(existsSync(join(pluginDir, 'hooks', 'hooks.json'))).toBe(false);
   });
 
-  it.each(HOOK_FILES)('$file: the $agent profile’s hook entries, each starting the committed bundle through $root', (spec) => {
+  it.each(HOOK_FILES)('$file: the $agent profile’s hook entries, each starting the committed bundle from the plugin root', (spec) => {
     const file = readJson(spec.file) as { hooks?: unknown };
     expect(file.hooks).toEqual(expectedHooks(spec));
     // The entries the profile marks opt-in for `install` (handoffs) are no-ops until a project turns

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TokenUsage } from '@agent-checkpoint/core';
 import { DEFAULT_CONTEXT_MESSAGES } from '../config/context-config.ts';
 import { lookupModelWindow } from './model-context-windows.ts';
-import { levelOf, levelRank, readContextLevel } from './read-context-level.ts';
+import { implausibleUsage, levelOf, levelRank, MAX_PLAUSIBLE_CONTEXT_TOKENS, readContextLevel } from './read-context-level.ts';
 import { formatTokens, renderContextLine, renderContextStatus } from './render-context-line.ts';
 
 // Usage records shaped exactly as the transcript readers build them from the real fixtures:
@@ -66,6 +66,19 @@ describe('readContextLevel: window sources', () => {
     expect(readContextLevel({ contextTokens: -1 })).toBeUndefined();
   });
 
+  it('an absurd count (1e300 tokens, an infinite or absurd window) is no reading, with the reason: never L3 at 1e+297 %', () => {
+    for (const usage of [{ contextTokens: 1e300 }, { contextTokens: MAX_PLAUSIBLE_CONTEXT_TOKENS + 1, contextWindow: 200_000 }, { contextTokens: 5000, contextWindow: Number.POSITIVE_INFINITY }, { contextTokens: 5000, contextWindow: 1e300 }]) {
+      expect(readContextLevel(usage, { windowTokens: 200_000 }), JSON.stringify(usage)).toBeUndefined();
+      expect(implausibleUsage(usage)).toMatch(/not a plausible (count|size): treated as unknown/);
+    }
+    expect(implausibleUsage({ contextTokens: 2_000_000, contextWindow: 2_000_000 })).toBeUndefined();
+  });
+
+  it('shows a share of at most 100 % (a window set too small): the level says L3, the number no more than full', () => {
+    const r = readContextLevel({ contextTokens: 500_000 }, { windowTokens: 200_000 });
+    expect(r).toMatchObject({ level: 'L3', displayPercent: 100, percent: 250 });
+  });
+
   it('ignores a recorded window that is zero or not finite', () => {
     expect(readContextLevel({ ...codexUsage, contextWindow: 0 })).toMatchObject({ windowSource: 'model-table', contextWindow: 272_000 });
   });
@@ -86,7 +99,7 @@ describe('readContextLevel: threshold boundaries (defaults 70/85/95)', () => {
     [189_999, 'L2', 94],
     [190_000, 'L3', 95],
     [200_000, 'L3', 100],
-    [230_000, 'L3', 115],
+    [230_000, 'L3', 100], // over the window: a share shows at most 100 %
   ])('%i of 200,000 tokens is %s shown as %i%%', (tokens, level, shown) => {
     expect(at(tokens)).toMatchObject({ level, displayPercent: shown });
   });

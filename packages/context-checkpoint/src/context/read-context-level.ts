@@ -20,7 +20,7 @@ export interface KnownContextReading {
   readonly percent: number;
   /**
    * The percentage shown to people: rounded **down**, so the shown number never reaches a threshold
-   * the level has not reached (84.96 % shows as 84 and is L1).
+   * the level has not reached (84.96 % shows as 84 and is L1), and at most 100.
    */
   readonly displayPercent: number;
   readonly level: ContextLevel;
@@ -55,6 +55,36 @@ export interface ReadContextLevelOptions {
 }
 
 /**
+ * The most tokens a context window can plausibly hold: 50 times the largest window any model has
+ * (2 million). A transcript is untrusted input; a record above this is corrupt or forged, not a
+ * context that is "1e+297 % full".
+ */
+export const MAX_PLAUSIBLE_CONTEXT_TOKENS = 100_000_000;
+
+/**
+ * Why a usage record cannot be a context reading, or undefined when it can: its token count (or the
+ * window it records) must be a finite, non-negative number no larger than
+ * {@link MAX_PLAUSIBLE_CONTEXT_TOKENS}. {@link readContextLevel} treats such a record as no usage
+ * (no level, no action); callers with a diagnostic channel name the reason once.
+ */
+export function implausibleUsage(usage: TokenUsage): string | undefined {
+  const tokens = usage.contextTokens;
+  if (typeof tokens !== 'number' || !Number.isFinite(tokens) || tokens < 0 || tokens > MAX_PLAUSIBLE_CONTEXT_TOKENS) {
+    return `the transcript's token usage (${describeNumber(tokens)} context tokens) is not a plausible count: treated as unknown`;
+  }
+  const window = usage.contextWindow;
+  if (window !== undefined && (typeof window !== 'number' || !Number.isFinite(window) || window < 0 || window > MAX_PLAUSIBLE_CONTEXT_TOKENS)) {
+    return `the transcript's context window (${describeNumber(window)} tokens) is not a plausible size: treated as unknown`;
+  }
+  return undefined;
+}
+
+/** A number for a diagnostic: short, and never the text of a non-number. */
+function describeNumber(value: unknown): string {
+  return typeof value === 'number' ? String(value) : typeof value;
+}
+
+/**
  * Compute the context level from the latest usage record. Pure and deterministic.
  *
  * The window comes from, in order: the configuration (`context.windowTokens`), the record itself
@@ -65,7 +95,7 @@ export interface ReadContextLevelOptions {
  * Levels compare exactly (see {@link levelOf}): at or above `l3` is L3, `l2` L2, `l1` L1, else L0.
  */
 export function readContextLevel(usage: TokenUsage | undefined, options: ReadContextLevelOptions = {}): ContextReading | undefined {
-  if (!usage || !Number.isFinite(usage.contextTokens) || usage.contextTokens < 0) return undefined;
+  if (!usage || implausibleUsage(usage) !== undefined) return undefined;
   const { contextTokens } = usage;
   const meta = {
     ...(usage.model !== undefined ? { model: usage.model } : {}),
@@ -73,10 +103,10 @@ export function readContextLevel(usage: TokenUsage | undefined, options: ReadCon
   };
   const thresholds = options.thresholds ?? DEFAULT_CONTEXT_THRESHOLDS;
 
-  if (options.windowTokens !== undefined && options.windowTokens > 0) {
+  if (options.windowTokens !== undefined && Number.isFinite(options.windowTokens) && options.windowTokens > 0) {
     return known('config', contextTokens, options.windowTokens, thresholds, meta);
   }
-  if (usage.contextWindow !== undefined && Number.isFinite(usage.contextWindow) && usage.contextWindow > 0) {
+  if (usage.contextWindow !== undefined && usage.contextWindow > 0) {
     return known('transcript', contextTokens, usage.contextWindow, thresholds, meta);
   }
   const match = lookupModelWindow(usage.model, contextTokens, options.modelTable);
@@ -130,7 +160,8 @@ function known(
     contextTokens,
     contextWindow,
     percent,
-    displayPercent: Math.floor(percent),
+    // A share is 0–100 %: over the window (a window set too small) shows as 100, the level says L3.
+    displayPercent: Math.min(100, Math.floor(percent)),
     level: levelOf(contextTokens, contextWindow, thresholds),
     remainingTokens: Math.max(0, contextWindow - contextTokens),
     ...meta,

@@ -1,3 +1,5 @@
+import { jsonForTerminal } from '@agent-checkpoint/core';
+import { inlineText } from '../handoff/markdown-text.ts';
 import type { Shard, ShardPlan } from './plan-shards.ts';
 
 /** Status of a shard, in its front matter and in {@link readShardProgress}. */
@@ -11,8 +13,9 @@ export function shardFileName(shard: Shard): string {
 /**
  * A shard as a markdown file an agent and a loop runner can follow: front matter (shard number, count,
  * plan, items, estimate, status), a heading, one instruction, and the items as unchecked boxes in plan
- * order. Values from the plan (its path, item texts) are single-line; the plan path is a JSON string
- * (valid YAML) so no name can break the front matter.
+ * order. Values from the plan (its path, item texts: a repository file, untrusted) are single-line with
+ * control characters escaped visibly (ESC, C1, bidi: the file is read on terminals and by the model);
+ * the plan path is a JSON string (valid YAML) so no name can break the front matter.
  */
 export function renderShard(shard: Shard, plan: ShardPlan, planPath: string): string {
   const of = plan.shards.length;
@@ -20,7 +23,7 @@ export function renderShard(shard: Shard, plan: ShardPlan, planPath: string): st
     '---',
     `shard: ${shard.number}`,
     `of: ${of}`,
-    `plan: ${JSON.stringify(planPath)}`,
+    `plan: ${jsonForTerminal(JSON.stringify(planPath))}`,
     `items: ${shard.items.length}`,
     `estimate_tokens: ${shard.tokens}`,
     `estimate_percent: ${shard.percentOfWindow}`,
@@ -39,6 +42,7 @@ export function renderShard(shard: Shard, plan: ShardPlan, planPath: string): st
   return lines.join('\n');
 }
 
+/** One line of plan text: line breaks become a space, every other control character a visible escape. */
 function oneLine(text: string): string {
-  return text.replace(/[\r\n\u2028\u2029]+/g, ' ');
+  return inlineText(text.replace(/[\r\n\u2028\u2029]+/g, ' '));
 }

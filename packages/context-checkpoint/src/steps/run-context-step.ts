@@ -1,7 +1,7 @@
 import { type AgentId, type CheckpointResult, type ContextLevel, errorMessage, type GitSnapshot, readSessionState, type ResolvedConfig, type SessionStateLocation, type TurnTimeline, updateSessionState } from '@agent-checkpoint/core';
 import { contextCheckpointConfigOf } from '../config/context-config.ts';
 import { decideContextAction, type ContextAction } from '../context/decide-context-action.ts';
-import type { KnownContextReading } from '../context/read-context-level.ts';
+import { implausibleUsage, type KnownContextReading } from '../context/read-context-level.ts';
 import { renderDirectResultLine } from '../direct/render-direct-result.ts';
 import { failuresFromObservations } from '../handoff/failures-from-observations.ts';
 import { recordLoopTurn } from '../loop/loop-steps.ts';
@@ -90,7 +90,12 @@ async function runContextStepInner(input: ContextStepInput): Promise<ContextStep
   const cfg = contextCheckpointConfigOf(input.config);
   const action = decideContextAction(input.timeline.tokenUsage, cfg);
   const none = (note?: string): ContextStepOutput => ({ action, lines: [], blocksAlone: false, diagnostics: note ? [...diagnostics, note] : diagnostics });
-  if (action.kind === 'none' && action.reason !== 'below-threshold') return none();
+  if (action.kind === 'none' && action.reason !== 'below-threshold') {
+    // A forged or corrupt count (1e300 tokens) is no reading: say why once, act on nothing.
+    const usage = input.timeline.tokenUsage;
+    const implausible = action.reason === 'no-usage' && usage !== undefined ? implausibleUsage(usage) : undefined;
+    return none(implausible === undefined ? undefined : `context: ${implausible}`);
+  }
   const location = input.location;
   if (location === undefined) return none('context: no session id or state directory; levels are not reported (they could not be said once)');
 

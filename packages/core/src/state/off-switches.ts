@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { toSafeSessionId } from './safe-session-id.ts';
 import { describeReadFailure } from './read-regular-file.ts';
@@ -30,7 +30,8 @@ export type OffSwitchScope =
   /**
    * Every session whose working directory is in this project. `projectRoot` is the absolute
    * repository root (`findProjectRoot`); the switch lives in the state directory, keyed by a digest
-   * of that path, so nothing is ever written into the repository — and a repository cannot switch
+   * of that root's real path (any spelling of the same repository — a symlinked checkout, `..` —
+   * finds it), so nothing is ever written into the repository — and a repository cannot switch
    * itself off (or on) by committing a file.
    */
   | { readonly kind: 'project'; readonly projectRoot: string }
@@ -41,20 +42,40 @@ export function isTruthyEnv(value: string | undefined): boolean {
   return value !== undefined && /^(1|true|yes|on)$/i.test(value.trim());
 }
 
-/** The file that holds a switch: `<stateDir>/switches/all.off`, `…/project-<digest>.off` or `…/session-<safe id>.off`. */
+/**
+ * The file that holds a switch: `<stateDir>/switches/all.off`, `…/project-<digest of the root's real
+ * path>.off` or `…/session-<safe id>.off`.
+ */
 export function offSwitchPath(stateDir: string, scope: OffSwitchScope): string {
-  return join(switchesDir(stateDir), offSwitchFileName(scope));
+  return offSwitchPaths(stateDir, scope)[0]!;
 }
 
-function offSwitchFileName(scope: OffSwitchScope): string {
+/**
+ * Every file that can hold a switch, the one {@link setOffSwitch} writes first. A project has two
+ * while its root is spelled through a link: the real path's key, then the key of the path as given,
+ * which is what switches written before the key was the real path used.
+ */
+export function offSwitchPaths(stateDir: string, scope: OffSwitchScope): string[] {
+  const dir = switchesDir(stateDir);
   switch (scope.kind) {
     case 'all':
-      return 'all.off';
+      return [join(dir, 'all.off')];
     case 'project':
-      return `project-${createHash('sha256').update(scope.projectRoot, 'utf8').digest('hex').slice(0, 32)}.off`;
+      return projectKeys(scope.projectRoot).map((key) => join(dir, `project-${createHash('sha256').update(key, 'utf8').digest('hex').slice(0, 32)}.off`));
     case 'session':
-      return `session-${toSafeSessionId(scope.sessionId)}.off`;
+      return [join(dir, `session-${toSafeSessionId(scope.sessionId)}.off`)];
   }
+}
+
+/** The root's real path, then the root as given when that differs (a root that is gone: as given). */
+function projectKeys(projectRoot: string): string[] {
+  let real = projectRoot;
+  try {
+    real = realpathSync.native(projectRoot);
+  } catch {
+    /* gone or unreadable: the path as given is the only key */
+  }
+  return real === projectRoot ? [projectRoot] : [real, projectRoot];
 }
 
 /**
@@ -79,13 +100,14 @@ export async function readOffSwitch(options: {
   if (options.sessionId !== undefined) scopes.push({ kind: 'session', sessionId: options.sessionId });
   const diagnostics: string[] = [];
   for (const scope of scopes) {
-    const path = offSwitchPath(options.stateDir, scope);
-    try {
-      const text = await readSmallFile(path);
-      if (text !== undefined) return { off: true, source: scope.kind, detail: path, diagnostics };
-    } catch (error) {
-      diagnostics.push(`switch: cannot read ${path}: ${describeReadFailure(error)}`);
-      return { off: true, source: scope.kind, detail: path, diagnostics };
+    for (const path of offSwitchPaths(options.stateDir, scope)) {
+      try {
+        const text = await readSmallFile(path);
+        if (text !== undefined) return { off: true, source: scope.kind, detail: path, diagnostics };
+      } catch (error) {
+        diagnostics.push(`switch: cannot read ${path}: ${describeReadFailure(error)}`);
+        return { off: true, source: scope.kind, detail: path, diagnostics };
+      }
     }
   }
   return { off: false, diagnostics };
@@ -98,11 +120,12 @@ export async function setOffSwitch(options: {
   readonly off: boolean;
   readonly now?: Date;
 }): Promise<string> {
-  const path = offSwitchPath(options.stateDir, options.scope);
+  const [path, ...older] = offSwitchPaths(options.stateDir, options.scope);
   if (!options.off) {
     // Synchronous: node:fs/promises is not loaded by readOffSwitch's callers on the hot path for one rm.
-    rmSync(path, { force: true });
-    return path;
+    // Every key: a switch set through this spelling before keys were real paths is on again too.
+    for (const file of [path!, ...older]) rmSync(file, { force: true });
+    return path!;
   }
   await ensurePrivateDir(options.stateDir, 'switches');
   const record = {
@@ -111,6 +134,6 @@ export async function setOffSwitch(options: {
     ...(options.scope.kind === 'project' ? { projectRoot: options.scope.projectRoot } : {}),
     at: (options.now ?? new Date()).toISOString(),
   };
-  await writePrivateFileAtomic(options.stateDir, path, `${JSON.stringify(record)}\n`);
-  return path;
+  await writePrivateFileAtomic(options.stateDir, path!, `${JSON.stringify(record)}\n`);
+  return path!;
 }

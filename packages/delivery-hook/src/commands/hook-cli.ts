@@ -36,6 +36,13 @@ Docs: docs/quick-start.md, docs/configuration.md, docs/context-checkpoints.md.`;
  * command's implementation is imported only when it runs. Resolves to the exit code.
  */
 export async function runHookCli(argv: readonly string[], write: (text: string) => Promise<void>): Promise<number> {
+  // `slash <command> <text>`: the text is split by its own grammar (context-cli/slash-arguments.ts),
+  // before the parser, which would read a `--status` inside it as an option of `slash`.
+  const [first, command, ...text] = argv;
+  if (first === 'slash' && command !== undefined && !text.includes('--help') && !text.includes('-h')) {
+    const { isSlashCommand, slashCommandArgv } = await import('../context-cli/slash-arguments.ts');
+    if (isSlashCommand(command)) return createHookProgram(write).run(slashCommandArgv(command, text.join(' ')));
+  }
   return createHookProgram(write).run(argv);
 }
 
@@ -226,6 +233,13 @@ function addContextCommands(cli: CliProgram, write: (text: string) => Promise<vo
     .option('--cwd <dir>', 'the project (default: the current directory)')
     .option('--json', 'machine-readable result')
     .action(async (plan: string, options) => cli.setExitCode(await (await import('../context-cli/run-shard-command.ts')).runShardCommand(plan, options, write)));
+  program
+    .command('slash')
+    .description("run checkpoint, estimate, shard or report with a slash command's argument text, split here without a shell (docs/context-checkpoints.md, \"Commands\")")
+    .addArgument(new Argument('<command>', 'checkpoint, estimate, shard or report').choices(['checkpoint', 'estimate', 'shard', 'report']))
+    .argument('[text...]', "the argument text as the agent delivers it (one word; more are joined with a space); estimate: the task, as is")
+    // Reached only for an unknown command name (runHookCli dispatches the rest before parsing).
+    .action(() => cli.setExitCode(2));
   program
     .command('report')
     .description('block outcomes (acted on, disputed, ignored, switched off; precision per category and rule) and context checkpoint metrics')

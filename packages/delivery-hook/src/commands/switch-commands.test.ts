@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { claudeProjectSlug } from '@agent-checkpoint/transcript-claude';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -55,6 +56,32 @@ describe('off --project', () => {
     expect(on.code).toBe(0);
     expect(JSON.parse(on.stdout)).toMatchObject({ off: false, scope: { kind: 'project', projectRoot: repo } });
     expect((await claudeStop('s-1', repo)).stderr).not.toMatch(/switched-off/);
+  });
+
+  it('is keyed on the real path: a symlinked checkout of the same repository is off too, either way round', async () => {
+    const link = join(sandbox.root, 'link-to-repo');
+    symlinkSync(repo, link);
+    // Off through the link (as a shell in the link would spell it), the hook runs in the real path.
+    expect((await run(['off', '--project', '--cwd', link], sandbox.root)).code).toBe(0);
+    expect((await claudeStop('s-1', join(repo, 'sub'))).stderr).toMatch(/switched-off: checkpoints are off \(project:/);
+    expect((await run(['on', '--project', '--cwd', repo], sandbox.root)).code).toBe(0);
+    expect((await claudeStop('s-1', repo)).stderr).not.toMatch(/switched-off/);
+    // Off through the real path, the agent reports the link as its cwd.
+    expect((await run(['off', '--project', '--cwd', repo], sandbox.root)).code).toBe(0);
+    expect((await claudeStop('s-2', join(link, 'sub'))).stderr).toMatch(/switched-off: checkpoints are off \(project:/);
+    expect((await run(['status', '--json', '--cwd', link], sandbox.root)).stdout).toMatch(/"off": true/);
+  });
+
+  it('still honours a switch written under the path as spelled (before keys were real paths), and on --project removes it', async () => {
+    const link = join(sandbox.root, 'link-to-repo');
+    symlinkSync(repo, link);
+    const oldKey = `project-${createHash('sha256').update(link, 'utf8').digest('hex').slice(0, 32)}.off`;
+    mkdirSync(join(sandbox.stateDir, 'switches'), { recursive: true, mode: 0o700 });
+    writeFileSync(join(sandbox.stateDir, 'switches', oldKey), `${JSON.stringify({ scope: 'project', projectRoot: link })}\n`, { mode: 0o600 });
+    expect((await claudeStop('s-1', link)).stderr).toMatch(/switched-off: checkpoints are off \(project:/);
+    expect((await run(['on', '--project', '--cwd', link], sandbox.root)).code).toBe(0);
+    expect(existsSync(join(sandbox.stateDir, 'switches', oldKey))).toBe(false);
+    expect((await claudeStop('s-1', link)).stderr).not.toMatch(/switched-off/);
   });
 
   it('--cwd names the project', async () => {

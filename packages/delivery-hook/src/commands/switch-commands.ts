@@ -5,6 +5,7 @@ import {
   findProjectRoot,
   isTruthyEnv,
   offSwitchPath,
+  offSwitchPaths,
   readOffSwitch,
   readSessionState,
   resolveStateDir,
@@ -186,9 +187,10 @@ async function findCurrentSession(cwd: string, only: AgentId | undefined, env: R
   return sessionId === undefined || sessionId === '' ? undefined : { agent: newest.agent, sessionId, transcript: newest.transcript };
 }
 
-/** Whether this exact switch is set (not whether checkpoints are off through another one). */
+/** Whether this exact switch is set (not whether checkpoints are off through another one), under any of its keys. */
 async function isSwitchFile(stateDir: string, scope: OffSwitchScope): Promise<boolean> {
-  return (await stat(offSwitchPath(stateDir, scope)).catch(() => undefined)) !== undefined;
+  for (const path of offSwitchPaths(stateDir, scope)) if ((await stat(path).catch(() => undefined)) !== undefined) return true;
+  return false;
 }
 
 function describeScope(scope: OffSwitchScope): string {

@@ -1,6 +1,7 @@
 import {
   estimateContextGrowth,
   forecastNextLevel,
+  implausibleUsage,
   readContextLevel,
   recordMetricsEvent,
   sessionContextOf,
@@ -13,7 +14,7 @@ import {
 import { isAgentId, readGitSnapshot, updateSessionState } from '@agent-checkpoint/core';
 import { EXIT_OK } from '@agent-checkpoint/setup-kit';
 import { STDERR_PREFIX } from '../debug-log.ts';
-import { commandFailure, jsonLine, openCommandProject, type CommandProject, type Write } from './context-cli-support.ts';
+import { commandFailure, jsonLine, openCommandProject, terminalText, type CommandProject, type Write } from './context-cli-support.ts';
 import { readCurrentSessionUsage, type CurrentSessionUsage } from './current-session-usage.ts';
 
 /** Options of `checkpoint`. */
@@ -56,7 +57,7 @@ export async function runCheckpointCommand(options: CheckpointOptions, write: Wr
   const status = checkpointStatus(project, session);
   if (options.status === true) {
     if (options.json === true) await write(jsonLine(status));
-    else await write(`${renderStatus(status)}\n`);
+    else await write(terminalText(`${renderStatus(status)}\n`));
     return EXIT_OK;
   }
   return writeManualCheckpoint(project, session, status, options, write);
@@ -67,7 +68,15 @@ function checkpointStatus(project: CommandProject, session: CurrentSessionUsage 
   const base = session ? { session: { agent: session.agent, transcript: session.transcript, ...(session.sessionId ? { sessionId: session.sessionId } : {}) } } : {};
   const reading = readContextLevel(session?.latest?.usage, { windowTokens: context.windowTokens, thresholds: context.thresholds });
   if (reading === undefined || reading.windowSource === 'unknown') {
-    const why = session === undefined ? 'no agent session found for this directory' : reading === undefined ? 'no token usage recorded yet' : 'the context window is unknown (set context.windowTokens)';
+    const implausible = session?.latest?.usage !== undefined ? implausibleUsage(session.latest.usage) : undefined;
+    const why =
+      session === undefined
+        ? 'no agent session found for this directory'
+        : implausible !== undefined
+          ? implausible
+          : reading === undefined
+            ? 'no token usage recorded yet'
+            : 'the context window is unknown (set context.windowTokens)';
     return { ...base, recommendation: why };
   }
   const growth = estimateContextGrowth(session?.latest?.history, { contextWindow: reading.contextWindow, thresholds: context.thresholds });
@@ -136,10 +145,10 @@ async function writeManualCheckpoint(project: CommandProject, session: CurrentSe
   try {
     await recordMetricsEvent({ stateDir: project.stateDir, projectRoot: project.projectRoot }, { type: 'handoff', at: now.toISOString(), level, trigger: 'user', handoff: result.handoff.name });
   } catch (error) {
-    process.stderr.write(`${STDERR_PREFIX} checkpoint: metrics not recorded: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`${STDERR_PREFIX} checkpoint: metrics not recorded: ${terminalText(error instanceof Error ? error.message : String(error))}\n`);
   }
   if (options.json === true) await write(jsonLine({ handoff: result.handoff.relativePath, level, trigger: 'user', status }));
-  else await write(`Handoff written: ${result.handoff.relativePath}\nResume it in a fresh session (SessionStart injects it once), or: agent-checkpoint-hook resume-prompt\n`);
+  else await write(terminalText(`Handoff written: ${result.handoff.relativePath}\nResume it in a fresh session (SessionStart injects it once), or: agent-checkpoint-hook resume-prompt\n`));
   return EXIT_OK;
 }
 
@@ -162,11 +171,11 @@ async function deferCheckpoint(project: CommandProject, session: CurrentSessionU
       state: withSessionContext(state, withDeferral(sessionContextOf(state), level, now)),
       value: true,
     }));
-    for (const d of written.diagnostics) process.stderr.write(`${STDERR_PREFIX} checkpoint --defer: ${d}\n`);
+    for (const d of written.diagnostics) process.stderr.write(`${STDERR_PREFIX} checkpoint --defer: ${terminalText(d)}\n`);
   } catch (error) {
     return commandFailure(`checkpoint --defer: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (options.json === true) await write(jsonLine({ deferred: level, agent, sessionId, at: now.toISOString() }));
-  else await write(`Deferred ${level} for one more task in ${agent} session ${sessionId}: no ${level === 'L1' ? 'L1 warning' : 'L1/L2 warning or handoff'} from the monitor or the turn end until the next turn end (L3 is never deferred).\n`);
+  else await write(terminalText(`Deferred ${level} for one more task in ${agent} session ${sessionId}: no ${level === 'L1' ? 'L1 warning' : 'L1/L2 warning or handoff'} from the monitor or the turn end until the next turn end (L3 is never deferred).\n`));
   return EXIT_OK;
 }

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { estimateTask, FALLBACK_WINDOW_TOKENS, MAX_PLAN_FILE_BYTES, readContextLevel, readTaskHistory, renderEstimateWarning } from '@agent-checkpoint/context-checkpoint';
 import { describeReadFailure, readRegularFileSync } from '@agent-checkpoint/core';
 import { EXIT_OK } from '@agent-checkpoint/setup-kit';
-import { commandFailure, jsonLine, openCommandProject, type Write } from './context-cli-support.ts';
+import { commandFailure, jsonLine, openCommandProject, terminalText, type Write } from './context-cli-support.ts';
 import { readCurrentSessionUsage } from './current-session-usage.ts';
 
 /** Options of `estimate`. */
@@ -49,6 +49,6 @@ export async function runEstimateCommand(task: string, options: EstimateOptions,
     'Why:',
     ...estimate.reasons.map((r) => `  ${r.tokens >= 0 ? '+' : ''}${r.tokens}  ${r.detail}`),
   ];
-  await write(`${lines.join('\n')}\n`);
+  await write(terminalText(`${lines.join('\n')}\n`));
   return EXIT_OK;
 }

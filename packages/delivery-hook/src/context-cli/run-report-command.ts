@@ -1,7 +1,7 @@
 import { blockOutcomeReport } from '@agent-checkpoint/core';
 import { renderReport, reportFromLog } from '@agent-checkpoint/context-checkpoint';
 import { EXIT_OK } from '@agent-checkpoint/setup-kit';
-import { commandFailure, jsonLine, openCommandProject, type Write } from './context-cli-support.ts';
+import { commandFailure, jsonLine, openCommandProject, terminalText, type Write } from './context-cli-support.ts';
 import { renderBlockOutcomes } from './render-block-outcomes.ts';
 
 /** Options of `report`. */
@@ -22,6 +22,6 @@ export async function runReportCommand(options: ReportOptions, write: Write): Pr
   const read = await reportFromLog({ stateDir: project.stateDir, projectRoot: project.projectRoot });
   if (read.problem !== undefined) return commandFailure(`report: the metrics log: ${read.problem}`);
   if (options.json === true) await write(jsonLine({ project: project.projectRoot, blockOutcomes: blocks, ...read }));
-  else await write(`${renderBlockOutcomes(blocks)}${renderReport(read.report, { skippedLines: read.skippedLines, truncated: read.truncated })}\n`);
+  else await write(terminalText(`${renderBlockOutcomes(blocks)}${renderReport(read.report, { skippedLines: read.skippedLines, truncated: read.truncated })}\n`));
   return EXIT_OK;
 }

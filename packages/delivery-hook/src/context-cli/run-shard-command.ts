@@ -2,7 +2,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { MAX_PLAN_FILE_BYTES, planShards, readContextLevel, FALLBACK_WINDOW_TOKENS, shardDirFor, writeShards, type ShardPlan } from '@agent-checkpoint/context-checkpoint';
 import { describeReadFailure, readRegularFileSync } from '@agent-checkpoint/core';
 import { EXIT_OK } from '@agent-checkpoint/setup-kit';
-import { commandFailure, jsonLine, openCommandProject, type Write } from './context-cli-support.ts';
+import { commandFailure, jsonLine, openCommandProject, terminalText, type Write } from './context-cli-support.ts';
 import { readCurrentSessionUsage } from './current-session-usage.ts';
 
 /** Options of `shard`. */
@@ -52,7 +52,7 @@ export async function runShardCommand(planArg: string, options: ShardOptions, wr
     await write(jsonLine({ plan: planPath, window, dryRun: options.dryRun === true, dir, written, kept, shardPlan: plan }));
     return EXIT_OK;
   }
-  await write(`${renderShardSummary(planPath, plan, window)}\n${options.dryRun === true ? `Dry run: would write ${plan.shards.length} files under ${dir}/` : `Wrote ${written.length} files under ${dir}/${kept.length > 0 ? `; kept ${kept.length} existing` : ''}`}\n`);
+  await write(terminalText(`${renderShardSummary(planPath, plan, window)}\n${options.dryRun === true ? `Dry run: would write ${plan.shards.length} files under ${dir}/` : `Wrote ${written.length} files under ${dir}/${kept.length > 0 ? `; kept ${kept.length} existing` : ''}`}\n`));
   return EXIT_OK;
 }
 

@@ -1,4 +1,4 @@
-import { claimMark, decideMonitorAction, estimateContextGrowth, lowerMarks, monitorMarksDir, readContextLevel, readMarks, readPendingTaskBand, type MonitorAction } from '@agent-checkpoint/context-checkpoint/monitor';
+import { claimMark, decideMonitorAction, estimateContextGrowth, implausibleUsage, lowerMarks, monitorMarksDir, readContextLevel, readMarks, readPendingTaskBand, type MonitorAction } from '@agent-checkpoint/context-checkpoint/monitor';
 import type { AgentId } from '@agent-checkpoint/core';
 import { readOffSwitch } from '@agent-checkpoint/core/hot-path';
 import { encodePostToolOutput } from '../agents/encode-post-tool-output.ts';
@@ -32,6 +32,9 @@ export async function monitorAfterGate(gated: GatedPostTool, ctx: PostToolContex
   for (const note of off.diagnostics) ctx.warn(note);
   if (off.off) return pass('switched-off', `checkpoints are off (${off.source})`);
   const latest = LATEST_USAGE_READERS[gated.agent]({ transcriptPath: gated.transcriptPath, deadlineAt: ctx.deadlineAt });
+  // A forged or corrupt count (1e300 tokens) is no reading: no level, no action, one line saying why.
+  const implausible = latest?.usage !== undefined ? implausibleUsage(latest.usage) : undefined;
+  if (implausible !== undefined) ctx.warn(`post-tool: ${implausible}`);
   const reading = readContextLevel(latest?.usage, {
     ...(probe.windowTokens !== undefined ? { windowTokens: probe.windowTokens } : {}),
     ...(probe.thresholds !== undefined ? { thresholds: probe.thresholds } : {}),

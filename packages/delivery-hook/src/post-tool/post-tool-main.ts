@@ -1,7 +1,7 @@
 // The monitor's own bin bundle (agent-checkpoint-hook-monitor.cjs), started by the launcher for
 // `agent-checkpoint-hook post-tool <agent>` before the main bundle would load: it runs after every
 // tool call, so it carries only the cheap path (no zod, no code cache needed).
-import { isAgentId, resolveStateDir } from '@agent-checkpoint/core/hot-path';
+import { forTerminal, isAgentId, resolveStateDir } from '@agent-checkpoint/core/hot-path';
 import { userConfigFile } from './user-config-file.ts';
 import { DEFAULT_STDIN_MAX_BYTES, readHookOptions } from '../hook-options.ts';
 import { readStdin } from '../read-stdin.ts';
@@ -24,7 +24,8 @@ export async function mainPostTool(argv: readonly string[]): Promise<void> {
     if (output === '') process.exit(0);
     process.stdout.write(output, () => process.exit(0));
   };
-  const warn = (line: string): void => void process.stderr.write(`agent-checkpoint-hook: ${line}\n`);
+  // One line on a terminal, whatever it quotes (paths, the agent argument, a diagnostic from a file).
+  const warn = (line: string): void => void process.stderr.write(`agent-checkpoint-hook: ${forTerminal(line, { keepLines: false })}\n`);
   const crash = (error: unknown): void => {
     warn(`post-tool: internal error, doing nothing: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     finish('');

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHookSandbox, type HookSandbox } from '../test-support/hook-sandbox.ts';
@@ -150,6 +150,19 @@ describe('prompt-submit', () => {
     const output = JSON.parse(run.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
     expect(output.hookSpecificOutput.hookEventName).toBe(agent === 'gemini' ? 'BeforeAgent' : 'UserPromptSubmit');
     expect(output.hookSpecificOutput.additionalContext).toContain('suggested 3 shards');
+  });
+
+  it('off --project silences it, also when the agent reports the repository through a symlinked path', async () => {
+    const { sb, repo, transcript } = project();
+    claudeTranscript(transcript, 100_000);
+    const link = join(sb.root, 'link-to-repo');
+    symlinkSync(repo, link);
+    expect((await runHookBundle({ args: ['off', '--project', '--cwd', repo], env: sb.env, cwd: sb.root })).code).toBe(0);
+    for (const cwd of [repo, link]) {
+      const run = await runHookBundle({ args: ['prompt-submit', 'claude'], stdin: payload('claude', cwd, transcript, LARGE_PROMPT), env: sb.env, cwd });
+      expect(run, cwd).toMatchObject({ code: 0, stdout: '' });
+    }
+    expect(existsSync(join(sb.stateDir, 'estimates'))).toBe(false);
   });
 
   it('cheap and silent when context checkpoints are off, switched off, or the payload is bad', async () => {

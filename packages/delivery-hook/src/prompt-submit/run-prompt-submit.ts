@@ -37,7 +37,7 @@ export async function runPromptSubmit(text: string, context: AuxHookContext): Pr
     return { output: '', code: 'cwd-unusable', detail: where.detail };
   }
   const cwd = where.cwd;
-  const off = await readOffSwitch({ stateDir: context.stateDir, sessionId: event.sessionId, env: context.env });
+  const off = await readOffSwitch({ stateDir: context.stateDir, sessionId: event.sessionId, projectRoot: findProjectRoot(cwd), env: context.env });
   for (const note of off.diagnostics) context.log.warn(note);
   if (off.off) return { output: '', code: 'switched-off', detail: `checkpoints are off (${off.source})` };
 

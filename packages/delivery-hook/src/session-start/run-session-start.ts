@@ -31,7 +31,8 @@ export async function runSessionStart(text: string, context: AuxHookContext): Pr
   }
   if (where.note !== undefined) context.log.warn(`session-start: ${where.note}`);
   const cwd = where.cwd;
-  const off = await readOffSwitch({ stateDir: context.stateDir, sessionId: event.sessionId, env: context.env });
+  const projectRoot = findProjectRoot(cwd);
+  const off = await readOffSwitch({ stateDir: context.stateDir, sessionId: event.sessionId, projectRoot, env: context.env });
   for (const note of off.diagnostics) context.log.warn(note);
   if (off.off) return { output: '', code: 'switched-off', detail: `checkpoints are off (${off.source})` };
 
@@ -41,7 +42,6 @@ export async function runSessionStart(text: string, context: AuxHookContext): Pr
   const { handoff } = contextCheckpointConfigOf(loaded.config);
   if (!handoff.enabled) return { output: '', code: 'handoffs-disabled', detail: 'handoff.enabled is false' };
 
-  const projectRoot = findProjectRoot(cwd);
   const claim = await claimResumeHandoff({
     projectRoot,
     dir: handoff.dir,

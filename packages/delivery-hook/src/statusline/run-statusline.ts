@@ -1,5 +1,5 @@
 import { DEFAULT_ISSUE_PATTERN, readContextLevel, sessionContextOf, type ContextReading } from '@agent-checkpoint/context-checkpoint';
-import { findProjectRoot, loadConfig, readOffSwitch, readSessionState, resolveStateDir, type TokenUsage } from '@agent-checkpoint/core';
+import { findProjectRoot, forTerminal, loadConfig, readOffSwitch, readSessionState, resolveStateDir, type TokenUsage } from '@agent-checkpoint/core';
 import { readStdin } from '../read-stdin.ts';
 import { readStatuslineInput, type StatuslineInput } from './read-statusline-input.ts';
 import { readTranscriptUsage } from './read-transcript-usage.ts';
@@ -39,7 +39,8 @@ export async function runStatusline(write: (text: string) => Promise<void>): Pro
   } catch (error) {
     process.stderr.write(`agent-checkpoint: statusline: ${error instanceof Error ? error.message : String(error)}\n`);
   }
-  await write(`${line}\n`);
+  // One line on the user's terminal: whatever reached it (a model name, a future part) cannot steer it.
+  await write(`${forTerminal(line, { keepLines: false })}\n`);
   return 0;
 }
 
@@ -57,8 +58,9 @@ export async function statuslineFor(
   const cc = contextCheckpointConfigOf(config);
   const reading = readingOf(input, cc.context.windowTokens, cc.context.thresholds);
   const issue = readBranchIssue(cwd, ISSUE_PATTERN);
-  const phase = readCurrentPhase(findProjectRoot(cwd));
-  return renderStatusline(reading, await checkpointStatus(input, env, config.enabled), { ...(issue !== undefined ? { issue } : {}), ...(phase !== undefined ? { phase } : {}) });
+  const projectRoot = findProjectRoot(cwd);
+  const phase = readCurrentPhase(projectRoot);
+  return renderStatusline(reading, await checkpointStatus(input, env, config.enabled, projectRoot), { ...(issue !== undefined ? { issue } : {}), ...(phase !== undefined ? { phase } : {}) });
 }
 
 function readingOf(
@@ -82,10 +84,10 @@ function model(input: StatuslineInput): { model?: string } {
   return input.model !== undefined ? { model: input.model } : {};
 }
 
-async function checkpointStatus(input: StatuslineInput, env: Readonly<Record<string, string | undefined>>, enabled: boolean): Promise<CheckpointStatus> {
+async function checkpointStatus(input: StatuslineInput, env: Readonly<Record<string, string | undefined>>, enabled: boolean, projectRoot: string): Promise<CheckpointStatus> {
   if (!enabled) return { kind: 'disabled' };
   const stateDir = resolveStateDir({ env });
-  const off = await readOffSwitch({ stateDir, sessionId: input.sessionId, env });
+  const off = await readOffSwitch({ stateDir, sessionId: input.sessionId, projectRoot, env });
   if (off.off) return { kind: 'off' };
   if (input.sessionId === undefined) return { kind: 'ready' };
   const { state } = await readSessionState({ stateDir, agent: 'claude', sessionId: input.sessionId });

@@ -52,7 +52,8 @@ describe('renderStatusline', () => {
     expect(renderContextPart(at(172_000))).toBe('[CTX: ████████░░ 86% L2]');
     expect(renderContextPart(at(199_990))).toBe('[CTX: █████████░ 99% L3]');
     expect(renderContextPart(at(0))).toBe('[CTX: ░░░░░░░░░░ 0%]');
-    expect(renderContextPart(at(400_000))).toBe('[CTX: ██████████ 200% L3]');
+    // Over the window (a window set too small): full, and L3; a share is never over 100 %.
+    expect(renderContextPart(at(400_000))).toBe('[CTX: ██████████ 100% L3]');
     expect(renderContextPart(readContextLevel({ contextTokens: 41_200, model: 'some-unknown-model' }))).toBe('[CTX: 41,200 tokens]');
     expect(renderContextPart(undefined)).toBe('[CTX: n/a]');
     const t = new Date(2026, 0, 7, 14, 5);
