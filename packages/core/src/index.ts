@@ -40,6 +40,7 @@ export { getCheckpoint } from './get-checkpoint.ts';
 export type { ChangedFile, ChangeStatus, GitSnapshot } from './git/changed-file.ts';
 export { readGitSnapshot } from './git/read-git-snapshot.ts';
 export { runGit, type RunGitResult } from './git/run-git.ts';
+export { gitWriteProfile, readUserGitSettings, receivePackOption, type GitWriteProfile } from './git/git-write-profile.ts';
 export type { StartSecondCommit } from './git/settle-start-second-commits.ts';
 export { findProjectRoot } from './project-root.ts';
 export { matchesEvidence } from './shell/match-evidence.ts';

@@ -32,8 +32,8 @@ export const TRUST_USAGE = `Usage:
 
 A project file (.agent-checkpoint.json) is written by whoever published the repository, or by the
 agent during a turn; the hook runs as you, outside the agent's sandbox. So its privileged keys —
-runTests.command and .enabled, directExecution (enabled, commit, push, remote, noVerify, memoryFile,
-logFile), handoff.dir — apply only once you trusted that exact file. Trust records the file's real
+runTests.command and .enabled, directExecution (enabled, commit, push, remote, noVerify, gitHooks,
+memoryFile, logFile), handoff.dir — apply only once you trusted that exact file. Trust records the file's real
 path and the SHA-256 of its content in the state directory; any edit needs trusting again. Review the
 file first: the keys it would enable are printed. Your user-level file is always trusted.
 
