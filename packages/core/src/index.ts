@@ -13,7 +13,7 @@ export { detectPresets } from './config/detect-presets.ts';
 export { inspectConfigFile } from './config/inspect-config-file.ts';
 export { loadConfig, type UntrustedProjectConfig } from './config/load-config.ts';
 export { pickPresets, presetAncestors, PRESETS } from './config/presets/index.ts';
-export { configDigest, readTrustStore, recordTrust, revokeTrust, trustStateOf, trustStorePath } from './config/project-config-trust.ts';
+export { configDigest, readTrustStore, recordTrust, revokeTrust, trustKeyFor, trustStateOf, trustStorePath } from './config/project-config-trust.ts';
 export { readConfigBytes } from './config/read-config-bytes.ts';
 export { configProblems, resolveConfig } from './config/resolve-config.ts';
 export { attributeFiles } from './engine/attribute-files.ts';
