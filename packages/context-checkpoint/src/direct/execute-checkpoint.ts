@@ -41,6 +41,8 @@ export interface ExecuteCheckpointOptions {
   readonly log?: (entry: CheckpointLogEntry) => void;
   /** Time of log entries (default: the real clock). */
   readonly clock?: () => Date;
+  /** The user's private state directory, where the handoff is recorded as ours (see `writeHandoff`). */
+  readonly stateDir?: string;
   /** Environment of git (default `process.env`). */
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly gitBinary?: string;
@@ -178,6 +180,7 @@ async function run(options: ExecuteCheckpointOptions, record: RecordFn, setRoot:
     now: options.now,
     ...(options.timeZone !== undefined ? { timeZone: options.timeZone } : {}),
     ...(options.handoffDir !== undefined ? { dir: options.handoffDir } : {}),
+    ...(options.stateDir !== undefined ? { stateDir: options.stateDir } : {}),
   });
   if (!written.ok) {
     record('handoff', 'failed', written.error);
