@@ -142,7 +142,7 @@ describe('the WIP commit and push run nothing the repository names', { timeout: 
     expect(w.markers()).toEqual([]);
   });
 
-  it('transports: ext:: and fd:: remotes (also through url.insteadOf) are refused, the commit stands', async () => {
+  it('transports: ext:: and fd:: remotes (also through url.insteadOf) are refused, core.gitProxy does not run; the commit stands', async () => {
     const w = world();
     const ext = w.script('ext', 'exit 1');
     w.r.git(['remote', 'add', 'origin', `ext::${ext} %S`]);
@@ -151,7 +151,10 @@ describe('the WIP commit and push run nothing the repository names', { timeout: 
     w.r.git(['config', 'protocol.fd.allow', 'always']);
     w.r.git(['remote', 'add', 'rewritten', 'evil:x']);
     w.r.git(['config', `url.ext::${w.script('insteadof', 'exit 1')} %S .insteadOf`, 'evil:']);
-    for (const remote of ['origin', 'fd', 'rewritten']) {
+    // git:// runs core.gitProxy (first match wins, so only the environment can override it).
+    w.r.git(['remote', 'add', 'gitproto', 'git://127.0.0.1:9/repo.git']);
+    w.r.git(['config', 'core.gitProxy', w.script('git-proxy', 'exit 1')]);
+    for (const remote of ['origin', 'fd', 'rewritten', 'gitproto']) {
       const result = await execute(w, { push: true, remote });
       committed(w, result);
       expect(result.push?.status).toBe('failed');
