@@ -172,6 +172,8 @@ describe('the WIP commit and push run nothing the repository names', { timeout: 
     committed(w, result);
     expect(result.push?.status).toBe('failed');
     expect(w.markers()).toEqual(['marker-user-ssh']);
+    // A server gets git's own receive-pack command (a hook-less `git -c … receive-pack` is for local URLs only).
+    expect(readFileSync(join(w.outer, 'markers', 'marker-user-ssh'), 'utf8')).toContain("git-receive-pack '/repo.git'");
   });
 
   it('receive-pack: a repository-set receivepack/uploadpack is not run, nor the hooks of a local receiving repository; the push succeeds', async () => {

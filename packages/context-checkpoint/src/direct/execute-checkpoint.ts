@@ -536,7 +536,8 @@ async function pushCheckpoint(
     record('push', 'skipped', message);
     return { status: 'skipped', message };
   }
-  // The push URL (after the `insteadOf` rewrites git applies) decides whether receive-pack runs here.
+  // The push URL (after the `insteadOf` rewrites git applies) decides whether receive-pack runs here;
+  // unknown (get-url failed), it is treated as local: hooks off, at worst a server refuses the push.
   const url = await gitStep(['remote', 'get-url', '--push', '--', cfg.remote], ctx);
   const receivePack = profile.receivePack(cfg.remote, url.ok ? url.stdout.replace(/\n$/, '') : undefined);
   const refspec = `HEAD:refs/heads/${repo.branch}`;
