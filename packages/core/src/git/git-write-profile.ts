@@ -39,7 +39,7 @@ export interface UserGitSettings {
   readonly sshCommand?: string;
   readonly sshVariant?: string;
   readonly askPass?: string;
-  /** `remote.<name>.receivepack` / `uploadpack` the user set (keys as git reports them). */
+  /** `remote.<name>.receivepack` the user set (keys as git reports them; `uploadpack` runs only on fetch, which we never do). */
   readonly remotePrograms: readonly (readonly [key: string, value: string])[];
   /** Filter drivers the repository's own config defines (neutralised like the read profile does). */
   readonly repositoryFilterDrivers: readonly string[];
@@ -59,7 +59,7 @@ export interface ReadUserGitSettingsOptions {
 
 /** Scopes whose settings are the user's: the repository's are `local` and `worktree`. */
 const USER_SCOPES = new Set(['system', 'global', 'command']);
-const USER_KEYS = /^(credential\.(.+\.)?helper|core\.sshcommand|ssh\.variant|core\.askpass|remote\..+\.(receivepack|uploadpack)|filter\..+)$/;
+const USER_KEYS = /^(credential\.(.+\.)?helper|core\.sshcommand|ssh\.variant|core\.askpass|remote\..+\.receivepack|filter\..+)$/;
 
 /**
  * Read the user's own settings a write keeps, with one read-profile `git config --show-scope` (git ≥
