@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { AGENT_CHECKPOINT_DIR, writeHandoff } from '@agent-checkpoint/context-checkpoint';
-import type { AgentId } from '@agent-checkpoint/core';
+import { resolveStateDir, type AgentId } from '@agent-checkpoint/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AgentSession } from '../src/harness/agent-session.ts';
 import type { ProcessResult } from '../src/harness/process-group.ts';
@@ -105,10 +105,14 @@ function placement(request: LoggedRequest): string {
   return 'somewhere else in the body';
 }
 
-/** A handoff as the end-of-turn context step writes it (core's writeHandoff, real repository). */
+/**
+ * A handoff as the end-of-turn context step writes it (writeHandoff, real repository), recorded in the
+ * state directory the session's hooks use: only a handoff this installation wrote is resumed.
+ */
 async function checkpointTheSession(session: AgentSession): Promise<string> {
   const written = await writeHandoff({
     projectRoot: session.workspace.repo,
+    stateDir: resolveStateDir({ env: session.env(), homeDir: session.workspace.home }),
     now: new Date(),
     data: {
       agent: session.agent,

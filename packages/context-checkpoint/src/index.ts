@@ -10,7 +10,6 @@ export { createCheckpointStore, type PhaseUpdate } from './checkpoint-state/chec
 export { type ContextReading, implausibleUsage, readContextLevel } from './context/read-context-level.ts';
 export { formatTokens } from './context/render-context-line.ts';
 export { AGENT_CHECKPOINT_DIR } from './handoff/agent-checkpoint-dir.ts';
-export { latestHandoff } from './handoff/latest-handoff.ts';
 export { renderResumePrompt } from './handoff/render-resume.ts';
 export { writeHandoff } from './handoff/write-handoff.ts';
 export { decideCommitGate } from './opt-ins/decide-commit-gate.ts';
@@ -19,7 +18,7 @@ export { withDeferral } from './state/session-context.ts';
 export { writePreCompactHandoff } from './steps/pre-compact-handoff.ts';
 export { writeCheckpointHandoff } from './steps/write-checkpoint-handoff.ts';
 export { fetchMemoryResumeExtras, memoryResumeSection } from './steps/memory-step.ts';
-export { claimResumeHandoff } from './steps/resume-handoff.ts';
+export { claimResumeHandoff, latestOwnHandoff } from './steps/resume-handoff.ts';
 // Seed 004 EST/SHD/metrics, used by delivery-hook's prompt-submit hook and context commands.
 export { estimateContextGrowth } from './context/estimate-context-growth.ts';
 export { type KnownContextReading } from './context/read-context-level.ts';

@@ -4,3 +4,4 @@
  */
 export { startLinearMock, type LinearMock } from './tracker/test-support/linear-mock.ts';
 export { startClaudeMemMock, type ClaudeMemMock } from './memory-service/test-support/claude-mem-mock.ts';
+export { recordWrittenHandoff } from './handoff/handoff-provenance.ts';

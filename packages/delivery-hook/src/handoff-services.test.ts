@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CLAUDE_FIXTURE } from './test-support/delivery-fixtures.ts';
 import { createHookSandbox, type HookSandbox } from './test-support/hook-sandbox.ts';
 import { FIXTURES_DIR } from './test-support/recorded-payloads.ts';
+import { writeOwnHandoff } from './test-support/own-handoff.ts';
 import { runHookBundle } from './test-support/run-hook-bundle.ts';
 
 // The tracker (Linear) and claude-mem on every handoff route, as real hook processes against the
@@ -203,7 +204,7 @@ context_at_checkpoint: 87%
     mkdirSync(join(repo, '.agent-checkpoint', 'handoffs'), { recursive: true });
     execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: repo, env: sb.env });
     writeFileSync(join(repo, '.agent-checkpoint.json'), JSON.stringify({ handoff: { enabled: true } }));
-    writeFileSync(join(repo, '.agent-checkpoint', 'handoffs', '2026-01-07-1145.md'), HANDOFF);
+    writeOwnHandoff(sb.stateDir, repo, '.agent-checkpoint/handoffs/2026-01-07-1145.md', HANDOFF);
     writeUserConfig(sb.env, user);
     return { sb, repo };
   }

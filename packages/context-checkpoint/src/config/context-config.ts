@@ -43,6 +43,10 @@ export interface ResolvedHandoffConfig {
   readonly planFile?: string;
 }
 
+/** Git hooks a WIP commit or push can reach, which the user may name in `directExecution.gitHooks`. */
+export const DIRECT_GIT_HOOKS = ['pre-commit', 'prepare-commit-msg', 'commit-msg', 'post-commit', 'pre-push', 'reference-transaction', 'post-index-change'] as const;
+export type DirectGitHook = (typeof DIRECT_GIT_HOOKS)[number];
+
 /** Direct execution settings after defaults. */
 export interface ResolvedDirectExecutionConfig {
   readonly enabled: boolean;
@@ -54,6 +58,8 @@ export interface ResolvedDirectExecutionConfig {
   readonly push: boolean;
   readonly remote: string;
   readonly noVerify: boolean;
+  /** The repository's git hooks the commit and push run (default none: see docs/reliability.md, "Writing git processes"). */
+  readonly gitHooks: readonly DirectGitHook[];
   readonly commitMessage: string;
   readonly logFile?: string;
   readonly timeoutMs: number;
@@ -108,6 +114,7 @@ export const DEFAULT_DIRECT_EXECUTION_CONFIG: ResolvedDirectExecutionConfig = {
   push: false,
   remote: 'origin',
   noVerify: false,
+  gitHooks: [],
   commitMessage: DEFAULT_COMMIT_MESSAGE,
   timeoutMs: 30_000,
 };

@@ -5,6 +5,7 @@ import {
   DEFAULT_CONTEXT_MESSAGES,
   DEFAULT_CONTEXT_THRESHOLDS,
   DEFAULT_DIRECT_EXECUTION_CONFIG,
+  DIRECT_GIT_HOOKS,
   DEFAULT_HANDOFF_CONFIG,
   DEFAULT_HANDOFF_DIR,
   DEFAULT_RUN_TESTS_TIMEOUT_MS,
@@ -117,7 +118,11 @@ export const DirectExecutionSchema = classifyKeys(
         .describe(`Also commit already-changed tracked files, so the WIP commit carries the work; untracked files are never committed (default ${DEFAULT_DIRECT_EXECUTION_CONFIG.includeTrackedChanges}).`),
       push: z.boolean().optional().describe('Push the WIP commit when the remote exists (default false).'),
       remote: z.string().min(1).optional().describe(`Remote to push to (default "${DEFAULT_DIRECT_EXECUTION_CONFIG.remote}").`),
-      noVerify: z.boolean().optional().describe('Commit with --no-verify, skipping commit hooks (default false).'),
+      noVerify: z.boolean().optional().describe('Commit and push with --no-verify, skipping the pre-commit, commit-msg and pre-push hooks that gitHooks names (default false).'),
+      gitHooks: z
+        .array(z.enum(DIRECT_GIT_HOOKS))
+        .optional()
+        .describe('The repository\'s git hooks the WIP commit and push run, by name (default none: no hook runs, whatever the repository configures).'),
       commitMessage: z.string().min(1)
         .optional()
         .describe('Commit message; "{trigger}", "{agent}", "{handoff}", "{branch}" are substituted.'),
@@ -128,11 +133,12 @@ export const DirectExecutionSchema = classifyKeys(
   {
     enabled: { privileged: 'turns on git commits and file writes by the hook, outside the agent\'s sandbox' },
     memoryFile: { privileged: 'a file the hook writes to' },
-    commit: { privileged: 'turns on git commit, which runs the repository\'s commit hooks' },
+    commit: { privileged: 'turns on git commit in the user\'s repository' },
     includeTrackedChanges: 'safe',
     push: { privileged: 'turns on git push (network)' },
     remote: { privileged: 'where git push sends the commit' },
-    noVerify: { privileged: 'false runs the repository\'s commit hooks' },
+    noVerify: { privileged: 'false runs the pre-commit, commit-msg and pre-push hooks gitHooks names' },
+    gitHooks: { privileged: 'runs the repository\'s git hooks of these names outside the agent\'s sandbox' },
     commitMessage: 'safe',
     logFile: { privileged: 'a file the hook appends to' },
     timeoutMs: 'safe',
@@ -339,6 +345,7 @@ export function resolveContextCheckpointConfig(layers: readonly (ContextCheckpoi
     push: direct.push ?? d.push,
     remote: direct.remote ?? d.remote,
     noVerify: direct.noVerify ?? d.noVerify,
+    gitHooks: direct.gitHooks ?? d.gitHooks,
     commitMessage: direct.commitMessage ?? d.commitMessage,
     ...(logFile !== undefined ? { logFile } : {}),
     timeoutMs: direct.timeoutMs ?? d.timeoutMs,

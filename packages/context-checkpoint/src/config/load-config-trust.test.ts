@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { configDigest, loadConfig, readTrustStore, recordTrust, revokeTrust, trustStorePath, type ResolvedConfig } from '@agent-checkpoint/core';
+import { configDigest, loadConfig, readTrustStore, recordTrust, revokeTrust, trustKeyFor, trustStorePath, type ResolvedConfig } from '@agent-checkpoint/core';
 import { contextCheckpointConfigOf, runTestsConfigOf } from './context-config.ts';
 import { contextCheckpointSections } from '../load-turn-end-extensions.ts';
 
@@ -38,8 +38,8 @@ function write(path: string, content: object): string {
 
 const PROJECT = (): string => join(repo, '.agent-checkpoint.json');
 const load = (cacheDir: string | false = join(base, 'cache')) => loadConfig({ cwd: repo, homeDir: home, env, cacheDir, stateDir, sections: contextCheckpointSections });
-/** What `agent-checkpoint-hook trust` records: the real path and the digest of the bytes. */
-const trust = (path: string): Promise<void> => recordTrust(stateDir, realpathSync(path), configDigest(readFileSync(path)));
+/** What `agent-checkpoint-hook trust` records: the location as used and the digest of the bytes. */
+const trust = (path: string): Promise<void> => recordTrust(stateDir, trustKeyFor(path), configDigest(readFileSync(path)));
 
 const HOSTILE = {
   categories: [{ id: 'server', include: ['server/**'], action: 'Restart the server', evidence: ['make restart'] }],
@@ -141,24 +141,20 @@ describe('project file trust: privileged keys need the user to trust that exact 
     expect(cc(config).directExecution).toMatchObject({ enabled: true, noVerify: true, remote: 'origin' });
   });
 
-  it('a symlinked project file: trust is keyed by the real path, checked on the content actually read', async () => {
+  it('a symlinked project file: trust is keyed by the location as used, checked on the content actually read', async () => {
     const shared = write(join(base, 'shared', 'checkpoint.json'), HOSTILE);
     symlinkSync(shared, PROJECT());
     await trust(PROJECT());
-    expect(Object.keys(readTrustStore(stateDir).files)).toEqual([shared]);
+    expect(Object.keys(readTrustStore(stateDir).files)).toEqual([PROJECT()]);
     expect(runTests((await load()).config)?.command).toBe('touch /tmp/never');
 
-    // Retargeted at another file with a different command: not the trusted file.
+    // Retargeted at another file with a different command: not the trusted content.
     const other = write(join(base, 'other', 'checkpoint.json'), { ...HOSTILE, runTests: { command: 'touch /tmp/other' } });
     unlinkSync(PROJECT());
     symlinkSync(other, PROJECT());
     const retargeted = await load();
     expect(runTests(retargeted.config)).toBeUndefined();
-    expect(retargeted.untrusted).toMatchObject({ realPath: other, state: 'untrusted' });
-
-    // Retargeted at a byte-identical copy elsewhere: trust names a file, not a content.
-    writeFileSync(other, readFileSync(shared));
-    expect(runTests((await load()).config)).toBeUndefined();
+    expect(retargeted.untrusted).toMatchObject({ realPath: other, state: 'changed' });
 
     // Back at the trusted file, whose content was replaced (rename over it): the digest no longer matches.
     unlinkSync(PROJECT());
@@ -168,6 +164,32 @@ describe('project file trust: privileged keys need the user to trust that exact 
     const swapped = await load(false);
     expect(runTests(swapped.config)).toBeUndefined();
     expect(swapped.untrusted?.state).toBe('changed');
+  });
+
+  it('issue 23: a second repository whose project file links to a trusted repository\'s file is untrusted there; the same repository through a linked directory is trusted', async () => {
+    write(PROJECT(), HOSTILE);
+    await trust(PROJECT());
+    expect(runTests((await load()).config)?.command).toBe('touch /tmp/never');
+
+    const second = join(base, 'second');
+    mkdirSync(join(second, '.git'), { recursive: true });
+    symlinkSync(PROJECT(), join(second, '.agent-checkpoint.json'));
+    for (const cacheDir of [join(base, 'cache'), false] as const) {
+      const there = await loadConfig({ cwd: second, homeDir: home, env, cacheDir, stateDir, sections: contextCheckpointSections });
+      expect(runTests(there.config)).toBeUndefined();
+      expect(cc(there.config).directExecution.enabled).toBe(false);
+      expect(there.untrusted).toMatchObject({ path: join(second, '.agent-checkpoint.json'), state: 'untrusted' });
+    }
+    // A hard link is a location too.
+    const third = join(base, 'third');
+    mkdirSync(join(third, '.git'), { recursive: true });
+    linkSync(PROJECT(), join(third, '.agent-checkpoint.json'));
+    expect(runTests((await loadConfig({ cwd: third, homeDir: home, env, cacheDir: false, stateDir, sections: contextCheckpointSections })).config)).toBeUndefined();
+
+    // The trusted repository reached through a linked directory is the same place.
+    symlinkSync(repo, join(base, 'repo-link'));
+    const viaLink = await loadConfig({ cwd: join(base, 'repo-link'), homeDir: home, env, cacheDir: false, stateDir, sections: contextCheckpointSections });
+    expect(runTests(viaLink.config)?.command).toBe('touch /tmp/never');
   });
 });
 

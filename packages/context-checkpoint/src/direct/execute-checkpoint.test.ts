@@ -64,16 +64,15 @@ const filesOf = (r: TempGitRepo, rev = 'HEAD'): string[] =>
     .filter((l) => l !== '');
 const steps = (result: ExecuteCheckpointResult): string[] => result.log.map((e) => `${e.step}:${e.status}`);
 
-/** A bare repository to push to; `reject` installs a pre-receive hook that refuses every push. */
+/**
+ * A repository to push to: bare, or with `reject` a non-bare one with `main` checked out, which
+ * refuses the push (`receive.denyCurrentBranch`; a receiving hook would not run: local receive-pack
+ * runs without hooks, see direct-git-profile.test.ts).
+ */
 function bareRemote(r: TempGitRepo, options: { reject?: boolean } = {}): string {
   const d = tempDir();
   const bare = join(d.dir, 'remote.git');
-  r.git(['init', '-q', '--bare', bare]);
-  if (options.reject) {
-    const hook = join(bare, 'hooks', 'pre-receive');
-    writeFileSync(hook, '#!/bin/sh\necho "pushes are closed" >&2\nexit 1\n');
-    chmodSync(hook, 0o755);
-  }
+  r.git(options.reject ? ['init', '-q', '-b', 'main', bare] : ['init', '-q', '--bare', bare]);
   r.git(['remote', 'add', 'origin', bare]);
   return bare;
 }
@@ -306,11 +305,13 @@ describe('executeCheckpoint: push', { timeout: 60_000 }, () => {
 });
 
 describe('executeCheckpoint: failures fall back and roll back', { timeout: 60_000 }, () => {
+  /** A pre-commit hook that fails; it runs only because the (trusted) config names it in `gitHooks`. */
   function rejectingPreCommit(r: TempGitRepo): void {
     const hook = join(r.dir, '.git', 'hooks', 'pre-commit');
     writeFileSync(hook, '#!/bin/sh\necho "lint failed" >&2\nexit 1\n');
     chmodSync(hook, 0o755);
   }
+  const HOOKED: Partial<ResolvedDirectExecutionConfig> = { gitHooks: ['pre-commit'] };
 
   it('restores an existing memory file byte for byte when the commit fails', async () => {
     const r = repo();
@@ -321,7 +322,7 @@ describe('executeCheckpoint: failures fall back and roll back', { timeout: 60_00
     r.write('README.md', 'x\n');
     rejectingPreCommit(r);
     const before = head(r);
-    const result = await execute(r);
+    const result = await execute(r, HOOKED);
     expect(result.status).toBe('fallback');
     expect(result.fallbackReason).toBe('git commit failed: exit 1: lint failed');
     expect(readFileSync(join(r.dir, 'CLAUDE.md'), 'utf8')).toBe(original);
@@ -335,7 +336,7 @@ describe('executeCheckpoint: failures fall back and roll back', { timeout: 60_00
     const r = repo();
     r.write('README.md', 'x\n');
     rejectingPreCommit(r);
-    const result = await execute(r);
+    const result = await execute(r, HOOKED);
     expect(result.status).toBe('fallback');
     expect(existsSync(join(r.dir, 'CLAUDE.md'))).toBe(false);
     expect(r.git(['ls-files', 'CLAUDE.md'])).toBe('');
@@ -346,7 +347,7 @@ describe('executeCheckpoint: failures fall back and roll back', { timeout: 60_00
     const r = repo();
     r.write('README.md', 'x\n');
     rejectingPreCommit(r);
-    expect((await execute(r, { noVerify: true })).status).toBe('done');
+    expect((await execute(r, { ...HOOKED, noVerify: true })).status).toBe('done');
   });
 
   it('falls back when git cannot run, and when the memory file is not UTF-8', async () => {

@@ -12,6 +12,7 @@ import { memoryFileFor } from '../handoff/memory-files.ts';
 import { triggerLabel } from '../handoff/render-handoff.ts';
 import { writeHandoff, type WrittenHandoff } from '../handoff/write-handoff.ts';
 import { appendLogEntries, type CheckpointLogEntry, type CheckpointStep } from './checkpoint-log.ts';
+import { openDirectGitProfile, type DirectGitProfile } from './direct-git-profile.ts';
 import { gitStep, type GitContext } from './git-step.ts';
 import { newMemoryFileText, renderLastSessionBody, replaceLastSessionSection, type LastSessionInfo } from './last-session-section.ts';
 import { resolveMemoryFile, type MemoryFileLocation } from './resolve-memory-file.ts';
@@ -45,6 +46,8 @@ export interface ExecuteCheckpointOptions {
   readonly log?: (entry: CheckpointLogEntry) => void;
   /** Time of log entries (default: the real clock). */
   readonly clock?: () => Date;
+  /** The user's private state directory, where the handoff is recorded as ours (see `writeHandoff`). */
+  readonly stateDir?: string;
   /** Environment of git (default `process.env`). */
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly gitBinary?: string;
@@ -103,6 +106,8 @@ interface DirectState {
  * committed. The commit is `git commit --only -- <paths>`: changes the user had staged for other
  * paths stay staged and out of the commit. The memory file is committed whole (including the user's
  * own edits to it). The message comes from a temp file (`-F`); `--no-verify` only when configured.
+ * Commit and push use core's write profile: no hook but those `gitHooks` names, no signing, and no
+ * program, transport or credential helper the repository's configuration chooses.
  *
  * **Idempotent**: with a clean working tree, or when neither HEAD nor the uncommitted files (status
  * and mtime, the memory file excepted) changed since the last checkpoint, nothing is written besides
@@ -180,6 +185,7 @@ async function run(options: ExecuteCheckpointOptions, record: RecordFn, setRoot:
     now: options.now,
     ...(options.timeZone !== undefined ? { timeZone: options.timeZone } : {}),
     ...(options.handoffDir !== undefined ? { dir: options.handoffDir } : {}),
+    ...(options.stateDir !== undefined ? { stateDir: options.stateDir } : {}),
   });
   if (!written.ok) {
     record('handoff', 'failed', written.error);
@@ -227,16 +233,28 @@ async function run(options: ExecuteCheckpointOptions, record: RecordFn, setRoot:
     // 6. Commit.
     if (!cfg.commit) record('commit', 'skipped', 'commits disabled (directExecution.commit: false)');
     else {
-      const committed = await commitCheckpoint(ctx, cfg, repo, memory, userFiles, options, handoff, record);
-      if ('error' in committed) {
-        await rollback(update.restore, committed.undoIntent, ctx, memory, record);
-        return { status: 'fallback', fallbackReason: committed.error, handoff };
+      // Every writing git process gets core's write profile: nothing the repository configures runs.
+      const profile = await openDirectGitProfile(ctx, cfg.gitHooks);
+      if ('error' in profile) {
+        record('commit', 'failed', profile.error);
+        await rollback(update.restore, false, ctx, memory, record);
+        return { status: 'fallback', fallbackReason: profile.error, handoff };
       }
-      commit = committed.commit;
-    }
+      try {
+        const writeCtx: GitContext = { ...ctx, profile: profile.profile };
+        const committed = await commitCheckpoint(writeCtx, cfg, repo, memory, userFiles, options, handoff, record);
+        if ('error' in committed) {
+          await rollback(update.restore, committed.undoIntent, writeCtx, memory, record);
+          return { status: 'fallback', fallbackReason: committed.error, handoff };
+        }
+        commit = committed.commit;
 
-    // 7. Push.
-    if (commit && cfg.push) push = await pushCheckpoint(ctx, cfg, repo, record);
+        // 7. Push.
+        if (commit && cfg.push) push = await pushCheckpoint(writeCtx, profile, cfg, repo, record);
+      } finally {
+        await profile.close();
+      }
+    }
 
     // 8. State for idempotency, from the tree as it is now.
     const after = await readGitSnapshot(root, { timeoutMs: cfg.timeoutMs, ...gitEnv });
@@ -520,6 +538,7 @@ function renderCommitMessage(template: string, options: ExecuteCheckpointOptions
 
 async function pushCheckpoint(
   ctx: GitContext,
+  profile: DirectGitProfile,
   cfg: ResolvedDirectExecutionConfig,
   repo: Extract<GitSnapshot, { kind: 'repo' }>,
   record: RecordFn,
@@ -535,8 +554,12 @@ async function pushCheckpoint(
     record('push', 'skipped', message);
     return { status: 'skipped', message };
   }
+  // The push URL (after the `insteadOf` rewrites git applies) decides whether receive-pack runs here;
+  // unknown (get-url failed), it is treated as local: hooks off, at worst a server refuses the push.
+  const url = await gitStep(['remote', 'get-url', '--push', '--', cfg.remote], ctx);
+  const receivePack = profile.receivePack(cfg.remote, url.ok ? url.stdout.replace(/\n$/, '') : undefined);
   const refspec = `HEAD:refs/heads/${repo.branch}`;
-  const pushed = await gitStep(['push', '--quiet', ...(cfg.noVerify ? ['--no-verify'] : []), cfg.remote, refspec], ctx);
+  const pushed = await gitStep(['push', '--quiet', receivePack, ...(cfg.noVerify ? ['--no-verify'] : []), cfg.remote, refspec], ctx);
   if (!pushed.ok) {
     const message = `git push ${cfg.remote} ${refspec} failed (the local commit stands): ${pushed.message}`;
     record('push', 'failed', message);

@@ -1,4 +1,4 @@
-import { runGit, type RunGitResult } from '@agent-checkpoint/core';
+import { runGit, type GitWriteProfile, type RunGitResult } from '@agent-checkpoint/core';
 
 /** Where and how direct execution runs git. */
 export interface GitContext {
@@ -7,6 +7,8 @@ export interface GitContext {
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly gitBinary?: string;
   readonly signal?: AbortSignal;
+  /** Core's write profile (`openDirectGitProfile`); without it the call is a read. */
+  readonly profile?: GitWriteProfile;
 }
 
 /** A git call's outcome, flattened for logging: `ok` means exit code 0. */
@@ -24,16 +26,16 @@ export interface GitOutcome {
  * Run one git command through core's time-limited runner (killed with its process group at the
  * limit; no terminal prompts; `LC_ALL=C`). Never throws.
  *
- * Profile `write`: direct execution is the user's opt-in to commit and push, so the user's filters
- * (a WIP commit of an LFS file must store the pointer, not the content), hooks (unless `noVerify`)
- * and transports apply as in their own `git commit`/`git push`; only the fsmonitor hook, which
- * changes no result, is off, and variables that would redirect git to another repository are scrubbed.
+ * With `ctx.profile`, core's write profile: nothing the repository's configuration names runs (no
+ * hook but those the user named, no signing, SSH or askpass program, credential helper, `ext::`
+ * transport or receive-pack of the repository's choosing, no repository-defined filter driver);
+ * the user's own git settings apply. Without it, core's read profile.
  */
 export async function gitStep(args: readonly string[], ctx: GitContext): Promise<GitOutcome> {
   const result = await runGit(args, {
     cwd: ctx.cwd,
     timeoutMs: ctx.timeoutMs,
-    profile: 'write',
+    ...(ctx.profile !== undefined ? { profile: ctx.profile } : {}),
     ...(ctx.env !== undefined ? { env: ctx.env } : {}),
     ...(ctx.gitBinary !== undefined ? { gitBinary: ctx.gitBinary } : {}),
     ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),

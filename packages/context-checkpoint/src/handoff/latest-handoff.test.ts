@@ -12,10 +12,13 @@ const NOW = new Date('2026-01-07T12:00:00.000Z');
 
 let root: string;
 let handoffs: string;
+let stateDir: string;
 beforeEach(() => {
   root = realpathSync(mkdtempSync(join(tmpdir(), 'ac-latest-handoff-')));
   handoffs = join(root, '.agent-checkpoint', 'handoffs');
   mkdirSync(handoffs, { recursive: true });
+  stateDir = join(root, 'state');
+  mkdirSync(stateDir, { mode: 0o700 });
 });
 afterEach(() => {
   killSnippets();
@@ -61,9 +64,13 @@ describe.skipIf(process.platform === 'win32')('a FIFO named like a handoff', () 
     const script = `
       const { latestHandoff } = await import(${JSON.stringify(join(HERE, 'latest-handoff.ts'))});
       const { claimResumeHandoff } = await import(${JSON.stringify(join(HERE, '..', 'steps', 'resume-handoff.ts'))});
+      const { recordWrittenHandoff } = await import(${JSON.stringify(join(HERE, 'handoff-provenance.ts'))});
+      const { readFileSync } = await import('node:fs');
+      const readable = ${JSON.stringify(join(handoffs, '2026-01-07-1100.md'))};
+      recordWrittenHandoff(${JSON.stringify(stateDir)}, readable, readFileSync(readable, 'utf8'), new Date());
       const skipped = [];
       const latest = await latestHandoff(${JSON.stringify(root)}, { onSkipped: (d) => skipped.push(d) });
-      const claim = await claimResumeHandoff({ projectRoot: ${JSON.stringify(root)}, now: new Date(${NOW.getTime()}), agent: 'claude', sessionId: 's1' });
+      const claim = await claimResumeHandoff({ projectRoot: ${JSON.stringify(root)}, stateDir: ${JSON.stringify(stateDir)}, now: new Date(${NOW.getTime()}), agent: 'claude', sessionId: 's1' });
       process.stdout.write(JSON.stringify({ latest: latest?.name ?? null, skipped, claim: claim.kind, injected: claim.kind === 'inject' ? claim.handoff.name : null }) + '\\n');`;
     const run = await runModuleSnippet(script, HERE);
     expect(run.code, run.stderr).toBe(0);
@@ -82,7 +89,7 @@ describe.skipIf(process.platform === 'win32')('a FIFO named like a handoff', () 
       const { claimResumeHandoff } = await import(${JSON.stringify(join(HERE, '..', 'steps', 'resume-handoff.ts'))});
       const skipped = [];
       const latest = await latestHandoff(${JSON.stringify(root)}, { onSkipped: (d) => skipped.push(d) });
-      const claim = await claimResumeHandoff({ projectRoot: ${JSON.stringify(root)}, now: new Date(${NOW.getTime()}), agent: 'codex' });
+      const claim = await claimResumeHandoff({ projectRoot: ${JSON.stringify(root)}, stateDir: ${JSON.stringify(stateDir)}, now: new Date(${NOW.getTime()}), agent: 'codex' });
       process.stdout.write(JSON.stringify({ latest: latest ?? null, skipped: skipped.length, claim: claim.kind === 'none' ? claim.reason : claim.kind }) + '\\n');`;
     const run = await runModuleSnippet(script, HERE);
     expect(run.code, run.stderr).toBe(0);

@@ -35,6 +35,11 @@ export interface LatestHandoffOptions {
    * on —, over 1 MiB, or unreadable), so commands can say why no handoff was found.
    */
   readonly onSkipped?: (diagnostic: string) => void;
+  /**
+   * Whether a readable handoff may be returned; a rejected one is passed over for the next newest
+   * (session start and `resume-prompt` take only handoffs this installation wrote: `handoff-provenance.ts`).
+   */
+  readonly accept?: (handoff: LoadedHandoff) => boolean;
 }
 
 /**
@@ -63,7 +68,7 @@ export async function latestHandoff(projectRoot: string, options: LatestHandoffO
     const read = readHandoffFile(path, options.onSkipped);
     if (!read) continue;
     if (options.maxAgeMs !== undefined && (options.now ?? new Date()).getTime() - read.mtimeMs > options.maxAgeMs) return undefined;
-    return {
+    const loaded: LoadedHandoff = {
       path,
       relativePath: `${dirRel.replace(/\/+$/, '')}/${candidate.name}`,
       name: candidate.name.replace(/\.md$/, ''),
@@ -71,6 +76,8 @@ export async function latestHandoff(projectRoot: string, options: LatestHandoffO
       frontMatter: parseHandoffFrontMatter(read.text),
       mtimeMs: read.mtimeMs,
     };
+    if (options.accept !== undefined && !options.accept(loaded)) continue;
+    return loaded;
   }
   return undefined;
 }

@@ -4,6 +4,7 @@ import { ensureDirSafelySync, underRoot } from '@agent-checkpoint/core';
 import { DEFAULT_HANDOFF_DIR } from '../config/context-config.ts';
 import { AGENT_CHECKPOINT_DIR, ensureAgentCheckpointDir } from './agent-checkpoint-dir.ts';
 import type { HandoffData } from './handoff-types.ts';
+import { recordWrittenHandoff } from './handoff-provenance.ts';
 import { findMemoryFiles } from './memory-files.ts';
 import { renderHandoff } from './render-handoff.ts';
 import { extractDecisions, readMemorySections, readPlanOpenItems } from './session-carry.ts';
@@ -19,6 +20,12 @@ export interface WriteHandoffOptions {
   readonly timeZone?: string;
   /** Repo-relative handoff directory (default `.agent-checkpoint/handoffs`, i.e. `handoff.dir`). */
   readonly dir?: string;
+  /**
+   * The user's private state directory: the handoff's path and digest are recorded there, and only a
+   * recorded handoff is ever resumed (`handoff-provenance.ts`). Without it the handoff is written but
+   * never resumed.
+   */
+  readonly stateDir?: string;
 }
 
 /** A handoff on disk. */
@@ -29,6 +36,8 @@ export interface WrittenHandoff {
   /** File name without `.md` (`2026-01-07-1145`, or `2026-01-07-1145-2` after a collision). */
   readonly name: string;
   readonly markdown: string;
+  /** Set when the handoff could not be recorded in the state directory (it will not be resumed). */
+  readonly unrecorded?: string;
 }
 
 export type WriteHandoffResult = { readonly ok: true; readonly handoff: WrittenHandoff } | { readonly ok: false; readonly error: string };
@@ -37,7 +46,8 @@ export type WriteHandoffResult = { readonly ok: true; readonly handoff: WrittenH
  * Render and write `<dir>/YYYY-MM-DD-HHMM.md`. Never overwrites: a taken name gets `-2`, `-3`…
  * Each file is written atomically (temp file + link). The directory is created; when it lies inside
  * `.agent-checkpoint/`, that directory is made git-ignored first (see `ensureAgentCheckpointDir`).
- * Memory files are looked up on disk when `data.memoryFiles` is undefined.
+ * Memory files are looked up on disk when `data.memoryFiles` is undefined. The one writer of handoffs:
+ * each is recorded (path, digest) in `stateDir`, which is what makes it resumable.
  *
  * Never throws: I/O failures come back as `{ ok: false, error }` for the caller to report.
  */
@@ -58,7 +68,16 @@ export async function writeHandoff(options: WriteHandoffOptions): Promise<WriteH
     const path = await writeUniqueFile(realDir, rendered.stem, '.md', rendered.markdown);
     const relativePath = relative(await realpath(options.projectRoot), path).split(sep).join('/');
     const name = relativePath.slice(relativePath.lastIndexOf('/') + 1).replace(/\.md$/, '');
-    return { ok: true, handoff: { path, relativePath, name, markdown: rendered.markdown } };
+    let unrecorded: string | undefined;
+    if (options.stateDir === undefined) unrecorded = 'no state directory: this handoff will not be resumed';
+    else {
+      try {
+        recordWrittenHandoff(options.stateDir, path, rendered.markdown, options.now);
+      } catch (error) {
+        unrecorded = `cannot record it in ${options.stateDir}: ${(error as Error)?.message ?? String(error)}; it will not be resumed`;
+      }
+    }
+    return { ok: true, handoff: { path, relativePath, name, markdown: rendered.markdown, ...(unrecorded !== undefined ? { unrecorded } : {}) } };
   } catch (error) {
     return { ok: false, error: `handoff: cannot write in ${dir}: ${(error as Error)?.message ?? String(error)}` };
   }

@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { recordWrittenHandoff } from '../handoff/handoff-provenance.ts';
 import { claimResumeHandoff } from './resume-handoff.ts';
 
 // Issue 12, class 3: the handoff injected at session start is a repository file (an agent or the
@@ -12,8 +13,11 @@ import { claimResumeHandoff } from './resume-handoff.ts';
 const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 let root: string;
+let stateDir: string;
 beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), 'ac-resume-inj-'));
+  root = realpathSync(mkdtempSync(join(tmpdir(), 'ac-resume-inj-')));
+  stateDir = join(root, 'state');
+  mkdirSync(stateDir, { mode: 0o700 });
 });
 afterEach(() => {
   rmSync(root, { recursive: true, force: true });
@@ -39,7 +43,9 @@ it('escapes control characters from the document and keeps the pointer sentences
     ].join('\n'),
   );
   utimesSync(file, new Date(now.getTime() - 60_000), new Date(now.getTime() - 60_000));
-  const claim = await claimResumeHandoff({ projectRoot: root, now, agent: 'claude', sessionId: 's1' });
+  // Recorded as ours (a hostile transcript or memory file can make a handoff we write hold anything).
+  recordWrittenHandoff(stateDir, file, readFileSync(file, 'utf8'), now);
+  const claim = await claimResumeHandoff({ projectRoot: root, stateDir, now, agent: 'claude', sessionId: 's1' });
   expect(claim.kind).toBe('inject');
   if (claim.kind !== 'inject') return;
   expect(claim.context).not.toMatch(RAW_CONTROL);

@@ -3,7 +3,8 @@ import { writeFile } from 'node:fs/promises';
 import { type AgentId, ensureDirSafelySync, forModelText } from '@agent-checkpoint/core';
 import { join } from 'node:path';
 import { AGENT_CHECKPOINT_DIR, ensureAgentCheckpointDir } from '../handoff/agent-checkpoint-dir.ts';
-import { latestHandoff, type LoadedHandoff } from '../handoff/latest-handoff.ts';
+import { foreignHandoffNotice, handoffOrigin } from '../handoff/handoff-provenance.ts';
+import { latestHandoff, type LatestHandoffOptions, type LoadedHandoff } from '../handoff/latest-handoff.ts';
 import { renderSessionStartContext } from '../handoff/render-resume.ts';
 import type { MemorySettings } from '../memory-service/memory-settings.ts';
 import { memoryResumeSection } from './memory-step.ts';
@@ -17,14 +18,20 @@ export const MAX_INJECTED_HANDOFF_CHARS = 8000;
 /** Where injected handoffs are recorded, inside the repository's ignored `.agent-checkpoint/`. */
 const INJECTED_DIR = 'injected';
 
-/** Result of {@link claimResumeHandoff}. */
-export type ResumeHandoffClaim =
+/**
+ * Result of {@link claimResumeHandoff}. `notice`: one line naming the newest handoff in the window
+ * that this installation did not write (or that changed since), which was passed over.
+ */
+export type ResumeHandoffClaim = (
   | { readonly kind: 'inject'; readonly handoff: LoadedHandoff; readonly context: string }
-  | { readonly kind: 'none'; readonly reason: 'no-handoff' | 'already-injected' | 'unwritable'; readonly detail: string };
+  | { readonly kind: 'none'; readonly reason: 'no-handoff' | 'already-injected' | 'unwritable'; readonly detail: string }
+) & { readonly notice?: string };
 
 /**
  * The handoff a starting session should see, claimed so that it is injected **once**: the newest
- * handoff younger than `maxAgeMs` that no session has received yet.
+ * handoff younger than `maxAgeMs` that this installation wrote (recorded with its digest in
+ * `stateDir`, see `handoff-provenance.ts`) and that no session has received yet. A handoff that came
+ * with the repository, was planted, or changed since we wrote it is passed over and named in `notice`.
  *
  * Once per handoff (per repository), not once per session: a loop runner starts a new session for
  * every iteration, and only the first after the checkpoint should be told "the previous session ended
@@ -35,6 +42,8 @@ export type ResumeHandoffClaim =
  */
 export async function claimResumeHandoff(options: {
   readonly projectRoot: string;
+  /** The user's private state directory, holding the records of the handoffs we wrote. */
+  readonly stateDir: string;
   /** Repo-relative handoff directory (`handoff.dir`). */
   readonly dir?: string;
   readonly now: Date;
@@ -44,18 +53,21 @@ export async function claimResumeHandoff(options: {
   /** With `memory.enabled`: the context ends with the "Memory Query (Run First)" section (MEM-003). */
   readonly memory?: MemorySettings;
 }): Promise<ResumeHandoffClaim> {
-  const handoff = await latestHandoff(options.projectRoot, {
+  const found = await latestOwnHandoff(options.projectRoot, options.stateDir, {
     ...(options.dir !== undefined ? { dir: options.dir } : {}),
     now: options.now,
     maxAgeMs: options.maxAgeMs ?? RESUME_MAX_AGE_MS,
   });
-  if (handoff === undefined) return { kind: 'none', reason: 'no-handoff', detail: 'no handoff younger than the resume window' };
+  const { handoff } = found;
+  const withNotice = <T extends object>(claim: T): T & { readonly notice?: string } => (found.notice !== undefined ? { ...claim, notice: found.notice } : claim);
+  if (handoff === undefined) return withNotice({ kind: 'none', reason: 'no-handoff', detail: 'no handoff of ours younger than the resume window' });
   const marker = join(options.projectRoot, AGENT_CHECKPOINT_DIR, INJECTED_DIR, `${digest(handoff.relativePath)}.json`);
-  const unwritable = (error: unknown): ResumeHandoffClaim => ({
-    kind: 'none',
-    reason: 'unwritable',
-    detail: `cannot record the injection in ${marker}: ${(error as Error).message}`,
-  });
+  const unwritable = (error: unknown): ResumeHandoffClaim =>
+    withNotice({
+      kind: 'none',
+      reason: 'unwritable',
+      detail: `cannot record the injection in ${marker}: ${(error as Error).message}`,
+    });
   try {
     await ensureAgentCheckpointDir(options.projectRoot);
     // No symlink on the way (see fs-safe); the marker itself is created exclusively (`wx`).
@@ -68,14 +80,37 @@ export async function claimResumeHandoff(options: {
     await writeFile(marker, `${JSON.stringify(record)}\n`, { flag: 'wx' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
-      return { kind: 'none', reason: 'already-injected', detail: `${handoff.relativePath} was already given to a session` };
+      return withNotice({ kind: 'none', reason: 'already-injected', detail: `${handoff.relativePath} was already given to a session` });
     }
     return unwritable(error);
   }
   // No request to claude-mem here: its own SessionStart hook loads the recent context; the section
   // names the queries, from the handoff's own front matter.
   const memory = options.memory !== undefined ? memoryResumeSection(options.memory, handoff) : undefined;
-  return { kind: 'inject', handoff, context: renderResumeContext(handoff, memory) };
+  return withNotice({ kind: 'inject', handoff, context: renderResumeContext(handoff, memory) });
+}
+
+/**
+ * The newest handoff in the window that this installation wrote, and a one-line notice naming the
+ * newest foreign one passed over on the way (never its content). Used by session start and
+ * `resume-prompt`: the one rule for every place that puts a handoff into a model's context.
+ */
+export async function latestOwnHandoff(
+  projectRoot: string,
+  stateDir: string,
+  options: Omit<LatestHandoffOptions, 'accept'>,
+): Promise<{ readonly handoff?: LoadedHandoff; readonly notice?: string }> {
+  let notice: string | undefined;
+  const handoff = await latestHandoff(projectRoot, {
+    ...options,
+    accept: (candidate) => {
+      const origin = handoffOrigin(stateDir, projectRoot, candidate.relativePath, candidate.markdown);
+      if (origin.kind === 'ours') return true;
+      notice ??= foreignHandoffNotice(candidate.relativePath, origin.why);
+      return false;
+    },
+  });
+  return { ...(handoff !== undefined ? { handoff } : {}), ...(notice !== undefined ? { notice } : {}) };
 }
 
 /**

@@ -206,7 +206,7 @@ describe('the Memory Query section on resume (MEM-003..006)', { timeout: 60_000 
   it('SessionStart: the injected context carries the section when memory is on, and not when off', async () => {
     const r = repo();
     await handoffIn(r, 172_000);
-    const on = await claimResumeHandoff({ projectRoot: r.dir, now: new Date(), agent: 'claude', memory: memorySettingsOf(configOf(BOTH)) });
+    const on = await claimResumeHandoff({ projectRoot: r.dir, stateDir: stateDirOf(r), now: new Date(), agent: 'claude', memory: memorySettingsOf(configOf(BOTH)) });
     expect(on.kind).toBe('inject');
     if (on.kind !== 'inject') return;
     expect(on.context).toContain('### Memory Query (Run First)');
@@ -214,7 +214,7 @@ describe('the Memory Query section on resume (MEM-003..006)', { timeout: 60_000 
     expect(on.context).toContain(`Then read the handoff document \`${on.handoff.relativePath}\``);
     const r2 = repo();
     await handoffIn(r2, 172_000);
-    const off = await claimResumeHandoff({ projectRoot: r2.dir, now: new Date(), agent: 'claude', memory: memorySettingsOf(configOf({})) });
+    const off = await claimResumeHandoff({ projectRoot: r2.dir, stateDir: stateDirOf(r2), now: new Date(), agent: 'claude', memory: memorySettingsOf(configOf({})) });
     expect(off.kind === 'inject' && off.context).not.toContain('Memory Query');
   });
 

@@ -33,7 +33,7 @@ export interface CheckpointHandoffRequest {
   readonly level?: 'L2' | 'L3';
   readonly percent?: number;
   readonly sessionId?: string;
-  /** The hook's private state directory: the tracker outbox and the once-only records. */
+  /** The hook's private state directory: the tracker outbox, the once-only records and the record of the handoff (only recorded handoffs are resumed). */
   readonly stateDir?: string;
   readonly now: Date;
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -84,6 +84,7 @@ export async function writeCheckpointHandoff(request: CheckpointHandoffRequest):
       handoff: content,
       config: request.direct,
       handoffDir: request.handoffDir,
+      ...(request.stateDir !== undefined ? { stateDir: request.stateDir } : {}),
       now: request.now,
       env: request.env,
       ...(request.signal ? { signal: request.signal } : {}),
@@ -97,6 +98,7 @@ export async function writeCheckpointHandoff(request: CheckpointHandoffRequest):
       data: { ...content, agent: request.agent, projectRoot: request.projectRoot, ...(request.git ? { git: request.git } : {}) },
       now: request.now,
       dir: request.handoffDir,
+      ...(request.stateDir !== undefined ? { stateDir: request.stateDir } : {}),
     });
     if (!written.ok) return { kind: 'failed', error: written.error, diagnostics };
     path = written.handoff.relativePath;

@@ -49,6 +49,7 @@ describe('every configuration key is classified safe or privileged', () => {
       'directExecution.push',
       'directExecution.remote',
       'directExecution.noVerify',
+      'directExecution.gitHooks',
       'directExecution.logFile',
       'runTests.enabled',
       'runTests.command',

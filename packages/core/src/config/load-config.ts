@@ -10,7 +10,7 @@ import type { ParsedConfigJson } from './parse-config-file.ts';
 import type { ConfigSection, ConfigSectionSource } from './config-section.ts';
 import { PRIVILEGED_KEYS } from './config-privileged-keys.ts';
 import { pickPresets, presetAncestors, PRESETS } from './presets/index.ts';
-import { configDigest, readTrustStore, trustStateOf } from './project-config-trust.ts';
+import { configDigest, readTrustStore, trustKeyFor, trustStateOf } from './project-config-trust.ts';
 import { readConfigBytes } from './read-config-bytes.ts';
 import { configProblems, resolveConfig, resolveConfigDetailed } from './resolve-config.ts';
 import { stripPrivilegedKeys, type PrivilegedKey } from './strip-privileged-keys.ts';
@@ -175,7 +175,8 @@ interface LoadedFile {
 
 /**
  * The project file's configuration as it may apply: without its privileged keys unless the user
- * trusted this exact file (real path and content digest; see `project-config-trust.ts`). The trust
+ * trusted this exact file here (the location as used and the content digest; see
+ * `project-config-trust.ts`: a link to another repository's trusted file is untrusted). The trust
  * store is read only when the file sets a privileged key, so most turns never touch it.
  */
 function checkTrust(
@@ -189,7 +190,8 @@ function checkTrust(
   if (removed.length === 0) return { config: file.config, diagnostics: [] };
   const stateDir = options.stateDir ?? resolveStateDir({ env, ...(options.homeDir === undefined ? {} : { homeDir: options.homeDir }) });
   const store = readTrustStore(stateDir);
-  const state = file.realPath === undefined ? 'untrusted' : trustStateOf(store, file.realPath, configDigest(file.bytes));
+  // `realPath` undefined: the file changed while it was read.
+  const state = file.realPath === undefined ? 'untrusted' : trustStateOf(store, trustKeyFor(path), configDigest(file.bytes));
   if (state === 'trusted') return { config: file.config, diagnostics: [] };
   const keys = [...new Set(removed.map((r) => r.key))];
   const why = state === 'changed' ? 'changed since it was trusted' : 'not trusted';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { SymlinkRefusedError } from '../state/read-regular-file.ts';
 import { ensurePrivateDir, readSmallFileSync, writePrivateFileAtomic } from '../state/state-files.ts';
 
@@ -10,10 +11,14 @@ import { ensurePrivateDir, readSmallFileSync, writePrivateFileAtomic } from '../
  * (commands, write paths, push: see `KeyTrust` in config-schema.ts) apply only after the user ran
  * `agent-checkpoint-hook trust` on that exact file. A changed file needs trusting again.
  *
- * Store: `<state dir>/trust/project-configs.json`, `{ "version": 1, "files": { "<real path>": { "sha256",
- * "trustedAt" } } }`, keyed by the file's real path (symlinks resolved) and holding the SHA-256 of the
- * bytes that were read. The loader hashes the bytes it actually parsed, so a file swapped or edited
- * between `trust` and the turn end is never taken for the trusted one.
+ * Store: `<state dir>/trust/project-configs.json`, `{ "version": 1, "files": { "<key>": { "sha256",
+ * "trustedAt" } } }`. The key is the location as used ({@link trustKeyFor}): the real path of the
+ * directory the file is read for (the repository root) joined with the file's own name, *not*
+ * resolved — so a second repository whose `.agent-checkpoint.json` is a link to a trusted repository's
+ * file is untrusted there, though its bytes are the same. The entry holds the SHA-256 of the bytes
+ * that were read: the loader hashes the bytes it actually parsed, so a file swapped or edited between
+ * `trust` and the turn end (or a link retargeted) is never taken for the trusted one. For a plain
+ * file the key equals its real path, so entries written before issue 23 keep applying.
  */
 
 /** One trusted file. */
@@ -33,6 +38,23 @@ export interface TrustStore {
 /** `<state dir>/trust/project-configs.json`. */
 export function trustStorePath(stateDir: string): string {
   return join(stateDir, 'trust', 'project-configs.json');
+}
+
+/**
+ * The trust store's key of the config file at `configPath`: the real path of its directory (the same
+ * repository reached through a linked directory is the same place) and its own name as used (a link
+ * named `.agent-checkpoint.json` is not the file it points to). A directory that cannot be resolved
+ * is taken as spelled.
+ */
+export function trustKeyFor(configPath: string): string {
+  const absolute = resolve(configPath);
+  let dir = dirname(absolute);
+  try {
+    dir = realpathSync(dir);
+  } catch {
+    // Missing or unreadable: the spelled path (it matches no entry recorded for a real directory).
+  }
+  return join(dir, basename(absolute));
 }
 
 /** SHA-256 (hex) of a file's bytes, as recorded and compared. */
@@ -67,26 +89,26 @@ export function readTrustStore(stateDir: string): TrustStore {
   return { files, diagnostics: [] };
 }
 
-/** Whether the file at `realPath` with content digest `sha256` is trusted. */
-export function trustStateOf(store: TrustStore, realPath: string, sha256: string): 'trusted' | 'changed' | 'untrusted' {
-  const entry = Object.hasOwn(store.files, realPath) ? store.files[realPath] : undefined;
+/** Whether the file at `key` ({@link trustKeyFor}) with content digest `sha256` is trusted. */
+export function trustStateOf(store: TrustStore, key: string, sha256: string): 'trusted' | 'changed' | 'untrusted' {
+  const entry = Object.hasOwn(store.files, key) ? store.files[key] : undefined;
   if (entry === undefined) return 'untrusted';
   return entry.sha256 === sha256 ? 'trusted' : 'changed';
 }
 
-/** Record trust in the file at `realPath` whose bytes hash to `sha256` (replaces an older entry). */
-export async function recordTrust(stateDir: string, realPath: string, sha256: string, now: Date = new Date()): Promise<void> {
+/** Record trust in the file at `key` ({@link trustKeyFor}) whose bytes hash to `sha256` (replaces an older entry). */
+export async function recordTrust(stateDir: string, key: string, sha256: string, now: Date = new Date()): Promise<void> {
   const store = readTrustStore(stateDir);
   if (store.diagnostics.length > 0) throw new Error(store.diagnostics.join('; '));
-  await writeStore(stateDir, { ...store.files, [realPath]: { sha256, trustedAt: now.toISOString() } });
+  await writeStore(stateDir, { ...store.files, [key]: { sha256, trustedAt: now.toISOString() } });
 }
 
-/** Forget the file at `realPath`. False when it was not trusted. */
-export async function revokeTrust(stateDir: string, realPath: string): Promise<boolean> {
+/** Forget the file at `key` ({@link trustKeyFor}). False when it was not trusted. */
+export async function revokeTrust(stateDir: string, key: string): Promise<boolean> {
   const store = readTrustStore(stateDir);
   if (store.diagnostics.length > 0) throw new Error(store.diagnostics.join('; '));
-  if (!Object.hasOwn(store.files, realPath)) return false;
-  const { [realPath]: _removed, ...rest } = store.files;
+  if (!Object.hasOwn(store.files, key)) return false;
+  const { [key]: _removed, ...rest } = store.files;
   await writeStore(stateDir, rest);
   return true;
 }

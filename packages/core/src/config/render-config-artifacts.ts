@@ -172,10 +172,12 @@ agent-checkpoint-hook trust --list     # trusted files, and whether each changed
 agent-checkpoint-hook trust --revoke   # stop trusting it
 \`\`\`
 
-Trust records the file's real path (symlinks resolved) and the SHA-256 of its bytes in
-\`<state dir>/trust/project-configs.json\`. The hook hashes the very bytes it parsed, so an edit (by
-you, a \`git pull\` or the agent) makes the file untrusted again until you trust it again, and a
-symlink pointed at another file (even a byte-identical copy) is another, untrusted file. Until then
+Trust records where the file is used — its repository's real directory and the file's own name,
+a link not followed — and the SHA-256 of its bytes in \`<state dir>/trust/project-configs.json\`.
+The hook hashes the very bytes it parsed, so an edit (by you, a \`git pull\` or the agent), or a
+link retargeted at other content, makes the file untrusted again until you trust it again; and a
+second repository whose \`.agent-checkpoint.json\` is a link to a trusted repository's file is not
+trusted there (its commands would run in that other repository). Until then
 the privileged keys are ignored, the rest of the file applies, and one line says so on the hook's
 stderr and in \`doctor\` and \`explain\`: "untrusted project config: these keys ignored:
 runTests.command, run \`agent-checkpoint-hook trust\`", and the agent shows you a notice naming

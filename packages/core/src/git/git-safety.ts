@@ -1,3 +1,5 @@
+import type { GitWriteProfile } from './git-write-profile.ts';
+
 /**
  * What the repository's own git configuration may and may not make our git processes do.
  *
@@ -12,11 +14,11 @@
  * - `read`: our own read-only calls (status, log, rev-parse, config). Nothing the repository names is
  *   run: no fsmonitor hook, no signature program, no transport (so no lazy fetch of a partial clone),
  *   and the caller neutralises filter drivers ({@link filterDriverOverrides}).
- * - `write`: direct execution's commit and push, which the user opted into. The user's filters (LFS),
- *   hooks (unless `noVerify`) and transports must apply for the commit and push to be what git would
- *   make; only the fsmonitor hook, which changes no result, is switched off.
+ * - a {@link GitWriteProfile} (`git-write-profile.ts`): direct execution's commit and push. No hook,
+ *   signing program, SSH command, `ext::`/`fd::` transport, receive-pack, credential helper, askpass
+ *   or filter driver from the repository; the user's own settings stay in force.
  */
-export type GitCallProfile = 'read' | 'write';
+export type GitCallProfile = 'read' | GitWriteProfile;
 
 /** `-c` settings of every call: the fsmonitor hook (`git status`, `git commit`) never runs. */
 const ALWAYS: readonly (readonly [string, string])[] = [
@@ -128,9 +130,16 @@ export function buildGitInvocation(
   for (const name of SCRUBBED_GIT_ENV) delete env[name];
   Object.assign(env, GIT_ENV_OVERRIDES);
   if (profile === 'read') Object.assign(env, READ_ONLY_ENV);
+  else {
+    for (const [name, value] of Object.entries(profile.env)) {
+      if (value === undefined) delete env[name];
+      else env[name] = value;
+    }
+  }
 
-  const settings = profile === 'read' ? [...ALWAYS, ...READ_ONLY, ...extraConfig] : [...ALWAYS, ...extraConfig];
-  const prefix: string[] = [];
+  const settings = profile === 'read' ? [...ALWAYS, ...READ_ONLY, ...extraConfig] : [...ALWAYS, ...profile.config, ...extraConfig];
+  // A writing call never starts a pager (`core.pager`/`pager.<cmd>` are the repository's too).
+  const prefix: string[] = profile === 'read' ? [] : ['--no-pager'];
   let count = Number.parseInt(env.GIT_CONFIG_COUNT ?? '', 10);
   if (!Number.isInteger(count) || count < 0) count = 0;
   let viaEnv = false;

@@ -10,6 +10,7 @@ import type { TranscriptReader } from '../transcript/transcript-reader.ts';
 import type { GitSnapshot } from './changed-file.ts';
 import { filterDriversInConfigText, scanRepositoryFilterDrivers } from './find-filter-drivers.ts';
 import { buildGitInvocation } from './git-safety.ts';
+import { gitWriteProfile, isLocalUrl, NO_USER_GIT_SETTINGS, receivePackOption } from './git-write-profile.ts';
 import { readGitSnapshot } from './read-git-snapshot.ts';
 import { makeTempGitRepo, type TempGitRepo } from './temp-git-repo.ts';
 
@@ -299,10 +300,28 @@ describe('buildGitInvocation', () => {
     expect(env).not.toHaveProperty('GIT_DIR');
   });
 
-  it('write calls (direct execution): only the fsmonitor hook is off; transports stay allowed', () => {
-    const { args, env } = buildGitInvocation(['push'], { GIT_SSH_COMMAND: 'ssh -i key' }, 'write');
-    expect(args).toEqual(['-c', 'core.fsmonitor=', 'push']);
-    expect(env['GIT_SSH_COMMAND']).toBe('ssh -i key');
+  it('write calls (direct execution): the write profile pins hooks, signing, transports and helpers; the user\'s SSH command is kept', () => {
+    const profile = gitWriteProfile({
+      user: { ...NO_USER_GIT_SETTINGS, credentialHelpers: [['credential.helper', 'store']], repositoryFilterDrivers: ['evil'] },
+      env: { GIT_SSH_COMMAND: 'ssh -i key', GIT_ALLOW_PROTOCOL: 'https:ext:fd:ssh' },
+    });
+    const { args, env } = buildGitInvocation(['push'], { GIT_SSH_COMMAND: 'ssh -i key', GIT_ALLOW_PROTOCOL: 'https:ext:fd:ssh' }, profile);
+    expect(args.slice(0, 3)).toEqual(['--no-pager', '-c', 'core.fsmonitor=']);
+    expect(args.slice(-1)).toEqual(['push']);
+    for (const setting of ['core.hooksPath=/dev/null', 'commit.gpgSign=false', 'protocol.ext.allow=never', 'filter.evil.clean=']) expect(args).toContain(setting);
+    // The helper list is emptied, then the user's added back.
+    expect(args.indexOf('credential.helper=')).toBeLessThan(args.indexOf('credential.helper=store'));
+    expect(env).toMatchObject({ GIT_SSH_COMMAND: 'ssh -i key', GIT_ALLOW_PROTOCOL: 'https:ssh', GIT_PROXY_COMMAND: '' });
     expect(env).not.toHaveProperty('GIT_NO_LAZY_FETCH');
+  });
+
+  it('receive-pack: the user\'s own, else git\'s default; without hooks on a local URL', () => {
+    expect(receivePackOption(NO_USER_GIT_SETTINGS, 'origin', 'git@github.com:o/r.git')).toBe('--receive-pack=git-receive-pack');
+    expect(receivePackOption(NO_USER_GIT_SETTINGS, 'origin', '/srv/r.git')).toBe("--receive-pack=git -c core.hooksPath=/dev/null -c core.fsmonitor= receive-pack");
+    expect(receivePackOption(NO_USER_GIT_SETTINGS, 'origin', 'file:///srv/r.git')).toMatch(/core\.hooksPath/);
+    expect(receivePackOption({ ...NO_USER_GIT_SETTINGS, remotePrograms: [['remote.Origin.receivepack', 'rp']] }, 'Origin', 'x:y')).toBe('--receive-pack=rp');
+    expect(isLocalUrl('./a:b')).toBe(true);
+    expect(isLocalUrl('host:path')).toBe(false);
+    expect(isLocalUrl('ext::sh')).toBe(false);
   });
 });

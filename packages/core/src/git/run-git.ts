@@ -20,8 +20,8 @@ export interface RunGitOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /**
    * `read` (default): nothing the repository's configuration names is run (no fsmonitor hook, no
-   * signature program, no transport). `write`: direct execution's commit/push, which must apply the
-   * user's filters, hooks and transports. See `GitCallProfile`.
+   * signature program, no transport). A `GitWriteProfile` (`gitWriteProfile`): a commit or push, with
+   * the user's own settings and nothing the repository names. See `GitCallProfile`.
    */
   readonly profile?: GitCallProfile;
   /** More `-c` settings, e.g. `filterDriverOverrides(...)` for a `status` that could run filters. */

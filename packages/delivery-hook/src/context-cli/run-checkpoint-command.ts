@@ -138,6 +138,7 @@ async function writeManualCheckpoint(project: CommandProject, session: CurrentSe
     },
     now,
     dir: handoff.dir,
+    stateDir: project.stateDir,
   });
   if (!result.ok) return commandFailure(`checkpoint: ${result.error}`);
   // The metrics schema knows L1–L3: a manual checkpoint below L1 counts under L1.

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHookSandbox, type HookSandbox } from '../test-support/hook-sandbox.ts';
+import { writeOwnHandoff } from '../test-support/own-handoff.ts';
 import { runHookBundle } from '../test-support/run-hook-bundle.ts';
 
 // `loop start|next|status` and `resume-prompt` inside a loop, as a loop runner calls them: the built
@@ -35,8 +36,7 @@ function repo(): { env: Record<string, string>; root: string } {
 /** What the Stop route does at an L2 turn end inside a loop (recordLoopTurn), done by hand. */
 function handoffWritten(root: string, name: string): string {
   const rel = `.agent-checkpoint/handoffs/${name}`;
-  mkdirSync(join(root, '.agent-checkpoint', 'handoffs'), { recursive: true });
-  writeFileSync(join(root, rel), HANDOFF);
+  writeOwnHandoff((sandbox as HookSandbox).stateDir, root, rel, HANDOFF);
   const statePath = join(root, '.agent-checkpoint', 'loop-state.json');
   const state = JSON.parse(readFileSync(statePath, 'utf8')) as { iteration: number; context_checkpoint: object; context_history: object[] };
   state.context_checkpoint = { active: true, level: 'L2', percent_at_checkpoint: 87, timestamp: new Date().toISOString(), handoff_file: rel, handoff_iteration: state.iteration, handoff_consumed: false };
@@ -105,7 +105,7 @@ describe('agent-checkpoint-hook loop', () => {
     }
     mkdirSync(join(root, '.agent-checkpoint', 'handoffs'), { recursive: true });
     writeFileSync(join(root, '.agent-checkpoint', 'loop-state.json'), '[1,2');
-    writeFileSync(join(root, '.agent-checkpoint', 'handoffs', '2026-01-07-1145.md'), HANDOFF);
+    writeOwnHandoff((sandbox as HookSandbox).stateDir, root, '.agent-checkpoint/handoffs/2026-01-07-1145.md', HANDOFF);
     for (const op of ['next', 'status']) {
       const bad = await run('loop', op);
       expect(bad).toMatchObject({ code: 1, stdout: '' });

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { fetchMemoryResumeExtras, latestHandoff, markLoopHandoffConsumed, memoryResumeSection, pendingLoopHandoff, renderResumePrompt } from '@agent-checkpoint/context-checkpoint';
-import { findProjectRoot, loadConfig } from '@agent-checkpoint/core';
+import { fetchMemoryResumeExtras, latestOwnHandoff, markLoopHandoffConsumed, memoryResumeSection, pendingLoopHandoff, renderResumePrompt } from '@agent-checkpoint/context-checkpoint';
+import { findProjectRoot, forTerminal, loadConfig, resolveStateDir } from '@agent-checkpoint/core';
 import { STDERR_PREFIX } from '../debug-log.ts';
 import { chooseCommandCwd, currentDirectory } from '../run-cwd.ts';
 import { contextCheckpointConfigOf, contextCheckpointSections, memorySettingsOf } from '@agent-checkpoint/context-checkpoint/load';
@@ -44,9 +44,13 @@ export async function runResumePrompt(args: readonly string[], write: (text: str
     for (const note of diagnostics) process.stderr.write(`${STDERR_PREFIX} config: ${note}\n`);
     const { handoff } = contextCheckpointConfigOf(config);
     const root = findProjectRoot(cwd);
-    const latest = await latestHandoff(root, { dir: handoff.dir, now: new Date(), maxAgeMs: maxAgeHours * 3_600_000 });
+    // Only a handoff this installation wrote (recorded in the state directory) is resumed; a committed
+    // or edited one is named on stderr, never printed into the prompt.
+    const own = await latestOwnHandoff(root, resolveStateDir({ env: process.env }), { dir: handoff.dir, now: new Date(), maxAgeMs: maxAgeHours * 3_600_000 });
+    if (own.notice !== undefined) process.stderr.write(`${STDERR_PREFIX} resume-prompt: ${forTerminal(own.notice, { keepLines: false })}\n`);
+    const latest = own.handoff;
     if (latest === undefined) {
-      process.stderr.write(`${STDERR_PREFIX} no handoff younger than ${maxAgeHours} h in ${handoff.dir}\n`);
+      process.stderr.write(`${STDERR_PREFIX} no handoff of ours younger than ${maxAgeHours} h in ${forTerminal(handoff.dir, { keepLines: false })}\n`);
       return 0;
     }
     const loop = await pendingLoopHandoff(root);

@@ -1,5 +1,5 @@
 import { claimResumeHandoff, recordMetric } from '@agent-checkpoint/context-checkpoint';
-import { findProjectRoot, loadConfig, readOffSwitch } from '@agent-checkpoint/core';
+import { findProjectRoot, forModelText, loadConfig, readOffSwitch } from '@agent-checkpoint/core';
 import type { AuxHookContext, AuxHookResult } from '../aux-hook/run-aux-hook.ts';
 import { readContextHookPayload } from '../aux-hook/read-context-hook-payload.ts';
 import { encodeSessionStart } from './encode-session-start.ts';
@@ -12,7 +12,8 @@ import { contextCheckpointConfigOf, contextCheckpointSections, memorySettingsOf 
  *
  * Requires `handoff.enabled` (like every handoff feature). Honours the off switches. Any source
  * (`startup`, `resume`, `clear`, `compact`) may receive it: after a compaction it restores the pointer
- * the PreCompact handoff left. Each handoff is injected once (see `claimResumeHandoff`).
+ * the PreCompact handoff left. Each handoff is injected once, and only one this installation wrote
+ * (see `claimResumeHandoff`); a foreign one is named in one line, never injected.
  */
 export async function runSessionStart(text: string, context: AuxHookContext): Promise<AuxHookResult> {
   const read = readContextHookPayload(text);
@@ -44,14 +45,21 @@ export async function runSessionStart(text: string, context: AuxHookContext): Pr
 
   const claim = await claimResumeHandoff({
     projectRoot,
+    stateDir: context.stateDir,
     dir: handoff.dir,
     now: context.now(),
     agent: context.agent,
     ...(event.sessionId !== undefined ? { sessionId: event.sessionId } : {}),
     memory: memorySettingsOf(loaded.config),
   });
+  // A handoff we did not write (committed with a clone, planted, edited since): one line naming it, to
+  // the user (stderr) and the model, never its content.
+  if (claim.notice !== undefined) context.log.warn(`session-start: ${claim.notice}`);
   if (claim.kind === 'none') {
     if (claim.reason === 'unwritable') context.log.warn(`session-start: ${claim.detail}`);
+    if (claim.notice !== undefined && claim.reason === 'no-handoff') {
+      return { output: encodeSessionStart(context.agent, forModelText(claim.notice)), code: 'foreign-handoff', detail: claim.notice };
+    }
     return { output: '', code: claim.reason, detail: claim.detail };
   }
   const note = await recordMetric({ stateDir: context.stateDir, projectRoot }, { type: 'resume', at: context.now().toISOString(), handoff: claim.handoff.name, consumed: true });

@@ -1,4 +1,4 @@
-import { realpathSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   configDigest,
@@ -12,6 +12,7 @@ import {
   recordTrust,
   resolveStateDir,
   revokeTrust,
+  trustKeyFor,
   trustStateOf,
   trustStorePath,
 } from '@agent-checkpoint/core';
@@ -32,9 +33,11 @@ export const TRUST_USAGE = `Usage:
 
 A project file (.agent-checkpoint.json) is written by whoever published the repository, or by the
 agent during a turn; the hook runs as you, outside the agent's sandbox. So its privileged keys —
-runTests.command and .enabled, directExecution (enabled, commit, push, remote, noVerify, memoryFile,
-logFile), handoff.dir — apply only once you trusted that exact file. Trust records the file's real
-path and the SHA-256 of its content in the state directory; any edit needs trusting again. Review the
+runTests.command and .enabled, directExecution (enabled, commit, push, remote, noVerify, gitHooks,
+memoryFile, logFile), handoff.dir — apply only once you trusted that exact file. Trust records where the file is
+used (its repository's real directory and its own name: a link to another repository's trusted file
+is not trusted here) and the SHA-256 of its content in the state directory; any edit needs trusting
+again. Review the
 file first: the keys it would enable are printed. Your user-level file is always trusted.
 
 PATH: the file, or a directory (its repository's ${PROJECT_CONFIG_FILE}); default: the current
@@ -96,13 +99,14 @@ async function trust(stateDir: string, path: string, context: TrustCommandContex
     );
     return EXIT_FAILURE;
   }
+  const key = trustKeyFor(path);
   try {
-    await recordTrust(stateDir, file.realPath, file.sha256);
+    await recordTrust(stateDir, key, file.sha256);
   } catch (error) {
     context.writeError(`agent-checkpoint: cannot record trust in ${trustStorePath(stateDir)}: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT_FAILURE;
   }
-  const lines = [`Trusted ${file.realPath}${file.realPath === path ? '' : ` (${path})`}, sha256 ${file.sha256.slice(0, 12)}…`];
+  const lines = [`Trusted ${key}${file.realPath === key ? '' : ` (a link to ${file.realPath}: trusted here only)`}, sha256 ${file.sha256.slice(0, 12)}…`];
   if (file.parsed.privileged.length === 0) lines.push('It sets no command or write path; any edit needs trusting again.');
   else {
     lines.push('From now on, until the file changes, these apply:');
@@ -115,12 +119,8 @@ async function trust(stateDir: string, path: string, context: TrustCommandContex
 }
 
 async function revoke(stateDir: string, path: string, context: TrustCommandContext): Promise<number> {
-  let key = path;
-  try {
-    key = realpathSync(path);
-  } catch {
-    // A deleted file is still revoked by the path it was trusted under.
-  }
+  // A deleted file is still revoked by the location it was trusted under.
+  const key = trustKeyFor(path);
   let removed: boolean;
   try {
     removed = await revokeTrust(stateDir, key);
@@ -160,7 +160,7 @@ function trustListState(store: ReturnType<typeof readTrustStore>, path: string):
   const read = readConfigBytes(path);
   if (read.kind === 'missing') return 'missing';
   if (read.kind === 'unusable') return 'unreadable';
-  return trustStateOf(store, path, configDigest(read.bytes)) === 'trusted' && read.realPath === path ? 'trusted' : 'changed';
+  return trustStateOf(store, path, configDigest(read.bytes)) === 'trusted' && read.realPath !== undefined ? 'trusted' : 'changed';
 }
 
 function usage(context: TrustCommandContext, message: string): number {

@@ -84,25 +84,45 @@ describe('agent-checkpoint-hook trust', () => {
     expect(result.stderr).not.toContain('trust');
   });
 
-  it('a symlinked project file: trusted by its real path; retargeting the link is a new, untrusted file', async () => {
+  it('a symlinked project file: trusted where it is used and for its bytes; retargeting the link at other content is untrusted', async () => {
     const { world, marker, env } = open();
     const path = join(world.repo, '.agent-checkpoint.json');
     const shared = join(world.root, 'shared-config.json');
     writeFileSync(shared, readFileSync(path));
     unlinkSync(path);
     symlinkSync(shared, path);
-    expect(await trustProjectConfig(world.repo, env)).toContain(`Trusted ${shared} (${path})`);
+    expect(await trustProjectConfig(world.repo, env)).toContain(`Trusted ${path} (a link to ${shared}: trusted here only)`);
     await turnEnd(world);
     expect(existsSync(marker)).toBe(true);
     rmSync(marker);
 
-    const copy = join(world.root, 'copy.json');
-    writeFileSync(copy, readFileSync(shared));
+    const other = join(world.root, 'other.json');
+    writeFileSync(other, readFileSync(shared, 'utf8').replace('ran-outside-the-sandbox', 'ran-elsewhere'));
     unlinkSync(path);
-    symlinkSync(copy, path);
+    symlinkSync(other, path);
     const retargeted = await turnEnd(world);
     expect(existsSync(marker)).toBe(false);
-    expect(retargeted.stderr).toContain('not trusted; ignored: runTests.command');
+    expect(existsSync(join(world.root, 'ran-elsewhere'))).toBe(false);
+    expect(retargeted.stderr).toContain('changed since it was trusted; ignored: runTests.command');
+  });
+
+  it('issue 23: a second repository whose project file is a link to a trusted repository\'s file does not inherit the trust', async () => {
+    const first = open();
+    await trustProjectConfig(first.world.repo, first.env);
+    const second = open();
+    const path = join(second.world.repo, '.agent-checkpoint.json');
+    unlinkSync(path);
+    symlinkSync(join(first.world.repo, '.agent-checkpoint.json'), path);
+    // The same HOME and state directory as the first repository's user.
+    const env = { ...second.world.scenario('actionable').env, HOME: first.env['HOME'] as string, AGENT_CHECKPOINT_STATE_DIR: first.world.stateDir };
+    const scenario = second.world.scenario('actionable');
+    const result = await runHookBundle({ args: ['claude'], stdin: JSON.stringify(buildStopPayload(scenario)), env, cwd: scenario.cwd });
+    expect(result.code, result.stderr).toBe(0);
+    expect(existsSync(first.marker)).toBe(false);
+    expect(result.stderr).toContain('not trusted; ignored: runTests.command');
+    // Still trusted in its own repository.
+    await turnEnd(first.world);
+    expect(existsSync(first.marker)).toBe(true);
   });
 
   it('refuses what cannot be trusted, with one clear line and exit 1', async () => {

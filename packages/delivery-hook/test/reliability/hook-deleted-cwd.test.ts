@@ -128,7 +128,7 @@ describe('resume-prompt and state in a deleted working directory: one clear line
     const ok = await runInDeletedDirectory(join(w.root, 'removed-worktree'), ['resume-prompt', '--cwd', scenario.cwd], scenario.env);
     expect(ok.code).toBe(0);
     expect(ok.stdout).toBe('');
-    expect(ok.stderr).toMatch(/^agent-checkpoint: no handoff younger than 24 h in \S+\n$/);
+    expect(ok.stderr).toMatch(/^agent-checkpoint: no handoff of ours younger than 24 h in \S+\n$/);
   });
 
   it('state (exit 1, failed); with --cwd <the repository> it works from there', async () => {
