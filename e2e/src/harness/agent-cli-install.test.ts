@@ -63,7 +63,7 @@ describe('ensureCliInstall', () => {
     expect(entry?.integrity).toMatch(/^sha512-/);
     entry!.integrity = `sha512-${Buffer.alloc(64, 7).toString('base64')}`;
     writeFileSync(lockFile, JSON.stringify(lock, null, 2));
-    expect(() => ensureCliInstall(spec)).toThrow();
+    expect(() => ensureCliInstall(spec)).toThrow(/Command failed: npm ci/);
     expect(completedCliInstall(spec)).toBeUndefined();
     expect(readdirSync(spec.cacheRoot)).toEqual([]);
   });

@@ -128,7 +128,12 @@ function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
 export const RUN_MARKER_VAR = 'AC_E2E_RUN';
 
 export function findMarkedProcesses(runId: string): number[] {
-  const needle = Buffer.from(`${RUN_MARKER_VAR}=${runId}\0`);
+  return findProcessesWithEnvEntry(`${RUN_MARKER_VAR}=${runId}`);
+}
+
+/** Pids (other than this process) whose environment holds exactly `entry` (`NAME=value`); [] without /proc. */
+export function findProcessesWithEnvEntry(entry: string): number[] {
+  const needle = Buffer.from(`\0${entry}\0`);
   const found: number[] = [];
   let entries: string[];
   try {
@@ -136,12 +141,13 @@ export function findMarkedProcesses(runId: string): number[] {
   } catch {
     return found; // not Linux: only the process-group kill applies
   }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    const pid = Number(entry);
+  for (const name of entries) {
+    if (!/^\d+$/.test(name)) continue;
+    const pid = Number(name);
     if (pid === process.pid) continue;
     try {
-      if (readFileSync(`/proc/${entry}/environ`).includes(needle)) found.push(pid);
+      // A leading NUL too, so `X_AC_E2E_RUN=…` or `HOME=/a/b/home` never match `…=/b/home`.
+      if (Buffer.concat([Buffer.from([0]), readFileSync(`/proc/${name}/environ`)]).includes(needle)) found.push(pid);
     } catch {
       // exited meanwhile, or not ours to read
     }
