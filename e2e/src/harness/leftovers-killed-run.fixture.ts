@@ -15,7 +15,8 @@ const tmux = TmuxServer.start({ cwd: workspace.repo, env: { ...env, TMUX_TMPDIR:
 // workspace's HOME (a helper that rebuilt its environment), both out of the run's process group.
 const marked = spawn('sleep', ['3600'], { env, detached: true, stdio: 'ignore' });
 const homeOnly = spawn('sleep', ['3601'], { env: { PATH: env['PATH'] ?? '/usr/bin:/bin', HOME: workspace.home }, detached: true, stdio: 'ignore' });
-marked.unref();
-homeOnly.unref();
-process.stdout.write(`${JSON.stringify({ root: workspace.root, socket: tmux.socketName, pids: [marked.pid, homeOnly.pid] })}\n`);
+// A process of the run itself (as a vitest worker it orphans), with the run's owner token.
+const worker = spawn('sleep', ['3602'], { env: process.env, detached: true, stdio: 'ignore' });
+for (const child of [marked, homeOnly, worker]) child.unref();
+process.stdout.write(`${JSON.stringify({ root: workspace.root, socket: tmux.socketName, pids: [marked.pid, homeOnly.pid, worker.pid] })}\n`);
 setInterval(() => {}, 60_000);

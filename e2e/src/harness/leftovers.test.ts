@@ -70,6 +70,10 @@ describe('reapLeftovers', () => {
     const unowned = path.join(tmpDir, 'ac-e2e-bbbbbbbbbbbb-other1');
     mkdirSync(unowned);
 
+    // A process of a run still alive (this test's own run): untouched.
+    const bystander = spawn('sleep', ['3603'], { env: { ...process.env, AC_E2E_OWNER: currentOwner() }, detached: true, stdio: 'ignore' });
+    startedPids.push(bystander.pid!);
+
     const left = await killedRun();
     // The run is dead; what it started is not.
     expect(left.pids.every(alive)).toBe(true);
@@ -87,6 +91,7 @@ describe('reapLeftovers', () => {
     expect(readdirSync(socketDir)).toEqual(['users-own']);
     expect(tmux('-S', path.join(socketDir, 'users-own'), 'has-session').status).toBe(0);
     expect(existsSync(liveRun) && existsSync(unowned)).toBe(true);
+    expect(alive(bystander.pid!)).toBe(true);
     // Idempotent: nothing left to reap.
     expect(reapLeftovers({ tmpDir, tmuxSocketDirs: [socketDir] })).toEqual({ tmuxServers: [], workspaces: [], processes: [] });
   });

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { findProcessesWithEnvEntry, RUN_MARKER_VAR } from './process-group.ts';
+import { findProcessesWithEnvEntry, processEnvValues, RUN_MARKER_VAR } from './process-group.ts';
 
 /**
  * Leftovers of a killed e2e run. A run killed with SIGKILL (a CI timeout, a closed terminal) cannot
@@ -138,12 +138,18 @@ function killAll(pids: readonly number[]): void {
 }
 
 /**
- * Removes what earlier, killed runs left: their private tmux servers, every process started in
+ * Removes what earlier, killed runs left: their orphaned workers, their private tmux servers, every process started in
  * their temp workspaces (found by the run marker in the environment, or by a `$HOME` inside the
  * workspace: Codex's daemon and the PTYs it starts with `setsid`), then the workspaces. Runs at
  * the start of every e2e run (vitest global setup).
  */
 export function reapLeftovers(options: ReapOptions = {}): ReapReport {
+  const processes: number[] = [];
+  // First the vitest workers a killed run orphaned (they inherited its token): left alone they go
+  // on running tests, starting CLIs and creating workspaces after this reap.
+  const orphans = [...processEnvValues(OWNER_VAR)].filter(([, token]) => /^\d+-\d+$/.test(token) && !ownerAlive(token)).map(([pid]) => pid);
+  killAll(orphans);
+  processes.push(...orphans);
   const tmuxServers: string[] = [];
   for (const dir of options.tmuxSocketDirs ?? [tmuxSocketDir()]) {
     for (const name of listDir(dir)) {
@@ -161,7 +167,6 @@ export function reapLeftovers(options: ReapOptions = {}): ReapReport {
     }
   }
   const workspaces: string[] = [];
-  const processes: number[] = [];
   const tmpDir = options.tmpDir ?? os.tmpdir();
   // Workspace roots are realpaths (temp-workspace.ts), and so is the `HOME` their processes got.
   const realTmpDir = existsSync(tmpDir) ? realpathSync(tmpDir) : tmpDir;
@@ -171,6 +176,11 @@ export function reapLeftovers(options: ReapOptions = {}): ReapReport {
     const root = path.join(realTmpDir, name);
     const owner = readOwner(root);
     if (owner === undefined || ownerAlive(owner)) continue;
+    // The Codex TUI sessions keep their tmux socket in the workspace (TMUX_TMPDIR = <root>/tmp).
+    for (const socket of listDir(path.join(root, 'tmp', `tmux-${os.userInfo().uid}`))) {
+      spawnSync('tmux', ['-S', path.join(root, 'tmp', `tmux-${os.userInfo().uid}`, socket), 'kill-server'], { stdio: 'ignore', timeout: 10_000, killSignal: 'SIGKILL' });
+      tmuxServers.push(path.join(root, 'tmp', `tmux-${os.userInfo().uid}`, socket));
+    }
     const pids = [...new Set([...findProcessesWithEnvEntry(`${RUN_MARKER_VAR}=${runId}`), ...findProcessesWithEnvEntry(`HOME=${path.join(root, 'home')}`)])];
     killAll(pids);
     processes.push(...pids);

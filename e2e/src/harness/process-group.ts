@@ -135,24 +135,43 @@ export function findMarkedProcesses(runId: string): number[] {
 export function findProcessesWithEnvEntry(entry: string): number[] {
   const needle = Buffer.from(`\0${entry}\0`);
   const found: number[] = [];
+  // A leading NUL too, so `X_AC_E2E_RUN=…` or `HOME=/a/b/home` never match `…=/b/home`.
+  visitProcessEnvironments((pid, environ) => {
+    if (Buffer.concat([Buffer.from([0]), environ]).includes(needle)) found.push(pid);
+  });
+  return found;
+}
+
+/** The value of `name` in the environment of every other process that has it; empty without /proc. */
+export function processEnvValues(name: string): Map<number, string> {
+  const prefix = `${name}=`;
+  const found = new Map<number, string>();
+  visitProcessEnvironments((pid, environ) => {
+    const entry = environ.toString('latin1').split('\0').find((e) => e.startsWith(prefix));
+    if (entry !== undefined) found.set(pid, entry.slice(prefix.length));
+  });
+  return found;
+}
+
+function visitProcessEnvironments(visit: (pid: number, environ: Buffer) => void): void {
   let entries: string[];
   try {
     entries = readdirSync('/proc');
   } catch {
-    return found; // not Linux: only the process-group kill applies
+    return; // not Linux: only the process-group kill applies
   }
   for (const name of entries) {
     if (!/^\d+$/.test(name)) continue;
     const pid = Number(name);
     if (pid === process.pid) continue;
+    let environ: Buffer;
     try {
-      // A leading NUL too, so `X_AC_E2E_RUN=…` or `HOME=/a/b/home` never match `…=/b/home`.
-      if (Buffer.concat([Buffer.from([0]), readFileSync(`/proc/${name}/environ`)]).includes(needle)) found.push(pid);
+      environ = readFileSync(`/proc/${name}/environ`);
     } catch {
-      // exited meanwhile, or not ours to read
+      continue; // exited meanwhile, or not ours to read
     }
+    visit(pid, environ);
   }
-  return found;
 }
 
 /** SIGKILLs every live process carrying the run marker; returns how many were signalled. */
