@@ -13,7 +13,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { AGENT_IDS, isAgentId, type AgentId } from '@agent-checkpoint/core';
-import { agentCli, E2E_PACKAGE_DIR } from './harness/agent-clis.ts';
+import { agentCli, E2E_PACKAGE_DIR, ensureAgentClis } from './harness/agent-clis.ts';
 import { checkRecording } from './record/check-recording.ts';
 import { driveScenario } from './record/drive-scenario.ts';
 import { renderFixturesReadme, type RecordingFacts, type RecordingSummary } from './record/fixtures-readme.ts';
@@ -36,6 +36,7 @@ async function main(): Promise<number> {
     process.stderr.write('record-fixtures: nothing selected\n');
     return 2;
   }
+  ensureAgentClis((line) => process.stdout.write(`${line}\n`));
   if (values['index-only']) {
     for (const agent of agents) writeIndex(path.join(values.out, agent, agentCli(agent).version, 'recorded'), [], agent);
     return 0;

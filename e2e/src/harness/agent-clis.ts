@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AgentId } from '@agent-checkpoint/core';
+import { completedCliInstall, defaultCliCacheRoot, ensureCliInstall, type CliInstallOutcome, type CliInstallSpec } from './agent-cli-install.ts';
 
-/** How to start one of the pinned agent CLIs from this package's devDependencies. */
+/** How to start one of the pinned agent CLIs (installed on demand, see {@link ensureAgentClis}). */
 export interface AgentCli {
   readonly agent: AgentId;
   readonly packageName: string;
@@ -12,8 +12,6 @@ export interface AgentCli {
   /** argv prefix: the executable and any fixed leading arguments. */
   readonly argv: readonly string[];
 }
-
-const require = createRequire(import.meta.url);
 
 const PACKAGES: Record<AgentId, { name: string; bin: string; viaNode: boolean }> = {
   // A native binary (copied into bin/ by the package's postinstall); Node's version is irrelevant.
@@ -23,17 +21,40 @@ const PACKAGES: Record<AgentId, { name: string; bin: string; viaNode: boolean }>
   codex: { name: '@openai/codex', bin: 'bin/codex.js', viaNode: true },
 };
 
+/** The e2e package directory (replaced by `/E2E` in recorded fixtures). */
+export const E2E_PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/**
+ * The pinned CLIs: `e2e/agent-clis/package.json` + `package-lock.json` (exact versions, sha512
+ * integrity of every tarball), installed by `npm ci` into a cache outside the repository. Only
+ * Claude Code's postinstall runs (it places the native binary in `bin/claude.exe`); Gemini's
+ * optional native addons (node-pty, keytar) stay unbuilt, as they were under pnpm.
+ */
+export function agentCliInstallSpec(cacheRoot: string = defaultCliCacheRoot()): CliInstallSpec {
+  return {
+    pinsDir: path.join(E2E_PACKAGE_DIR, 'agent-clis'),
+    cacheRoot,
+    entries: Object.values(PACKAGES).flatMap((spec) => [`${spec.name}/package.json`, `${spec.name}/${spec.bin}`]),
+    postinstall: [['@anthropic-ai/claude-code', 'install.cjs']],
+  };
+}
+
+/** Install the pinned CLIs unless an intact install is cached (the vitest global setup calls it). */
+export function ensureAgentClis(log?: (line: string) => void): CliInstallOutcome {
+  return ensureCliInstall(agentCliInstallSpec(), log);
+}
+
 export function agentCli(agent: AgentId): AgentCli {
   const spec = PACKAGES[agent];
-  const manifest = require.resolve(`${spec.name}/package.json`);
-  const dir = path.dirname(manifest);
-  const version = (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+  const installed = completedCliInstall(agentCliInstallSpec());
+  if (installed === undefined) {
+    throw new Error('the pinned agent CLIs are not installed: run `pnpm --filter @agent-checkpoint/e2e install-clis` (the e2e global setup does it)');
+  }
+  const dir = path.join(installed, 'node_modules', spec.name);
+  const version = (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string }).version;
   const bin = path.join(dir, spec.bin);
   return { agent, packageName: spec.name, version, argv: spec.viaNode ? [process.execPath, bin] : [bin] };
 }
 
 /** Absolute path of the probe hook script. */
 export const PROBE_HOOK_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'probe-hook.mjs');
-
-/** The e2e package directory (replaced by `/E2E` in recorded fixtures). */
-export const E2E_PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');

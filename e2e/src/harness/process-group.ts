@@ -128,25 +128,50 @@ function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
 export const RUN_MARKER_VAR = 'AC_E2E_RUN';
 
 export function findMarkedProcesses(runId: string): number[] {
-  const needle = Buffer.from(`${RUN_MARKER_VAR}=${runId}\0`);
+  return findProcessesWithEnvEntry(`${RUN_MARKER_VAR}=${runId}`);
+}
+
+/** Pids (other than this process) whose environment holds exactly `entry` (`NAME=value`); [] without /proc. */
+export function findProcessesWithEnvEntry(entry: string): number[] {
+  const needle = Buffer.from(`\0${entry}\0`);
   const found: number[] = [];
+  // A leading NUL too, so `X_AC_E2E_RUN=…` or `HOME=/a/b/home` never match `…=/b/home`.
+  visitProcessEnvironments((pid, environ) => {
+    if (Buffer.concat([Buffer.from([0]), environ]).includes(needle)) found.push(pid);
+  });
+  return found;
+}
+
+/** The value of `name` in the environment of every other process that has it; empty without /proc. */
+export function processEnvValues(name: string): Map<number, string> {
+  const prefix = `${name}=`;
+  const found = new Map<number, string>();
+  visitProcessEnvironments((pid, environ) => {
+    const entry = environ.toString('latin1').split('\0').find((e) => e.startsWith(prefix));
+    if (entry !== undefined) found.set(pid, entry.slice(prefix.length));
+  });
+  return found;
+}
+
+function visitProcessEnvironments(visit: (pid: number, environ: Buffer) => void): void {
   let entries: string[];
   try {
     entries = readdirSync('/proc');
   } catch {
-    return found; // not Linux: only the process-group kill applies
+    return; // not Linux: only the process-group kill applies
   }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    const pid = Number(entry);
+  for (const name of entries) {
+    if (!/^\d+$/.test(name)) continue;
+    const pid = Number(name);
     if (pid === process.pid) continue;
+    let environ: Buffer;
     try {
-      if (readFileSync(`/proc/${entry}/environ`).includes(needle)) found.push(pid);
+      environ = readFileSync(`/proc/${name}/environ`);
     } catch {
-      // exited meanwhile, or not ours to read
+      continue; // exited meanwhile, or not ours to read
     }
+    visit(pid, environ);
   }
-  return found;
 }
 
 /** SIGKILLs every live process carrying the run marker; returns how many were signalled. */

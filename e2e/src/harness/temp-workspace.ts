@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { markWorkspaceKept, recordWorkspaceOwner } from './leftovers.ts';
 
 /**
  * The directories of one e2e session, all under one temp root so that fixtures can replace the
@@ -37,6 +38,8 @@ export function createTempWorkspace(options: WorkspaceOptions): TempWorkspace {
   const home = path.join(root, 'home');
   const logs = path.join(root, 'logs');
   const tmp = path.join(root, 'tmp');
+  // Before anything that can start a process: a run killed from here on is reaped by the next.
+  recordWorkspaceOwner(root);
   for (const dir of [repo, home, logs, tmp]) mkdirSync(dir, { recursive: true });
   writeFiles(repo, options.files);
   initGitRepo(repo, home);
@@ -50,6 +53,7 @@ export function createTempWorkspace(options: WorkspaceOptions): TempWorkspace {
     dispose() {
       if (process.env['AGENT_CHECKPOINT_E2E_KEEP'] === '1') {
         process.stderr.write(`[e2e] keeping ${root}\n`);
+        markWorkspaceKept(root);
         return;
       }
       rmSync(root, { recursive: true, force: true, maxRetries: 3 });

@@ -11,7 +11,7 @@ describe('TmuxServer', () => {
     const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: dir, TERM: 'xterm-256color', TMUX_TMPDIR: dir };
     const server = TmuxServer.start({ cwd: dir, env, argv: ['cat'], configDir: dir, width: 80, height: 20 });
     try {
-      expect(server.socketName).toMatch(/^ac-e2e-[0-9a-f]{12}$/);
+      expect(server.socketName).toMatch(/^ac-e2e-o\d+-\d+-[0-9a-f]{8}$/);
       expect(server.paneAlive()).toBe(true);
       expect(server.paneId()).toMatch(/^%\d+$/);
       server.typeLiteral('typed-text');

@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { tmuxSocketName } from './leftovers.ts';
 import { waitFor } from './wait-for.ts';
 
 export interface TmuxStartOptions {
@@ -17,7 +17,7 @@ export interface TmuxStartOptions {
 }
 
 /**
- * One tmux server on a private socket (`tmux -L ac-e2e-<random>`), never the user's default
+ * One tmux server on a private socket (`tmux -L ac-e2e-o<owner>-<random>`, leftovers.ts), never the user's default
  * server, holding one session with one pane. The server starts with a minimal config of its own
  * (`-f`), keeps the pane after its program exits (so the last screen can still be captured) and
  * is killed by {@link TmuxServer.kill}.
@@ -33,7 +33,7 @@ export class TmuxServer {
   }
 
   static start(options: TmuxStartOptions): TmuxServer {
-    const socketName = `ac-e2e-${randomBytes(6).toString('hex')}`;
+    const socketName = tmuxSocketName();
     const configFile = path.join(options.configDir, 'tmux.conf');
     writeFileSync(configFile, ['set -g remain-on-exit on', 'set -g history-limit 5000', 'set -g default-terminal "tmux-256color"', ''].join('\n'));
     const server = new TmuxServer(socketName, options.env);
