@@ -82,7 +82,6 @@ export {
   isFileMutation,
   type ShellToolCall,
   TOOL_KINDS,
-  TOOL_OUTCOMES,
   type ToolCall,
   type ToolCallOrigin,
   type ToolKind,
