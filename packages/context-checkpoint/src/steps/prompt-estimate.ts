@@ -56,9 +56,11 @@ export type PromptEstimateResult =
     };
 
 /**
- * The estimator at prompt submit (EST-001..003, SHD-002): estimate the task from the prompt, the
- * configured plan file's open items (`handoff.planFile`; once it is sharded, the current shard's) and
- * the project's history; return a warning
+ * The estimator at prompt submit (EST-001..003, SHD-002): estimate the prompt's task (issue 21: the
+ * prompt, not the plan). The configured plan (`handoff.planFile`; once it is sharded, the current
+ * shard) is priced only when the prompt asks for its work (`choosePromptBasis`: "yes" continues the
+ * current item, "the plan" or the plan's file name takes all its open items, an item's id or text that
+ * item); the project's history corrects the price. Returns a warning
  * when it will not fit the budget left before the handoff level, or is over 60 % of the window (then,
  * with a plan over 60 %, its shard breakdown too). The warning is context for the agent, never a
  * block. Records the estimate for the Stop hook to close (EST-004, {@link recordPendingEstimate}).
@@ -88,15 +90,18 @@ export async function estimatePrompt(input: PromptEstimateInput): Promise<Prompt
   const estimate = estimateTask({
     prompt: input.prompt,
     ...(planText !== undefined ? { planText } : {}),
+    planFiles: [cfg.handoff.planFile, shard?.file].filter((f): f is string => f !== undefined),
     history: history.records,
     window,
     used,
     ceilingPercent,
   });
 
+  // The breakdown only when the prompt asks for the whole plan and it is not sharded yet: "yes" to a
+  // question is not a reason to suggest splitting the plan again.
   let shardPlan: ShardPlan | undefined;
-  if (planText !== undefined && shard === undefined) {
-    const plan = planShards({ planText, budget: { window } });
+  if (planText !== undefined && shard === undefined && estimate.basis.kind === 'plan') {
+    const plan = planShards({ planText, budget: { window }, history: history.records });
     if (plan.action === 'must-shard') shardPlan = plan;
   }
   const warn = !estimate.fits || shouldSuggestSharding(estimate);
@@ -108,6 +113,7 @@ export async function estimatePrompt(input: PromptEstimateInput): Promise<Prompt
         at: input.now.toISOString(),
         features: estimate.features,
         estimatedTokens: estimate.tokens,
+        basis: estimate.basis.kind,
         contextTokensAtSubmit: used,
       });
     } catch (error) {
