@@ -24,7 +24,7 @@ export { claimResumeHandoff } from './steps/resume-handoff.ts';
 export { estimateContextGrowth } from './context/estimate-context-growth.ts';
 export { type KnownContextReading } from './context/read-context-level.ts';
 export { forecastNextLevel, type NextLevelForecast } from './monitor/forecast-next-level.ts';
-export { estimateTask } from './estimate/estimate-task.ts';
+export { estimateTask, type TaskEstimate } from './estimate/estimate-task.ts';
 export { readTaskHistory } from './estimate/task-history.ts';
 export { renderEstimateWarning } from './estimate/render-estimate.ts';
 export { recordMetricsEvent } from './metrics/metrics-events.ts';
