@@ -45,4 +45,5 @@ export {
   readLoopState,
 } from './loop/loop-state.ts';
 export { markLoopHandoffConsumed, nextLoopIteration, pendingLoopHandoff, startLoop } from './loop/loop-steps.ts';
+export { estimateLoopNextItem, type LoopNextItem } from './loop/loop-next-item.ts';
 export { DEFAULT_ISSUE_PATTERN } from './tracker/tracker-settings.ts';
