@@ -29,6 +29,21 @@ export interface HistoryCorrection {
   readonly weight: number;
 }
 
+/** A history made ready for many look-ups: like-for-like samples with their kind and actual/baseline ratio. */
+export interface PreparedHistory {
+  readonly samples: readonly { readonly kind: readonly number[]; readonly ratio: number; readonly index: number }[];
+}
+
+/**
+ * Keep the like-for-like samples ({@link isLearnableSample}) of the newest {@link MAX_HISTORY_SAMPLES},
+ * each with its kind vector and its ratio of actual to today's baseline of its features (so a change
+ * of weights never mixes scales). Done once per estimate, however many items are priced.
+ */
+export function prepareHistory(history: readonly TaskHistorySample[]): PreparedHistory {
+  const usable = history.slice(-MAX_HISTORY_SAMPLES).filter((s) => s.actualTokens > 0 && isLearnableSample(s));
+  return { samples: usable.map((s, index) => ({ kind: kindVector(s.features), ratio: s.actualTokens / Math.max(1, baselineEstimate(s.features).tokens), index })) };
+}
+
 /**
  * The history's correction for a task with `features`, or undefined with too few usable samples. Only
  * like-for-like samples count ({@link isLearnableSample}: prompt-only estimates against that turn's
@@ -36,20 +51,26 @@ export interface HistoryCorrection {
  * similar in *kind* (prompt length, paths, list items, scope words), weighted up to 1 at
  * {@link FULL_WEIGHT_SAMPLES}.
  */
-export function historyCorrection(features: TaskFeatures, history: readonly TaskHistorySample[]): HistoryCorrection | undefined {
-  const usable = history.slice(-MAX_HISTORY_SAMPLES).filter((s) => s.actualTokens > 0 && isLearnableSample(s));
-  if (usable.length < MIN_HISTORY_SAMPLES) return undefined;
+export function historyCorrection(features: TaskFeatures, history: readonly TaskHistorySample[] | PreparedHistory): HistoryCorrection | undefined {
+  const prepared = 'samples' in history ? history : prepareHistory(history);
+  const count = prepared.samples.length;
+  if (count < MIN_HISTORY_SAMPLES) return undefined;
   const target = kindVector(features);
-  const ranked = usable
-    .map((s, index) => ({ s, index, distance: distance(kindVector(s.features), target) }))
-    // Ties go to the newer sample: the project's recent habits matter most.
-    .sort((a, b) => a.distance - b.distance || b.index - a.index)
-    .slice(0, NEIGHBOURS);
-  // Ratios against today's baseline of each sample's features, so a change of weights never mixes scales.
-  const ratios = ranked.map(({ s }) => s.actualTokens / Math.max(1, baselineEstimate(s.features).tokens));
-  const ratio = Math.min(RATIO_BOUNDS.max, Math.max(RATIO_BOUNDS.min, median(ratios)));
-  const weight = Math.min(1, usable.length / FULL_WEIGHT_SAMPLES);
-  return { samples: usable.length, ratio: Math.round(ratio * 1000) / 1000, weight };
+  // The NEIGHBOURS nearest, ties to the newer sample (the project's recent habits matter most): a
+  // bounded insertion, not a sort of the whole history per item priced.
+  const nearest: { distance: number; index: number; ratio: number }[] = [];
+  for (const s of prepared.samples) {
+    const d = distance(s.kind, target);
+    const closer = (n: { distance: number; index: number }): boolean => d < n.distance || (d === n.distance && s.index > n.index);
+    if (nearest.length === NEIGHBOURS && !closer(nearest[NEIGHBOURS - 1] as { distance: number; index: number })) continue;
+    let at = nearest.findIndex(closer);
+    if (at === -1) at = nearest.length;
+    nearest.splice(at, 0, { distance: d, index: s.index, ratio: s.ratio });
+    if (nearest.length > NEIGHBOURS) nearest.pop();
+  }
+  const ratio = Math.min(RATIO_BOUNDS.max, Math.max(RATIO_BOUNDS.min, median(nearest.map((n) => n.ratio))));
+  const weight = Math.min(1, count / FULL_WEIGHT_SAMPLES);
+  return { samples: count, ratio: Math.round(ratio * 1000) / 1000, weight };
 }
 
 /** The task's kind: log-scaled so "3 vs 6 paths" weighs like "10 vs 20". */

@@ -1,5 +1,5 @@
 import { baselineEstimate, type EstimateReason } from './baseline-model.ts';
-import { historyCorrection, type HistoryCorrection } from './history-correction.ts';
+import { historyCorrection, prepareHistory, type HistoryCorrection, type PreparedHistory } from './history-correction.ts';
 import type { PlanItem } from './parse-plan-items.ts';
 import { extractTaskFeatures, type TaskFeatures } from './task-features.ts';
 import type { TaskHistorySample } from './task-history-schema.ts';
@@ -22,7 +22,7 @@ export interface TaskPrice {
  * a shard's items and a whole plan are all priced with it, so `estimate`, `shard`, the prompt hook and
  * the loop runner give the same number for the same work.
  */
-export function priceTask(features: TaskFeatures, history: readonly TaskHistorySample[]): TaskPrice {
+export function priceTask(features: TaskFeatures, history: readonly TaskHistorySample[] | PreparedHistory): TaskPrice {
   const baseline = baselineEstimate(features);
   const correction = historyCorrection(features, history);
   if (correction === undefined) return { tokens: baseline.tokens, baselineTokens: baseline.tokens, reasons: baseline.reasons };
@@ -55,6 +55,7 @@ export interface ItemsPrice {
  * next item all call it.
  */
 export function priceItems(items: readonly PlanItem[], history: readonly TaskHistorySample[]): ItemsPrice {
-  const priced = items.map((item): EstimatedPlanItem => ({ ...item, tokens: priceTask(extractTaskFeatures(item.text), history).tokens }));
+  const prepared = prepareHistory(history);
+  const priced = items.map((item): EstimatedPlanItem => ({ ...item, tokens: priceTask(extractTaskFeatures(item.text), prepared).tokens }));
   return { items: priced, totalTokens: priced.reduce((sum, item) => sum + item.tokens, 0) };
 }
