@@ -46,4 +46,5 @@ export {
 } from './loop/loop-state.ts';
 export { markLoopHandoffConsumed, nextLoopIteration, pendingLoopHandoff, startLoop } from './loop/loop-steps.ts';
 export { estimateLoopNextItem, type LoopNextItem } from './loop/loop-next-item.ts';
+export { readPlanInScope } from './steps/plan-in-scope.ts';
 export { DEFAULT_ISSUE_PATTERN } from './tracker/tracker-settings.ts';

@@ -100,6 +100,11 @@ describe('context commands', () => {
     // "yes" against the configured plan is its current item, said so in the text output.
     const yes = await run('estimate', 'yes');
     expect(yes.stdout).toMatch(/Recommendation: proceed\nEstimated: the plan's current item \(line 4\)/);
+    // Once the configured plan is sharded, `estimate` prices its current shard, as the prompt hook does.
+    expect((await run('shard', 'PLAN.md')).code).toBe(0);
+    const sharded = JSON.parse((await run('estimate', 'Work through the plan', '--json')).stdout) as { estimate: { basis: { kind: string; items: { text: string }[] } } };
+    expect(sharded.estimate.basis.kind).toBe('plan');
+    expect(sharded.estimate.basis.items.map((i) => i.text)).toEqual(['Move part 1 into `src/billing/part-1.ts`', 'Move part 2 into `src/billing/part-2.ts`', 'Move part 3 into `src/billing/part-3.ts`']);
   });
 
   it('checkpoint --status: %, trend, next level and recommendation from the newest session', async () => {
