@@ -23,7 +23,7 @@ export { claimResumeHandoff, latestOwnHandoff } from './steps/resume-handoff.ts'
 export { estimateContextGrowth } from './context/estimate-context-growth.ts';
 export { type KnownContextReading } from './context/read-context-level.ts';
 export { forecastNextLevel, type NextLevelForecast } from './monitor/forecast-next-level.ts';
-export { estimateTask } from './estimate/estimate-task.ts';
+export { estimateTask, type TaskEstimate } from './estimate/estimate-task.ts';
 export { readTaskHistory } from './estimate/task-history.ts';
 export { renderEstimateWarning } from './estimate/render-estimate.ts';
 export { recordMetricsEvent } from './metrics/metrics-events.ts';
@@ -44,4 +44,6 @@ export {
   readLoopState,
 } from './loop/loop-state.ts';
 export { markLoopHandoffConsumed, nextLoopIteration, pendingLoopHandoff, startLoop } from './loop/loop-steps.ts';
+export { estimateLoopNextItem, type LoopNextItem } from './loop/loop-next-item.ts';
+export { readPlanInScope } from './steps/plan-in-scope.ts';
 export { DEFAULT_ISSUE_PATTERN } from './tracker/tracker-settings.ts';

@@ -11,8 +11,9 @@ export interface EstimateReason {
 
 /**
  * Weights of the baseline model, in context tokens. Deliberately conservative (seed 004: "start
- * conservative"): a turn that reads a file and edits it grows the context by several thousand tokens;
- * each open plan item is a small task of its own. The project's history corrects the scale.
+ * conservative"): a turn that reads a file and edits it grows the context by several thousand tokens.
+ * The project's history corrects the scale. Plan items are not a weight here: each is priced as a task
+ * of its own (`priceItems`), so a plan costs the same wherever it is priced.
  */
 export const BASELINE_WEIGHTS = {
   /** Any turn: system reminders, a file read, an edit, the answer. */
@@ -21,7 +22,6 @@ export const BASELINE_WEIGHTS = {
   charsPerToken: 4,
   perPathMention: 5_000,
   perBulletItem: 6_000,
-  perPlanOpenItem: 10_000,
   /** Each broad-scope word multiplies by 1 + this, up to {@link BASELINE_WEIGHTS.maxBroadFactor}. */
   perBroadWord: 0.3,
   maxBroadFactor: 2.2,
@@ -29,7 +29,7 @@ export const BASELINE_WEIGHTS = {
   narrowFactor: 0.75,
 } as const;
 
-/** The baseline estimate: additive counts, then scope factors. Pure, monotone in every count. */
+/** The baseline estimate: additive counts, then scope factors. Pure, monotone in every count; `planOpenItems` is not read. */
 export interface BaselineEstimate {
   readonly tokens: number;
   readonly reasons: readonly EstimateReason[];
@@ -48,7 +48,6 @@ export function baselineEstimate(features: TaskFeatures): BaselineEstimate {
   add('prompt', features.promptChars, 1 / w.charsPerToken, `prompt of ${features.promptChars} characters`);
   add('paths', features.pathMentions, w.perPathMention, `${plural(features.pathMentions, 'file/path mention')}`);
   add('bullets', features.bulletItems, w.perBulletItem, `${plural(features.bulletItems, 'list item')} in the prompt`);
-  add('plan-items', features.planOpenItems, w.perPlanOpenItem, `${plural(features.planOpenItems, 'open plan item')}`);
 
   if (features.broadScope > 0) {
     const factor = Math.min(w.maxBroadFactor, 1 + w.perBroadWord * features.broadScope);

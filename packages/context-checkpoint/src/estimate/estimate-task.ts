@@ -1,11 +1,16 @@
-import { baselineEstimate, plural, type EstimateReason } from './baseline-model.ts';
-import { median } from './estimate-accuracy.ts';
+import { plural, type EstimateReason } from './baseline-model.ts';
+import type { EstimateBasisKind } from './estimate-basis.ts';
+import type { HistoryCorrection } from './history-correction.ts';
+import { openPlanItems } from './parse-plan-items.ts';
+import { priceItems, priceTask } from './price-items.ts';
+import { choosePromptBasis, type PromptBasis } from './prompt-basis.ts';
 import { extractTaskFeatures, type TaskFeatures } from './task-features.ts';
 import type { TaskHistorySample } from './task-history.ts';
 
 import { taskBandOf, type TaskBand } from './task-band.ts';
 
 export { BAND_LIMITS, type TaskBand } from './task-band.ts';
+export { FULL_WEIGHT_SAMPLES, historyCorrection, MAX_HISTORY_SAMPLES, MIN_HISTORY_SAMPLES, NEIGHBOURS, RATIO_BOUNDS, type HistoryCorrection } from './history-correction.ts';
 
 /**
  * What to do about a task:
@@ -17,23 +22,16 @@ export { BAND_LIMITS, type TaskBand } from './task-band.ts';
  */
 export type EstimateRecommendation = 'proceed' | 'consider-sharding' | 'shard-first' | 'checkpoint-first';
 
-/** History samples needed before the history corrects the baseline at all. */
-export const MIN_HISTORY_SAMPLES = 5;
-/** Samples at which the history's correction gets its full weight (linear in between). */
-export const FULL_WEIGHT_SAMPLES = 20;
-/** Neighbours whose actual/baseline ratio is taken (median). */
-export const NEIGHBOURS = 5;
-/** Newest samples considered. */
-export const MAX_HISTORY_SAMPLES = 500;
-/** Bounds of the history's correction factor: a few odd turns never scale an estimate wildly. */
-export const RATIO_BOUNDS = { min: 0.25, max: 4 } as const;
-
 /** Input of {@link estimateTask}. */
 export interface EstimateTaskInput {
   /** The user's prompt (untrusted; bounded by the feature extraction). */
   readonly prompt: string;
-  /** Text of the plan file the task works through, when there is one. */
+  /** Text of the plan file (or the current shard) the session works through, when there is one. */
   readonly planText?: string;
+  /** Repository-relative names of that plan (and shard file): a prompt naming one asks for the plan. */
+  readonly planFiles?: readonly string[];
+  /** The caller asked for the plan itself (`estimate --plan`): a prompt about nothing in it prices the plan. */
+  readonly planRequested?: boolean;
   /** The project's past turns ({@link readTaskHistory}); may be empty. */
   readonly history: readonly TaskHistorySample[];
   /** Context window in tokens (> 0). */
@@ -47,14 +45,19 @@ export interface EstimateTaskInput {
   readonly ceilingPercent?: number;
 }
 
-/** The history's correction of the baseline. */
-export interface HistoryCorrection {
-  /** Samples available (after validation). */
-  readonly samples: number;
-  /** Median actual/baseline ratio of the nearest neighbours, clamped to {@link RATIO_BOUNDS}. */
-  readonly ratio: number;
-  /** 0–1: how much of the ratio was applied. */
-  readonly weight: number;
+/** A plan item an estimate priced. */
+export interface EstimatedItemRef {
+  readonly line: number;
+  readonly text: string;
+  readonly tokens: number;
+}
+
+/** What the estimate priced ({@link choosePromptBasis}) and the items it took. JSON-ready. */
+export interface EstimateBasis {
+  readonly kind: EstimateBasisKind;
+  readonly why: PromptBasis['why'];
+  /** The plan items priced (none for `prompt`). */
+  readonly items: readonly EstimatedItemRef[];
 }
 
 /** The estimate of one task. JSON-ready. */
@@ -71,24 +74,37 @@ export interface TaskEstimate {
   /** True when the task fits the remaining budget (EST-002 warns otherwise). */
   readonly fits: boolean;
   readonly recommendation: EstimateRecommendation;
+  /** What was priced: the prompt, the current item, named items or the plan. */
+  readonly basis: EstimateBasis;
   /** Which signals drove the estimate, largest contribution first. */
   readonly reasons: readonly EstimateReason[];
+  /** The prompt's features; `planOpenItems` counts the plan items priced (0 for a prompt-only estimate). */
   readonly features: TaskFeatures;
   /** The baseline before the history's correction. */
   readonly baselineTokens: number;
-  /** Present when the history had enough samples to correct the baseline. */
+  /** Present when the history corrected the prompt's own price. */
   readonly correction?: HistoryCorrection;
 }
 
+const BASIS_DETAIL: Record<PromptBasis['why'], string> = {
+  'no-plan': 'no plan',
+  'no-open-items': 'the plan has no open item',
+  'not-about-the-plan': 'the prompt is not about the plan',
+  acknowledgement: 'an acknowledgement continues the current item',
+  'next-item': 'the prompt asks for the next item',
+  named: 'the prompt names',
+  'plan-named': 'the prompt asks for the plan',
+  'plan-requested': 'the plan was asked for',
+};
+
 /**
- * Estimate a task's context cost before it starts (EST-001..003). Deterministic, no model calls: a
- * baseline from the prompt's and the plan's features ({@link baselineEstimate}), scaled by the
- * project's own history once it has {@link MIN_HISTORY_SAMPLES} samples: the median ratio of actual to
- * baseline tokens among the {@link NEIGHBOURS} past tasks most similar in *kind* (prompt length, paths,
- * list items, scope words), blended in with a weight growing to 1 at {@link FULL_WEIGHT_SAMPLES}.
- *
- * Plan open items are volume, not kind: they are left out of the similarity on purpose, so the ratio
- * does not depend on them and more open items never estimate less.
+ * Estimate a task's context cost before it starts (EST-001..003). Deterministic, no model calls.
+ * First what to price ({@link choosePromptBasis}): the prompt alone unless it asks for the plan's
+ * work (then the current item, the items it names, or all open items). Then one model prices it
+ * ({@link priceTask}, {@link priceItems}): a baseline from the features, scaled by the project's
+ * history of like tasks. With plan items, the estimate is the larger of the prompt's own price and
+ * the items' (the prompt describes the same work: adding both would count it twice), so the same plan
+ * gives the same number here and in `shard`.
  *
  * @throws RangeError when `window` is not a positive finite number.
  */
@@ -98,20 +114,26 @@ export function estimateTask(input: EstimateTaskInput): TaskEstimate {
   const used = Number.isFinite(input.used) && input.used > 0 ? input.used : 0;
   const ceiling = input.ceilingPercent !== undefined && Number.isFinite(input.ceilingPercent) ? Math.min(100, Math.max(0, input.ceilingPercent)) : 100;
 
-  const features = extractTaskFeatures(input.prompt, input.planText);
-  const baseline = baselineEstimate(features);
-  const reasons = [...baseline.reasons];
-  let tokens = baseline.tokens;
-  const correction = historyCorrection(features, input.history);
-  if (correction !== undefined) {
-    const factor = 1 - correction.weight + correction.weight * correction.ratio;
-    const corrected = Math.round(baseline.tokens * factor);
-    reasons.push({
-      signal: 'history',
-      detail: `${plural(correction.samples, 'past turn')} of this project: similar tasks used ×${correction.ratio.toFixed(2)} the baseline (weight ${correction.weight.toFixed(2)})`,
-      tokens: corrected - baseline.tokens,
-    });
-    tokens = corrected;
+  const promptFeatures = extractTaskFeatures(input.prompt);
+  const own = priceTask(promptFeatures, input.history);
+  const chosen = choosePromptBasis(
+    input.prompt,
+    input.planText === undefined ? undefined : { files: input.planFiles ?? [], openItems: openPlanItems(input.planText), ...(input.planRequested === true ? { requested: true } : {}) },
+  );
+  const priced = chosen.kind === 'prompt' ? undefined : priceItems(chosen.items, input.history);
+  const basis: EstimateBasis = { kind: chosen.kind, why: chosen.why, items: (priced?.items ?? []).map(({ line, text, tokens }) => ({ line, text, tokens })) };
+  const features: TaskFeatures = { ...promptFeatures, planOpenItems: basis.items.length };
+
+  let tokens = own.tokens;
+  let reasons: EstimateReason[] = [...own.reasons];
+  let correction = own.correction;
+  let baselineTokens = own.baselineTokens;
+  if (priced !== undefined && priced.totalTokens >= own.tokens) {
+    const what = chosen.kind === 'items' ? `${BASIS_DETAIL.named} ${plural(priced.items.length, 'plan item')}` : `${BASIS_DETAIL[chosen.why]}: ${plural(priced.items.length, 'open plan item')}`;
+    tokens = priced.totalTokens;
+    baselineTokens = priced.totalTokens;
+    reasons = [{ signal: 'plan-items', detail: `${what}, each priced as a task`, tokens: priced.totalTokens }];
+    correction = undefined;
   }
 
   const percentOfWindow = round1((tokens / window) * 100);
@@ -129,39 +151,12 @@ export function estimateTask(input: EstimateTaskInput): TaskEstimate {
     remainingPercent: round1((remainingTokens / window) * 100),
     fits,
     recommendation,
+    basis,
     reasons,
     features,
-    baselineTokens: baseline.tokens,
+    baselineTokens,
     ...(correction !== undefined ? { correction } : {}),
   };
-}
-
-/** The history's correction for a task with `features`, or undefined with too few usable samples. */
-export function historyCorrection(features: TaskFeatures, history: readonly TaskHistorySample[]): HistoryCorrection | undefined {
-  const usable = history.slice(-MAX_HISTORY_SAMPLES).filter((s) => s.actualTokens > 0);
-  if (usable.length < MIN_HISTORY_SAMPLES) return undefined;
-  const target = kindVector(features);
-  const ranked = usable
-    .map((s, index) => ({ s, index, distance: distance(kindVector(s.features), target) }))
-    // Ties go to the newer sample: the project's recent habits matter most.
-    .sort((a, b) => a.distance - b.distance || b.index - a.index)
-    .slice(0, NEIGHBOURS);
-  // Ratios against today's baseline of each sample's features, so a change of weights never mixes scales.
-  const ratios = ranked.map(({ s }) => s.actualTokens / Math.max(1, baselineEstimate(s.features).tokens));
-  const ratio = Math.min(RATIO_BOUNDS.max, Math.max(RATIO_BOUNDS.min, median(ratios)));
-  const weight = Math.min(1, usable.length / FULL_WEIGHT_SAMPLES);
-  return { samples: usable.length, ratio: Math.round(ratio * 1000) / 1000, weight };
-}
-
-/** The task's kind: log-scaled so "3 vs 6 paths" weighs like "10 vs 20". Plan items left out (see above). */
-function kindVector(f: TaskFeatures): number[] {
-  return [Math.log1p(f.promptChars / 100), Math.log1p(f.pathMentions), Math.log1p(f.bulletItems), f.broadScope, f.narrowScope > 0 ? 1 : 0];
-}
-
-function distance(a: readonly number[], b: readonly number[]): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i += 1) sum += ((a[i] as number) - (b[i] as number)) ** 2;
-  return Math.sqrt(sum);
 }
 
 function round1(n: number): number {

@@ -1,5 +1,6 @@
 import { readSmallFileSync, toSafeSessionId } from '@agent-checkpoint/core/hot-path';
 import { join } from 'node:path';
+import { ESTIMATE_BASIS_KINDS, type EstimateBasisKind } from './estimate-basis.ts';
 import type { TaskFeatures } from './task-features.ts';
 import { taskBandOf, type TaskBand } from './task-band.ts';
 
@@ -12,6 +13,11 @@ export interface PendingEstimate {
   readonly at: string;
   readonly features: TaskFeatures;
   readonly estimatedTokens: number;
+  /**
+   * What was estimated (the prompt alone, the current item, named items, the plan): the turn end learns
+   * only from prompt-only estimates (`isLearnableSample`). Absent in records from before it existed.
+   */
+  readonly basis?: EstimateBasisKind;
   /** Context tokens when the prompt was submitted (the fallback baseline of the actual cost). */
   readonly contextTokensAtSubmit: number;
 }
@@ -68,6 +74,8 @@ export function parsePendingEstimate(text: string): PendingEstimate | undefined 
   if (f === null || typeof f !== 'object') return undefined;
   const keys = ['promptChars', 'pathMentions', 'bulletItems', 'broadScope', 'narrowScope', 'planOpenItems'] as const;
   if (!keys.every((k) => count(f[k]))) return undefined;
+  const basis = ESTIMATE_BASIS_KINDS.find((k) => k === p.basis);
+  if (p.basis !== undefined && basis === undefined) return undefined;
   // recordTaskOutcome validates the bounds again with the history's schema.
-  return { at: p.at, estimatedTokens: p.estimatedTokens, contextTokensAtSubmit: p.contextTokensAtSubmit, features: Object.fromEntries(keys.map((k) => [k, f[k]])) as unknown as TaskFeatures };
+  return { at: p.at, ...(basis !== undefined ? { basis } : {}), estimatedTokens: p.estimatedTokens, contextTokensAtSubmit: p.contextTokensAtSubmit, features: Object.fromEntries(keys.map((k) => [k, f[k]])) as unknown as TaskFeatures };
 }

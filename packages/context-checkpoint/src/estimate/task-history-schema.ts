@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ESTIMATE_BASIS_KINDS, type EstimateBasisKind } from './estimate-basis.ts';
 import { MAX_PLAN_ITEMS } from './parse-plan-items.ts';
 import { MAX_BULLET_ITEMS, MAX_PATH_MENTIONS, MAX_PROMPT_CHARS } from './task-features.ts';
 
@@ -21,6 +22,8 @@ export const TaskHistorySampleSchema = z.object({
   }),
   estimatedTokens: tokens,
   actualTokens: tokens,
+  /** What was estimated; only `prompt` samples teach the estimator. Absent in samples from before it was recorded. */
+  basis: z.enum(ESTIMATE_BASIS_KINDS as [EstimateBasisKind, ...EstimateBasisKind[]]).optional(),
 });
 
 export type TaskHistorySample = z.infer<typeof TaskHistorySampleSchema>;

@@ -83,6 +83,8 @@ describe('loop state', () => {
   });
 });
 
+const ITEM = { file: 'PLAN.md', line: 3, text: 'Refactor the tax module', estimated_tokens: 10_400, estimated_percent: 5.2, band: 'small' } as const;
+
 describe('loop state: untrusted input', () => {
   const valid = () => JSON.parse(JSON.stringify(newLoopState(NOW))) as Record<string, unknown>;
   it.each([
@@ -96,8 +98,25 @@ describe('loop state: untrusted input', () => {
     ['terminal escapes in the handoff path', { ...valid(), context_checkpoint: { active: true, handoff_consumed: false, handoff_file: 'x\u001b]0;pwned\u0007.md' } }],
     ['a history entry of the wrong shape', { ...valid(), context_history: [{ iteration: 1, peak_percent: '87' }] }],
     ['an over-long history', { ...valid(), context_history: Array.from({ length: MAX_LOOP_HISTORY + 1 }, () => ({ iteration: 1, peak_percent: 1, checkpoint: false })) }],
+    ['a next item outside the project', { ...valid(), next_item: { ...ITEM, file: '../PLAN.md' } }],
+    ['a next item of an unknown band', { ...valid(), next_item: { ...ITEM, band: 'huge' } }],
+    ['a next item with an over-long text', { ...valid(), next_item: { ...ITEM, text: 'x'.repeat(301) } }],
+    ['a next item without an estimate', { ...valid(), next_item: { ...ITEM, estimated_tokens: undefined } }],
   ])('refuses %s', (_name, value) => {
     expect(parseLoopState(value)).toMatchObject({ ok: false });
+  });
+
+  it('RLP-006: a valid next item survives the round trip, and a turn end keeps it', async () => {
+    const dir = root();
+    await writeLoopState(dir, { ...newLoopState(NOW), iteration: 1, next_item: ITEM });
+    expect(await readLoopState(dir)).toEqual({ kind: 'ok', state: { ...newLoopState(NOW), iteration: 1, next_item: ITEM } });
+    await recordLoopTurn({ projectRoot: dir, percent: 40, level: 'L0', now: NOW });
+    expect(fileOf(dir)).toMatchObject({ next_item: ITEM });
+    // `loop next` without an item (the plan is done) drops it.
+    const next = await nextLoopIteration(dir, NOW);
+    expect(next).toMatchObject({ state: { iteration: 2 } });
+    expect('state' in next ? next.state : undefined).not.toHaveProperty('next_item');
+    expect(fileOf(dir)).not.toHaveProperty('next_item');
   });
 
   it('a bad file is reported, left alone by the Stop route, and refused by `loop next`', async () => {

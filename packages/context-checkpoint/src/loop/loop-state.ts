@@ -2,7 +2,9 @@ import { constants } from 'node:fs';
 import { open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ContextLevel, writeFileSafelySync } from '@agent-checkpoint/core';
+import { MAX_ITEM_CHARS } from '../estimate/parse-plan-items.ts';
 import { AGENT_CHECKPOINT_DIR, ensureAgentCheckpointDir } from '../handoff/agent-checkpoint-dir.ts';
+import type { LoopNextItem } from './loop-next-item.ts';
 
 /** The loop-state file, relative to the project root (git-ignored with the rest of the directory). */
 export const LOOP_STATE_FILE = `${AGENT_CHECKPOINT_DIR}/loop-state.json`;
@@ -55,6 +57,8 @@ export interface LoopState {
   };
   /** One entry per iteration that reached a turn end with a known context level. */
   readonly context_history: readonly LoopHistoryEntry[];
+  /** The plan's next item and its own estimate, as `loop next` found it (RLP-006); absent without a plan. */
+  readonly next_item?: LoopNextItem;
 }
 
 /** What reading the loop state found. */
@@ -103,6 +107,8 @@ export function parseLoopState(value: unknown): { ok: true; state: LoopState } |
     }
     entries.push({ iteration: entry['iteration'], peak_percent: entry['peak_percent'], checkpoint: entry['checkpoint'] });
   }
+  const next = value['next_item'];
+  if (next !== undefined && !isNextItem(next)) return { ok: false, detail: 'next_item is not {file, line, text, estimated_tokens, estimated_percent, band}' };
   const state: LoopState = {
     version: 1,
     iteration: value['iteration'],
@@ -117,8 +123,25 @@ export function parseLoopState(value: unknown): { ok: true; state: LoopState } |
       ...(cc['handoff_iteration'] !== undefined ? { handoff_iteration: cc['handoff_iteration'] as number } : {}),
     },
     context_history: entries,
+    ...(next !== undefined ? { next_item: { file: next.file, line: next.line, text: next.text, estimated_tokens: next.estimated_tokens, estimated_percent: next.estimated_percent, band: next.band } } : {}),
   };
   return { ok: true, state };
+}
+
+const BANDS: ReadonlySet<string> = new Set(['small', 'medium', 'large']);
+
+function isNextItem(v: unknown): v is LoopNextItem {
+  return (
+    isRecord(v) &&
+    isRelPath(v['file']) &&
+    isCount(v['line']) &&
+    typeof v['text'] === 'string' &&
+    v['text'].length <= MAX_ITEM_CHARS &&
+    isCount(v['estimated_tokens']) &&
+    isPercent(v['estimated_percent']) &&
+    typeof v['band'] === 'string' &&
+    BANDS.has(v['band'])
+  );
 }
 
 /**

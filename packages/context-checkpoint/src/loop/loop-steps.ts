@@ -1,4 +1,5 @@
 import type { ContextLevel } from '@agent-checkpoint/core';
+import type { LoopNextItem } from './loop-next-item.ts';
 import { clearLoopEndSignal, type LoopState, newLoopState, readLoopState, withIterationContext, writeLoopEndSignal, writeLoopState } from './loop-state.ts';
 
 /** What the Stop route saw at a turn end of a loop iteration. */
@@ -70,13 +71,14 @@ export interface NextIteration {
 
 /**
  * `loop next`: start the next iteration (a loop state is created when missing), clear the
- * end-this-iteration signal, and say whether a handoff is waiting to be resumed.
+ * end-this-iteration signal, and say whether a handoff is waiting to be resumed. `nextItem`
+ * (`estimateLoopNextItem`) replaces the state's `next_item` (none: removed).
  */
-export async function nextLoopIteration(projectRoot: string, now: Date): Promise<NextIteration | { readonly error: string }> {
+export async function nextLoopIteration(projectRoot: string, now: Date, nextItem?: LoopNextItem): Promise<NextIteration | { readonly error: string }> {
   const read = await readLoopState(projectRoot);
   if (read.kind === 'invalid') return { error: read.detail };
   const previous = read.kind === 'ok' ? read.state : newLoopState(now);
-  const state: LoopState = { ...previous, iteration: previous.iteration + 1 };
+  const state = withNextItem({ ...previous, iteration: previous.iteration + 1 }, nextItem);
   await writeLoopState(projectRoot, state);
   const signalled = await clearLoopEndSignal(projectRoot);
   const cc = state.context_checkpoint;
@@ -98,4 +100,11 @@ export async function pendingLoopHandoff(projectRoot: string): Promise<{ kind: '
 /** Record that the loop's pending handoff was given to the current iteration (never resumed again). */
 export async function markLoopHandoffConsumed(projectRoot: string, state: LoopState): Promise<void> {
   await writeLoopState(projectRoot, { ...state, context_checkpoint: { ...state.context_checkpoint, active: false, handoff_consumed: true } });
+}
+
+/** The state with `item` as its next item; without one, the previous iteration's item is dropped. */
+function withNextItem(state: LoopState, item: LoopNextItem | undefined): LoopState {
+  const copy: { -readonly [K in keyof LoopState]: LoopState[K] } = { ...state };
+  delete copy.next_item;
+  return item === undefined ? copy : { ...copy, next_item: item };
 }

@@ -4,6 +4,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { estimateTask } from '../estimate/estimate-task.ts';
 import { openPlanItems } from '../estimate/parse-plan-items.ts';
+import { extractTaskFeatures } from '../estimate/task-features.ts';
+import type { TaskHistorySample } from '../estimate/task-history.ts';
 import { planShards, shouldSuggestSharding, type ItemEstimator } from './plan-shards.ts';
 
 const PLAN = readFileSync(join(import.meta.dirname, '../estimate/__fixtures__/oauth-plan.md'), 'utf8');
@@ -63,10 +65,25 @@ describe('planShards (SHD-001, P4)', () => {
     expect(plan.action).toBe('execute');
   });
 
+  it('one model with the estimator (issue 21): the same plan has the same price in `shard` and `estimate`, history included', () => {
+    const plan = ['# Plan', ...Array.from({ length: 14 }, (_, i) => `- [ ] Clean up billing step ${i + 1}`), '- [ ] Port src/billing/tax.ts to the new API'].join('\n');
+    const f = extractTaskFeatures('Clean up billing step 3');
+    const history: TaskHistorySample[] = Array.from({ length: 20 }, (_, i) => ({ at: new Date(Date.UTC(2026, 10, 1, 9, i)).toISOString(), features: f, estimatedTokens: 8_000, actualTokens: 12_000, basis: 'prompt' }));
+    for (const h of [[], history]) {
+      const shards = planShards({ planText: plan, budget: { window: WINDOW }, history: h });
+      const estimate = estimateTask({ prompt: 'Work through the plan', planText: plan, history: h, window: WINDOW, used: 0 });
+      expect(estimate.tokens).toBe(shards.totalTokens);
+      expect(estimate.percentOfWindow).toBe(shards.percentOfWindow);
+      expect(estimate.basis.items.map((i) => i.tokens)).toEqual(shards.shards.flatMap((s) => s.items.map((i) => i.tokens)));
+    }
+    // The history moved both the same way.
+    expect(planShards({ planText: plan, budget: { window: WINDOW }, history }).totalTokens).toBeGreaterThan(planShards({ planText: plan, budget: { window: WINDOW } }).totalTokens);
+  });
+
   it('SHD-002 threshold: over 60 % only', () => {
     expect(shouldSuggestSharding(60)).toBe(false);
     expect(shouldSuggestSharding(60.1)).toBe(true);
-    expect(shouldSuggestSharding(estimateTask({ prompt: 'x', planText: spec(14), history: [], window: WINDOW, used: 0 }))).toBe(true);
+    expect(shouldSuggestSharding(estimateTask({ prompt: 'Work through the plan', planText: spec(16), history: [], window: WINDOW, used: 0 }))).toBe(true);
     expect(shouldSuggestSharding(Number.NaN)).toBe(false);
   });
 

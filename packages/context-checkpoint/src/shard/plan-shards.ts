@@ -1,17 +1,13 @@
-import { baselineEstimate } from '../estimate/baseline-model.ts';
-import { BAND_LIMITS, type TaskBand } from '../estimate/estimate-task.ts';
 import { openPlanItems, type PlanItem } from '../estimate/parse-plan-items.ts';
-import { extractTaskFeatures } from '../estimate/task-features.ts';
+import { priceItems, type EstimatedPlanItem } from '../estimate/price-items.ts';
+import { BAND_LIMITS, taskBandOf, type TaskBand } from '../estimate/task-band.ts';
+import type { TaskHistorySample } from '../estimate/task-history-schema.ts';
 import { slugify } from './slugify.ts';
 
-/** Tokens one plan item will cost. */
-export type ItemEstimator = (item: PlanItem) => number;
+export type { EstimatedPlanItem } from '../estimate/price-items.ts';
 
-/**
- * The default {@link ItemEstimator}: the estimator's baseline for the item's text as if it were a
- * prompt (a base turn, its path mentions, its scope words).
- */
-export const baselineItemEstimator: ItemEstimator = (item) => baselineEstimate(extractTaskFeatures(item.text)).tokens;
+/** Tokens one plan item will cost (a test's or a caller's own model; the default is {@link priceItems}). */
+export type ItemEstimator = (item: PlanItem) => number;
 
 /** Budget of {@link planShards}. */
 export interface ShardBudget {
@@ -26,11 +22,6 @@ export interface ShardBudget {
 
 /** What P4 says to do with the whole plan. */
 export type ShardAction = 'execute' | 'consider-sharding' | 'must-shard';
-
-/** An open plan item and its estimate. */
-export interface EstimatedPlanItem extends PlanItem {
-  readonly tokens: number;
-}
 
 /** One shard: consecutive open items of the plan. */
 export interface Shard {
@@ -66,7 +57,9 @@ export interface PlanShardsInput {
   /** Markdown of the plan file (untrusted; bounded by the item parser). */
   readonly planText: string;
   readonly budget: ShardBudget;
-  /** Default {@link baselineItemEstimator}. */
+  /** The project's task history: corrects each item's price as it corrects a prompt's (default none). */
+  readonly history?: readonly TaskHistorySample[];
+  /** Replaces the estimator's model ({@link priceItems}); for tests of the splitting alone. */
   readonly estimator?: ItemEstimator;
 }
 
@@ -85,14 +78,19 @@ export function planShards(input: PlanShardsInput): ShardPlan {
   if (!(Number.isFinite(window) && window > 0)) throw new RangeError(`window must be a positive number of tokens, got ${window}`);
   const shardPercent = clamp(input.budget.shardPercent ?? BAND_LIMITS.small, 1, 100);
   const limit = Math.max(1, Math.floor((window * shardPercent) / 100));
-  const estimator = input.estimator ?? baselineItemEstimator;
-  const items: EstimatedPlanItem[] = openPlanItems(input.planText).map((item) => {
-    const t = estimator(item);
-    return { ...item, tokens: Number.isFinite(t) && t > 0 ? Math.round(t) : 0 };
-  });
+  const open = openPlanItems(input.planText);
+  const estimator = input.estimator;
+  // One model with `estimate` and the prompt hook (priceItems), so a plan has one price everywhere.
+  const items: EstimatedPlanItem[] =
+    estimator === undefined
+      ? [...priceItems(open, input.history ?? []).items]
+      : open.map((item) => {
+          const t = estimator(item);
+          return { ...item, tokens: Number.isFinite(t) && t > 0 ? Math.round(t) : 0 };
+        });
   const total = items.reduce((sum, item) => sum + item.tokens, 0);
   const percent = round1((total / window) * 100);
-  const band: TaskBand = percent < BAND_LIMITS.small ? 'small' : percent <= BAND_LIMITS.medium ? 'medium' : 'large';
+  const band: TaskBand = taskBandOf(percent);
   const action: ShardAction = band === 'small' ? 'execute' : band === 'medium' ? 'consider-sharding' : 'must-shard';
 
   let groups: EstimatedPlanItem[][];

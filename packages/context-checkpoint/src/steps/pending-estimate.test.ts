@@ -39,6 +39,21 @@ describe('closePendingEstimate', () => {
     expect((await readTaskHistory({ stateDir, projectRoot })).records).toHaveLength(1);
   });
 
+  it('issue 21: the basis is kept in the history; an item or plan estimate is not an accuracy sample; a bad basis drops the record', async () => {
+    const { stateDir, projectRoot } = dirs();
+    const history = [usage('2026-01-07T10:59:00.000Z', 50_000), usage('2026-01-07T11:01:00.000Z', 58_000)];
+    const close = () => closePendingEstimate({ stateDir, projectRoot, sessionId: 's', usageHistory: history, latest: history[1], now: new Date('2026-01-07T11:03:00.000Z') });
+    for (const basis of ['current-item', 'plan', 'prompt'] as const) {
+      recordPendingEstimate(stateDir, 's', { at: '2026-01-07T11:00:00.000Z', features: { ...FEATURES, planOpenItems: basis === 'prompt' ? 0 : 3 }, estimatedTokens: 40_000, contextTokensAtSubmit: 50_000, basis });
+      expect(await close()).toMatchObject({ kind: 'recorded', actualTokens: 8_000 });
+    }
+    expect((await readTaskHistory({ stateDir, projectRoot })).records.map((r) => r.basis)).toEqual(['current-item', 'plan', 'prompt']);
+    // Only the prompt-only estimate is compared with its turn's growth in `report`.
+    expect((await readMetricsEvents({ stateDir, projectRoot })).records).toHaveLength(1);
+    writeFileSync(join(stateDir, pendingEstimatePath('s')), JSON.stringify({ at: '2026-01-07T11:00:00.000Z', features: FEATURES, estimatedTokens: 1, contextTokensAtSubmit: 1, basis: 'everything' }));
+    expect(await close()).toEqual({ kind: 'unmeasured', detail: 'pending estimate: not a valid record' });
+  });
+
   it("only the turn's records (as a Stop timeline has them): the growth since the context measured at submit", async () => {
     const { stateDir, projectRoot } = dirs();
     recordPendingEstimate(stateDir, 's', { at: '2026-01-07T11:00:00.000Z', features: FEATURES, estimatedTokens: 10_000, contextTokensAtSubmit: 100_000 });

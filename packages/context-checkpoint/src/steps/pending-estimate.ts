@@ -2,6 +2,7 @@ import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorMessage, readRegularFileSync, writeFileSafelySync, type TokenUsage } from '@agent-checkpoint/core';
 import { MAX_PENDING_BYTES, parsePendingEstimate, pendingEstimatePath, type PendingEstimate } from '../estimate/pending-estimate-file.ts';
+import { isLearnableSample } from '../estimate/estimate-basis.ts';
 import { actualTurnTokens, recordTaskOutcome } from '../estimate/task-history.ts';
 import { recordMetricsEvent } from '../metrics/metrics-events.ts';
 
@@ -22,7 +23,7 @@ export type ClosePendingEstimateResult =
  * At the turn's end (EST-004): take the session's pending estimate, measure what the turn actually
  * used (the usage records around the prompt, {@link actualTurnTokens}, when they hold one from
  * before it; else the newest record minus the context measured at submit) and record both in the task history (the estimator learns from it) and the
- * metrics log (estimate accuracy in `report`). The pending file is removed either way, so a turn is
+ * metrics log (estimate accuracy in `report`; prompt-only estimates only, see `isLearnableSample`). The pending file is removed either way, so a turn is
  * recorded once. The file is untrusted (the state directory is handed to the agent): a bad one is
  * dropped. Never throws.
  */
@@ -56,8 +57,9 @@ export async function closePendingEstimate(input: {
   const at = input.now.toISOString();
   const where = { stateDir: input.stateDir, projectRoot: input.projectRoot };
   try {
-    await recordTaskOutcome(where, { at, features: pending.features, estimatedTokens: pending.estimatedTokens, actualTokens: actual });
-    await recordMetricsEvent(where, { type: 'estimate', at, estimatedTokens: pending.estimatedTokens, actualTokens: actual });
+    await recordTaskOutcome(where, { at, features: pending.features, estimatedTokens: pending.estimatedTokens, actualTokens: actual, ...(pending.basis !== undefined ? { basis: pending.basis } : {}) });
+    // Accuracy is like with like too: an item's or a plan's estimate is not one turn's growth.
+    if (isLearnableSample(pending)) await recordMetricsEvent(where, { type: 'estimate', at, estimatedTokens: pending.estimatedTokens, actualTokens: actual });
   } catch (error) {
     return { kind: 'unmeasured', detail: `estimate outcome not recorded: ${errorMessage(error)}` };
   }

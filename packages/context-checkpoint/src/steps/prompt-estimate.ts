@@ -1,24 +1,16 @@
-import { join } from 'node:path';
-import {
-  describeReadFailure,
-  readRegularFileSync,
-  type ResolvedConfig,
-  type TokenUsage,
-} from '@agent-checkpoint/core';
+import { describeReadFailure, type ResolvedConfig, type TokenUsage } from '@agent-checkpoint/core';
 import { contextCheckpointConfigOf } from '../config/context-config.ts';
 import { readContextLevel } from '../context/read-context-level.ts';
 import { estimateTask, type TaskEstimate } from '../estimate/estimate-task.ts';
 import { renderEstimateWarning } from '../estimate/render-estimate.ts';
 import { readTaskHistory } from '../estimate/task-history.ts';
 import { planShards, shouldSuggestSharding, type ShardPlan } from '../shard/plan-shards.ts';
-import { MAX_SHARD_FILE_BYTES, readShardProgress } from '../shard/read-shard-progress.ts';
-import { shardDirFor } from '../shard/shard-paths.ts';
+import { readPlanInScope } from './plan-in-scope.ts';
 import { recordPendingEstimate } from './pending-estimate.ts';
 
 /** Window assumed when neither the transcript, the model table nor `context.windowTokens` knows it (Claude's 200k). */
 export const FALLBACK_WINDOW_TOKENS = 200_000;
-/** Largest plan file read at prompt submit. */
-export const MAX_PLAN_FILE_BYTES = 256 * 1024;
+export { MAX_PLAN_FILE_BYTES } from './plan-in-scope.ts';
 
 /** Input of {@link estimatePrompt}. */
 export interface PromptEstimateInput {
@@ -56,9 +48,11 @@ export type PromptEstimateResult =
     };
 
 /**
- * The estimator at prompt submit (EST-001..003, SHD-002): estimate the task from the prompt, the
- * configured plan file's open items (`handoff.planFile`; once it is sharded, the current shard's) and
- * the project's history; return a warning
+ * The estimator at prompt submit (EST-001..003, SHD-002): estimate the prompt's task (issue 21: the
+ * prompt, not the plan). The configured plan (`handoff.planFile`; once it is sharded, the current
+ * shard) is priced only when the prompt asks for its work (`choosePromptBasis`: "yes" continues the
+ * current item, "the plan" or the plan's file name takes all its open items, an item's id or text that
+ * item); the project's history corrects the price. Returns a warning
  * when it will not fit the budget left before the handoff level, or is over 60 % of the window (then,
  * with a plan over 60 %, its shard breakdown too). The warning is context for the agent, never a
  * block. Records the estimate for the Stop hook to close (EST-004, {@link recordPendingEstimate}).
@@ -76,10 +70,10 @@ export async function estimatePrompt(input: PromptEstimateInput): Promise<Prompt
   const windowSource = known?.windowSource ?? (cfg.context.windowTokens !== undefined ? 'config' : 'fallback');
   const used = reading?.contextTokens ?? 0;
 
-  const plan = readPlan(input.projectRoot, cfg.handoff.planFile, diagnostics);
   // Once the plan is sharded, the task is the current shard (SHD-004), not the whole plan again.
-  const shard = plan !== undefined && cfg.handoff.planFile !== undefined ? currentShard(input.projectRoot, cfg.handoff.planFile, plan, diagnostics) : undefined;
-  const planText = shard?.text ?? plan;
+  const scope = cfg.handoff.planFile !== undefined ? readPlanInScope(input.projectRoot, cfg.handoff.planFile, diagnostics) : undefined;
+  const shard = scope?.shardFile !== undefined ? { file: scope.shardFile } : undefined;
+  const planText = scope?.text;
   const history = await readTaskHistory({ stateDir: input.stateDir, projectRoot: input.projectRoot });
   if (history.problem !== undefined) diagnostics.push(`task history: ${history.problem}`);
 
@@ -88,15 +82,18 @@ export async function estimatePrompt(input: PromptEstimateInput): Promise<Prompt
   const estimate = estimateTask({
     prompt: input.prompt,
     ...(planText !== undefined ? { planText } : {}),
+    planFiles: scope?.files ?? [],
     history: history.records,
     window,
     used,
     ceilingPercent,
   });
 
+  // The breakdown only when the prompt asks for the whole plan and it is not sharded yet: "yes" to a
+  // question is not a reason to suggest splitting the plan again.
   let shardPlan: ShardPlan | undefined;
-  if (planText !== undefined && shard === undefined) {
-    const plan = planShards({ planText, budget: { window } });
+  if (planText !== undefined && shard === undefined && estimate.basis.kind === 'plan') {
+    const plan = planShards({ planText, budget: { window }, history: history.records });
     if (plan.action === 'must-shard') shardPlan = plan;
   }
   const warn = !estimate.fits || shouldSuggestSharding(estimate);
@@ -108,6 +105,7 @@ export async function estimatePrompt(input: PromptEstimateInput): Promise<Prompt
         at: input.now.toISOString(),
         features: estimate.features,
         estimatedTokens: estimate.tokens,
+        basis: estimate.basis.kind,
         contextTokensAtSubmit: used,
       });
     } catch (error) {
@@ -141,28 +139,4 @@ export function renderPromptWarning(estimate: TaskEstimate, shardPlan: ShardPlan
   }
   lines.push('Tell the user before starting; do not refuse the task.');
   return lines.join('\n');
-}
-
-/** The first shard not done of the plan's shard files, with its text; undefined when the plan has no shards. */
-function currentShard(projectRoot: string, planFile: string, planText: string, diagnostics: string[]): { readonly file: string; readonly text: string } | undefined {
-  try {
-    const progress = readShardProgress({ projectRoot, dir: shardDirFor(planFile), planText });
-    diagnostics.push(...progress.problems);
-    if (progress.current === undefined) return undefined;
-    const text = readRegularFileSync(join(projectRoot, progress.current.file), MAX_SHARD_FILE_BYTES)?.text;
-    return text === undefined ? undefined : { file: progress.current.file, text };
-  } catch (error) {
-    diagnostics.push(`shards of ${planFile}: ${describeReadFailure(error)}`);
-    return undefined;
-  }
-}
-
-function readPlan(projectRoot: string, planFile: string | undefined, diagnostics: string[]): string | undefined {
-  if (planFile === undefined) return undefined;
-  try {
-    return readRegularFileSync(join(projectRoot, planFile), MAX_PLAN_FILE_BYTES)?.text;
-  } catch (error) {
-    diagnostics.push(`plan file ${planFile}: ${describeReadFailure(error)}`);
-    return undefined;
-  }
 }

@@ -85,6 +85,28 @@ describe('context commands', () => {
     expect(text.stdout).toContain('newest session: claude');
   });
 
+  it('estimate and shard price the same plan the same (one model; issue 21: they said 74 % and 56 %)', async () => {
+    const { repo, run } = project(10);
+    // The issue's plan: fourteen open items of ordinary size.
+    writeFileSync(join(repo, 'BILLING.md'), ['# Plan: billing cleanup', ...Array.from({ length: 14 }, (_, i) => `- [ ] Clean up billing step ${i + 1}`)].join('\n'));
+    const estimate = await run('estimate', 'Work through the plan', '--plan', 'BILLING.md', '--json');
+    const shard = await run('shard', 'BILLING.md', '--dry-run', '--json');
+    expect([estimate.code, shard.code]).toEqual([0, 0]);
+    const e = (JSON.parse(estimate.stdout) as { estimate: { tokens: number; percentOfWindow: number; basis: { kind: string } } }).estimate;
+    const s = (JSON.parse(shard.stdout) as { shardPlan: { totalTokens: number; percentOfWindow: number } }).shardPlan;
+    expect(e.basis.kind).toBe('plan');
+    expect(e.tokens).toBe(s.totalTokens);
+    expect(e.percentOfWindow).toBe(s.percentOfWindow);
+    // "yes" against the configured plan is its current item, said so in the text output.
+    const yes = await run('estimate', 'yes');
+    expect(yes.stdout).toMatch(/Recommendation: proceed\nEstimated: the plan's current item \(line 4\)/);
+    // Once the configured plan is sharded, `estimate` prices its current shard, as the prompt hook does.
+    expect((await run('shard', 'PLAN.md')).code).toBe(0);
+    const sharded = JSON.parse((await run('estimate', 'Work through the plan', '--json')).stdout) as { estimate: { basis: { kind: string; items: { text: string }[] } } };
+    expect(sharded.estimate.basis.kind).toBe('plan');
+    expect(sharded.estimate.basis.items.map((i) => i.text)).toEqual(['Move part 1 into `src/billing/part-1.ts`', 'Move part 2 into `src/billing/part-2.ts`', 'Move part 3 into `src/billing/part-3.ts`']);
+  });
+
   it('checkpoint --status: %, trend, next level and recommendation from the newest session', async () => {
     const { run } = project(65);
     const json = await run('checkpoint', '--status', '--json');

@@ -1,5 +1,5 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { MAX_PLAN_FILE_BYTES, planShards, readContextLevel, FALLBACK_WINDOW_TOKENS, shardDirFor, writeShards, type ShardPlan } from '@agent-checkpoint/context-checkpoint';
+import { MAX_PLAN_FILE_BYTES, planShards, readContextLevel, readTaskHistory, FALLBACK_WINDOW_TOKENS, shardDirFor, writeShards, type ShardPlan } from '@agent-checkpoint/context-checkpoint';
 import { describeReadFailure, readRegularFileSync } from '@agent-checkpoint/core';
 import { EXIT_OK } from '@agent-checkpoint/setup-kit';
 import { commandFailure, jsonLine, openCommandProject, terminalText, type Write } from './context-cli-support.ts';
@@ -36,7 +36,9 @@ export async function runShardCommand(planArg: string, options: ShardOptions, wr
   const session = await readCurrentSessionUsage(project.cwd, process.env);
   const reading = readContextLevel(session?.latest?.usage, { windowTokens: context.windowTokens, thresholds: context.thresholds });
   const window = reading?.windowSource !== undefined && reading.windowSource !== 'unknown' ? reading.contextWindow : (context.windowTokens ?? FALLBACK_WINDOW_TOKENS);
-  const plan = planShards({ planText, budget: { window } });
+  // The project's history corrects each item as it corrects a prompt: the same price as `estimate`.
+  const history = await readTaskHistory({ stateDir: project.stateDir, projectRoot: project.projectRoot });
+  const plan = planShards({ planText, budget: { window }, history: history.records });
   if (plan.shards.length === 0) return commandFailure(`shard: ${planArg} has no open items (unchecked boxes or TODO lines)`);
 
   let dir: string;

@@ -47,6 +47,41 @@ function handoffWritten(root: string, name: string): string {
 }
 
 describe('agent-checkpoint-hook loop', () => {
+  it('RLP-006: loop next estimates the plan\'s next item with the estimator\'s model; the state and loop status show it', async () => {
+    const { env, root } = repo();
+    const run = (...args: string[]) => runHookBundle({ args, env, cwd: root });
+    writeFileSync(join(root, '.agent-checkpoint.json'), JSON.stringify({ context: { enabled: true, windowTokens: 200_000 }, handoff: { enabled: true, planFile: 'PLAN.md' } }));
+    const plan = ['# Plan', '- [x] Add the parser', '- [ ] Refactor every caller of `src/billing/tax.ts` across src/api/ and src/jobs/', '- [ ] Document it in docs/tax.md'];
+    writeFileSync(join(root, 'PLAN.md'), plan.join('\n'));
+    expect((await run('loop', 'start')).code).toBe(0);
+
+    const next = await run('loop', 'next', '--json');
+    expect(next).toMatchObject({ code: 0, stderr: '' });
+    const item = (JSON.parse(next.stdout) as { next_item: { file: string; line: number; text: string; estimated_tokens: number; estimated_percent: number; band: string } }).next_item;
+    expect(item).toMatchObject({ file: 'PLAN.md', line: 3, text: 'Refactor every caller of `src/billing/tax.ts` across src/api/ and src/jobs/', band: 'small' });
+    // The same price `estimate` gives for "the next item" and `shard` gives the item: one model.
+    const estimate = JSON.parse((await run('estimate', 'do the next item', '--json')).stdout) as { estimate: { tokens: number; basis: { kind: string } } };
+    expect(estimate.estimate.basis.kind).toBe('current-item');
+    expect(item.estimated_tokens).toBe(estimate.estimate.tokens);
+    const shard = JSON.parse((await run('shard', 'PLAN.md', '--dry-run', '--json')).stdout) as { shardPlan: { shards: { items: { line: number; tokens: number }[] }[] } };
+    expect(shard.shardPlan.shards[0]?.items[0]).toMatchObject({ line: 3, tokens: item.estimated_tokens });
+    expect(item.estimated_percent).toBe(Math.round((item.estimated_tokens / 200_000) * 1000) / 10);
+
+    const state = JSON.parse(readFileSync(join(root, '.agent-checkpoint', 'loop-state.json'), 'utf8')) as { next_item: unknown };
+    expect(state.next_item).toEqual(item);
+    const status = await run('loop', 'status');
+    expect(status.stdout).toContain(`Next item: ${item.text} (PLAN.md:3, ~${item.estimated_percent} % of the window, ~${item.estimated_tokens} tokens, small)`);
+
+    // Item done: the next `loop next` estimates the one after it; text output too.
+    writeFileSync(join(root, 'PLAN.md'), plan.join('\n').replace('- [ ] Refactor', '- [x] Refactor'));
+    const text = await run('loop', 'next');
+    expect(text.stdout).toMatch(/^iteration 2\nNext item: Document it in docs\/tax\.md \(PLAN\.md:4, ~[\d.]+ % of the window, ~\d+ tokens, small\)\n$/);
+    // Nothing open: no item, and the old one is not kept.
+    writeFileSync(join(root, 'PLAN.md'), '- [x] all done');
+    expect((await run('loop', 'next')).stdout).toBe('iteration 3\n');
+    expect(JSON.parse(readFileSync(join(root, '.agent-checkpoint', 'loop-state.json'), 'utf8'))).not.toHaveProperty('next_item');
+  });
+
   it('start, next (exit 10 after a handoff), resume-prompt consumes it once, status shows the history', async () => {
     const { env, root } = repo();
     const run = (...args: string[]) => runHookBundle({ args, env, cwd: join(root, 'src') });

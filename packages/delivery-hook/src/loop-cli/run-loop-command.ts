@@ -1,6 +1,17 @@
 import { parseArgs } from 'node:util';
-import { LOOP_END_FILE, LOOP_STATE_FILE, type LoopState, nextLoopIteration, readLoopState, startLoop } from '@agent-checkpoint/context-checkpoint';
-import { errorMessage, findProjectRoot } from '@agent-checkpoint/core';
+import {
+  estimateLoopNextItem,
+  FALLBACK_WINDOW_TOKENS,
+  LOOP_END_FILE,
+  LOOP_STATE_FILE,
+  type LoopNextItem,
+  type LoopState,
+  nextLoopIteration,
+  readLoopState,
+  startLoop,
+} from '@agent-checkpoint/context-checkpoint';
+import { errorMessage, findProjectRoot, forTerminal } from '@agent-checkpoint/core';
+import { openCommandProject } from '../context-cli/context-cli-support.ts';
 import { STDERR_PREFIX } from '../debug-log.ts';
 import { chooseCommandCwd, currentDirectory } from '../run-cwd.ts';
 
@@ -22,7 +33,7 @@ export const LOOP_EXIT = {
 
 export const LOOP_USAGE = `Usage:
   agent-checkpoint-hook loop start  [--cwd <dir>] [--json]   a fresh loop state (iteration 0)
-  agent-checkpoint-hook loop next   [--cwd <dir>] [--json]   start the next iteration
+  agent-checkpoint-hook loop next   [--cwd <dir>] [--json]   start the next iteration; estimate the plan's next item
   agent-checkpoint-hook loop status [--cwd <dir>] [--json]   iteration, pending handoff, context history
 State: <repo>/${LOOP_STATE_FILE}; end-this-iteration signal: <repo>/${LOOP_END_FILE}.
 Exit codes: 0 ok, 1 failed, 2 usage error, 3 (status) no loop here,
@@ -58,14 +69,15 @@ export async function runLoopCommand(args: readonly string[], write: (text: stri
         return LOOP_EXIT.ok;
       }
       case 'next': {
-        const next = await nextLoopIteration(root, now);
+        const item = await nextItemEstimate(values.cwd, root);
+        const next = await nextLoopIteration(root, now, item);
         if ('error' in next) {
           process.stderr.write(`${STDERR_PREFIX} loop: ${next.error}\n`);
           return LOOP_EXIT.failed;
         }
         const cc = next.state.context_checkpoint;
-        if (values.json === true) await write(`${JSON.stringify({ iteration: next.state.iteration, resume: next.resume, signalled: next.signalled, handoff_file: cc.handoff_file ?? null })}\n`);
-        else await write(`iteration ${next.state.iteration}${next.resume ? `: resume from ${cc.handoff_file ?? ''}` : ''}\n`);
+        if (values.json === true) await write(`${JSON.stringify({ iteration: next.state.iteration, resume: next.resume, signalled: next.signalled, handoff_file: cc.handoff_file ?? null, ...(item !== undefined ? { next_item: item } : {}) })}\n`);
+        else await write(`iteration ${next.state.iteration}${next.resume ? `: resume from ${cc.handoff_file ?? ''}` : ''}\n${item !== undefined ? `${renderNextItem(item)}\n` : ''}`);
         return next.resume ? LOOP_EXIT.resume : LOOP_EXIT.ok;
       }
       case 'status': {
@@ -88,6 +100,34 @@ export async function runLoopCommand(args: readonly string[], write: (text: stri
   }
 }
 
+/**
+ * RLP-006: the plan's next item with its own estimate (the estimator's one model), for the iteration
+ * `loop next` starts: a fresh session, so the whole window. Undefined without `handoff.planFile` or an
+ * open item; problems are one stderr line each, never a failure of `loop next`.
+ */
+async function nextItemEstimate(cwdOption: string | undefined, root: string): Promise<LoopNextItem | undefined> {
+  const project = await openCommandProject(cwdOption);
+  if (typeof project === 'string') {
+    process.stderr.write(`${STDERR_PREFIX} loop: next item not estimated (${project})\n`);
+    return undefined;
+  }
+  const { context, handoff } = project.context;
+  const found = await estimateLoopNextItem({
+    projectRoot: root,
+    stateDir: project.stateDir,
+    ...(handoff.planFile !== undefined ? { planFile: handoff.planFile } : {}),
+    window: context.windowTokens ?? FALLBACK_WINDOW_TOKENS,
+  });
+  for (const note of found.diagnostics) process.stderr.write(`${STDERR_PREFIX} loop: ${note}\n`);
+  return found.item;
+}
+
+/** `Next item: <text> (PLAN.md:12, ~6 % of the window, small)`; the text is from the working tree: escaped. */
+export function renderNextItem(item: LoopNextItem): string {
+  const advice = item.band === 'large' ? '; over 60 %: split it before starting' : '';
+  return `Next item: ${forTerminal(item.text)} (${forTerminal(item.file)}:${item.line}, ~${item.estimated_percent} % of the window, ~${item.estimated_tokens} tokens, ${item.band}${advice})`;
+}
+
 /** The human-readable `loop status`: one line per fact, then the context history (RLP-005, RLP-007). */
 export function renderLoopStatus(state: LoopState): string {
   const cc = state.context_checkpoint;
@@ -97,6 +137,7 @@ export function renderLoopStatus(state: LoopState): string {
     const what = `${cc.level ?? '?'} at ${cc.percent_at_checkpoint ?? '?'}% in iteration ${cc.handoff_iteration ?? '?'}, ${cc.handoff_file}`;
     lines.push(`Checkpoint: ${what} (${cc.handoff_consumed ? 'resumed' : 'waiting to be resumed'})`);
   }
+  if (state.next_item !== undefined) lines.push(renderNextItem(state.next_item));
   if (state.context_history.length === 0) lines.push('Context history: none yet');
   else {
     lines.push('Context history (peak per iteration):');

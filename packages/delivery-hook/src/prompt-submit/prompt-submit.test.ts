@@ -82,15 +82,17 @@ describe('prompt-submit', () => {
     expect(pending.estimatedTokens).toBeGreaterThan(120_000);
   });
 
-  it('EST-004: the next Stop records what the turn actually used (task history + metrics)', async () => {
+  it('EST-004: the next Stop records what a prompt-only turn actually used (task history + metrics)', async () => {
     const { sb, repo, transcript } = project();
+    // A task of its own (not the plan's): its estimate and the turn's growth are like with like.
+    const TASK = 'Add input validation to src/api/users.ts and src/api/orders.ts';
     claudeTranscript(transcript, 100_000);
-    const submit = await runHookBundle({ args: ['prompt-submit', 'claude'], stdin: payload('claude', repo, transcript, LARGE_PROMPT), env: sb.env, cwd: repo });
+    const submit = await runHookBundle({ args: ['prompt-submit', 'claude'], stdin: payload('claude', repo, transcript, TASK), env: sb.env, cwd: repo });
     expect(submit.code).toBe(0);
     // The turn: the prompt, then a model call that took the context to 130k.
     const t = Date.now() + 1_000;
     const turn = [
-      { type: 'user', uuid: 'u2', parentUuid: 'a1', sessionId: 's-1', promptId: 'p-1', timestamp: new Date(t).toISOString(), message: { role: 'user', content: LARGE_PROMPT } },
+      { type: 'user', uuid: 'u2', parentUuid: 'a1', sessionId: 's-1', promptId: 'p-1', timestamp: new Date(t).toISOString(), message: { role: 'user', content: TASK } },
       {
         type: 'assistant',
         uuid: 'a2',
@@ -107,7 +109,7 @@ describe('prompt-submit', () => {
     expect(existsSync(join(sb.stateDir, 'estimates', 'pending', 's-1.json'))).toBe(false);
     const logs = (dir: string) => readdirSync(join(sb.stateDir, dir)).filter((f) => f.endsWith('.jsonl')).map((f) => readFileSync(join(sb.stateDir, dir, f), 'utf8'));
     const [history] = logs('estimates');
-    expect(JSON.parse(history!.trim())).toMatchObject({ actualTokens: 30_000 });
+    expect(JSON.parse(history!.trim())).toMatchObject({ basis: 'prompt', actualTokens: 30_000 });
     const [metrics] = logs('metrics');
     expect(JSON.parse(metrics!.trim())).toMatchObject({ type: 'estimate', actualTokens: 30_000 });
   });
@@ -123,6 +125,38 @@ describe('prompt-submit', () => {
     const pending = JSON.parse(readFileSync(join(sb.stateDir, 'estimates', 'pending', 's-1.json'), 'utf8')) as { features: { planOpenItems: number } };
     // The first shard's items (3 of the plan's 10).
     expect(pending.features.planOpenItems).toBe(3);
+  });
+
+  it('issue 21: "yes" with a plan set is the current item, not the whole plan (was an oversize warning at 74 %); the turn is not learned from', async () => {
+    const { sb, repo, transcript } = project();
+    // The issue's plan: fourteen open items of ordinary size (74 % when added to every prompt).
+    writeFileSync(join(repo, 'PLAN.md'), ['# Plan: billing cleanup', ...Array.from({ length: 14 }, (_, i) => `- [ ] Clean up billing step ${i + 1}`)].join('\n'));
+    claudeTranscript(transcript, 40_000);
+    const run = await runHookBundle({ args: ['prompt-submit', 'claude'], stdin: payload('claude', repo, transcript, 'yes'), env: sb.env, cwd: repo });
+    expect(run).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    const pending = JSON.parse(readFileSync(join(sb.stateDir, 'estimates', 'pending', 's-1.json'), 'utf8')) as { basis: string; estimatedTokens: number; features: { planOpenItems: number } };
+    expect(pending.basis).toBe('current-item');
+    expect(pending.features.planOpenItems).toBe(1);
+    expect(pending.estimatedTokens).toBeLessThan(0.1 * 200_000);
+    // The Stop hook closes it into the history with its basis; it is not an accuracy sample.
+    const t = Date.now() + 1_000;
+    const turn = [
+      { type: 'user', uuid: 'u2', parentUuid: 'a1', sessionId: 's-1', promptId: 'p-1', timestamp: new Date(t).toISOString(), message: { role: 'user', content: 'yes' } },
+      {
+        type: 'assistant',
+        uuid: 'a2',
+        parentUuid: 'u2',
+        sessionId: 's-1',
+        timestamp: new Date(t + 1_000).toISOString(),
+        message: { id: 'msg_2', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'Step 1 done.' }], usage: { input_tokens: 1_000, cache_read_input_tokens: 45_000, cache_creation_input_tokens: 0, output_tokens: 50 } },
+      },
+    ];
+    writeFileSync(transcript, `${readFileSync(transcript, 'utf8')}${turn.map((e) => JSON.stringify(e)).join('\n')}\n`);
+    const stop = { session_id: 's-1', transcript_path: transcript, cwd: repo, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'Step 1 done.' };
+    expect((await runHookBundle({ args: ['claude'], stdin: JSON.stringify(stop), env: sb.env, cwd: repo })).code).toBe(0);
+    const [history] = readdirSync(join(sb.stateDir, 'estimates')).filter((f) => f.endsWith('.jsonl'));
+    expect(JSON.parse(readFileSync(join(sb.stateDir, 'estimates', history!), 'utf8').trim())).toMatchObject({ basis: 'current-item', actualTokens: 6_000 });
+    expect(existsSync(join(sb.stateDir, 'metrics'))).toBe(false);
   });
 
   it('a small task that fits: nothing added (the estimate is still recorded)', async () => {
