@@ -113,7 +113,7 @@ export async function checkAgentHooks(agent: AgentId, location: LocationContext,
       id: `${agent}.hook`,
       status: cliFound ? 'warn' : 'info',
       title: `${title}: no agent-checkpoint ${turnEnd.event} hook registered`,
-      ...(cliFound ? { fix: `agent-checkpoint-hook install --agent ${agent} (or the ${agent === 'gemini' ? 'extension' : 'plugin'}: see the README's install section)` } : {}),
+      ...(cliFound ? { detail: `no settings entry of ours and no ${agent === 'gemini' ? 'Gemini CLI extension' : `${title} plugin`} of ours either; the README's install section shows both routes`, fix: `agent-checkpoint-hook install --agent ${agent}` } : {}),
     });
   }
   if (registered.length > 0) {

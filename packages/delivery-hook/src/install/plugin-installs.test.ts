@@ -131,6 +131,23 @@ describe('plugin and extension installs', () => {
     expect(finding(await doctor(), 'claude.install.twice')).toBeUndefined();
   });
 
+  it('status lists every install with the bin it runs, and two active ones as a problem', async () => {
+    const claudeBin = claudePluginFromFolder();
+    geminiLinkedExtension();
+    const codexBin = codexPlugin();
+    expect((await run(['install', '--agent', 'gemini', '--force'])).code).toBe(0);
+    const status = await run(['status']);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain(`Claude Code: plugin agent-checkpoint@agent-checkpoint (enabled) → runs ${claudeBin}`);
+    expect(status.stdout).toContain(`Gemini CLI: extension agent-checkpoint (enabled) → runs ${claudeBin}`);
+    expect(status.stdout).toContain(`Gemini CLI: settings (user) ${join(sandbox.home, '.gemini', 'settings.json')} → runs `);
+    expect(status.stdout).toContain('Gemini CLI: two active installs, every hook runs twice');
+    expect(status.stdout).not.toContain('Claude Code: two active installs');
+    expect(status.stdout).toContain(`Codex CLI: plugin agent-checkpoint@agent-checkpoint (enabled) → runs ${codexBin}`);
+    const json = JSON.parse((await run(['status', '--json'])).stdout) as { installs: Array<{ agent: string; form: string }> };
+    expect(json.installs.map((i) => `${i.agent} ${i.form}`)).toEqual(['claude claude-plugin', 'gemini settings', 'gemini gemini-extension', 'codex codex-plugin']);
+  });
+
   it('a moved local-path marketplace is reported with its path and the command that re-adds it from a git URL', async () => {
     claudePluginFromFolder();
     geminiLinkedExtension();
