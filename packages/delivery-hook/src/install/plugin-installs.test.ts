@@ -96,6 +96,29 @@ describe('plugin and extension installs', () => {
     expect(findPluginInstalls('gemini', location)[0]?.enabled).toBe(false);
   });
 
+  it('a Claude Code plugin installed with --scope project or local is active in that project only', () => {
+    claudePluginFromFolder();
+    const project = join(sandbox.root, 'project');
+    const installed = join(sandbox.home, '.claude', 'plugins', 'installed_plugins.json');
+    const registry = JSON.parse(readFileSync(installed, 'utf8')) as { plugins: Record<string, Array<Record<string, unknown>>> };
+    const [entry] = registry.plugins['agent-checkpoint@agent-checkpoint']!;
+    // As `claude plugin install --scope project` then `--scope local` in `project` write them (2.1.330).
+    registry.plugins['agent-checkpoint@agent-checkpoint'] = [
+      { ...entry, scope: 'project', projectPath: project },
+      { ...entry, scope: 'local', projectPath: project },
+    ];
+    writeJson(installed, registry);
+    writeJson(join(sandbox.home, '.claude', 'settings.json'), { extraKnownMarketplaces: { 'agent-checkpoint': { source: { source: 'directory', path: clone } } } });
+    writeJson(join(project, '.claude', 'settings.json'), { enabledPlugins: { 'agent-checkpoint@agent-checkpoint': true } });
+    writeJson(join(project, '.claude', 'settings.local.json'), { enabledPlugins: { 'agent-checkpoint@agent-checkpoint': true } });
+    const inProject = findPluginInstalls('claude', { env: { HOME: sandbox.home }, cwd: join(project, 'src') });
+    expect(inProject.map((p) => [p.enabled, p.removeCommand])).toEqual([
+      [true, `cd '${project}' && claude plugin uninstall agent-checkpoint@agent-checkpoint --scope project`],
+      [true, `cd '${project}' && claude plugin uninstall agent-checkpoint@agent-checkpoint --scope local`],
+    ]);
+    expect(findPluginInstalls('claude', { env: { HOME: sandbox.home }, cwd: sandbox.home }).map((p) => p.enabled)).toEqual([false, false]);
+  });
+
   it('doctor reports each as a working install with its bin, not "no hook registered"', async () => {
     const claudeBin = claudePluginFromFolder();
     geminiLinkedExtension();

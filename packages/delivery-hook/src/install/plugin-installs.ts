@@ -1,5 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { AgentId } from '@agent-checkpoint/core';
 import { readSettingsFile } from '@agent-checkpoint/setup-kit/read-settings-file';
 import { parse as parseJsonc } from 'jsonc-parser';
@@ -78,7 +78,7 @@ function claudePlugins(location: LocationContext): PluginInstall[] {
   const plugins = asRecord(asRecord(installed)?.['plugins']);
   if (plugins === undefined) return [];
   const marketplaces = asRecord(readJson(join(dir, 'plugins', 'known_marketplaces.json'))) ?? {};
-  const enabledPlugins = asRecord(asRecord(readJson(join(dir, 'settings.json')))?.['enabledPlugins']) ?? {};
+  const userEnabled = enabledPluginsIn(join(dir, 'settings.json'));
   const found: PluginInstall[] = [];
   for (const [id, entries] of Object.entries(plugins)) {
     const marketplace = ourMarketplace(id);
@@ -88,6 +88,15 @@ function claudePlugins(location: LocationContext): PluginInstall[] {
     for (const entry of entries) {
       const record = asRecord(entry);
       const installPath = typeof record?.['installPath'] === 'string' ? record['installPath'] : undefined;
+      // `--scope project|local` installs are turned on in that project's settings, for that project only.
+      const scope = record?.['scope'] === 'project' || record?.['scope'] === 'local' ? record['scope'] : 'user';
+      const projectPath = typeof record?.['projectPath'] === 'string' ? record['projectPath'] : undefined;
+      const enabledHere =
+        scope === 'user'
+          ? userEnabled[id] === true
+          : projectPath !== undefined &&
+            isInside(location.cwd, projectPath) &&
+            enabledPluginsIn(join(projectPath, '.claude', scope === 'project' ? 'settings.json' : 'settings.local.json'))[id] === true;
       // A folder marketplace is read in place, not from the cache copy.
       const root = source.kind === 'local-path' ? join(source.path, 'plugins', PLUGIN_NAME) : installPath;
       if (root === undefined) continue;
@@ -96,18 +105,28 @@ function claudePlugins(location: LocationContext): PluginInstall[] {
         agent: 'claude',
         id,
         form: 'claude-plugin',
-        // Claude Code turns a plugin on through `enabledPlugins` (user settings; `claude plugin install` writes it).
-        enabled: enabledPlugins[id] === true,
+        // Claude Code turns a plugin on through `enabledPlugins` (`claude plugin install` writes it in the scope's settings).
+        enabled: enabledHere,
         bin,
         binPresent: existsSync(bin),
         source,
         marketplace,
-        removeCommand: `claude plugin uninstall ${id}`,
+        removeCommand: scope === 'user' ? `claude plugin uninstall ${id}` : `cd '${projectPath ?? '.'}' && claude plugin uninstall ${id} --scope ${scope}`,
         readdCommand: `claude plugin marketplace remove ${marketplace} && claude plugin marketplace add <git-url> && claude plugin install ${id}`,
       });
     }
   }
   return found;
+}
+
+function enabledPluginsIn(settings: string): Record<string, unknown> {
+  return asRecord(asRecord(readJson(settings))?.['enabledPlugins']) ?? {};
+}
+
+/** `inner` is `outer` or below it. */
+function isInside(inner: string, outer: string): boolean {
+  const rel = relative(resolve(outer), resolve(inner));
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
 function claudeSource(source: Record<string, unknown> | undefined): PluginSource {
