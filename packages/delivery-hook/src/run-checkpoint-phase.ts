@@ -9,6 +9,7 @@ import {
   type TurnEndPass,
 } from '@agent-checkpoint/core';
 import { markCommitGate, promptKeyOf } from './commit-gate/commit-gate-marker.ts';
+import { installSourceNotice } from './install/install-source-notice.ts';
 import type { HookEvent } from './hook-event.ts';
 import { payloadTurnIdIsFinal, turnKeyOf } from './hook-identity.ts';
 import { loadTranscriptReader } from './load-transcript-reader.ts';
@@ -61,13 +62,16 @@ function handoffNoticeOf(decision: TurnEndDecision): string | undefined {
  * Waits for the session lock only briefly: past that they are shown again (better twice than never).
  */
 async function noticeToShow(decision: TurnEndDecision, context: CheckpointPhaseContext): Promise<string | undefined> {
-  if (decision.notices.length === 0) return undefined;
+  // The install this hook runs from, when its source is gone (a Codex plugin's local marketplace).
+  const install = await installSourceNotice(context.agent, process.argv[1]);
+  const notices = install === undefined ? decision.notices : [...decision.notices, install];
+  if (notices.length === 0) return undefined;
   const remaining = context.deadlineAt - Date.now() - RESERVE_MS;
   const { show, diagnostics } = await claimNotices({
     stateDir: context.stateDir,
     agent: context.agent,
     sessionId: context.sessionId,
-    notices: decision.notices,
+    notices,
     lockWaitMs: Math.max(0, Math.min(MAX_LOCK_WAIT_MS, remaining)),
   });
   for (const note of diagnostics) context.log.warn(note);

@@ -8,7 +8,7 @@ export { currentDirectory } from './current-directory.ts';
 export { cliVersion, doctorExitCode, type DoctorFinding, doctorReport, type DoctorReport, nodeFinding, renderDoctorReport } from './doctor-report.ts';
 export { findExecutable, isExecutableFile } from './find-executable.ts';
 export { appendMember, applyTextEdits, detectJsonLayout, removeMember, replaceValue, type TextEdit } from './json-member-edits.ts';
-export { commitInstall, commitUninstall, type FileChange, isNoop, planUninstall, readInstallRecord, readOptionalFile } from './managed-file.ts';
+export { commitInstall, commitUninstall, type FileChange, isNoop, planUninstall, readInstallRecord, readOptionalFile, writeSettings } from './managed-file.ts';
 export { createProgressLine } from './progress-line.ts';
 export { describeErrno, describeFileFailure, readSettingsFile, SettingsFileError } from './read-settings-file.ts';
 export { renderDiff } from './render-diff.ts';

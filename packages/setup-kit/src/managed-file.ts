@@ -233,7 +233,7 @@ export async function commitUninstall(options: { readonly stateDir: string; read
  * link stays a link. A refusal (immutable file, read-only directory or file system) becomes a
  * {@link SettingsFileError}; the file is left as it was.
  */
-async function writeSettings(path: string, bytes: Buffer): Promise<void> {
+export async function writeSettings(path: string, bytes: Buffer): Promise<void> {
   try {
     await writeFileAtomic(path, bytes, { mode: await existingMode(path) });
   } catch (error) {

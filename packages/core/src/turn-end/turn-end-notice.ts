@@ -20,7 +20,7 @@ export interface TurnEndNotice {
   readonly text: string;
 }
 
-export type TurnEndNoticeKind = 'config-broken' | 'config-untrusted' | 'config-unusable' | 'transcript-unreadable' | 'transcript-unknown-format';
+export type TurnEndNoticeKind = 'config-broken' | 'config-untrusted' | 'config-unusable' | 'transcript-unreadable' | 'transcript-unknown-format' | 'install-source-missing';
 
 /** Every notice starts so: the user must see whose message it is. */
 const PREFIX = 'agent-checkpoint: ';

@@ -108,6 +108,7 @@ function createHookProgram(write: (text: string) => Promise<void>): CliProgram {
     .option('--with-context', 'also the context hooks (SessionStart, PreCompact, the monitor after each tool call, the prompt estimate)')
     .option('--dry-run', 'show the diff, write nothing')
     .option('--print', 'print the snippet to add by hand')
+    .option('--force', 'install even beside an active agent-checkpoint plugin or extension (every hook then runs twice)')
     .action(setup('install'));
   delegatedCommand(program, 'uninstall', 'remove the hooks (with --purge: also state, caches and install records)')
     .addOption(new Option('-a, --agent <agent>', 'claude, gemini, codex or all'))

@@ -118,12 +118,19 @@ export async function runStatusCommand(options: StatusOptions, write: Write): Pr
             AGENT_IDS.map(async (agent) => ({ agent, path: sessionStatePath({ stateDir, agent, sessionId: session }), ...(await readSessionState({ stateDir, agent, sessionId: session })) })),
           )
         ).filter((s) => s.state.turns.length > 0 || s.diagnostics.length > 0);
+  const { listInstalls, describeInstalls } = await import('../install/list-installs.ts');
+  const installs = listInstalls({ env, cwd: where.kind === 'ok' ? where.cwd : (env['HOME'] ?? '/') });
 
   if (options.json === true) {
     const report = {
       stateDir,
       env: { [DISABLE_ENV]: env[DISABLE_ENV] ?? null, off: envSwitch },
       all: { off: all.off, path: offSwitchPath(stateDir, { kind: 'all' }) },
+      installs: installs.map((v) =>
+        v.form === 'settings'
+          ? { agent: v.agent, form: 'settings', scope: v.scope, path: v.path, bin: v.bin ?? null }
+          : { agent: v.agent, form: v.plugin.form, id: v.plugin.id, enabled: v.plugin.enabled, bin: v.plugin.bin, binPresent: v.plugin.binPresent, source: v.plugin.source },
+      ),
       ...(projectScope === undefined || projectRoot === undefined ? {} : { project: { root: projectRoot, off: projectOff, path: offSwitchPath(stateDir, projectScope) } }),
       ...(sessionScope === undefined
         ? {}
@@ -154,6 +161,7 @@ export async function runStatusCommand(options: StatusOptions, write: Write): Pr
       for (const note of diagnostics) lines.push(`    ${note}`);
     }
   }
+  lines.push(...describeInstalls(installs));
   await write(`${lines.join('\n')}\n`);
   return EXIT_OK;
 }

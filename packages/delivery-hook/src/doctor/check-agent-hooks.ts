@@ -7,12 +7,16 @@ import { duplicateHookKeyIn, findOtherMentions, findOurHookEntries, type FoundHo
 import { profileOf } from '../agents/profiles.ts';
 import { HOOK_BUNDLE_NAME, LEGACY_HOOK_BUNDLE_NAME, type HookProgram } from '../install/hook-command.ts';
 import { agentLocation, settingsPath, type InstallScope, type LocationContext } from '../install/settings-locations.ts';
+import { findPluginInstalls, type PluginInstall } from '../install/plugin-installs.ts';
+import { checkPluginInstalls } from './check-plugin-installs.ts';
 
 /** What doctor learned about one agent's registration, for the summary finding. */
 export interface AgentHookState {
   readonly agent: AgentId;
   /** Scopes where the turn-end hook is registered. */
   readonly registered: readonly InstallScope[];
+  /** The agent's own installs of ours (plugin, extension), enabled or not. */
+  readonly plugins: readonly PluginInstall[];
   readonly findings: readonly DoctorFinding[];
 }
 
@@ -102,18 +106,20 @@ export async function checkAgentHooks(agent: AgentId, location: LocationContext,
       detail: 'Both run at each turn end; the loop guard still delivers one checkpoint per turn.',
     });
   }
-  if (registered.length === 0) {
+  const plugins = findPluginInstalls(agent, location);
+  findings.push(...checkPluginInstalls(agent, plugins, registered, location));
+  if (registered.length === 0 && !plugins.some((p) => p.enabled)) {
     findings.push({
       id: `${agent}.hook`,
       status: cliFound ? 'warn' : 'info',
       title: `${title}: no agent-checkpoint ${turnEnd.event} hook registered`,
-      ...(cliFound ? { fix: `agent-checkpoint-hook install --agent ${agent}` } : {}),
+      ...(cliFound ? { detail: `no settings entry of ours and no ${agent === 'gemini' ? 'Gemini CLI extension' : `${title} plugin`} of ours either; the README's install section shows both routes`, fix: `agent-checkpoint-hook install --agent ${agent}` } : {}),
     });
   }
   if (registered.length > 0) {
     findings.push(...(await profile.doctorFindings({ location: agentLocation('user', location), registered, texts, settingsPathOf: (scope) => settingsPath(agent, scope, location) })));
   }
-  return { agent, registered, findings };
+  return { agent, registered, plugins, findings };
 }
 
 function checkEntry(agent: AgentId, scope: InstallScope, path: string, entry: FoundHookEntry, program: HookProgram): DoctorFinding {

@@ -39,8 +39,11 @@ export const DOCTOR_USAGE = `Usage:
 
 Checks everything a checkpoint needs, and prints a fix for each problem:
   Node.js (>= 20); the Claude Code, Gemini CLI and Codex CLI versions (<cli> --version);
-  where the agent-checkpoint hooks are registered (user and project settings) and whether each
-  points at an existing node and hook bundle, with a sane timeout; whether Codex trusts the hook;
+  where the agent-checkpoint hooks are registered (user and project settings, and the Claude Code
+  plugin, Gemini CLI extension and Codex plugin with the hook bin each runs) and whether each points
+  at an existing node and hook bundle, with a sane timeout; two active installs for one agent (and
+  the command that removes one); a plugin marketplace or linked extension folder that moved or was
+  deleted (and the command that re-adds it from its git URL); whether Codex trusts the hook;
   the configuration of the project (.agent-checkpoint.json, user file, presets); whether the newest
   session transcript of each agent in this directory can be read; git; the state directory and the
   off switches.
@@ -99,7 +102,7 @@ export async function runDoctorCommand(args: readonly string[], context: DoctorC
       else out.push({ id: `${agent}.cli`, status: 'ok', title: `${title} ${version.version ?? '(version unknown)'}`, detail: version.path });
       const hooks = await track(`${title} hooks`, checkAgentHooks(agent, location, program, version.found));
       out.push(...hooks.findings);
-      const transcript = hooks.registered.length > 0 || version.found ? track(`${title} transcript`, checkTranscript(agent, cwd, env)) : undefined;
+      const transcript = hooks.registered.length > 0 || hooks.plugins.some((p) => p.enabled) || version.found ? track(`${title} transcript`, checkTranscript(agent, cwd, env)) : undefined;
       return { out, transcript: await transcript };
     }),
   );

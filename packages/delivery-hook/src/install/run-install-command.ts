@@ -1,12 +1,15 @@
 import { AGENT_IDS, isAgentId, resolveStateDir, type AgentId } from '@agent-checkpoint/core';
 import { existsSync } from 'node:fs';
-import { commitInstall, commitUninstall, describeFileFailure, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type FileChange, findExecutable, isNoop, parseCommandArgs, planUninstall, readInstallRecord, readOptionalFile, renderDiff, SettingsFileError, type TerminalStyle } from '@agent-checkpoint/setup-kit';
+import { commitInstall, commitUninstall, describeFileFailure, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type FileChange, findExecutable, isNoop, parseCommandArgs, planUninstall, readInstallRecord, readOptionalFile, renderDiff, SettingsFileError, type TerminalStyle, writeSettings } from '@agent-checkpoint/setup-kit';
 import { findOtherMentions, findOurHookEntries, groupFor, handlerFor, installHookEntries, uninstallHookEntries } from './edit-agent-hooks.ts';
 import { addStatusLineIfNone, statusLineFor } from './claude-statusline.ts';
 import { profileOf } from '../agents/profiles.ts';
 import { entriesToInstall, type HookEntrySpec } from './hook-entries.ts';
 import { defaultHookProgram, type HookProgram } from './hook-command.ts';
-import { agentHomeDir, settingsPath, type InstallScope, type LocationContext } from './settings-locations.ts';
+import { codexFileTrustKey, isOurPluginTrustKey, removeTrustEntries } from './codex-trust-entries.ts';
+import { activePluginInstalls, findPluginInstalls } from './plugin-installs.ts';
+import { codexHome } from '../agents/codex-profile.ts';
+import { agentHomeDir, homeOf, settingsPath, type InstallScope, type LocationContext } from './settings-locations.ts';
 
 /** Everything the command needs from its surroundings (the real process in the bin, temp dirs in tests). */
 export interface InstallCommandContext extends LocationContext {
@@ -19,7 +22,7 @@ export interface InstallCommandContext extends LocationContext {
 }
 
 export const INSTALL_USAGE = `Usage:
-  agent-checkpoint-hook install   --agent <claude|gemini|codex|all> [--scope user|project] [--cwd DIR] [--with-context] [--dry-run] [--print]
+  agent-checkpoint-hook install   --agent <claude|gemini|codex|all> [--scope user|project] [--cwd DIR] [--with-context] [--force] [--dry-run] [--print]
   agent-checkpoint-hook uninstall --agent <claude|gemini|codex|all> [--scope user|project] [--cwd DIR] [--purge] [--dry-run]
 
 Registers (or removes) the turn-end hook of each agent:
@@ -46,11 +49,17 @@ Options:
   --with-context  also the context-checkpoint hooks: SessionStart and PreCompact (Gemini: PreCompress)
               run session-start / pre-compact (docs/context-checkpoints.md; they act only when
               "handoff" is enabled in the configuration)
+  --force     install even where the agent already runs the agent-checkpoint plugin (Claude Code,
+              Codex) or extension (Gemini CLI): without it install refuses, since every hook would
+              then run twice
   --dry-run   show the diff, write nothing
   --print     print the settings snippet to add by hand, write nothing (install only)
   --purge     uninstall only, after the hooks are removed: also remove the state directory (switches,
               session state, trust store, install records and settings backups), the code cache
-              and the configuration cache, listing each; your configuration files stay
+              and the configuration cache, listing each, and Codex's trust entries for our
+              plugin's hooks in config.toml; your configuration files stay. Refused while an
+              agent's plugin or extension of ours is still installed (it would recreate the
+              state): remove it first with the agent's command, which uninstall prints
   --help      this text
 
 Exit status: 0 done (or nothing to do), 1 a file could not be changed, 2 usage error.
@@ -64,6 +73,7 @@ interface InstallOptions {
   print?: boolean;
   'with-context'?: boolean;
   purge?: boolean;
+  force?: boolean;
   help?: boolean;
 }
 
@@ -77,6 +87,7 @@ export async function runInstallCommand(command: 'install' | 'uninstall', args: 
     print: { type: 'boolean' },
     'with-context': { type: 'boolean' },
     purge: { type: 'boolean' },
+    force: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (!parsed.ok) return usage(context, parsed.error);
@@ -91,6 +102,7 @@ export async function runInstallCommand(command: 'install' | 'uninstall', args: 
   if (scope !== 'user' && scope !== 'project') return usage(context, `--scope must be user or project, not ${JSON.stringify(scope)}`);
   if (options.print === true && command === 'uninstall') return usage(context, '--print is for install');
   if (options.purge === true && command === 'install') return usage(context, '--purge is for uninstall');
+  if (options.force === true && command === 'uninstall') return usage(context, '--force is for install');
   if (options['with-context'] === true && command === 'uninstall') return usage(context, '--with-context is for install (uninstall removes every hook of ours)');
   const located: LocationContext = { env: context.env, cwd: options.cwd ?? context.cwd, ...(context.home === undefined ? {} : { home: context.home }) };
   const features: 'context'[] = options['with-context'] === true ? ['context'] : [];
@@ -127,8 +139,25 @@ export async function runInstallCommand(command: 'install' | 'uninstall', args: 
 
   let code = EXIT_OK;
   for (const agent of agents) {
+    // The agent's own install of ours (plugin, extension) already registers every hook: a second copy runs each twice.
+    const plugins = activePluginInstalls(agent, located);
+    if (command === 'install' && plugins.length > 0 && options.force !== true) {
+      const plugin = plugins[0]!;
+      context.writeError(
+        `agent-checkpoint: ${profileOf(agent).title}: not installing: the ${plugin.form === 'gemini-extension' ? 'extension' : 'plugin'} ${plugin.id} is installed and enabled, and runs ${plugin.bin}; a settings install beside it would run every hook twice. Check it with agent-checkpoint-hook doctor; to switch to the settings install, first: ${plugin.removeCommand} (or add --force to install both)\n`,
+      );
+      code = EXIT_FAILURE;
+      continue;
+    }
     const result = await changeOne(command, agent, run, program);
     if (result !== EXIT_OK) code = result;
+    if (command === 'uninstall') {
+      for (const plugin of plugins) {
+        await context.write(
+          context.style.dim(`    the ${profileOf(agent).title} ${plugin.form === 'gemini-extension' ? 'extension' : 'plugin'} ${plugin.id} is still installed (the agent's own install, not a settings entry); remove it with: ${plugin.removeCommand}\n`),
+        );
+      }
+    }
   }
   if (command === 'uninstall' && options.purge === true) {
     // After the hooks: uninstall needs the install records (in the state directory) to restore files.
@@ -136,7 +165,14 @@ export async function runInstallCommand(command: 'install' | 'uninstall', args: 
       context.writeError('agent-checkpoint: uninstall: --purge skipped: a hook could not be removed, and its install record is needed to retry\n');
       return code;
     }
+    const plugins = AGENT_IDS.flatMap((agent) => findPluginInstalls(agent, located));
+    if (plugins.length > 0) {
+      const list = plugins.map((p) => `  ${p.id} (${profileOf(p.agent).title}${p.enabled ? '' : ', disabled'}): ${p.removeCommand}`).join('\n');
+      context.writeError(`agent-checkpoint: uninstall --purge: not purging: these installs of agent-checkpoint are the agents' own and would recreate the state; remove them first, then run uninstall --purge again:\n${list}\n`);
+      return EXIT_FAILURE;
+    }
     code = await purgeOurFiles(run, agents.map((agent) => settingsPath(agent, run.scope, run)));
+    if (code === EXIT_OK && agents.includes('codex')) code = await removeCodexTrust(run, 'the Codex trust entries of our plugin hooks', isOurPluginTrustKey);
   }
   if (command === 'install' && !run.dryRun && code === EXIT_OK) {
     await context.write(
@@ -243,6 +279,9 @@ async function uninstallOne(agent: AgentId, run: Run): Promise<number> {
   const s = run.style;
   const stateDir = resolveStateDir({ env: run.env });
   const recorded = (await readInstallRecord(stateDir, path))?.commands ?? [];
+  // Codex keys its trust entries by the handler's place in the file: compute ours before they go.
+  const current = agent === 'codex' ? await readOptionalFile(path) : undefined;
+  const trustKeys = new Set(current === undefined ? [] : findOurHookEntries(current.toString('utf8'), recorded).map((e) => codexFileTrustKey(path, e.event, e.group, e.handler)));
   let failure: string | undefined;
   let hadOurs = false;
   const plan = await planUninstall({
@@ -280,7 +319,37 @@ async function uninstallOne(agent: AgentId, run: Run): Promise<number> {
       : `removed our hook from ${path} (the file changed since install, so only our entries were removed; everything else was kept)`;
   await run.write(`${s.green('✓')} ${title}: ${what}\n`);
   if (result.backup !== undefined) await run.write(s.dim(`    previous version kept at ${result.backup}\n`));
+  if (trustKeys.size > 0) return removeCodexTrust(run, `the Codex trust entries of the hooks removed from ${path}`, (key) => trustKeys.has(key));
   return EXIT_OK;
+}
+
+/**
+ * Remove Codex's `[hooks.state."<key>"]` trust tables that `isOurs` names from config.toml, by a
+ * minimal verified text edit (codex-trust-entries.ts): every other byte of the user's file stays.
+ */
+async function removeCodexTrust(run: Run, what: string, isOurs: (key: string) => boolean): Promise<number> {
+  const path = `${codexHome({ env: run.env, home: homeOf(run), cwd: run.cwd })}/config.toml`;
+  const s = run.style;
+  try {
+    const before = await readOptionalFile(path);
+    if (before === undefined) return EXIT_OK;
+    const edited = removeTrustEntries(before.toString('utf8'), isOurs);
+    if (!edited.ok) {
+      run.writeError(`agent-checkpoint: ${what}: cannot edit ${path}: ${edited.error}\n`);
+      return EXIT_FAILURE;
+    }
+    if (edited.removed.length === 0) return EXIT_OK;
+    if (run.dryRun) {
+      await run.write(`${s.bold('Codex CLI')}: would change ${path}\n${renderDiff(path, before.toString('utf8'), edited.text, s)}\n`);
+      return EXIT_OK;
+    }
+    await writeSettings(path, Buffer.from(edited.text, 'utf8'));
+    await run.write(`${s.green('✓')} Codex CLI: removed ${what} from ${path}:\n${edited.removed.map((k) => `    [hooks.state."${k}"]\n`).join('')}`);
+    return EXIT_OK;
+  } catch (error) {
+    run.writeError(`agent-checkpoint: ${what}: ${describeFileFailure(error)}\n`);
+    return EXIT_FAILURE;
+  }
 }
 
 /** What the user must know or do after an install for the hook to run (its profile's notes). */
