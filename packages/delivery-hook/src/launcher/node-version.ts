@@ -1,8 +1,8 @@
 /**
  * The oldest Node.js major the bin runs on. Measured (docs/troubleshooting.md, "Node.js missing or
- * too old"): 18.20 runs every hook and the example checkpoint; 16 lacks globals the bundle calls
- * (`structuredClone` in the config commands, `Array.prototype.findLast`), 14 cannot parse the
- * bundle. package.json `engines` of delivery-hook says the same.
+ * too old"): 18.20 runs every hook and the example checkpoint; 16 lacks `structuredClone`, which the
+ * bundle calls (the configuration commands), and 14 cannot parse the bundle. package.json `engines`
+ * of delivery-hook says the same.
  */
 export const MIN_NODE_MAJOR = 18;
 
