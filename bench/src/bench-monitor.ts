@@ -1,5 +1,6 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { findRepoRoot } from './repo-root.ts';
 import type { AgentScenario } from './bench-scenarios.ts';
 import type { CachedTranscript } from './generate-transcript.ts';
 import { runMeasured, type ProcessSample } from './measure-process.ts';
@@ -18,14 +19,29 @@ export interface MonitorBenchInput {
   readonly log: (line: string) => void;
 }
 
-/** The monitor's configurations, each a user config file. */
-const CASES: Readonly<Record<MonitorCase, Record<string, unknown>>> = {
+/** The monitor's configurations, each a user config file (`undefined`: none at all). */
+const CASES: Readonly<Record<MonitorCase, Record<string, unknown> | undefined>> = {
   // The default: the gate reads two small files and exits.
   disabled: {},
   // On, with a window so large that the reading stays below every level: the whole decide path
   // (tail read of the newest usage record, growth, decision, marks) and no action.
   enabled: { context: { enabled: true, windowTokens: 1_000_000_000 } },
+  // What the Claude Code and Codex plugins run (issue 24): `sh hooks/run-hook.sh post-tool <agent>`.
+  // Off with no configuration file (the default install): the launcher decides with `[ -f ]` tests
+  // and starts no node.
+  'launcher-off': undefined,
+  // On: the launcher finds the user file and starts the same bin as `enabled`.
+  'launcher-on': { context: { enabled: true, windowTokens: 1_000_000_000 } },
 };
+
+/** A plugin root as installed: the committed launcher beside the bench's build of the bin. */
+function pluginRoot(dir: string, hookBundle: string): string {
+  const root = join(dir, 'plugin');
+  mkdirSync(join(root, 'hooks'), { recursive: true });
+  copyFileSync(join(findRepoRoot(), 'plugins', 'agent-checkpoint', 'hooks', 'run-hook.sh'), join(root, 'hooks', 'run-hook.sh'));
+  symlinkSync(dirname(hookBundle), join(root, 'dist'));
+  return root;
+}
 
 /**
  * The monitor after every tool call (`agent-checkpoint-hook post-tool <agent>`, issue 14: ≤ 1.3× bare
@@ -43,16 +59,22 @@ export function benchMonitor(input: MonitorBenchInput): MonitorCell[] {
     const envFor = (name: MonitorCase): Record<string, string> => {
       const home = join(dir, `${size.label}-${name}`);
       mkdirSync(home, { recursive: true });
+      const base = { HOME: home, XDG_STATE_HOME: join(home, 'state'), XDG_CACHE_HOME: join(home, 'cache'), PATH: process.env['PATH'] ?? '' };
+      const settings = CASES[name];
+      if (settings === undefined) return base;
       const config = join(home, 'config.json');
-      writeFileSync(config, `${JSON.stringify(CASES[name])}\n`);
-      return { HOME: home, XDG_STATE_HOME: join(home, 'state'), XDG_CACHE_HOME: join(home, 'cache'), AGENT_CHECKPOINT_CONFIG: config, PATH: process.env['PATH'] ?? '' };
+      writeFileSync(config, `${JSON.stringify(settings)}\n`);
+      return { ...base, AGENT_CHECKPOINT_CONFIG: config };
     };
-    const envs: Record<MonitorCase, Record<string, string>> = { disabled: envFor('disabled'), enabled: envFor('enabled') };
-    const samples: Record<'floor' | MonitorCase, ProcessSample[]> = { floor: [], disabled: [], enabled: [] };
-    const argv = [process.execPath, input.hookBundle, 'post-tool', agent];
+    const names = Object.keys(CASES) as MonitorCase[];
+    const envs = Object.fromEntries(names.map((name) => [name, envFor(name)])) as Record<MonitorCase, Record<string, string>>;
+    const samples: Record<'floor' | MonitorCase, ProcessSample[]> = { floor: [], disabled: [], enabled: [], 'launcher-off': [], 'launcher-on': [] };
+    const launcher = join(pluginRoot(join(dir, size.label.replaceAll(' ', '-')), input.hookBundle), 'hooks', 'run-hook.sh');
+    const argvOf = (name: MonitorCase): string[] =>
+      name.startsWith('launcher-') ? ['/bin/sh', launcher, 'post-tool', agent] : [process.execPath, input.hookBundle, 'post-tool', agent];
     for (let round = 0; round <= input.runs; round += 1) {
       const floor = runMeasured(FLOOR_ARGV, { input: payload });
-      const measured = (Object.keys(CASES) as MonitorCase[]).map((name) => [name, runMeasured(argv, { input: payload, env: envs[name], cwd: input.repoDir })] as const);
+      const measured = names.map((name) => [name, runMeasured(argvOf(name), { input: payload, env: envs[name], cwd: input.repoDir })] as const);
       for (const [name, sample] of measured) {
         if (sample.exitCode !== 0 || sample.stdout !== '') throw new Error(`monitor ${name}: exit ${sample.exitCode}, stdout ${JSON.stringify(sample.stdout.slice(0, 200))}, stderr ${sample.stderr.slice(0, 200)}`);
       }
@@ -61,7 +83,7 @@ export function benchMonitor(input: MonitorBenchInput): MonitorCell[] {
       for (const [name, sample] of measured) samples[name].push(sample);
     }
     const floor = toStats(samples.floor);
-    for (const name of Object.keys(CASES) as MonitorCase[]) {
+    for (const name of names) {
       const monitor = toStats(samples[name]);
       cells.push({
         agent,

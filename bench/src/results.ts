@@ -25,8 +25,11 @@ export interface FloorStats extends ProcessStats {}
 /** The monitor after every tool call: median wall ≤ this × bare node (issue 14). */
 export const MONITOR_WALL_RATIO = 1.3;
 
-/** The monitor's configurations measured (bench-monitor.ts). */
-export type MonitorCase = 'disabled' | 'enabled';
+/** The monitor's configurations measured (bench-monitor.ts): the bin started by node, and the plugin's sh launcher. */
+export type MonitorCase = 'disabled' | 'enabled' | 'launcher-off' | 'launcher-on';
+
+/** Context checkpoints off and no configuration file: the sh launcher's whole run, in ms (issue 24). */
+export const LAUNCHER_OFF_WALL_MS = 3;
 
 /** The monitor after every tool call (`post-tool`), one transcript size × configuration. */
 export interface MonitorCell {

@@ -169,7 +169,7 @@ async function main(): Promise<void> {
 
     const monitor = wants('monitor')
       ? await section('monitor', () => {
-          log('monitor: post-tool after every tool call, disabled and enabled, next to bare node');
+          log('monitor: post-tool after every tool call, disabled and enabled, bin and sh launcher, next to bare node');
           return benchMonitor({ hookBundle: paths.hookBundle, scenario: scenarios.get('claude') as AgentScenario, sizes, transcripts, repoDir: firstRepo.dir, tempRoot, runs: options.runs, log });
         })
       : previous?.monitor;

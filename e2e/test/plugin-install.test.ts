@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { AgentId } from '@agent-checkpoint/core';
 import { describe, expect, it } from 'vitest';
@@ -307,6 +307,49 @@ describe.skipIf(SKIP_REAL_CLIS)('the repository as a plugin marketplace / extens
       expect(session.requests.filter((r) => r.answer === 'step').length).toBeGreaterThanOrEqual(5);
       // … and no stop was blocked.
       expect(deliveredCheckpoints(session, 'codex-hook')).toEqual([]);
+    });
+  });
+
+  // Issue 24: Claude Code's native build needs no Node. Without `node` on PATH the plugin's hooks
+  // start through the sh launcher, which exits 0 at every event and says so once, at session start,
+  // in `systemMessage`: no hook error, no checkpoint.
+  it('claude without node on PATH: one notice at session start, every hook exits 0, no checkpoint', async () => {
+    const claude = CASES.find((c) => c.agent === 'claude')!;
+    await withCheckedSession(ClaudeSession.start(sessionOptions()), async (session) => {
+      await installFromCheckout(session, claude);
+      // A PATH of every program of the system directories but node.
+      const bin = path.join(session.workspace.root, 'no-node-bin');
+      mkdirSync(bin);
+      for (const dir of ['/usr/local/bin', '/usr/bin', '/bin']) {
+        if (!existsSync(dir)) continue;
+        for (const name of readdirSync(dir)) {
+          if (name === 'node' || name === 'nodejs' || existsSync(path.join(bin, name))) continue;
+          symlinkSync(path.join(dir, name), path.join(bin, name));
+        }
+      }
+      const env = { ...session.env(), PATH: bin };
+      const run = await runInGroup(
+        [...session.cli.argv, '-p', DAEMON_NOT_RESTARTED.prompt, '--output-format', 'stream-json', '--verbose', '--include-hook-events', '--permission-mode', 'acceptEdits', '--allowedTools', 'Bash Edit Write Read'],
+        { cwd: session.workspace.repo, env, timeoutMs: CLI_TIMEOUT_MS },
+      );
+      expect(run.timedOut, run.stderr).toBe(false);
+      expect(run.exitCode, run.stderr).toBe(0);
+      const events = run.stdout
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      const responses = events.filter((e) => e['subtype'] === 'hook_response');
+      const byEvent = (name: string) => responses.filter((e) => e['hook_event'] === name);
+      for (const event of ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop']) expect(byEvent(event).length, event).toBeGreaterThan(0);
+      for (const r of responses) {
+        expect(r['exit_code'], JSON.stringify(r)).toBe(0);
+        expect(r['outcome'], JSON.stringify(r)).toBe('success');
+      }
+      const notices = responses.filter((r) => String(r['stdout'] ?? '').includes('systemMessage'));
+      expect(notices.map((r) => r['hook_event'])).toEqual(['SessionStart']);
+      expect(String(notices[0]?.['stdout'])).toMatch(/no Node\.js found on PATH/);
+      expect(deliveredCheckpoints(session, claude.route)).toEqual([]);
+      expect(debugLog(session)).toEqual([]);
     });
   });
 

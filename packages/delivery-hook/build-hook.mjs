@@ -95,7 +95,9 @@ export async function buildHook(outfile = HOOK_BUNDLE, mainOptions = mainBundleO
     bundle: true,
     platform: 'node',
     format: 'cjs',
-    target: 'node20',
+    // Lowered for old Node: it checks the version first (src/launcher/node-version.ts), and a Node
+    // that cannot parse it would print the minified source instead of the notice.
+    target: 'node10',
     minify: true,
     legalComments: 'none',
     define: { __AGENT_CHECKPOINT_BUILD_ID__: JSON.stringify(buildId) },

@@ -40,12 +40,17 @@ const readJson = (file: string): Record<string, unknown> => JSON.parse(readFileS
  * - Claude Code 2.1.330 leaves `${CLAUDE_PLUGIN_ROOT}` in a shell-form command for the shell to expand
  *   from the environment it sets (PowerShell: rewritten to `${env:CLAUDE_PLUGIN_ROOT}`);
  * - Codex CLI 0.169 pastes `${PLUGIN_ROOT}` into the command as text, but also sets `PLUGIN_ROOT` in
- *   the hook's environment: node reads it there;
+ *   the hook's environment: the shell reads it there;
  * - Gemini CLI 0.61 pastes `${extensionPath}` into every string of hooks.json and sets no variable: it
  *   goes into the handler's `env` (a value, never parsed by a shell), and node reads it there.
- * `node -e "require(process.env.…)"` holds no `$`, quote or path, so it means the same to sh, bash,
- * PowerShell and cmd; `agent-checkpoint-hook` fills `argv[1]` (`-e` leaves it out), so the bundle
- * finds its mode in `argv[2]` as always.
+ * Claude Code and Codex CLI start the sh launcher (hooks/run-hook.sh, issue 24: it needs no Node and
+ * starts none for the per-tool-call hooks while no configuration file can turn context checkpoints
+ * on), the root expanded by the shell from the environment: `"$PLUGIN_ROOT/…"` for Codex is a plain
+ * variable in sh, bash, zsh and fish (its `-lc` login shell is the user's `$SHELL`). Gemini CLI keeps
+ * `node -e "require(process.env.…)"`: it runs hooks with PowerShell on Windows, where no sh is, and
+ * the CLI is itself a Node 20 program, so a Node is always there. That form holds no `$`, quote or
+ * path, so it means the same to bash and PowerShell; `agent-checkpoint-hook` fills `argv[1]` (`-e`
+ * leaves it out), so the bundle finds its mode in `argv[2]` as always.
  */
 const HOOK_FILES = [
   {
@@ -53,14 +58,14 @@ const HOOK_FILES = [
     agent: 'claude',
     dir: 'plugins/agent-checkpoint',
     bundle: 'dist',
-    command: (args: string) => `node "\${CLAUDE_PLUGIN_ROOT}/dist/agent-checkpoint-hook.cjs" ${args}`,
+    command: (args: string) => `sh "\${CLAUDE_PLUGIN_ROOT}/hooks/run-hook.sh" ${args}`,
   },
   {
     file: 'plugins/agent-checkpoint/hooks/codex-hooks.json',
     agent: 'codex',
     dir: 'plugins/agent-checkpoint',
     bundle: 'dist',
-    command: (args: string) => `node -e "require(process.env.PLUGIN_ROOT+'/dist/agent-checkpoint-hook.cjs')" agent-checkpoint-hook ${args}`,
+    command: (args: string) => `sh "$PLUGIN_ROOT/hooks/run-hook.sh" ${args}`,
   },
   // Gemini CLI reads an extension's hooks only from <extension root>/hooks/hooks.json: the root is the
   // repository. PreCompress only on /compress (matcher `manual`): Gemini 0.61 fires it with trigger
@@ -157,6 +162,7 @@ describe('plugin and extension manifests', () => {
     // them on; the plugin registers them all, and the turn-end entry first.
     expect(Object.keys(file.hooks as object)[0]).toBe(AGENT_PROFILES[spec.agent].hookEntries[0]?.event);
     expect(existsSync(join(repoRoot, spec.dir, spec.bundle, 'agent-checkpoint-hook.cjs'))).toBe(true);
+    if (spec.command('').startsWith('sh ')) expect(existsSync(join(repoRoot, spec.dir, 'hooks', 'run-hook.sh'))).toBe(true);
   });
 
   it('contain no user-specific or absolute path', () => {

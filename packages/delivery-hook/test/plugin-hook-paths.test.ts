@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
  * Issue 23: a plugin installed under a path a user can have — with `"`, `'`, `$(…)`, backquotes and
  * spaces — still starts our bin from every hook, and nothing in the path runs. Each hooks file is
  * installed into such a directory, and each hook command is run exactly as the pinned CLI runs it:
+ * Claude Code and Codex CLI start the sh launcher (hooks/run-hook.sh), which starts our bin.
  * - Claude Code 2.1.330: the shell-form command as written (it substitutes `${CLAUDE_PLUGIN_ROOT}`
  *   only into exec-form `args`), `CLAUDE_PLUGIN_ROOT` in the environment, `spawn(command, { shell:
  *   true })` (/bin/sh on POSIX);
@@ -47,6 +48,9 @@ function install(bundle: string): Installed {
   const root = join(base, HOSTILE_DIR, 'agent-checkpoint');
   mkdirSync(dirname(join(root, bundle)), { recursive: true });
   symlinkSync(builtDist, join(root, bundle));
+  // The sh launcher Claude Code and Codex CLI start (a copy: it finds dist/ beside its own directory).
+  mkdirSync(join(root, 'hooks'), { recursive: true });
+  copyFileSync(join(repoRoot, 'plugins', 'agent-checkpoint', 'hooks', 'run-hook.sh'), join(root, 'hooks', 'run-hook.sh'));
   const cwd = join(base, 'work');
   mkdirSync(cwd);
   return { base, root, cwd };
@@ -69,7 +73,11 @@ function handlers(file: unknown): { event: string; handler: Handler }[] {
 }
 
 function hookEnv(installed: Installed, extra: Record<string, string> = {}): Record<string, string> {
+  // A user configuration file: the launcher then starts node for the per-tool-call hooks too.
+  const config = join(installed.base, 'config.json');
+  writeFileSync(config, '{}');
   return {
+    AGENT_CHECKPOINT_CONFIG: config,
     PATH: process.env['PATH'] ?? '/usr/bin:/bin',
     HOME: join(installed.base, 'home'),
     AGENT_CHECKPOINT_STATE_DIR: join(installed.base, 'state'),
@@ -107,6 +115,8 @@ describe('plugin hook commands under an install path with ", \', $(…), ` and s
     const all = handlers(readJson('plugins/agent-checkpoint/hooks/codex-hooks.json'));
     expect(all.length).toBeGreaterThan(0);
     for (const { event, handler } of all) {
+      // Nothing for Codex to paste: the root is only the shell variable $PLUGIN_ROOT.
+      expect(handler.command, event).not.toContain('${');
       const command = handler.command.replaceAll('${PLUGIN_ROOT}', installed.root);
       const result = runHook('/bin/sh', command, installed, hookEnv(installed, { PLUGIN_ROOT: installed.root, CLAUDE_PLUGIN_ROOT: installed.root }));
       expect(result.code, `${event}: ${result.stderr}`).toBe(0);

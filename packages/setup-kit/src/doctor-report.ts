@@ -61,9 +61,9 @@ export function renderDoctorReport(report: DoctorReport, style: TerminalStyle): 
 /** The Node.js version check both doctors start with. */
 export function nodeFinding(version = process.version, execPath = process.execPath): DoctorFinding {
   const major = Number(/^v(\d+)/.exec(version)?.[1] ?? 0);
-  return major >= 20
+  return major >= 18
     ? { id: 'node', status: 'ok', title: `Node.js ${version} (${execPath})` }
-    : { id: 'node', status: 'fail', title: `Node.js ${version} is too old`, detail: 'agent-checkpoint needs Node.js 20 or later.', fix: 'install Node.js 20+ and re-run install, so hooks use the new node' };
+    : { id: 'node', status: 'fail', title: `Node.js ${version} is too old`, detail: 'agent-checkpoint needs Node.js 18 or later.', fix: 'install Node.js 18+ and re-run install, so hooks use the new node' };
 }
 
 /** What `<cli> --version` said, or why it could not be asked. */
