@@ -2,12 +2,12 @@ import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectFiles, RESTART_COMMAND, TEST_COMMAND } from '../src/checkpoint/checkpoint-project.ts';
+import { CHECKPOINT_PREFIX, projectFiles, RESTART_COMMAND, TEST_COMMAND } from '../src/checkpoint/checkpoint-project.ts';
 import { findDeliveredCheckpoint } from '../src/checkpoint/delivered-checkpoint.ts';
 import { E2E_PACKAGE_DIR } from '../src/harness/agent-clis.ts';
 import { SKIP_REAL_CLIS, withCheckedSession } from '../src/harness/define-headless-agent-tests.ts';
 import { runInGroup, type ProcessResult } from '../src/harness/process-group.ts';
-import { patch, read, say, shell, tools, type Scenario } from '../src/mock/scenario.ts';
+import { branch, patch, read, say, shell, tools, whenLastUserTextStartsWith, type Scenario } from '../src/mock/scenario.ts';
 import { ClaudeSession } from '../src/run-claude.ts';
 
 /**
@@ -23,6 +23,13 @@ import { ClaudeSession } from '../src/run-claude.ts';
 const REPO_ROOT = path.dirname(E2E_PACKAGE_DIR);
 const VERSION = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'packages', 'delivery-hook', 'package.json'), 'utf8')) as { version: string }).version;
 const CLI_TIMEOUT_MS = 90_000;
+
+const DAEMON_EDIT = tools(
+  patch(
+    { op: 'update', path: 'calc.mjs', oldText: '  return a - b;\n', newText: '  return a + b;\n' },
+    { op: 'update', path: 'daemon/server.mjs', oldText: "export const greeting = 'hello';\n", newText: "export const greeting = 'hello, world';\n" },
+  ),
+);
 
 const SCRIPT: Scenario = {
   name: 'plugin-tool-off',
@@ -70,7 +77,61 @@ function toolResults(session: ClaudeSession): string[] {
   return out;
 }
 
+/** A Claude session with the plugin installed from a clone-like checkout by the CLI's own commands. */
+async function withPluginSession(scenario: Scenario, fn: (session: ClaudeSession) => Promise<void>): Promise<void> {
+  const start = ClaudeSession.start({
+    scenario,
+    files: projectFiles(),
+    hook: { kind: 'none' },
+    env: (workspace) => ({
+      AGENT_CHECKPOINT_STATE_DIR: path.join(workspace.root, 'state'),
+      XDG_CONFIG_HOME: path.join(workspace.home, '.config'),
+      XDG_CACHE_HOME: path.join(workspace.home, '.cache'),
+      AGENT_CHECKPOINT_DEBUG: '1',
+    }),
+  });
+  await withCheckedSession(start, async (session) => {
+    const checkout = path.join(session.workspace.root, 'checkout', 'agent-checkpoint');
+    copyCheckout(checkout);
+    for (const args of [['plugin', 'marketplace', 'add', './agent-checkpoint'], ['plugin', 'install', 'agent-checkpoint@agent-checkpoint']]) {
+      const result = await runInGroup([...session.cli.argv, ...args], { cwd: path.dirname(checkout), env: session.env(), timeoutMs: CLI_TIMEOUT_MS });
+      expect(result.exitCode, `${args.join(' ')}:\n${result.stdout}\n${result.stderr}`).toBe(0);
+    }
+    await fn(session);
+  });
+}
+
 describe.skipIf(SKIP_REAL_CLIS)('the plugin’s command-line tool, from inside Claude Code', () => {
+  it('status in the Bash tool prints the tool by its path; the block names the plugin’s off command for a person', async () => {
+    const script: Scenario = {
+      name: 'plugin-tool-names',
+      steps: [
+        tools(shell('agent-checkpoint-hook status')),
+        tools(shell(TEST_COMMAND)),
+        tools(read('calc.mjs'), read('daemon/server.mjs')),
+        DAEMON_EDIT,
+        tools(shell(TEST_COMMAND)),
+        say('Fixed add() and the greeting.'),
+        branch([whenLastUserTextStartsWith(CHECKPOINT_PREFIX, say('Noted.'))], say('No checkpoint arrived.')),
+      ],
+    };
+    await withPluginSession(script, async (session) => {
+      const run = await session.prompt('The calc test fails. Fix it, and make the daemon greet the world.');
+      expect(run.exitCode, run.stderr).toBe(0);
+      // Claude Code 2.1.330 runs a plugin of a local-directory marketplace from that directory (the
+      // clone), and puts its bin/ from there on the PATH.
+      const tool = path.join(session.workspace.root, 'checkout', 'agent-checkpoint', 'plugins', 'agent-checkpoint', 'bin', 'agent-checkpoint-hook');
+      expect(toolResults(session)[0]).toContain(`command-line tool: ${tool}`);
+      const delivered = session.requests.flatMap((r) => {
+        const found = r.answer === 'step' ? findDeliveredCheckpoint('claude-hook', r.body) : undefined;
+        return found === undefined ? [] : [found.text];
+      });
+      expect(delivered.length).toBe(1);
+      expect(delivered[0]).toContain(`(a person can run \`/agent-checkpoint:checkpoint-off --session ${session.id}\`)`);
+      expect(delivered[0]).not.toContain('agent-checkpoint-hook off');
+    });
+  }, 240_000);
+
   it('plugin bin/ on the Bash tool’s PATH: --version answers; `slash off` turns this session off; the stop after a daemon edit passes', async () => {
     const start = ClaudeSession.start({
       scenario: SCRIPT,

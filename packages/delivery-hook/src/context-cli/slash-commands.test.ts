@@ -169,7 +169,7 @@ function claudeDocumented(body: string): string {
 }
 
 describe('Claude Code plugin commands (plugins/agent-checkpoint/commands/*.md): $ARGUMENTS is pasted unescaped', () => {
-  it.each(['checkpoint', 'estimate', 'shard', 'checkpoint-report'])('/%s: no shell block Claude runs holds the arguments, so hostile ones run nothing', (name) => {
+  it.each(['checkpoint', 'estimate', 'shard', 'checkpoint-report', 'checkpoint-off', 'checkpoint-on', 'checkpoint-status', 'checkpoint-doctor'])('/%s: no shell block Claude runs holds the arguments, so hostile ones run nothing', (name) => {
     const w = world();
     const body = claudeBody(name, HOSTILE, w.pluginRoot);
     for (const block of claudeShellBlocks(body)) {
