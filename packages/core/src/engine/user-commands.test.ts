@@ -9,7 +9,7 @@ import { CLI_USER_COMMANDS, type UserCommands } from './user-commands.ts';
 // name the CLI on the PATH, a plugin route's commands replace them everywhere a person is told to run one.
 
 const PLUGIN: UserCommands = { offSession: '/agent-checkpoint:checkpoint-off --session {sessionId}', doctor: '/agent-checkpoint:checkpoint-doctor', trust: "'/p q/bin/agent-checkpoint-hook' trust" };
-const hatch = resolveConfig([]).config.messages.escapeHatch;
+const hatch = resolveConfig([]).messages.escapeHatch;
 
 describe('the escape hatch names the route\'s off command for a person', () => {
   it('default: the CLI; a route: its own command, with the session id as one word', () => {
