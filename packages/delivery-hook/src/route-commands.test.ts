@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { installRouteOf, userCommandsOf } from './route-commands.ts';
+import { agentToolCommandOf, installRouteOf, userCommandsOf } from './route-commands.ts';
 
 // Every message that names a command names one that works on the route that produced it: the hook
 // knows its route from the variables its agent sets for a plugin's hooks (or that our extension sets).
@@ -40,5 +40,18 @@ describe('userCommandsOf', () => {
     const c = userCommandsOf({ kind: 'codex-plugin', pluginRoot: "/h/it's $(x)/plugin" });
     expect(c.doctor).toBe("'/h/it'\\''s $(x)/plugin/bin/agent-checkpoint-hook' doctor");
     expect(c.offSession).toBe("'/h/it'\\''s $(x)/plugin/bin/agent-checkpoint-hook' off --session {sessionId}");
+  });
+});
+
+describe('agentToolCommandOf: the bin as the agent runs it with its own shell tool', () => {
+  it('on the PATH for a settings install and in Claude Code\'s Bash tool; node on the quoted bundle elsewhere', () => {
+    expect(agentToolCommandOf({ kind: 'settings' })).toBe('agent-checkpoint-hook');
+    expect(agentToolCommandOf({ kind: 'claude-plugin', pluginRoot: '/h/.claude/plugins/x' })).toBe('agent-checkpoint-hook');
+    // Claude Code drops a plugin bin path with shell metacharacters from the PATH.
+    expect(agentToolCommandOf({ kind: 'claude-plugin', pluginRoot: "/h/it's/x" })).toBe("node '/h/it'\\''s/x/dist/agent-checkpoint-hook.cjs'");
+    expect(agentToolCommandOf({ kind: 'gemini-extension', pluginRoot: '/h/.gemini/extensions/agent-checkpoint/plugins/agent-checkpoint' })).toBe(
+      'node /h/.gemini/extensions/agent-checkpoint/plugins/agent-checkpoint/dist/agent-checkpoint-hook.cjs',
+    );
+    expect(agentToolCommandOf({ kind: 'codex-plugin', pluginRoot: '/h/a b' })).toBe("node '/h/a b/dist/agent-checkpoint-hook.cjs'");
   });
 });

@@ -86,3 +86,30 @@ export function pluginToolBeside(bundle: string): string | undefined {
   const tool = join(dirname(dirname(bundle)), PLUGIN_TOOL);
   return existsSync(tool) ? tool : undefined;
 }
+
+/** What Claude Code 2.1.330 drops from its Bash tool's PATH: a plugin bin path with shell metacharacters. */
+const CLAUDE_DROPS_FROM_PATH = /[:"'$`\\\n\r]/;
+
+/**
+ * The bin as the agent itself can run it with its shell tool on `route`, as shell words to put before
+ * a command's arguments (a message to the model names it): `agent-checkpoint-hook` where it is on the
+ * agent's PATH (a settings install; Claude Code's Bash tool with the plugin's bin/, unless its path
+ * holds a character Claude drops it for), else `node <plugin root>/dist/agent-checkpoint-hook.cjs`
+ * with the path quoted (node needs no executable bit, whatever the agent's copy kept).
+ */
+export function agentToolCommandOf(route: InstallRoute): string {
+  switch (route.kind) {
+    case 'settings':
+      return 'agent-checkpoint-hook';
+    case 'claude-plugin':
+      if (!CLAUDE_DROPS_FROM_PATH.test(join(route.pluginRoot, 'bin'))) return 'agent-checkpoint-hook';
+      return `node ${forShellArg(join(route.pluginRoot, 'dist', 'agent-checkpoint-hook.cjs'))}`;
+    case 'gemini-extension':
+    case 'codex-plugin':
+      return `node ${forShellArg(join(route.pluginRoot, 'dist', 'agent-checkpoint-hook.cjs'))}`;
+    default: {
+      const never: never = route;
+      return never;
+    }
+  }
+}
