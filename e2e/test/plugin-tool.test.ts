@@ -127,7 +127,7 @@ describe.skipIf(SKIP_REAL_CLIS)('the plugin’s command-line tool, from inside C
         return found === undefined ? [] : [found.text];
       });
       expect(delivered.length).toBe(1);
-      expect(delivered[0]).toContain(`(a person can run \`/agent-checkpoint:checkpoint-off --session ${session.id}\`)`);
+      expect(delivered[0]).toContain(`(a person can run \`/agent-checkpoint:checkpoint-off --session ${session.sessionId}\`)`);
       expect(delivered[0]).not.toContain('agent-checkpoint-hook off');
     });
   }, 240_000);
@@ -164,7 +164,7 @@ describe.skipIf(SKIP_REAL_CLIS)('the plugin’s command-line tool, from inside C
       const results = toolResults(session);
       expect(results[0], 'agent-checkpoint-hook --version in the Bash tool').toContain(VERSION);
       expect(results[0]).not.toMatch(/not found/);
-      expect(results[1], 'agent-checkpoint-hook slash off in the Bash tool').toContain(`Checkpoints off for session ${session.id} (the newest claude session here`);
+      expect(results[1], 'agent-checkpoint-hook slash off in the Bash tool').toContain(`Checkpoints off for session ${session.sessionId} (the newest claude session here`);
 
       // The stop after the daemon edit passed: no checkpoint delivered, nothing past the script, and
       // the plugin's hook says why.
