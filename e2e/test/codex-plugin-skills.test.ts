@@ -52,7 +52,7 @@ function listSkills(env: NodeJS.ProcessEnv, cwd: string): Promise<string[]> {
 }
 
 describe('codex plugin skills', () => {
-  it('the installed plugin gives Codex the skills agent-checkpoint:checkpoint, :estimate, :shard, :checkpoint-report', async () => {
+  it('the installed plugin gives Codex the skills agent-checkpoint:checkpoint, :estimate, :shard, :checkpoint-report, :checkpoint-off, :checkpoint-on, :checkpoint-status, :checkpoint-doctor', async () => {
     const home = mkdtempSync(path.join(os.tmpdir(), 'ac-codex-skills-'));
     temps.push(home);
     const checkout = path.join(home, 'agent-checkpoint');
@@ -66,6 +66,7 @@ describe('codex plugin skills', () => {
     const names = await listSkills(env, checkout);
     expect(names).toEqual(expect.arrayContaining([
       'agent-checkpoint:checkpoint', 'agent-checkpoint:estimate', 'agent-checkpoint:shard', 'agent-checkpoint:checkpoint-report',
+      'agent-checkpoint:checkpoint-off', 'agent-checkpoint:checkpoint-on', 'agent-checkpoint:checkpoint-status', 'agent-checkpoint:checkpoint-doctor',
     ]));
   }, 120_000);
 });

@@ -2,6 +2,7 @@ import type { ConfigSectionSource } from './config/config-section.ts';
 import type { AgentId } from './agent-id.ts';
 import type { ResolvedConfig, ConfigSource } from './config/config-schema.ts';
 import type { AttributedFile, CheckpointResult } from './engine/checkpoint-result.ts';
+import type { UserCommands } from './engine/user-commands.ts';
 import type { GitSnapshot } from './git/changed-file.ts';
 import type { TurnTimeline } from './timeline/turn-timeline.ts';
 import type { TranscriptReader, TurnHint } from './transcript/transcript-reader.ts';
@@ -43,6 +44,8 @@ export interface CheckpointRequest {
   readonly extensions?: readonly TurnEndExtension[];
   /** Config sections for loading the config when {@link config} is not given (see `LoadConfigOptions.sections`). */
   readonly configSections?: ConfigSectionSource;
+  /** How a person runs our commands on this route, for the escape hatch (default: the CLI on the PATH). */
+  readonly commands?: UserCommands;
 }
 
 /**

@@ -7,6 +7,7 @@ import { categorizeFiles, isDocsOnly } from './engine/categorize-files.ts';
 import type { AttributedFile, CheckpointContext, CheckpointResult } from './engine/checkpoint-result.ts';
 import { composeContextMessage, composeGenericMessage, composeMessage } from './engine/compose-message.ts';
 import { runHeuristics } from './engine/run-heuristics.ts';
+import type { UserCommands } from './engine/user-commands.ts';
 import type { CheckpointOutcome, CheckpointRequest } from './get-checkpoint-types.ts';
 import type { GitSnapshot } from './git/changed-file.ts';
 import { readGitSnapshot } from './git/read-git-snapshot.ts';
@@ -136,7 +137,7 @@ async function decide(request: CheckpointRequest, config: ResolvedConfig, diagno
     // Sorted into categories once, for the heuristics, the message and the mode alike.
     const categorization = categorizeFiles(files.map((f) => f.file.path), config);
     result = runHeuristics(files, timeline, context, config, categorization);
-    message = composeMessage(result, files, config, { ...escapeHatchOptions(request.sessionId, env), categorization });
+    message = composeMessage(result, files, config, { ...escapeHatchOptions(request.sessionId, env, request.commands), categorization });
     docsOnly = isDocsOnly(categorization);
   } catch (error) {
     diagnostics.push(`engine failed: ${describeError(error)}`);
@@ -168,7 +169,7 @@ async function decide(request: CheckpointRequest, config: ResolvedConfig, diagno
     onClaimGranted = applied.onClaimGranted;
     if (applied.changed) {
       result = applied.result;
-      const hatch = escapeHatchOptions(request.sessionId, env);
+      const hatch = escapeHatchOptions(request.sessionId, env, request.commands);
       const options = { ...hatch, ...(applied.tests ? { tests: applied.tests } : {}) };
       const base = composeMessage(result, files, config, options);
       if (applied.lines.length === 0) message = base;
@@ -289,13 +290,15 @@ function genericFallback(
 function escapeHatchOptions(
   sessionId: string | undefined,
   env: Readonly<Record<string, string | undefined>>,
-): { sessionId?: string; offFile?: string } {
-  if (sessionId === undefined || sessionId === '') return {};
+  commands: UserCommands | undefined,
+): { sessionId?: string; offFile?: string; commands?: UserCommands } {
+  const route = commands === undefined ? {} : { commands };
+  if (sessionId === undefined || sessionId === '') return route;
   try {
-    return { sessionId, offFile: offSwitchPath(resolveStateDir({ env }), { kind: 'session', sessionId }) };
+    return { sessionId, offFile: offSwitchPath(resolveStateDir({ env }), { kind: 'session', sessionId }), ...route };
   } catch {
-    // No home directory: the escape hatch falls back to the CLI command.
-    return { sessionId };
+    // No home directory: the escape hatch falls back to the person's command.
+    return { sessionId, ...route };
   }
 }
 

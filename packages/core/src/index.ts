@@ -31,6 +31,7 @@ export type {
 } from './engine/checkpoint-result.ts';
 export { COMMIT_GATE_TEXT, composeCommitGateMessage } from './engine/commit-gate-text.ts';
 export { composeMessage } from './engine/compose-message.ts';
+export { CLI_USER_COMMANDS, type UserCommands } from './engine/user-commands.ts';
 export { globMatcher } from './engine/glob-match.ts';
 export { toRepoPath } from './engine/normalize-path.ts';
 export { runHeuristics } from './engine/run-heuristics.ts';
@@ -72,6 +73,7 @@ export {
   forMarkdownCode,
   forMarkdownLine,
   forModelText,
+  forShellArg,
   forTerminal,
   jsonForTerminal,
 } from './text-safety/text-safety.ts';

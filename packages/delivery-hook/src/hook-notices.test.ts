@@ -63,6 +63,24 @@ describe.each(DELIVERY_FIXTURES.map((f) => [f.agent, f] as const))('%s', (_agent
   });
 });
 
+describe('the commands named by the plugin routes (issue 24): the ones that work where the hook was installed', () => {
+  const ROUTES = [
+    { fixture: CLAUDE_FIXTURE, env: { CLAUDE_PLUGIN_ROOT: '/p/claude' }, off: '/agent-checkpoint:checkpoint-off --session', doctor: '`/agent-checkpoint:checkpoint-doctor`' },
+    { fixture: GEMINI_FIXTURE, env: { AGENT_CHECKPOINT_EXTENSION_PATH: '/p/gemini' }, off: '/checkpoint-off --session', doctor: '`/checkpoint-doctor`' },
+    { fixture: CODEX_FIXTURE, env: { PLUGIN_ROOT: '/p/codex' }, off: '/p/codex/bin/agent-checkpoint-hook off --session', doctor: '`/p/codex/bin/agent-checkpoint-hook doctor`' },
+  ] as const;
+
+  it.each(ROUTES.map((r) => [r.fixture.agent, r] as const))('%s plugin: the block\'s escape hatch and the config notice name the plugin\'s commands', async (_agent, route) => {
+    const w = open(route.fixture);
+    writeFileSync(join(w.repo, '.agent-checkpoint.json'), BROKEN_CONFIG);
+    const scenario = w.scenario('actionable');
+    const first = await stop({ ...scenario, env: { ...scenario.env, ...route.env } });
+    expect(first.systemMessage).toContain(route.doctor);
+    expect(first.systemMessage).not.toContain('`agent-checkpoint-hook doctor`');
+    expect(first.reason).toContain(`(a person can run \`${route.off} ${scenario.sessionId}\`)`);
+  });
+});
+
 describe('more notices through the real hook', () => {
   it('Claude: an untrusted privileged key → a notice naming `trust` with the usual block; after `trust`, none', async () => {
     const w = open(CLAUDE_FIXTURE);

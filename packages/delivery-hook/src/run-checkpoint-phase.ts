@@ -14,6 +14,7 @@ import type { HookEvent } from './hook-event.ts';
 import { payloadTurnIdIsFinal, turnKeyOf } from './hook-identity.ts';
 import { loadTranscriptReader } from './load-transcript-reader.ts';
 import { pass, type HookRun, type HookRunCode, type HookRunContext } from './hook-run.ts';
+import { installRouteOf, userCommandsOf } from './route-commands.ts';
 
 /** Longest time the claim may wait for a concurrent hook of the same session. */
 const MAX_LOCK_WAIT_MS = 3000;
@@ -147,6 +148,8 @@ export function turnEndEventOf(event: HookEvent, context: CheckpointPhaseContext
     extensions: loadTurnEndExtensions,
     configSections: contextCheckpointSections,
     log: context.log,
+    // The escape hatch and the notices name the commands that work where this hook was installed.
+    commands: userCommandsOf(installRouteOf(agent, env)),
   };
 }
 

@@ -1,4 +1,4 @@
-import { describeReadFailure, type ResolvedConfig, type TokenUsage } from '@agent-checkpoint/core';
+import { describeReadFailure, forShellArg, type ResolvedConfig, type TokenUsage } from '@agent-checkpoint/core';
 import { contextCheckpointConfigOf } from '../config/context-config.ts';
 import { readContextLevel } from '../context/read-context-level.ts';
 import { estimateTask, type TaskEstimate } from '../estimate/estimate-task.ts';
@@ -26,6 +26,11 @@ export interface PromptEstimateInput {
   /** Without it nothing is recorded for the Stop hook (EST-004 needs the session to join on). */
   readonly sessionId?: string;
   readonly now: Date;
+  /**
+   * The bin as the agent can run it where this hook runs, one or more shell words (the route decides:
+   * a plugin's bin is on no PATH of Gemini's or Codex's shell); default `agent-checkpoint-hook`.
+   */
+  readonly toolCommand?: string;
 }
 
 /** What {@link estimatePrompt} found; JSON-ready. */
@@ -97,7 +102,7 @@ export async function estimatePrompt(input: PromptEstimateInput): Promise<Prompt
     if (plan.action === 'must-shard') shardPlan = plan;
   }
   const warn = !estimate.fits || shouldSuggestSharding(estimate);
-  const warning = warn ? renderPromptWarning(estimate, shardPlan, cfg.handoff.planFile) : undefined;
+  const warning = warn ? renderPromptWarning(estimate, shardPlan, cfg.handoff.planFile, input.toolCommand) : undefined;
 
   if (input.sessionId !== undefined && input.sessionId !== '') {
     try {
@@ -126,7 +131,7 @@ export async function estimatePrompt(input: PromptEstimateInput): Promise<Prompt
 }
 
 /** The warning text: the estimator's sentence, then the shard breakdown when there is one. */
-export function renderPromptWarning(estimate: TaskEstimate, shardPlan: ShardPlan | undefined, planFile: string | undefined): string {
+export function renderPromptWarning(estimate: TaskEstimate, shardPlan: ShardPlan | undefined, planFile: string | undefined, toolCommand = 'agent-checkpoint-hook'): string {
   const lines = [`[agent-checkpoint] ${renderEstimateWarning(estimate) ?? 'This task may not fit the remaining context.'}`];
   if (shardPlan !== undefined && shardPlan.shards.length > 0) {
     lines.push(
@@ -135,7 +140,7 @@ export function renderPromptWarning(estimate: TaskEstimate, shardPlan: ShardPlan
     for (const shard of shardPlan.shards) {
       lines.push(`  ${shard.number}. ${shard.title} (${shard.items.length} item${shard.items.length === 1 ? '' : 's'}, ~${Math.round(shard.percentOfWindow)} %)`);
     }
-    if (planFile !== undefined) lines.push(`Write them with: agent-checkpoint-hook shard ${planFile}`);
+    if (planFile !== undefined) lines.push(`Write them with: ${toolCommand} shard ${forShellArg(planFile)}`);
   }
   lines.push('Tell the user before starting; do not refuse the task.');
   return lines.join('\n');

@@ -222,7 +222,7 @@ export const MessagesSchema = classify(
         .string()
         .optional()
         .describe(
-          'How to turn checkpoints off. Substituted: "{sessionId}"; "{offFile}", the absolute path of the session\'s off-switch file; "{offCommand}", a shell command creating it that an agent can run (mkdir -p … && touch …).',
+          'How to turn checkpoints off. Substituted: "{sessionId}"; "{offFile}", the absolute path of the session\'s off-switch file; "{offCommand}", a shell command creating it that an agent can run (mkdir -p … && touch …); "{personOffCommand}", the command a person runs to turn the session off, as the route that delivers the message spells it (agent-checkpoint-hook off --session …, or the plugin command).',
         ),
       allClear: z.string().optional().describe('Shown when everything was done and silentWhenAllClear is false.'),
       noChanges: z.string().optional().describe('Shown when nothing changed and silentWhenNoChanges is false.'),

@@ -193,7 +193,7 @@ export const DEFAULT_CONFIG: ConfigFile = {
     // Off by default: a preset whose workflow keeps memories, bugs and ideas turns it on.
     capture: '',
     escapeHatch:
-      'If this checkpoint is wrong and cannot be satisfied, turn it off for this session by running `{offCommand}` (a person can run `agent-checkpoint-hook off --session {sessionId}`).',
+      'If this checkpoint is wrong and cannot be satisfied, turn it off for this session by running `{offCommand}` (a person can run `{personOffCommand}`).',
     allClear: 'All expected follow-ups were observed. Give the user a short answer about the outcome; do not mention this checkpoint.',
     noChanges:
       'No code changed this turn. Finish anything still pending, then give the user a short answer; do not mention this checkpoint.',

@@ -22,7 +22,7 @@ describe('resolveConfig', () => {
     expect(c.silentWhenNoChanges).toBe(true);
     expect(c.searchCommands).toEqual(['rg', 'grep', 'egrep', 'fgrep', 'ag', 'ack', 'fd', 'find', 'git grep']);
     expect(c.messages.prefix).toBe('[agent-checkpoint] ');
-    expect(c.messages.escapeHatch).toContain('agent-checkpoint-hook off --session {sessionId}');
+    expect(c.messages.escapeHatch).toContain('`{personOffCommand}`');
     expect(c.messages.escapeHatch).toContain('`{offCommand}`');
     expect(c.planDrift).toBeUndefined();
     expect(c.sources).toEqual([{ kind: 'default', name: 'built-in' }]);

@@ -3,6 +3,7 @@ import { forMarkdownCode, forModelText, forShellArg, hasControlCharacters } from
 import type { ResolvedConfig } from '../config/config-schema.ts';
 import { categorizeFiles, isDocsOnly, type Categorization } from './categorize-files.ts';
 import type { AttributedFile, CheckpointResult } from './checkpoint-result.ts';
+import { CLI_USER_COMMANDS, type UserCommands } from './user-commands.ts';
 
 /** Options of {@link composeMessage}. */
 export interface ComposeMessageOptions {
@@ -14,6 +15,8 @@ export interface ComposeMessageOptions {
    * tool — it cannot set the hook's environment, and `agent-checkpoint-hook` may not be on its PATH.
    */
   readonly offFile?: string;
+  /** How a person runs our commands on the route that delivers the message (default: the CLI on the PATH). */
+  readonly commands?: UserCommands;
   /**
    * The hook's own test run (`runTests`, opt-in): its headline goes under the header, the failing
    * output after the actions.
@@ -56,7 +59,7 @@ export function composeMessage(
   options: ComposeMessageOptions = {},
 ): string | undefined {
   const m = config.messages;
-  const hatch = renderEscapeHatch(m.escapeHatch, options.sessionId, options.offFile);
+  const hatch = renderEscapeHatch(m.escapeHatch, options.sessionId, options.offFile, options.commands);
   const categorization = options.categorization ?? categorizeFiles(files.map((f) => f.file.path), config);
   const context = (options.contextLines ?? []).join('\n');
   // The no-change policy comes first: a turn that changed nothing stays silent even with a capture
@@ -89,7 +92,7 @@ export function composeMessage(
  */
 export function composeContextMessage(lines: readonly string[], config: ResolvedConfig, options: ComposeMessageOptions = {}): string {
   const m = config.messages;
-  return joinSections([`${m.prefix}${lines.join('\n')}`, renderEscapeHatch(m.escapeHatch, options.sessionId, options.offFile)]);
+  return joinSections([`${m.prefix}${lines.join('\n')}`, renderEscapeHatch(m.escapeHatch, options.sessionId, options.offFile, options.commands)]);
 }
 
 /** A fenced code block longer than any backtick run inside `text`, so it cannot be closed early. */
@@ -110,20 +113,24 @@ export function composeGenericMessage(config: ResolvedConfig): string {
  * - `{offFile}`: the absolute path of the session's off-switch file;
  * - `{offCommand}`: a shell command that creates it, `mkdir -p '<dir>' && touch '<file>'` (paths
  *   single-quoted), which an agent can run with its own shell tool. Without an off file (no session id
- *   or no state directory) it falls back to `agent-checkpoint-hook off --session <id>`.
+ *   or no state directory) it falls back to the person's command;
+ * - `{personOffCommand}`: the command a person runs to turn this session off, as the route spells it
+ *   (`commands.offSession`; default `agent-checkpoint-hook off --session <id>`).
  */
-export function renderEscapeHatch(template: string, sessionId: string | undefined, offFile?: string): string {
+export function renderEscapeHatch(template: string, sessionId: string | undefined, offFile?: string, commands: UserCommands = CLI_USER_COMMANDS): string {
   const id = sessionId && sessionId !== '' ? sessionId : '<session-id>';
   // The id comes from the agent's payload and ends up in commands the agent is asked to run: any id
   // that is not a plain word is single-quoted, so a shell never interprets it.
   const idWord = sessionId && sessionId !== '' ? shellWord(sessionId) : id;
   const file = offFile !== undefined && offFile !== '' ? offFile : undefined;
-  const command = file === undefined ? `agent-checkpoint-hook off --session ${idWord}` : `mkdir -p ${shellQuote(dirname(file))} && touch ${shellQuote(file)}`;
+  const personCommand = commands.offSession.replaceAll('{sessionId}', () => idWord);
+  const command = file === undefined ? personCommand : `mkdir -p ${shellQuote(dirname(file))} && touch ${shellQuote(file)}`;
   // Replacer functions: a replacement string would give `$$`, `$&`, `$'`… in ids and paths a meaning.
   return template
     .replaceAll('{sessionId}', () => idWord)
     .replaceAll('{offFile}', () => file ?? `<state dir>/switches/session-${id}.off`)
-    .replaceAll('{offCommand}', () => command);
+    .replaceAll('{offCommand}', () => command)
+    .replaceAll('{personOffCommand}', () => personCommand);
 }
 
 /**

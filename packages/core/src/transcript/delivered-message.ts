@@ -74,8 +74,8 @@ export function isDeliveredCheckpoint(text: string, rule: OwnCheckpointRule): bo
  * True when `text` has the whole structure of a message we compose with these texts (whitespace
  * runs count as one space, so a re-wrapped message still matches):
  * - it starts with the prefix; and
- * - it ends with the escape hatch, which every message but two ends with (`{sessionId}`, `{offFile}`
- *   and `{offCommand}` match any text: a state directory moved with the session still matches), or
+ * - it ends with the escape hatch, which every message but two ends with (`{sessionId}`, `{offFile}`,
+ *   `{offCommand}` and `{personOffCommand}` match any text: a state directory moved with the session still matches), or
  * - it is exactly the fail-open generic message (prefix + `generic`), or starts with the commit
  *   gate's message (prefix + its fixed text).
  * With an empty escape hatch, the actionable message is recognised by prefix + header at the start
@@ -101,7 +101,7 @@ export function isComposedCheckpoint(text: string, texts: CheckpointMessageTexts
 }
 
 /** Placeholders of the escape hatch (see `renderEscapeHatch`). */
-const PLACEHOLDER = /\{(?:sessionId|offFile|offCommand)\}/;
+const PLACEHOLDER = /\{(?:sessionId|offFile|offCommand|personOffCommand)\}/;
 
 /**
  * True when `body` ends with `template`, its placeholders matching any text. Matched from the right,

@@ -109,7 +109,7 @@ async function evaluate(event: TurnEndEvent, mode: Mode): Promise<Evaluated> {
   const loaded = loadedConfig.loaded;
   // A broken config file is the user's to fix, and it is ignored as a whole: always say so.
   for (const note of loaded.diagnostics) log.warn(`config: ${note}`);
-  notices.push(...configNotices(loaded));
+  notices.push(...configNotices(loaded, event.commands));
   const { config } = loaded;
   if (!config.enabled && decide) {
     await settleBlockAtStop(event, { continuation: false, config, switchedOff: true });
@@ -161,7 +161,7 @@ async function evaluate(event: TurnEndEvent, mode: Mode): Promise<Evaluated> {
   const outcome = await compute(event, loaded, transcript, deliveredDigests, extensions);
   lap('checkpoint');
   for (const note of outcome.diagnostics) log.debug(`checkpoint: ${note}`);
-  const unreadable = transcriptNotice(outcome.timeline);
+  const unreadable = transcriptNotice(outcome.timeline, event.commands);
   if (unreadable !== undefined) notices.push(unreadable);
   const lastUser = outcome.timeline?.lastUserMessage;
   const answersOwn = own && lastUser !== undefined && isOwn(lastUser);
@@ -229,11 +229,11 @@ async function findTranscript(
     const reader = await event.reader();
     const located = event.transcript.kind === 'path' ? event.transcript.path : await reader.locateTranscript(event.transcript.request);
     const path = located === undefined ? undefined : await readableTranscriptPath(located, log);
-    if (located !== undefined && path === undefined) notices.push(transcriptUnreadableNotice(`${located} is not a regular file`));
+    if (located !== undefined && path === undefined) notices.push(transcriptUnreadableNotice(`${located} is not a regular file`, event.commands));
     return path === undefined ? undefined : { reader, path };
   } catch (error) {
     log.warn(`transcript: the ${event.agent} reader is unavailable (${describeError(error)}); file-based instructions only`);
-    notices.push(transcriptUnreadableNotice(`the ${event.agent} reader is unavailable: ${describeError(error)}`));
+    notices.push(transcriptUnreadableNotice(`the ${event.agent} reader is unavailable: ${describeError(error)}`, event.commands));
     return undefined;
   }
 }
@@ -259,6 +259,7 @@ async function compute(
     // The same budget as a time: transcript parsing is synchronous, and no timer fires during it.
     deadlineAt: Date.now() + budget,
     extensions,
+    ...(event.commands === undefined ? {} : { commands: event.commands }),
   });
 }
 

@@ -5,6 +5,7 @@ import type { OffSwitchState } from '../state/off-switches.ts';
 import type { TurnTimeline } from '../timeline/turn-timeline.ts';
 import type { LocateTranscriptRequest, TranscriptReader, TurnHint } from '../transcript/transcript-reader.ts';
 import type { TurnEndExtension } from './turn-end-extension.ts';
+import type { UserCommands } from '../engine/user-commands.ts';
 
 /**
  * Where the turn's transcript is. `path`: the route has it (hook payload, explain `--transcript`,
@@ -97,4 +98,9 @@ export interface TurnEndEvent {
    */
   readonly configSections?: ConfigSectionSource;
   readonly log?: TurnEndLog;
+  /**
+   * How a person runs our commands where this hook runs (the escape hatch's `{personOffCommand}`, the
+   * notices' `doctor` and `trust`): the route decides; default the CLI on the PATH.
+   */
+  readonly commands?: UserCommands;
 }

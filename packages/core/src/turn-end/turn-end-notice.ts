@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { LoadedConfig } from '../config/load-config.ts';
 import type { TurnTimeline } from '../timeline/turn-timeline.ts';
+import { CLI_USER_COMMANDS, type UserCommands } from '../engine/user-commands.ts';
 
 /**
  * What a person (not the model) should learn about a turn end, once per session, through the agent's
@@ -32,8 +33,11 @@ export function noticeDigest(notice: TurnEndNotice): string {
   return `${notice.kind}:${createHash('sha256').update(notice.text, 'utf8').digest('hex').slice(0, 32)}`;
 }
 
-/** The notices a loaded configuration calls for: its problems (as one), and the ignored untrusted keys. */
-export function configNotices(loaded: LoadedConfig): TurnEndNotice[] {
+/**
+ * The notices a loaded configuration calls for: its problems (as one), and the ignored untrusted keys.
+ * `commands`: how the person runs `doctor` and `trust` on this route.
+ */
+export function configNotices(loaded: LoadedConfig, commands: UserCommands = CLI_USER_COMMANDS): TurnEndNotice[] {
   const notices: TurnEndNotice[] = [];
   const untrusted = loaded.untrusted;
   const problems = loaded.diagnostics.filter((d) => d !== untrusted?.diagnostic);
@@ -42,14 +46,14 @@ export function configNotices(loaded: LoadedConfig): TurnEndNotice[] {
     const more = problems.length > used ? ` (+${problems.length - used} more)` : '';
     notices.push({
       kind: 'config-broken',
-      text: `${PREFIX}configuration problem: ${clip(line)}${more}; that part is ignored. Fix it; \`agent-checkpoint-hook doctor\` lists every problem.`,
+      text: `${PREFIX}configuration problem: ${clip(line)}${more}; that part is ignored. Fix it; \`${commands.doctor}\` lists every problem.`,
     });
   }
   if (untrusted !== undefined) {
     const why = untrusted.state === 'changed' ? 'changed since you trusted it' : 'is not trusted';
     notices.push({
       kind: 'config-untrusted',
-      text: `${PREFIX}${clip(untrusted.path)} ${why}, so its ${clip(untrusted.ignoredKeys.join(', '))} ${untrusted.ignoredKeys.length === 1 ? 'is' : 'are'} ignored. Review the file, then run \`agent-checkpoint-hook trust\` in this project.`,
+      text: `${PREFIX}${clip(untrusted.path)} ${why}, so its ${clip(untrusted.ignoredKeys.join(', '))} ${untrusted.ignoredKeys.length === 1 ? 'is' : 'are'} ignored. Review the file, then run \`${commands.trust}\` in this project.`,
     });
   }
   return notices;
@@ -68,14 +72,14 @@ const UNREADABLE = new Set(['read-error', 'read-failed', 'unreadable-file', 'not
 const UNKNOWN_FORMAT = new Set(['unknown-format', 'unsupported-format', 'legacy-parse-error']);
 
 /** The notice a transcript problem calls for (warnings only; a missing or empty file is routine). */
-export function transcriptNotice(timeline: TurnTimeline | undefined): TurnEndNotice | undefined {
+export function transcriptNotice(timeline: TurnTimeline | undefined, commands: UserCommands = CLI_USER_COMMANDS): TurnEndNotice | undefined {
   for (const d of timeline?.diagnostics ?? []) {
     if (d.level !== 'warn') continue;
-    if (UNREADABLE.has(d.code)) return transcriptUnreadableNotice(d.message);
+    if (UNREADABLE.has(d.code)) return transcriptUnreadableNotice(d.message, commands);
     if (UNKNOWN_FORMAT.has(d.code)) {
       return {
         kind: 'transcript-unknown-format',
-        text: `${PREFIX}the ${timeline?.agent ?? 'agent'} transcript is not in a format it can read (${clip(d.message)}); checkpoints use changed files only. \`agent-checkpoint-hook doctor\` checks the setup.`,
+        text: `${PREFIX}the ${timeline?.agent ?? 'agent'} transcript is not in a format it can read (${clip(d.message)}); checkpoints use changed files only. \`${commands.doctor}\` checks the setup.`,
       };
     }
   }
@@ -83,10 +87,10 @@ export function transcriptNotice(timeline: TurnTimeline | undefined): TurnEndNot
 }
 
 /** The notice of a transcript the hook could not read at all (`detail`: why). */
-export function transcriptUnreadableNotice(detail: string): TurnEndNotice {
+export function transcriptUnreadableNotice(detail: string, commands: UserCommands = CLI_USER_COMMANDS): TurnEndNotice {
   return {
     kind: 'transcript-unreadable',
-    text: `${PREFIX}cannot read this session's transcript (${clip(detail)}); checkpoints use changed files only. \`agent-checkpoint-hook doctor\` checks the setup.`,
+    text: `${PREFIX}cannot read this session's transcript (${clip(detail)}); checkpoints use changed files only. \`${commands.doctor}\` checks the setup.`,
   };
 }
 

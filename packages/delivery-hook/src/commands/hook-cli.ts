@@ -236,8 +236,8 @@ function addContextCommands(cli: CliProgram, write: (text: string) => Promise<vo
     .action(async (plan: string, options) => cli.setExitCode(await (await import('../context-cli/run-shard-command.ts')).runShardCommand(plan, options, write)));
   program
     .command('slash')
-    .description("run checkpoint, estimate, shard or report with a slash command's argument text, split here without a shell (docs/context-checkpoints.md, \"Commands\")")
-    .addArgument(new Argument('<command>', 'checkpoint, estimate, shard or report').choices(['checkpoint', 'estimate', 'shard', 'report']))
+    .description("run checkpoint, estimate, shard, report, off, on, status or doctor with a slash command's argument text, split here without a shell (docs/context-checkpoints.md, \"Commands\")")
+    .addArgument(new Argument('<command>', 'checkpoint, estimate, shard, report, off (default --current), on (default --current), status or doctor').choices(['checkpoint', 'estimate', 'shard', 'report', 'off', 'on', 'status', 'doctor']))
     .argument('[text...]', "the argument text as the agent delivers it (one word; more are joined with a space); estimate: the task, as is")
     // Reached only for an unknown command name (runHookCli dispatches the rest before parsing).
     .action(() => cli.setExitCode(2));

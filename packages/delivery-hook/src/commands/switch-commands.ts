@@ -3,6 +3,7 @@ import {
   AGENT_IDS,
   DISABLE_ENV,
   findProjectRoot,
+  forShellArg,
   isTruthyEnv,
   offSwitchPath,
   offSwitchPaths,
@@ -18,6 +19,8 @@ import {
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '@agent-checkpoint/setup-kit';
 import { STDERR_PREFIX } from '../debug-log.ts';
 import { chooseCommandCwd, currentDirectory } from '../run-cwd.ts';
+import { defaultHookProgram } from '../install/hook-command.ts';
+import { pluginToolBeside } from '../route-commands.ts';
 
 /** Options of `off` / `on`, as commander parsed them. */
 export interface SwitchOptions {
@@ -151,6 +154,9 @@ export async function runStatusCommand(options: StatusOptions, write: Write): Pr
     `${DISABLE_ENV}: ${envSwitch ? `set (${env[DISABLE_ENV] ?? ''}): checkpoints off everywhere` : 'not set'}`,
     `all sessions: ${all.off ? 'off (agent-checkpoint-hook on --all to turn them on)' : 'on'}`,
   ];
+  // A plugin install: nothing of it is on a terminal's PATH, so say what to run.
+  const tool = pluginToolBeside(defaultHookProgram().bundle);
+  if (tool !== undefined) lines.unshift(`command-line tool: ${forShellArg(tool)}`);
   if (projectRoot !== undefined) lines.push(`project ${projectRoot}: ${projectOff ? 'off (agent-checkpoint-hook on --project to turn it on)' : 'on'}`);
   if (session !== undefined) {
     lines.push(`session ${session}: ${sessionOff ? `off (agent-checkpoint-hook on --session ${session} to turn it on)` : 'on'}`);

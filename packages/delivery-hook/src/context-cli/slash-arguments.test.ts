@@ -38,4 +38,20 @@ describe('slashCommandArgv', () => {
     expect(slashCommandArgv('shard', "'docs/my plan.md' --dry-run")).toEqual(['shard', 'docs/my plan.md', '--dry-run']);
     expect(slashCommandArgv('report', '--json')).toEqual(['report', '--json']);
   });
+
+  it('off and on: split; with no scope option, --current (this session, the newest here)', () => {
+    expect(slashCommandArgv('off', '')).toEqual(['off', '--current']);
+    expect(slashCommandArgv('on', '  ')).toEqual(['on', '--current']);
+    expect(slashCommandArgv('off', '--agent claude')).toEqual(['off', '--current', '--agent', 'claude']);
+    expect(slashCommandArgv('off', '--project')).toEqual(['off', '--project']);
+    expect(slashCommandArgv('on', '--all --json')).toEqual(['on', '--all', '--json']);
+    expect(slashCommandArgv('off', "--session 'a b;$(x)'")).toEqual(['off', '--session', 'a b;$(x)']);
+    expect(slashCommandArgv('off', '--session=s1')).toEqual(['off', '--session=s1']);
+  });
+
+  it('status and doctor: split', () => {
+    expect(slashCommandArgv('status', '')).toEqual(['status']);
+    expect(slashCommandArgv('status', '--session s1 --json')).toEqual(['status', '--session', 's1', '--json']);
+    expect(slashCommandArgv('doctor', '--json')).toEqual(['doctor', '--json']);
+  });
 });

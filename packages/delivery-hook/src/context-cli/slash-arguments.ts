@@ -15,7 +15,10 @@
  */
 
 /** The commands a slash command or skill runs. */
-export const SLASH_COMMANDS = ['checkpoint', 'estimate', 'shard', 'report'] as const;
+export const SLASH_COMMANDS = ['checkpoint', 'estimate', 'shard', 'report', 'off', 'on', 'status', 'doctor'] as const;
+
+/** The options of `off` / `on` that choose the switch; the slash form adds `--current` when none is given. */
+const SWITCH_SCOPES = ['--session', '--current', '--project', '--all'];
 
 /** One of {@link SLASH_COMMANDS}. */
 export type SlashCommand = (typeof SLASH_COMMANDS)[number];
@@ -63,7 +66,9 @@ export function splitArgumentText(text: string): string[] {
  *   with `-` is not read as an option;
  * - `checkpoint`: split; `--reason` takes every word up to the next `--option` (`/checkpoint --reason
  *   fix the login flow` needs no quotes);
- * - `shard`, `report`: split.
+ * - `off`, `on`: split; with no `--session`, `--current`, `--project` or `--all`, `--current` (from
+ *   inside an agent, "off" means this session: the newest one in this directory);
+ * - `shard`, `report`, `status`, `doctor`: split.
  */
 export function slashCommandArgv(command: SlashCommand, text: string): string[] {
   switch (command) {
@@ -73,8 +78,16 @@ export function slashCommandArgv(command: SlashCommand, text: string): string[] 
     }
     case 'checkpoint':
       return ['checkpoint', ...joinReason(splitArgumentText(text))];
+    case 'off':
+    case 'on': {
+      const words = splitArgumentText(text);
+      const scoped = words.some((word) => SWITCH_SCOPES.some((scope) => word === scope || word.startsWith(`${scope}=`)));
+      return [command, ...(scoped ? [] : ['--current']), ...words];
+    }
     case 'shard':
     case 'report':
+    case 'status':
+    case 'doctor':
       return [command, ...splitArgumentText(text)];
     default: {
       const never: never = command;

@@ -169,7 +169,7 @@ function claudeDocumented(body: string): string {
 }
 
 describe('Claude Code plugin commands (plugins/agent-checkpoint/commands/*.md): $ARGUMENTS is pasted unescaped', () => {
-  it.each(['checkpoint', 'estimate', 'shard', 'checkpoint-report'])('/%s: no shell block Claude runs holds the arguments, so hostile ones run nothing', (name) => {
+  it.each(['checkpoint', 'estimate', 'shard', 'checkpoint-report', 'checkpoint-off', 'checkpoint-on', 'checkpoint-status', 'checkpoint-doctor'])('/%s: no shell block Claude runs holds the arguments, so hostile ones run nothing', (name) => {
     const w = world();
     const body = claudeBody(name, HOSTILE, w.pluginRoot);
     for (const block of claudeShellBlocks(body)) {
@@ -210,5 +210,62 @@ describe('Codex CLI skills (plugins/agent-checkpoint/skills/*/SKILL.md): the mod
     expect(run('shard', 'PLAN.md --dry-run').stdout).toContain('Dry run: would write');
     expect(run('estimate', HOSTILE).stdout).toMatch(/^Estimate: /);
     expect(w.markers()).toEqual([]);
+  });
+});
+
+// ── Issue 24: the off switch (and status, doctor) from inside each agent ──
+
+describe('the off switch from inside each agent: /checkpoint-off, /agent-checkpoint:checkpoint-off, the checkpoint-off skill', () => {
+  /** The switch lines of `status` in the project. */
+  const status = (w: World) => w.bash(`node ${quote([HOOK_BUNDLE])} status`).stdout;
+  const HOSTILE_ID = 'id;touch MARK5 $(touch MARK6)';
+
+  it('Gemini: /checkpoint-off --project, /checkpoint-on --project, --session with a hostile id; /checkpoint-status and /checkpoint-doctor run', () => {
+    const w = world();
+    const off = w.bash(geminiCommand('checkpoint-off', '--project'));
+    expect(off.code, off.stderr).toBe(0);
+    expect(off.stdout).toMatch(/^Checkpoints off for project /);
+    expect(status(w)).toMatch(/^project .*: off/m);
+    expect(w.bash(geminiCommand('checkpoint-status', '')).stdout).toMatch(/^project .*: off/m);
+    expect(w.bash(geminiCommand('checkpoint-on', '--project')).code).toBe(0);
+    expect(status(w)).toMatch(/^project .*: on$/m);
+    const session = w.bash(geminiCommand('checkpoint-off', `--session "${HOSTILE_ID}"`));
+    expect(session.code, session.stderr).toBe(0);
+    expect(session.stdout).toContain('Checkpoints off for session id;touch MARK5');
+    expect(w.markers()).toEqual([]);
+    // No session transcript here: the default (--current) says so, and what to pass instead.
+    const current = w.bash(geminiCommand('checkpoint-off', ''));
+    expect(current.code).toBe(1);
+    expect(current.stderr).toContain('no session of any agent found');
+    expect(w.bash(geminiCommand('checkpoint-doctor', '')).stdout).toMatch(/state directory|configuration/);
+  });
+
+  it('Claude: the documented form of /agent-checkpoint:checkpoint-off and -on, with --all; the status and doctor blocks run', () => {
+    const w = world();
+    const run = (name: string, args: string) => w.bash(modelCommand(claudeDocumented(claudeBody(name, args, w.pluginRoot)), args));
+    const off = run('checkpoint-off', '--all');
+    expect(off.code, off.stderr).toBe(0);
+    expect(off.stdout).toContain('Checkpoints off for all sessions');
+    const [statusBlock, ...more] = claudeShellBlocks(claudeBody('checkpoint-status', '', w.pluginRoot));
+    expect(more).toEqual([]);
+    expect(w.bash(statusBlock!).stdout).toMatch(/^all sessions: off/m);
+    expect(run('checkpoint-on', '--all').code).toBe(0);
+    expect(status(w)).toMatch(/^all sessions: on$/m);
+    expect(run('checkpoint-off', `--session "${HOSTILE_ID}"`).code).toBe(0);
+    expect(w.markers()).toEqual([]);
+    const [doctorBlock] = claudeShellBlocks(claudeBody('checkpoint-doctor', '', w.pluginRoot));
+    expect(w.bash(doctorBlock!).stdout).toMatch(/state directory|configuration/);
+  });
+
+  it('Codex: the checkpoint-off and checkpoint-on skills name a command that switches', () => {
+    const w = world();
+    const skill = (name: string): string => {
+      const text = readFileSync(join(repoRoot, 'plugins', 'agent-checkpoint', 'skills', name, 'SKILL.md'), 'utf8');
+      return /^Run `(node "<plugin root>\/dist\/agent-checkpoint-hook\.cjs" [^`]*)`/m.exec(text)![1]!.replace('<plugin root>', w.pluginRoot);
+    };
+    expect(w.bash(modelCommand(skill('checkpoint-off'), '--project')).code).toBe(0);
+    expect(w.bash(skill('checkpoint-status')).stdout).toMatch(/^project .*: off/m);
+    expect(w.bash(modelCommand(skill('checkpoint-on'), '--project')).code).toBe(0);
+    expect(status(w)).toMatch(/^project .*: on$/m);
   });
 });

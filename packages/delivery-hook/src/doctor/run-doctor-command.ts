@@ -6,6 +6,7 @@ import {
   DEFAULT_CONFIG,
   DISABLE_ENV,
   findProjectRoot,
+  forShellArg,
   isTruthyEnv,
   loadConfig,
   readOffSwitch,
@@ -21,6 +22,7 @@ import { defaultHookProgram, type HookProgram } from '../install/hook-command.ts
 import { loadTranscriptReader } from '../load-transcript-reader.ts';
 import { checkAgentHooks } from './check-agent-hooks.ts';
 import { checkCodeCache } from './check-code-cache.ts';
+import { pluginToolBeside } from '../route-commands.ts';
 import { contextCheckpointSections } from '@agent-checkpoint/context-checkpoint/load';
 
 export interface DoctorCommandContext {
@@ -117,6 +119,8 @@ export async function runDoctorCommand(args: readonly string[], context: DoctorC
   for (const agent of agents) if (agent.transcript !== undefined) findings.push(agent.transcript);
   findings.push(...state);
   findings.push(checkCodeCache(env));
+  const tool = pluginToolBeside(program.bundle);
+  if (tool !== undefined) findings.push({ id: 'tool', status: 'info', title: `command-line tool: ${forShellArg(tool)}`, detail: 'a plugin install puts it on no PATH but Claude Code\'s Bash tool: run it by this path' });
 
   const report = doctorReport('agent-checkpoint-hook', findings);
   await context.write(parsed.values.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderDoctorReport(report, context.style));

@@ -82,6 +82,18 @@ describe('prompt-submit', () => {
     expect(pending.estimatedTokens).toBeGreaterThan(120_000);
   });
 
+  it('issue 24: from a plugin the shard command is one the agent can run there (Claude: on its Bash PATH unless the path has a character Claude drops it for)', async () => {
+    const { sb, repo, transcript } = project();
+    claudeTranscript(transcript, 100_000);
+    const contextOf = async (pluginRoot: string): Promise<string> => {
+      const run = await runHookBundle({ args: ['prompt-submit', 'claude'], stdin: payload('claude', repo, transcript, LARGE_PROMPT), env: { ...sb.env, CLAUDE_PLUGIN_ROOT: pluginRoot }, cwd: repo });
+      expect(run.code, run.stderr).toBe(0);
+      return (JSON.parse(run.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    };
+    expect(await contextOf('/p/plain')).toContain('Write them with: agent-checkpoint-hook shard PLAN.md');
+    expect(await contextOf("/p/it's")).toContain("Write them with: node '/p/it'\\''s/dist/agent-checkpoint-hook.cjs' shard PLAN.md");
+  });
+
   it('EST-004: the next Stop records what a prompt-only turn actually used (task history + metrics)', async () => {
     const { sb, repo, transcript } = project();
     // A task of its own (not the plan's): its estimate and the turn's growth are like with like.

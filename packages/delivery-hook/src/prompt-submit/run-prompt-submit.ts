@@ -6,6 +6,7 @@ import { loadTranscriptReader } from '../load-transcript-reader.ts';
 import { chooseRunCwd } from '../run-cwd.ts';
 import { contextCheckpointConfigOf, contextCheckpointSections } from '@agent-checkpoint/context-checkpoint/load';
 import { encodePromptSubmit } from './encode-prompt-submit.ts';
+import { agentToolCommandOf, installRouteOf } from '../route-commands.ts';
 
 const PROMPT_EVENTS: ReadonlySet<string> = new Set(['UserPromptSubmit', 'BeforeAgent']);
 
@@ -58,6 +59,8 @@ export async function runPromptSubmit(text: string, context: AuxHookContext): Pr
     ...(usage !== undefined ? { usage } : {}),
     ...(event.sessionId !== undefined ? { sessionId: event.sessionId } : {}),
     now: context.now(),
+    // The shard command in the warning is one the agent can run where this hook was installed.
+    toolCommand: agentToolCommandOf(installRouteOf(context.agent, context.env)),
   });
   if (result.kind === 'disabled') return { output: '', code: 'context-disabled', detail: 'context.enabled is not true' };
   for (const note of result.diagnostics) context.log.warn(`prompt-submit: ${note}`);

@@ -168,7 +168,7 @@ export const TELECLAUDE: Preset = {
       // Seeds 000/001 (R9): every checkpoint ends with the capture reminder, in these words.
       capture: TELECLAUDE_CAPTURE,
       escapeHatch:
-        'Escape hatch (last resort only, and only when there is no actionable information left): run `{offCommand}` to disable checkpoints for this session (a person can run `agent-checkpoint-hook off --session {sessionId}`).',
+        'Escape hatch (last resort only, and only when there is no actionable information left): run `{offCommand}` to disable checkpoints for this session (a person can run `{personOffCommand}`).',
       allClear: `All expected validations were observed. Docs check: if relevant, update existing docs or add a new doc. Commit if ready.\n\n${RESPONSE_POLICY}`,
       noChanges: `No code changes detected this turn. Did you run \`telec sync\`?\nCommit if ready.\n\n${RESPONSE_POLICY}`,
       generic:
