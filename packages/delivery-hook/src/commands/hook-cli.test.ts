@@ -84,7 +84,7 @@ describe('usage errors exit 2 with a suggestion', () => {
   });
 
   it('a mistyped option of a command', async () => {
-    const result = await runHookBundle({ args: ['install', '--dry-rn'], env: sandbox.env });
+    const result = await runHookBundle({ args: ['install', '--agent', 'claude', '--dry-rn'], env: sandbox.env });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('Did you mean --dry-run?');
     const status = await runHookBundle({ args: ['status', '--jsn'], env: sandbox.env });

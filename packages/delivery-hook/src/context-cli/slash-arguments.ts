@@ -20,10 +20,6 @@ export const SLASH_COMMANDS = ['checkpoint', 'estimate', 'shard', 'report'] as c
 /** One of {@link SLASH_COMMANDS}. */
 export type SlashCommand = (typeof SLASH_COMMANDS)[number];
 
-export function isSlashCommand(name: string): name is SlashCommand {
-  return (SLASH_COMMANDS as readonly string[]).includes(name);
-}
-
 /** Split argument text into words by the grammar above. An unclosed quote runs to the end. */
 export function splitArgumentText(text: string): string[] {
   const words: string[] = [];
