@@ -36,11 +36,11 @@ each; your configuration files stay.
 Exit status: 0 done (or nothing to do), 1 a file could not be changed, 2 usage error.`,
   doctor: `
 Checks everything a checkpoint needs, and prints a fix for each problem: Node.js; the Claude Code,
-Gemini CLI and Codex CLI versions (<cli> --version); where the agent-checkpoint hooks are registered
-(user and project settings) and whether each points at an existing node and hook bundle, with a sane
-timeout; whether Codex trusts the hook; the configuration of the project (.agent-checkpoint.json,
-user file, presets); whether the newest session transcript of each agent in this directory can be
-read; git; the state directory and the off switches.
+Gemini CLI and Codex CLI versions (each CLI asked for its own); where the agent-checkpoint hooks are
+registered (user and project settings) and whether each points at an existing node and hook bundle,
+with a sane timeout; whether Codex trusts the hook; the configuration of the project
+(.agent-checkpoint.json, user file, presets); whether the newest session transcript of each agent in
+this directory can be read; git; the state directory and the off switches.
 
 Exit status: 0 no failure (warnings allowed), 1 at least one failure, 2 usage error.`,
   init: `

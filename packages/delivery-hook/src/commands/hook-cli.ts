@@ -71,7 +71,8 @@ export function isCliInvocation(argv: readonly string[], stdinIsTTY: boolean | u
   return isNearCommand(first, words.filter((word) => !HOOK_MODE_NAMES.has(word)));
 }
 
-function createHookProgram(write: (text: string) => Promise<void>): CliProgram {
+/** The program with every command declared (exported for the help test, which walks its tree). */
+export function createHookProgram(write: (text: string) => Promise<void>): CliProgram {
   const cli = createCliProgram('agent-checkpoint-hook', HOOK_VERSION, {
     env: process.env,
     write,
