@@ -1,4 +1,4 @@
-import { LOOP_END_FILE, LOOP_STATE_FILE, type LoopState, nextLoopIteration, readLoopState, startLoop } from '@agent-checkpoint/context-checkpoint';
+import { LOOP_STATE_FILE, type LoopState, nextLoopIteration, readLoopState, startLoop } from '@agent-checkpoint/context-checkpoint';
 import { errorMessage, findProjectRoot } from '@agent-checkpoint/core';
 import { STDERR_PREFIX } from '../debug-log.ts';
 import { chooseCommandCwd, currentDirectory } from '../run-cwd.ts';
