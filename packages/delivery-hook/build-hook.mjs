@@ -110,8 +110,8 @@ export async function buildHook(outfile = HOOK_BUNDLE, mainOptions = mainBundleO
   const legacy = join(dir, HOOK_LEGACY_NAME);
   writeFileSync(legacy, `#!/usr/bin/env node\n// Hook entries written by older versions run this file; it starts the current bin.\nimport './agent-checkpoint-hook.cjs';\n`);
   chmodSync(legacy, 0o755);
-  // The configuration schema beside the bin: `init` points "$schema" at it when the project does not
-  // install @agent-checkpoint/core itself.
+  // The configuration schema beside the bin (a local copy; `init` writes core's published URL instead,
+  // which resolves the same from every clone).
   copyFileSync(join(here, '..', 'core', 'schema.json'), join(dir, 'schema.json'));
   return outfile;
 }

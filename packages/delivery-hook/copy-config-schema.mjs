@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// Copies core's JSON Schema of `.agent-checkpoint.json` to dist/schema.json. The published package
-// has no runtime dependencies (core is bundled), so an installed hook has no
-// node_modules/@agent-checkpoint/core/schema.json to point a config's `$schema` at: it ships its own
-// copy beside the bin, a data file no bundle can inline.
+// Copies core's JSON Schema of `.agent-checkpoint.json` to dist/schema.json: the published package has
+// no runtime dependencies (core is bundled), so it ships its own copy beside the bin, for editors set
+// up to use a local file. `init` writes the one `$schema` form, core's published schema on unpkg
+// (core `CONFIG_SCHEMA_URL`), never this machine path.
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';

@@ -1,5 +1,6 @@
 export { AGENT_IDS, type AgentId, isAgentId } from './agent-id.ts';
 export { configCacheDir, PROJECT_CONFIG_FILE, userConfigPath } from './config/config-paths.ts';
+export { CONFIG_SCHEMA_URL } from './config/schema-url.ts';
 export type {
   ConfigFile,
   ConfigSource,

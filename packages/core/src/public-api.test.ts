@@ -26,7 +26,6 @@ const ALLOWLIST: Readonly<Record<string, Readonly<Record<string, string>>>> = {
     deliveredMessageDigest: "how a delivered message is recognised; each reader's tests check they record the same digest",
     emptySessionState: 'a fresh session state; context-checkpoint tests start state files from it',
     isFileMutation: 'the ToolCall predicate readers must agree with; the Gemini regressions check it',
-    userConfigPath: "where the user config lives; the monitor gate's test checks it finds the same file without loading core",
   },
   '@agent-checkpoint/core/config-section': {
     configFileSchemaWith: "the file schema with sections registered, as the loader validates; a section's own tests validate files with it",

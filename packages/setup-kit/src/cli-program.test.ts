@@ -29,6 +29,11 @@ describe('createCliProgram', () => {
     const a = program();
     expect(await a.cli.run(['--version'])).toBe(0);
     expect(a.output()).toEqual({ out: '1.2.3\n', err: '' });
+    for (const flag of ['-v', '-V']) {
+      const v = program();
+      expect(await v.cli.run([flag])).toBe(0);
+      expect(v.output()).toEqual({ out: '1.2.3\n', err: '' });
+    }
     const b = program();
     expect(await b.cli.run(['install', '--help'])).toBe(0);
     expect(b.output().out).toContain('Usage: tool install');

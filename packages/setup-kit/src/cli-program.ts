@@ -1,4 +1,4 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { colorEnabled, terminalStyle } from './terminal-style.ts';
 import { EXIT_OK, EXIT_USAGE } from './command-args.ts';
 
@@ -29,7 +29,7 @@ export interface CliProgram {
 /**
  * A `commander` program with the conventions of both bins: help and version on stdout with exit 0;
  * usage errors (unknown command or option, missing argument) on stderr with a "did you mean"
- * suggestion, a pointer to `--help`, and exit 2; `--version`/`-V`; colour only when the stream is a
+ * suggestion, a pointer to `--help`, and exit 2; `--version`/`-v` (and `-V`, commander's default); colour only when the stream is a
  * terminal and `NO_COLOR` is unset (`FORCE_COLOR` forces it); never `process.exit` from inside
  * commander (`exitOverride`), so the caller flushes its output first.
  *
@@ -45,7 +45,7 @@ export function createCliProgram(name: string, version: string, io: ProgramIo): 
   const outStyle = terminalStyle(outColor);
   const errStyle = terminalStyle(errColor);
   const program = new Command(name)
-    .version(version, '-V, --version', 'print the version')
+    .version(version, '-v, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .helpCommand(false)
     .enablePositionalOptions()
@@ -69,6 +69,12 @@ export function createCliProgram(name: string, version: string, io: ProgramIo): 
       styleOptionText: (text) => outStyle.green(text),
       showGlobalOptions: false,
     });
+  // `-V` too (commander's own default, and what the bins answered before `-v`): hidden, same answer.
+  program.addOption(new Option('-V').hideHelp());
+  program.on('option:V', () => {
+    stdout += `${version}\n`;
+    throw new CommanderError(0, 'commander.version', version);
+  });
   return {
     program,
     setExitCode: (code) => {

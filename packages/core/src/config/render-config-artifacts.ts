@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { CONFIG_SCHEMA_URL } from './schema-url.ts';
 import { privilegedKeys } from './config-key-trust.ts';
 import type { ConfigSection } from './config-section.ts';
 import { configFileSchemaWith } from './define-config-section.ts';
@@ -94,11 +95,13 @@ Later layers win:
    are always relative to the repository root.
 
 Both files are JSON; comments (\`//\`, \`/* */\`) and trailing commas are accepted. Add
-\`"$schema"\` for completion and validation in editors:
+\`"$schema"\` for completion and validation in editors — the schema of this version, published with
+\`@agent-checkpoint/core\` on npm (the one form \`init\` writes: it resolves the same from every clone and
+holds no path of your machine; \`init --force\` moves it to a newer version):
 
 \`\`\`jsonc
 {
-  "$schema": "./node_modules/@agent-checkpoint/core/schema.json",
+  "$schema": "${CONFIG_SCHEMA_URL}",
   "extends": ["node"],
   "categories": [
     {
@@ -129,7 +132,10 @@ agent-checkpoint-hook presets    # every preset: what it checks, its marker file
 - \`config [--cwd DIR] [--json]\` prints every value as \`path = value (origin)\` — \`default\`,
   \`preset <id>\` (\`detected\` or named in \`extends\`), \`user file <path>\`, \`project file <path>\` —
   then the project keys ignored because the file is not trusted, and any problem with the files.
-  \`--json\`: \`{ projectRoot, sources, config, origins, untrusted, diagnostics }\`.
+  \`--json\`: \`{ projectRoot, sources, config, origins, untrusted, ignoredFiles, diagnostics }\`. It
+  exits 1 when a configuration file that is there (or named by \`$${USER_CONFIG_ENV}\`) is ignored as a
+  whole — unreadable, invalid, or a project file below the repository root — with the file and the
+  reason on stderr; untrusted keys alone are not a failure (the rest of the file applies).
 - \`presets [--cwd DIR] [--json]\` lists each preset's categories, markers, \`extends\`, and whether it
   is detected and applied in the project.
 

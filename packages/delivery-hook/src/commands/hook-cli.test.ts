@@ -5,7 +5,7 @@ import { createHookSandbox, type HookSandbox } from '../test-support/hook-sandbo
 import { runHookBundle } from '../test-support/run-hook-bundle.ts';
 
 // The conventional CLI of the built bin (issue 15): every subcommand answers --help with exit 0 and
-// usage on stdout, a typo of it exits 2 with a suggestion, -V prints the version.
+// usage on stdout, a typo of it exits 2 with a suggestion, -v / -V print the version.
 
 let sandbox: HookSandbox;
 beforeEach(() => {
@@ -84,7 +84,7 @@ describe('usage errors exit 2 with a suggestion', () => {
   });
 
   it('a mistyped option of a command', async () => {
-    const result = await runHookBundle({ args: ['install', '--dry-rn'], env: sandbox.env });
+    const result = await runHookBundle({ args: ['install', '--agent', 'claude', '--dry-rn'], env: sandbox.env });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('Did you mean --dry-run?');
     const status = await runHookBundle({ args: ['status', '--jsn'], env: sandbox.env });
@@ -102,7 +102,7 @@ describe('usage errors exit 2 with a suggestion', () => {
 });
 
 describe('version', () => {
-  it.each([['-V'], ['--version'], ['version']])('%s prints the package version', async (flag) => {
+  it.each([['-v'], ['-V'], ['--version'], ['version']])('%s prints the package version', async (flag) => {
     const result = await runHookBundle({ args: [flag], env: sandbox.env });
     expect(result).toMatchObject({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
   });

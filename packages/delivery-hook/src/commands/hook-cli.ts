@@ -1,5 +1,19 @@
-import { Argument, Option, type Command } from 'commander';
-import { addHelpCommand, createCliProgram, delegatedCommand, isNearCommand, type CliProgram } from '@agent-checkpoint/setup-kit/cli-program';
+import { Argument, CommanderError, Option, type Command } from 'commander';
+import { addHelpCommand, createCliProgram, isNearCommand, type CliProgram } from '@agent-checkpoint/setup-kit/cli-program';
+import { COMMAND_HELP } from './command-help.ts';
+// The grammar of the slash text: a few constants and pure functions, no imports.
+import { SLASH_COMMANDS, slashCommandArgv, type SlashCommand } from '../context-cli/slash-arguments.ts';
+import type { SetupCommandName, SetupRunner } from './run-setup-command.ts';
+import type { InstallOptions, UninstallOptions } from '../install/install-options.ts';
+import type { DoctorOptions } from '../doctor/run-doctor-command.ts';
+import type { InitOptions } from '../config-cli/run-init-command.ts';
+import type { ConfigOptions } from '../config-cli/run-config-command.ts';
+import type { PresetsOptions } from '../config-cli/run-presets-command.ts';
+import type { ExplainOptions } from '../explain/run-explain-command.ts';
+import type { TrustOptions } from '../trust/run-trust-command.ts';
+import type { ResumePromptOptions } from '../resume-prompt/run-resume-prompt.ts';
+import { LOOP_OPERATIONS, type LoopOperation, type LoopOptions } from '../loop-cli/loop-options.ts';
+import { STATE_OPERATIONS, type StateOperation, type StateOptions } from '../state-cli/state-options.ts';
 
 declare const __AGENT_CHECKPOINT_VERSION__: string | undefined;
 
@@ -7,6 +21,7 @@ declare const __AGENT_CHECKPOINT_VERSION__: string | undefined;
 export const HOOK_VERSION = typeof __AGENT_CHECKPOINT_VERSION__ === 'string' ? __AGENT_CHECKPOINT_VERSION__ : 'dev';
 
 const AGENTS = ['claude', 'gemini', 'codex'] as const;
+const SCOPES = ['user', 'project'] as const;
 
 /** The modes agents run (listed for `--help` only; see {@link isCliInvocation}). */
 const HOOK_MODE_NAMES: ReadonlySet<string> = new Set([...AGENTS, 'hook', 'session-start', 'pre-compact', 'prompt-submit', 'statusline']);
@@ -36,13 +51,6 @@ Docs: docs/quick-start.md, docs/configuration.md, docs/context-checkpoints.md.`;
  * command's implementation is imported only when it runs. Resolves to the exit code.
  */
 export async function runHookCli(argv: readonly string[], write: (text: string) => Promise<void>): Promise<number> {
-  // `slash <command> <text>`: the text is split by its own grammar (context-cli/slash-arguments.ts),
-  // before the parser, which would read a `--status` inside it as an option of `slash`.
-  const [first, command, ...text] = argv;
-  if (first === 'slash' && command !== undefined && !text.includes('--help') && !text.includes('-h')) {
-    const { isSlashCommand, slashCommandArgv } = await import('../context-cli/slash-arguments.ts');
-    if (isSlashCommand(command)) return createHookProgram(write).run(slashCommandArgv(command, text.join(' ')));
-  }
   return createHookProgram(write).run(argv);
 }
 
@@ -56,14 +64,15 @@ export async function runHookCli(argv: readonly string[], write: (text: string) 
 export function isCliInvocation(argv: readonly string[], stdinIsTTY: boolean | undefined): boolean {
   const first = argv[0];
   if (first === undefined) return stdinIsTTY === true;
-  const words = ['-h', '--help', '-V', '--version'];
+  const words = ['-h', '--help', '-v', '-V', '--version'];
   for (const command of createHookProgram(async () => undefined).program.commands) words.push(command.name(), ...command.aliases());
   if (words.includes(first)) return true;
   // Not near a hook mode: a mistyped agent in a hook entry (`claudee`) must still pass with exit 0.
   return isNearCommand(first, words.filter((word) => !HOOK_MODE_NAMES.has(word)));
 }
 
-function createHookProgram(write: (text: string) => Promise<void>): CliProgram {
+/** The program with every command declared (exported for the help test, which walks its tree). */
+export function createHookProgram(write: (text: string) => Promise<void>): CliProgram {
   const cli = createCliProgram('agent-checkpoint-hook', HOOK_VERSION, {
     env: process.env,
     write,
@@ -74,9 +83,11 @@ function createHookProgram(write: (text: string) => Promise<void>): CliProgram {
   const program = cli.program
     .description('A checkpoint at the end of every agent turn: missing follow-up actions, found deterministically.')
     .addHelpText('after', ENVIRONMENT_HELP);
-  // The arguments after the command name, as given (`help install` re-parses `install --help`).
-  const rest = (): string[] => cli.currentArgs().slice(1);
-  const setup = (name: string) => async () => cli.setExitCode(await (await import('./run-setup-command.ts')).runSetupCommand(name, rest(), write));
+  // Each action gets the options commander parsed (the declarations below are the only parser; the
+  // help lists exactly them, plus the text of command-help.ts).
+  const setup = <O extends { cwd?: string }>(name: SetupCommandName, run: SetupRunner<O>) => async (options: O) =>
+    cli.setExitCode(await (await import('./run-setup-command.ts')).runSetupCommand(name, options.cwd, write, (context) => run(options, context)));
+  const agentOption = (description: string, choices: readonly string[]) => new Option('-a, --agent <agent>', description).choices(choices);
 
   // ── switches ──
   for (const name of ['off', 'on'] as const) {
@@ -87,7 +98,7 @@ function createHookProgram(write: (text: string) => Promise<void>): CliProgram {
       .option('--current', 'the newest session of any agent (or --agent) in this directory')
       .option('--project', 'every session in this project (the repository of --cwd); nothing is written into it')
       .option('--all', 'every session everywhere')
-      .addOption(new Option('-a, --agent <agent>', 'with --current: only this agent').choices(AGENTS))
+      .addOption(agentOption('with --current: only this agent', AGENTS))
       .option('--cwd <dir>', 'the directory for --current and --project (default: the current one)')
       .option('--json', 'machine-readable result')
       .action(async (options, command: Command) => cli.setExitCode(await (await import('./switch-commands.ts')).runSwitchCommand(name, options, write, () => command.helpInformation())));
@@ -101,91 +112,141 @@ function createHookProgram(write: (text: string) => Promise<void>): CliProgram {
     .action(async (options) => cli.setExitCode(await (await import('./switch-commands.ts')).runStatusCommand(options, write)));
 
   // ── set-up ──
-  delegatedCommand(program, 'install', 'register the hooks in the agents\' settings')
-    .addOption(new Option('-a, --agent <agent>', 'claude, gemini, codex or all'))
-    .option('--scope <scope>', 'user (default) or project')
-    .option('--cwd <dir>', 'the project for --scope project')
+  program
+    .command('install')
+    .description("register the hooks in the agents' settings (Claude Code: and its status line, unless it has one)")
+    .addOption(agentOption('the agent, or all (the agents found on this machine)', [...AGENTS, 'all']).makeOptionMandatory())
+    .addOption(new Option('--scope <scope>', 'user: every project of yours; project: the repository of --cwd').choices(SCOPES).default('user'))
+    .option('--cwd <dir>', 'the project for --scope project (default: the current directory)')
     .option('--with-context', 'also the context hooks (SessionStart, PreCompact, the monitor after each tool call, the prompt estimate)')
+    .option('--no-status-line', 'Claude Code: do not add the status line')
     .option('--dry-run', 'show the diff, write nothing')
-    .option('--print', 'print the snippet to add by hand')
+    .option('--print', 'print the snippet to add by hand, write nothing')
     .option('--force', 'install even beside an active agent-checkpoint plugin or extension (every hook then runs twice)')
-    .action(setup('install'));
-  delegatedCommand(program, 'uninstall', 'remove the hooks (with --purge: also state, caches and install records)')
-    .addOption(new Option('-a, --agent <agent>', 'claude, gemini, codex or all'))
-    .option('--scope <scope>', 'user (default) or project')
-    .option('--cwd <dir>', 'the project for --scope project')
+    .addHelpText('after', COMMAND_HELP.install)
+    .action(setup('install', async (options: InstallOptions, context) => (await import('../install/run-install-command.ts')).runInstallCommand({ command: 'install', options }, context)));
+  program
+    .command('uninstall')
+    .description('remove the hooks (with --purge: also state, caches and install records)')
+    .addOption(agentOption('the agent, or all', [...AGENTS, 'all']).makeOptionMandatory())
+    .addOption(new Option('--scope <scope>', 'user: every project of yours; project: the repository of --cwd').choices(SCOPES).default('user'))
+    .option('--cwd <dir>', 'the project for --scope project (default: the current directory)')
     .option('--purge', 'also remove the state directory, the code and config caches and the install records')
     .option('--dry-run', 'show what would change, change nothing')
-    .action(setup('uninstall'));
-  delegatedCommand(program, 'doctor', 'check the set-up, with a fix for each finding')
-    .option('--cwd <dir>', 'the project to check')
+    .addHelpText('after', COMMAND_HELP.uninstall)
+    .action(setup('uninstall', async (options: UninstallOptions, context) => (await import('../install/run-install-command.ts')).runInstallCommand({ command: 'uninstall', options }, context)));
+  program
+    .command('doctor')
+    .description('check the set-up, with a fix for each finding')
+    .option('--cwd <dir>', 'the project to check (default: the current directory)')
     .option('--json', 'machine-readable findings')
-    .action(setup('doctor'));
-  delegatedCommand(program, 'init', 'write .agent-checkpoint.json for this project (detected presets, $schema, examples)')
-    .option('--cwd <dir>', 'any directory of the project')
+    .addHelpText('after', COMMAND_HELP.doctor)
+    .action(
+      setup('doctor', async (options: DoctorOptions, context) =>
+        // Its checks take seconds (the agents' --version): show which are still running, on a terminal.
+        (await import('../doctor/run-doctor-command.ts')).runDoctorCommand(options, {
+          ...context,
+          ...(process.stderr.isTTY ? { progress: (await import('@agent-checkpoint/setup-kit')).createProgressLine(process.stderr, 'doctor') } : {}),
+        }),
+      ),
+    );
+  program
+    .command('init')
+    .description('write .agent-checkpoint.json for this project (detected presets, $schema, examples)')
+    .option('--cwd <dir>', 'any directory of the project (default: the current directory)')
     .option('--force', 'overwrite an existing file (kept as a backup)')
     .option('--print', 'print the file, write nothing')
-    .action(setup('init'));
-  delegatedCommand(program, 'config', 'the merged configuration, and where each value came from')
+    .addHelpText('after', COMMAND_HELP.init)
+    .action(setup('init', async (options: InitOptions, context) => (await import('../config-cli/run-init-command.ts')).runInitCommand(options, context)));
+  program
+    .command('config')
+    .description('the merged configuration, and where each value came from')
     .option('--cwd <dir>', 'the project (default: the current directory)')
     .option('--json', 'machine-readable result')
-    .action(setup('config'));
-  delegatedCommand(program, 'presets', 'the presets: what each checks, what it needs, whether detected here')
+    .addHelpText('after', COMMAND_HELP.config)
+    .action(setup('config', async (options: ConfigOptions, context) => (await import('../config-cli/run-config-command.ts')).runConfigCommand(options, context)));
+  program
+    .command('presets')
+    .description('the presets: what each checks, what it needs, whether detected here')
     .option('--cwd <dir>', 'the project (default: the current directory)')
+    .option('--json', 'machine-readable list')
+    .addHelpText('after', COMMAND_HELP.presets)
+    .action(setup('presets', async (options: PresetsOptions, context) => (await import('../config-cli/run-presets-command.ts')).runPresetsCommand(options, context)));
+  program
+    .command('explain')
+    .description('why a turn would (or would not) be checkpointed')
+    .addOption(agentOption('whose transcript format to read', AGENTS).makeOptionMandatory())
+    .option('--transcript <file>', "the transcript file (default: the session's, else the newest for --cwd)")
+    .option('--session <id>', "the agent's session id (Claude session_id, Gemini session_id, Codex thread id)")
+    .addOption(new Option('--turn-id <id>', 'explain this turn (Codex turn_id) instead of the last').conflicts('promptId'))
+    .option('--prompt-id <id>', 'explain this turn (Claude prompt_id) instead of the last')
+    .option('--cwd <dir>', "the session's working directory (default: the current directory)")
     .option('--json', 'machine-readable result')
-    .action(setup('presets'));
-  delegatedCommand(program, 'explain', 'why a turn would (or would not) be checkpointed')
-    .addOption(new Option('-a, --agent <agent>', 'whose transcript format to read'))
-    .option('--transcript <file>', 'the transcript file')
-    .option('--session <id>', "the agent's session id")
-    .option('--turn-id <id>', 'explain this turn')
-    .option('--prompt-id <id>', 'explain this turn (Claude prompt_id)')
-    .option('--cwd <dir>', "the session's working directory")
-    .option('--json', 'machine-readable result')
-    .action(setup('explain'));
-  delegatedCommand(program, 'trust [path]', "let a project file's privileged keys apply")
-    .option('--revoke', 'stop trusting it')
-    .option('--list', 'the trusted files')
+    .addHelpText('after', COMMAND_HELP.explain)
+    .action(setup('explain', async (options: ExplainOptions, context) => (await import('../explain/run-explain-command.ts')).runExplainCommand(options, context)));
+  program
+    .command('trust')
+    .description("let a project file's privileged keys apply")
+    .argument('[path]', 'the file, or a directory (its repository\'s .agent-checkpoint.json)')
+    .addOption(new Option('--revoke', 'stop trusting it').conflicts('list'))
+    .option('--list', 'the trusted files, and whether each changed since')
     .option('--json', 'with --list: machine-readable')
-    .action(setup('trust'));
+    .addHelpText('after', COMMAND_HELP.trust)
+    .action(async (path: string | undefined, options: TrustOptions, command: Command) => {
+      if (options.list === true && path !== undefined) command.error('error: --list takes no path', { exitCode: 2 });
+      if (options.json === true && options.list !== true) command.error('error: --json goes with --list', { exitCode: 2 });
+      cli.setExitCode(
+        await (await import('./run-setup-command.ts')).runSetupCommand('trust', undefined, write, async (context) => (await import('../trust/run-trust-command.ts')).runTrustCommand(path, options, context)),
+      );
+    });
 
   // ── context checkpoints (docs/context-checkpoints.md) ──
   program
     .command('resume-prompt')
     .description('print the PROMPT.md resume section of the newest handoff (loop runners)')
-    // Like the hooks it always exits 0 (a loop runner renders its prompt with it): its options are
-    // parsed by its own parser, which reports bad arguments on stderr; they are listed here for help.
-    .addHelpText('after', '\nOptions of the command:\n  --cwd <dir>           any directory of the repository\n  --max-age-hours <n>   ignore older handoffs (default 24)\n  --peek                in a loop: do not mark the handoff consumed\n\nAlways exits 0: the section on stdout, or nothing.')
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .action(async () => {
+    .option('--cwd <dir>', 'any directory of the repository (default: the current one)')
+    .option('--max-age-hours <n>', 'ignore older handoffs (default 24)')
+    .option('--peek', 'in a loop: do not mark the handoff consumed')
+    .addHelpText('after', COMMAND_HELP['resume-prompt'])
+    // Like the hooks it always exits 0 (a loop runner renders its prompt with it): a usage error is
+    // reported on stderr by commander, and exits 0 (help and version already do).
+    .exitOverride((error) => {
+      throw new CommanderError(0, error.code, error.message);
+    })
+    // … in one line with the bin's prefix, like its other notes (a runner's log, not a terminal).
+    .showHelpAfterError(false)
+    .configureOutput({ outputError: (text, writeError) => writeError(`agent-checkpoint: resume-prompt: ${text.replace(/^error: /, '')}`) })
+    .action(async (options: ResumePromptOptions) => {
       const { runResumePrompt } = await import('../resume-prompt/run-resume-prompt.ts');
-      cli.setExitCode(await runResumePrompt(rest(), write));
+      cli.setExitCode(await runResumePrompt(options, write));
     });
   program
     .command('loop')
     .description('loop runners: start | next (exit 10: resume from a handoff) | status')
-    .addArgument(new Argument('<operation>').choices(['start', 'next', 'status']))
-    .option('--cwd <dir>', 'any directory of the repository')
+    .addArgument(new Argument('<operation>', 'start: a fresh loop state; next: start the next iteration and estimate the plan’s next item; status: iteration, pending handoff, context history').choices(LOOP_OPERATIONS))
+    .option('--cwd <dir>', 'any directory of the repository (default: the current one)')
     .option('--json', 'machine-readable result')
-    .addHelpText('after', '\nExit codes: 0 ok, 1 failed, 2 usage, 3 (status) no loop here,\n  10 (next) the previous iteration ended with a handoff: prepend `resume-prompt` to the next prompt.')
-    .action(async () => {
+    .addHelpText('after', COMMAND_HELP.loop)
+    .action(async (operation: LoopOperation, options: LoopOptions) => {
       const { runLoopCommand } = await import('../loop-cli/run-loop-command.ts');
-      cli.setExitCode(await runLoopCommand(rest(), write));
+      cli.setExitCode(await runLoopCommand(operation, options, write));
     });
   program
     .command('state')
     .description('the phase state of multi-phase commands (JSON in and out; exit 3: nothing found)')
-    .addArgument(new Argument('<operation>').choices(['load', 'save', 'update-phase', 'complete', 'resume']))
+    .addArgument(new Argument('<operation>').choices(STATE_OPERATIONS))
     .requiredOption('--command <name>', 'the command whose state this is')
     .option('--feature <name>', 'a feature within it')
     .option('--phase <name>', 'update-phase: the phase')
     .option('--json <text>', 'save / update-phase: the JSON (default: stdin)')
-    .option('--cwd <dir>', 'any directory of the repository')
+    .option('--cwd <dir>', 'any directory of the repository (default: the current one)')
     .option('--state-dir <dir>', 'default <repo>/.agent-checkpoint/state')
-    .action(async () => {
+    .addHelpText('after', COMMAND_HELP.state)
+    .action(async (operation: StateOperation, options: StateOptions, command: Command) => {
+      if (options.command === '') command.error("error: option '--command <name>' must not be empty", { exitCode: 2 });
+      if (operation === 'update-phase' && (options.phase ?? '') === '') command.error('error: update-phase needs --phase <name>', { exitCode: 2 });
       const { runStateCommand } = await import('../state-cli/run-state-command.ts');
-      cli.setExitCode(await runStateCommand(rest(), write));
+      cli.setExitCode(await runStateCommand(operation, options, write));
     });
 
   addContextCommands(cli, write);
@@ -237,10 +298,16 @@ function addContextCommands(cli: CliProgram, write: (text: string) => Promise<vo
   program
     .command('slash')
     .description("run checkpoint, estimate, shard, report, off, on, status or doctor with a slash command's argument text, split here without a shell (docs/context-checkpoints.md, \"Commands\")")
-    .addArgument(new Argument('<command>', 'checkpoint, estimate, shard, report, off (default --current), on (default --current), status or doctor').choices(['checkpoint', 'estimate', 'shard', 'report', 'off', 'on', 'status', 'doctor']))
+    .addArgument(new Argument('<command>', 'checkpoint, estimate, shard, report, off (default --current), on (default --current), status or doctor').choices(SLASH_COMMANDS))
     .argument('[text...]', "the argument text as the agent delivers it (one word; more are joined with a space); estimate: the task, as is")
-    // Reached only for an unknown command name (runHookCli dispatches the rest before parsing).
-    .action(() => cli.setExitCode(2));
+    // Everything after <command> is the text, options included (`/checkpoint --status`): its own
+    // grammar splits it (context-cli/slash-arguments.ts), then the command runs as if typed.
+    .passThroughOptions()
+    .action(async (name: SlashCommand, text: string[], _options: unknown, command: Command) => {
+      // A bare -h/--help word still asks for this help, as it would anywhere else.
+      if (text.includes('--help') || text.includes('-h')) command.help();
+      await cli.reparse(slashCommandArgv(name, text.join(' ')));
+    });
   program
     .command('report')
     .description('block outcomes (acted on, disputed, ignored, switched off; precision per category and rule) and context checkpoint metrics')

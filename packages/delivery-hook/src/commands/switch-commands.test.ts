@@ -117,6 +117,18 @@ describe('off --current', () => {
     expect(existsSync(join(sandbox.stateDir, 'switches', 'session-newest-session.off'))).toBe(false);
   });
 
+  it('status shows the switch off --current set, right after it, and on again after on --current', async () => {
+    claudeTranscript('newest-session', repo, 5);
+    expect((await run(['off', '--current'])).code).toBe(0);
+    const status = await run(['status'], join(repo, 'sub'));
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain('newest session here (claude) newest-session: off (agent-checkpoint-hook on --current to turn it on)');
+    const json = JSON.parse((await run(['status', '--json'])).stdout) as { current: { id: string; off: boolean } };
+    expect(json.current).toMatchObject({ id: 'newest-session', off: true });
+    expect((await run(['on', '--current'])).code).toBe(0);
+    expect((await run(['status'])).stdout).toContain('newest session here (claude) newest-session: on\n');
+  });
+
   it('says so, exit 1, when no session ran here', async () => {
     const result = await run(['off', '--current']);
     expect(result.code).toBe(1);

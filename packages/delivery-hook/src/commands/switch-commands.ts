@@ -99,7 +99,10 @@ export async function runSwitchCommand(command: 'off' | 'on', options: SwitchOpt
   return EXIT_OK;
 }
 
-/** `status`: the switches that apply (environment, everywhere, this project, a session) and loop-guard state. */
+/**
+ * `status`: the switches that apply (environment, everywhere, this project, a session — `--session`,
+ * else the newest session here, the one `off --current` switches) and loop-guard state.
+ */
 export async function runStatusCommand(options: StatusOptions, write: Write): Promise<number> {
   const env = process.env;
   const session = options.session;
@@ -113,6 +116,11 @@ export async function runStatusCommand(options: StatusOptions, write: Write): Pr
   const projectOff = projectScope !== undefined && (await isSwitchFile(stateDir, projectScope));
   const sessionScope: OffSwitchScope | undefined = session === undefined ? undefined : { kind: 'session', sessionId: session };
   const sessionOff = sessionScope === undefined ? false : await isSwitchFile(stateDir, sessionScope);
+  // Without --session: the session `off --current` would pick here, so its switch shows right after
+  // it was set (the project and global lines alone said "on" then).
+  const current = session !== undefined || where.kind !== 'ok' ? undefined : await findCurrentSession(where.cwd, undefined, env);
+  const currentScope: OffSwitchScope | undefined = current === undefined ? undefined : { kind: 'session', sessionId: current.sessionId };
+  const currentOff = currentScope === undefined ? false : await isSwitchFile(stateDir, currentScope);
   const states =
     session === undefined
       ? []
@@ -135,6 +143,9 @@ export async function runStatusCommand(options: StatusOptions, write: Write): Pr
           : { agent: v.agent, form: v.plugin.form, id: v.plugin.id, enabled: v.plugin.enabled, bin: v.plugin.bin, binPresent: v.plugin.binPresent, source: v.plugin.source },
       ),
       ...(projectScope === undefined || projectRoot === undefined ? {} : { project: { root: projectRoot, off: projectOff, path: offSwitchPath(stateDir, projectScope) } }),
+      ...(current === undefined || currentScope === undefined
+        ? {}
+        : { current: { agent: current.agent, id: current.sessionId, transcript: current.transcript, off: currentOff, path: offSwitchPath(stateDir, currentScope) } }),
       ...(sessionScope === undefined
         ? {}
         : {
@@ -158,6 +169,11 @@ export async function runStatusCommand(options: StatusOptions, write: Write): Pr
   const tool = pluginToolBeside(defaultHookProgram().bundle);
   if (tool !== undefined) lines.unshift(`command-line tool: ${forShellArg(tool)}`);
   if (projectRoot !== undefined) lines.push(`project ${projectRoot}: ${projectOff ? 'off (agent-checkpoint-hook on --project to turn it on)' : 'on'}`);
+  if (current !== undefined) {
+    lines.push(
+      `newest session here (${current.agent}) ${current.sessionId}: ${currentOff ? 'off (agent-checkpoint-hook on --current to turn it on)' : 'on'}`,
+    );
+  }
   if (session !== undefined) {
     lines.push(`session ${session}: ${sessionOff ? `off (agent-checkpoint-hook on --session ${session} to turn it on)` : 'on'}`);
     if (states.length === 0) lines.push('  no checkpoint delivered in this session yet');

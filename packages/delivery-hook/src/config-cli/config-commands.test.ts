@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@agent-checkpoint/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHookSandbox, type HookSandbox } from '../test-support/hook-sandbox.ts';
@@ -39,12 +38,11 @@ describe('init', () => {
     expect(result.stdout).toContain('node-pnpm');
     const text = readFileSync(PROJECT_FILE(), 'utf8');
     expect(text).toContain('"extends": ["node-pnpm"]');
-    const schema = /"\$schema": "([^"]+)"/.exec(text)?.[1];
-    expect(schema).toBeDefined();
-    // Not installed in the project: the copy beside the bin, which must exist and be the core schema.
-    const schemaPath = fileURLToPath(schema!);
-    expect(existsSync(schemaPath)).toBe(true);
-    expect(readFileSync(schemaPath, 'utf8')).toBe(readFileSync(join(import.meta.dirname, '..', '..', '..', 'core', 'schema.json'), 'utf8'));
+    // One form everywhere: core's published schema of this version; nothing of this machine in it.
+    const core = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', '..', 'core', 'package.json'), 'utf8')) as { version: string };
+    expect(/"\$schema": "([^"]+)"/.exec(text)?.[1]).toBe(`https://unpkg.com/@agent-checkpoint/core@${core.version}/schema.json`);
+    expect(text).not.toContain(sandbox.root);
+    expect(text).not.toContain('file:');
 
     // Valid as written, and with every example uncommented (trusted, so runTests applies too).
     const env = { ...sandbox.env };
@@ -59,14 +57,17 @@ describe('init', () => {
     expect(runTestsConfigOf(uncommented.config)?.command).toBe('npm test');
   });
 
-  it('points $schema at the installed package when the project has it', async () => {
+  it('writes the same $schema whether or not the project installs the package (a file to commit)', async () => {
+    const first = await run(['init', '--print']);
     const installed = join(repo, 'node_modules', '@agent-checkpoint', 'core');
     mkdirSync(installed, { recursive: true });
     writeFileSync(join(installed, 'schema.json'), '{}');
-    expect((await run(['init'])).code).toBe(0);
-    const schema = /"\$schema": "([^"]+)"/.exec(readFileSync(PROJECT_FILE(), 'utf8'))?.[1];
-    expect(schema).toBe('./node_modules/@agent-checkpoint/core/schema.json');
-    expect(existsSync(join(repo, schema!))).toBe(true);
+    const second = await run(['init', '--print']);
+    expect(first).toMatchObject({ code: 0 });
+    expect(second.stdout).toBe(first.stdout);
+    // …and the same as the repository's example project file.
+    const example = readFileSync(join(import.meta.dirname, '..', '..', '..', '..', 'fixtures', 'example', 'project', '.agent-checkpoint.json'), 'utf8');
+    expect(/"\$schema": "([^"]+)"/.exec(example)?.[1]).toBe(/"\$schema": "([^"]+)"/.exec(first.stdout)?.[1]);
   });
 
   it('refuses to overwrite an existing file; --force keeps a backup', async () => {
@@ -164,12 +165,36 @@ describe('config', () => {
     expect(Object.values(json.origins)).toContain('preset rust');
   });
 
-  it('reports a broken project file', async () => {
+  it('exits 1 when a configuration file is ignored as a whole, with the reason on stderr', async () => {
     writeFileSync(PROJECT_FILE(), '{ "loopGuard": { "maxBlocksPerTurn": "many" } }\n');
     const result = await run(['config']);
-    expect(result.code).toBe(0);
+    expect(result.code).toBe(1);
     expect(result.stdout).toContain('problems:');
     expect(result.stdout).toContain('maxBlocksPerTurn');
+    expect(result.stderr).toMatch(new RegExp(`^agent-checkpoint: config: ${PROJECT_FILE().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is ignored as a whole: invalid configuration, file ignored:; .*maxBlocksPerTurn`));
+    const json = await run(['config', '--json']);
+    expect(json.code).toBe(1);
+    expect((JSON.parse(json.stdout) as { ignoredFiles: Array<{ path: string }> }).ignoredFiles.map((f) => f.path)).toEqual([PROJECT_FILE()]);
+  });
+
+  it('exits 1 for a project file below the repository root and for an unreadable user file; 0 for an untrusted one', async () => {
+    writeFileSync(join(repo, 'src', '.agent-checkpoint.json'), '{}\n');
+    const stray = await run(['config'], join(repo, 'src'));
+    expect(stray.code).toBe(1);
+    expect(stray.stderr).toContain(`${join(repo, 'src', '.agent-checkpoint.json')} is ignored as a whole: ignored; only ${PROJECT_FILE()} (the repository root) is read`);
+
+    const userDir = join(sandbox.root, 'user-config-dir');
+    mkdirSync(userDir);
+    const unreadable = await runHookBundle({ args: ['config'], env: { ...sandbox.env, AGENT_CHECKPOINT_CONFIG: userDir }, cwd: repo });
+    expect(unreadable.code).toBe(1);
+    expect(unreadable.stderr).toContain(`${userDir} is ignored as a whole:`);
+
+    // Untrusted privileged keys: the rest of the file applies, and config says which keys are ignored.
+    writeFileSync(PROJECT_FILE(), '{ "runTests": { "enabled": true, "command": "npm test" } }\n');
+    const untrusted = await run(['config']);
+    expect(untrusted).toMatchObject({ code: 0, stderr: '' });
+    expect(untrusted.stdout).toContain('ignored (');
+    expect((await run(['config'])).code).toBe(0);
   });
 });
 

@@ -1,22 +1,21 @@
-import { resolve } from 'node:path';
-import { forTerminal, jsonForTerminal, loadConfig, resolveConfig, type ConfigSection, type ConfigSource, type ResolvedConfig } from '@agent-checkpoint/core';
-import { EXIT_OK, EXIT_USAGE, parseCommandArgs } from '@agent-checkpoint/setup-kit';
+import { statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { forTerminal, jsonForTerminal, loadConfig, PROJECT_CONFIG_FILE, resolveConfig, userConfigPath, type ConfigSection, type ConfigSource, type ResolvedConfig } from '@agent-checkpoint/core';
+import { EXIT_FAILURE, EXIT_OK } from '@agent-checkpoint/setup-kit';
 import type { SetupContext } from './setup-context.ts';
 import { contextCheckpointSections } from '@agent-checkpoint/context-checkpoint/load';
 
-export const CONFIG_USAGE = `Usage:
-  agent-checkpoint-hook config [--cwd DIR] [--json]
+/** The options of `config`, as commander parses them (commands/hook-cli.ts declares them). */
+export interface ConfigOptions {
+  readonly cwd?: string;
+  readonly json?: boolean;
+}
 
-Prints the configuration the hook would use in the project of DIR — built-in defaults, then the
-detected presets, the user file and the project file (.agent-checkpoint.json), merged — with the
-layer each value came from, the project keys ignored because the file is not trusted (see
-agent-checkpoint-hook trust), and any problem with the files.
-
-Options:
-  --cwd DIR   the project (default: the current directory)
-  --json      machine-readable: { projectRoot, sources, config, origins, untrusted, diagnostics }
-  --help      this text
-`;
+/** A configuration file that is there but ignored as a whole, with the loader's reasons. */
+export interface IgnoredConfigFile {
+  readonly path: string;
+  readonly reasons: readonly string[];
+}
 
 /** A value's origin: `default`, `preset <id>`, `user-file <path>` or `project-file <path>`. */
 export type Origin = ConfigSource;
@@ -24,24 +23,18 @@ export type Origin = ConfigSource;
 const DEFAULT_SOURCE: ConfigSource = { kind: 'default', name: 'defaults' };
 
 /** `agent-checkpoint-hook config`. */
-export async function runConfigCommand(args: readonly string[], context: SetupContext): Promise<number> {
-  const parsed = parseCommandArgs<{ cwd?: string; json?: boolean; help?: boolean }>(args, { cwd: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
-  if (!parsed.ok) {
-    context.writeError(`agent-checkpoint: ${parsed.error}\n\n${CONFIG_USAGE}`);
-    return EXIT_USAGE;
-  }
-  if (parsed.values.help === true) {
-    await context.write(CONFIG_USAGE);
-    return EXIT_OK;
-  }
-  const cwd = resolve(context.cwd, parsed.values.cwd ?? '.');
+export async function runConfigCommand(options: ConfigOptions, context: SetupContext): Promise<number> {
+  const cwd = resolve(context.cwd, options.cwd ?? '.');
   const loaded = await loadConfig({ cwd, env: context.env, sections: contextCheckpointSections });
   const origins = valueOrigins(loaded.config, loaded.layers ?? [], loaded.sections ?? []);
   const untrusted = loaded.untrusted === undefined ? null : { path: loaded.untrusted.path, state: loaded.untrusted.state, ignoredKeys: loaded.untrusted.ignoredKeys };
-  if (parsed.values.json === true) {
-    const report = { projectRoot: loaded.projectRoot, sources: loaded.config.sources, config: loaded.config, origins: Object.fromEntries([...origins].map(([path, o]) => [path, describeOrigin(o)])), untrusted, diagnostics: loaded.diagnostics };
+  const ignoredFiles = ignoredConfigFiles(loaded, cwd, context.env);
+  // The user asked what applies: a file of theirs that does not apply at all is a failure, not a note.
+  const code = ignoredFiles.length === 0 ? EXIT_OK : EXIT_FAILURE;
+  if (options.json === true) {
+    const report = { projectRoot: loaded.projectRoot, sources: loaded.config.sources, config: loaded.config, origins: Object.fromEntries([...origins].map(([path, o]) => [path, describeOrigin(o)])), untrusted, ignoredFiles, diagnostics: loaded.diagnostics };
     await context.write(`${jsonForTerminal(JSON.stringify(report, null, 2))}\n`);
-    return EXIT_OK;
+    return code;
   }
   const { style } = context;
   const lines = [`project ${forTerminal(loaded.projectRoot)}`, `layers (lowest first): ${loaded.config.sources.map((s) => forTerminal(describeOrigin(s))).join(', ')}`, ''];
@@ -60,7 +53,30 @@ export async function runConfigCommand(args: readonly string[], context: SetupCo
     for (const d of loaded.diagnostics) lines.push(`  ${forTerminal(d)}`);
   }
   await context.write(`${lines.join('\n')}\n`);
-  return EXIT_OK;
+  for (const file of ignoredFiles) {
+    context.writeError(`agent-checkpoint: config: ${forTerminal(file.path)} is ignored as a whole: ${file.reasons.map((r) => forTerminal(r, { keepLines: false })).join('; ')}\n`);
+  }
+  return code;
+}
+
+/**
+ * The configuration files that are there (or named by AGENT_CHECKPOINT_CONFIG) but did not become a
+ * layer: unreadable, invalid, or a project file below the repository root. Each with the loader's
+ * diagnostics about it (the reason), or a generic one.
+ */
+function ignoredConfigFiles(loaded: Awaited<ReturnType<typeof loadConfig>>, cwd: string, env: SetupContext['env']): IgnoredConfigFile[] {
+  const applied = new Set((loaded.layers ?? []).map((layer) => layer.source.name));
+  const user = userConfigPath(env, undefined);
+  const candidates = [
+    ...(user.explicit || statSync(user.path, { throwIfNoEntry: false }) !== undefined ? [user.path] : []),
+    ...[join(loaded.projectRoot, PROJECT_CONFIG_FILE), join(cwd, PROJECT_CONFIG_FILE)].filter((path) => statSync(path, { throwIfNoEntry: false }) !== undefined),
+  ];
+  return [...new Set(candidates)]
+    .filter((path) => !applied.has(path))
+    .map((path) => {
+      const reasons = loaded.diagnostics.filter((d) => d.startsWith(`${path}: `)).map((d) => d.slice(path.length + 2));
+      return { path, reasons: reasons.length > 0 ? reasons : ['it could not be applied (see the problems above)'] };
+    });
 }
 
 export function describeOrigin(source: ConfigSource): string {

@@ -1,7 +1,7 @@
-import { existsSync, lstatSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { lstatSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import {
+  CONFIG_SCHEMA_URL,
   describeReadFailure,
   detectPresets,
   findProjectRoot,
@@ -13,58 +13,22 @@ import {
   UnsafePathError,
   writeFileSafelySync,
 } from '@agent-checkpoint/core';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, parseCommandArgs } from '@agent-checkpoint/setup-kit';
-import { defaultHookProgram } from '../install/hook-command.ts';
+import { EXIT_FAILURE, EXIT_OK } from '@agent-checkpoint/setup-kit';
 import type { SetupContext } from './setup-context.ts';
 
-export const INIT_USAGE = `Usage:
-  agent-checkpoint-hook init [--cwd DIR] [--force] [--print]
-
-Writes ${PROJECT_CONFIG_FILE} at the repository root of DIR (default: the current directory) with:
-  - "$schema": the JSON schema shipped with the package, for completion and checks in your editor
-    (./node_modules/@agent-checkpoint/core/schema.json when the project installs the package, else
-    the copy beside this bin, as a file:// URL);
-  - "extends": the presets detected here (agent-checkpoint-hook presets lists them all);
-  - commented examples of the common keys. The file is JSON with comments.
-An existing file is left alone unless --force, which first copies it to ${PROJECT_CONFIG_FILE}.bak
-(or .bak.<time> when that exists too). Nothing is written through a symlink, and a FIFO, device or
-directory at either name is refused.
-
-Options:
-  --cwd DIR   any directory of the project
-  --force     overwrite an existing file (keeping a backup)
-  --print     print the file, write nothing
-  --help      this text
-
-Exit status: 0 written (or printed), 1 the file exists (without --force) or could not be written, 2 usage error.
-`;
-
-interface Options {
-  cwd?: string;
-  force?: boolean;
-  print?: boolean;
-  help?: boolean;
+/** The options of `init`, as commander parses them (commands/hook-cli.ts declares them). */
+export interface InitOptions {
+  readonly cwd?: string;
+  readonly force?: boolean;
+  readonly print?: boolean;
 }
 
-/** The package-relative path an editor resolves when the project installs the package. */
-export const INSTALLED_SCHEMA = 'node_modules/@agent-checkpoint/core/schema.json';
-
 /** `agent-checkpoint-hook init`. */
-export async function runInitCommand(args: readonly string[], context: SetupContext): Promise<number> {
-  const parsed = parseCommandArgs<Options>(args, { cwd: { type: 'string' }, force: { type: 'boolean' }, print: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
-  if (!parsed.ok) {
-    context.writeError(`agent-checkpoint: ${parsed.error}\n\n${INIT_USAGE}`);
-    return EXIT_USAGE;
-  }
-  const options = parsed.values;
-  if (options.help === true) {
-    await context.write(INIT_USAGE);
-    return EXIT_OK;
-  }
+export async function runInitCommand(options: InitOptions, context: SetupContext): Promise<number> {
   const root = findProjectRoot(resolve(context.cwd, options.cwd ?? '.'));
   const path = join(root, PROJECT_CONFIG_FILE);
   const detected = pickPresets(await detectPresets(root, Object.values(PRESETS)));
-  const text = renderInitFile({ schema: schemaReference(root), detected });
+  const text = renderInitFile({ schema: CONFIG_SCHEMA_URL, detected });
   if (options.print === true) {
     await context.write(text);
     return EXIT_OK;
@@ -123,21 +87,9 @@ function describeInitFailure(error: unknown): string {
   return describeReadFailure(error);
 }
 
-/**
- * What `$schema` points at: the schema of the installed package, relative to the project root, when
- * it is there (an editor resolves it for everyone who installed the project's dependencies); else
- * the copy the build puts beside the bin, as a `file://` URL (valid on this machine only); else none.
- */
-export function schemaReference(root: string): string | undefined {
-  if (existsSync(join(root, INSTALLED_SCHEMA))) return `./${INSTALLED_SCHEMA}`;
-  const besideBin = join(dirname(defaultHookProgram().bundle), 'schema.json');
-  return existsSync(besideBin) ? pathToFileURL(besideBin).href : undefined;
-}
-
 /** The file `init` writes: JSON with comments, valid as it is and with every example uncommented. */
-export function renderInitFile(input: { readonly schema: string | undefined; readonly detected: readonly string[] }): string {
-  const lines = ['{'];
-  if (input.schema !== undefined) lines.push(`  "$schema": ${JSON.stringify(input.schema)},`);
+function renderInitFile(input: { readonly schema: string; readonly detected: readonly string[] }): string {
+  const lines = ['{', `  "$schema": ${JSON.stringify(input.schema)},`];
   lines.push(
     '  // Presets: detected from marker files at the repository root (and applied even when not listed);',
     '  // naming them here keeps them when a marker moves. `agent-checkpoint-hook presets` lists them all.',

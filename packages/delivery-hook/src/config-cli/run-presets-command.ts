@@ -1,20 +1,13 @@
 import { resolve } from 'node:path';
 import { detectPresets, findProjectRoot, pickPresets, presetAncestors, PRESETS } from '@agent-checkpoint/core';
-import { EXIT_OK, EXIT_USAGE, parseCommandArgs } from '@agent-checkpoint/setup-kit';
+import { EXIT_OK } from '@agent-checkpoint/setup-kit';
 import type { SetupContext } from './setup-context.ts';
 
-export const PRESETS_USAGE = `Usage:
-  agent-checkpoint-hook presets [--cwd DIR] [--json]
-
-Lists the built-in presets: what each checks (its categories), what selects it (marker files at the
-repository root; none: only by name in "extends"), what it builds on (extends) and replaces when both
-are detected (supersedes), and whether it is detected — and applied — in the project of DIR.
-
-Options:
-  --cwd DIR   the project (default: the current directory)
-  --json      machine-readable list
-  --help      this text
-`;
+/** The options of `presets`, as commander parses them (commands/hook-cli.ts declares them). */
+export interface PresetsOptions {
+  readonly cwd?: string;
+  readonly json?: boolean;
+}
 
 /** One preset as `presets` reports it. */
 export interface PresetInfo {
@@ -31,17 +24,8 @@ export interface PresetInfo {
 }
 
 /** `agent-checkpoint-hook presets`. */
-export async function runPresetsCommand(args: readonly string[], context: SetupContext): Promise<number> {
-  const parsed = parseCommandArgs<{ cwd?: string; json?: boolean; help?: boolean }>(args, { cwd: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
-  if (!parsed.ok) {
-    context.writeError(`agent-checkpoint: ${parsed.error}\n\n${PRESETS_USAGE}`);
-    return EXIT_USAGE;
-  }
-  if (parsed.values.help === true) {
-    await context.write(PRESETS_USAGE);
-    return EXIT_OK;
-  }
-  const root = findProjectRoot(resolve(context.cwd, parsed.values.cwd ?? '.'));
+export async function runPresetsCommand(options: PresetsOptions, context: SetupContext): Promise<number> {
+  const root = findProjectRoot(resolve(context.cwd, options.cwd ?? '.'));
   const detected = await detectPresets(root, Object.values(PRESETS));
   const applied = pickPresets(detected);
   const presets: PresetInfo[] = Object.values(PRESETS).map((preset) => {
@@ -57,7 +41,7 @@ export async function runPresetsCommand(args: readonly string[], context: SetupC
       applied: applied.includes(preset.id),
     };
   });
-  if (parsed.values.json === true) {
+  if (options.json === true) {
     await context.write(`${JSON.stringify({ projectRoot: root, presets }, null, 2)}\n`);
     return EXIT_OK;
   }

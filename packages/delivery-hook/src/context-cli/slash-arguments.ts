@@ -23,10 +23,6 @@ const SWITCH_SCOPES = ['--session', '--current', '--project', '--all'];
 /** One of {@link SLASH_COMMANDS}. */
 export type SlashCommand = (typeof SLASH_COMMANDS)[number];
 
-export function isSlashCommand(name: string): name is SlashCommand {
-  return (SLASH_COMMANDS as readonly string[]).includes(name);
-}
-
 /** Split argument text into words by the grammar above. An unclosed quote runs to the end. */
 export function splitArgumentText(text: string): string[] {
   const words: string[] = [];

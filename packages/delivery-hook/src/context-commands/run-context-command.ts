@@ -1,9 +1,9 @@
 import { runAuxHook } from '../aux-hook/run-aux-hook.ts';
 
 /**
- * Run one context command and exit. `session-start`, `pre-compact` and `prompt-submit` are hooks (exit 0, agent-valid
- * stdout, whatever happens); `statusline` and `resume-prompt` always exit 0 too; `state` is a
- * management command with meaningful exit codes. Each is imported only when used.
+ * Run one context hook mode and exit. `session-start`, `pre-compact` and `prompt-submit` are hooks
+ * (exit 0, agent-valid stdout, whatever happens); `statusline` always exits 0 too. Each is imported
+ * only when used. (`resume-prompt` and `state` are commands: commands/hook-cli.ts parses them.)
  */
 export async function runContextCommand(command: string, args: readonly string[], write: (text: string) => Promise<void>): Promise<never> {
   switch (command) {
@@ -22,14 +22,6 @@ export async function runContextCommand(command: string, args: readonly string[]
     case 'statusline': {
       const { runStatusline } = await import('../statusline/run-statusline.ts');
       return process.exit(await runStatusline(write));
-    }
-    case 'resume-prompt': {
-      const { runResumePrompt } = await import('../resume-prompt/run-resume-prompt.ts');
-      return process.exit(await runResumePrompt(args, write));
-    }
-    case 'state': {
-      const { runStateCommand } = await import('../state-cli/run-state-command.ts');
-      return process.exit(await runStateCommand(args, write));
     }
     default:
       process.stderr.write(`agent-checkpoint: unknown context command ${JSON.stringify(command)}\n`);

@@ -15,7 +15,7 @@ import {
   type AgentId,
   type ConfigSource,
 } from '@agent-checkpoint/core';
-import { cliVersion, doctorExitCode, type DoctorFinding, doctorReport, EXIT_OK, EXIT_USAGE, nodeFinding, parseCommandArgs, renderDoctorReport, type TerminalStyle } from '@agent-checkpoint/setup-kit';
+import { cliVersion, doctorExitCode, type DoctorFinding, doctorReport, nodeFinding, renderDoctorReport, type TerminalStyle } from '@agent-checkpoint/setup-kit';
 import { findLatestTranscript } from '../explain/find-latest-transcript.ts';
 import { profileOf } from '../agents/profiles.ts';
 import { defaultHookProgram, type HookProgram } from '../install/hook-command.ts';
@@ -36,46 +36,15 @@ export interface DoctorCommandContext {
   readonly progress?: (label: string, event: 'start' | 'done') => void;
 }
 
-export const DOCTOR_USAGE = `Usage:
-  agent-checkpoint-hook doctor [--cwd DIR] [--json]
-
-Checks everything a checkpoint needs, and prints a fix for each problem:
-  Node.js (>= 20); the Claude Code, Gemini CLI and Codex CLI versions (<cli> --version);
-  where the agent-checkpoint hooks are registered (user and project settings, and the Claude Code
-  plugin, Gemini CLI extension and Codex plugin with the hook bin each runs) and whether each points
-  at an existing node and hook bundle, with a sane timeout; two active installs for one agent (and
-  the command that removes one); a plugin marketplace or linked extension folder that moved or was
-  deleted (and the command that re-adds it from its git URL); whether Codex trusts the hook;
-  the configuration of the project (.agent-checkpoint.json, user file, presets); whether the newest
-  session transcript of each agent in this directory can be read; git; the state directory and the
-  off switches.
-
-Options:
-  --cwd DIR   the project to check (default: the current directory)
-  --json      machine-readable findings
-  --help      this text
-
-Exit status: 0 no failure (warnings allowed), 1 at least one failure, 2 usage error.
-`;
-
-interface Options {
-  cwd?: string;
-  json?: boolean;
-  help?: boolean;
+/** The options of `doctor`, as commander parses them (commands/hook-cli.ts declares them). */
+export interface DoctorOptions {
+  readonly cwd?: string;
+  readonly json?: boolean;
 }
 
 /** `agent-checkpoint-hook doctor`. */
-export async function runDoctorCommand(args: readonly string[], context: DoctorCommandContext): Promise<number> {
-  const parsed = parseCommandArgs<Options>(args, { cwd: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
-  if (!parsed.ok) {
-    context.writeError(`agent-checkpoint: ${parsed.error}\n\n${DOCTOR_USAGE}`);
-    return EXIT_USAGE;
-  }
-  if (parsed.values.help === true) {
-    await context.write(DOCTOR_USAGE);
-    return EXIT_OK;
-  }
-  const cwd = resolve(context.cwd, parsed.values.cwd ?? '.');
+export async function runDoctorCommand(options: DoctorOptions, context: DoctorCommandContext): Promise<number> {
+  const cwd = resolve(context.cwd, options.cwd ?? '.');
   const env = context.env;
   const program = context.program ?? defaultHookProgram();
   const location = { env, cwd };
@@ -123,7 +92,7 @@ export async function runDoctorCommand(args: readonly string[], context: DoctorC
   if (tool !== undefined) findings.push({ id: 'tool', status: 'info', title: `command-line tool: ${forShellArg(tool)}`, detail: 'a plugin install puts it on no PATH but Claude Code\'s Bash tool: run it by this path' });
 
   const report = doctorReport('agent-checkpoint-hook', findings);
-  await context.write(parsed.values.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderDoctorReport(report, context.style));
+  await context.write(options.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderDoctorReport(report, context.style));
   return doctorExitCode(report);
 }
 

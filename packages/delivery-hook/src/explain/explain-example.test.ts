@@ -140,4 +140,12 @@ describe('explain on the bundled example', () => {
     expect((await runHookBundle({ args: ['explain', '--agent', 'cursor'], env: env() })).code).toBe(2);
     expect((await runHookBundle({ args: ['explain', '--agent', 'claude', '--turn-id', 'a', '--prompt-id', 'b'], env: env() })).code).toBe(2);
   });
+
+  it('a named transcript that is missing or not a file: exit 1, one line on stderr, nothing explained', async () => {
+    const missing = await explain('--transcript', join(sandbox.root, 'gone.jsonl'));
+    expect(missing).toMatchObject({ code: 1, stdout: '' });
+    expect(missing.stderr).toBe(`agent-checkpoint: explain: --transcript ${join(sandbox.root, 'gone.jsonl')}: no such file\n`);
+    const directory = await explain('--transcript', sandbox.root);
+    expect(directory).toMatchObject({ code: 1, stdout: '', stderr: `agent-checkpoint: explain: --transcript ${sandbox.root}: not a regular file\n` });
+  });
 });

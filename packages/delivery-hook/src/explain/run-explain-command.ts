@@ -1,6 +1,7 @@
-import { forTerminal, isAgentId, jsonForTerminal } from '@agent-checkpoint/core';
+import { statSync } from 'node:fs';
+import { forTerminal, jsonForTerminal, type AgentId } from '@agent-checkpoint/core';
 import { resolve } from 'node:path';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, parseCommandArgs, type TerminalStyle } from '@agent-checkpoint/setup-kit';
+import { describeErrno, EXIT_FAILURE, EXIT_OK, type TerminalStyle } from '@agent-checkpoint/setup-kit';
 import { explainTurn } from './explain-turn.ts';
 import { renderExplain } from './render-explain.ts';
 
@@ -12,67 +13,34 @@ export interface ExplainCommandContext {
   readonly style: TerminalStyle;
 }
 
-export const EXPLAIN_USAGE = `Usage:
-  agent-checkpoint-hook explain --agent <claude|gemini|codex> [--transcript FILE] [--session ID]
-                                [--turn-id ID | --prompt-id ID] [--cwd DIR] [--json]
-
-Runs the whole checkpoint for one turn without delivering it — configuration, git and the
-transcript are read exactly as the hook reads them; nothing is claimed or written — and shows:
-the turn's tool calls, the changed files attributed to the turn and why, each category with the
-evidence found (and in which call) or missing, each observation with the calls behind it, the
-configuration sources, diagnostics, and the message the hook would send (or why it stays silent).
-
-Options:
-  --agent       whose transcript format to read
-  --transcript  the transcript file (default: the session's, else the newest for --cwd)
-  --session     the agent's session id (Claude session_id, Gemini session_id, Codex thread id)
-  --turn-id     explain this turn (Codex turn_id; --prompt-id: Claude prompt_id) instead of the last
-  --cwd DIR     the session's working directory (default: the current directory)
-  --json        machine-readable result: the CheckpointOutcome plus the numbered timeline
-  --help        this text
-
-Exit status: 0 explained (whatever the decision), 1 failure, 2 usage error.
-`;
-
-interface Options {
-  agent?: string;
-  transcript?: string;
-  session?: string;
-  'turn-id'?: string;
-  'prompt-id'?: string;
-  cwd?: string;
-  json?: boolean;
-  help?: boolean;
+/** The options of `explain`, as commander parses them (commands/hook-cli.ts declares them). */
+export interface ExplainOptions {
+  readonly agent: AgentId;
+  readonly transcript?: string;
+  readonly session?: string;
+  readonly turnId?: string;
+  readonly promptId?: string;
+  readonly cwd?: string;
+  readonly json?: boolean;
 }
 
 /** `agent-checkpoint-hook explain`. */
-export async function runExplainCommand(args: readonly string[], context: ExplainCommandContext): Promise<number> {
-  const parsed = parseCommandArgs<Options>(args, {
-    agent: { type: 'string', short: 'a' },
-    transcript: { type: 'string' },
-    session: { type: 'string' },
-    'turn-id': { type: 'string' },
-    'prompt-id': { type: 'string' },
-    cwd: { type: 'string' },
-    json: { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-  });
-  if (!parsed.ok) return usage(context, parsed.error);
-  const o = parsed.values;
-  if (o.help === true) {
-    await context.write(EXPLAIN_USAGE);
-    return EXIT_OK;
+export async function runExplainCommand(o: ExplainOptions, context: ExplainCommandContext): Promise<number> {
+  const turnId = o.turnId ?? o.promptId;
+  const transcriptPath = o.transcript === undefined ? undefined : resolve(context.cwd, o.transcript);
+  // A transcript the user named must be there: explaining "no transcript" instead would exit 0 and
+  // read as an answer about their turn.
+  const problem = transcriptPath === undefined ? undefined : transcriptProblem(transcriptPath);
+  if (problem !== undefined) {
+    context.writeError(`agent-checkpoint: explain: --transcript ${forTerminal(o.transcript!, { keepLines: false })}: ${problem}\n`);
+    return EXIT_FAILURE;
   }
-  if (o.agent === undefined) return usage(context, '--agent is required (claude, gemini or codex)');
-  if (!isAgentId(o.agent)) return usage(context, `unknown agent ${JSON.stringify(o.agent)}`);
-  if (o['turn-id'] !== undefined && o['prompt-id'] !== undefined) return usage(context, 'give --turn-id or --prompt-id, not both');
-  const turnId = o['turn-id'] ?? o['prompt-id'];
   try {
     const report = await explainTurn({
       agent: o.agent,
       cwd: resolve(context.cwd, o.cwd ?? '.'),
       env: context.env,
-      ...(o.transcript === undefined ? {} : { transcriptPath: resolve(context.cwd, o.transcript) }),
+      ...(transcriptPath === undefined ? {} : { transcriptPath }),
       ...(o.session === undefined ? {} : { sessionId: o.session }),
       ...(turnId === undefined ? {} : { turnId }),
     });
@@ -84,8 +52,14 @@ export async function runExplainCommand(args: readonly string[], context: Explai
   }
 }
 
-async function usage(context: ExplainCommandContext, message: string): Promise<number> {
-  context.writeError(`agent-checkpoint: ${message}\n\n${EXPLAIN_USAGE}`);
-  return EXIT_USAGE;
+/** Why a named transcript cannot be explained, or undefined when it is a regular file. */
+function transcriptProblem(path: string): string | undefined {
+  try {
+    const info = statSync(path, { throwIfNoEntry: false });
+    if (info === undefined) return 'no such file';
+    return info.isFile() ? undefined : 'not a regular file';
+  } catch (error) {
+    return describeErrno(error);
+  }
 }
 

@@ -295,7 +295,7 @@ describe('usage', () => {
     expect((await run(['install'])).code).toBe(2);
     const bad = await run(['install', '--agent', 'cursor']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('unknown agent "cursor"');
+    expect(bad.stderr).toContain("argument 'cursor' is invalid. Allowed choices are claude, gemini, codex, all.");
     expect((await run(['install', '--agent', 'claude', '--scope', 'global'])).code).toBe(2);
     expect((await run(['uninstall', '--agent', 'claude', '--print'])).code).toBe(2);
     expect((await run(['install', '--agent', 'claude', '--bogus'])).code).toBe(2);
@@ -337,6 +337,8 @@ describe('Claude Code status line (install adds ours only when there is none)', 
     writeFile(settings, '{\n  "model": "opus"\n}\n');
     const installed = await run(['install', '--agent', 'claude']);
     expect(installed.stdout).toContain(`statusLine → ${command('statusline')}`);
+    // Said in words, with the way to skip it: it changes what the user sees in Claude Code.
+    expect(installed.stdout).toContain('status line: added ours ([CTX: … L2] [CKPT: …]), as your settings had none; --no-status-line skips it, uninstall removes it');
     const after = JSON.parse(readFileSync(settings, 'utf8')) as Record<string, unknown>;
     expect(after['statusLine']).toEqual({ type: 'command', command: command('statusline') });
     // Installing again changes nothing (the status line is there now).
@@ -344,6 +346,20 @@ describe('Claude Code status line (install adds ours only when there is none)', 
     writeFile(settings, `${JSON.stringify({ ...after, theme: 'dark' }, null, 2)}\n`);
     expect((await run(['uninstall', '--agent', 'claude'])).code).toBe(0);
     expect(JSON.parse(readFileSync(settings, 'utf8'))).toEqual({ model: 'opus', theme: 'dark' });
+  });
+
+  it('--no-status-line registers the hooks without it, and says nothing about one; --dry-run says it would add it', async () => {
+    const settings = join(sandbox.home, '.claude', 'settings.json');
+    writeFile(settings, '{\n  "model": "opus"\n}\n');
+    const dry = await run(['install', '--agent', 'claude', '--dry-run']);
+    expect(dry.stdout).toContain('status line: would add ours');
+    const installed = await run(['install', '--agent', 'claude', '--no-status-line']);
+    expect(installed.code).toBe(0);
+    expect(installed.stdout).not.toContain('status line');
+    expect(installed.stdout).not.toContain('statusLine →');
+    const after = JSON.parse(readFileSync(settings, 'utf8')) as Record<string, unknown>;
+    expect(after['statusLine']).toBeUndefined();
+    expect(after['hooks']).toBeDefined();
   });
 
   it('Gemini and Codex settings get no status line', async () => {

@@ -1,6 +1,7 @@
-import { AGENT_IDS, isAgentId, resolveStateDir, type AgentId } from '@agent-checkpoint/core';
+import { AGENT_IDS, resolveStateDir, type AgentId } from '@agent-checkpoint/core';
+import type { InstallOptions, UninstallOptions } from './install-options.ts';
 import { existsSync } from 'node:fs';
-import { commitInstall, commitUninstall, describeFileFailure, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type FileChange, findExecutable, isNoop, parseCommandArgs, planUninstall, readInstallRecord, readOptionalFile, renderDiff, SettingsFileError, type TerminalStyle, writeSettings } from '@agent-checkpoint/setup-kit';
+import { commitInstall, commitUninstall, describeFileFailure, EXIT_FAILURE, EXIT_OK, type FileChange, findExecutable, isNoop, planUninstall, readInstallRecord, readOptionalFile, renderDiff, SettingsFileError, type TerminalStyle, writeSettings } from '@agent-checkpoint/setup-kit';
 import { findOtherMentions, findOurHookEntries, groupFor, handlerFor, installHookEntries, uninstallHookEntries } from './edit-agent-hooks.ts';
 import { addStatusLineIfNone, statusLineFor } from './claude-statusline.ts';
 import { profileOf } from '../agents/profiles.ts';
@@ -21,94 +22,19 @@ export interface InstallCommandContext extends LocationContext {
   readonly now?: Date;
 }
 
-export const INSTALL_USAGE = `Usage:
-  agent-checkpoint-hook install   --agent <claude|gemini|codex|all> [--scope user|project] [--cwd DIR] [--with-context] [--force] [--dry-run] [--print]
-  agent-checkpoint-hook uninstall --agent <claude|gemini|codex|all> [--scope user|project] [--cwd DIR] [--purge] [--dry-run]
-
-Registers (or removes) the turn-end hook of each agent:
-  Claude Code  Stop        user: ~/.claude/settings.json   project: <repo>/.claude/settings.json
-  Gemini CLI   AfterAgent  user: ~/.gemini/settings.json   project: <repo>/.gemini/settings.json
-  Codex CLI    Stop        user: $CODEX_HOME/hooks.json    project: <repo>/.codex/hooks.json
-
-The command is "<node> <bundle> <agent>" with absolute paths (this Node, this bundle): no PATH
-lookup, no npx. Comments, formatting and every other entry of the file are kept; our own entries
-(exactly "<abs node> <abs …/agent-checkpoint-hook.cjs|.mjs> <args>", as install writes them) are
-replaced, never duplicated; any other command, even one mentioning agent-checkpoint-hook (a wrapper
-of yours), is left alone. The file is written atomically (a symlinked file: its target, the link
-stays) and the previous version is kept under <state dir>/installs/backups/. uninstall restores the
-original file byte for byte when nothing else changed it since install, and otherwise removes only
-the entries install recorded writing. A settings path that is not a regular file (FIFO, device,
-directory, symlink loop), has duplicate keys on the hooks path, or cannot be written is refused with
-one line and exit 1, the file untouched.
-
-Options:
-  --agent     claude, gemini, codex, or all (install: the agents found on this machine — a config
-              directory in your home or the CLI on PATH; uninstall: all three)
-  --scope     user (default): every project of yours; project: the repository of --cwd
-  --cwd DIR   the project for --scope project (default: the current directory)
-  --with-context  also the context-checkpoint hooks: SessionStart and PreCompact (Gemini: PreCompress)
-              run session-start / pre-compact (docs/context-checkpoints.md; they act only when
-              "handoff" is enabled in the configuration)
-  --force     install even where the agent already runs the agent-checkpoint plugin (Claude Code,
-              Codex) or extension (Gemini CLI): without it install refuses, since every hook would
-              then run twice
-  --dry-run   show the diff, write nothing
-  --print     print the settings snippet to add by hand, write nothing (install only)
-  --purge     uninstall only, after the hooks are removed: also remove the state directory (switches,
-              session state, trust store, install records and settings backups), the code cache
-              and the configuration cache, listing each, and Codex's trust entries for our
-              plugin's hooks in config.toml; your configuration files stay. Refused while an
-              agent's plugin or extension of ours is still installed (it would recreate the
-              state): remove it first with the agent's command, which uninstall prints
-  --help      this text
-
-Exit status: 0 done (or nothing to do), 1 a file could not be changed, 2 usage error.
-`;
-
-interface InstallOptions {
-  agent?: string;
-  scope?: string;
-  cwd?: string;
-  'dry-run'?: boolean;
-  print?: boolean;
-  'with-context'?: boolean;
-  purge?: boolean;
-  force?: boolean;
-  help?: boolean;
-}
+/** What to run: install or uninstall, with its options as commander parsed them (commands/hook-cli.ts). */
+export type InstallRequest = { readonly command: 'install'; readonly options: InstallOptions } | { readonly command: 'uninstall'; readonly options: UninstallOptions };
 
 /** `install` and `uninstall`. */
-export async function runInstallCommand(command: 'install' | 'uninstall', args: readonly string[], context: InstallCommandContext): Promise<number> {
-  const parsed = parseCommandArgs<InstallOptions>(args, {
-    agent: { type: 'string', short: 'a' },
-    scope: { type: 'string' },
-    cwd: { type: 'string' },
-    'dry-run': { type: 'boolean' },
-    print: { type: 'boolean' },
-    'with-context': { type: 'boolean' },
-    purge: { type: 'boolean' },
-    force: { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-  });
-  if (!parsed.ok) return usage(context, parsed.error);
-  const options = parsed.values;
-  if (options.help === true) {
-    await context.write(INSTALL_USAGE);
-    return EXIT_OK;
-  }
-  if (options.agent === undefined) return usage(context, '--agent is required (claude, gemini, codex or all)');
-  if (options.agent !== 'all' && !isAgentId(options.agent)) return usage(context, `unknown agent ${JSON.stringify(options.agent)}`);
-  const scope = options.scope ?? 'user';
-  if (scope !== 'user' && scope !== 'project') return usage(context, `--scope must be user or project, not ${JSON.stringify(scope)}`);
-  if (options.print === true && command === 'uninstall') return usage(context, '--print is for install');
-  if (options.purge === true && command === 'install') return usage(context, '--purge is for uninstall');
-  if (options.force === true && command === 'uninstall') return usage(context, '--force is for install');
-  if (options['with-context'] === true && command === 'uninstall') return usage(context, '--with-context is for install (uninstall removes every hook of ours)');
+export async function runInstallCommand(request: InstallRequest, context: InstallCommandContext): Promise<number> {
+  const { command, options } = request;
+  const install = request.command === 'install' ? request.options : undefined;
+  const purgeRequested = request.command === 'uninstall' && request.options.purge === true;
   const located: LocationContext = { env: context.env, cwd: options.cwd ?? context.cwd, ...(context.home === undefined ? {} : { home: context.home }) };
-  const features: 'context'[] = options['with-context'] === true ? ['context'] : [];
-  const run = { ...context, ...located, scope: scope as InstallScope, dryRun: options['dry-run'] === true, features };
+  const features: 'context'[] = install?.withContext === true ? ['context'] : [];
+  const run: Run = { ...context, ...located, scope: options.scope, dryRun: options.dryRun === true, features, statusLine: install?.statusLine !== false };
 
-  const agents = options.agent === 'all' ? (command === 'install' ? presentAgents(located) : [...AGENT_IDS]) : [options.agent as AgentId];
+  const agents = options.agent === 'all' ? (command === 'install' ? presentAgents(located) : [...AGENT_IDS]) : [options.agent];
   if (options.agent === 'all' && command === 'install') {
     const skipped = AGENT_IDS.filter((a) => !agents.includes(a));
     if (skipped.length > 0) {
@@ -121,7 +47,7 @@ export async function runInstallCommand(command: 'install' | 'uninstall', args: 
   }
 
   const program = context.program ?? defaultHookProgram();
-  if (options.print === true) {
+  if (install?.print === true) {
     for (const agent of agents) await context.write(printSnippet(agent, run, program));
     return EXIT_OK;
   }
@@ -141,7 +67,7 @@ export async function runInstallCommand(command: 'install' | 'uninstall', args: 
   for (const agent of agents) {
     // The agent's own install of ours (plugin, extension) already registers every hook: a second copy runs each twice.
     const plugins = activePluginInstalls(agent, located);
-    if (command === 'install' && plugins.length > 0 && options.force !== true) {
+    if (command === 'install' && plugins.length > 0 && install?.force !== true) {
       const plugin = plugins[0]!;
       context.writeError(
         `agent-checkpoint: ${profileOf(agent).title}: not installing: the ${plugin.form === 'gemini-extension' ? 'extension' : 'plugin'} ${plugin.id} is installed and enabled, and runs ${plugin.bin}; a settings install beside it would run every hook twice. Check it with agent-checkpoint-hook doctor; to switch to the settings install, first: ${plugin.removeCommand} (or add --force to install both)\n`,
@@ -159,7 +85,7 @@ export async function runInstallCommand(command: 'install' | 'uninstall', args: 
       }
     }
   }
-  if (command === 'uninstall' && options.purge === true) {
+  if (purgeRequested) {
     // After the hooks: uninstall needs the install records (in the state directory) to restore files.
     if (code !== EXIT_OK) {
       context.writeError('agent-checkpoint: uninstall: --purge skipped: a hook could not be removed, and its install record is needed to retry\n');
@@ -208,7 +134,14 @@ async function purgeOurFiles(run: Run, handled: readonly string[]): Promise<numb
   return problems.length === 0 ? EXIT_OK : EXIT_FAILURE;
 }
 
-type Run = InstallCommandContext & LocationContext & { readonly scope: InstallScope; readonly dryRun: boolean; readonly features: readonly 'context'[] };
+type Run = InstallCommandContext &
+  LocationContext & {
+    readonly scope: InstallScope;
+    readonly dryRun: boolean;
+    readonly features: readonly 'context'[];
+    /** Claude Code: add our status line when the settings have none (false: `--no-status-line`). */
+    readonly statusLine: boolean;
+  };
 
 /**
  * One agent's install or uninstall. A settings path holding something we must not read or replace
@@ -238,7 +171,7 @@ async function installOne(agent: AgentId, run: Run, program: HookProgram): Promi
     return EXIT_FAILURE;
   }
   // Claude Code: our status line too, only when the settings have none (never replacing the user's).
-  const statusLine = profileOf(agent).hasStatusLine ? addStatusLineIfNone(edited.text, program) : { text: edited.text, added: false };
+  const statusLine = profileOf(agent).hasStatusLine && run.statusLine ? addStatusLineIfNone(edited.text, program) : { text: edited.text, added: false };
   const change: FileChange = { path, before, after: Buffer.from(statusLine.text, 'utf8') };
   const s = run.style;
   const entries = wanted.map((e) => `${e.event} → ${handlerFor(agent, e, program)['command'] as string}`);
@@ -256,6 +189,7 @@ async function installOne(agent: AgentId, run: Run, program: HookProgram): Promi
   }
   if (run.dryRun) {
     await run.write(`${s.bold(title)}: would ${before === undefined ? 'create' : 'change'} ${path}\n${renderDiff(path, before?.toString('utf8'), statusLine.text, s)}\n`);
+    if (statusLine.added) await run.write(`    ${STATUS_LINE_NOTE('would add')}\n`);
     return EXIT_OK;
   }
   const result = await commitInstall({
@@ -268,10 +202,15 @@ async function installOne(agent: AgentId, run: Run, program: HookProgram): Promi
   });
   await run.write(`${s.green('✓')} ${title}: ${edited.hadOurEntries ? 'updated the hook in' : before === undefined ? 'created' : 'registered the hook in'} ${path}\n`);
   for (const line of entries) await run.write(`    ${line}\n`);
+  if (statusLine.added) await run.write(`    ${STATUS_LINE_NOTE('added')}\n`);
   if (result.backup !== undefined) await run.write(s.dim(`    previous version kept at ${result.backup}\n`));
   for (const note of afterInstallNotes(agent, run.scope)) await run.write(`    ${note}\n`);
   return EXIT_OK;
 }
+
+/** The line install prints when it adds Claude Code's status line (never silently: it changes what the user sees). */
+const STATUS_LINE_NOTE = (verb: 'added' | 'would add'): string =>
+  `status line: ${verb} ours ([CTX: … L2] [CKPT: …]), as your settings had none; --no-status-line skips it, uninstall removes it`;
 
 async function uninstallOne(agent: AgentId, run: Run): Promise<number> {
   const path = settingsPath(agent, run.scope, run);
@@ -369,11 +308,6 @@ function printSnippet(agent: AgentId, run: Run, program: HookProgram): string {
 /** Agents that look used here: their config directory exists, or their CLI is on PATH. */
 function presentAgents(context: LocationContext): AgentId[] {
   return AGENT_IDS.filter((agent) => existsSync(agentHomeDir(agent, context)) || findExecutable(agent, context.env) !== undefined);
-}
-
-async function usage(context: InstallCommandContext, message: string): Promise<number> {
-  context.writeError(`agent-checkpoint: ${message}\n\n${INSTALL_USAGE}`);
-  return EXIT_USAGE;
 }
 
 /** Our entries currently registered in a file (for doctor). Re-exported for one import site. */

@@ -1,8 +1,6 @@
-import { parseArgs } from 'node:util';
 import {
   estimateLoopNextItem,
   FALLBACK_WINDOW_TOKENS,
-  LOOP_END_FILE,
   LOOP_STATE_FILE,
   type LoopNextItem,
   type LoopState,
@@ -14,6 +12,7 @@ import { errorMessage, findProjectRoot, forTerminal } from '@agent-checkpoint/co
 import { openCommandProject } from '../context-cli/context-cli-support.ts';
 import { STDERR_PREFIX } from '../debug-log.ts';
 import { chooseCommandCwd, currentDirectory } from '../run-cwd.ts';
+import type { LoopOperation, LoopOptions } from './loop-options.ts';
 
 /**
  * Exit codes of `agent-checkpoint-hook loop`. `resume` is the end-this-iteration signal a runner
@@ -31,29 +30,8 @@ export const LOOP_EXIT = {
   resume: 10,
 } as const;
 
-export const LOOP_USAGE = `Usage:
-  agent-checkpoint-hook loop start  [--cwd <dir>] [--json]   a fresh loop state (iteration 0)
-  agent-checkpoint-hook loop next   [--cwd <dir>] [--json]   start the next iteration; estimate the plan's next item
-  agent-checkpoint-hook loop status [--cwd <dir>] [--json]   iteration, pending handoff, context history
-State: <repo>/${LOOP_STATE_FILE}; end-this-iteration signal: <repo>/${LOOP_END_FILE}.
-Exit codes: 0 ok, 1 failed, 2 usage error, 3 (status) no loop here,
-  10 (next) the previous iteration ended with a handoff: put \`resume-prompt\` into this iteration's prompt.
-`;
-
 /** `agent-checkpoint-hook loop <start|next|status>` for loop-runner scripts (docs/context-checkpoints.md, "Loop runners"). */
-export async function runLoopCommand(args: readonly string[], write: (text: string) => Promise<void>): Promise<number> {
-  const [operation, ...rest] = args;
-  let values: { cwd?: string; json?: boolean };
-  try {
-    ({ values } = parseArgs({ args: rest, options: { cwd: { type: 'string' }, json: { type: 'boolean' } }, allowPositionals: false, strict: true }));
-  } catch (error) {
-    process.stderr.write(`${STDERR_PREFIX} loop: ${errorMessage(error)}\n${LOOP_USAGE}`);
-    return LOOP_EXIT.usage;
-  }
-  if (operation !== 'start' && operation !== 'next' && operation !== 'status') {
-    process.stderr.write(`${STDERR_PREFIX} loop: ${operation === undefined ? 'missing operation' : `unknown operation ${JSON.stringify(operation)}`}\n${LOOP_USAGE}`);
-    return LOOP_EXIT.usage;
-  }
+export async function runLoopCommand(operation: LoopOperation, values: LoopOptions, write: (text: string) => Promise<void>): Promise<number> {
   const where = chooseCommandCwd(values.cwd, currentDirectory());
   if (where.kind === 'none') {
     process.stderr.write(`${STDERR_PREFIX} loop: ${where.detail}\n`);

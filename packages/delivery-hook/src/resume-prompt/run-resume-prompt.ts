@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { fetchMemoryResumeExtras, latestOwnHandoff, markLoopHandoffConsumed, memoryResumeSection, pendingLoopHandoff, renderResumePrompt } from '@agent-checkpoint/context-checkpoint';
 import { findProjectRoot, forTerminal, loadConfig, resolveStateDir } from '@agent-checkpoint/core';
 import { STDERR_PREFIX } from '../debug-log.ts';
@@ -7,6 +6,13 @@ import { contextCheckpointConfigOf, contextCheckpointSections, memorySettingsOf 
 
 /** Default age limit of the handoff a loop runner resumes from. */
 const DEFAULT_MAX_AGE_HOURS = 24;
+
+/** The options of `resume-prompt`, as commander parses them (commands/hook-cli.ts declares them). */
+export interface ResumePromptOptions {
+  readonly cwd?: string;
+  readonly maxAgeHours?: string;
+  readonly peek?: boolean;
+}
 
 /**
  * `agent-checkpoint-hook resume-prompt [--cwd DIR] [--max-age-hours N]`: print the
@@ -18,15 +24,9 @@ const DEFAULT_MAX_AGE_HOURS = 24;
  * iteration does not resume it again (RLP-004); `--peek` renders without marking. Like the hooks, it
  * always exits 0 with either the section or nothing on stdout; notes go to stderr.
  */
-export async function runResumePrompt(args: readonly string[], write: (text: string) => Promise<void>): Promise<number> {
+export async function runResumePrompt(values: ResumePromptOptions, write: (text: string) => Promise<void>): Promise<number> {
   let maxAgeHours = DEFAULT_MAX_AGE_HOURS;
   try {
-    const { values } = parseArgs({
-      args: [...args],
-      options: { cwd: { type: 'string' }, 'max-age-hours': { type: 'string' }, peek: { type: 'boolean' } },
-      allowPositionals: false,
-      strict: true,
-    });
     // A removed worktree: one line, not a raw ENOENT from process.cwd().
     const where = chooseCommandCwd(values.cwd, currentDirectory());
     if (where.kind === 'none') {
@@ -34,7 +34,7 @@ export async function runResumePrompt(args: readonly string[], write: (text: str
       return 0;
     }
     const cwd = where.cwd;
-    const hours = values['max-age-hours'];
+    const hours = values.maxAgeHours;
     if (hours !== undefined) {
       const n = Number(hours);
       if (!Number.isFinite(n) || n <= 0) throw new Error(`--max-age-hours needs a positive number, got ${JSON.stringify(hours)}`);

@@ -1,10 +1,10 @@
-import { parseArgs } from 'node:util';
 import * as z from 'zod/mini';
 import { createCheckpointStore, UnifiedCheckpointSchema, type CheckpointInput, type PhaseUpdate } from '@agent-checkpoint/context-checkpoint';
 import { STDERR_PREFIX } from '../debug-log.ts';
 import { chooseCommandCwd, currentDirectory } from '../run-cwd.ts';
 import { readStdin } from '../read-stdin.ts';
 import { describeIssues } from '../zod-issues.ts';
+import type { StateOperation, StateOptions } from './state-options.ts';
 
 /** Exit codes of `agent-checkpoint-hook state`. */
 export const STATE_EXIT = {
@@ -15,17 +15,6 @@ export const STATE_EXIT = {
   /** No checkpoint (load, complete), or nothing to resume. */
   notFound: 3,
 } as const;
-
-export const STATE_USAGE = `Usage:
-  agent-checkpoint-hook state load         --command <name> [--feature <name>]
-  agent-checkpoint-hook state save         --command <name> [--feature <name>] [--json <checkpoint>]
-  agent-checkpoint-hook state update-phase --command <name> --phase <name> [--feature <name>] [--json <phase data>]
-  agent-checkpoint-hook state complete     --command <name> [--feature <name>]
-  agent-checkpoint-hook state resume       --command <name> [--feature <name>]
-Common options: --cwd <dir> (any directory of the repository; default the current one),
-  --state-dir <dir> (default <repo>/.agent-checkpoint/state). JSON input comes from --json or stdin.
-Output: JSON on stdout. Exit codes: 0 ok, 1 failed, 2 usage error, 3 no checkpoint / nothing to resume.
-`;
 
 /** `status` values a phase may have. */
 const PhaseUpdateSchema = z.looseObject({
@@ -44,41 +33,18 @@ const PhaseUpdateSchema = z.looseObject({
  * management command, not a hook: JSON in and out, meaningful exit codes ({@link STATE_EXIT}), the
  * store's diagnostics (stale HEAD, corrupt file, summary too long) on stderr.
  */
-export async function runStateCommand(args: readonly string[], write: (text: string) => Promise<void>): Promise<number> {
-  const [operation, ...rest] = args;
-  let values: Record<string, string | undefined>;
-  try {
-    values = parseArgs({
-      args: rest,
-      options: {
-        command: { type: 'string' },
-        feature: { type: 'string' },
-        phase: { type: 'string' },
-        json: { type: 'string' },
-        cwd: { type: 'string' },
-        'state-dir': { type: 'string' },
-      },
-      allowPositionals: false,
-      strict: true,
-    }).values as Record<string, string | undefined>;
-  } catch (error) {
-    return usage(error instanceof Error ? error.message : String(error));
-  }
-  const command = values['command'];
-  if (operation === undefined || !['load', 'save', 'update-phase', 'complete', 'resume'].includes(operation)) {
-    return usage(operation === undefined ? 'state needs an operation' : `unknown state operation ${JSON.stringify(operation)}`);
-  }
-  if (command === undefined || command === '') return usage('--command <name> is required');
-  const feature = values['feature'] === undefined || values['feature'] === '' ? null : values['feature'];
+export async function runStateCommand(operation: StateOperation, values: StateOptions, write: (text: string) => Promise<void>): Promise<number> {
+  const command = values.command;
+  const feature = values.feature === undefined || values.feature === '' ? null : values.feature;
 
   // A removed worktree or a --cwd that names no directory: one line, not a raw exception.
-  const where = chooseCommandCwd(values['cwd'], currentDirectory());
+  const where = chooseCommandCwd(values.cwd, currentDirectory());
   if (where.kind === 'none') return failed(`state: ${where.detail}`);
 
   const problems: string[] = [];
   const store = createCheckpointStore({
     projectRoot: where.cwd,
-    ...(values['state-dir'] !== undefined ? { stateDir: values['state-dir'] } : {}),
+    ...(values.stateDir !== undefined ? { stateDir: values.stateDir } : {}),
     logger: (message, error) => {
       const detail = error === undefined ? '' : `: ${error instanceof Error ? error.message : String(error)}`;
       process.stderr.write(`${STDERR_PREFIX} ${message}${detail}\n`);
@@ -112,7 +78,7 @@ export async function runStateCommand(args: readonly string[], write: (text: str
       return STATE_EXIT.ok;
     }
     case 'save': {
-      const input = await jsonInput(values['json']);
+      const input = await jsonInput(values.json);
       if ('error' in input) return failed(input.error);
       const now = new Date().toISOString();
       const object = typeof input.json === 'object' && input.json !== null ? (input.json as Record<string, unknown>) : {};
@@ -126,9 +92,9 @@ export async function runStateCommand(args: readonly string[], write: (text: str
       return STATE_EXIT.ok;
     }
     case 'update-phase': {
-      const phase = values['phase'];
-      if (phase === undefined || phase === '') return usage('update-phase needs --phase <name>');
-      const input = await jsonInput(values['json']);
+      // hook-cli.ts refuses update-phase without one.
+      const phase = values.phase ?? '';
+      const input = await jsonInput(values.json);
       if ('error' in input) return failed(input.error);
       const checked = PhaseUpdateSchema.safeParse(input.json);
       if (!checked.success) return failed(`the phase JSON is invalid: ${describeIssues(checked.error)}`);
@@ -136,8 +102,10 @@ export async function runStateCommand(args: readonly string[], write: (text: str
       await print(await store.load(command, feature));
       return STATE_EXIT.ok;
     }
-    default:
-      return usage(`unknown state operation ${JSON.stringify(operation)}`);
+    default: {
+      const unknown: never = operation;
+      return failed(`unknown state operation ${JSON.stringify(unknown)}`);
+    }
   }
 }
 
@@ -163,7 +131,3 @@ function failed(message: string): number {
   return STATE_EXIT.failed;
 }
 
-function usage(message: string): number {
-  process.stderr.write(`${STDERR_PREFIX} ${message}\n\n${STATE_USAGE}`);
-  return STATE_EXIT.usage;
-}

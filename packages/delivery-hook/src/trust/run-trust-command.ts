@@ -16,7 +16,7 @@ import {
   trustStateOf,
   trustStorePath,
 } from '@agent-checkpoint/core';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, parseCommandArgs } from '@agent-checkpoint/setup-kit';
+import { EXIT_FAILURE, EXIT_OK } from '@agent-checkpoint/setup-kit';
 import { contextCheckpointSections } from '@agent-checkpoint/context-checkpoint/load';
 
 export interface TrustCommandContext {
@@ -26,48 +26,18 @@ export interface TrustCommandContext {
   readonly writeError: (text: string) => void;
 }
 
-export const TRUST_USAGE = `Usage:
-  agent-checkpoint-hook trust [PATH]            trust this project file's commands and write paths
-  agent-checkpoint-hook trust --revoke [PATH]   stop trusting it
-  agent-checkpoint-hook trust --list [--json]   the trusted files, and whether each changed since
-
-A project file (.agent-checkpoint.json) is written by whoever published the repository, or by the
-agent during a turn; the hook runs as you, outside the agent's sandbox. So its privileged keys —
-runTests.command and .enabled, directExecution (enabled, commit, push, remote, noVerify, gitHooks,
-memoryFile, logFile), handoff.dir — apply only once you trusted that exact file. Trust records where the file is
-used (its repository's real directory and its own name: a link to another repository's trusted file
-is not trusted here) and the SHA-256 of its content in the state directory; any edit needs trusting
-again. Review the
-file first: the keys it would enable are printed. Your user-level file is always trusted.
-
-PATH: the file, or a directory (its repository's ${PROJECT_CONFIG_FILE}); default: the current
-directory's repository.
-
-Exit status: 0 done, 1 failure (no such file, invalid file…), 2 usage error.
-`;
-
-interface Options {
-  revoke?: boolean;
-  list?: boolean;
-  json?: boolean;
-  help?: boolean;
+/** The options of `trust`, as commander parses them (commands/hook-cli.ts declares them). */
+export interface TrustOptions {
+  readonly revoke?: boolean;
+  readonly list?: boolean;
+  readonly json?: boolean;
 }
 
 /** `agent-checkpoint-hook trust`. */
-export async function runTrustCommand(args: readonly string[], context: TrustCommandContext): Promise<number> {
-  const parsed = parseCommandArgs<Options>(args, { revoke: { type: 'boolean' }, list: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, true);
-  if (!parsed.ok) return usage(context, parsed.error);
-  const { values, positionals } = parsed;
-  if (values.help === true) {
-    await context.write(TRUST_USAGE);
-    return EXIT_OK;
-  }
-  if (positionals.length > 1) return usage(context, 'give at most one PATH');
-  if (values.list === true && (values.revoke === true || positionals.length > 0)) return usage(context, '--list takes no PATH and no --revoke');
+export async function runTrustCommand(given: string | undefined, values: TrustOptions, context: TrustCommandContext): Promise<number> {
   const stateDir = resolveStateDir({ env: context.env });
-  if (values.json === true && values.list !== true) return usage(context, '--json goes with --list');
   if (values.list === true) return list(stateDir, context, values.json === true);
-  const path = targetPath(resolve(context.cwd, positionals[0] ?? '.'));
+  const path = targetPath(resolve(context.cwd, given ?? '.'));
   return values.revoke === true ? revoke(stateDir, path, context) : trust(stateDir, path, context);
 }
 
@@ -163,10 +133,6 @@ function trustListState(store: ReturnType<typeof readTrustStore>, path: string):
   return trustStateOf(store, path, configDigest(read.bytes)) === 'trusted' && read.realPath !== undefined ? 'trusted' : 'changed';
 }
 
-function usage(context: TrustCommandContext, message: string): number {
-  context.writeError(`agent-checkpoint: ${message}\n\n${TRUST_USAGE}`);
-  return EXIT_USAGE;
-}
 
 /** One line of output: paths and values come from the repository (a directory name may hold ESC). */
 function terminal(text: string): string {
