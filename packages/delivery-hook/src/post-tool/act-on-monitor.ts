@@ -57,6 +57,7 @@ export async function actOnMonitor(request: MonitorActRequest): Promise<MonitorA
   // The one handoff implementation of every route: with the tracker and claude-mem when they are on,
   // bounded by the hook's deadline (the signal).
   const done = await writeCheckpointHandoff({
+    route: 'monitor',
     agent: request.agent,
     projectRoot,
     content: {
