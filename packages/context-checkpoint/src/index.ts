@@ -9,6 +9,7 @@ export { type CheckpointInput, UnifiedCheckpointSchema } from './checkpoint-stat
 export { createCheckpointStore, type PhaseUpdate } from './checkpoint-state/checkpoint-store.ts';
 export { type ContextReading, implausibleUsage, readContextLevel } from './context/read-context-level.ts';
 export { formatTokens } from './context/render-context-line.ts';
+export { truthfulAlert } from './context/truthful-alert.ts';
 export { AGENT_CHECKPOINT_DIR } from './handoff/agent-checkpoint-dir.ts';
 export { renderResumePrompt } from './handoff/render-resume.ts';
 export { writeHandoff } from './handoff/write-handoff.ts';
