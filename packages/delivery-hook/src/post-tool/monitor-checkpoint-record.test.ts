@@ -86,7 +86,7 @@ describe('the monitor records its checkpoints where every route does', () => {
     expect(line.stdout).toMatch(/\[CKPT: handoff \d\d:\d\d\]/);
   });
 
-  it('with direct execution the monitor\'s L2 checkpoint makes the WIP commit; the turn end then does not repeat it', async () => {
+  it('with direct execution the monitor\'s L2 checkpoint makes the WIP commit and says so at L2', async () => {
     const world = open('L2', { context: { enabled: true }, handoff: { enabled: true }, directExecution: { enabled: true } });
     await trustProjectConfig(world.repo, world.scenario('actionable').env);
     const before = head(world);
