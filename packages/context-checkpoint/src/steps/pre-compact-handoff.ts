@@ -1,4 +1,4 @@
-import { type AgentId, type CheckpointOutcome } from '@agent-checkpoint/core';
+import type { AgentId, CheckpointOutcome } from '@agent-checkpoint/core';
 import type { ContextCheckpointConfig } from '../config/context-config.ts';
 import { readContextLevel } from '../context/read-context-level.ts';
 import { failuresFromObservations } from '../handoff/failures-from-observations.ts';
