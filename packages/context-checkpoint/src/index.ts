@@ -9,6 +9,7 @@ export { type CheckpointInput, UnifiedCheckpointSchema } from './checkpoint-stat
 export { createCheckpointStore, type PhaseUpdate } from './checkpoint-state/checkpoint-store.ts';
 export { type ContextReading, implausibleUsage, readContextLevel } from './context/read-context-level.ts';
 export { formatTokens } from './context/render-context-line.ts';
+export { truthfulAlert } from './context/truthful-alert.ts';
 export { AGENT_CHECKPOINT_DIR } from './handoff/agent-checkpoint-dir.ts';
 export { renderResumePrompt } from './handoff/render-resume.ts';
 export { writeHandoff } from './handoff/write-handoff.ts';
@@ -17,6 +18,7 @@ export { sessionContextOf, withSessionContext } from './state/session-slots.ts';
 export { withDeferral } from './state/session-context.ts';
 export { writePreCompactHandoff } from './steps/pre-compact-handoff.ts';
 export { writeCheckpointHandoff } from './steps/write-checkpoint-handoff.ts';
+export { recordCheckpoint, type CheckpointRoute } from './steps/record-checkpoint.ts';
 export { fetchMemoryResumeExtras, memoryResumeSection } from './steps/memory-step.ts';
 export { claimResumeHandoff, latestOwnHandoff } from './steps/resume-handoff.ts';
 // Seed 004 EST/SHD/metrics, used by delivery-hook's prompt-submit hook and context commands.

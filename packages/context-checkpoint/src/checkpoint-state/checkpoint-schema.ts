@@ -72,11 +72,16 @@ export interface CheckpointInput extends CheckpointBody {
 }
 
 const strings = z.array(z.string());
+/**
+ * Seed 002's timestamps are ISO 8601 date-times (`2026-01-29T10:30:00.000Z`, an offset allowed):
+ * enforced on read and on save, so "yesterday" or a bare date never becomes a checkpoint's time.
+ */
+const isoTime = z.iso.datetime({ offset: true });
 
 const PhaseSchema = z.looseObject({
   status: z.enum(['pending', 'in_progress', 'complete', 'failed', 'skipped']),
-  started_at: z.optional(z.string()),
-  updated_at: z.optional(z.string()),
+  started_at: z.optional(isoTime),
+  updated_at: z.optional(isoTime),
   context_summary: z.optional(z.string()),
   files_created: z.optional(strings),
   files_modified: z.optional(strings),
@@ -89,9 +94,9 @@ export const UnifiedCheckpointSchema = z.looseObject({
   feature: z.optional(z.nullable(z.string())),
   version: z.literal(1),
   head_commit: z.optional(z.nullable(z.string())),
-  started_at: z.string(),
-  updated_at: z.string(),
-  completed_at: z.optional(z.string()),
+  started_at: isoTime,
+  updated_at: isoTime,
+  completed_at: z.optional(isoTime),
   state: z.looseObject({
     current_phase: z.nullable(z.string()),
     completed_phases: strings,

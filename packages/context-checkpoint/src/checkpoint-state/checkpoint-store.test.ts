@@ -50,6 +50,21 @@ const blank = (command: string, feature?: string): CheckpointInput => ({
 });
 
 describe('save (seed 002)', { timeout: 60_000 }, () => {
+  it('timestamps are ISO 8601: a save with another form is refused, a file with one is not a checkpoint', async () => {
+    const r = repo();
+    const h = storeFor(r);
+    expect(await h.store.save('design', { ...blank('design'), started_at: 'yesterday' })).toBe(false);
+    expect(h.logs.join('\n')).toMatch(/Invalid checkpoint: started_at: /);
+    expect(existsSync(join(h.stateDir, 'design-checkpoint.json'))).toBe(false);
+    const phase = { ...blank('design'), phases: { build: { status: 'in_progress' as const, updated_at: '29/01/2026 10:30' } } };
+    expect(await h.store.save('design', phase)).toBe(false);
+    expect(await h.store.save('design', { ...blank('design'), started_at: '2026-01-29T12:30:00+02:00' })).toBe(true);
+    const path = join(h.stateDir, 'design-checkpoint.json');
+    const saved = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+    writeFileSync(path, JSON.stringify({ ...saved, updated_at: 'Thu Jan 29 2026' }));
+    expect(await h.store.load('design')).toBeNull();
+  });
+
   it('creates <repo>/.agent-checkpoint/state/<command>-<feature>.json with version, HEAD and timestamps', async () => {
     const r = repo();
     const h = storeFor(r);

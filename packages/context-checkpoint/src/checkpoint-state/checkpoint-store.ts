@@ -204,6 +204,12 @@ export function createCheckpointStore(options: CheckpointStoreOptions): Checkpoi
         started_at: checkpoint.started_at ?? time,
         updated_at: time,
       };
+      // What is written is what a read accepts: a caller's non-ISO 8601 time is refused, not stored.
+      const valid = UnifiedCheckpointSchema.safeParse(data);
+      if (!valid.success) {
+        logger(`Invalid checkpoint: ${valid.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+        return false;
+      }
       if (usesDefaultDir) await ensureAgentCheckpointDir(await repoRoot());
       // Temp file + rename, never through a symlink or outside the repository by `..` (see fs-safe).
       const target = underRoot(await repoRoot(), path);

@@ -1,4 +1,5 @@
 import type { ContextLevel, TokenUsage } from '@agent-checkpoint/core';
+import { truthfulAlert } from './truthful-alert.ts';
 import type { ContextCheckpointConfig } from '../config/context-config.ts';
 import { levelRank, readContextLevel, type ContextReading, type KnownContextReading } from './read-context-level.ts';
 import { renderContextLine } from './render-context-line.ts';
@@ -37,7 +38,8 @@ export function decideContextAction(usage: TokenUsage | undefined, config: Conte
   if (!reading) return { kind: 'none', reason: 'no-usage' };
   if (reading.windowSource === 'unknown') return { kind: 'none', reason: 'unknown-window', reading };
   if (reading.level === 'L0') return { kind: 'none', reason: 'below-threshold', reading };
-  const line = renderContextLine(reading, config.context.messages);
+  const rendered = renderContextLine(reading, config.context.messages);
+  const line = rendered === undefined ? undefined : truthfulAlert(rendered, config.handoff.enabled && config.directExecution.enabled);
   const withLine = line === undefined ? {} : { line };
   if (config.handoff.enabled && levelRank(reading.level) >= levelRank(config.handoff.atLevel)) {
     return { kind: 'handoff', level: reading.level, mode: config.directExecution.enabled ? 'direct' : 'ask-agent', reading, ...withLine };

@@ -6,7 +6,6 @@ import {
   type TurnEndExtensionInput,
 } from '@agent-checkpoint/core';
 import type { TestRun } from '../opt-ins/run-tests.ts';
-import { recordMetric } from '../metrics/record-metric.ts';
 import { closePendingEstimate, type ClosePendingEstimateResult } from '../steps/pending-estimate.ts';
 import { runContextStep, type ContextStepOutput } from '../steps/run-context-step.ts';
 import { promoteAndMark } from '../steps/turn-end-marks.ts';
@@ -52,9 +51,6 @@ export const contextCheckpointExtension: TurnEndExtension<ContextCheckpointDetai
         ...(input.signal ? { signal: input.signal } : {}),
       });
       diagnostics.push(...context.diagnostics);
-      // Success metrics: a handoff written at the turn's end (level reached) counts as automatic.
-      const note = await recordHandoffMetric(input, context);
-      if (note !== undefined) diagnostics.push(note);
       // EST-004: the estimate made at prompt submit meets what the turn actually used.
       const closed = await closeTurnEstimate(input);
       if (closed.kind === 'unmeasured') diagnostics.push(`estimate: ${closed.detail}`);
@@ -94,18 +90,4 @@ async function closeTurnEstimate(input: TurnEndExtensionInput): Promise<ClosePen
     latest: input.timeline.tokenUsage,
     now: input.now,
   });
-}
-
-/** The handoff the context step wrote this turn, as a metrics event (trigger `auto`). */
-async function recordHandoffMetric(input: TurnEndExtensionInput, context: ContextStepOutput): Promise<string | undefined> {
-  const path = context.handoff?.path;
-  if (path === undefined || context.action.kind !== 'handoff' || context.action.level === 'L0') return undefined;
-  const name = path.slice(path.lastIndexOf('/') + 1).replace(/\.md$/, '');
-  let stateDir: string;
-  try {
-    stateDir = resolveStateDir({ env: input.env });
-  } catch {
-    return undefined;
-  }
-  return recordMetric({ stateDir, projectRoot: input.projectRoot }, { type: 'handoff', at: input.now.toISOString(), level: context.action.level, trigger: 'auto', handoff: name });
 }

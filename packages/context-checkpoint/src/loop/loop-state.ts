@@ -9,8 +9,8 @@ import type { LoopNextItem } from './loop-next-item.ts';
 /** The loop-state file, relative to the project root (git-ignored with the rest of the directory). */
 export const LOOP_STATE_FILE = `${AGENT_CHECKPOINT_DIR}/loop-state.json`;
 /**
- * The end-this-iteration signal: written by the Stop route when it wrote a handoff during a loop
- * iteration (its content is the handoff's repo-relative path), removed by `loop next`. A runner that
+ * The end-this-iteration signal: written when any route (Stop, monitor, PreCompact, manual:
+ * `recordCheckpoint`) wrote a handoff during a loop iteration (its content is the handoff's repo-relative path), removed by `loop next`. A runner that
  * drives an interactive CLI can watch for it; a headless runner reads `loop next`'s exit status.
  */
 export const LOOP_END_FILE = `${AGENT_CHECKPOINT_DIR}/loop-end-iteration`;
@@ -32,8 +32,8 @@ export interface LoopHistoryEntry {
 /**
  * The loop runner's state (seed 004 "Ralph State Enhancement", RLP-001), in
  * `<project>/.agent-checkpoint/loop-state.json`. Its presence is what makes the hooks loop-aware:
- * `loop start` creates it, `loop next` advances `iteration`, the Stop route records the context and a
- * handoff, `resume-prompt` marks the handoff consumed.
+ * `loop start` creates it, `loop next` advances `iteration`, the Stop route records the context, every
+ * route's handoff is recorded by `recordCheckpoint`, `resume-prompt` marks the handoff consumed.
  *
  * Snake case on purpose: it is the seed's file format, read by shell scripts (`jq`).
  */

@@ -2,10 +2,11 @@ import type { ContextLevel } from '@agent-checkpoint/core';
 import type { LoopNextItem } from './loop-next-item.ts';
 import { clearLoopEndSignal, type LoopState, newLoopState, readLoopState, withIterationContext, writeLoopEndSignal, writeLoopState } from './loop-state.ts';
 
-/** What the Stop route saw at a turn end of a loop iteration. */
+/** What a route saw in a loop iteration: the Stop route's turn end, or any route's checkpoint (`recordCheckpoint`). */
 export interface LoopTurnInput {
   readonly projectRoot: string;
-  readonly percent: number;
+  /** The reading's display percent; unknown (a compaction without a reading): only the handoff is recorded. */
+  readonly percent?: number;
   readonly level: ContextLevel;
   /** The handoff written at this turn end (repo-relative), if any. */
   readonly handoffPath?: string;
@@ -23,14 +24,14 @@ export async function recordLoopTurn(input: LoopTurnInput): Promise<readonly str
     const read = await readLoopState(input.projectRoot);
     if (read.kind === 'none') return [];
     if (read.kind === 'invalid') return [`loop: ${read.detail}; the loop state is left alone`];
-    let state = withIterationContext(read.state, input.percent, input.handoffPath !== undefined);
+    let state = withIterationContext(read.state, input.percent ?? 0, input.handoffPath !== undefined);
     if (input.handoffPath !== undefined) {
       state = {
         ...state,
         context_checkpoint: {
           active: true,
           level: input.level,
-          percent_at_checkpoint: input.percent,
+          ...(input.percent !== undefined ? { percent_at_checkpoint: input.percent } : {}),
           timestamp: input.now.toISOString(),
           handoff_file: input.handoffPath,
           handoff_iteration: state.iteration,

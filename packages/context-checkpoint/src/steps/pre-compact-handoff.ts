@@ -1,9 +1,8 @@
-import { updateSessionState, type AgentId, type CheckpointOutcome } from '@agent-checkpoint/core';
+import type { AgentId, CheckpointOutcome } from '@agent-checkpoint/core';
 import type { ContextCheckpointConfig } from '../config/context-config.ts';
 import { readContextLevel } from '../context/read-context-level.ts';
 import { failuresFromObservations } from '../handoff/failures-from-observations.ts';
 import type { HandoffTrigger } from '../handoff/handoff-types.ts';
-import { sessionContextOf, withSessionContext } from '../state/session-slots.ts';
 import { NO_HANDOFF_SERVICES, writeCheckpointHandoff, type HandoffServiceSettings } from './write-checkpoint-handoff.ts';
 
 /** Input of {@link writePreCompactHandoff}: the turn so far, as core's pipeline read it. */
@@ -54,6 +53,7 @@ export async function writePreCompactHandoff(input: PreCompactHandoffInput): Pro
   // compaction is a handoff checkpoint whatever the level (a manual /compact may come early).
   const level = trigger.reading?.level === 'L3' ? 'L3' : 'L2';
   const done = await writeCheckpointHandoff({
+    route: 'pre-compact',
     agent: input.agent,
     projectRoot,
     content: {
@@ -93,21 +93,6 @@ export async function writePreCompactHandoff(input: PreCompactHandoffInput): Pro
       detail = `wrote ${written}`;
       break;
   }
-  if (written !== undefined && input.sessionId !== undefined) warnings.push(...(await rememberHandoff(input, input.sessionId, written)));
+  // The session's state (status lines), the loop state and the metrics were told by `writeCheckpointHandoff`.
   return { code: written !== undefined ? 'written' : 'not-written', detail, ...(written !== undefined ? { written } : {}), warnings };
-}
-
-/** Record the handoff in the session's state (status lines show it). Best effort: problems are warnings. */
-async function rememberHandoff(input: PreCompactHandoffInput, sessionId: string, path: string): Promise<string[]> {
-  const at = input.now.toISOString();
-  try {
-    const result = await updateSessionState(
-      { stateDir: input.stateDir, agent: input.agent, sessionId },
-      (state) => ({ state: { ...withSessionContext(state, { ...sessionContextOf(state), handoffPath: path, handoffAt: at }), updatedAt: at }, value: undefined }),
-      { lockWaitMs: 1000 },
-    );
-    return [...result.diagnostics];
-  } catch (error) {
-    return [`pre-compact: cannot record the handoff in the session state: ${error instanceof Error ? error.message : String(error)}`];
-  }
 }

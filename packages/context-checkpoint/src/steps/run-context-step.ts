@@ -70,18 +70,11 @@ export interface ContextStepOutput {
  */
 export async function runContextStep(input: ContextStepInput): Promise<ContextStepOutput> {
   const output = await runContextStepInner(input);
-  // A loop runner's iteration (`.agent-checkpoint/loop-state.json` exists): its peak context and a
-  // handoff written now go into the loop state, with the end-this-iteration signal (RLP-003/005).
+  // A loop runner's iteration (`.agent-checkpoint/loop-state.json` exists): its peak context (RLP-005).
+  // A handoff written now was recorded there already, by `writeCheckpointHandoff` (`recordCheckpoint`).
   const reading = output.action.kind === 'none' && output.action.reason !== 'below-threshold' ? undefined : (output.action.reading as KnownContextReading | undefined);
   if (reading === undefined) return output;
-  const written = output.handoff?.path !== undefined && output.handoff.status !== 'failed' ? output.handoff.path : undefined;
-  const loopNotes = await recordLoopTurn({
-    projectRoot: input.projectRoot,
-    percent: reading.displayPercent,
-    level: reading.level,
-    ...(written !== undefined ? { handoffPath: written } : {}),
-    now: input.now,
-  });
+  const loopNotes = await recordLoopTurn({ projectRoot: input.projectRoot, percent: reading.displayPercent, level: reading.level, now: input.now });
   return loopNotes.length === 0 ? output : { ...output, diagnostics: [...output.diagnostics, ...loopNotes] };
 }
 
@@ -185,6 +178,7 @@ async function performHandoff(
   const cfg = contextCheckpointConfigOf(input.config);
   const level = reading.level === 'L2' || reading.level === 'L3' ? reading.level : undefined;
   const done = await writeCheckpointHandoff({
+    route: 'turn-end',
     agent: input.agent,
     projectRoot: input.projectRoot,
     content: {

@@ -5,6 +5,7 @@ import { writeHandoff, type WrittenHandoff } from '../handoff/write-handoff.ts';
 import { currentLoopIteration } from '../loop/loop-steps.ts';
 import type { TrackerSettings } from '../tracker/tracker-settings.ts';
 import { saveMemoryAfterHandoff } from './memory-step.ts';
+import { recordCheckpoint, type CheckpointRoute } from './record-checkpoint.ts';
 import { prepareTrackerIssue, syncTrackerAfterHandoff } from './tracker-step.ts';
 
 export { handoffServicesOf, type HandoffServiceSettings };
@@ -14,6 +15,8 @@ export const NO_HANDOFF_SERVICES: HandoffServiceSettings = handoffServicesOf({})
 
 /** One handoff checkpoint, as every route (Stop, PreCompact, the monitor) asks for it. */
 export interface CheckpointHandoffRequest {
+  /** Which route asks: recorded with the checkpoint (loop state, metrics, status line), whichever it is. */
+  readonly route: CheckpointRoute;
   readonly agent: AgentId;
   /** Repository root (or the cwd outside a repository). */
   readonly projectRoot: string;
@@ -54,7 +57,9 @@ export type CheckpointHandoffOutcome = (
  * 1. the tracker's issue (LIN, HND-003): the branch's id and, within the lookup's short budget, the
  *    issue, so the handoff carries `linear_issues` and a "Linear Issue" section;
  * 2. the handoff (or, with `direct`, the direct checkpoint: handoff, memory file, WIP commit);
- * 3. with a handoff written and a `level`: the tracker sync (comment; state and label at L3, through
+ * 3. with a handoff written: the one record of checkpoints (`recordCheckpoint`: the loop state and
+ *    its end-this-iteration signal, the metrics event, the session's slot the status line reads);
+ * 4. with a handoff written and a `level`: the tracker sync (comment; state and label at L3, through
  *    the outbox) and the claude-mem observation (MEM-001/002), side by side, each once per
  *    (session, level, handoff).
  * Both services are off by default and loaded only when on. Never throws; a service's problem is a
@@ -103,6 +108,26 @@ export async function writeCheckpointHandoff(request: CheckpointHandoffRequest):
     if (!written.ok) return { kind: 'failed', error: written.error, diagnostics };
     path = written.handoff.relativePath;
     outcome = { kind: 'written', handoff: written.handoff, diagnostics };
+  }
+
+  if (path !== undefined) {
+    const trigger = request.content.trigger;
+    const readingLevel = trigger.kind === 'context' ? trigger.reading.level : trigger.reading?.level;
+    // PreCompact tells the services "L2" even below it; its record keeps the reading's own level.
+    const level = request.route === 'pre-compact' ? (readingLevel ?? 'L0') : (request.level ?? readingLevel ?? 'L0');
+    diagnostics.push(
+      ...(await recordCheckpoint({
+        route: request.route,
+        agent: request.agent,
+        projectRoot: request.projectRoot,
+        level,
+        ...(request.percent !== undefined ? { percent: request.percent } : {}),
+        handoffPath: path,
+        ...(request.sessionId !== undefined ? { sessionId: request.sessionId } : {}),
+        ...(request.stateDir !== undefined ? { stateDir: request.stateDir } : {}),
+        now: request.now,
+      })),
+    );
   }
 
   if (path !== undefined && request.level !== undefined && anyService) {

@@ -3,7 +3,7 @@ import {
   forecastNextLevel,
   implausibleUsage,
   readContextLevel,
-  recordMetricsEvent,
+  recordCheckpoint,
   sessionContextOf,
   withDeferral,
   withSessionContext,
@@ -141,13 +141,21 @@ async function writeManualCheckpoint(project: CommandProject, session: CurrentSe
     stateDir: project.stateDir,
   });
   if (!result.ok) return commandFailure(`checkpoint: ${result.error}`);
+  // The one record of checkpoints, as for every route: loop state and signal, metrics, the session's slot.
+  const notes = await recordCheckpoint({
+    route: 'manual',
+    agent: session?.agent ?? 'claude',
+    projectRoot: project.projectRoot,
+    level: status.reading?.level ?? 'L0',
+    ...(status.reading !== undefined ? { percent: status.reading.displayPercent } : {}),
+    handoffPath: result.handoff.relativePath,
+    ...(session?.sessionId ? { sessionId: session.sessionId } : {}),
+    stateDir: project.stateDir,
+    now,
+  });
+  for (const note of notes) process.stderr.write(`${STDERR_PREFIX} checkpoint: ${terminalText(note)}\n`);
   // The metrics schema knows L1–L3: a manual checkpoint below L1 counts under L1.
   const level = status.reading === undefined || status.reading.level === 'L0' ? 'L1' : status.reading.level;
-  try {
-    await recordMetricsEvent({ stateDir: project.stateDir, projectRoot: project.projectRoot }, { type: 'handoff', at: now.toISOString(), level, trigger: 'user', handoff: result.handoff.name });
-  } catch (error) {
-    process.stderr.write(`${STDERR_PREFIX} checkpoint: metrics not recorded: ${terminalText(error instanceof Error ? error.message : String(error))}\n`);
-  }
   if (options.json === true) await write(jsonLine({ handoff: result.handoff.relativePath, level, trigger: 'user', status }));
   else await write(terminalText(`Handoff written: ${result.handoff.relativePath}\nResume it in a fresh session (SessionStart injects it once), or: agent-checkpoint-hook resume-prompt\n`));
   return EXIT_OK;

@@ -47,6 +47,20 @@ function handoffWritten(root: string, name: string): string {
 }
 
 describe('agent-checkpoint-hook loop', () => {
+  it('a manual `checkpoint` during a loop is the loop\'s checkpoint too: the end signal, loop next exit 10, loop status', async () => {
+    const { env, root } = repo();
+    const run = (...args: string[]) => runHookBundle({ args, env, cwd: root });
+    writeFileSync(join(root, '.agent-checkpoint.json'), JSON.stringify({ context: { enabled: true }, handoff: { enabled: true } }));
+    expect((await run('loop', 'start')).code).toBe(0);
+    expect(await run('loop', 'next')).toMatchObject({ code: 0, stdout: 'iteration 1\n' });
+    const wrote = await run('checkpoint', '--json');
+    expect(wrote.code, wrote.stderr).toBe(0);
+    const { handoff } = JSON.parse(wrote.stdout) as { handoff: string };
+    expect(readFileSync(join(root, '.agent-checkpoint', 'loop-end-iteration'), 'utf8')).toBe(`${handoff}\n`);
+    expect((await run('loop', 'status')).stdout).toContain(`in iteration 1, ${handoff}`);
+    expect((await run('loop', 'next')).code).toBe(10);
+  });
+
   it('RLP-006: loop next estimates the plan\'s next item with the estimator\'s model; the state and loop status show it', async () => {
     const { env, root } = repo();
     const run = (...args: string[]) => runHookBundle({ args, env, cwd: root });

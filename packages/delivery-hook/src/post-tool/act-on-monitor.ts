@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { failuresFromObservations, writeCheckpointHandoff, type HandoffTrigger } from '@agent-checkpoint/context-checkpoint';
+import { failuresFromObservations, truthfulAlert, writeCheckpointHandoff, type HandoffTrigger } from '@agent-checkpoint/context-checkpoint';
 import { contextCheckpointConfigOf, contextCheckpointSections, handoffServicesOf } from '@agent-checkpoint/context-checkpoint/load';
 import { getCheckpoint, loadConfig, type ResolvedConfig } from '@agent-checkpoint/core';
 import { forModelText } from '@agent-checkpoint/core/hot-path';
@@ -15,8 +15,10 @@ const RESERVE_MS = 500;
  *
  * - L2 (`handoff`): write the handoff (trigger `context`) and ask the agent to finish the current step
  *   (or its small task) and hand off; without `handoff.enabled` only ask it to run `/checkpoint`;
- * - L3 (`emergency`): with `directExecution.enabled` run the direct checkpoint (handoff, memory file,
- *   WIP commit); otherwise write the handoff.
+ * - L3 (`emergency`): write the handoff and ask the agent to stop;
+ * - at both, with `directExecution.enabled`: run the direct checkpoint (handoff, memory file, WIP
+ *   commit) instead of writing the handoff only, as the Stop route does at its handoff level, so the
+ *   level gets its commit whichever route acts first (the level marks let only one act).
  *
  * Both go through `writeCheckpointHandoff`, as the Stop route and PreCompact do: with `tracker` /
  * `memory` on, the branch's issue goes into the handoff and the tracker comment (state and label at
@@ -30,10 +32,13 @@ export async function actOnMonitor(request: MonitorActRequest): Promise<MonitorA
   for (const note of loaded.diagnostics) warnings.push(`post-tool: config: ${note}`);
   const cc = contextCheckpointConfigOf(loaded.config);
   if (!loaded.config.enabled || !cc.context.enabled) return { code: 'disabled', detail: 'disabled by the validated configuration', warnings };
-  const alert = action.text;
+  // Direct execution (handoff, memory file, WIP commit) runs at L2 and L3 alike, as on the Stop route
+  // (seed 003/004): the monitor acting first must not leave the level without its commit.
+  const direct = cc.directExecution.enabled;
+  const alert = action.text === undefined ? undefined : truthfulAlert(action.text, direct);
   const percent = action.reading.displayPercent;
 
-  if (!cc.handoff.enabled && !(action.kind === 'emergency' && cc.directExecution.enabled)) {
+  if (!cc.handoff.enabled && !direct) {
     const ask = 'Finish the current step, then run `/checkpoint` to write a handoff before the context runs out.';
     return { context: join(alert, ask), code: `${action.kind}-asked`, detail: 'handoff.enabled is false: asked the agent', warnings };
   }
@@ -57,6 +62,7 @@ export async function actOnMonitor(request: MonitorActRequest): Promise<MonitorA
   // The one handoff implementation of every route: with the tracker and claude-mem when they are on,
   // bounded by the hook's deadline (the signal).
   const done = await writeCheckpointHandoff({
+    route: 'monitor',
     agent: request.agent,
     projectRoot,
     content: {
@@ -68,7 +74,7 @@ export async function actOnMonitor(request: MonitorActRequest): Promise<MonitorA
     },
     ...(outcome.git ? { git: outcome.git } : {}),
     handoffDir: cc.handoff.dir,
-    ...(action.kind === 'emergency' && cc.directExecution.enabled ? { direct: cc.directExecution } : {}),
+    ...(direct ? { direct: cc.directExecution } : {}),
     services: handoffServicesOf(loaded.config),
     level: action.level,
     percent,
@@ -90,10 +96,11 @@ export async function actOnMonitor(request: MonitorActRequest): Promise<MonitorA
       return { context: join(alert, ask), userMessage: `agent-checkpoint: context at ${percent}%; the emergency checkpoint failed (${result.fallbackReason ?? 'unknown'}).`, code: 'emergency-fallback', detail: result.fallbackReason ?? '', warnings };
     }
     const where = written !== undefined ? `Handoff written to ${written}.` : '';
+    const then = action.kind === 'emergency' ? 'Stop here; the next session resumes from the handoff.' : 'Finish the current step, then stop; the next session resumes from the handoff.';
     return {
-      context: join(alert, `${where}${commit} Stop here; the next session resumes from the handoff.`),
-      userMessage: `agent-checkpoint: context at ${percent}% (L3). ${where}${commit}`.trim(),
-      code: 'emergency-executed',
+      context: join(alert, `${where}${commit} ${then}`),
+      userMessage: `agent-checkpoint: context at ${percent}% (${action.level}). ${where}${commit}`.trim(),
+      code: `${action.kind}-executed`,
       detail: `direct execution: ${result.status}`,
       warnings,
     };

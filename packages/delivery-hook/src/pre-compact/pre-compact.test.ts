@@ -83,7 +83,8 @@ describe('pre-compact', () => {
     };
     const kept = open(CLAUDE_FIXTURE);
     await runHookBundle({ args: ['pre-compact', 'claude'], stdin: payload(kept, 'claude'), env: kept.scenario('actionable').env, cwd: kept.repo });
-    expect(metrics(kept)).toEqual([expect.objectContaining({ type: 'compaction', handoffBefore: true })]);
+    // The handoff is counted as every route's is (automatic), and the compaction after it.
+    expect(metrics(kept)).toEqual([expect.objectContaining({ type: 'handoff', trigger: 'auto' }), expect.objectContaining({ type: 'compaction', handoffBefore: true })]);
     // Context levels on, handoffs off: the compaction loses the work.
     const lost = open(CLAUDE_FIXTURE, { context: { enabled: true } });
     await runHookBundle({ args: ['pre-compact', 'claude'], stdin: payload(lost, 'claude'), env: lost.scenario('actionable').env, cwd: lost.repo });

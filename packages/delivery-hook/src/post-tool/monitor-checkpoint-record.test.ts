@@ -1,0 +1,112 @@
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createDeliveryWorld, type DeliveryWorld } from '@agent-checkpoint/core/conformance';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CLAUDE_FIXTURE } from '../test-support/delivery-fixtures.ts';
+import { FIXTURES_DIR } from '../test-support/recorded-payloads.ts';
+import { runHookBundle } from '../test-support/run-hook-bundle.ts';
+import { trustProjectConfig } from '../test-support/trust-project-config.ts';
+
+// One record of checkpoints (issue 21, build item 2): the monitor's handoff after a tool call, run
+// through the real bin, reaches the loop state, the metrics and the status line as the Stop route's
+// does; with direct execution its L2 handoff carries the WIP commit. Transcripts: the derived
+// context-level fixtures (L2 86 %, L3 96 %).
+
+const LEVELS = join(FIXTURES_DIR, 'claude/2.1.330/context-levels');
+const worlds: DeliveryWorld[] = [];
+afterEach(() => {
+  while (worlds.length > 0) worlds.pop()?.remove();
+});
+
+function open(level: 'L2' | 'L3', config: Record<string, unknown>): DeliveryWorld {
+  const world = createDeliveryWorld({ ...CLAUDE_FIXTURE, transcriptFile: join(LEVELS, `${level}.jsonl`) });
+  worlds.push(world);
+  world.writeConfig({ ...world.actionableConfig, ...config });
+  return world;
+}
+
+function setLevel(world: DeliveryWorld, level: 'L2' | 'L3'): void {
+  copyFileSync(join(LEVELS, `${level}.jsonl`), world.scenario('actionable').transcriptPath);
+}
+
+async function bin(world: DeliveryWorld, args: readonly string[], stdin?: string) {
+  const s = world.scenario('actionable');
+  return runHookBundle({ args, ...(stdin !== undefined ? { stdin } : {}), env: s.env, cwd: world.repo });
+}
+
+/** One tool call's PostToolUse hook (the monitor). */
+async function toolCall(world: DeliveryWorld) {
+  const s = world.scenario('actionable');
+  const payload = { session_id: s.sessionId, transcript_path: s.transcriptPath, cwd: s.cwd, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: 'ok' };
+  const result = await bin(world, ['post-tool', 'claude'], JSON.stringify(payload));
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as { hookSpecificOutput: { additionalContext: string }; systemMessage?: string };
+}
+
+function handoffs(world: DeliveryWorld): string[] {
+  const dir = join(world.repo, '.agent-checkpoint', 'handoffs');
+  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.md')) : [];
+}
+
+function head(world: DeliveryWorld): string {
+  return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: world.repo, env: world.scenario('actionable').env, encoding: 'utf8' }).trim();
+}
+
+describe('the monitor records its checkpoints where every route does', () => {
+  it('a monitor handoff at 86 % ends the loop iteration, is counted once per level in report, and shows on the status line', async () => {
+    const world = open('L2', { context: { enabled: true }, handoff: { enabled: true } });
+    expect((await bin(world, ['loop', 'start'])).code).toBe(0);
+    expect(await bin(world, ['loop', 'next'])).toMatchObject({ code: 0, stdout: 'iteration 1\n' });
+
+    const out = await toolCall(world);
+    expect(out.hookSpecificOutput.additionalContext).toContain('Handoff written to');
+    const [name] = handoffs(world);
+    expect(name).toBeDefined();
+    // A second tool call at the same level acts on nothing (the level mark): still one event.
+    await bin(world, ['post-tool', 'claude'], JSON.stringify({ session_id: world.scenario('actionable').sessionId, transcript_path: world.scenario('actionable').transcriptPath, cwd: world.repo, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: {}, tool_response: 'ok' }));
+    setLevel(world, 'L3');
+    await toolCall(world);
+    expect(handoffs(world)).toHaveLength(2);
+
+    // The loop runner heard it: the status names the checkpoint, `loop next` says "resume" (exit 10).
+    const status = await bin(world, ['loop', 'status']);
+    expect(status.stdout).not.toContain('Checkpoint: none in this loop');
+    expect(status.stdout).toMatch(/Checkpoint: L3 at 96% in iteration 1, \.agent-checkpoint\/handoffs\/.+\.md/);
+    expect(existsSync(join(world.repo, '.agent-checkpoint', 'loop-end-iteration'))).toBe(true);
+    expect((await bin(world, ['loop', 'next'])).code).toBe(10);
+
+    // Metrics: each monitor handoff once, automatic.
+    const report = JSON.parse((await bin(world, ['report', '--json'])).stdout) as { report: { handoffs: { total: number; auto: number; user: number; byLevel: Record<string, number> } } };
+    expect(report.report.handoffs).toMatchObject({ total: 2, auto: 2, user: 0, byLevel: { L2: 1, L3: 1 } });
+
+    // The status line reads the same record.
+    const s = world.scenario('actionable');
+    const line = await bin(world, ['statusline'], JSON.stringify({ session_id: s.sessionId, transcript_path: s.transcriptPath, cwd: world.repo, model: { id: 'claude-opus-5-5' }, workspace: { current_dir: world.repo } }));
+    expect(line.stdout).toMatch(/\[CKPT: handoff \d\d:\d\d\]/);
+  });
+
+  it('with direct execution the monitor\'s L2 checkpoint makes the WIP commit and says so at L2', async () => {
+    const world = open('L2', { context: { enabled: true }, handoff: { enabled: true }, directExecution: { enabled: true } });
+    await trustProjectConfig(world.repo, world.scenario('actionable').env);
+    const before = head(world);
+    const out = await toolCall(world);
+    const after = head(world);
+    expect(after).not.toBe(before);
+    expect(out.systemMessage).toContain(`(L2)`);
+    expect(out.systemMessage).toContain(`WIP commit ${after.slice(0, 7)} created`);
+    expect(handoffs(world)).toHaveLength(1);
+  });
+
+  it('the L3 alert promises a WIP commit only when direct execution makes one', async () => {
+    const off = open('L3', { context: { enabled: true }, handoff: { enabled: true } });
+    const said = (await toolCall(off)).hookSpecificOutput.additionalContext;
+    expect(said).toMatch(/^🔴 Context at 96% - Emergency checkpoint!/);
+    expect(said).not.toContain('Committing WIP changes');
+    expect(said).toContain('no WIP commit');
+
+    const on = open('L3', { context: { enabled: true }, handoff: { enabled: true }, directExecution: { enabled: true } });
+    await trustProjectConfig(on.repo, on.scenario('actionable').env);
+    expect((await toolCall(on)).hookSpecificOutput.additionalContext).toContain('Committing WIP changes and generating handoff NOW.');
+  });
+});
