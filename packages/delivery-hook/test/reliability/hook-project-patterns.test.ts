@@ -20,43 +20,60 @@ afterEach(() => {
 /** Far below what a backtracking match of these patterns on the poisoned text takes (hours). */
 const KILL_AFTER_MS = 20_000;
 const LONG = `${'a'.repeat(50_000)}!`;
-const REDOS = ['/(a+)+$/', '/(a|aa)+$/', '/^(a|a?)+$/', '/(\\w*)*!x/'];
+/** Exponential (nested and overlapping quantifiers) and high-degree polynomial backtracking. */
+const REDOS = ['/(a+)+$/', '/(a|a?)+$/', '/(\\w*)*!x/', '/(.*a){12}$/'];
+type Place = 'evidence' | 'error pattern';
+const CASES: ReadonlyArray<readonly [string, Place]> = REDOS.flatMap((p) => [[p, 'evidence'] as const, [p, 'error pattern'] as const]);
 
-/** Every text string of the transcript (commands, outputs, messages) ends with {@link LONG}; every tool result failed. */
-function poison(value: unknown): unknown {
+/**
+ * Every text string of the transcript (commands, outputs, messages) ends with {@link LONG}. For
+ * evidence, the Read after the edits becomes a command (evidence is looked for after the change); for
+ * error patterns, every tool result failed (a later success would settle the failures).
+ */
+function poison(value: unknown, place: Place, converted: Set<unknown>): unknown {
   if (typeof value === 'string') return value.includes(' ') ? `${value} ${LONG}` : value;
-  if (Array.isArray(value)) return value.map(poison);
+  if (Array.isArray(value)) return value.map((item) => poison(item, place, converted));
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) out[key] = poison(item);
-  if (out['type'] === 'tool_result') out['is_error'] = true;
+  for (const [key, item] of Object.entries(value)) out[key] = poison(item, place, converted);
+  if (place === 'error pattern' && out['type'] === 'tool_result') out['is_error'] = true;
+  if (place === 'evidence' && out['type'] === 'tool_use' && out['name'] === 'Read') {
+    converted.add(out['id']);
+    return { ...out, name: 'Bash', input: { command: `cat notes.txt ${LONG}` } };
+  }
   return out;
 }
 
-function poisonedScenario(w: DeliveryWorld): DeliveryScenario {
+function poisonedScenario(w: DeliveryWorld, place: Place): DeliveryScenario {
   const base = w.scenario('actionable');
   const lines = readFileSync(base.transcriptPath, 'utf8').split('\n');
   const poisoned = join(w.root, 'poisoned.jsonl');
-  writeFileSync(poisoned, lines.map((line) => (line.trim() === '' ? line : JSON.stringify(poison(JSON.parse(line) as unknown)))).join('\n'));
+  const converted = new Set<unknown>();
+  writeFileSync(poisoned, lines.map((line) => (line.trim() === '' ? line : JSON.stringify(poison(JSON.parse(line) as unknown, place, converted)))).join('\n'));
   return { ...base, transcriptPath: poisoned };
 }
 
 describe('regular expressions from the project file run in linear time', () => {
-  it.each(REDOS)('%s as evidence and as an error pattern: the Stop hook answers within its deadline', { timeout: 60_000 }, async (pattern) => {
+  it.each(CASES)('%s as %s: the Stop hook answers within its deadline', { timeout: 60_000 }, async (pattern, place) => {
     const w = (world = createDeliveryWorld(CLAUDE_FIXTURE));
-    const scenario = poisonedScenario(w);
+    const scenario = poisonedScenario(w, place);
     const category = w.actionableConfig.categories![0]!;
-    w.writeConfig({
-      ...w.actionableConfig,
-      categories: [{ ...category, evidence: [pattern] }],
-      errorPatterns: [{ id: 'hostile', match: pattern, message: 'hostile pattern matched' }],
-      searchCommands: [pattern],
-    });
+    switch (place) {
+      case 'evidence':
+        // Category evidence is tested against every command; search commands against failed ones.
+        w.writeConfig({ ...w.actionableConfig, categories: [{ ...category, evidence: [pattern] }], searchCommands: [pattern] });
+        break;
+      case 'error pattern':
+        w.writeConfig({ ...w.actionableConfig, errorPatterns: [{ id: 'hostile', match: pattern, message: 'hostile pattern matched' }] });
+        break;
+    }
     const result = await runScenario(scenario, { killAfterMs: KILL_AFTER_MS });
     expect(result.signal, `wedged on ${pattern} (killed after ${KILL_AFTER_MS} ms); stderr: ${result.stderr}`).toBeNull();
-    // A normal decision: the category's evidence never ran, so the turn is blocked with its action.
+    // A normal decision. `(a|a?)+$` matches the empty string at the end, so as evidence it proves the
+    // action (all clear); every other pattern cannot match, so the turn is blocked with the action.
     const delivered = expectAgentContract('claude', result);
-    expect(delivered).toContain(category.action);
+    if (place === 'evidence' && pattern === '/(a|a?)+$/') expect(delivered).toBeNull();
+    else expect(delivered).toContain(category.action);
   });
 
 });
