@@ -14,6 +14,7 @@ import { configDigest, readTrustStore, trustKeyFor, trustStateOf } from './proje
 import { readConfigBytes } from './read-config-bytes.ts';
 import { configProblems, resolveConfig, resolveConfigDetailed } from './resolve-config.ts';
 import { stripPrivilegedKeys, type PrivilegedKey } from './strip-privileged-keys.ts';
+import { requireLinearEngine } from '../engine/safe-pattern.ts';
 
 /** Options of {@link loadConfig}. */
 export interface LoadConfigOptions {
@@ -139,6 +140,9 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
       untrusted = checked.untrusted;
       diagnostics.push(...checked.diagnostics);
     }
+
+    // Before anything compiles them: the project file's `/…/` patterns run on the linear-time engine.
+    if (projectFile !== undefined) await requireLinearEngine(stringsIn(projectFile.config));
 
     const layers: Layer[] = [];
     if (detectsPresets(userConfig, projectConfig)) {
@@ -360,6 +364,14 @@ function fileProblems(config: ResolvedConfig, files: readonly (ConfigFile | unde
     errorPatterns: config.errorPatterns.filter((p) => errorPatterns.has(p.id)),
     searchCommands: defined.some((f) => f.searchCommands !== undefined) ? config.searchCommands : [],
   });
+}
+
+/** Every string value in a parsed file, at any depth (the patterns among them, wherever a key puts them). */
+function stringsIn(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) for (const item of value) stringsIn(item, out);
+  else if (typeof value === 'object' && value !== null) for (const item of Object.values(value)) stringsIn(item, out);
+  return out;
 }
 
 /** The presets the files name in `extends`, with every preset those extend. */

@@ -23,6 +23,7 @@ import {
 import { DEFAULT_TRANSCRIPT_MAX_BYTES } from '../transcript/transcript-reader.ts';
 import { PRESETS } from './presets/index.ts';
 import { compileEvidence } from '../shell/match-evidence.ts';
+import { compilePattern, regexForm } from '../engine/safe-pattern.ts';
 import type { ConfigSection, SectionLayer } from './config-section.ts';
 
 /** Thrown by {@link resolveConfig} for an unknown preset name or an `extends` cycle. */
@@ -317,13 +318,9 @@ export function configProblems(config: ResolvedConfig): string[] {
   }
   for (const p of config.errorPatterns) {
     checkEvidence(`error pattern "${p.id}" commands`, p.commands);
-    const m = /^\/(.+)\/([a-z]*)$/s.exec(p.match);
-    if (m) {
-      try {
-        new RegExp(m[1]!, m[2]!.replace(/[gy]/g, ''));
-      } catch (error) {
-        problems.push(`error pattern "${p.id}": invalid regular expression: ${(error as Error).message}`);
-      }
+    if (regexForm(p.match) !== undefined) {
+      const compiled = compilePattern(p.match);
+      if (compiled.kind === 'invalid') problems.push(`error pattern "${p.id}": ${compiled.reason}`);
     }
   }
   checkEvidence('searchCommands', config.searchCommands);

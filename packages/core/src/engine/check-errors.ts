@@ -1,5 +1,6 @@
 import type { ResolvedConfig, ResolvedErrorPattern } from '../config/config-schema.ts';
 import { matchesEvidence } from '../shell/match-evidence.ts';
+import { compilePattern, engineFor, type PatternMatcher, regexForm } from './safe-pattern.ts';
 import { normalizedText, type ShellSegment } from '../shell/parse-shell-command.ts';
 import { forMarkdownCode } from '../text-safety/text-safety.ts';
 import type { Observation } from './checkpoint-result.ts';
@@ -184,20 +185,17 @@ function enrich(f: CallFacts, patterns: readonly ResolvedErrorPattern[]): { text
   return { text: f.call.kind === 'shell' ? GENERIC_ERROR_OBSERVATION : FAILED_EDIT_OBSERVATION };
 }
 
-const regexCache = new Map<string, RegExp | null>();
+const regexCache = new Map<string, PatternMatcher | null>();
 
-/** Substring, or `/regex/flags`; an invalid regex matches nothing. */
+/** Substring, or `/regex/flags` (on the engine its source deserves: safe-pattern.ts); an invalid regex matches nothing. */
 export function patternMatches(match: string, text: string): boolean {
-  const m = /^\/(.+)\/([a-z]*)$/s.exec(match);
-  if (!m) return text.includes(match);
-  let re = regexCache.get(match);
+  if (regexForm(match) === undefined) return text.includes(match);
+  const key = `${engineFor(match)}:${match}`;
+  let re = regexCache.get(key);
   if (re === undefined) {
-    try {
-      re = new RegExp(m[1]!, m[2]!.replace(/[gy]/g, ''));
-    } catch {
-      re = null;
-    }
-    regexCache.set(match, re);
+    const compiled = compilePattern(match);
+    re = compiled.kind === 'ok' ? compiled.matcher : null;
+    regexCache.set(key, re);
   }
   return re !== null && re.test(text);
 }

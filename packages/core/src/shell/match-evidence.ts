@@ -1,3 +1,4 @@
+import { compilePattern, engineFor, type PatternMatcher, regexForm } from '../engine/safe-pattern.ts';
 import { normalizedText, parseShellCommand, type ShellSegment } from './parse-shell-command.ts';
 
 /**
@@ -6,41 +7,37 @@ import { normalizedText, parseShellCommand, type ShellSegment } from './parse-sh
  *   segment matches when its program is the same and the evidence arguments appear among the segment's
  *   arguments in the same order, other arguments allowed in between (`make -C . restart`);
  * - regex `"/^pnpm (run )?test\\b/"`: tested against the segment's normalized text (program and
- *   arguments joined by single spaces, wrappers stripped, no quotes).
+ *   arguments joined by single spaces, wrappers stripped, no quotes). A project file's regex runs on
+ *   the linear-time engine (see safe-pattern.ts).
  */
 export type CompiledEvidence =
   | { readonly kind: 'plain'; readonly source: string; readonly program: string; readonly args: readonly string[] }
-  | { readonly kind: 'regex'; readonly source: string; readonly regex: RegExp }
+  | { readonly kind: 'regex'; readonly source: string; readonly regex: PatternMatcher }
   | { readonly kind: 'invalid'; readonly source: string; readonly reason: string };
 
-const REGEX_FORM = /^\/(.+)\/([a-z]*)$/s;
 const cache = new Map<string, CompiledEvidence>();
 
 /** True when the evidence is written in the `/regex/flags` form. */
 export function isRegexEvidence(evidence: string): boolean {
-  return REGEX_FORM.test(evidence);
+  return regexForm(evidence) !== undefined;
 }
 
 /** Compile an evidence string (cached). Never throws: a bad one is `invalid` and matches nothing. */
 export function compileEvidence(evidence: string): CompiledEvidence {
-  const cached = cache.get(evidence);
+  // Keyed by engine too: a source marked linear after it was compiled must not reuse a RegExp.
+  const key = `${engineFor(evidence)}:${evidence}`;
+  const cached = cache.get(key);
   if (cached) return cached;
   const compiled = compileUncached(evidence);
   if (cache.size > 2000) cache.clear();
-  cache.set(evidence, compiled);
+  cache.set(key, compiled);
   return compiled;
 }
 
 function compileUncached(source: string): CompiledEvidence {
-  const m = REGEX_FORM.exec(source);
-  if (m) {
-    try {
-      // `g`/`y` would make RegExp#test stateful.
-      const flags = m[2]!.replace(/[gy]/g, '');
-      return { kind: 'regex', source, regex: new RegExp(m[1]!, flags) };
-    } catch (error) {
-      return { kind: 'invalid', source, reason: `invalid regular expression: ${(error as Error).message}` };
-    }
+  if (isRegexEvidence(source)) {
+    const compiled = compilePattern(source);
+    return compiled.kind === 'ok' ? { kind: 'regex', source, regex: compiled.matcher } : { kind: 'invalid', source, reason: compiled.reason };
   }
   const segments = parseShellCommand(source);
   if (segments.length !== 1) {
