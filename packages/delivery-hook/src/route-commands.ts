@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { CLI_USER_COMMANDS, forShellArg, type AgentId, type UserCommands } from '@agent-checkpoint/core';
+import { profileOf } from './agents/profiles.ts';
 
 /**
  * Where the running hook was installed from, as its agent started it:
@@ -12,36 +13,19 @@ import { CLI_USER_COMMANDS, forShellArg, type AgentId, type UserCommands } from 
  *   `${extensionPath}` (gemini-extension.json); the plugin is under `plugins/agent-checkpoint` there.
  * `pluginRoot` is the plugin's directory (its `bin/` and `dist/`).
  */
-export type InstallRoute =
-  | { readonly kind: 'settings' }
-  | { readonly kind: 'claude-plugin'; readonly pluginRoot: string }
-  | { readonly kind: 'codex-plugin'; readonly pluginRoot: string }
-  | { readonly kind: 'gemini-extension'; readonly pluginRoot: string };
+export type InstallRoute = { readonly kind: 'settings' } | { readonly kind: PluginRouteKind; readonly pluginRoot: string };
+
+/** The route of an install the agent manages itself (each profile's `pluginRoute.kind`). */
+export type PluginRouteKind = 'claude-plugin' | 'codex-plugin' | 'gemini-extension';
 
 /** The plugin's command-line tool, relative to the plugin root (plugins/agent-checkpoint/bin). */
 export const PLUGIN_TOOL = join('bin', 'agent-checkpoint-hook');
 
 /** The route of a hook run by `agent` with this environment. A variable of another agent is ignored. */
 export function installRouteOf(agent: AgentId, env: Readonly<Record<string, string | undefined>>): InstallRoute {
-  const absolute = (value: string | undefined): string | undefined => (value !== undefined && value !== '' && isAbsolute(value) ? value : undefined);
-  switch (agent) {
-    case 'claude': {
-      const root = absolute(env.CLAUDE_PLUGIN_ROOT);
-      return root === undefined ? { kind: 'settings' } : { kind: 'claude-plugin', pluginRoot: root };
-    }
-    case 'codex': {
-      const root = absolute(env.PLUGIN_ROOT);
-      return root === undefined ? { kind: 'settings' } : { kind: 'codex-plugin', pluginRoot: root };
-    }
-    case 'gemini': {
-      const root = absolute(env.AGENT_CHECKPOINT_EXTENSION_PATH);
-      return root === undefined ? { kind: 'settings' } : { kind: 'gemini-extension', pluginRoot: join(root, 'plugins', 'agent-checkpoint') };
-    }
-    default: {
-      const never: never = agent;
-      return never;
-    }
-  }
+  const plugin = profileOf(agent).pluginRoute;
+  const root = env[plugin.rootEnv];
+  return root !== undefined && root !== '' && isAbsolute(root) ? { kind: plugin.kind, pluginRoot: plugin.pluginRootFrom(root) } : { kind: 'settings' };
 }
 
 /**

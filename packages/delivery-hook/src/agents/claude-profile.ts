@@ -81,6 +81,22 @@ export const claudeProfile: AgentProfile = {
   hookHandler: secondsHandler,
   hookGroup: (handler) => ({ hooks: [handler] }),
   afterInstallNotes: () => ['Claude Code reads hooks when a session starts: start a new session (a running one keeps its old hooks).'],
+  hooksHaveTrustEntries: false,
+  pluginRoute: {
+    kind: 'claude-plugin',
+    // The plugin's hooks file is started with `CLAUDE_PLUGIN_ROOT` set to the plugin's directory.
+    rootEnv: 'CLAUDE_PLUGIN_ROOT',
+    pluginRootFrom: (root) => root,
+    title: 'Claude Code plugin',
+    sourceGone: {
+      what: 'local marketplace',
+      effect: 'Claude Code reads a folder marketplace in place: it reports "failed to load: cache-miss" and runs no hook of ours, with no warning in the session.',
+      failsWhenDisabled: false,
+    },
+    activeInstallFindings: async () => [],
+    // A folder marketplace is read in place: when it goes, no hook of ours runs to say so (doctor does).
+    installSourceNotice: async () => undefined,
+  },
   doctorFindings: async () => [],
 
   // `<config dir>/projects/<cwd with non-alphanumerics as "-">/*.jsonl`
