@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { CLI_USER_COMMANDS, forShellArg, type AgentId, type UserCommands } from '@agent-checkpoint/core';
-import { profileOf } from './agents/profiles.ts';
+import { profileOf, profileOfPluginRoute } from './agents/profiles.ts';
 
 /**
  * Where the running hook was installed from, as its agent started it:
@@ -29,31 +29,14 @@ export function installRouteOf(agent: AgentId, env: Readonly<Record<string, stri
 }
 
 /**
- * The commands a person is told to run, in the form that works on `route`:
- * - settings: `agent-checkpoint-hook …` (the package's bin on the PATH);
- * - Claude Code plugin: its slash commands (`/agent-checkpoint:checkpoint-off`,
- *   `/agent-checkpoint:checkpoint-doctor`); `trust` has none: the plugin's bin by its absolute path;
- * - Gemini CLI extension: its TOML commands (`/checkpoint-off`, `/checkpoint-doctor`), `trust` likewise;
- * - Codex CLI plugin: skills are asked for in words, not typed: the plugin's bin by its absolute path,
- *   quoted for the shell (nothing of the plugin is on the PATH of a terminal).
+ * The commands a person is told to run, in the form that works on `route`: for a settings install
+ * `agent-checkpoint-hook …` (the package's bin on the PATH); for a plugin or extension, the forms its
+ * profile gives (`pluginRoute.userCommands`: slash commands where the agent has them, else the
+ * plugin's bin by its absolute path, quoted for the shell).
  */
 export function userCommandsOf(route: InstallRoute): UserCommands {
-  switch (route.kind) {
-    case 'settings':
-      return CLI_USER_COMMANDS;
-    case 'claude-plugin':
-      return { offSession: '/agent-checkpoint:checkpoint-off --session {sessionId}', doctor: '/agent-checkpoint:checkpoint-doctor', trust: `${pluginToolWord(route.pluginRoot)} trust` };
-    case 'gemini-extension':
-      return { offSession: '/checkpoint-off --session {sessionId}', doctor: '/checkpoint-doctor', trust: `${pluginToolWord(route.pluginRoot)} trust` };
-    case 'codex-plugin': {
-      const tool = pluginToolWord(route.pluginRoot);
-      return { offSession: `${tool} off --session {sessionId}`, doctor: `${tool} doctor`, trust: `${tool} trust` };
-    }
-    default: {
-      const never: never = route;
-      return never;
-    }
-  }
+  if (route.kind === 'settings') return CLI_USER_COMMANDS;
+  return profileOfPluginRoute(route.kind).pluginRoute.userCommands(pluginToolWord(route.pluginRoot));
 }
 
 /** The plugin's bin as one shell word (quoted when the path needs it). */
@@ -71,29 +54,14 @@ export function pluginToolBeside(bundle: string): string | undefined {
   return existsSync(tool) ? tool : undefined;
 }
 
-/** What Claude Code 2.1.330 drops from its Bash tool's PATH: a plugin bin path with shell metacharacters. */
-const CLAUDE_DROPS_FROM_PATH = /[:"'$`\\\n\r]/;
-
 /**
  * The bin as the agent itself can run it with its shell tool on `route`, as shell words to put before
  * a command's arguments (a message to the model names it): `agent-checkpoint-hook` where it is on the
  * agent's PATH (a settings install; Claude Code's Bash tool with the plugin's bin/, unless its path
- * holds a character Claude drops it for), else `node <plugin root>/dist/agent-checkpoint-hook.cjs`
+ * holds a character Claude drops it for: the profile's `pluginBinOnAgentPath`), else `node <plugin root>/dist/agent-checkpoint-hook.cjs`
  * with the path quoted (node needs no executable bit, whatever the agent's copy kept).
  */
 export function agentToolCommandOf(route: InstallRoute): string {
-  switch (route.kind) {
-    case 'settings':
-      return 'agent-checkpoint-hook';
-    case 'claude-plugin':
-      if (!CLAUDE_DROPS_FROM_PATH.test(join(route.pluginRoot, 'bin'))) return 'agent-checkpoint-hook';
-      return `node ${forShellArg(join(route.pluginRoot, 'dist', 'agent-checkpoint-hook.cjs'))}`;
-    case 'gemini-extension':
-    case 'codex-plugin':
-      return `node ${forShellArg(join(route.pluginRoot, 'dist', 'agent-checkpoint-hook.cjs'))}`;
-    default: {
-      const never: never = route;
-      return never;
-    }
-  }
+  if (route.kind === 'settings' || profileOfPluginRoute(route.kind).pluginRoute.pluginBinOnAgentPath(route.pluginRoot)) return 'agent-checkpoint-hook';
+  return `node ${forShellArg(join(route.pluginRoot, 'dist', 'agent-checkpoint-hook.cjs'))}`;
 }

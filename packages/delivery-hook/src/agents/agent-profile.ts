@@ -1,4 +1,4 @@
-import type { AgentId, TranscriptReader, TurnEndDecision } from '@agent-checkpoint/core';
+import type { AgentId, TranscriptReader, TurnEndDecision, UserCommands } from '@agent-checkpoint/core';
 import type { DoctorFinding } from '@agent-checkpoint/setup-kit';
 import type { PayloadReadResult } from '../hook-event.ts';
 import type { HookVerdict } from '../hook-verdict.ts';
@@ -100,6 +100,13 @@ export interface PluginRoute {
   readonly rootEnv: string;
   /** The plugin's directory (its `bin/` and `dist/`) under that root. */
   pluginRootFrom(root: string): string;
+  /**
+   * The commands a person is told to run for this install, given the plugin's bin as one shell word
+   * (`tool`, absolute and quoted): the agent's slash commands where it has them, else that bin.
+   */
+  userCommands(tool: string): UserCommands;
+  /** Whether the agent's own shell tool finds the plugin's `bin/` on its PATH (Claude Code's Bash tool does). */
+  pluginBinOnAgentPath(pluginRoot: string): boolean;
   /** What a person calls it: `Claude Code plugin`, `Gemini CLI extension`. */
   readonly title: string;
   /** Doctor's words when an install's local source (marketplace folder, linked folder) is gone. */

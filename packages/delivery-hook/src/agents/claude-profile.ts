@@ -87,6 +87,10 @@ export const claudeProfile: AgentProfile = {
     // The plugin's hooks file is started with `CLAUDE_PLUGIN_ROOT` set to the plugin's directory.
     rootEnv: 'CLAUDE_PLUGIN_ROOT',
     pluginRootFrom: (root) => root,
+    // Its slash commands (commands/*.md); `trust` has none.
+    userCommands: (tool) => ({ offSession: '/agent-checkpoint:checkpoint-off --session {sessionId}', doctor: '/agent-checkpoint:checkpoint-doctor', trust: `${tool} trust` }),
+    // Claude Code puts a plugin's bin/ on its Bash tool's PATH, but drops (2.1.330) a path with shell metacharacters.
+    pluginBinOnAgentPath: (pluginRoot) => !/[:"'$`\\\n\r]/.test(join(pluginRoot, 'bin')),
     title: 'Claude Code plugin',
     sourceGone: {
       what: 'local marketplace',
