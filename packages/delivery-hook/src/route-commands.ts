@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { CLI_USER_COMMANDS, forShellArg, type AgentId, type UserCommands } from '@agent-checkpoint/core';
+import { profileOf, profileOfPluginRoute } from './agents/profiles.ts';
 
 /**
  * Where the running hook was installed from, as its agent started it:
@@ -12,64 +13,30 @@ import { CLI_USER_COMMANDS, forShellArg, type AgentId, type UserCommands } from 
  *   `${extensionPath}` (gemini-extension.json); the plugin is under `plugins/agent-checkpoint` there.
  * `pluginRoot` is the plugin's directory (its `bin/` and `dist/`).
  */
-export type InstallRoute =
-  | { readonly kind: 'settings' }
-  | { readonly kind: 'claude-plugin'; readonly pluginRoot: string }
-  | { readonly kind: 'codex-plugin'; readonly pluginRoot: string }
-  | { readonly kind: 'gemini-extension'; readonly pluginRoot: string };
+export type InstallRoute = { readonly kind: 'settings' } | { readonly kind: PluginRouteKind; readonly pluginRoot: string };
+
+/** The route of an install the agent manages itself (each profile's `pluginRoute.kind`). */
+export type PluginRouteKind = 'claude-plugin' | 'codex-plugin' | 'gemini-extension';
 
 /** The plugin's command-line tool, relative to the plugin root (plugins/agent-checkpoint/bin). */
 export const PLUGIN_TOOL = join('bin', 'agent-checkpoint-hook');
 
 /** The route of a hook run by `agent` with this environment. A variable of another agent is ignored. */
 export function installRouteOf(agent: AgentId, env: Readonly<Record<string, string | undefined>>): InstallRoute {
-  const absolute = (value: string | undefined): string | undefined => (value !== undefined && value !== '' && isAbsolute(value) ? value : undefined);
-  switch (agent) {
-    case 'claude': {
-      const root = absolute(env.CLAUDE_PLUGIN_ROOT);
-      return root === undefined ? { kind: 'settings' } : { kind: 'claude-plugin', pluginRoot: root };
-    }
-    case 'codex': {
-      const root = absolute(env.PLUGIN_ROOT);
-      return root === undefined ? { kind: 'settings' } : { kind: 'codex-plugin', pluginRoot: root };
-    }
-    case 'gemini': {
-      const root = absolute(env.AGENT_CHECKPOINT_EXTENSION_PATH);
-      return root === undefined ? { kind: 'settings' } : { kind: 'gemini-extension', pluginRoot: join(root, 'plugins', 'agent-checkpoint') };
-    }
-    default: {
-      const never: never = agent;
-      return never;
-    }
-  }
+  const plugin = profileOf(agent).pluginRoute;
+  const root = env[plugin.rootEnv];
+  return root !== undefined && root !== '' && isAbsolute(root) ? { kind: plugin.kind, pluginRoot: plugin.pluginRootFrom(root) } : { kind: 'settings' };
 }
 
 /**
- * The commands a person is told to run, in the form that works on `route`:
- * - settings: `agent-checkpoint-hook …` (the package's bin on the PATH);
- * - Claude Code plugin: its slash commands (`/agent-checkpoint:checkpoint-off`,
- *   `/agent-checkpoint:checkpoint-doctor`); `trust` has none: the plugin's bin by its absolute path;
- * - Gemini CLI extension: its TOML commands (`/checkpoint-off`, `/checkpoint-doctor`), `trust` likewise;
- * - Codex CLI plugin: skills are asked for in words, not typed: the plugin's bin by its absolute path,
- *   quoted for the shell (nothing of the plugin is on the PATH of a terminal).
+ * The commands a person is told to run, in the form that works on `route`: for a settings install
+ * `agent-checkpoint-hook …` (the package's bin on the PATH); for a plugin or extension, the forms its
+ * profile gives (`pluginRoute.userCommands`: slash commands where the agent has them, else the
+ * plugin's bin by its absolute path, quoted for the shell).
  */
 export function userCommandsOf(route: InstallRoute): UserCommands {
-  switch (route.kind) {
-    case 'settings':
-      return CLI_USER_COMMANDS;
-    case 'claude-plugin':
-      return { offSession: '/agent-checkpoint:checkpoint-off --session {sessionId}', doctor: '/agent-checkpoint:checkpoint-doctor', trust: `${pluginToolWord(route.pluginRoot)} trust` };
-    case 'gemini-extension':
-      return { offSession: '/checkpoint-off --session {sessionId}', doctor: '/checkpoint-doctor', trust: `${pluginToolWord(route.pluginRoot)} trust` };
-    case 'codex-plugin': {
-      const tool = pluginToolWord(route.pluginRoot);
-      return { offSession: `${tool} off --session {sessionId}`, doctor: `${tool} doctor`, trust: `${tool} trust` };
-    }
-    default: {
-      const never: never = route;
-      return never;
-    }
-  }
+  if (route.kind === 'settings') return CLI_USER_COMMANDS;
+  return profileOfPluginRoute(route.kind).pluginRoute.userCommands(pluginToolWord(route.pluginRoot));
 }
 
 /** The plugin's bin as one shell word (quoted when the path needs it). */
@@ -87,29 +54,14 @@ export function pluginToolBeside(bundle: string): string | undefined {
   return existsSync(tool) ? tool : undefined;
 }
 
-/** What Claude Code 2.1.330 drops from its Bash tool's PATH: a plugin bin path with shell metacharacters. */
-const CLAUDE_DROPS_FROM_PATH = /[:"'$`\\\n\r]/;
-
 /**
  * The bin as the agent itself can run it with its shell tool on `route`, as shell words to put before
  * a command's arguments (a message to the model names it): `agent-checkpoint-hook` where it is on the
  * agent's PATH (a settings install; Claude Code's Bash tool with the plugin's bin/, unless its path
- * holds a character Claude drops it for), else `node <plugin root>/dist/agent-checkpoint-hook.cjs`
+ * holds a character Claude drops it for: the profile's `pluginBinOnAgentPath`), else `node <plugin root>/dist/agent-checkpoint-hook.cjs`
  * with the path quoted (node needs no executable bit, whatever the agent's copy kept).
  */
 export function agentToolCommandOf(route: InstallRoute): string {
-  switch (route.kind) {
-    case 'settings':
-      return 'agent-checkpoint-hook';
-    case 'claude-plugin':
-      if (!CLAUDE_DROPS_FROM_PATH.test(join(route.pluginRoot, 'bin'))) return 'agent-checkpoint-hook';
-      return `node ${forShellArg(join(route.pluginRoot, 'dist', 'agent-checkpoint-hook.cjs'))}`;
-    case 'gemini-extension':
-    case 'codex-plugin':
-      return `node ${forShellArg(join(route.pluginRoot, 'dist', 'agent-checkpoint-hook.cjs'))}`;
-    default: {
-      const never: never = route;
-      return never;
-    }
-  }
+  if (route.kind === 'settings' || profileOfPluginRoute(route.kind).pluginRoute.pluginBinOnAgentPath(route.pluginRoot)) return 'agent-checkpoint-hook';
+  return `node ${forShellArg(join(route.pluginRoot, 'dist', 'agent-checkpoint-hook.cjs'))}`;
 }

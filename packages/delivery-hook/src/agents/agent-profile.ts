@@ -1,9 +1,11 @@
-import type { AgentId, TranscriptReader } from '@agent-checkpoint/core';
+import type { AgentId, TranscriptReader, TurnEndDecision, UserCommands } from '@agent-checkpoint/core';
 import type { DoctorFinding } from '@agent-checkpoint/setup-kit';
 import type { PayloadReadResult } from '../hook-event.ts';
 import type { HookVerdict } from '../hook-verdict.ts';
 import type { HookEntrySpec } from '../install/hook-entries.ts';
+import type { PluginInstall } from '../install/plugin-installs.ts';
 import type { InstallScope } from '../install/settings-locations.ts';
+import type { PluginRouteKind } from '../route-commands.ts';
 
 /**
  * Everything delivery-hook knows about one agent CLI, in one object: the rest of the package asks the
@@ -66,6 +68,13 @@ export interface AgentProfile {
   afterInstallNotes(scope: InstallScope): string[];
   /** Agent-specific doctor findings once the turn-end hook is registered somewhere (trust steps…). */
   doctorFindings(input: AgentDoctorInput): Promise<DoctorFinding[]>;
+  /**
+   * Whether the agent records a trust entry per hook of a settings file (Codex CLI: `[hooks.state]` in
+   * config.toml, keyed by the handler's place): uninstall removes ours with the hooks.
+   */
+  readonly hooksHaveTrustEntries: boolean;
+  /** The install the agent manages itself (plugin, extension): how our hook sees it, how doctor words it. */
+  readonly pluginRoute: PluginRoute;
 
   // ── explain / doctor: finding a session without its id ──
 
@@ -76,6 +85,47 @@ export interface AgentProfile {
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
+
+/** A notice the turn-end hook adds for the user (the caller claims it once per session). */
+export type TurnEndNotice = TurnEndDecision['notices'][number];
+
+/**
+ * An agent's own install of agent-checkpoint (Claude Code plugin, Gemini CLI extension, Codex CLI
+ * plugin), seen from the hook it starts and from doctor.
+ */
+export interface PluginRoute {
+  /** The route's kind (route-commands.ts); also the form of its installs and the reader of its registry (install/plugin-installs.ts). */
+  readonly kind: PluginRouteKind;
+  /** The variable holding the absolute root the agent starts the plugin's hooks with. */
+  readonly rootEnv: string;
+  /** The plugin's directory (its `bin/` and `dist/`) under that root. */
+  pluginRootFrom(root: string): string;
+  /**
+   * The commands a person is told to run for this install, given the plugin's bin as one shell word
+   * (`tool`, absolute and quoted): the agent's slash commands where it has them, else that bin.
+   */
+  userCommands(tool: string): UserCommands;
+  /** Whether the agent's own shell tool finds the plugin's `bin/` on its PATH (Claude Code's Bash tool does). */
+  pluginBinOnAgentPath(pluginRoot: string): boolean;
+  /** What a person calls it: `Claude Code plugin`, `Gemini CLI extension`. */
+  readonly title: string;
+  /** Doctor's words when an install's local source (marketplace folder, linked folder) is gone. */
+  readonly sourceGone: {
+    /** What the source is: `local marketplace`, `linked folder`. */
+    readonly what: string;
+    /** What that does to our hooks. */
+    readonly effect: string;
+    /** A failure even when the install is disabled (a linked extension has nothing else to run). */
+    readonly failsWhenDisabled: boolean;
+  };
+  /** Doctor findings on the enabled installs beyond their bins (Codex: whether each plugin's hooks are trusted). */
+  activeInstallFindings(active: readonly PluginInstall[], where: AgentLocation): Promise<DoctorFinding[]>;
+  /**
+   * The notice for a running hook `bin` whose install still runs though its source is gone (Codex runs
+   * its cached copy). Undefined where the hook stops with its source: only doctor can report that.
+   */
+  installSourceNotice(bin: string): Promise<TurnEndNotice | undefined>;
+}
 
 /** Where an agent's files are, resolved by the caller (`install/settings-locations.ts`). */
 export interface AgentLocation {

@@ -81,6 +81,26 @@ export const claudeProfile: AgentProfile = {
   hookHandler: secondsHandler,
   hookGroup: (handler) => ({ hooks: [handler] }),
   afterInstallNotes: () => ['Claude Code reads hooks when a session starts: start a new session (a running one keeps its old hooks).'],
+  hooksHaveTrustEntries: false,
+  pluginRoute: {
+    kind: 'claude-plugin',
+    // The plugin's hooks file is started with `CLAUDE_PLUGIN_ROOT` set to the plugin's directory.
+    rootEnv: 'CLAUDE_PLUGIN_ROOT',
+    pluginRootFrom: (root) => root,
+    // Its slash commands (commands/*.md); `trust` has none.
+    userCommands: (tool) => ({ offSession: '/agent-checkpoint:checkpoint-off --session {sessionId}', doctor: '/agent-checkpoint:checkpoint-doctor', trust: `${tool} trust` }),
+    // Claude Code puts a plugin's bin/ on its Bash tool's PATH, but drops (2.1.330) a path with shell metacharacters.
+    pluginBinOnAgentPath: (pluginRoot) => !/[:"'$`\\\n\r]/.test(join(pluginRoot, 'bin')),
+    title: 'Claude Code plugin',
+    sourceGone: {
+      what: 'local marketplace',
+      effect: 'Claude Code reads a folder marketplace in place: it reports "failed to load: cache-miss" and runs no hook of ours, with no warning in the session.',
+      failsWhenDisabled: false,
+    },
+    activeInstallFindings: async () => [],
+    // A folder marketplace is read in place: when it goes, no hook of ours runs to say so (doctor does).
+    installSourceNotice: async () => undefined,
+  },
   doctorFindings: async () => [],
 
   // `<config dir>/projects/<cwd with non-alphanumerics as "-">/*.jsonl`

@@ -83,6 +83,21 @@ export const codexProfile: AgentProfile = {
     ...(scope === 'project' ? ['Project hooks (.codex/hooks.json) are read only in trusted projects.'] : []),
   ],
   doctorFindings: checkCodexTrust,
+  // Codex keys a trust entry (config.toml `[hooks.state]`) by the handler's place in hooks.json.
+  hooksHaveTrustEntries: true,
+  pluginRoute: {
+    kind: 'codex-plugin',
+    // The plugin's hooks file is started with `PLUGIN_ROOT` set to the plugin's cached directory.
+    rootEnv: 'PLUGIN_ROOT',
+    pluginRootFrom: (root) => root,
+    // Skills are asked for in words, not typed: the plugin's bin (nothing of the plugin is on a terminal's PATH).
+    userCommands: (tool) => ({ offSession: `${tool} off --session {sessionId}`, doctor: `${tool} doctor`, trust: `${tool} trust` }),
+    pluginBinOnAgentPath: () => false,
+    title: 'Codex CLI plugin',
+    sourceGone: { what: 'local marketplace', effect: 'Codex keeps running its cached copy, but cannot update it from there.', failsWhenDisabled: false },
+    activeInstallFindings: async (active, where) => (await import('./codex-plugin-trust.ts')).codexPluginTrust(active, join(codexHome(where), 'config.toml')),
+    installSourceNotice: async (bin) => (await import('./codex-install-source.ts')).codexInstallSourceNotice(bin),
+  },
 
   // `$CODEX_HOME/sessions/**/rollout-*.jsonl` whose `session_meta` names this cwd (the 200 newest files are checked).
   async findLatestTranscript({ env, home, cwd, dirs }) {

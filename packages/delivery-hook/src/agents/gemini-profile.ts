@@ -91,6 +91,21 @@ export const geminiProfile: AgentProfile = {
           },
         ]
       : [],
+  hooksHaveTrustEntries: false,
+  pluginRoute: {
+    kind: 'gemini-extension',
+    // gemini-extension.json sets it to `${extensionPath}`; the plugin is under `plugins/agent-checkpoint` there.
+    rootEnv: 'AGENT_CHECKPOINT_EXTENSION_PATH',
+    pluginRootFrom: (root) => join(root, 'plugins', 'agent-checkpoint'),
+    // Its TOML commands (commands/*.toml); `trust` has none.
+    userCommands: (tool) => ({ offSession: '/checkpoint-off --session {sessionId}', doctor: '/checkpoint-doctor', trust: `${tool} trust` }),
+    pluginBinOnAgentPath: () => false,
+    title: 'Gemini CLI extension',
+    sourceGone: { what: 'linked folder', effect: 'Gemini CLI runs a linked extension from that folder: no hook of ours runs.', failsWhenDisabled: true },
+    activeInstallFindings: async () => [],
+    // A linked extension runs from its folder: when it goes, no hook of ours runs to say so (doctor does).
+    installSourceNotice: async () => undefined,
+  },
 
   // `$GEMINI_CLI_HOME or ~/.gemini/tmp/<basename or sha256 of the project root>/chats/session-*.json(l)`
   async findLatestTranscript({ env, home, dirs }) {

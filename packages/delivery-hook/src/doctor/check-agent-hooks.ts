@@ -107,13 +107,13 @@ export async function checkAgentHooks(agent: AgentId, location: LocationContext,
     });
   }
   const plugins = findPluginInstalls(agent, location);
-  findings.push(...checkPluginInstalls(agent, plugins, registered, location));
+  findings.push(...(await checkPluginInstalls(agent, plugins, registered, location)));
   if (registered.length === 0 && !plugins.some((p) => p.enabled)) {
     findings.push({
       id: `${agent}.hook`,
       status: cliFound ? 'warn' : 'info',
       title: `${title}: no agent-checkpoint ${turnEnd.event} hook registered`,
-      ...(cliFound ? { detail: `no settings entry of ours and no ${agent === 'gemini' ? 'Gemini CLI extension' : `${title} plugin`} of ours either; the README's install section shows both routes`, fix: `agent-checkpoint-hook install --agent ${agent}` } : {}),
+      ...(cliFound ? { detail: `no settings entry of ours and no ${profile.pluginRoute.title} of ours either; the README's install section shows both routes`, fix: `agent-checkpoint-hook install --agent ${agent}` } : {}),
     });
   }
   if (registered.length > 0) {

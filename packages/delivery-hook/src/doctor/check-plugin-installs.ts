@@ -1,19 +1,17 @@
-import { join } from 'node:path';
 import type { AgentId } from '@agent-checkpoint/core';
 import type { DoctorFinding } from '@agent-checkpoint/setup-kit';
-import { codexHome } from '../agents/codex-profile.ts';
 import { profileOf } from '../agents/profiles.ts';
-import { codexPluginTrustKey } from '../install/codex-trust-entries.ts';
-import { readCodexConfig, type PluginInstall } from '../install/plugin-installs.ts';
-import { homeOf, type InstallScope, type LocationContext } from '../install/settings-locations.ts';
+import type { PluginInstall } from '../install/plugin-installs.ts';
+import { agentLocation, type InstallScope, type LocationContext } from '../install/settings-locations.ts';
 
 /**
  * Doctor's view of the installs an agent manages itself (plugin, extension): each one with the bin
  * it runs; a local-path marketplace or linked folder that moved or was deleted (the agent then runs
  * no hook of ours, silently), with the command that re-adds it from the repository URL; two active
- * installs for one agent (every hook runs twice), with the command that removes one.
+ * installs for one agent (every hook runs twice), with the command that removes one; and what the
+ * agent's profile checks on its active installs (Codex: whether their hooks are trusted).
  */
-export function checkPluginInstalls(agent: AgentId, plugins: readonly PluginInstall[], registered: readonly InstallScope[], location: LocationContext): DoctorFinding[] {
+export async function checkPluginInstalls(agent: AgentId, plugins: readonly PluginInstall[], registered: readonly InstallScope[], location: LocationContext): Promise<DoctorFinding[]> {
   const title = profileOf(agent).title;
   const findings: DoctorFinding[] = [];
   for (const plugin of plugins) findings.push(describePlugin(title, plugin));
@@ -39,26 +37,21 @@ export function checkPluginInstalls(agent: AgentId, plugins: readonly PluginInst
         .join('; ')}`,
     });
   }
-  if (agent === 'codex') findings.push(...codexPluginTrust(active, location));
+  findings.push(...(await profileOf(agent).pluginRoute.activeInstallFindings(active, agentLocation('user', location))));
   return findings;
 }
 
 function describePlugin(title: string, plugin: PluginInstall): DoctorFinding {
+  const { sourceGone } = profileOf(plugin.agent).pluginRoute;
   const id = `${plugin.agent}.plugin.${plugin.id}`;
   const what = `${title}: ${formName(plugin)} ${plugin.id}`;
   const from = describeSource(plugin);
   if (plugin.source.kind === 'local-path' && !plugin.source.present) {
     return {
       id,
-      status: plugin.enabled || plugin.agent === 'gemini' ? 'fail' : 'warn',
-      title: `${what}: its ${plugin.agent === 'gemini' ? 'linked folder' : 'local marketplace'} ${plugin.source.path} is gone (moved or deleted)`,
-      detail: `${
-        plugin.agent === 'claude'
-          ? 'Claude Code reads a folder marketplace in place: it reports "failed to load: cache-miss" and runs no hook of ours, with no warning in the session.'
-          : plugin.agent === 'gemini'
-            ? 'Gemini CLI runs a linked extension from that folder: no hook of ours runs.'
-            : 'Codex keeps running its cached copy, but cannot update it from there.'
-      }\nA marketplace added from a git URL survives: the agent keeps its own clone.`,
+      status: plugin.enabled || sourceGone.failsWhenDisabled ? 'fail' : 'warn',
+      title: `${what}: its ${sourceGone.what} ${plugin.source.path} is gone (moved or deleted)`,
+      detail: `${sourceGone.effect}\nA marketplace added from a git URL survives: the agent keeps its own clone.`,
       fix: `re-add it from the repository URL: ${plugin.readdCommand}`,
     };
   }
@@ -82,22 +75,4 @@ function describeSource(plugin: PluginInstall): string {
 
 function formName(plugin: PluginInstall): string {
   return plugin.form === 'gemini-extension' ? 'extension' : 'plugin';
-}
-
-/** Codex runs a plugin's hooks only once trusted, like any hook: the Stop handler's trust entry. */
-function codexPluginTrust(active: readonly PluginInstall[], location: LocationContext): DoctorFinding[] {
-  if (active.length === 0) return [];
-  const configPath = join(codexHome({ env: location.env, home: homeOf(location), cwd: location.cwd }), 'config.toml');
-  const state = ((readCodexConfig(configPath)?.['hooks'] as Record<string, unknown> | undefined)?.['state'] ?? {}) as Record<string, { trusted_hash?: unknown }>;
-  return active.map((plugin) =>
-    typeof state[codexPluginTrustKey(plugin.id, 'Stop', 0, 0)]?.trusted_hash === 'string'
-      ? { id: `codex.trust.${plugin.id}`, status: 'ok', title: `Codex CLI: the Stop hook of the plugin ${plugin.id} is trusted`, detail: `a trusted_hash is recorded in ${configPath}` }
-      : {
-          id: `codex.trust.${plugin.id}`,
-          status: 'warn',
-          title: `Codex CLI: the Stop hook of the plugin ${plugin.id} is not trusted yet`,
-          detail: 'Codex skips untrusted hooks; `codex exec` does so silently.',
-          fix: 'start `codex` in a terminal and trust the hooks when it shows "Hooks need review" (or /hooks)',
-        },
-  );
 }

@@ -3,8 +3,10 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { AgentId } from '@agent-checkpoint/core';
 import { readSettingsFile } from '@agent-checkpoint/setup-kit/read-settings-file';
 import { parse as parseJsonc } from 'jsonc-parser';
-import { parse as parseToml } from 'smol-toml';
+import { readCodexConfig } from '../agents/codex-config.ts';
 import { codexHome } from '../agents/codex-profile.ts';
+import { profileOf } from '../agents/profiles.ts';
+import type { PluginRouteKind } from '../route-commands.ts';
 import { HOOK_BUNDLE_NAME } from './hook-command.ts';
 import { homeOf, type LocationContext } from './settings-locations.ts';
 
@@ -40,7 +42,7 @@ export interface PluginInstall {
   readonly agent: AgentId;
   /** How the agent names it: `agent-checkpoint@<marketplace>` (Claude, Codex), `agent-checkpoint` (Gemini). */
   readonly id: string;
-  readonly form: 'claude-plugin' | 'gemini-extension' | 'codex-plugin';
+  readonly form: PluginRouteKind;
   /** Whether the agent runs its hooks (installed and enabled). */
   readonly enabled: boolean;
   /** The hook bin its hook commands start (may not exist: see {@link PluginInstall.binPresent}). */
@@ -55,16 +57,19 @@ export interface PluginInstall {
   readonly readdCommand: string;
 }
 
+/**
+ * The reader of each install form's registry. Keyed by the form (the agent profile's
+ * `pluginRoute.kind`), not by the agent: the profile says which form its agent installs.
+ */
+const REGISTRY_READERS: Readonly<Record<PluginRouteKind, (location: LocationContext) => PluginInstall[]>> = {
+  'claude-plugin': claudePlugins,
+  'gemini-extension': geminiExtensions,
+  'codex-plugin': codexPlugins,
+};
+
 /** Every install of ours that `agent` manages itself (plugin, extension), enabled or not. */
 export function findPluginInstalls(agent: AgentId, location: LocationContext): PluginInstall[] {
-  switch (agent) {
-    case 'claude':
-      return claudePlugins(location);
-    case 'gemini':
-      return geminiExtensions(location);
-    case 'codex':
-      return codexPlugins(location);
-  }
+  return REGISTRY_READERS[profileOf(agent).pluginRoute.kind](location);
 }
 
 /** The installs that run our hooks today. */
@@ -233,16 +238,6 @@ function ourMarketplace(id: string): string | undefined {
   return id.startsWith(prefix) && id.length > prefix.length ? id.slice(prefix.length) : undefined;
 }
 
-/** Codex's config.toml parsed, or undefined (absent, refused, or not TOML: doctor reports those). */
-export function readCodexConfig(path: string): Record<string, unknown> | undefined {
-  const read = readSettingsFile(path);
-  if (read.kind !== 'file') return undefined;
-  try {
-    return parseToml(read.bytes.toString('utf8'));
-  } catch {
-    return undefined;
-  }
-}
 
 function readJson(path: string): unknown {
   const read = readSettingsFile(path);

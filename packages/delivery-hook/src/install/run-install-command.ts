@@ -98,7 +98,7 @@ export async function runInstallCommand(request: InstallRequest, context: Instal
       return EXIT_FAILURE;
     }
     code = await purgeOurFiles(run, agents.map((agent) => settingsPath(agent, run.scope, run)));
-    if (code === EXIT_OK && agents.includes('codex')) code = await removeCodexTrust(run, 'the Codex trust entries of our plugin hooks', isOurPluginTrustKey);
+    if (code === EXIT_OK && agents.some((agent) => profileOf(agent).hooksHaveTrustEntries)) code = await removeCodexTrust(run, 'the Codex trust entries of our plugin hooks', isOurPluginTrustKey);
   }
   if (command === 'install' && !run.dryRun && code === EXIT_OK) {
     await context.write(
@@ -219,7 +219,7 @@ async function uninstallOne(agent: AgentId, run: Run): Promise<number> {
   const stateDir = resolveStateDir({ env: run.env });
   const recorded = (await readInstallRecord(stateDir, path))?.commands ?? [];
   // Codex keys its trust entries by the handler's place in the file: compute ours before they go.
-  const current = agent === 'codex' ? await readOptionalFile(path) : undefined;
+  const current = profileOf(agent).hooksHaveTrustEntries ? await readOptionalFile(path) : undefined;
   const trustKeys = new Set(current === undefined ? [] : findOurHookEntries(current.toString('utf8'), recorded).map((e) => codexFileTrustKey(path, e.event, e.group, e.handler)));
   let failure: string | undefined;
   let hadOurs = false;
