@@ -18,7 +18,7 @@ export { sessionContextOf, withSessionContext } from './state/session-slots.ts';
 export { withDeferral } from './state/session-context.ts';
 export { writePreCompactHandoff } from './steps/pre-compact-handoff.ts';
 export { writeCheckpointHandoff } from './steps/write-checkpoint-handoff.ts';
-export { recordCheckpoint, type CheckpointRoute } from './steps/record-checkpoint.ts';
+export { recordCheckpoint } from './steps/record-checkpoint.ts';
 export { fetchMemoryResumeExtras, memoryResumeSection } from './steps/memory-step.ts';
 export { claimResumeHandoff, latestOwnHandoff } from './steps/resume-handoff.ts';
 // Seed 004 EST/SHD/metrics, used by delivery-hook's prompt-submit hook and context commands.
@@ -28,7 +28,6 @@ export { forecastNextLevel, type NextLevelForecast } from './monitor/forecast-ne
 export { estimateTask, type TaskEstimate } from './estimate/estimate-task.ts';
 export { readTaskHistory } from './estimate/task-history.ts';
 export { renderEstimateWarning } from './estimate/render-estimate.ts';
-export { recordMetricsEvent } from './metrics/metrics-events.ts';
 export { recordMetric } from './metrics/record-metric.ts';
 export { reportFromLog } from './metrics/build-report.ts';
 export { renderReport } from './metrics/render-report.ts';
@@ -40,7 +39,6 @@ export { failuresFromObservations } from './handoff/failures-from-observations.t
 export type { HandoffTrigger } from './handoff/handoff-types.ts';
 export type { MonitorAction } from './monitor/monitor-action.ts';
 export {
-  LOOP_END_FILE,
   LOOP_STATE_FILE,
   type LoopState,
   readLoopState,

@@ -150,6 +150,14 @@ project file counts as absent, so detected presets apply meanwhile. An unknown p
 match (unbalanced \`[\`, \`{\` or \`(\`, an empty range such as \`[z-a]\`, a leading \`/\`) is a schema
 problem like any other: the file is ignored with the glob and the reason, instead of a category
 that silently matches nothing. The checkpoint itself never fails because of configuration.
+
+Regular expressions written \`"/regex/flags"\` (evidence, \`errorPatterns[].match\`, \`searchCommands\`)
+in the **project file** run on RE2 (the \`re2js\` engine: linear time, so a repository cannot stall
+the hook with a pattern like \`/(a+)+$/\`). RE2 has no backreferences (\`\\1\`, \`\\k<name>\`) and no
+lookaround (\`(?=\`, \`(?!\`, \`(?<=\`, \`(?<!\`), and knows the flags \`i\`, \`m\` and \`s\`: a project-file
+pattern that needs anything else is reported ("not supported in a project file's regular
+expression (RE2 syntax …)") and matches nothing. The same pattern in your user file runs on
+JavaScript's engine.
 The hook also tells you in the agent (once per session, as its user-visible \`systemMessage\`, never
 to the model): "agent-checkpoint: configuration problem: <file>: …; that part is ignored"
 ([troubleshooting.md](troubleshooting.md#notices-from-the-hook-itself)).
