@@ -298,7 +298,7 @@ function addContextCommands(cli: CliProgram, write: (text: string) => Promise<vo
   program
     .command('slash')
     .description("run checkpoint, estimate, shard, report, off, on, status or doctor with a slash command's argument text, split here without a shell (docs/context-checkpoints.md, \"Commands\")")
-    .addArgument(new Argument('<command>', 'checkpoint, estimate, shard, report, off (default --current), on (default --current), status or doctor').choices(SLASH_COMMANDS))
+    .addArgument(new Argument('<command>', 'checkpoint, estimate, shard, report, off, on (both: this session, unless the text names another scope), status or doctor').choices(SLASH_COMMANDS))
     .argument('[text...]', "the argument text as the agent delivers it (one word; more are joined with a space); estimate: the task, as is")
     // Everything after <command> is the text, options included (`/checkpoint --status`): its own
     // grammar splits it (context-cli/slash-arguments.ts), then the command runs as if typed.
