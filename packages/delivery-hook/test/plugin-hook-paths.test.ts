@@ -20,7 +20,7 @@ import { afterEach, describe, expect, it } from 'vitest';
  *   (`recursivelyHydrateStrings`), `$GEMINI_PROJECT_DIR`… shell-escaped into the command
  *   (`expandCommand`), the handler's `env` merged into the environment, `bash -c <command>`.
  * The bin is the one built from these sources (the plugin root's `dist` links to it). Windows is not
- * run here: Claude rewrites `${CLAUDE_PLUGIN_ROOT}` for PowerShell itself, and the Codex and Gemini
+ * run here (cmd.exe cannot run here; Codex's `commandWindows` is run through /bin/sh instead): Claude rewrites `${CLAUDE_PLUGIN_ROOT}` for PowerShell itself, and the Codex and Gemini
  * commands hold no `$`, quote or path for PowerShell or cmd to read (docs/reliability.md).
  */
 
