@@ -50,7 +50,8 @@ const readJson = (file: string): Record<string, unknown> => JSON.parse(readFileS
  * `node -e "require(process.env.…)"`: it runs hooks with PowerShell on Windows, where no sh is, and
  * the CLI is itself a Node 20 program, so a Node is always there. That form holds no `$`, quote or
  * path, so it means the same to bash and PowerShell; `agent-checkpoint-hook` fills `argv[1]` (`-e`
- * leaves it out), so the bundle finds its mode in `argv[2]` as always.
+ * leaves it out), so the bundle finds its mode in `argv[2]` as always. Codex hooks carry that form
+ * too, as `commandWindows` (what Codex 0.169 runs on Windows, through cmd.exe), with `PLUGIN_ROOT`.
  */
 const HOOK_FILES = [
   {
@@ -66,6 +67,8 @@ const HOOK_FILES = [
     dir: 'plugins/agent-checkpoint',
     bundle: 'dist',
     command: (args: string) => `sh "$PLUGIN_ROOT/hooks/run-hook.sh" ${args}`,
+    // Codex 0.169 runs `commandWindows` instead on Windows, through cmd.exe (no sh, no `$PLUGIN_ROOT`).
+    windowsCommand: (args: string) => `node -e "require(process.env.PLUGIN_ROOT+'/dist/agent-checkpoint-hook.cjs')" agent-checkpoint-hook ${args}`,
   },
   // Gemini CLI reads an extension's hooks only from <extension root>/hooks/hooks.json: the root is the
   // repository. PreCompress only on /compress (matcher `manual`): Gemini 0.61 fires it with trigger
@@ -85,6 +88,7 @@ const HOOK_FILES = [
   dir: string;
   bundle: string;
   command: (args: string) => string;
+  windowsCommand?: (args: string) => string;
   env?: Readonly<Record<string, string>>;
   groupOverrides?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }[];
@@ -96,7 +100,9 @@ function expectedHooks(spec: (typeof HOOK_FILES)[number]): Record<string, unknow
   const env = 'env' in spec ? { env: spec.env } : {};
   const hooks: Record<string, unknown[]> = {};
   for (const entry of profile.hookEntries) {
-    const handler = { ...profile.hookHandler(entry, spec.command(entry.args.join(' '))), ...env };
+    const args = entry.args.join(' ');
+    const windows = 'windowsCommand' in spec ? { commandWindows: spec.windowsCommand(args) } : {};
+    const handler = { ...profile.hookHandler(entry, spec.command(args)), ...windows, ...env };
     (hooks[entry.event] ??= []).push({ ...profile.hookGroup(handler), ...overrides[entry.event] });
   }
   return hooks;

@@ -20,7 +20,7 @@ import { afterEach, describe, expect, it } from 'vitest';
  *   (`recursivelyHydrateStrings`), `$GEMINI_PROJECT_DIR`… shell-escaped into the command
  *   (`expandCommand`), the handler's `env` merged into the environment, `bash -c <command>`.
  * The bin is the one built from these sources (the plugin root's `dist` links to it). Windows is not
- * run here: Claude rewrites `${CLAUDE_PLUGIN_ROOT}` for PowerShell itself, and the Codex and Gemini
+ * run here (cmd.exe cannot run here; Codex's `commandWindows` is run through /bin/sh instead): Claude rewrites `${CLAUDE_PLUGIN_ROOT}` for PowerShell itself, and the Codex and Gemini
  * commands hold no `$`, quote or path for PowerShell or cmd to read (docs/reliability.md).
  */
 
@@ -119,6 +119,30 @@ describe('plugin hook commands under an install path with ", \', $(…), ` and s
       expect(handler.command, event).not.toContain('${');
       const command = handler.command.replaceAll('${PLUGIN_ROOT}', installed.root);
       const result = runHook('/bin/sh', command, installed, hookEnv(installed, { PLUGIN_ROOT: installed.root, CLAUDE_PLUGIN_ROOT: installed.root }));
+      expect(result.code, `${event}: ${result.stderr}`).toBe(0);
+      expect(result.stderr, event).toMatch(OUR_BIN);
+    }
+    expect(markers(installed.base)).toEqual([]);
+  });
+
+  it('Codex CLI on Windows: every hook has a commandWindows with the same mode and agent, no $, quote or path, that starts our bin', () => {
+    // Codex 0.169 runs `commandWindows` (serde alias `command_windows`) instead of `command` on Windows,
+    // through `%COMSPEC% /C`, where `sh "$PLUGIN_ROOT/…"` cannot run. cmd.exe cannot run here: the
+    // command is checked for what cmd would misread, then run through /bin/sh as the nearest check.
+    const installed = install('dist');
+    const all = handlers(readJson('plugins/agent-checkpoint/hooks/codex-hooks.json')) as { event: string; handler: Handler & { commandWindows?: string } }[];
+    expect(all.length).toBeGreaterThan(0);
+    for (const { event, handler } of all) {
+      const windows = handler.commandWindows;
+      expect(windows, event).toBeTypeOf('string');
+      const posixArgs = /run-hook\.sh" (.+)$/.exec(handler.command)?.[1];
+      expect(posixArgs, event).toBeDefined();
+      expect(windows, event).toBe(`node -e "require(process.env.PLUGIN_ROOT+'/dist/agent-checkpoint-hook.cjs')" agent-checkpoint-hook ${posixArgs}`);
+      // cmd.exe and PowerShell read none of these: no variable, escape, pipe or redirection, and the
+      // only double quotes wrap the -e script (which holds no double quote itself).
+      expect(windows!.replace(/^node -e "[^"]*" /, ''), event).toMatch(/^[a-z -]+$/);
+      expect(windows, event).not.toMatch(/[$%^&|<>`\\]/);
+      const result = runHook('/bin/sh', windows!, installed, hookEnv(installed, { PLUGIN_ROOT: installed.root, CLAUDE_PLUGIN_ROOT: installed.root }));
       expect(result.code, `${event}: ${result.stderr}`).toBe(0);
       expect(result.stderr, event).toMatch(OUR_BIN);
     }
