@@ -9,9 +9,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
+import { agentCli } from '../src/harness/agent-clis.ts';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
-const CODEX = path.join(REPO, 'e2e/node_modules/.bin/codex');
+/** The pinned Codex the e2e global setup installs on demand (argv: node and its npm launcher). */
+const [CODEX, ...CODEX_ARGS] = agentCli('codex').argv as [string, ...string[]];
 const temps: string[] = [];
 
 afterEach(() => {
@@ -32,7 +34,7 @@ function copyCheckout(to: string): void {
 
 /** Sends initialize + skills/list to `codex app-server` and resolves with the skill names (deadline 30 s). */
 function listSkills(env: NodeJS.ProcessEnv, cwd: string): Promise<string[]> {
-  const child = spawn(CODEX, ['app-server'], { cwd, env, stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn(CODEX, [...CODEX_ARGS, 'app-server'], { cwd, env, stdio: ['pipe', 'pipe', 'ignore'] });
   return new Promise<string[]>((resolve, reject) => {
     const timer = setTimeout(() => { child.kill(); reject(new Error('no skills/list answer within 30 s')); }, 30_000);
     createInterface({ input: child.stdout }).on('line', (line) => {
@@ -60,7 +62,7 @@ describe('codex plugin skills', () => {
     const env = { ...process.env, HOME: home, CODEX_HOME: path.join(home, '.codex') };
     mkdirSync(env.CODEX_HOME, { recursive: true });
     for (const args of [['plugin', 'marketplace', 'add', checkout], ['plugin', 'add', 'agent-checkpoint@agent-checkpoint']]) {
-      const r = spawnSync(CODEX, args, { cwd: home, env, encoding: 'utf8', timeout: 60_000 });
+      const r = spawnSync(CODEX, [...CODEX_ARGS, ...args], { cwd: home, env, encoding: 'utf8', timeout: 60_000 });
       expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
     }
     const names = await listSkills(env, checkout);

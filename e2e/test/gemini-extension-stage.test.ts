@@ -40,9 +40,11 @@ describe.skipIf(SKIP_REAL_CLIS)('the Gemini extension staged from a development 
       execFileSync('pnpm', ['-s', 'gemini-extension', staged], { cwd: REPO_ROOT, stdio: 'pipe' });
       const files = filesUnder(staged).sort();
       expect(files.filter((f) => /(^|\/)(node_modules|\.turbo|\.git|packages|e2e|bench)(\/|$)/.test(f))).toEqual([]);
-      // Every file the extension's hooks start is in the staged copy.
+      // Every file the extension's hooks start is in the staged copy: named after `${extensionPath}`
+      // or, since the root reaches the hook through its `env` (never its shell line), after
+      // `process.env.AGENT_CHECKPOINT_EXTENSION_PATH+'`.
       const hooks = readFileSync(path.join(staged, 'hooks', 'hooks.json'), 'utf8');
-      const referenced = [...hooks.matchAll(/\$\{extensionPath\}\/([^"\\ ]+)/g)].map((m) => m[1] as string);
+      const referenced = [...hooks.matchAll(/(?:\$\{extensionPath\}|process\.env\.AGENT_CHECKPOINT_EXTENSION_PATH\+')\/([^"\\' ]+)/g)].map((m) => m[1] as string);
       expect(referenced.length).toBeGreaterThan(0);
       for (const file of referenced) expect(files, file).toContain(file);
 
