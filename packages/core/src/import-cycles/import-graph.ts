@@ -39,7 +39,8 @@ const RESOLUTION_OPTIONS: ts.CompilerOptions = {
   allowJs: true,
 };
 
-function listSourceFiles(dir: string): string[] {
+/** Every source file under `dir` (absolute paths), skipping build output, dependencies and dot folders. */
+export function listSourceFiles(dir: string): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
