@@ -14,7 +14,7 @@ export const PRIVILEGED_KEYS: readonly PrivilegedKey[] = [
   { path: ['directExecution', 'logFile'], why: 'a file the hook appends to' },
   { path: ['runTests', 'enabled'], why: 'turns on a command run by the hook' },
   { path: ['runTests', 'command'], why: 'a shell command the hook runs outside the agent\'s sandbox' },
-  { path: ['tracker', 'enabled'], why: 'sends checkpoint data (handoff path, branch, summary) off the machine to Linear' },
+  { path: ['tracker', 'enabled'], why: 'sends checkpoint data (level, handoff path, branch, HEAD) off the machine to Linear' },
   { path: ['tracker', 'apiKeyEnv'], why: 'chooses which environment variable is sent as the Authorization header' },
   { path: ['tracker', 'issuePattern'], why: 'a regular expression the hook runs on the branch name; an untrusted one can backtrack for minutes' },
   { path: ['tracker', 'commentOn'], why: 'chooses which checkpoints send data off the machine' },
