@@ -13,36 +13,15 @@ import { CodexSession } from '../run-codex.ts';
 import { CodexTuiSession, type CodexTuiOptions } from '../run-codex-tui.ts';
 import { GeminiSession } from '../run-gemini.ts';
 import { projectFiles, type ProjectOptions } from './checkpoint-project.ts';
+import { CHECKPOINT_ROUTES, isNotifyRoute, ROUTE_LABELS, routeAgent, type CheckpointRoute } from './checkpoint-route.ts';
 import type { CheckpointScenario } from './checkpoint-scenarios.ts';
 import { findDeliveredCheckpoint, type DeliveredCheckpoint } from './delivered-checkpoint.ts';
 import { expectedCheckpoint } from './expected-checkpoint.ts';
 import { readTmuxDecisions, type TmuxDecision } from './tmux-decisions.ts';
 
-/**
- * The five ways a checkpoint reaches an agent. `codex-queue`: the Codex TUI with its default daemon,
- * notify → `codex queue`. `codex-tmux`: the TUI (`--no-daemon`) through a `codex` without the queue
- * subcommand, notify → typing into the pane (the fallback route).
- */
-export type CheckpointRoute = 'claude-hook' | 'gemini-hook' | 'codex-hook' | 'codex-queue' | 'codex-tmux';
-
-export const CHECKPOINT_ROUTES: readonly CheckpointRoute[] = ['claude-hook', 'gemini-hook', 'codex-hook', 'codex-queue', 'codex-tmux'];
-
-/** The notify routes of the Codex TUI. */
-export function isNotifyRoute(route: CheckpointRoute): route is 'codex-queue' | 'codex-tmux' {
-  return route === 'codex-queue' || route === 'codex-tmux';
-}
-
-export const ROUTE_LABELS: Readonly<Record<CheckpointRoute, string>> = {
-  'claude-hook': 'Claude Stop hook',
-  'gemini-hook': 'Gemini AfterAgent hook',
-  'codex-hook': 'Codex Stop hook (exec)',
-  'codex-queue': 'Codex TUI (daemon), notify → codex queue',
-  'codex-tmux': 'Codex TUI without codex queue, notify → tmux',
-};
-
-export function routeAgent(route: CheckpointRoute): AgentId {
-  return route === 'claude-hook' ? 'claude' : route === 'gemini-hook' ? 'gemini' : 'codex';
-}
+// The route names live in a leaf module (the checkpoint readers this file runs name them too); the
+// tests import them from here, beside the runner.
+export { CHECKPOINT_ROUTES, isNotifyRoute, ROUTE_LABELS, routeAgent, type CheckpointRoute };
 
 export interface RouteRunOptions {
   readonly scenario: CheckpointScenario;

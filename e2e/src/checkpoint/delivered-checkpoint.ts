@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { asArray, asRecord, stringField, xmlUnescape } from '../mock/json-access.ts';
 import { CHECKPOINT_PREFIX } from './checkpoint-project.ts';
-import type { CheckpointRoute } from './checkpoint-routes.ts';
+import type { CheckpointRoute } from './checkpoint-route.ts';
 
 /** The checkpoint as one model request carried it. */
 export interface DeliveredCheckpoint {

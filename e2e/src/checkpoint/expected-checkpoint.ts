@@ -6,7 +6,7 @@ import { createGeminiTranscriptReader } from '@agent-checkpoint/transcript-gemin
 import type { HookInvocation } from '../harness/agent-session.ts';
 import { asArray, asString } from '../mock/json-access.ts';
 import { CHECKPOINT_PREFIX } from './checkpoint-project.ts';
-import type { CheckpointRoute } from './checkpoint-routes.ts';
+import type { CheckpointRoute } from './checkpoint-route.ts';
 
 /**
  * What `getCheckpoint` (core, run here in the test process, not in the bundle) says for the turn

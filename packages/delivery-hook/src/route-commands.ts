@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { CLI_USER_COMMANDS, forShellArg, type AgentId, type UserCommands } from '@agent-checkpoint/core';
 import { profileOf, profileOfPluginRoute } from './agents/profiles.ts';
+import type { PluginRouteKind } from './plugin-route-kind.ts';
 
 /**
  * Where the running hook was installed from, as its agent started it:
@@ -14,9 +15,6 @@ import { profileOf, profileOfPluginRoute } from './agents/profiles.ts';
  * `pluginRoot` is the plugin's directory (its `bin/` and `dist/`).
  */
 export type InstallRoute = { readonly kind: 'settings' } | { readonly kind: PluginRouteKind; readonly pluginRoot: string };
-
-/** The route of an install the agent manages itself (each profile's `pluginRoute.kind`). */
-export type PluginRouteKind = 'claude-plugin' | 'codex-plugin' | 'gemini-extension';
 
 /** The plugin's command-line tool, relative to the plugin root (plugins/agent-checkpoint/bin). */
 export const PLUGIN_TOOL = join('bin', 'agent-checkpoint-hook');

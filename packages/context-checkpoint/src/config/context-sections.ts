@@ -219,7 +219,7 @@ export const TrackerSchema = classifyKeys(
     })
     .describe('Issue tracker updates at context checkpoints (opt-in; sends data to Linear).'),
   {
-    enabled: { privileged: 'sends checkpoint data (handoff path, branch, summary) off the machine to Linear' },
+    enabled: { privileged: 'sends checkpoint data (level, handoff path, branch, HEAD) off the machine to Linear' },
     provider: 'safe',
     apiKeyEnv: { privileged: 'chooses which environment variable is sent as the Authorization header' },
     // Privileged rather than run on a linear-time engine: JavaScript's backtracking engine is the one the

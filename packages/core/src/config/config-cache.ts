@@ -6,7 +6,8 @@ import { readRegularFileSync } from '../state/read-regular-file.ts';
 import type { ConfigFile } from './config-schema.ts';
 import { CONFIG_SCHEMA_FINGERPRINT } from './config-schema-fingerprint.ts';
 import { PRIVILEGED_KEYS } from './config-privileged-keys.ts';
-import { privilegedSettings, type PrivilegedKey } from './strip-privileged-keys.ts';
+import type { PrivilegedKey } from './privileged-key.ts';
+import { privilegedSettings } from './strip-privileged-keys.ts';
 
 /**
  * A cache of configuration files that already passed validation, so the hook does not load zod

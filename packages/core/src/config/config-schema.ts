@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { globProblem } from './glob-problem.ts';
 // Defaults are defined once, where they apply; descriptions (and so schema.json and
-// docs/configuration.md, generated from them) quote those values. Only value imports of constants:
-// these modules import nothing but types from here.
-import { DEFAULT_CATEGORY_PRECEDENCE, DEFAULT_FOLLOW_UP_PRECEDENCE, DEFAULT_GIT_TIMEOUT_MS, DEFAULT_HYGIENE, DEFAULT_LOOP_GUARD } from './default-config.ts';
-import { DEFAULT_TRANSCRIPT_MAX_BYTES } from '../transcript/transcript-reader.ts';
+// docs/configuration.md, generated from them) quote those values. Both modules are leaves: the
+// schema's types are imported by default-config.ts and the transcript reader, so importing those
+// would close a circle.
+import { DEFAULT_CATEGORY_PRECEDENCE, DEFAULT_FOLLOW_UP_PRECEDENCE, DEFAULT_GIT_TIMEOUT_MS, DEFAULT_HYGIENE, DEFAULT_LOOP_GUARD } from './setting-defaults.ts';
+import { DEFAULT_TRANSCRIPT_MAX_BYTES } from '../transcript/transcript-max-bytes.ts';
 
 /**
  * The configuration file schema (`.agent-checkpoint.json`, and the optional user-level file).

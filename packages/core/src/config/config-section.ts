@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ResolvedConfig } from './config-schema.ts';
-import type { PrivilegedKey } from './strip-privileged-keys.ts';
+import type { PrivilegedKey } from './privileged-key.ts';
 
 /**
  * A configuration section a package registers with core's loader: top-level keys of the file that

@@ -13,7 +13,8 @@ import { pickPresets, presetAncestors, PRESETS } from './presets/index.ts';
 import { configDigest, readTrustStore, trustKeyFor, trustStateOf } from './project-config-trust.ts';
 import { readConfigBytes } from './read-config-bytes.ts';
 import { configProblems, resolveConfig, resolveConfigDetailed } from './resolve-config.ts';
-import { stripPrivilegedKeys, type PrivilegedKey } from './strip-privileged-keys.ts';
+import type { PrivilegedKey } from './privileged-key.ts';
+import { stripPrivilegedKeys } from './strip-privileged-keys.ts';
 import { requireLinearEngine } from '../engine/safe-pattern.ts';
 
 /** Options of {@link loadConfig}. */

@@ -11,16 +11,9 @@ import type {
   ResolvedFollowUp,
   ResolvedMessages,
 } from './config-schema.ts';
-import {
-  DEFAULT_CATEGORY_PRECEDENCE,
-  DEFAULT_CONFIG,
-  DEFAULT_FOLLOW_UP_PRECEDENCE,
-  DEFAULT_GIT_TIMEOUT_MS,
-  DEFAULT_HYGIENE,
-  DEFAULT_LOOP_GUARD,
-  DEFAULT_SOURCE,
-} from './default-config.ts';
-import { DEFAULT_TRANSCRIPT_MAX_BYTES } from '../transcript/transcript-reader.ts';
+import { DEFAULT_CONFIG, DEFAULT_SOURCE } from './default-config.ts';
+import { DEFAULT_CATEGORY_PRECEDENCE, DEFAULT_FOLLOW_UP_PRECEDENCE, DEFAULT_GIT_TIMEOUT_MS, DEFAULT_HYGIENE, DEFAULT_LOOP_GUARD } from './setting-defaults.ts';
+import { DEFAULT_TRANSCRIPT_MAX_BYTES } from '../transcript/transcript-max-bytes.ts';
 import { PRESETS } from './presets/index.ts';
 import { compileEvidence } from '../shell/match-evidence.ts';
 import { compilePattern, regexForm } from '../engine/safe-pattern.ts';

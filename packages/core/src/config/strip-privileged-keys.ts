@@ -1,12 +1,6 @@
 import type { ConfigFile } from './config-schema.ts';
 import { PRIVILEGED_KEYS } from './config-privileged-keys.ts';
-
-/** A key a project file may set only once trusted; `[]` in `path` stands for each array element. */
-export interface PrivilegedKey {
-  readonly path: readonly string[];
-  /** Why it is privileged, for diagnostics. */
-  readonly why: string;
-}
+import type { PrivilegedKey } from './privileged-key.ts';
 
 /** One privileged key set in a file: where (`runTests.command`), its value and why it is privileged. */
 export interface PrivilegedSetting {

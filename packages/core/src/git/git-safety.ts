@@ -1,5 +1,3 @@
-import type { GitWriteProfile } from './git-write-profile.ts';
-
 /**
  * What the repository's own git configuration may and may not make our git processes do.
  *
@@ -19,6 +17,18 @@ import type { GitWriteProfile } from './git-write-profile.ts';
  *   or filter driver from the repository; the user's own settings stay in force.
  */
 export type GitCallProfile = 'read' | GitWriteProfile;
+
+/**
+ * A write profile for `runGit`: `-c` settings and environment, built by `gitWriteProfile`
+ * (`git-write-profile.ts`). Declared here, beside the read profile, so the call profiles import nothing.
+ */
+export interface GitWriteProfile {
+  readonly kind: 'write';
+  /** `-c` settings, after the ones every call gets. Later entries win (multi-valued keys: appended). */
+  readonly config: readonly (readonly [string, string])[];
+  /** Variables set (a string) or removed (`undefined`) on top of the caller's environment. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
 
 /** `-c` settings of every call: the fsmonitor hook (`git status`, `git commit`) never runs. */
 const ALWAYS: readonly (readonly [string, string])[] = [

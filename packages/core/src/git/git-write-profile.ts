@@ -1,6 +1,6 @@
 import { forShellArg } from '../text-safety/text-safety.ts';
 import { filterDriversFromGitConfig } from './find-filter-drivers.ts';
-import { filterDriverOverrides } from './git-safety.ts';
+import { filterDriverOverrides, type GitWriteProfile } from './git-safety.ts';
 import { runGit } from './run-git.ts';
 
 /**
@@ -18,15 +18,6 @@ import { runGit } from './run-git.ts';
  * environment the agent CLI started us with) or to git's neutral default. See docs/reliability.md,
  * "Writing git processes".
  */
-
-/** A write profile for {@link runGit}: `-c` settings and environment, built by {@link gitWriteProfile}. */
-export interface GitWriteProfile {
-  readonly kind: 'write';
-  /** `-c` settings, after the ones every call gets. Later entries win (multi-valued keys: appended). */
-  readonly config: readonly (readonly [string, string])[];
-  /** Variables set (a string) or removed (`undefined`) on top of the caller's environment. */
-  readonly env: Readonly<Record<string, string | undefined>>;
-}
 
 /**
  * The user's own git settings that a writing git process keeps: from the system and global files

@@ -4,8 +4,8 @@ import { findTurn, type SessionState } from './session-state.ts';
 /** Loop guard settings (`loopGuard` in the config file). */
 export type LoopGuardConfig = ResolvedConfig['loopGuard'];
 
-/** Defaults used when a route has no resolved config at hand (defined once, in default-config.ts). */
-export { DEFAULT_LOOP_GUARD } from '../config/default-config.ts';
+/** Defaults used when a route has no resolved config at hand (defined once, in setting-defaults.ts). */
+export { DEFAULT_LOOP_GUARD } from '../config/setting-defaults.ts';
 
 /**
  * How far in the future a recorded checkpoint time may lie and still count (as "just now"): two hooks

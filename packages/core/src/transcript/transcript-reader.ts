@@ -1,9 +1,10 @@
 import type { AgentId } from '../agent-id.ts';
 import type { TokenUsage, TurnTimeline } from '../timeline/turn-timeline.ts';
 import type { CheckpointMessageTexts } from './delivered-message.ts';
+import { DEFAULT_TRANSCRIPT_MAX_BYTES } from './transcript-max-bytes.ts';
 
-/** Default hard cap on bytes read from the end of a transcript (seed 000: 512 KiB). */
-export const DEFAULT_TRANSCRIPT_MAX_BYTES = 512 * 1024;
+// Part of the reader's contract (`ReadTurnRequest.maxBytes`); defined in a leaf the config schema imports.
+export { DEFAULT_TRANSCRIPT_MAX_BYTES };
 
 /**
  * What the caller knows about the turn from the hook payload or notify event. Every field is

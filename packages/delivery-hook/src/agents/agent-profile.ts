@@ -2,10 +2,10 @@ import type { AgentId, TranscriptReader, TurnEndDecision, UserCommands } from '@
 import type { DoctorFinding } from '@agent-checkpoint/setup-kit';
 import type { PayloadReadResult } from '../hook-event.ts';
 import type { HookVerdict } from '../hook-verdict.ts';
-import type { HookEntrySpec } from '../install/hook-entries.ts';
-import type { PluginInstall } from '../install/plugin-installs.ts';
-import type { InstallScope } from '../install/settings-locations.ts';
-import type { PluginRouteKind } from '../route-commands.ts';
+import type { HookEntrySpec } from '../install/hook-entry-spec.ts';
+import type { InstallScope } from '../install/install-scope.ts';
+import type { PluginInstall } from '../install/plugin-install-types.ts';
+import type { PluginRouteKind } from '../plugin-route-kind.ts';
 
 /**
  * Everything delivery-hook knows about one agent CLI, in one object: the rest of the package asks the
@@ -143,10 +143,23 @@ export interface AgentDoctorInput {
   readonly location: AgentLocation;
   /** Scopes where our turn-end hook is registered (non-empty). */
   readonly registered: readonly InstallScope[];
-  /** The settings text read per scope (only scopes that were readable). */
-  readonly texts: ReadonlyMap<InstallScope, string>;
+  /**
+   * Our handlers doctor found per scope, in document order (only scopes that were readable). Given,
+   * not re-parsed here: recognising our handlers needs every profile's entries, and a profile must not
+   * import the registry of profiles.
+   */
+  readonly ours: ReadonlyMap<InstallScope, readonly HookHandlerPlace[]>;
   /** The settings path for a scope (the same the rest of doctor used). */
   readonly settingsPathOf: (scope: InstallScope) => string;
+}
+
+/** Where one of our handlers sits in a settings file (as `install/edit-agent-hooks.ts` finds it). */
+export interface HookHandlerPlace {
+  /** The agent's event name (`Stop`…). */
+  readonly event: string;
+  /** Index of the matcher group in the event's array, and of the handler in the group's `hooks`. */
+  readonly group: number;
+  readonly handler: number;
 }
 
 /** What a latest-transcript lookup searches. */

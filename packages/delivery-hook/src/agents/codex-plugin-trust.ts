@@ -1,6 +1,6 @@
 import type { DoctorFinding } from '@agent-checkpoint/setup-kit';
 import { codexPluginTrustKey } from '../install/codex-trust-entries.ts';
-import type { PluginInstall } from '../install/plugin-installs.ts';
+import type { PluginInstall } from '../install/plugin-install-types.ts';
 import { readCodexConfig } from './codex-config.ts';
 
 /**

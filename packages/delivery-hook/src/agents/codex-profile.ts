@@ -126,12 +126,8 @@ async function rolloutCwd(path: string): Promise<string | undefined> {
  * be checked here (Codex's own digest), so presence is what is reported. Also whether hooks are
  * switched off (`[features] hooks = false`).
  */
-async function checkCodexTrust({ location, registered, texts, settingsPathOf }: AgentDoctorInput): Promise<DoctorFinding[]> {
-  const [{ parse: parseToml }, { readSettingsFile }, { findOurHookEntries }] = await Promise.all([
-    import('smol-toml'),
-    import('@agent-checkpoint/setup-kit/read-settings-file'),
-    import('../install/edit-agent-hooks.ts'),
-  ]);
+async function checkCodexTrust({ location, registered, ours, settingsPathOf }: AgentDoctorInput): Promise<DoctorFinding[]> {
+  const [{ parse: parseToml }, { readSettingsFile }] = await Promise.all([import('smol-toml'), import('@agent-checkpoint/setup-kit/read-settings-file')]);
   const configPath = `${codexHome(location)}/config.toml`;
   let config: Record<string, unknown> = {};
   const read = readSettingsFile(configPath);
@@ -153,7 +149,7 @@ async function checkCodexTrust({ location, registered, texts, settingsPathOf }: 
   const state = ((config['hooks'] as Record<string, unknown> | undefined)?.['state'] ?? {}) as Record<string, { trusted_hash?: unknown }>;
   for (const scope of registered) {
     const hooksFile = settingsPathOf(scope);
-    const entries = findOurHookEntries(texts.get(scope) ?? '').filter((e) => e.event === 'Stop');
+    const entries = (ours.get(scope) ?? []).filter((e) => e.event === 'Stop');
     const trusted = entries.some((e) => typeof state[`${hooksFile}:stop:${e.group}:${e.handler}`]?.trusted_hash === 'string');
     findings.push(
       trusted

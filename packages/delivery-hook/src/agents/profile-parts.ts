@@ -1,5 +1,5 @@
 import type { HookVerdict } from '../hook-verdict.ts';
-import type { HookEntrySpec } from '../install/hook-entries.ts';
+import type { HookEntrySpec } from '../install/hook-entry-spec.ts';
 
 /**
  * Small pieces more than one profile uses. Pure and light: profiles are on the hook's hot path.

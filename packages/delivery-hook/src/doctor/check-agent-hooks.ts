@@ -6,8 +6,10 @@ import { type DoctorFinding, isExecutableFile, readSettingsFile } from '@agent-c
 import { duplicateHookKeyIn, findOtherMentions, findOurHookEntries, type FoundHookEntry } from '../install/edit-agent-hooks.ts';
 import { profileOf } from '../agents/profiles.ts';
 import { HOOK_BUNDLE_NAME, LEGACY_HOOK_BUNDLE_NAME, type HookProgram } from '../install/hook-command.ts';
-import { agentLocation, settingsPath, type InstallScope, type LocationContext } from '../install/settings-locations.ts';
-import { findPluginInstalls, type PluginInstall } from '../install/plugin-installs.ts';
+import type { InstallScope } from '../install/install-scope.ts';
+import { agentLocation, settingsPath, type LocationContext } from '../install/settings-locations.ts';
+import type { PluginInstall } from '../install/plugin-install-types.ts';
+import { findPluginInstalls } from '../install/plugin-installs.ts';
 import { checkPluginInstalls } from './check-plugin-installs.ts';
 
 /** What doctor learned about one agent's registration, for the summary finding. */
@@ -29,7 +31,7 @@ export interface AgentHookState {
 export async function checkAgentHooks(agent: AgentId, location: LocationContext, program: HookProgram, cliFound: boolean): Promise<AgentHookState> {
   const findings: DoctorFinding[] = [];
   const registered: InstallScope[] = [];
-  const texts = new Map<InstallScope, string>();
+  const ours = new Map<InstallScope, readonly FoundHookEntry[]>();
   const profile = profileOf(agent);
   const title = profile.title;
   const turnEnd = profile.hookEntries[0]!;
@@ -60,8 +62,8 @@ export async function checkAgentHooks(agent: AgentId, location: LocationContext,
       });
       continue;
     }
-    texts.set(scope, text);
     const found = findOurHookEntries(text);
+    ours.set(scope, found);
     // Commands of the user's that mention our hook are not ours (install and uninstall leave them):
     // they may be a wrapper that runs it, or a hand-written `npx` form that breaks under /bin/sh.
     for (const other of findOtherMentions(text)) {
@@ -117,7 +119,7 @@ export async function checkAgentHooks(agent: AgentId, location: LocationContext,
     });
   }
   if (registered.length > 0) {
-    findings.push(...(await profile.doctorFindings({ location: agentLocation('user', location), registered, texts, settingsPathOf: (scope) => settingsPath(agent, scope, location) })));
+    findings.push(...(await profile.doctorFindings({ location: agentLocation('user', location), registered, ours, settingsPathOf: (scope) => settingsPath(agent, scope, location) })));
   }
   return { agent, registered, plugins, findings };
 }

@@ -1,8 +1,9 @@
 import type { AgentId } from '@agent-checkpoint/core';
 import type { DoctorFinding } from '@agent-checkpoint/setup-kit';
 import { profileOf } from '../agents/profiles.ts';
-import type { PluginInstall } from '../install/plugin-installs.ts';
-import { agentLocation, type InstallScope, type LocationContext } from '../install/settings-locations.ts';
+import type { InstallScope } from '../install/install-scope.ts';
+import type { PluginInstall } from '../install/plugin-install-types.ts';
+import { agentLocation, type LocationContext } from '../install/settings-locations.ts';
 
 /**
  * Doctor's view of the installs an agent manages itself (plugin, extension): each one with the bin

@@ -3,7 +3,8 @@ import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseErro
 import { appendMember, applyTextEdits, detectJsonLayout, removeMember, replaceValue, type TextEdit } from '@agent-checkpoint/setup-kit';
 import { profileOf } from '../agents/profiles.ts';
 import { removeOurStatusLine } from './claude-statusline.ts';
-import { allHookEntries, type HookEntrySpec } from './hook-entries.ts';
+import { allHookEntries } from './hook-entries.ts';
+import type { HookEntrySpec } from './hook-entry-spec.ts';
 import { hookCommandLine, isOurHookCommandForm, mentionsOurHook, type HookProgram } from './hook-command.ts';
 
 /**

@@ -2,7 +2,7 @@ import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { shellCommand } from '@agent-checkpoint/setup-kit';
-import type { HookEntrySpec } from './hook-entries.ts';
+import type { HookEntrySpec } from './hook-entry-spec.ts';
 
 /** File name of the hook bin (the launcher); also how our entries are recognised in settings files. */
 export const HOOK_BUNDLE_NAME = 'agent-checkpoint-hook.cjs';

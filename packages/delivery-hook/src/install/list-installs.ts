@@ -3,8 +3,10 @@ import { AGENT_IDS } from '@agent-checkpoint/core';
 import { readSettingsFile } from '@agent-checkpoint/setup-kit/read-settings-file';
 import { profileOf } from '../agents/profiles.ts';
 import { findOurHookEntries } from './edit-agent-hooks.ts';
-import { findPluginInstalls, type PluginInstall } from './plugin-installs.ts';
-import { settingsPath, type InstallScope, type LocationContext } from './settings-locations.ts';
+import type { InstallScope } from './install-scope.ts';
+import type { PluginInstall } from './plugin-install-types.ts';
+import { findPluginInstalls } from './plugin-installs.ts';
+import { settingsPath, type LocationContext } from './settings-locations.ts';
 
 /** One install of ours, whatever its form: a settings entry we wrote, or the agent's plugin/extension. */
 export type InstallView =

@@ -6,8 +6,9 @@ import { parse as parseJsonc } from 'jsonc-parser';
 import { readCodexConfig } from '../agents/codex-config.ts';
 import { codexHome } from '../agents/codex-profile.ts';
 import { profileOf } from '../agents/profiles.ts';
-import type { PluginRouteKind } from '../route-commands.ts';
+import type { PluginRouteKind } from '../plugin-route-kind.ts';
 import { HOOK_BUNDLE_NAME } from './hook-command.ts';
+import type { PluginInstall, PluginSource } from './plugin-install-types.ts';
 import { homeOf, type LocationContext } from './settings-locations.ts';
 
 /**
@@ -27,35 +28,6 @@ import { homeOf, type LocationContext } from './settings-locations.ts';
 
 /** The plugin's name in every agent's registry (plugin.json, gemini-extension.json). */
 export const PLUGIN_NAME = 'agent-checkpoint';
-
-/** Where the marketplace (or extension source) the install came from lives. */
-export type PluginSource =
-  /** A folder on this machine the agent reads the plugin from, or updates from (`path`); `present` false: moved or deleted. */
-  | { readonly kind: 'local-path'; readonly path: string; readonly present: boolean }
-  /** A git repository URL (cloned by the agent; survives the clone moving). */
-  | { readonly kind: 'git'; readonly url: string }
-  /** Anything else the agent records (a GitHub `owner/repo`, a URL to a marketplace file…). */
-  | { readonly kind: 'other'; readonly description: string };
-
-/** One plugin or extension install of ours, as the agent records it. */
-export interface PluginInstall {
-  readonly agent: AgentId;
-  /** How the agent names it: `agent-checkpoint@<marketplace>` (Claude, Codex), `agent-checkpoint` (Gemini). */
-  readonly id: string;
-  readonly form: PluginRouteKind;
-  /** Whether the agent runs its hooks (installed and enabled). */
-  readonly enabled: boolean;
-  /** The hook bin its hook commands start (may not exist: see {@link PluginInstall.binPresent}). */
-  readonly bin: string;
-  readonly binPresent: boolean;
-  readonly source: PluginSource;
-  /** The agent's marketplace name (Claude, Codex). */
-  readonly marketplace?: string;
-  /** The agent's command that removes this install. */
-  readonly removeCommand: string;
-  /** The agent's command that re-adds the marketplace or extension from a repository URL (`<git-url>` to fill in). */
-  readonly readdCommand: string;
-}
 
 /**
  * The reader of each install form's registry. Keyed by the form (the agent profile's

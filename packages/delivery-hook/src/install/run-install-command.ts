@@ -5,12 +5,14 @@ import { commitInstall, commitUninstall, describeFileFailure, EXIT_FAILURE, EXIT
 import { findOtherMentions, findOurHookEntries, groupFor, handlerFor, installHookEntries, uninstallHookEntries } from './edit-agent-hooks.ts';
 import { addStatusLineIfNone, statusLineFor } from './claude-statusline.ts';
 import { profileOf } from '../agents/profiles.ts';
-import { entriesToInstall, type HookEntrySpec } from './hook-entries.ts';
+import { entriesToInstall } from './hook-entries.ts';
+import type { HookEntrySpec } from './hook-entry-spec.ts';
 import { defaultHookProgram, type HookProgram } from './hook-command.ts';
 import { codexFileTrustKey, isOurPluginTrustKey, removeTrustEntries } from './codex-trust-entries.ts';
 import { activePluginInstalls, findPluginInstalls } from './plugin-installs.ts';
 import { codexHome } from '../agents/codex-profile.ts';
-import { agentHomeDir, homeOf, settingsPath, type InstallScope, type LocationContext } from './settings-locations.ts';
+import type { InstallScope } from './install-scope.ts';
+import { agentHomeDir, homeOf, settingsPath, type LocationContext } from './settings-locations.ts';
 
 /** Everything the command needs from its surroundings (the real process in the bin, temp dirs in tests). */
 export interface InstallCommandContext extends LocationContext {

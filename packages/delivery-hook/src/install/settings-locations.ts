@@ -2,9 +2,7 @@ import { findProjectRoot, type AgentId } from '@agent-checkpoint/core';
 import { homedir } from 'node:os';
 import type { AgentLocation } from '../agents/agent-profile.ts';
 import { profileOf } from '../agents/profiles.ts';
-
-/** Where hooks are registered: for every project of the user, or for one repository. */
-export type InstallScope = 'user' | 'project';
+import type { InstallScope } from './install-scope.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
