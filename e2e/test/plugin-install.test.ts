@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AgentId } from '@agent-checkpoint/core';
 import { describe, expect, it } from 'vitest';
 import { CHECKPOINT_PREFIX, projectFiles, RESTART_COMMAND } from '../src/checkpoint/checkpoint-project.ts';
 import type { CheckpointRoute } from '../src/checkpoint/checkpoint-routes.ts';
 import { DAEMON_NOT_RESTARTED } from '../src/checkpoint/checkpoint-scenarios.ts';
-import { say } from '../src/mock/scenario.ts';
+import { say, shell, tools } from '../src/mock/scenario.ts';
 import { findDeliveredCheckpoint } from '../src/checkpoint/delivered-checkpoint.ts';
 import { agentCli } from '../src/harness/agent-clis.ts';
 import { copyCheckout, REPO_ROOT } from '../src/harness/clone-checkout.ts';
@@ -151,6 +151,8 @@ const CASES: readonly PluginCase[] = [
     ],
     trust: trustHooksInCodexTui,
     installedBin: (home) => codexInstalledBin(home),
+    withoutNode: codexWithoutNode,
+    switchOff: codexSwitchOff,
     // Plain `codex exec`: no --dangerously-bypass-hook-trust (the runner's prompt passes it); the
     // trust recorded in the TUI is what lets the plugin's hooks run.
     prompt: (session, text) => cli(session, ['exec', '--json', text]),
@@ -341,6 +343,91 @@ async function geminiSwitchOff(session: HeadlessSession): Promise<void> {
   expect(turn.filter((r) => r.answer === 'step').length).toBeGreaterThanOrEqual(5);
   expect(turn.flatMap((r) => (r.answer === 'step' && findDeliveredCheckpoint('gemini-hook', r.body) !== undefined ? [r.n] : []))).toEqual([]);
   // The turn end (the last hook of the turn) found the project switched off.
+  expect(debugLog(session).at(-1)?.message).toMatch(/^switched-off: checkpoints are off \(project: /);
+}
+
+/**
+ * Codex CLI runs its hooks with `$SHELL -lc`: a login shell, whose /etc/profile puts the system
+ * directories (and this machine's /usr/bin/node) back on the PATH. A user without Node has none
+ * there; here the user's own login profile sets the PATH without node, for this turn only.
+ * `codex exec` shows a hook's output nowhere (neither its stdout nor the rollout), so the `sh` on that
+ * PATH is a spy that runs the real one and records, for each start of our launcher, its arguments,
+ * exit code and stdout.
+ */
+async function codexWithoutNode(session: HeadlessSession, env: Record<string, string>): Promise<void> {
+  const spyDir = path.join(session.workspace.root, 'sh-spy');
+  const spyLog = path.join(session.workspace.root, 'sh-spy.log');
+  mkdirSync(spyDir, { recursive: true });
+  writeFileSync(
+    path.join(spyDir, 'sh'),
+    [
+      '#!/bin/dash',
+      'case "$1" in',
+      '  */hooks/run-hook.sh)',
+      '    out=$(/bin/dash "$@"); code=$?',
+      '    [ -n "$out" ] && printf \'%s\\n\' "$out"',
+      `    printf '%s\\t%s\\t%s\\n' "$code" "$*" "$out" >> '${spyLog}'`,
+      '    exit $code ;;',
+      'esac',
+      'exec /bin/dash "$@"',
+      '',
+    ].join('\n'),
+    { mode: 0o755 },
+  );
+  const profile = path.join(session.workspace.home, '.bash_profile');
+  writeFileSync(profile, `PATH='${spyDir}:${env['PATH']}'; export PATH\n`);
+  try {
+    const from = session.requests.length;
+    const run = await runInGroup([...session.cli.argv, 'exec', '--json', DAEMON_NOT_RESTARTED.prompt], { cwd: session.workspace.repo, env: { ...env, PATH: `${spyDir}:${env['PATH']}` }, timeoutMs: CLI_TIMEOUT_MS });
+    expect(run.timedOut, run.stderr).toBe(false);
+    expect(run.exitCode, run.stderr.slice(-3000)).toBe(0);
+    const turn = session.requests.slice(from);
+    expect(turn.filter((r) => r.answer === 'step').length, 'the whole turn ran').toBeGreaterThanOrEqual(5);
+    expect(turn.flatMap((r) => (r.answer === 'step' && findDeliveredCheckpoint('codex-hook', r.body) !== undefined ? [r.n] : []))).toEqual([]);
+    expect(run.stderr, 'no hook failure').not.toMatch(/hook[^\n]*(?:failed|error)/i);
+    expect(debugLog(session), 'no run of our bin').toEqual([]);
+    const starts = readFileSync(spyLog, 'utf8')
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => {
+        const [code, args, stdout] = line.split('\t');
+        return { code, mode: (args ?? '').split(' ').slice(1).join(' '), stdout: stdout ?? '' };
+      });
+    // Every hook of the turn ran the launcher and exited 0; only the session start said something.
+    expect(new Set(starts.map((s) => s.mode))).toEqual(new Set(['session-start codex', 'prompt-submit codex', 'post-tool codex', 'codex']));
+    expect(starts.filter((s) => s.code !== '0')).toEqual([]);
+    const said = starts.filter((s) => s.stdout !== '');
+    expect(said.map((s) => s.mode)).toEqual(['session-start codex']);
+    expect(JSON.parse(said[0]!.stdout)).toEqual({ systemMessage: expect.stringMatching(/^agent-checkpoint: no Node\.js found on PATH/) });
+  } finally {
+    rmSync(profile, { force: true });
+  }
+  resetProject(session);
+}
+
+/**
+ * The skill `agent-checkpoint:checkpoint-off` (plugins/agent-checkpoint/skills/checkpoint-off), named
+ * in a `codex exec` prompt as a user does (`$agent-checkpoint:checkpoint-off --project`): Codex puts
+ * the skill's instructions into the request, and the model runs the command it names, from the
+ * installed plugin. Then the same daemon edit in a fresh `codex exec`: its end passes unchecked.
+ */
+async function codexSwitchOff(session: HeadlessSession): Promise<void> {
+  const root = path.dirname(path.dirname(codexInstalledBin(session.workspace.home)));
+  const command = `node '${path.join(root, 'dist', 'agent-checkpoint-hook.cjs')}' slash off '--project'`;
+  session.mock.setScenario({ name: 'switched-off', steps: [tools(shell(command)), say('Checkpoints are off for this project.')] });
+  const from = session.requests.length;
+  await cli(session, ['exec', '--json', '$agent-checkpoint:checkpoint-off --project']);
+  const sent = JSON.stringify(session.requests.slice(from).find((r) => r.answer === 'step')?.body ?? '');
+  expect(sent, 'the skill’s instructions in the request').toContain('slash off');
+  const last = JSON.stringify(session.requests.slice(from).filter((r) => r.answer === 'step').at(-1)?.body ?? '');
+  expect(last, 'the command’s output').toContain('Checkpoints off for project');
+  session.mock.setScenario(DAEMON_NOT_RESTARTED.script);
+  resetProject(session);
+  const before = session.requests.length;
+  await cli(session, ['exec', '--json', DAEMON_NOT_RESTARTED.prompt]);
+  const turn = session.requests.slice(before);
+  expect(turn.filter((r) => r.answer === 'step').length).toBeGreaterThanOrEqual(5);
+  expect(turn.flatMap((r) => (r.answer === 'step' && findDeliveredCheckpoint('codex-hook', r.body) !== undefined ? [r.n] : []))).toEqual([]);
   expect(debugLog(session).at(-1)?.message).toMatch(/^switched-off: checkpoints are off \(project: /);
 }
 
