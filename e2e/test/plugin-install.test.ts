@@ -577,17 +577,7 @@ describe.skipIf(SKIP_REAL_CLIS)('the repository as a plugin marketplace / extens
     const claude = CASES.find((c) => c.agent === 'claude')!;
     await withCheckedSession(ClaudeSession.start(sessionOptions()), async (session) => {
       await installFromCheckout(session, claude);
-      // A PATH of every program of the system directories but node.
-      const bin = path.join(session.workspace.root, 'no-node-bin');
-      mkdirSync(bin);
-      for (const dir of ['/usr/local/bin', '/usr/bin', '/bin']) {
-        if (!existsSync(dir)) continue;
-        for (const name of readdirSync(dir)) {
-          if (name === 'node' || name === 'nodejs' || existsSync(path.join(bin, name))) continue;
-          symlinkSync(path.join(dir, name), path.join(bin, name));
-        }
-      }
-      const env = { ...session.env(), PATH: bin };
+      const env = { ...session.env(), PATH: pathWithoutNode(session) };
       const run = await runInGroup(
         [...session.cli.argv, '-p', DAEMON_NOT_RESTARTED.prompt, '--output-format', 'stream-json', '--verbose', '--include-hook-events', '--permission-mode', 'acceptEdits', '--allowedTools', 'Bash Edit Write Read'],
         { cwd: session.workspace.repo, env, timeoutMs: CLI_TIMEOUT_MS },
