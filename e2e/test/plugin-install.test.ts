@@ -27,7 +27,10 @@ import { GeminiSession } from '../src/run-gemini.ts';
  * bundle under `plugins/agent-checkpoint/dist/`, started through the plugin-root variable the CLI
  * provides — blocks the stop, and the next model request carries our checkpoint. The CLI's own
  * uninstall commands then leave nothing of ours in the agent's configuration (what each CLI keeps on
- * its own is listed per agent, exactly).
+ * its own is listed per agent, exactly), and our `uninstall --purge` removes the rest (issue 24).
+ * Issue 24's "done means" run in the same session: `doctor` shows the install, a second install is
+ * refused, and (Gemini, Codex; Claude in its own test below) a turn with no `node` on the hooks' PATH
+ * gives one notice and no hook error, and the off switch works from inside the agent.
  *
  * The checkout is what `git clone` gives a user: the repository's tracked and untracked-but-not-
  * ignored files, copied into the session's temp workspace (no node_modules, no build outputs other
