@@ -1,8 +1,10 @@
 # agent-checkpoint's hook launcher (POSIX sh; no Node needed to run it).
 #
-# Every Claude Code and Codex CLI hook runs `sh "<plugin root>/hooks/run-hook.sh" [mode] <agent>`,
-# the plugin root read from the environment by the shell (never pasted into the command line), with
-# the arguments of `agent-checkpoint-hook` itself. It:
+# Every Claude Code and Codex CLI hook, and every Gemini CLI hook on POSIX (its bash/PowerShell
+# command in hooks/hooks.json at the extension root), runs
+# `sh "<plugin root>/hooks/run-hook.sh" [mode] <agent>`, the plugin root read from the environment by
+# the shell (never pasted into the command line), with the arguments of `agent-checkpoint-hook`
+# itself. It:
 # - starts no Node for the per-tool-call monitor (`post-tool`) and the prompt hook (`prompt-submit`)
 #   when no configuration file can turn context checkpoints on: neither the user file nor a project
 #   file `.agent-checkpoint.json` in the working directory or a parent up to the repository root.
