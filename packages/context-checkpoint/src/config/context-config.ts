@@ -56,6 +56,8 @@ export interface ResolvedDirectExecutionConfig {
   /** Commit changed tracked files with the memory file (default true: the WIP commit carries the work). Untracked files never. */
   readonly includeTrackedChanges: boolean;
   readonly push: boolean;
+  /** Retries of a push that failed for a transient reason (network, 5xx), with exponential backoff, within the hook's deadline. */
+  readonly pushRetries: number;
   readonly remote: string;
   readonly noVerify: boolean;
   /** The repository's git hooks the commit and push run (default none: see docs/reliability.md, "Writing git processes"). */
@@ -112,6 +114,7 @@ export const DEFAULT_DIRECT_EXECUTION_CONFIG: ResolvedDirectExecutionConfig = {
   // Seed 004: the L2 WIP commit carries the work, not only the memory file (untracked files never).
   includeTrackedChanges: true,
   push: false,
+  pushRetries: 2,
   remote: 'origin',
   noVerify: false,
   gitHooks: [],

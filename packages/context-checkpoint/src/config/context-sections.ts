@@ -117,6 +117,13 @@ export const DirectExecutionSchema = classifyKeys(
         .optional()
         .describe(`Also commit already-changed tracked files, so the WIP commit carries the work; untracked files are never committed (default ${DEFAULT_DIRECT_EXECUTION_CONFIG.includeTrackedChanges}).`),
       push: z.boolean().optional().describe('Push the WIP commit when the remote exists (default false).'),
+      pushRetries: z
+        .number()
+        .int()
+        .min(0)
+        .max(5)
+        .optional()
+        .describe(`Retries of a push that failed for a transient reason (network, HTTP 5xx), with exponential backoff from 250 ms, never past the hook's deadline; authentication failures and rejections are not retried (default ${DEFAULT_DIRECT_EXECUTION_CONFIG.pushRetries}).`),
       remote: z.string().min(1).optional().describe(`Remote to push to (default "${DEFAULT_DIRECT_EXECUTION_CONFIG.remote}").`),
       noVerify: z.boolean().optional().describe('Commit and push with --no-verify, skipping the pre-commit, commit-msg and pre-push hooks that gitHooks names (default false).'),
       gitHooks: z
@@ -136,6 +143,7 @@ export const DirectExecutionSchema = classifyKeys(
     commit: { privileged: 'turns on git commit in the user\'s repository' },
     includeTrackedChanges: 'safe',
     push: { privileged: 'turns on git push (network)' },
+    pushRetries: 'safe',
     remote: { privileged: 'where git push sends the commit' },
     noVerify: { privileged: 'false runs the pre-commit, commit-msg and pre-push hooks gitHooks names' },
     gitHooks: { privileged: 'runs the repository\'s git hooks of these names outside the agent\'s sandbox' },
@@ -343,6 +351,7 @@ export function resolveContextCheckpointConfig(layers: readonly (ContextCheckpoi
     commit: direct.commit ?? d.commit,
     includeTrackedChanges: direct.includeTrackedChanges ?? d.includeTrackedChanges,
     push: direct.push ?? d.push,
+    pushRetries: direct.pushRetries ?? d.pushRetries,
     remote: direct.remote ?? d.remote,
     noVerify: direct.noVerify ?? d.noVerify,
     gitHooks: direct.gitHooks ?? d.gitHooks,

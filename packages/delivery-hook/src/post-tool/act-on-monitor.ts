@@ -83,6 +83,7 @@ export async function actOnMonitor(request: MonitorActRequest): Promise<MonitorA
     now: request.now,
     env: request.env,
     signal,
+    deadlineAt: Date.now() + budget,
   });
   for (const note of done.diagnostics) warnings.push(`post-tool: ${note}`);
 
