@@ -45,5 +45,14 @@ export {
 } from './loop/loop-state.ts';
 export { markLoopHandoffConsumed, nextLoopIteration, pendingLoopHandoff, startLoop } from './loop/loop-steps.ts';
 export { estimateLoopNextItem, type LoopNextItem } from './loop/loop-next-item.ts';
+export {
+  AUTONOMOUS_STALE_MS,
+  clearAutonomousFlag,
+  readAutonomousState,
+  withAutonomousMode,
+  writeAutonomousFlag,
+  type AutonomousFlag,
+  type AutonomousState,
+} from './loop/autonomous-mode.ts';
 export { readPlanInScope } from './steps/plan-in-scope.ts';
 export { DEFAULT_ISSUE_PATTERN } from './tracker/tracker-settings.ts';

@@ -65,6 +65,11 @@ export interface ResolvedDirectExecutionConfig {
   readonly commitMessage: string;
   readonly logFile?: string;
   readonly timeoutMs: number;
+  /**
+   * A running loop (`loop start` in this project, a flag in the state directory) turns direct
+   * execution on for its duration, when `enabled` is false (seed 003's autonomous mode; default true).
+   */
+  readonly duringLoop: boolean;
 }
 
 /** Default threshold percentages (seed 004: L1 70 %, L2 85 %, L3 95 %). */
@@ -120,6 +125,7 @@ export const DEFAULT_DIRECT_EXECUTION_CONFIG: ResolvedDirectExecutionConfig = {
   gitHooks: [],
   commitMessage: DEFAULT_COMMIT_MESSAGE,
   timeoutMs: 30_000,
+  duringLoop: true,
 };
 
 /** The three settings objects, fully defaulted. */

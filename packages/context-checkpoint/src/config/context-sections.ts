@@ -135,6 +135,10 @@ export const DirectExecutionSchema = classifyKeys(
         .describe('Commit message; "{trigger}", "{agent}", "{handoff}", "{branch}" are substituted.'),
       logFile: z.string().min(1).optional().describe('File each step is appended to, relative to the repository (default none).'),
       timeoutMs: z.number().int().min(1000).optional().describe(`Time limit of each git call (default ${DEFAULT_DIRECT_EXECUTION_CONFIG.timeoutMs}).`),
+      duringLoop: z
+        .boolean()
+        .optional()
+        .describe(`While a loop runner runs in the project (\`loop start\` until \`loop end\`, or 6 hours without \`loop next\`), execute checkpoints directly even when enabled is false; the other keys still decide what runs (default ${DEFAULT_DIRECT_EXECUTION_CONFIG.duringLoop}).`),
     })
     .describe('Direct checkpoint execution (opt-in): WIP commits are what most users do not want by default.'),
   {
@@ -150,6 +154,7 @@ export const DirectExecutionSchema = classifyKeys(
     commitMessage: 'safe',
     logFile: { privileged: 'a file the hook appends to' },
     timeoutMs: 'safe',
+    duringLoop: { privileged: 'turns on git commits and file writes by the hook while a loop runs' },
   },
 );
 
@@ -358,6 +363,7 @@ export function resolveContextCheckpointConfig(layers: readonly (ContextCheckpoi
     commitMessage: direct.commitMessage ?? d.commitMessage,
     ...(logFile !== undefined ? { logFile } : {}),
     timeoutMs: direct.timeoutMs ?? d.timeoutMs,
+    duringLoop: direct.duringLoop ?? d.duringLoop,
   };
 
   return { context: resolvedContext, handoff: resolvedHandoff, directExecution: resolvedDirect, diagnostics };

@@ -222,8 +222,8 @@ export function createHookProgram(write: (text: string) => Promise<void>): CliPr
     });
   program
     .command('loop')
-    .description('loop runners: start | next (exit 10: resume from a handoff) | status')
-    .addArgument(new Argument('<operation>', 'start: a fresh loop state; next: start the next iteration and estimate the plan’s next item; status: iteration, pending handoff, context history').choices(LOOP_OPERATIONS))
+    .description('loop runners: start | next (exit 10: resume from a handoff) | status | end')
+    .addArgument(new Argument('<operation>', 'start: a fresh loop state; next: start the next iteration and estimate the plan’s next item; status: iteration, pending handoff, context history; end: autonomous mode off (the state is kept)').choices(LOOP_OPERATIONS))
     .option('--cwd <dir>', 'any directory of the repository (default: the current one)')
     .option('--json', 'machine-readable result')
     .addHelpText('after', COMMAND_HELP.loop)

@@ -1,4 +1,5 @@
 import {
+  clearAutonomousFlag,
   estimateLoopNextItem,
   FALLBACK_WINDOW_TOKENS,
   LOOP_STATE_FILE,
@@ -7,8 +8,9 @@ import {
   nextLoopIteration,
   readLoopState,
   startLoop,
+  writeAutonomousFlag,
 } from '@agent-checkpoint/context-checkpoint';
-import { errorMessage, findProjectRoot, forTerminal } from '@agent-checkpoint/core';
+import { errorMessage, findProjectRoot, forTerminal, resolveStateDir } from '@agent-checkpoint/core';
 import { openCommandProject } from '../context-cli/context-cli-support.ts';
 import { STDERR_PREFIX } from '../debug-log.ts';
 import { chooseCommandCwd, currentDirectory } from '../run-cwd.ts';
@@ -30,7 +32,7 @@ export const LOOP_EXIT = {
   resume: 10,
 } as const;
 
-/** `agent-checkpoint-hook loop <start|next|status>` for loop-runner scripts (docs/context-checkpoints.md, "Loop runners"). */
+/** `agent-checkpoint-hook loop <start|next|status|end>` for loop-runner scripts (docs/context-checkpoints.md, "Loop runners"). */
 export async function runLoopCommand(operation: LoopOperation, values: LoopOptions, write: (text: string) => Promise<void>): Promise<number> {
   const where = chooseCommandCwd(values.cwd, currentDirectory());
   if (where.kind === 'none') {
@@ -43,7 +45,15 @@ export async function runLoopCommand(operation: LoopOperation, values: LoopOptio
     switch (operation) {
       case 'start': {
         const state = await startLoop(root, now);
+        autonomous(root, now, true);
         await write(values.json === true ? `${JSON.stringify(state)}\n` : `loop started: ${LOOP_STATE_FILE}\n`);
+        return LOOP_EXIT.ok;
+      }
+      case 'end': {
+        // Autonomous mode off; the loop state stays for `loop status` and the history.
+        const stateDir = resolveStateDir({ env: process.env });
+        const cleared = await clearAutonomousFlag({ stateDir, projectRoot: root });
+        await write(values.json === true ? `${JSON.stringify({ ended: true, autonomous_cleared: cleared })}\n` : `loop ended${cleared ? '; autonomous mode off' : ''}\n`);
         return LOOP_EXIT.ok;
       }
       case 'next': {
@@ -53,6 +63,7 @@ export async function runLoopCommand(operation: LoopOperation, values: LoopOptio
           process.stderr.write(`${STDERR_PREFIX} loop: ${next.error}\n`);
           return LOOP_EXIT.failed;
         }
+        autonomous(root, now, false);
         const cc = next.state.context_checkpoint;
         if (values.json === true) await write(`${JSON.stringify({ iteration: next.state.iteration, resume: next.resume, signalled: next.signalled, handoff_file: cc.handoff_file ?? null, ...(item !== undefined ? { next_item: item } : {}) })}\n`);
         else await write(`iteration ${next.state.iteration}${next.resume ? `: resume from ${cc.handoff_file ?? ''}` : ''}\n${item !== undefined ? `${renderNextItem(item)}\n` : ''}`);
@@ -75,6 +86,19 @@ export async function runLoopCommand(operation: LoopOperation, values: LoopOptio
   } catch (error) {
     process.stderr.write(`${STDERR_PREFIX} loop ${operation}: ${errorMessage(error)}\n`);
     return LOOP_EXIT.failed;
+  }
+}
+
+/**
+ * Seed 003's autonomous mode: `loop start` switches it on, every `loop next` refreshes it (a flag in the
+ * user's state directory, stale 6 hours after the last refresh), `loop end` clears it. A failure is
+ * one stderr line: the loop itself goes on without it.
+ */
+function autonomous(root: string, now: Date, restart: boolean): void {
+  try {
+    writeAutonomousFlag({ stateDir: resolveStateDir({ env: process.env }), projectRoot: root, now, restart });
+  } catch (error) {
+    process.stderr.write(`${STDERR_PREFIX} loop: autonomous mode not recorded (${errorMessage(error)})\n`);
   }
 }
 
