@@ -18,6 +18,7 @@ export { sessionContextOf, withSessionContext } from './state/session-slots.ts';
 export { withDeferral } from './state/session-context.ts';
 export { writePreCompactHandoff } from './steps/pre-compact-handoff.ts';
 export { writeCheckpointHandoff } from './steps/write-checkpoint-handoff.ts';
+export { syncShardsToTracker, type ShardTrackerInput, type ShardTrackerOutcome } from './steps/shard-tracker-step.ts';
 export { recordCheckpoint } from './steps/record-checkpoint.ts';
 export { fetchMemoryResumeExtras, memoryResumeSection } from './steps/memory-step.ts';
 export { claimResumeHandoff, latestOwnHandoff } from './steps/resume-handoff.ts';

@@ -228,6 +228,12 @@ export const TrackerSchema = classifyKeys(
       commentOn: z.array(z.enum(['L2', 'L3'])).max(2).optional().describe(`Levels that post a checkpoint comment (default ${JSON.stringify(DEFAULT_TRACKER_SETTINGS.commentOn)}).`),
       l3State: z.string().min(1).max(100).optional().describe('Workflow state the issue moves to at L3 (default: unchanged).'),
       l3Label: z.string().min(1).max(80).optional().describe(`Label added at L3 (default "${DEFAULT_TRACKER_SETTINGS.l3Label}").`),
+      shardDoneState: z
+        .string()
+        .min(1)
+        .max(100)
+        .optional()
+        .describe(`Workflow state a shard's sub-issue moves to when the shard is done (checked on each \`shard\` run; default "${DEFAULT_TRACKER_SETTINGS.shardDoneState}").`),
       timeoutMs: z.number().int().min(200).max(30_000).optional().describe(`Budget of one tracker operation (default ${DEFAULT_TRACKER_SETTINGS.timeoutMs}).`),
     })
     .describe('Issue tracker updates at context checkpoints (opt-in; sends data to Linear).'),
@@ -242,6 +248,7 @@ export const TrackerSchema = classifyKeys(
     commentOn: { privileged: 'chooses which checkpoints send data off the machine' },
     l3State: 'safe',
     l3Label: 'safe',
+    shardDoneState: 'safe',
     timeoutMs: 'safe',
   },
 );

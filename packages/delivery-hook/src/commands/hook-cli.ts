@@ -292,6 +292,7 @@ function addContextCommands(cli: CliProgram, write: (text: string) => Promise<vo
     .argument('<plan>', 'the plan file (inside the project)')
     .option('--dry-run', 'show the shards, write nothing')
     .option('--dir <dir>', 'parent directory of shard directories (default .agent-checkpoint/shards)')
+    .option('--issue <id>', 'with the tracker on: the parent issue of the shards\' sub-issues (default: the branch\'s issue)')
     .option('--cwd <dir>', 'the project (default: the current directory)')
     .option('--json', 'machine-readable result')
     .action(async (plan: string, options) => cli.setExitCode(await (await import('../context-cli/run-shard-command.ts')).runShardCommand(plan, options, write)));
