@@ -7,6 +7,16 @@
  */
 export { type CheckpointInput, UnifiedCheckpointSchema } from './checkpoint-state/checkpoint-schema.ts';
 export { createCheckpointStore, type PhaseUpdate } from './checkpoint-state/checkpoint-store.ts';
+export {
+  checkHandoffResponse,
+  createHandoffRequest,
+  phaseStatusOf,
+  SUB_AGENT_MODES,
+  truncateSummary,
+  type HandoffRequest,
+  type HandoffResponse,
+  type SubAgentMode,
+} from './checkpoint-state/handoff-protocol.ts';
 export { type ContextReading, implausibleUsage, readContextLevel } from './context/read-context-level.ts';
 export { formatTokens } from './context/render-context-line.ts';
 export { truthfulAlert } from './context/truthful-alert.ts';

@@ -107,6 +107,10 @@ execution is on in this project unless directExecution.duringLoop is false (user
 Exit codes: 0 ok, 1 failed, 2 usage, 3 (status) no loop here,
   10 (next) the previous iteration ended with a handoff: prepend \`resume-prompt\` to the next prompt.`,
   state: `
-JSON input (save, update-phase) comes from --json or stdin. Output: JSON on stdout.
+JSON input (save, update-phase, handoff, respond) comes from --json or stdin. Output: JSON on stdout.
+handoff --phase P --mode M: the sub-agent request (seed 002): previous_summary is the last completed
+  phase's summary (at most 500 tokens, else refused); the phase becomes in_progress with its mode.
+respond --phase P: records a sub-agent's response {status, context_summary, files_created, ...};
+  a context_summary over 500 tokens is refused unless --truncate.
 Exit codes: 0 ok, 1 failed, 2 usage error, 3 no checkpoint / nothing to resume.`,
 } as const;

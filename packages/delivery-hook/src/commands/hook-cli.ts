@@ -237,14 +237,16 @@ export function createHookProgram(write: (text: string) => Promise<void>): CliPr
     .addArgument(new Argument('<operation>').choices(STATE_OPERATIONS))
     .requiredOption('--command <name>', 'the command whose state this is')
     .option('--feature <name>', 'a feature within it')
-    .option('--phase <name>', 'update-phase: the phase')
-    .option('--json <text>', 'save / update-phase: the JSON (default: stdin)')
+    .option('--phase <name>', 'update-phase, handoff, respond: the phase')
+    .option('--mode <mode>', 'handoff: the sub-agent\'s mode (plan, code, ui, docs, eval, reconcile, research)')
+    .option('--truncate', 'respond: shorten a context_summary over the token limit instead of refusing it')
+    .option('--json <text>', 'save / update-phase / handoff (the request: task, context) / respond (the response): the JSON (default: stdin)')
     .option('--cwd <dir>', 'any directory of the repository (default: the current one)')
     .option('--state-dir <dir>', 'default <repo>/.agent-checkpoint/state')
     .addHelpText('after', COMMAND_HELP.state)
     .action(async (operation: StateOperation, options: StateOptions, command: Command) => {
       if (options.command === '') command.error("error: option '--command <name>' must not be empty", { exitCode: 2 });
-      if (operation === 'update-phase' && (options.phase ?? '') === '') command.error('error: update-phase needs --phase <name>', { exitCode: 2 });
+      if ((operation === 'update-phase' || operation === 'handoff' || operation === 'respond') && (options.phase ?? '') === '') command.error(`error: ${operation} needs --phase <name>`, { exitCode: 2 });
       const { runStateCommand } = await import('../state-cli/run-state-command.ts');
       cli.setExitCode(await runStateCommand(operation, options, write));
     });
