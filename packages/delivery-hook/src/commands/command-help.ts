@@ -89,7 +89,7 @@ Exit status: 0 explained (whatever the decision), 1 failure (no such transcript�
 A project file (.agent-checkpoint.json) is written by whoever published the repository, or by the
 agent during a turn; the hook runs as you, outside the agent's sandbox. So its privileged keys —
 runTests.command and .enabled, directExecution (enabled, commit, push, remote, noVerify, gitHooks,
-memoryFile, logFile), handoff.dir — apply only once you trusted that exact file. Trust records where
+memoryFile, logFile, duringLoop), handoff.dir — apply only once you trusted that exact file. Trust records where
 the file is used (its repository's real directory and its own name: a link to another repository's
 trusted file is not trusted here) and the SHA-256 of its content in the state directory; any edit
 needs trusting again. Review the file first: the keys it would enable are printed. Your user-level file is always trusted.
