@@ -67,7 +67,8 @@ export interface ResolvedDirectExecutionConfig {
   readonly timeoutMs: number;
   /**
    * A running loop (`loop start` in this project, a flag in the state directory) turns direct
-   * execution on for its duration, when `enabled` is false (seed 003's autonomous mode; default true).
+   * execution on for its duration, when `enabled` is false (seed 003's autonomous mode; default false:
+   * opt-in like direct execution itself).
    */
   readonly duringLoop: boolean;
 }
@@ -125,7 +126,8 @@ export const DEFAULT_DIRECT_EXECUTION_CONFIG: ResolvedDirectExecutionConfig = {
   gitHooks: [],
   commitMessage: DEFAULT_COMMIT_MESSAGE,
   timeoutMs: 30_000,
-  duringLoop: true,
+  // Opt-in like `enabled`: an existing loop must not start committing after an upgrade.
+  duringLoop: false,
 };
 
 /** The three settings objects, fully defaulted. */

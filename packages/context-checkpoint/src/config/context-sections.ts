@@ -138,7 +138,7 @@ export const DirectExecutionSchema = classifyKeys(
       duringLoop: z
         .boolean()
         .optional()
-        .describe(`While a loop runner runs in the project (\`loop start\` until \`loop end\`, or 6 hours without \`loop next\`), execute checkpoints directly even when enabled is false; the other keys still decide what runs (default ${DEFAULT_DIRECT_EXECUTION_CONFIG.duringLoop}).`),
+        .describe(`While a loop runner runs in the project (\`loop start\` until \`loop end\`, or 6 hours without \`loop next\`), execute checkpoints directly even when enabled is false (seed 003's autonomous mode); the other keys still decide what runs (default ${DEFAULT_DIRECT_EXECUTION_CONFIG.duringLoop}).`),
     })
     .describe('Direct checkpoint execution (opt-in): WIP commits are what most users do not want by default.'),
   {

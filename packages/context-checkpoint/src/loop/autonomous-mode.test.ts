@@ -34,7 +34,8 @@ function check(r: TempGitRepo, file: ConfigFile, sessionId: string): Promise<Che
   });
 }
 const handoffOf = (o: CheckpointOutcome) => ((o.extensions?.['context-checkpoint'] ?? {}) as ContextCheckpointDetail).context?.handoff;
-const CONTEXT = { context: { enabled: true }, handoff: { enabled: true } } as ConfigFile;
+const CONTEXT = { context: { enabled: true }, handoff: { enabled: true }, directExecution: { duringLoop: true } } as ConfigFile;
+const DEFAULT_CONTEXT = { context: { enabled: true }, handoff: { enabled: true } } as ConfigFile;
 const commits = (r: TempGitRepo): number => Number(r.git(['rev-list', '--count', 'HEAD']).trim());
 
 describe('the autonomous-mode flag', () => {
@@ -84,11 +85,15 @@ describe('the autonomous-mode flag', () => {
     expect(readAutonomousState({ stateDir, projectRoot: r.dir, now: NOW })).toMatchObject({ kind: 'inactive', reason: 'other-project' });
   });
 
-  it('precedence: enabled wins; duringLoop false keeps it off; the flag only supplies enabled', () => {
+  it('precedence: enabled wins; duringLoop (opt-in) lets the flag supply enabled, and only enabled', async () => {
     const r = repo();
     const stateDir = stateDirOf(r);
     const base = DEFAULTS;
-    const restricted = { ...base, directExecution: { ...base.directExecution, commit: false, push: false, gitHooks: [] } };
+    expect(base.directExecution.duringLoop).toBe(false);
+    writeAutonomousFlag({ stateDir, projectRoot: r.dir, now: NOW });
+    expect(withAutonomousMode(base, { stateDir, projectRoot: r.dir, now: NOW }).autonomous).toBe(false);
+    await clearAutonomousFlag({ stateDir, projectRoot: r.dir });
+    const restricted = { ...base, directExecution: { ...base.directExecution, duringLoop: true, commit: false, push: false, gitHooks: [] } };
     const where = { stateDir, projectRoot: r.dir, now: NOW };
     expect(withAutonomousMode(restricted, where)).toMatchObject({ autonomous: false, config: { directExecution: { enabled: false } } });
     writeAutonomousFlag({ stateDir, projectRoot: r.dir, now: NOW });
@@ -122,15 +127,15 @@ describe('a running loop switches direct execution on', { timeout: 60_000 }, () 
     expect(commits(r)).toBe(base + 1);
   });
 
-  it('the privileged configuration still decides: commit false makes no commit; duringLoop false stays off', async () => {
+  it('the privileged configuration still decides: commit false makes no commit; without duringLoop (the default) it stays off', async () => {
     const r = repo();
     const base = commits(r);
     writeAutonomousFlag({ stateDir: stateDirOf(r), projectRoot: r.dir, now: new Date() });
     r.write('src/app.py', 'print(2)\n');
-    expect(handoffOf(await check(r, { ...CONTEXT, directExecution: { commit: false } } as ConfigFile, 's1'))).toMatchObject({ mode: 'direct', status: 'done' });
+    expect(handoffOf(await check(r, { ...CONTEXT, directExecution: { duringLoop: true, commit: false } } as ConfigFile, 's1'))).toMatchObject({ mode: 'direct', status: 'done' });
     expect(commits(r)).toBe(base);
     r.write('src/app.py', 'print(3)\n');
-    expect(handoffOf(await check(r, { ...CONTEXT, directExecution: { duringLoop: false } } as ConfigFile, 's2'))).toMatchObject({ mode: 'ask-agent' });
+    expect(handoffOf(await check(r, DEFAULT_CONTEXT, 's2'))).toMatchObject({ mode: 'ask-agent' });
     expect(commits(r)).toBe(base);
   });
 
@@ -164,7 +169,7 @@ describe('a running loop switches direct execution on', { timeout: 60_000 }, () 
       sessionId: 'pc',
       outcome: { ...outcome, timeline: contextTimeline(150_000) },
       cwd: r.dir,
-      config: { ...DEFAULTS, handoff: { ...DEFAULTS.handoff, enabled: true } },
+      config: { ...DEFAULTS, handoff: { ...DEFAULTS.handoff, enabled: true }, directExecution: { ...DEFAULTS.directExecution, duringLoop: true } },
       auto: true,
       stateDir,
       now: new Date(),

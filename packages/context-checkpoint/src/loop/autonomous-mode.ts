@@ -118,7 +118,7 @@ function parseFlag(text: string): AutonomousFlag | undefined {
 /**
  * The configuration a route acts with, autonomous mode applied. Precedence:
  * 1. `directExecution.enabled: true` (user configuration): on, loop or not;
- * 2. else a fresh flag of this project, unless `directExecution.duringLoop: false`: on for the loop;
+ * 2. else, with `directExecution.duringLoop: true` (opt-in), a fresh flag of this project: on for the loop;
  * 3. else off.
  * Only `enabled` changes: what direct execution may do (`commit`, `push`, `remote`, `gitHooks`,
  * `noVerify`, `memoryFile`, `includeTrackedChanges`) stays what the privileged configuration says.

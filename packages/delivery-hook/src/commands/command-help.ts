@@ -102,8 +102,8 @@ Exit status: 0 done, 1 failure (no such file, invalid file…), 2 usage error.`,
 Always exits 0: the section on stdout, or nothing (bad arguments: one line on stderr).`,
   loop: `
 State: <repo>/.agent-checkpoint/loop-state.json; end-this-iteration signal: <repo>/.agent-checkpoint/loop-end-iteration.
-Autonomous mode: from \`loop start\` to \`loop end\` (or 6 hours after the last \`loop next\`) direct
-execution is on in this project unless directExecution.duringLoop is false (user config).
+Autonomous mode: with directExecution.duringLoop (user config), from \`loop start\` to \`loop end\` (or 6
+hours after the last \`loop next\`) checkpoints in this project run directly (memory file, WIP commit).
 Exit codes: 0 ok, 1 failed, 2 usage, 3 (status) no loop here,
   10 (next) the previous iteration ended with a handoff: prepend \`resume-prompt\` to the next prompt.`,
   state: `

@@ -98,8 +98,9 @@ describe('the monitor records its checkpoints where every route does', () => {
     expect(handoffs(world)).toHaveLength(1);
   });
 
-  it('autonomous mode: between loop start and loop end the monitor\'s checkpoint makes the WIP commit with direct execution off in the configuration', async () => {
-    const world = open('L2', { context: { enabled: true }, handoff: { enabled: true } });
+  it('autonomous mode: with duringLoop, between loop start and loop end the monitor\'s checkpoint makes the WIP commit (directExecution.enabled false)', async () => {
+    const world = open('L2', { context: { enabled: true }, handoff: { enabled: true }, directExecution: { duringLoop: true } });
+    await trustProjectConfig(world.repo, world.scenario('actionable').env);
     expect((await bin(world, ['loop', 'start'])).code).toBe(0);
     const before = head(world);
     const out = await toolCall(world);
