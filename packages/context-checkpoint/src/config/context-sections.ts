@@ -233,7 +233,7 @@ export const TrackerSchema = classifyKeys(
         .min(1)
         .max(100)
         .optional()
-        .describe(`Workflow state a shard's sub-issue moves to when the shard is done (checked on each \`shard\` run; default "${DEFAULT_TRACKER_SETTINGS.shardDoneState}").`),
+        .describe(`Workflow state a shard's sub-issue moves to when the shard is done (checked on each \`shard\` run and, with handoff.planFile, each \`loop next\`; default "${DEFAULT_TRACKER_SETTINGS.shardDoneState}").`),
       timeoutMs: z.number().int().min(200).max(30_000).optional().describe(`Budget of one tracker operation (default ${DEFAULT_TRACKER_SETTINGS.timeoutMs}).`),
     })
     .describe('Issue tracker updates at context checkpoints (opt-in; sends data to Linear).'),

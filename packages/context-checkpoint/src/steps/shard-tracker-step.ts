@@ -13,8 +13,8 @@ export interface ShardTrackerInput {
   /** Project-relative plan file. */
   readonly planPath: string;
   readonly planText: string;
-  /** The plan's shards (`planShards`): one sub-issue each. */
-  readonly plan: ShardPlan;
+  /** The plan's shards (`planShards`): one sub-issue each. Absent (`loop next`): progress only, nothing created. */
+  readonly plan?: ShardPlan;
   /** Project-relative directory of this plan's shard files (`writeShards`' `dir`). */
   readonly dir: string;
   /** The parent issue; default the branch's issue (`tracker.issuePattern`). */
@@ -31,8 +31,9 @@ export type ShardTrackerOutcome =
 /**
  * SHD-003/004 for the `shard` command: with the tracker on (Linear), one sub-issue per shard under the
  * parent issue (`--issue`, else the branch's), finished shards' sub-issues moved to
- * `tracker.shardDoneState`, and the parent's progress comment when it changed. The Linear client and
- * the record are imported only here, lazily. Never throws.
+ * `tracker.shardDoneState`, and the parent's progress comment when it changed. Without `plan` (`loop
+ * next`, as shards finish) only the progress part runs. The Linear client and the record are imported
+ * only here, lazily. Never throws.
  */
 export async function syncShardsToTracker(input: ShardTrackerInput): Promise<ShardTrackerOutcome> {
   const { openIssueTracker } = await import('../tracker/open-issue-tracker.ts');
@@ -52,8 +53,9 @@ export async function syncShardsToTracker(input: ShardTrackerInput): Promise<Sha
   } catch (error) {
     progress = { shards: [], items: 0, done: 0, problems: [error instanceof Error ? error.message : String(error)] };
   }
-  const of = input.plan.shards.length;
-  const specs: ShardIssueSpec[] = input.plan.shards.map((shard) => {
+  const shards = input.plan?.shards ?? [];
+  const of = shards.length;
+  const specs: ShardIssueSpec[] = shards.map((shard) => {
     const file = `${input.dir}/${shardFileName(shard)}`;
     return {
       file,
