@@ -7,6 +7,16 @@
  */
 export { type CheckpointInput, UnifiedCheckpointSchema } from './checkpoint-state/checkpoint-schema.ts';
 export { createCheckpointStore, type PhaseUpdate } from './checkpoint-state/checkpoint-store.ts';
+export {
+  checkHandoffResponse,
+  createHandoffRequest,
+  phaseStatusOf,
+  SUB_AGENT_MODES,
+  truncateSummary,
+  type HandoffRequest,
+  type HandoffResponse,
+  type SubAgentMode,
+} from './checkpoint-state/handoff-protocol.ts';
 export { type ContextReading, implausibleUsage, readContextLevel } from './context/read-context-level.ts';
 export { formatTokens } from './context/render-context-line.ts';
 export { truthfulAlert } from './context/truthful-alert.ts';
@@ -18,6 +28,7 @@ export { sessionContextOf, withSessionContext } from './state/session-slots.ts';
 export { withDeferral } from './state/session-context.ts';
 export { writePreCompactHandoff } from './steps/pre-compact-handoff.ts';
 export { writeCheckpointHandoff } from './steps/write-checkpoint-handoff.ts';
+export { syncShardsToTracker, type ShardTrackerInput, type ShardTrackerOutcome } from './steps/shard-tracker-step.ts';
 export { recordCheckpoint } from './steps/record-checkpoint.ts';
 export { fetchMemoryResumeExtras, memoryResumeSection } from './steps/memory-step.ts';
 export { claimResumeHandoff, latestOwnHandoff } from './steps/resume-handoff.ts';
@@ -45,5 +56,14 @@ export {
 } from './loop/loop-state.ts';
 export { markLoopHandoffConsumed, nextLoopIteration, pendingLoopHandoff, startLoop } from './loop/loop-steps.ts';
 export { estimateLoopNextItem, type LoopNextItem } from './loop/loop-next-item.ts';
+export {
+  AUTONOMOUS_STALE_MS,
+  clearAutonomousFlag,
+  readAutonomousState,
+  withAutonomousMode,
+  writeAutonomousFlag,
+  type AutonomousFlag,
+  type AutonomousState,
+} from './loop/autonomous-mode.ts';
 export { readPlanInScope } from './steps/plan-in-scope.ts';
 export { DEFAULT_ISSUE_PATTERN } from './tracker/tracker-settings.ts';

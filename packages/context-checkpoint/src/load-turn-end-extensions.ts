@@ -27,4 +27,4 @@ export async function loadTurnEndExtensions(config: ResolvedConfig): Promise<rea
   return [contextCheckpointExtension as TurnEndExtension];
 }
 
-export { commitGateConfigOf, contextCheckpointConfigOf, handoffServicesOf, memorySettingsOf, runTestsConfigOf } from './config/context-config.ts';
+export { commitGateConfigOf, contextCheckpointConfigOf, handoffServicesOf, memorySettingsOf, runTestsConfigOf, trackerSettingsOf } from './config/context-config.ts';

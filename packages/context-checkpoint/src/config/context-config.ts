@@ -56,6 +56,8 @@ export interface ResolvedDirectExecutionConfig {
   /** Commit changed tracked files with the memory file (default true: the WIP commit carries the work). Untracked files never. */
   readonly includeTrackedChanges: boolean;
   readonly push: boolean;
+  /** Retries of a push that failed for a transient reason (network, 5xx), with exponential backoff, within the hook's deadline. */
+  readonly pushRetries: number;
   readonly remote: string;
   readonly noVerify: boolean;
   /** The repository's git hooks the commit and push run (default none: see docs/reliability.md, "Writing git processes"). */
@@ -63,6 +65,12 @@ export interface ResolvedDirectExecutionConfig {
   readonly commitMessage: string;
   readonly logFile?: string;
   readonly timeoutMs: number;
+  /**
+   * A running loop (`loop start` in this project, a flag in the state directory) turns direct
+   * execution on for its duration, when `enabled` is false (seed 003's autonomous mode; default false:
+   * opt-in like direct execution itself).
+   */
+  readonly duringLoop: boolean;
 }
 
 /** Default threshold percentages (seed 004: L1 70 %, L2 85 %, L3 95 %). */
@@ -112,11 +120,14 @@ export const DEFAULT_DIRECT_EXECUTION_CONFIG: ResolvedDirectExecutionConfig = {
   // Seed 004: the L2 WIP commit carries the work, not only the memory file (untracked files never).
   includeTrackedChanges: true,
   push: false,
+  pushRetries: 2,
   remote: 'origin',
   noVerify: false,
   gitHooks: [],
   commitMessage: DEFAULT_COMMIT_MESSAGE,
   timeoutMs: 30_000,
+  // Opt-in like `enabled`: an existing loop must not start committing after an upgrade.
+  duringLoop: false,
 };
 
 /** The three settings objects, fully defaulted. */

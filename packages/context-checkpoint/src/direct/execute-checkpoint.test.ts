@@ -275,7 +275,7 @@ describe('executeCheckpoint: push', { timeout: 60_000 }, () => {
     const bare = bareRemote(r);
     r.write('README.md', 'x\n');
     const result = await execute(r, { push: true });
-    expect(result.push).toEqual({ status: 'pushed', message: 'pushed to origin main' });
+    expect(result.push).toEqual({ status: 'pushed', message: 'pushed to origin main', attempts: 1 });
     expect(r.git(['--git-dir', bare, 'rev-parse', 'refs/heads/main']).trim()).toBe(result.commit?.sha);
     expect(renderDirectResultLine(result)).toContain(', pushed to origin main.');
   });
@@ -286,7 +286,7 @@ describe('executeCheckpoint: push', { timeout: 60_000 }, () => {
     r.write('README.md', 'x\n');
     const result = await execute(r, { push: true });
     expect(result.status).toBe('done');
-    expect(result.push?.status).toBe('failed');
+    expect(result.push).toMatchObject({ status: 'failed', attempts: 1 });
     expect(result.push?.message).toMatch(/^git push origin HEAD:refs\/heads\/main failed \(the local commit stands\): /);
     expect(head(r)).toBe(result.commit?.sha);
     expect(() => r.git(['--git-dir', bare, 'rev-parse', '--verify', '-q', 'refs/heads/main'])).toThrow(/^Command failed: git /);

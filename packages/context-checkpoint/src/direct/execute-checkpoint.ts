@@ -14,6 +14,7 @@ import { writeHandoff, type WrittenHandoff } from '../handoff/write-handoff.ts';
 import { appendLogEntries, type CheckpointLogEntry, type CheckpointStep } from './checkpoint-log.ts';
 import { openDirectGitProfile, type DirectGitProfile } from './direct-git-profile.ts';
 import { gitStep, type GitContext } from './git-step.ts';
+import { pushWithRetry } from './push-retry.ts';
 import { newMemoryFileText, renderLastSessionBody, replaceLastSessionSection, type LastSessionInfo } from './last-session-section.ts';
 import { resolveMemoryFile, type MemoryFileLocation } from './resolve-memory-file.ts';
 
@@ -53,6 +54,11 @@ export interface ExecuteCheckpointOptions {
   readonly gitBinary?: string;
   readonly signal?: AbortSignal;
   /**
+   * The hook's deadline (`Date.now()` clock): push retries never wait or run past it. Without it,
+   * retries are bounded by `signal`, `pushRetries` and `timeoutMs` alone.
+   */
+  readonly deadlineAt?: number;
+  /**
    * The loop runner's iteration (from `.agent-checkpoint/loop-state.json`): the commit message's
    * `{iteration}`, and a `Loop-Iteration: N` trailer so every WIP commit of a loop says which
    * iteration made it (RLP: "ralph: checkpoint iter N").
@@ -84,7 +90,8 @@ export interface ExecuteCheckpointResult {
   /** Repo-relative path of the memory file that was updated (or created). */
   readonly memoryFile?: string;
   readonly commit?: CheckpointCommit;
-  readonly push?: { readonly status: 'pushed' | 'skipped' | 'failed'; readonly message: string };
+  /** A push attempt; `attempts` counts `git push` runs (retries of transient failures included). */
+  readonly push?: { readonly status: 'pushed' | 'skipped' | 'failed'; readonly message: string; readonly attempts?: number };
   readonly log: readonly CheckpointLogEntry[];
 }
 
@@ -250,7 +257,7 @@ async function run(options: ExecuteCheckpointOptions, record: RecordFn, setRoot:
         commit = committed.commit;
 
         // 7. Push.
-        if (commit && cfg.push) push = await pushCheckpoint(writeCtx, profile, cfg, repo, record);
+        if (commit && cfg.push) push = await pushCheckpoint(writeCtx, profile, cfg, repo, record, options.deadlineAt);
       } finally {
         await profile.close();
       }
@@ -542,6 +549,7 @@ async function pushCheckpoint(
   cfg: ResolvedDirectExecutionConfig,
   repo: Extract<GitSnapshot, { kind: 'repo' }>,
   record: RecordFn,
+  deadlineAt: number | undefined,
 ): Promise<NonNullable<ExecuteCheckpointResult['push']>> {
   if (repo.branch === undefined) {
     const message = 'HEAD is detached: not pushing';
@@ -559,15 +567,27 @@ async function pushCheckpoint(
   const url = await gitStep(['remote', 'get-url', '--push', '--', cfg.remote], ctx);
   const receivePack = profile.receivePack(cfg.remote, url.ok ? url.stdout.replace(/\n$/, '') : undefined);
   const refspec = `HEAD:refs/heads/${repo.branch}`;
-  const pushed = await gitStep(['push', '--quiet', receivePack, ...(cfg.noVerify ? ['--no-verify'] : []), cfg.remote, refspec], ctx);
-  if (!pushed.ok) {
-    const message = `git push ${cfg.remote} ${refspec} failed (the local commit stands): ${pushed.message}`;
+  const args = ['push', '--quiet', receivePack, ...(cfg.noVerify ? ['--no-verify'] : []), cfg.remote, refspec];
+  // Transient failures (network, 5xx) are retried with backoff inside the hook's deadline; a refused
+  // login or a rejected update is final (seed 003, "Retry Logic").
+  const pushed = await pushWithRetry((timeoutMs) => gitStep(args, { ...ctx, timeoutMs }), {
+    retries: cfg.pushRetries,
+    timeoutMs: ctx.timeoutMs,
+    ...(deadlineAt !== undefined ? { deadlineAt } : {}),
+    ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
+    onRetry: (attempt, kind, waitMs, previous) => record('push', 'warning', `attempt ${attempt - 1} failed (${kind}: ${previous.message}); retrying in ${waitMs} ms`),
+  });
+  const attempts = pushed.attempts;
+  if (!pushed.outcome.ok) {
+    const why = pushed.gaveUp === 'deadline' ? '; no time left before the hook\'s deadline for another try' : pushed.gaveUp === 'aborted' ? '; the hook\'s budget ran out while waiting to retry' : '';
+    const tries = attempts === 1 ? '' : ` after ${attempts} attempts`;
+    const message = `git push ${cfg.remote} ${refspec} failed${tries} (the local commit stands): ${pushed.outcome.message}${pushed.kind !== undefined && pushed.kind !== 'transient' ? ` [${pushed.kind}: not retried]` : ''}${why}`;
     record('push', 'failed', message);
-    return { status: 'failed', message };
+    return { status: 'failed', message, attempts };
   }
-  const message = `pushed to ${cfg.remote} ${repo.branch}`;
+  const message = `pushed to ${cfg.remote} ${repo.branch}${attempts === 1 ? '' : ` (attempt ${attempts})`}`;
   record('push', 'ok', message);
-  return { status: 'pushed', message };
+  return { status: 'pushed', message, attempts };
 }
 
 async function rollback(restore: () => Promise<void>, undoIntent: boolean, ctx: GitContext, memory: MemoryFileLocation, record: RecordFn): Promise<void> {

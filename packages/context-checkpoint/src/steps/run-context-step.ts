@@ -5,6 +5,7 @@ import { implausibleUsage, type KnownContextReading } from '../context/read-cont
 import { renderDirectResultLine } from '../direct/render-direct-result.ts';
 import { failuresFromObservations } from '../handoff/failures-from-observations.ts';
 import { recordLoopTurn } from '../loop/loop-steps.ts';
+import { withAutonomousMode } from '../loop/autonomous-mode.ts';
 import { planContextStep, withPendingLevel } from '../state/session-context.ts';
 import { sessionContextOf, withSessionContext } from '../state/session-slots.ts';
 import { handoffServicesOf, writeCheckpointHandoff } from './write-checkpoint-handoff.ts';
@@ -80,7 +81,8 @@ export async function runContextStep(input: ContextStepInput): Promise<ContextSt
 
 async function runContextStepInner(input: ContextStepInput): Promise<ContextStepOutput> {
   const diagnostics: string[] = [];
-  const cfg = contextCheckpointConfigOf(input.config);
+  // A running loop switches direct execution on (seed 003's autonomous mode; `loop/autonomous-mode.ts`).
+  const cfg = withAutonomousMode(contextCheckpointConfigOf(input.config), { stateDir: input.location?.stateDir, projectRoot: input.projectRoot, now: input.now }).config;
   const action = decideContextAction(input.timeline.tokenUsage, cfg);
   const none = (note?: string): ContextStepOutput => ({ action, lines: [], blocksAlone: false, diagnostics: note ? [...diagnostics, note] : diagnostics });
   if (action.kind === 'none' && action.reason !== 'below-threshold') {

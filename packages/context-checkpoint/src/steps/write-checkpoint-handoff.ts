@@ -42,6 +42,8 @@ export interface CheckpointHandoffRequest {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Bounds the services' requests (and git in direct execution): the hook's deadline. */
   readonly signal?: AbortSignal;
+  /** The hook's deadline (`Date.now()` clock): direct execution's push retries stop before it. */
+  readonly deadlineAt?: number;
 }
 
 /** What {@link writeCheckpointHandoff} did; `diagnostics` are stderr lines (the services' included). */
@@ -93,6 +95,7 @@ export async function writeCheckpointHandoff(request: CheckpointHandoffRequest):
       now: request.now,
       env: request.env,
       ...(request.signal ? { signal: request.signal } : {}),
+      ...(request.deadlineAt !== undefined ? { deadlineAt: request.deadlineAt } : {}),
     });
     path = result.handoff?.relativePath;
     if (result.commit !== undefined) head = result.commit.sha;

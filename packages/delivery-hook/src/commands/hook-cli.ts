@@ -222,8 +222,8 @@ export function createHookProgram(write: (text: string) => Promise<void>): CliPr
     });
   program
     .command('loop')
-    .description('loop runners: start | next (exit 10: resume from a handoff) | status')
-    .addArgument(new Argument('<operation>', 'start: a fresh loop state; next: start the next iteration and estimate the plan’s next item; status: iteration, pending handoff, context history').choices(LOOP_OPERATIONS))
+    .description('loop runners: start | next (exit 10: resume from a handoff) | status | end')
+    .addArgument(new Argument('<operation>', 'start: a fresh loop state; next: start the next iteration and estimate the plan’s next item; status: iteration, pending handoff, context history; end: autonomous mode off (the state is kept)').choices(LOOP_OPERATIONS))
     .option('--cwd <dir>', 'any directory of the repository (default: the current one)')
     .option('--json', 'machine-readable result')
     .addHelpText('after', COMMAND_HELP.loop)
@@ -237,14 +237,16 @@ export function createHookProgram(write: (text: string) => Promise<void>): CliPr
     .addArgument(new Argument('<operation>').choices(STATE_OPERATIONS))
     .requiredOption('--command <name>', 'the command whose state this is')
     .option('--feature <name>', 'a feature within it')
-    .option('--phase <name>', 'update-phase: the phase')
-    .option('--json <text>', 'save / update-phase: the JSON (default: stdin)')
+    .option('--phase <name>', 'update-phase, handoff, respond: the phase')
+    .option('--mode <mode>', 'handoff: the sub-agent\'s mode (plan, code, ui, docs, eval, reconcile, research)')
+    .option('--truncate', 'respond: shorten a context_summary over the token limit instead of refusing it')
+    .option('--json <text>', 'save / update-phase / handoff (the request: task, context) / respond (the response): the JSON (default: stdin)')
     .option('--cwd <dir>', 'any directory of the repository (default: the current one)')
     .option('--state-dir <dir>', 'default <repo>/.agent-checkpoint/state')
     .addHelpText('after', COMMAND_HELP.state)
     .action(async (operation: StateOperation, options: StateOptions, command: Command) => {
       if (options.command === '') command.error("error: option '--command <name>' must not be empty", { exitCode: 2 });
-      if (operation === 'update-phase' && (options.phase ?? '') === '') command.error('error: update-phase needs --phase <name>', { exitCode: 2 });
+      if ((operation === 'update-phase' || operation === 'handoff' || operation === 'respond') && (options.phase ?? '') === '') command.error(`error: ${operation} needs --phase <name>`, { exitCode: 2 });
       const { runStateCommand } = await import('../state-cli/run-state-command.ts');
       cli.setExitCode(await runStateCommand(operation, options, write));
     });
@@ -292,6 +294,7 @@ function addContextCommands(cli: CliProgram, write: (text: string) => Promise<vo
     .argument('<plan>', 'the plan file (inside the project)')
     .option('--dry-run', 'show the shards, write nothing')
     .option('--dir <dir>', 'parent directory of shard directories (default .agent-checkpoint/shards)')
+    .option('--issue <id>', 'with the tracker on: the parent issue of the shards\' sub-issues (default: the branch\'s issue)')
     .option('--cwd <dir>', 'the project (default: the current directory)')
     .option('--json', 'machine-readable result')
     .action(async (plan: string, options) => cli.setExitCode(await (await import('../context-cli/run-shard-command.ts')).runShardCommand(plan, options, write)));

@@ -1,14 +1,21 @@
+import { join } from 'node:path';
 import {
+  clearAutonomousFlag,
   estimateLoopNextItem,
+  MAX_PLAN_FILE_BYTES,
   FALLBACK_WINDOW_TOKENS,
   LOOP_STATE_FILE,
   type LoopNextItem,
   type LoopState,
   nextLoopIteration,
   readLoopState,
+  shardDirFor,
   startLoop,
+  syncShardsToTracker,
+  writeAutonomousFlag,
 } from '@agent-checkpoint/context-checkpoint';
-import { errorMessage, findProjectRoot, forTerminal } from '@agent-checkpoint/core';
+import { trackerSettingsOf } from '@agent-checkpoint/context-checkpoint/load';
+import { errorMessage, findProjectRoot, forTerminal, readRegularFileSync, resolveStateDir } from '@agent-checkpoint/core';
 import { openCommandProject } from '../context-cli/context-cli-support.ts';
 import { STDERR_PREFIX } from '../debug-log.ts';
 import { chooseCommandCwd, currentDirectory } from '../run-cwd.ts';
@@ -30,7 +37,7 @@ export const LOOP_EXIT = {
   resume: 10,
 } as const;
 
-/** `agent-checkpoint-hook loop <start|next|status>` for loop-runner scripts (docs/context-checkpoints.md, "Loop runners"). */
+/** `agent-checkpoint-hook loop <start|next|status|end>` for loop-runner scripts (docs/context-checkpoints.md, "Loop runners"). */
 export async function runLoopCommand(operation: LoopOperation, values: LoopOptions, write: (text: string) => Promise<void>): Promise<number> {
   const where = chooseCommandCwd(values.cwd, currentDirectory());
   if (where.kind === 'none') {
@@ -43,7 +50,15 @@ export async function runLoopCommand(operation: LoopOperation, values: LoopOptio
     switch (operation) {
       case 'start': {
         const state = await startLoop(root, now);
+        autonomous(root, now, true);
         await write(values.json === true ? `${JSON.stringify(state)}\n` : `loop started: ${LOOP_STATE_FILE}\n`);
+        return LOOP_EXIT.ok;
+      }
+      case 'end': {
+        // Autonomous mode off; the loop state stays for `loop status` and the history.
+        const stateDir = resolveStateDir({ env: process.env });
+        const cleared = await clearAutonomousFlag({ stateDir, projectRoot: root });
+        await write(values.json === true ? `${JSON.stringify({ ended: true, autonomous_cleared: cleared })}\n` : `loop ended${cleared ? '; autonomous mode off' : ''}\n`);
         return LOOP_EXIT.ok;
       }
       case 'next': {
@@ -53,6 +68,8 @@ export async function runLoopCommand(operation: LoopOperation, values: LoopOptio
           process.stderr.write(`${STDERR_PREFIX} loop: ${next.error}\n`);
           return LOOP_EXIT.failed;
         }
+        autonomous(root, now, false);
+        await syncShardProgress(values.cwd, root);
         const cc = next.state.context_checkpoint;
         if (values.json === true) await write(`${JSON.stringify({ iteration: next.state.iteration, resume: next.resume, signalled: next.signalled, handoff_file: cc.handoff_file ?? null, ...(item !== undefined ? { next_item: item } : {}) })}\n`);
         else await write(`iteration ${next.state.iteration}${next.resume ? `: resume from ${cc.handoff_file ?? ''}` : ''}\n${item !== undefined ? `${renderNextItem(item)}\n` : ''}`);
@@ -76,6 +93,52 @@ export async function runLoopCommand(operation: LoopOperation, values: LoopOptio
     process.stderr.write(`${STDERR_PREFIX} loop ${operation}: ${errorMessage(error)}\n`);
     return LOOP_EXIT.failed;
   }
+}
+
+/**
+ * Seed 003's autonomous mode: `loop start` switches it on, every `loop next` refreshes it (a flag in the
+ * user's state directory, stale 6 hours after the last refresh), `loop end` clears it. A failure is
+ * one stderr line: the loop itself goes on without it.
+ */
+function autonomous(root: string, now: Date, restart: boolean): void {
+  try {
+    writeAutonomousFlag({ stateDir: resolveStateDir({ env: process.env }), projectRoot: root, now, restart });
+  } catch (error) {
+    process.stderr.write(`${STDERR_PREFIX} loop: autonomous mode not recorded (${errorMessage(error)})\n`);
+  }
+}
+
+/**
+ * SHD-004 as shards finish: with the tracker on and the plan (`handoff.planFile`) sharded with
+ * sub-issues (`shard`), each `loop next` moves the finished shards' sub-issues to done and posts the
+ * parent's progress when it changed. Creates nothing. Problems are stderr lines; the loop goes on.
+ */
+async function syncShardProgress(cwdOption: string | undefined, root: string): Promise<void> {
+  const project = await openCommandProject(cwdOption);
+  if (typeof project === 'string') return;
+  const settings = trackerSettingsOf(project.config);
+  const planFile = project.context.handoff.planFile;
+  if (!settings.enabled || planFile === undefined) return;
+  let planText: string | undefined;
+  try {
+    planText = readRegularFileSync(join(root, planFile), MAX_PLAN_FILE_BYTES)?.text;
+  } catch {
+    return;
+  }
+  if (planText === undefined) return;
+  const outcome = await syncShardsToTracker({
+    settings,
+    env: process.env,
+    stateDir: project.stateDir,
+    projectRoot: root,
+    planPath: planFile,
+    planText,
+    dir: shardDirFor(planFile),
+    now: new Date(),
+    signal: AbortSignal.timeout(Math.max(10_000, settings.timeoutMs * 4)),
+  });
+  // No parent or no key: the loop did not ask for the tracker here; say nothing.
+  if (outcome.kind === 'synced') for (const note of outcome.result.diagnostics) process.stderr.write(`${STDERR_PREFIX} loop: ${forTerminal(note, { keepLines: false })}\n`);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { failuresFromObservations, truthfulAlert, writeCheckpointHandoff, type HandoffTrigger } from '@agent-checkpoint/context-checkpoint';
+import { failuresFromObservations, truthfulAlert, withAutonomousMode, writeCheckpointHandoff, type HandoffTrigger } from '@agent-checkpoint/context-checkpoint';
 import { contextCheckpointConfigOf, contextCheckpointSections, handoffServicesOf } from '@agent-checkpoint/context-checkpoint/load';
 import { getCheckpoint, loadConfig, type ResolvedConfig } from '@agent-checkpoint/core';
 import { forModelText } from '@agent-checkpoint/core/hot-path';
@@ -30,7 +30,8 @@ export async function actOnMonitor(request: MonitorActRequest): Promise<MonitorA
   const { action } = request;
   const loaded = await loadConfig({ cwd: request.cwd, env: request.env, sections: contextCheckpointSections });
   for (const note of loaded.diagnostics) warnings.push(`post-tool: config: ${note}`);
-  const cc = contextCheckpointConfigOf(loaded.config);
+  // A running loop switches direct execution on (seed 003's autonomous mode).
+  const cc = withAutonomousMode(contextCheckpointConfigOf(loaded.config), { stateDir: request.stateDir, projectRoot: request.cwd, now: request.now }).config;
   if (!loaded.config.enabled || !cc.context.enabled) return { code: 'disabled', detail: 'disabled by the validated configuration', warnings };
   // Direct execution (handoff, memory file, WIP commit) runs at L2 and L3 alike, as on the Stop route
   // (seed 003/004): the monitor acting first must not leave the level without its commit.
@@ -83,6 +84,7 @@ export async function actOnMonitor(request: MonitorActRequest): Promise<MonitorA
     now: request.now,
     env: request.env,
     signal,
+    deadlineAt: Date.now() + budget,
   });
   for (const note of done.diagnostics) warnings.push(`post-tool: ${note}`);
 
