@@ -26,6 +26,8 @@ export interface ContextStepInput {
   readonly now: Date;
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly signal?: AbortSignal;
+  /** `checkpoint` as the agent runs it on the delivering route (core's `UserCommands.agentCheckpoint`), for the L1 line. */
+  readonly checkpointCommand?: string;
 }
 
 /** What the context step adds to the turn's message. */
@@ -81,7 +83,7 @@ export async function runContextStep(input: ContextStepInput): Promise<ContextSt
 async function runContextStepInner(input: ContextStepInput): Promise<ContextStepOutput> {
   const diagnostics: string[] = [];
   const cfg = contextCheckpointConfigOf(input.config);
-  const action = decideContextAction(input.timeline.tokenUsage, cfg);
+  const action = decideContextAction(input.timeline.tokenUsage, cfg, input.checkpointCommand);
   const none = (note?: string): ContextStepOutput => ({ action, lines: [], blocksAlone: false, diagnostics: note ? [...diagnostics, note] : diagnostics });
   if (action.kind === 'none' && action.reason !== 'below-threshold') {
     // A forged or corrupt count (1e300 tokens) is no reading: say why once, act on nothing.

@@ -104,7 +104,7 @@ export interface PluginRoute {
    * The commands a person is told to run for this install, given the plugin's bin as one shell word
    * (`tool`, absolute and quoted): the agent's slash commands where it has them, else that bin.
    */
-  userCommands(tool: string): UserCommands;
+  userCommands(tool: string): PersonCommands;
   /** Whether the agent's own shell tool finds the plugin's `bin/` on its PATH (Claude Code's Bash tool does). */
   pluginBinOnAgentPath(pluginRoot: string): boolean;
   /** What a person calls it: `Claude Code plugin`, `Gemini CLI extension`. */
@@ -126,6 +126,9 @@ export interface PluginRoute {
    */
   installSourceNotice(bin: string): Promise<TurnEndNotice | undefined>;
 }
+
+/** The commands a route spells for a person (route-commands.ts adds the agent's own form of `checkpoint`). */
+export type PersonCommands = Omit<UserCommands, 'agentCheckpoint'>;
 
 /** Where an agent's files are, resolved by the caller (`install/settings-locations.ts`). */
 export interface AgentLocation {
