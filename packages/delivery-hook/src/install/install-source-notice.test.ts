@@ -44,6 +44,8 @@ describe('the Codex plugin whose local marketplace moved', () => {
     const first = await stop(scenario);
     expect(first.systemMessage).toContain(`the Codex marketplace agent-checkpoint was added from ${marketplace}, which is gone`);
     expect(first.systemMessage).toContain('codex plugin marketplace add <git-url>');
+    // Doctor as this plugin's user runs it: its own tool by path (no agent puts it on a terminal's PATH).
+    expect(first.systemMessage).toContain(`(${join(dirname(dirname(bin)), 'bin', 'agent-checkpoint-hook')} doctor shows the details)`);
     expect(first.reason).toBe(expected.decision === 'message' ? expected.message : null);
     const second = await stop(world.scenario('repeat-stop'));
     expect(second.systemMessage).toBeUndefined();
