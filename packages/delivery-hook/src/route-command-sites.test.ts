@@ -134,7 +134,7 @@ function checkCommands(text: string, producer: Producer, audience: Audience): { 
   }
   const slash = (kind: InstallRoute['kind'], file: (name: string) => string) => (m: RegExpMatchArray) => {
     named += 1;
-    const { name, rest } = m.groups as Record<string, string>;
+    const { name, rest } = m.groups as { name: string; rest?: string };
     const shown = m[0].trim();
     if (audience === 'agent') problems.push(`${shown}: a slash command, but the model runs commands with its shell tool`);
     else if (route?.kind !== kind) problems.push(`${shown}: only a ${kind} has it`);
