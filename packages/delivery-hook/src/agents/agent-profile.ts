@@ -123,8 +123,9 @@ export interface PluginRoute {
   /**
    * The notice for a running hook `bin` whose install still runs though its source is gone (Codex runs
    * its cached copy). Undefined where the hook stops with its source: only doctor can report that.
+   * `doctor` is the doctor command as this route spells it for a person (route-commands.ts).
    */
-  installSourceNotice(bin: string): Promise<TurnEndNotice | undefined>;
+  installSourceNotice(bin: string, doctor: string): Promise<TurnEndNotice | undefined>;
 }
 
 /** The commands a route spells for a person (route-commands.ts adds the agent's own form of `checkpoint`). */
