@@ -50,7 +50,7 @@ describe('the Codex plugin whose local marketplace moved', () => {
     expect(first.systemMessage).toContain(`(${tool} doctor shows the details)`);
     // The verdict is unchanged; its "a person can run …" names the plugin's tool too.
     expect(expected.decision).toBe('message');
-    expect(first.reason).toBe(expected.decision === 'message' ? expected.message.replace('agent-checkpoint-hook off --session', `${tool} off --session`) : null);
+    expect(first.reason).toBe(expected.message?.replace('agent-checkpoint-hook off --session', `${tool} off --session`));
     const second = await stop(world.scenario('repeat-stop', { PLUGIN_ROOT: dirname(dirname(bin)) }));
     expect(second.systemMessage).toBeUndefined();
   });
