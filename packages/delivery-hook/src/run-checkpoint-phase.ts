@@ -64,7 +64,7 @@ function handoffNoticeOf(decision: TurnEndDecision): string | undefined {
  */
 async function noticeToShow(decision: TurnEndDecision, context: CheckpointPhaseContext): Promise<string | undefined> {
   // The install this hook runs from, when its source is gone (a Codex plugin's local marketplace).
-  const install = await installSourceNotice(context.agent, process.argv[1]);
+  const install = await installSourceNotice(context.agent, process.argv[1], context.env);
   const notices = install === undefined ? decision.notices : [...decision.notices, install];
   if (notices.length === 0) return undefined;
   const remaining = context.deadlineAt - Date.now() - RESERVE_MS;

@@ -79,20 +79,23 @@ export const DEFAULT_CONTEXT_THRESHOLDS = { l1: 70, l2: 85, l3: 95 } as const;
 /**
  * Seed 004's alert texts (section "Alert Messages"), defined once: the defaults of both the Stop
  * route's context lines ({@link DEFAULT_CONTEXT_MESSAGES}) and the monitor's alerts during the turn
- * (`DEFAULT_MONITOR_ALERTS`). Placeholders: `{percent}` (rounded down), `{level}`. Two commands are
- * renamed to what this project ships: the seed's `/handoff` is `/checkpoint` here, and the seed's
- * `/orient` has no counterpart (the session-start hook resumes the handoff by itself). The L2 text's
+ * (`DEFAULT_MONITOR_ALERTS`). Placeholders: `{percent}` (rounded down), `{level}`,
+ * `{checkpointCommand}`. Two commands are renamed to what this project ships: the seed's `/handoff`
+ * is `{checkpointCommand}` here — the `checkpoint` command as the agent runs it with its shell tool on
+ * the route that delivers the line (a slash command exists on some routes only, and a model cannot
+ * type one) — and the seed's `/orient` has no counterpart (the session-start hook resumes the handoff
+ * by itself). The L2 text's
  * Linear line is the monitor's separate `issue` template, added only when an issue is known.
  */
 export const SEED_ALERT_TEXTS = {
-  l1: '⚠️ Context at {percent}% - Consider completing current task before starting new work.\nRun `/checkpoint` to checkpoint, or continue if task is nearly complete.',
+  l1: '⚠️ Context at {percent}% - Consider completing current task before starting new work.\nRun `{checkpointCommand}` to checkpoint, or continue if task is nearly complete.',
   l2: '🔶 Context at {percent}% - Initiating checkpoint sequence.\nCompleting current edit, then generating handoff document.',
   l3: '🔴 Context at {percent}% - Emergency checkpoint!\nCommitting WIP changes and generating handoff NOW.\nThe next session resumes from the handoff.',
 } as const;
 
 /**
  * Default message lines of the Stop route's context step: the seed's alert texts.
- * Placeholders: `{percent}`, `{level}`, `{tokens}`, `{window}`, `{remaining}`.
+ * Placeholders: `{percent}`, `{level}`, `{tokens}`, `{window}`, `{remaining}`, `{checkpointCommand}`.
  */
 export const DEFAULT_CONTEXT_MESSAGES: { readonly l1: string; readonly l2: string; readonly l3: string } = SEED_ALERT_TEXTS;
 

@@ -48,7 +48,7 @@ export const ContextThresholdsSchema = classifyKeys(
 export const ContextMessagesSchema = classifyKeys(
   z
     .strictObject({
-      l1: z.string().optional().describe('Line for L1; "{percent}", "{level}", "{tokens}", "{window}", "{remaining}" are substituted.'),
+      l1: z.string().optional().describe('Line for L1; "{percent}", "{level}", "{tokens}", "{window}", "{remaining}", "{checkpointCommand}" (the checkpoint command as the agent runs it where the hook is installed) are substituted.'),
       l2: z.string().optional().describe('Line for L2 (same placeholders).'),
       l3: z.string().optional().describe('Line for L3 (same placeholders).'),
     })

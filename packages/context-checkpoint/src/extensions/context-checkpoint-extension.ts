@@ -49,6 +49,7 @@ export const contextCheckpointExtension: TurnEndExtension<ContextCheckpointDetai
         now: input.now,
         env: input.env,
         ...(input.signal ? { signal: input.signal } : {}),
+        ...(input.commands ? { checkpointCommand: input.commands.agentCheckpoint } : {}),
       });
       diagnostics.push(...context.diagnostics);
       // EST-004: the estimate made at prompt submit meets what the turn actually used.

@@ -198,7 +198,7 @@ describe('the context step through getCheckpoint', { timeout: 60_000 }, () => {
     const outcome = await getCheckpoint(request(r, t, CONTEXT));
     expect(outcome.mode).toBe('actionable');
     expect(outcome.message).toContain(
-      '\n\n⚠️ Context at 75% - Consider completing current task before starting new work.\nRun `/checkpoint` to checkpoint, or continue if task is nearly complete.\n\nDo the required actions',
+      '\n\n⚠️ Context at 75% - Consider completing current task before starting new work.\nRun `agent-checkpoint-hook checkpoint` to checkpoint, or continue if task is nearly complete.\n\nDo the required actions',
     );
     await deliver(r, t, outcome);
     const again = await getCheckpoint(request(r, changedTurn(r, 151_000), CONTEXT));

@@ -27,6 +27,8 @@ export interface ContextStepInput {
   readonly now: Date;
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly signal?: AbortSignal;
+  /** `checkpoint` as the agent runs it on the delivering route (core's `UserCommands.agentCheckpoint`), for the L1 line. */
+  readonly checkpointCommand?: string;
 }
 
 /** What the context step adds to the turn's message. */
@@ -83,7 +85,7 @@ async function runContextStepInner(input: ContextStepInput): Promise<ContextStep
   const diagnostics: string[] = [];
   // A running loop switches direct execution on (seed 003's autonomous mode; `loop/autonomous-mode.ts`).
   const cfg = withAutonomousMode(contextCheckpointConfigOf(input.config), { stateDir: input.location?.stateDir, projectRoot: input.projectRoot, now: input.now }).config;
-  const action = decideContextAction(input.timeline.tokenUsage, cfg);
+  const action = decideContextAction(input.timeline.tokenUsage, cfg, input.checkpointCommand);
   const none = (note?: string): ContextStepOutput => ({ action, lines: [], blocksAlone: false, diagnostics: note ? [...diagnostics, note] : diagnostics });
   if (action.kind === 'none' && action.reason !== 'below-threshold') {
     // A forged or corrupt count (1e300 tokens) is no reading: say why once, act on nothing.

@@ -14,6 +14,8 @@ import {
 import { isAgentId, readGitSnapshot, updateSessionState } from '@agent-checkpoint/core';
 import { EXIT_OK } from '@agent-checkpoint/setup-kit';
 import { STDERR_PREFIX } from '../debug-log.ts';
+import { defaultHookProgram } from '../install/hook-command.ts';
+import { terminalToolOf } from '../route-commands.ts';
 import { commandFailure, jsonLine, openCommandProject, terminalText, type CommandProject, type Write } from './context-cli-support.ts';
 import { readCurrentSessionUsage, type CurrentSessionUsage } from './current-session-usage.ts';
 
@@ -157,7 +159,7 @@ async function writeManualCheckpoint(project: CommandProject, session: CurrentSe
   // The metrics schema knows L1–L3: a manual checkpoint below L1 counts under L1.
   const level = status.reading === undefined || status.reading.level === 'L0' ? 'L1' : status.reading.level;
   if (options.json === true) await write(jsonLine({ handoff: result.handoff.relativePath, level, trigger: 'user', status }));
-  else await write(terminalText(`Handoff written: ${result.handoff.relativePath}\nResume it in a fresh session (SessionStart injects it once), or: agent-checkpoint-hook resume-prompt\n`));
+  else await write(terminalText(`Handoff written: ${result.handoff.relativePath}\nResume it in a fresh session (SessionStart injects it once), or: ${terminalToolOf(defaultHookProgram().bundle, process.env)} resume-prompt\n`));
   return EXIT_OK;
 }
 

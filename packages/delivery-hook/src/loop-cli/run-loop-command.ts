@@ -18,6 +18,8 @@ import { trackerSettingsOf } from '@agent-checkpoint/context-checkpoint/load';
 import { errorMessage, findProjectRoot, forTerminal, readRegularFileSync, resolveStateDir } from '@agent-checkpoint/core';
 import { openCommandProject } from '../context-cli/context-cli-support.ts';
 import { STDERR_PREFIX } from '../debug-log.ts';
+import { defaultHookProgram } from '../install/hook-command.ts';
+import { terminalToolOf } from '../route-commands.ts';
 import { chooseCommandCwd, currentDirectory } from '../run-cwd.ts';
 import type { LoopOperation, LoopOptions } from './loop-options.ts';
 
@@ -78,7 +80,7 @@ export async function runLoopCommand(operation: LoopOperation, values: LoopOptio
       case 'status': {
         const read = await readLoopState(root);
         if (read.kind === 'none') {
-          process.stderr.write(`${STDERR_PREFIX} loop: no loop here (${LOOP_STATE_FILE} is missing; \`loop start\` creates it)\n`);
+          process.stderr.write(`${STDERR_PREFIX} loop: no loop here (${LOOP_STATE_FILE} is missing; \`${terminalToolOf(defaultHookProgram().bundle, process.env)} loop start\` creates it)\n`);
           return LOOP_EXIT.notFound;
         }
         if (read.kind === 'invalid') {

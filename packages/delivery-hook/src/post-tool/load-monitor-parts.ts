@@ -1,3 +1,4 @@
+import type { AgentId } from '@agent-checkpoint/core/hot-path';
 import type { monitorAfterGate } from './monitor-after-gate.ts';
 import type { MonitorActRequest, MonitorActResult } from './run-post-tool.ts';
 
@@ -25,6 +26,14 @@ export async function loadMonitorAfterGate(): Promise<typeof monitorAfterGate> {
     ? (require('./agent-checkpoint-hook-monitor-decide.cjs') as typeof import('./monitor-after-gate.ts'))
     : await import('./monitor-after-gate.ts');
   return part.monitorAfterGate;
+}
+
+/** `checkpoint` in the route's form (act-on-monitor.ts), loaded with the acting part: once per session at most, for an L1 alert. */
+export async function checkpointCommandLazily(agent: AgentId, env: Readonly<Record<string, string | undefined>>): Promise<string> {
+  const part = typeof __AGENT_CHECKPOINT_MONITOR_SPLIT__ !== 'undefined'
+    ? (require('./agent-checkpoint-hook-monitor-act.cjs') as typeof import('./act-on-monitor.ts'))
+    : await import('./act-on-monitor.ts');
+  return part.agentCheckpointCommandOf(agent, env);
 }
 
 export async function actOnMonitorLazily(request: MonitorActRequest): Promise<MonitorActResult> {

@@ -1,11 +1,14 @@
 import { claimMark, decideMonitorAction, estimateContextGrowth, implausibleUsage, lowerMarks, monitorMarksDir, readContextLevel, readMarks, readPendingTaskBand, type MonitorAction } from '@agent-checkpoint/context-checkpoint/monitor';
 import type { AgentId } from '@agent-checkpoint/core';
-import { readOffSwitch } from '@agent-checkpoint/core/hot-path';
+import { forModelText, readOffSwitch } from '@agent-checkpoint/core/hot-path';
 import { encodePostToolOutput } from '../agents/encode-post-tool-output.ts';
 import { LATEST_USAGE_READERS } from '../agents/latest-usage-readers.ts';
 import { readMonitorDeferral } from './monitor-deferral.ts';
 import type { ContextProbe } from './probe-context-config.ts';
 import type { PostToolContext, PostToolResult } from './run-post-tool.ts';
+
+/** The alert's placeholder for `checkpoint` in the route's form (render-monitor-alert.ts leaves it to the hook). */
+const CHECKPOINT_COMMAND = '{checkpointCommand}';
 
 /** What passed the gate of {@link runPostTool}: context checkpoints are on, the session is known. */
 export interface GatedPostTool {
@@ -84,7 +87,8 @@ export async function monitorAfterGate(gated: GatedPostTool, ctx: PostToolContex
   switch (action.kind) {
     case 'warn': {
       if (action.text === undefined) return pass('warned-silently', 'L1 text configured empty');
-      return { output: encodePostToolOutput(gated.agent, { context: action.text }), code: 'warned', detail: describe(action) };
+      const text = action.text.includes(CHECKPOINT_COMMAND) ? forModelText(action.text.replaceAll(CHECKPOINT_COMMAND, await ctx.checkpointCommand(gated.agent, ctx.env))) : action.text;
+      return { output: encodePostToolOutput(gated.agent, { context: text }), code: 'warned', detail: describe(action) };
     }
     case 'handoff':
     case 'emergency': {

@@ -9,7 +9,7 @@ import { CLAUDE_FIXTURE, CODEX_FIXTURE, GEMINI_FIXTURE } from '../test-support/d
 import { deliverThroughHook } from '../test-support/hook-route-adapter.ts';
 import { FIXTURES_DIR } from '../test-support/recorded-payloads.ts';
 import { runHookBundle } from '../test-support/run-hook-bundle.ts';
-import { actOnMonitorLazily, loadMonitorAfterGate } from './load-monitor-parts.ts';
+import { actOnMonitorLazily, checkpointCommandLazily, loadMonitorAfterGate } from './load-monitor-parts.ts';
 import { runPostTool, type PostToolResult } from './run-post-tool.ts';
 import { userConfigFile } from './user-config-file.ts';
 
@@ -63,6 +63,7 @@ async function monitor(world: DeliveryWorld): Promise<PostToolResult & { warning
     warn: (line) => void warnings.push(line),
     loadMonitor: loadMonitorAfterGate,
     act: actOnMonitorLazily,
+    checkpointCommand: checkpointCommandLazily,
   });
   return { ...result, warnings };
 }

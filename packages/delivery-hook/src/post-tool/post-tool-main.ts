@@ -6,7 +6,7 @@ import { userConfigFile } from './user-config-file.ts';
 import { DEFAULT_STDIN_MAX_BYTES, readHookOptions } from '../hook-options.ts';
 import { readStdin } from '../read-stdin.ts';
 import { currentDirectory } from '../run-cwd.ts';
-import { actOnMonitorLazily, loadMonitorAfterGate } from './load-monitor-parts.ts';
+import { actOnMonitorLazily, checkpointCommandLazily, loadMonitorAfterGate } from './load-monitor-parts.ts';
 import { runPostTool } from './run-post-tool.ts';
 
 export async function mainPostTool(argv: readonly string[]): Promise<void> {
@@ -59,6 +59,7 @@ export async function mainPostTool(argv: readonly string[]): Promise<void> {
       warn,
       act: actOnMonitorLazily,
       loadMonitor: loadMonitorAfterGate,
+      checkpointCommand: checkpointCommandLazily,
     });
     if (options.debug) warn(`post-tool: ${result.code}: ${result.detail} (${Date.now() - startedAt} ms)`);
     finish(result.output);

@@ -118,10 +118,10 @@ describe('post-tool monitor', () => {
     expect(readdirSync(join(world.repo, 'notes', 'handoffs')).filter((f) => f.endsWith('.md'))).toHaveLength(1);
   });
 
-  it('L2 without handoff.enabled only asks the agent to run /checkpoint (nothing written, no user line)', async () => {
+  it('L2 without handoff.enabled only asks the agent to run the checkpoint command (nothing written, no user line)', async () => {
     const world = open('claude', 'L2');
     const out = JSON.parse((await run(world, 'claude')).stdout) as Record<string, unknown> & { hookSpecificOutput: { additionalContext: string } };
-    expect(out.hookSpecificOutput.additionalContext).toContain('run `/checkpoint`');
+    expect(out.hookSpecificOutput.additionalContext).toContain('run `agent-checkpoint-hook checkpoint`');
     expect(out).not.toHaveProperty('systemMessage');
     expect(handoffs(world)).toEqual([]);
   });

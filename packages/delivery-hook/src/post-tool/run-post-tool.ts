@@ -36,6 +36,11 @@ export interface PostToolContext {
    * it needs the full configuration loader and the handoff and git code.
    */
   readonly act: (request: MonitorActRequest) => Promise<MonitorActResult>;
+  /**
+   * `checkpoint` as the agent runs it on the route this hook was installed by (an L1 alert names
+   * it): loaded only when an alert does, since the route's command forms live with the agent profiles.
+   */
+  readonly checkpointCommand: (agent: AgentId, env: Readonly<Record<string, string | undefined>>) => Promise<string>;
 }
 
 /** An acting decision handed to the acting code, which re-checks it against the full configuration. */
