@@ -119,6 +119,31 @@ function hookCli(session: Session, args: readonly string[]): { status: number | 
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/** The session id in Claude's stream-json output (its `system`/`init` line). */
+function claudeSessionIdOf(run: ProcessResult): string {
+  for (const line of run.stdout.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const event = JSON.parse(line) as { session_id?: string };
+    if (event.session_id !== undefined) return event.session_id;
+  }
+  throw new Error(`no session id in claude's output:\n${run.stdout.slice(0, 1000)}`);
+}
+
+/**
+ * What Claude Code's `statusLine` command (`agent-checkpoint-hook statusline`, docs/context-checkpoints.md)
+ * prints for the session of `run`: fed the JSON Claude gives it, without `context_window` (the
+ * transcript's last usage record is read instead, as for Claude versions before that field).
+ */
+function claudeStatusline(session: Session, run: ProcessResult): string {
+  const id = claudeSessionIdOf(run);
+  const transcript = path.join(session.workspace.home, '.claude', 'projects', session.workspace.repo.replace(/[^a-zA-Z0-9]/g, '-'), `${id}.jsonl`);
+  expect(existsSync(transcript), transcript).toBe(true);
+  const input = JSON.stringify({ session_id: id, transcript_path: transcript, cwd: session.workspace.repo, model: { id: 'claude-sonnet-4-5' }, workspace: { current_dir: session.workspace.repo } });
+  const result = spawnSync(process.execPath, [HOOK_BUNDLE, 'statusline'], { cwd: session.workspace.repo, env: session.env(), input, encoding: 'utf8', timeout: 30_000 });
+  expect(result.status, result.stderr).toBe(0);
+  return result.stdout.trim();
+}
+
 interface MetricsReport {
   readonly events: number;
   readonly handoffs: { total: number; byLevel: { L1: number; L2: number; L3: number }; auto: number; user: number };
@@ -193,6 +218,9 @@ async function timed(name: string, fn: () => Promise<void>): Promise<void> {
 
 const AGENTS: readonly Agent[] = ['claude', 'gemini'];
 
+/** The metrics report each agent's session-resume test ended with. */
+const resumeReports = new Map<Agent, MetricsReport>();
+
 describe.skipIf(SKIP_REAL_CLIS)('seed 004 acceptance scenarios, plugin/extension installed with every context hook (real CLIs)', () => {
   describe.each(AGENTS)('%s', (agent) => {
     it('L1 warning: crossing 70 % after a tool call, the next request carries the seed’s L1 alert once; nothing is written', () =>
@@ -209,7 +237,7 @@ describe.skipIf(SKIP_REAL_CLIS)('seed 004 acceptance scenarios, plugin/extension
         };
         await withPluginSession(agent, scenario, {}, async (session) => {
           const head = git(session, ['rev-parse', 'HEAD']);
-          const { requests } = await freshRun(session, prompt);
+          const { run, requests } = await freshRun(session, prompt);
           const bodies = stepBodies(requests);
           expect(bodies).toHaveLength(4);
           // At 68 % (after the first call): nothing.
@@ -223,6 +251,8 @@ describe.skipIf(SKIP_REAL_CLIS)('seed 004 acceptance scenarios, plugin/extension
           expect(handoffFiles(session)).toEqual([]);
           expect(git(session, ['rev-parse', 'HEAD'])).toBe(head);
           expect(metricsReport(session).handoffs).toEqual(NO_HANDOFFS);
+          // The status line (Claude Code's statusLine; Gemini CLI has none) shows the L1 indicator, no checkpoint.
+          if (agent === 'claude') expect(claudeStatusline(session, run)).toBe('[CTX: ███████░░░ 73% L1] [CKPT: ready]');
         });
       }));
 
@@ -235,7 +265,7 @@ describe.skipIf(SKIP_REAL_CLIS)('seed 004 acceptance scenarios, plugin/extension
           expect(hookCli(session, ['loop', 'next']).status).toBe(0);
           const head = git(session, ['rev-parse', 'HEAD']).trim();
 
-          const { requests } = await freshRun(session, prompt);
+          const { run, requests } = await freshRun(session, prompt);
 
           const handoffs = handoffFiles(session);
           expect(handoffs).toHaveLength(1);
@@ -268,6 +298,11 @@ describe.skipIf(SKIP_REAL_CLIS)('seed 004 acceptance scenarios, plugin/extension
           expect(hookCli(session, ['loop', 'next']).status).toBe(10);
 
           expect(metricsReport(session).handoffs).toEqual(ONE_L2_HANDOFF);
+          // The status line shows L2 and the monitor's handoff (its time, HH:MM in UTC as the handoff's name).
+          if (agent === 'claude') {
+            const hhmm = /(\d{2})(\d{2})\.md$/.exec(handoff);
+            expect(claudeStatusline(session, run)).toMatch(new RegExp(`^\\[CTX: █{8}░{2} 86% L2\\] \\[CKPT: handoff ${hhmm?.[1] ?? ''}:${hhmm?.[2] ?? ''}\\]$`));
+          }
         });
       }));
 
@@ -354,8 +389,19 @@ describe.skipIf(SKIP_REAL_CLIS)('seed 004 acceptance scenarios, plugin/extension
           const report = metricsReport(session);
           expect(report.handoffs).toEqual(ONE_L2_HANDOFF);
           expect(report.resumes.consumed).toBe(1);
+          resumeReports.set(agent, report);
         });
       }));
+
+    // TODO(issue 21, build item 4 "outcomes recorded"; the "resume" branch): nothing writes a
+    // `resume-outcome` metrics event, so the session that resumed and finished its turn stays
+    // "outcome unknown" and the seed's "Session continuity success rate" is always n/a. Reads the
+    // report the session-resume test above left (the sessions are too slow to run twice).
+    it.fails('session resume: the resumed session finished its turn, so report counts the resume as completed (success rate known)', () => {
+      const report = resumeReports.get(agent);
+      expect(report, 'the session-resume test ran').toBeDefined();
+      expect(report?.resumes).toEqual({ consumed: 1, completed: 1, notCompleted: 0, outcomeUnknown: 0 });
+    });
 
     it('loop of three iterations (the documented recipe): the monitor writes the handoff in iteration 1, iteration 2 resumes from it, iteration 3 does not', () =>
       timed(`${agent} loop of three iterations`, async () => {
