@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { projectFiles } from '../src/checkpoint/checkpoint-project.ts';
 import { checkpointEnv } from '../src/checkpoint/checkpoint-routes.ts';
 import { HOOK_BUNDLE, assertBundlesBuilt } from '../src/harness/agent-checkpoint-bins.ts';
-import type { AgentSession, SessionOptions } from '../src/harness/agent-session.ts';
+import type { HeadlessArgv, SessionOptions } from '../src/harness/agent-session.ts';
 import { SKIP_REAL_CLIS, withCheckedSession } from '../src/harness/define-headless-agent-tests.ts';
 import { installPluginRoute, REPO_ROOT, writeUserConfig } from '../src/harness/plugin-route-install.ts';
 import { runInGroup, type ProcessResult } from '../src/harness/process-group.ts';
@@ -15,26 +15,24 @@ import type { LoggedRequest } from '../src/mock/request-log.ts';
 import { shellQuote } from '../src/mock/native-tool-calls.ts';
 import { branch, edit, read, say, shell, tools, withInputTokens, type Scenario, type ScenarioStep } from '../src/mock/scenario.ts';
 import { ClaudeSession } from '../src/run-claude.ts';
+import { CodexSession } from '../src/run-codex.ts';
 import { GeminiSession } from '../src/run-gemini.ts';
 
 /**
- * Seed 004's acceptance scenarios (issue 21, "Done means") with the real Claude Code and Gemini CLI
- * installed **the way users install them**: the plugin from a local marketplace (`claude plugin
- * marketplace add` + `claude plugin install`) and the staged extension (`gemini extensions install`),
- * so every context hook of the plugin runs (SessionStart, UserPromptSubmit/BeforeAgent,
- * PostToolUse/AfterTool, Stop/AfterAgent), not one hook put into the settings by hand. Context
- * checkpoints are turned on in the user configuration file of the temp HOME, as
- * docs/context-checkpoints.md tells users. The model mock reports the context usage, so the levels
- * are reached deterministically: 72 % (L1), 86 % (L2) of a 200k window.
+ * Seed 004's acceptance scenarios (issue 21, "Done means") with the real Claude Code, Gemini CLI and
+ * Codex CLI installed **the way users install them**: the plugin from a local marketplace (`claude
+ * plugin marketplace add` + `claude plugin install`; `codex plugin marketplace add` + `codex plugin
+ * add` and the hooks trusted in Codex's TUI, then a plain `codex exec`) and the staged extension
+ * (`gemini extensions install`), so every context hook of the plugin runs (SessionStart,
+ * UserPromptSubmit/BeforeAgent, PostToolUse/AfterTool, Stop/AfterAgent), not one hook put into the
+ * settings by hand. Context checkpoints are turned on in the user configuration file of the temp
+ * HOME, as docs/context-checkpoints.md tells users. The model mock reports the context usage, so the
+ * levels are reached deterministically (of a 200k window).
  *
  * Per agent: (1) L1 warning, (2) L2 handoff with WIP commit and the loop signal, (3) task-estimation
  * warning, (4) shard suggestion, (5) session resume, (6) a three-iteration loop (the documented
  * recipe) whose handoff the monitor writes. Each ends with `agent-checkpoint-hook report --json`
- * showing its events exactly once.
- *
- * Codex is not here: its plugin's hooks run only after the trust step in its TUI
- * (plugin-install.test.ts); its monitor and SessionStart are covered with hand-installed hooks in
- * monitor-scenarios.test.ts and session-start-resume.test.ts.
+ * showing its events exactly once. The status line is Claude Code's only.
  */
 
 const WINDOW = 200_000;
@@ -63,8 +61,8 @@ const USER_CONFIG = {
 const FIX = [read('calc.mjs'), edit('calc.mjs', '  return a - b;\n', '  return a + b;\n')] as const;
 const TEST = 'node calc.test.mjs';
 
-type Agent = 'claude' | 'gemini';
-type Session = ClaudeSession | GeminiSession;
+type Agent = 'claude' | 'gemini' | 'codex';
+type Session = ClaudeSession | GeminiSession | CodexSession;
 
 function start(agent: Agent, scenario: Scenario, files: Readonly<Record<string, string>> = {}): Promise<Session> {
   const options: SessionOptions = {
@@ -74,7 +72,14 @@ function start(agent: Agent, scenario: Scenario, files: Readonly<Record<string, 
     hook: { kind: 'none' },
     env: (workspace) => checkpointEnv(workspace, { debug: true }),
   };
-  return agent === 'claude' ? ClaudeSession.start(options) : GeminiSession.start(options);
+  switch (agent) {
+    case 'claude':
+      return ClaudeSession.start(options);
+    case 'gemini':
+      return GeminiSession.start(options);
+    case 'codex':
+      return CodexSession.start(options);
+  }
 }
 
 /** A started session with the plugin installed and the user configuration written. */
@@ -87,10 +92,39 @@ async function withPluginSession(agent: Agent, scenario: Scenario, files: Readon
   });
 }
 
+/**
+ * The headless command a user runs: the runners' own, except Codex's without
+ * `--dangerously-bypass-hook-trust` (the plugin's hooks were trusted in the TUI, as users do).
+ */
+function userHeadlessArgv(session: Session): HeadlessArgv {
+  return session instanceof CodexSession ? { beforePrompt: [...session.cli.argv, 'exec', '--json'], afterPrompt: [] } : session.headlessArgv();
+}
+
+/** The first turn of a session that gets a second one ({@link nextTurn}); it must exit 0. */
+async function firstTurn(session: Session, prompt: string): Promise<ProcessResult> {
+  if (session instanceof CodexSession) return (await freshRun(session, prompt)).run;
+  const run = await session.prompt(prompt);
+  expect(run.exitCode, run.stderr.slice(-2000)).toBe(0);
+  return run;
+}
+
+/**
+ * A second turn in the session `first` started: Claude/Gemini `--resume` (their runners' `prompt`),
+ * Codex `codex exec resume <thread> <prompt>` (without the bypass flag, see {@link userHeadlessArgv}).
+ */
+async function nextTurn(session: Session, first: ProcessResult, prompt: string): Promise<ProcessResult> {
+  if (!(session instanceof CodexSession)) return session.prompt(prompt);
+  const thread = first.stdout.split('\n').flatMap((line) => (line.startsWith('{') ? [JSON.parse(line) as { type?: string; thread_id?: string }] : [])).find((e) => e.type === 'thread.started')?.thread_id;
+  expect(thread, 'codex exec --json announced its thread').toBeDefined();
+  const run = await runInGroup([...session.cli.argv, 'exec', 'resume', '--json', thread ?? '', prompt], { cwd: session.workspace.repo, env: session.env(), timeoutMs: 120_000 });
+  session.runs.push(run);
+  return run;
+}
+
 /** One fresh headless run (a new session, as a loop runner starts it); it must exit 0. */
 async function freshRun(session: Session, prompt: string): Promise<{ run: ProcessResult; requests: LoggedRequest[] }> {
   const from = session.requests.length;
-  const { beforePrompt, afterPrompt } = session.headlessArgv();
+  const { beforePrompt, afterPrompt } = userHeadlessArgv(session);
   const run = await runInGroup([...beforePrompt, prompt, ...afterPrompt], { cwd: session.workspace.repo, env: session.env(), timeoutMs: 120_000 });
   session.runs.push(run);
   expect(run.timedOut, run.stderr.slice(-2000)).toBe(false);
@@ -173,7 +207,7 @@ function git(session: Session, args: readonly string[]): string {
 }
 
 /** The agent's memory file direct execution updates. */
-const MEMORY_FILE: Readonly<Record<Agent, string>> = { claude: 'CLAUDE.md', gemini: 'GEMINI.md' };
+const MEMORY_FILE: Readonly<Record<Agent, string>> = { claude: 'CLAUDE.md', gemini: 'GEMINI.md', codex: 'AGENTS.md' };
 
 /** A plan of `n` open items, each priced by the estimator as one task (~13k tokens, ~6.5 % of 200k). */
 function plan(n: number): string {
@@ -216,7 +250,7 @@ async function timed(name: string, fn: () => Promise<void>): Promise<void> {
   }
 }
 
-const AGENTS: readonly Agent[] = ['claude', 'gemini'];
+const AGENTS: readonly Agent[] = ['claude', 'gemini', 'codex'];
 
 /** The metrics report each agent's session-resume test ended with. */
 const resumeReports = new Map<Agent, MetricsReport>();
@@ -308,15 +342,17 @@ describe.skipIf(SKIP_REAL_CLIS)('seed 004 acceptance scenarios, plugin/extension
 
     it('task estimation warning: at 55 %, a plan task of ~52 % gets the "may not fit" warning with shard/checkpoint/proceed options; the prompt goes through', () =>
       timed(`${agent} task estimation warning`, async () => {
-        const scenario: Scenario = { name: 'acceptance-estimate', contextTokens: ESTIMATE_CONTEXT_TOKENS, steps: [say('Hello.'), say('I will checkpoint first.')] };
+        const scenario: Scenario = {
+          name: 'acceptance-estimate',
+          steps: [withInputTokens(say('Hello.'), ESTIMATE_CONTEXT_TOKENS), withInputTokens(say('I will checkpoint first.'), ESTIMATE_CONTEXT_TOKENS + 1_000)],
+        };
         await withPluginSession(agent, scenario, { 'PLAN.md': plan(8) }, async (session) => {
           // Gemini: both runs in one minute (task-estimation.test.ts explains the resumed chat file).
           if (agent === 'gemini') await waitFor(() => new Date().getUTCSeconds() < 40, { timeoutMs: 25_000, intervalMs: 250, what: 'a minute with 20 s left' });
-          const first = await session.prompt('Hello.');
-          expect(first.exitCode, first.stderr).toBe(0);
+          const first = await firstTurn(session, 'Hello.');
           const before = session.requests.length;
           const task = 'Work through PLAN.md: move the billing parts.';
-          const second = await session.prompt(task);
+          const second = await nextTurn(session, first, task);
           expect(second.exitCode, second.stderr).toBe(0);
           const body = stepBodies(session.requests.slice(before))[0] ?? '';
           expect(count(body, '[agent-checkpoint] This task is estimated at ~52 % of the context window')).toBe(1);
@@ -336,8 +372,9 @@ describe.skipIf(SKIP_REAL_CLIS)('seed 004 acceptance scenarios, plugin/extension
           expect(body).toMatch(/This task is estimated at ~7\d % of the context window/);
           expect(body).toContain('Tasks over 60 % should be sharded before starting');
           expect(body).toContain('suggested 3 shards, one per session');
-          // Claude's plugin puts its bin on the agent's PATH; Gemini's extension does not, so its hint names the bundle.
-          expect(body).toMatch(agent === 'claude' ? /Write them with: agent-checkpoint-hook shard PLAN\.md/ : /Write them with: node \S+\/plugins\/agent-checkpoint\/dist\/agent-checkpoint-hook\.cjs shard PLAN\.md/);
+          // Claude's plugin puts its bin on the agent's PATH; Gemini's extension and Codex's plugin do not,
+          // so their hint names the installed bundle.
+          expect(body).toMatch(agent === 'claude' ? /Write them with: agent-checkpoint-hook shard PLAN\.md/ : /Write them with: node \S+\/dist\/agent-checkpoint-hook\.cjs shard PLAN\.md/);
           expect(body).toContain('the whole billing split');
           expectOnlyScripted(session);
 
@@ -424,9 +461,11 @@ describe.skipIf(SKIP_REAL_CLIS)('seed 004 acceptance scenarios, plugin/extension
         await withPluginSession(agent, scenario, { 'PROMPT.md': `${task}\n` }, async (session) => {
           const repo = session.workspace.repo;
           writeFileSync(path.join(repo, 'ralph-loop.sh'), loopRecipe(), { mode: 0o755 });
-          const { beforePrompt, afterPrompt } = session.headlessArgv();
-          // The recipe feeds the prompt on stdin: `claude -p` reads it there; `gemini -p <text>` appends <text> to it.
-          const agentCommand = agent === 'claude' ? [...beforePrompt, ...afterPrompt] : [...beforePrompt, 'Follow the loop prompt above.', ...afterPrompt];
+          const { beforePrompt, afterPrompt } = userHeadlessArgv(session);
+          // The recipe feeds the prompt on stdin: `claude -p` reads it there, `codex exec -` too;
+          // `gemini -p <text>` appends <text> to it.
+          const stdinPrompt: Readonly<Record<Agent, readonly string[]>> = { claude: [], codex: ['-'], gemini: ['Follow the loop prompt above.'] };
+          const agentCommand = [...beforePrompt, ...stdinPrompt[agent], ...afterPrompt];
           const run = await runInGroup(['bash', 'ralph-loop.sh', '3', ...agentCommand], {
             cwd: repo,
             env: { ...session.env(), HOOK: `node ${shellQuote(HOOK_BUNDLE)}` },

@@ -1,10 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
+import { CODEX_SCREEN } from '../run-codex-tui.ts';
 import type { AgentSession } from './agent-session.ts';
 import { E2E_PACKAGE_DIR } from './agent-clis.ts';
 import { runInGroup, type ProcessResult } from './process-group.ts';
+import { TmuxServer } from './tmux.ts';
 
 /**
  * The plugin route as users install it, for tests that need every hook of the plugin (Stop,
@@ -15,7 +17,10 @@ import { runInGroup, type ProcessResult } from './process-group.ts';
  *   agent-checkpoint@agent-checkpoint`, run next to a copy of the marketplace (`.claude-plugin/` and
  *   `plugins/agent-checkpoint/`, the files git tracks, as they are in this checkout);
  * - Gemini CLI: `pnpm gemini-extension <dir>` (the documented staging of a development clone), then
- *   `gemini extensions install <dir> --consent`.
+ *   `gemini extensions install <dir> --consent`;
+ * - Codex CLI: `codex plugin marketplace add ./agent-checkpoint` and `codex plugin add
+ *   agent-checkpoint@agent-checkpoint`, then the trust step in its TUI ({@link trustHooksInCodexTui}),
+ *   after which a plain `codex exec` runs the plugin's hooks.
  *
  * The plugin runs its committed bundle (`plugins/agent-checkpoint/dist/`): run `pnpm build:plugin`
  * first to test the current sources (the files are copied from the working tree).
@@ -25,6 +30,7 @@ import { runInGroup, type ProcessResult } from './process-group.ts';
 export const REPO_ROOT = path.dirname(E2E_PACKAGE_DIR);
 
 const PLUGIN = 'agent-checkpoint';
+const MARKETPLACE = 'agent-checkpoint';
 const CLI_TIMEOUT_MS = 90_000;
 
 /** Runs the session's CLI with `args` (deadline, own process group); it must exit 0. */
@@ -46,19 +52,22 @@ function copyTracked(parts: readonly string[], dest: string): void {
   }
 }
 
-/**
- * Installs agent-checkpoint into the session's HOME with the agent's own plugin commands (see the
- * module comment). Claude Code and Gemini CLI only: Codex's plugin hooks need the trust step in its
- * TUI (`plugin-install.test.ts`).
- */
+/** Installs agent-checkpoint into the session's HOME with the agent's own plugin commands (see the module comment). */
 export async function installPluginRoute(session: AgentSession): Promise<void> {
   const dir = path.join(session.workspace.root, 'plugin-source');
   switch (session.agent) {
-    case 'claude': {
-      const marketplace = path.join(dir, PLUGIN);
-      copyTracked(['.claude-plugin', `plugins/${PLUGIN}`], marketplace);
+    case 'claude':
+    case 'codex': {
+      // One marketplace serves both: `.claude-plugin/marketplace.json` (Claude Code), `.agents/plugins/marketplace.json` (Codex).
+      copyTracked(['.claude-plugin', '.agents', `plugins/${PLUGIN}`], path.join(dir, PLUGIN));
+      if (session.agent === 'claude') {
+        await runCli(session, ['plugin', 'marketplace', 'add', `./${PLUGIN}`], dir);
+        await runCli(session, ['plugin', 'install', `${PLUGIN}@${MARKETPLACE}`], dir);
+        return;
+      }
       await runCli(session, ['plugin', 'marketplace', 'add', `./${PLUGIN}`], dir);
-      await runCli(session, ['plugin', 'install', `${PLUGIN}@${PLUGIN}`], dir);
+      await runCli(session, ['plugin', 'add', `${PLUGIN}@${MARKETPLACE}`], dir);
+      await trustHooksInCodexTui(session);
       return;
     }
     case 'gemini': {
@@ -67,8 +76,36 @@ export async function installPluginRoute(session: AgentSession): Promise<void> {
       await runCli(session, ['extensions', 'install', staged, '--consent']);
       return;
     }
-    case 'codex':
-      throw new Error('installPluginRoute: the Codex plugin needs its TUI trust step (plugin-install.test.ts)');
+  }
+}
+
+/**
+ * The Codex trust step as a user does it: start `codex` in a terminal (tmux here; `--no-daemon` keeps
+ * its app server in-process), which opens with "Hooks need review" for the plugin's five hooks (Stop, SessionStart, PreCompact, PostToolUse, UserPromptSubmit);
+ * choose "Trust all and continue"; wait for the composer; quit. Codex records the trust in
+ * config.toml (`[hooks.state."agent-checkpoint@agent-checkpoint:hooks/codex-hooks.json:<event>:0:0"]`).
+ */
+export async function trustHooksInCodexTui(session: AgentSession): Promise<void> {
+  const tmux = TmuxServer.start({
+    cwd: session.workspace.repo,
+    env: { ...session.env(), TMUX_TMPDIR: session.workspace.tmp },
+    argv: [...session.cli.argv, '--no-daemon'],
+    configDir: session.workspace.logs,
+  });
+  try {
+    const review = await tmux.waitForScreen((screen) => screen.includes('Trust all and continue'), { timeoutMs: 60_000, what: 'the hooks review prompt' });
+    expect(review).toContain('Hooks need review');
+    expect(review).toContain('5 hooks are new or changed');
+    // The prompt can be on screen before Codex reads keys: press again until the choice shows.
+    await tmux.pressUntil(['2'], (screen) => /›\s*2\. Trust all and continue/.test(screen), { timeoutMs: 15_000, what: 'the trust choice selected' });
+    tmux.sendKeys('Enter');
+    await tmux.waitForScreen((screen) => screen.includes(CODEX_SCREEN.composerEmpty), { timeoutMs: 60_000, what: 'the composer after trusting' });
+  } finally {
+    tmux.kill();
+  }
+  const config = readFileSync(path.join(session.workspace.home, '.codex', 'config.toml'), 'utf8');
+  for (const event of ['stop', 'session_start', 'pre_compact']) {
+    expect(config).toContain(`[hooks.state."${PLUGIN}@${MARKETPLACE}:hooks/codex-hooks.json:${event}:0:0"]`);
   }
 }
 
