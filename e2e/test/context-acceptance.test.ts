@@ -252,6 +252,9 @@ async function timed(name: string, fn: () => Promise<void>): Promise<void> {
 
 const AGENTS: readonly Agent[] = ['claude', 'gemini', 'codex'];
 
+/** The WIP commit subject each agent's L2 test ended with. */
+const wipSubjects = new Map<Agent, string>();
+
 /** The metrics report each agent's session-resume test ended with. */
 const resumeReports = new Map<Agent, MetricsReport>();
 
@@ -294,7 +297,9 @@ describe.skipIf(SKIP_REAL_CLIS)('seed 004 acceptance scenarios, plugin/extension
       timed(`${agent} L2 handoff + WIP commit + loop signal`, async () => {
         const prompt = 'Fix add() in calc.mjs and run its test.';
         await withPluginSession(agent, l2Turn(prompt), {}, async (session) => {
-          // A loop runner's first iteration (docs/loop-runners.md): `loop start`, `loop next`.
+          // The seed's setting: work on issue ANV-123 (the branch names it), a loop runner's first
+          // iteration (docs/loop-runners.md: `loop start`, `loop next`).
+          git(session, ['checkout', '-q', '-b', 'ANV-123-oauth-callback']);
           expect(hookCli(session, ['loop', 'start']).status).toBe(0);
           expect(hookCli(session, ['loop', 'next']).status).toBe(0);
           const head = git(session, ['rev-parse', 'HEAD']).trim();
@@ -309,6 +314,7 @@ describe.skipIf(SKIP_REAL_CLIS)('seed 004 acceptance scenarios, plugin/extension
           // The WIP commit: one, on top of the start, carrying the fix and the memory file.
           expect(git(session, ['rev-list', `${head}..HEAD`]).trim().split('\n')).toHaveLength(1);
           const subject = git(session, ['log', '-1', '--format=%s']).trim();
+          wipSubjects.set(agent, subject);
           expect(subject).toBe('checkpoint: WIP at L2 (context at 86%) (loop iteration 1)');
           expect(git(session, ['log', '-1', '--format=%B'])).toContain(`Handoff: ${handoff}`);
           expect(git(session, ['show', '--name-only', '--format=', 'HEAD']).trim().split('\n').sort()).toEqual([MEMORY_FILE[agent], 'calc.mjs'].sort());
@@ -335,10 +341,19 @@ describe.skipIf(SKIP_REAL_CLIS)('seed 004 acceptance scenarios, plugin/extension
           // The status line shows L2 and the monitor's handoff (its time, HH:MM in UTC as the handoff's name).
           if (agent === 'claude') {
             const hhmm = /(\d{2})(\d{2})\.md$/.exec(handoff);
-            expect(claudeStatusline(session, run)).toMatch(new RegExp(`^\\[CTX: █{8}░{2} 86% L2\\] \\[CKPT: handoff ${hhmm?.[1] ?? ''}:${hhmm?.[2] ?? ''}\\]$`));
+            expect(claudeStatusline(session, run)).toMatch(new RegExp(`^\\[CTX: █{8}░{2} 86% L2\\] \\[CKPT: handoff ${hhmm?.[1] ?? ''}:${hhmm?.[2] ?? ''}\\] \\[ISSUE: ANV-123\\]$`));
           }
         });
       }));
+
+    // TODO(issue 21, build item 2 "the WIP commit with the issue id and the seed's message"): the
+    // default `directExecution.commitMessage` is `checkpoint: WIP at {trigger}` and has no issue
+    // placeholder, so the seed's "[WIP] ANV-123 - checkpoint" is not what the L2 commit says. Reads
+    // the subject the L2 test above recorded (the sessions are too slow to run twice).
+    it.fails('L2 handoff: the WIP commit carries the branch’s issue id in the seed’s message', () => {
+      expect(wipSubjects.get(agent), 'the L2 test ran').toBeDefined();
+      expect(wipSubjects.get(agent)).toMatch(/^\[WIP\] ANV-123 - checkpoint/);
+    });
 
     it('task estimation warning: at 55 %, a plan task of ~52 % gets the "may not fit" warning with shard/checkpoint/proceed options; the prompt goes through', () =>
       timed(`${agent} task estimation warning`, async () => {
