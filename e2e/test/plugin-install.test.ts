@@ -13,10 +13,9 @@ import { copyCheckout, REPO_ROOT } from '../src/harness/clone-checkout.ts';
 import type { AgentSession, SessionOptions } from '../src/harness/agent-session.ts';
 import { SKIP_REAL_CLIS, withCheckedSession } from '../src/harness/define-headless-agent-tests.ts';
 import { runInGroup, type ProcessResult } from '../src/harness/process-group.ts';
-import { TmuxServer } from '../src/harness/tmux.ts';
+import { trustHooksInCodexTui } from '../src/harness/plugin-route-install.ts';
 import { ClaudeSession } from '../src/run-claude.ts';
 import { CodexSession } from '../src/run-codex.ts';
-import { CODEX_SCREEN } from '../src/run-codex-tui.ts';
 import { GeminiSession } from '../src/run-gemini.ts';
 
 /**
@@ -210,36 +209,6 @@ async function cli(session: AgentSession, args: readonly string[], cwd = session
   expect(result.timedOut, `${args.join(' ')} timed out:\n${result.stderr}`).toBe(false);
   expect(result.exitCode, `${args.join(' ')} failed:\n${result.stdout}\n${result.stderr}`).toBe(0);
   return result;
-}
-
-/**
- * The Codex trust step as a user does it: start `codex` in a terminal (tmux here; `--no-daemon` keeps
- * its app server in-process), which opens with "Hooks need review" for the plugin's five hooks (Stop, SessionStart, PreCompact, PostToolUse, UserPromptSubmit);
- * choose "Trust all and continue"; wait for the composer; quit. Codex records the trust in
- * config.toml (`[hooks.state."agent-checkpoint@agent-checkpoint:hooks/codex-hooks.json:<event>:0:0"]`).
- */
-async function trustHooksInCodexTui(session: AgentSession): Promise<void> {
-  const tmux = TmuxServer.start({
-    cwd: session.workspace.repo,
-    env: { ...session.env(), TMUX_TMPDIR: session.workspace.tmp },
-    argv: [...session.cli.argv, '--no-daemon'],
-    configDir: session.workspace.logs,
-  });
-  try {
-    const review = await tmux.waitForScreen((screen) => screen.includes('Trust all and continue'), { timeoutMs: 60_000, what: 'the hooks review prompt' });
-    expect(review).toContain('Hooks need review');
-    expect(review).toContain('5 hooks are new or changed');
-    // The prompt can be on screen before Codex reads keys: press again until the choice shows.
-    await tmux.pressUntil(['2'], (screen) => /›\s*2\. Trust all and continue/.test(screen), { timeoutMs: 15_000, what: 'the trust choice selected' });
-    tmux.sendKeys('Enter');
-    await tmux.waitForScreen((screen) => screen.includes(CODEX_SCREEN.composerEmpty), { timeoutMs: 60_000, what: 'the composer after trusting' });
-  } finally {
-    tmux.kill();
-  }
-  const config = readFileSync(path.join(session.workspace.home, '.codex', 'config.toml'), 'utf8');
-  for (const event of ['stop', 'session_start', 'pre_compact']) {
-    expect(config).toContain(`[hooks.state."${PLUGIN}@${MARKETPLACE}:hooks/codex-hooks.json:${event}:0:0"]`);
-  }
 }
 
 /** The checkpoints the session's model requests carried, with the agent's own wrapping removed. */
