@@ -43,7 +43,8 @@ export {
   type LoopState,
   readLoopState,
 } from './loop/loop-state.ts';
-export { markLoopHandoffConsumed, nextLoopIteration, pendingLoopHandoff, startLoop } from './loop/loop-steps.ts';
+export { nextLoopIteration, pendingLoopHandoff, startLoop } from './loop/loop-steps.ts';
+export { recordLoopResume, recordSessionResume, settleResumeAtCompaction } from './steps/resume-outcome.ts';
 export { estimateLoopNextItem, type LoopNextItem } from './loop/loop-next-item.ts';
 export { readPlanInScope } from './steps/plan-in-scope.ts';
 export { DEFAULT_ISSUE_PATTERN } from './tracker/tracker-settings.ts';

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '@agent-checkpoint/core/test-support';
 import { LOOP_END_FILE, LOOP_STATE_FILE, MAX_LOOP_HISTORY, newLoopState, parseLoopState, readLoopState, writeLoopState } from './loop-state.ts';
-import { markLoopHandoffConsumed, nextLoopIteration, pendingLoopHandoff, recordLoopTurn, startLoop } from './loop-steps.ts';
+import { recordLoopResume } from '../steps/resume-outcome.ts';
+import { nextLoopIteration, pendingLoopHandoff, recordLoopTurn, startLoop } from './loop-steps.ts';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -50,7 +51,7 @@ describe('loop state', () => {
     const pending = await pendingLoopHandoff(dir);
     expect(pending).toMatchObject({ kind: 'loop', pending: path });
     if (pending.kind !== 'loop') throw new Error('no loop');
-    await markLoopHandoffConsumed(dir, pending.state);
+    await recordLoopResume(dir, pending.state, path, { stateDir: join(dir, 'state'), now: NOW });
     await recordLoopTurn({ projectRoot: dir, percent: 12, level: 'L0', now: NOW });
 
     expect(fileOf(dir)).toEqual({
@@ -63,6 +64,7 @@ describe('loop state', () => {
         { iteration: 2, peak_percent: 87, checkpoint: true },
         { iteration: 3, peak_percent: 12, checkpoint: false },
       ],
+      last_resume: { handoff_file: path, iteration: 3 },
     });
     // Consumed: the fourth iteration is not told to resume it again.
     expect(await nextLoopIteration(dir, NOW)).toMatchObject({ resume: false, state: { iteration: 4 } });

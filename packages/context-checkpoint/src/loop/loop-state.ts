@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type ContextLevel, writeFileSafelySync } from '@agent-checkpoint/core';
 import { MAX_ITEM_CHARS } from '../estimate/parse-plan-items.ts';
 import { AGENT_CHECKPOINT_DIR, ensureAgentCheckpointDir } from '../handoff/agent-checkpoint-dir.ts';
+import type { ResumeOutcome } from '../state/session-slots.ts';
 import type { LoopNextItem } from './loop-next-item.ts';
 
 /** The loop-state file, relative to the project root (git-ignored with the rest of the directory). */
@@ -57,8 +58,22 @@ export interface LoopState {
   };
   /** One entry per iteration that reached a turn end with a known context level. */
   readonly context_history: readonly LoopHistoryEntry[];
+  /**
+   * The last handoff an iteration was given (`resume-prompt`) and what became of it, once known
+   * (recorded once in the metrics: `steps/resume-outcome.ts`). Kept apart from `context_checkpoint`,
+   * which the next handoff replaces.
+   */
+  readonly last_resume?: LoopResume;
   /** The plan's next item and its own estimate, as `loop next` found it (RLP-006); absent without a plan. */
   readonly next_item?: LoopNextItem;
+}
+
+/** A loop resume: the handoff, the iteration given it, and its outcome once settled. */
+export interface LoopResume {
+  /** Repo-relative path of the handoff resumed. */
+  readonly handoff_file: string;
+  readonly iteration: number;
+  readonly outcome?: ResumeOutcome;
 }
 
 /** What reading the loop state found. */
@@ -107,6 +122,8 @@ export function parseLoopState(value: unknown): { ok: true; state: LoopState } |
     }
     entries.push({ iteration: entry['iteration'], peak_percent: entry['peak_percent'], checkpoint: entry['checkpoint'] });
   }
+  const resume = value['last_resume'];
+  if (resume !== undefined && !isLoopResume(resume)) return { ok: false, detail: 'last_resume is not {handoff_file, iteration, outcome?}' };
   const next = value['next_item'];
   if (next !== undefined && !isNextItem(next)) return { ok: false, detail: 'next_item is not {file, line, text, estimated_tokens, estimated_percent, band}' };
   const state: LoopState = {
@@ -123,9 +140,19 @@ export function parseLoopState(value: unknown): { ok: true; state: LoopState } |
       ...(cc['handoff_iteration'] !== undefined ? { handoff_iteration: cc['handoff_iteration'] as number } : {}),
     },
     context_history: entries,
+    ...(resume !== undefined ? { last_resume: { handoff_file: resume.handoff_file, iteration: resume.iteration, ...(resume.outcome !== undefined ? { outcome: resume.outcome } : {}) } } : {}),
     ...(next !== undefined ? { next_item: { file: next.file, line: next.line, text: next.text, estimated_tokens: next.estimated_tokens, estimated_percent: next.estimated_percent, band: next.band } } : {}),
   };
   return { ok: true, state };
+}
+
+function isLoopResume(v: unknown): v is LoopResume {
+  return (
+    isRecord(v) &&
+    isRelPath(v['handoff_file']) &&
+    isCount(v['iteration']) &&
+    (v['outcome'] === undefined || v['outcome'] === 'continued' || v['outcome'] === 'not-continued')
+  );
 }
 
 const BANDS: ReadonlySet<string> = new Set(['small', 'medium', 'large']);

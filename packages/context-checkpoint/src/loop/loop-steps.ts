@@ -1,5 +1,6 @@
 import type { ContextLevel } from '@agent-checkpoint/core';
 import type { LoopNextItem } from './loop-next-item.ts';
+import { settleEndedIteration } from '../steps/resume-outcome.ts';
 import { clearLoopEndSignal, type LoopState, newLoopState, readLoopState, withIterationContext, writeLoopEndSignal, writeLoopState } from './loop-state.ts';
 
 /** What a route saw in a loop iteration: the Stop route's turn end, or any route's checkpoint (`recordCheckpoint`). */
@@ -73,17 +74,25 @@ export interface NextIteration {
 /**
  * `loop next`: start the next iteration (a loop state is created when missing), clear the
  * end-this-iteration signal, and say whether a handoff is waiting to be resumed. `nextItem`
- * (`estimateLoopNextItem`) replaces the state's `next_item` (none: removed).
+ * (`estimateLoopNextItem`) replaces the state's `next_item` (none: removed). With `stateDir`, an
+ * iteration that was given a handoff and ends without a turn end that did work records that resume
+ * as not continued (`settleEndedIteration`).
  */
-export async function nextLoopIteration(projectRoot: string, now: Date, nextItem?: LoopNextItem): Promise<NextIteration | { readonly error: string }> {
+export async function nextLoopIteration(
+  projectRoot: string,
+  now: Date,
+  nextItem?: LoopNextItem,
+  stateDir?: string,
+): Promise<(NextIteration & { readonly notes: readonly string[] }) | { readonly error: string }> {
   const read = await readLoopState(projectRoot);
   if (read.kind === 'invalid') return { error: read.detail };
-  const previous = read.kind === 'ok' ? read.state : newLoopState(now);
+  const settled = read.kind === 'ok' ? await settleEndedIteration(projectRoot, read.state, stateDir, now) : { state: newLoopState(now), notes: [] };
+  const previous = settled.state;
   const state = withNextItem({ ...previous, iteration: previous.iteration + 1 }, nextItem);
   await writeLoopState(projectRoot, state);
   const signalled = await clearLoopEndSignal(projectRoot);
   const cc = state.context_checkpoint;
-  return { state, resume: cc.active && !cc.handoff_consumed && cc.handoff_file !== undefined, signalled };
+  return { state, resume: cc.active && !cc.handoff_consumed && cc.handoff_file !== undefined, signalled, notes: settled.notes };
 }
 
 /**
@@ -96,11 +105,6 @@ export async function pendingLoopHandoff(projectRoot: string): Promise<{ kind: '
   if (read.kind === 'invalid') return { kind: 'invalid', detail: read.detail };
   const cc = read.state.context_checkpoint;
   return { kind: 'loop', state: read.state, ...(cc.handoff_file !== undefined && !cc.handoff_consumed ? { pending: cc.handoff_file } : {}) };
-}
-
-/** Record that the loop's pending handoff was given to the current iteration (never resumed again). */
-export async function markLoopHandoffConsumed(projectRoot: string, state: LoopState): Promise<void> {
-  await writeLoopState(projectRoot, { ...state, context_checkpoint: { ...state.context_checkpoint, active: false, handoff_consumed: true } });
 }
 
 /** The state with `item` as its next item; without one, the previous iteration's item is dropped. */

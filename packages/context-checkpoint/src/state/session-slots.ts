@@ -37,7 +37,24 @@ export interface SessionContextState {
    */
   readonly deferredLevel?: 'L1' | 'L2';
   readonly deferredAt?: string;
+  /**
+   * The handoff this session was given at its start (its name, `2026-01-07-1145`): the resume whose
+   * outcome is still to be recorded (`steps/resume-outcome.ts`).
+   */
+  readonly resumedHandoff?: string;
+  readonly resumedAt?: string;
+  /** Set once the resume's outcome was recorded in the metrics: it is recorded once. */
+  readonly resumeOutcome?: ResumeOutcome;
 }
+
+/**
+ * What became of a resumed handoff (seed 004 "Session continuity success rate"):
+ * - `continued`: the resuming session (or loop iteration) reached a turn end in which it did work
+ *   (at least one successful tool call): it picked the task up;
+ * - `not-continued`: it compacted (PreCompact) before such a turn end, or the loop iteration that
+ *   was given it ended (`loop next`) without one: the resume failed or was abandoned.
+ */
+export type ResumeOutcome = 'continued' | 'not-continued';
 
 /**
  * The commit gate (seed 001, opt-in) of one turn: armed when our block of that turn is granted
@@ -66,6 +83,9 @@ const SessionContextSchema = z.looseObject({
   handoffPath: z.optional(z.string()),
   deferredLevel: z.optional(z.enum(['L1', 'L2'])),
   deferredAt: z.optional(isoTime),
+  resumedHandoff: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
+  resumedAt: z.optional(isoTime),
+  resumeOutcome: z.optional(z.enum(['continued', 'not-continued'])),
 });
 
 const CommitGateStateSchema = z.looseObject({

@@ -47,12 +47,13 @@ export async function runLoopCommand(operation: LoopOperation, values: LoopOptio
         return LOOP_EXIT.ok;
       }
       case 'next': {
-        const item = await nextItemEstimate(values.cwd, root);
-        const next = await nextLoopIteration(root, now, item);
+        const { item, stateDir } = await nextItemEstimate(values.cwd, root);
+        const next = await nextLoopIteration(root, now, item, stateDir);
         if ('error' in next) {
           process.stderr.write(`${STDERR_PREFIX} loop: ${next.error}\n`);
           return LOOP_EXIT.failed;
         }
+        for (const note of next.notes) process.stderr.write(`${STDERR_PREFIX} loop: ${forTerminal(note)}\n`);
         const cc = next.state.context_checkpoint;
         if (values.json === true) await write(`${JSON.stringify({ iteration: next.state.iteration, resume: next.resume, signalled: next.signalled, handoff_file: cc.handoff_file ?? null, ...(item !== undefined ? { next_item: item } : {}) })}\n`);
         else await write(`iteration ${next.state.iteration}${next.resume ? `: resume from ${cc.handoff_file ?? ''}` : ''}\n${item !== undefined ? `${renderNextItem(item)}\n` : ''}`);
@@ -79,15 +80,16 @@ export async function runLoopCommand(operation: LoopOperation, values: LoopOptio
 }
 
 /**
- * RLP-006: the plan's next item with its own estimate (the estimator's one model), for the iteration
+ * RLP-006: the plan's next item with its own estimate (and the state directory, where `loop next` records
+ * an ended iteration's resume outcome) (the estimator's one model), for the iteration
  * `loop next` starts: a fresh session, so the whole window. Undefined without `handoff.planFile` or an
  * open item; problems are one stderr line each, never a failure of `loop next`.
  */
-async function nextItemEstimate(cwdOption: string | undefined, root: string): Promise<LoopNextItem | undefined> {
+async function nextItemEstimate(cwdOption: string | undefined, root: string): Promise<{ readonly item?: LoopNextItem; readonly stateDir?: string }> {
   const project = await openCommandProject(cwdOption);
   if (typeof project === 'string') {
     process.stderr.write(`${STDERR_PREFIX} loop: next item not estimated (${project})\n`);
-    return undefined;
+    return {};
   }
   const { context, handoff } = project.context;
   const found = await estimateLoopNextItem({
@@ -97,7 +99,7 @@ async function nextItemEstimate(cwdOption: string | undefined, root: string): Pr
     window: context.windowTokens ?? FALLBACK_WINDOW_TOKENS,
   });
   for (const note of found.diagnostics) process.stderr.write(`${STDERR_PREFIX} loop: ${note}\n`);
-  return found.item;
+  return { ...(found.item !== undefined ? { item: found.item } : {}), stateDir: project.stateDir };
 }
 
 /** `Next item: <text> (PLAN.md:12, ~6 % of the window, small)`; the text is from the working tree: escaped. */
