@@ -1,6 +1,7 @@
 import type { AgentId, GitSnapshot, TurnTimeline } from '@agent-checkpoint/core';
 import type { KnownContextReading } from '../context/read-context-level.ts';
 import type { TrackerIssue } from '../tracker/issue-tracker.ts';
+import type { FileInProgress, WorkProgress } from './turn-carry.ts';
 
 /**
  * Why a handoff is written.
@@ -52,15 +53,29 @@ export interface HandoffData {
    */
   readonly planItems?: { readonly items: readonly string[]; readonly total: number };
   /**
-   * Decisions stated this session (HND-005): `Decision: …` lines, "We decided …", a `## Decisions`
-   * list in the assistant's text. `writeHandoff` extracts them from the turn's last assistant message
-   * when undefined. Rendered as "Decisions This Session" only when there are some.
+   * Decisions of this session (HND-006): `Decision: …` lines, "We decided …", a `## Decisions` list
+   * in the prompt or the agent's last message, and what the turn shows was decided (tasks cancelled,
+   * dependencies changed, files deleted or renamed). `writeHandoff` derives them when undefined
+   * (`deriveDecisions`). Rendered as "Decisions This Session" only when there are some.
    */
   readonly decisions?: readonly string[];
   /** The memory files' headings to reload (HND-006); `writeHandoff` reads them when undefined. */
   readonly memorySections?: readonly { readonly file: string; readonly headings: readonly string[] }[];
-  /** Explicit next steps, shown before the agent's last message. */
+  /**
+   * Next steps, shown before the plan's items and the agent's last message. `writeHandoff` derives
+   * them from the turn when undefined (HND-004 without a plan file: `deriveNextSteps`).
+   */
   readonly nextSteps?: readonly string[];
+  /**
+   * The uncommitted files with the line ranges of their changes (seed 004 "Resume From": file and
+   * lines); `writeHandoff` reads the ranges from git when undefined.
+   */
+  readonly filesInProgress?: readonly FileInProgress[];
+  /**
+   * The current item and progress (n of m done): from the plan in scope, else the agent's task list;
+   * `writeHandoff` reads them when undefined.
+   */
+  readonly progress?: WorkProgress;
   /**
    * The tracker issue of this session (the branch's `ANV-123`, LIN-001/HND-003): front matter
    * `linear_issues: [ANV-123]` and a "Linear Issue" section, with its state when it was fetched.

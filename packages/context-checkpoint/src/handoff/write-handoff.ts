@@ -1,13 +1,15 @@
 import { realpath } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { ensureDirSafelySync, underRoot } from '@agent-checkpoint/core';
+import { ensureDirSafelySync, latestTaskList, readChangedLineRanges, underRoot } from '@agent-checkpoint/core';
 import { DEFAULT_HANDOFF_DIR } from '../config/context-config.ts';
 import { AGENT_CHECKPOINT_DIR, ensureAgentCheckpointDir } from './agent-checkpoint-dir.ts';
 import type { HandoffData } from './handoff-types.ts';
 import { recordWrittenHandoff } from './handoff-provenance.ts';
 import { findMemoryFiles } from './memory-files.ts';
 import { renderHandoff } from './render-handoff.ts';
-import { extractDecisions, readMemorySections, readPlanOpenItems } from './session-carry.ts';
+import { readPlanInScope } from '../steps/plan-in-scope.ts';
+import { readMemorySections, readPlanOpenItems } from './session-carry.ts';
+import { deriveDecisions, deriveNextSteps, filesInProgressOf, progressFromPlan, progressFromTaskList, type WorkProgress } from './turn-carry.ts';
 import { writeUniqueFile } from './write-new-file.ts';
 
 /** Options of {@link writeHandoff}. */
@@ -83,10 +85,36 @@ export async function writeHandoff(options: WriteHandoffOptions): Promise<WriteH
   }
 }
 
-/** Fill what the handoff carries of the session (plan items, decisions, memory sections) when not given. */
+/** Time limit of the `git diff` that finds the changed line ranges. */
+const LINE_RANGES_TIMEOUT_MS = 3000;
+
+/**
+ * Fill what the handoff carries of the session when not given: plan items, memory sections, and what
+ * the turn shows (`turn-carry.ts`): next steps and decisions derived from it, the files in progress
+ * with their line ranges, the current item and progress.
+ */
 async function withSessionCarry(root: string, data: HandoffData): Promise<HandoffData> {
   const planItems = data.planItems ?? (data.planFile !== undefined ? await readPlanOpenItems(root, data.planFile) : undefined);
-  const decisions = data.decisions ?? extractDecisions([data.timeline?.lastAssistantMessage]);
+  const decisions = data.decisions ?? deriveDecisions({ ...(data.timeline ? { timeline: data.timeline } : {}), ...(data.git ? { git: data.git } : {}) });
+  const nextSteps = data.nextSteps ?? deriveNextSteps({ ...(data.timeline ? { timeline: data.timeline } : {}), ...(data.failures ? { failures: data.failures } : {}) });
   const memorySections = data.memorySections ?? (await readMemorySections(root, data.memoryFiles ?? []));
-  return { ...data, ...(planItems !== undefined ? { planItems } : {}), decisions, memorySections };
+  const filesInProgress =
+    data.filesInProgress ?? (data.git?.kind === 'repo' ? filesInProgressOf(data.git, await readChangedLineRanges(data.git.root, { timeoutMs: LINE_RANGES_TIMEOUT_MS })) : undefined);
+  const progress = data.progress ?? progressOf(root, data);
+  return {
+    ...data,
+    ...(planItems !== undefined ? { planItems } : {}),
+    decisions,
+    nextSteps,
+    memorySections,
+    ...(filesInProgress !== undefined ? { filesInProgress } : {}),
+    ...(progress !== undefined ? { progress } : {}),
+  };
+}
+
+/** The plan in scope's progress (its current shard once sharded), else the agent's task list's. */
+function progressOf(root: string, data: HandoffData): WorkProgress | undefined {
+  const scope = data.planFile !== undefined ? readPlanInScope(root, data.planFile, []) : undefined;
+  const fromPlan = scope !== undefined ? progressFromPlan(scope.text, scope.shardFile ?? scope.planFile) : undefined;
+  return fromPlan ?? progressFromTaskList(latestTaskList(data.timeline?.calls ?? []));
 }
