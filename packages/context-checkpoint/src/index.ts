@@ -19,6 +19,7 @@ export { withDeferral } from './state/session-context.ts';
 export { writePreCompactHandoff } from './steps/pre-compact-handoff.ts';
 export { writeCheckpointHandoff } from './steps/write-checkpoint-handoff.ts';
 export { recordCheckpoint } from './steps/record-checkpoint.ts';
+export { configForTurnSoFar, writeManualCheckpoint } from './steps/manual-checkpoint.ts';
 export { fetchMemoryResumeExtras, memoryResumeSection } from './steps/memory-step.ts';
 export { claimResumeHandoff, latestOwnHandoff } from './steps/resume-handoff.ts';
 // Seed 004 EST/SHD/metrics, used by delivery-hook's prompt-submit hook and context commands.

@@ -13,7 +13,7 @@ export { handoffServicesOf, type HandoffServiceSettings };
 /** Both services off: what a caller without a full configuration passes. */
 export const NO_HANDOFF_SERVICES: HandoffServiceSettings = handoffServicesOf({});
 
-/** One handoff checkpoint, as every route (Stop, PreCompact, the monitor) asks for it. */
+/** One handoff checkpoint, as every route (Stop, PreCompact, the monitor, the manual `checkpoint`) asks for it. */
 export interface CheckpointHandoffRequest {
   /** Which route asks: recorded with the checkpoint (loop state, metrics, status line), whichever it is. */
   readonly route: CheckpointRoute;
@@ -113,8 +113,8 @@ export async function writeCheckpointHandoff(request: CheckpointHandoffRequest):
   if (path !== undefined) {
     const trigger = request.content.trigger;
     const readingLevel = trigger.kind === 'context' ? trigger.reading.level : trigger.reading?.level;
-    // PreCompact tells the services "L2" even below it; its record keeps the reading's own level.
-    const level = request.route === 'pre-compact' ? (readingLevel ?? 'L0') : (request.level ?? readingLevel ?? 'L0');
+    // PreCompact and the manual checkpoint tell the services "L2" even below it; their record keeps the reading's own level.
+    const level = request.route === 'pre-compact' || request.route === 'manual' ? (readingLevel ?? 'L0') : (request.level ?? readingLevel ?? 'L0');
     diagnostics.push(
       ...(await recordCheckpoint({
         route: request.route,

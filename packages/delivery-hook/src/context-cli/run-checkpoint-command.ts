@@ -1,21 +1,25 @@
 import {
+  configForTurnSoFar,
   estimateContextGrowth,
   forecastNextLevel,
   implausibleUsage,
   readContextLevel,
-  recordCheckpoint,
   sessionContextOf,
   withDeferral,
   withSessionContext,
-  writeHandoff,
+  writeManualCheckpoint,
   type KnownContextReading,
   type NextLevelForecast,
 } from '@agent-checkpoint/context-checkpoint';
-import { isAgentId, readGitSnapshot, updateSessionState } from '@agent-checkpoint/core';
+import { getCheckpoint, isAgentId, readGitSnapshot, updateSessionState } from '@agent-checkpoint/core';
+import { loadTranscriptReader } from '../load-transcript-reader.ts';
 import { EXIT_OK } from '@agent-checkpoint/setup-kit';
 import { STDERR_PREFIX } from '../debug-log.ts';
 import { commandFailure, jsonLine, openCommandProject, terminalText, type CommandProject, type Write } from './context-cli-support.ts';
 import { readCurrentSessionUsage, type CurrentSessionUsage } from './current-session-usage.ts';
+
+/** Time limit of a manual checkpoint's reads and writes (the turn, git, the services). */
+const MANUAL_CHECKPOINT_BUDGET_MS = 20_000;
 
 /** Options of `checkpoint`. */
 export interface CheckpointOptions {
@@ -44,7 +48,8 @@ export interface CheckpointStatus {
 }
 
 /**
- * `checkpoint` (a manual, user-initiated handoff now: recorded as trigger `user` in the metrics) and
+ * `checkpoint` (a manual, user-initiated checkpoint now, through the same record as every route:
+ * `writeManualCheckpoint`; recorded as trigger `user` in the metrics) and
  * `checkpoint --status` (current %, trend, calls/minutes to the next level, recommendation), both
  * from the newest session's transcript in this directory (each agent profile's latest-transcript
  * lookup, then `readLatestUsage` on its tail).
@@ -60,7 +65,7 @@ export async function runCheckpointCommand(options: CheckpointOptions, write: Wr
     else await write(terminalText(`${renderStatus(status)}\n`));
     return EXIT_OK;
   }
-  return writeManualCheckpoint(project, session, status, options, write);
+  return runManualCheckpoint(project, session, status, options, write);
 }
 
 function checkpointStatus(project: CommandProject, session: CurrentSessionUsage | undefined): CheckpointStatus {
@@ -122,42 +127,52 @@ function renderStatus(status: CheckpointStatus): string {
   return lines.join('\n');
 }
 
-async function writeManualCheckpoint(project: CommandProject, session: CurrentSessionUsage | undefined, status: CheckpointStatus, options: CheckpointOptions, write: Write): Promise<number> {
-  const { handoff } = project.context;
+async function runManualCheckpoint(project: CommandProject, session: CurrentSessionUsage | undefined, status: CheckpointStatus, options: CheckpointOptions, write: Write): Promise<number> {
   const now = new Date();
-  const git = await readGitSnapshot(project.cwd, { timeoutMs: 5_000 });
-  const result = await writeHandoff({
-    projectRoot: project.projectRoot,
-    data: {
-      agent: session?.agent ?? 'claude',
-      projectRoot: project.projectRoot,
-      ...(session?.sessionId ? { sessionId: session.sessionId } : {}),
-      trigger: { kind: 'manual', reason: options.reason ?? 'user request', ...(status.reading ? { reading: status.reading } : {}) },
-      git,
-      ...(handoff.planFile !== undefined ? { planFile: handoff.planFile } : {}),
-    },
-    now,
-    dir: handoff.dir,
-    stateDir: project.stateDir,
-  });
-  if (!result.ok) return commandFailure(`checkpoint: ${result.error}`);
-  // The one record of checkpoints, as for every route: loop state and signal, metrics, the session's slot.
-  const notes = await recordCheckpoint({
-    route: 'manual',
-    agent: session?.agent ?? 'claude',
-    projectRoot: project.projectRoot,
-    level: status.reading?.level ?? 'L0',
-    ...(status.reading !== undefined ? { percent: status.reading.displayPercent } : {}),
-    handoffPath: result.handoff.relativePath,
+  const agent = session?.agent ?? 'claude';
+  const signal = AbortSignal.timeout(MANUAL_CHECKPOINT_BUDGET_MS);
+  // The session's turn so far (what was done, failing commands) through core's pipeline, as the
+  // monitor and PreCompact read it; without a session, the work tree only.
+  const outcome =
+    session !== undefined
+      ? await getCheckpoint({
+          agent,
+          cwd: project.cwd,
+          transcript: { reader: await loadTranscriptReader(agent), path: session.transcript },
+          ...(session.sessionId ? { sessionId: session.sessionId } : {}),
+          config: configForTurnSoFar(project.config),
+          env: process.env,
+          signal,
+          deadlineAt: Date.now() + MANUAL_CHECKPOINT_BUDGET_MS,
+        })
+      : { git: await readGitSnapshot(project.cwd, { timeoutMs: 5_000 }) };
+  // The one checkpoint of every route: the handoff (or, with directExecution, the WIP commit and the
+  // memory file too), the tracker and claude-mem when on, and the one record (loop, metrics, session).
+  const done = await writeManualCheckpoint({
+    agent,
     ...(session?.sessionId ? { sessionId: session.sessionId } : {}),
+    outcome,
+    cwd: project.projectRoot,
+    config: project.config,
+    ...(status.reading ? { reading: status.reading } : {}),
+    ...(options.reason !== undefined ? { reason: options.reason } : {}),
     stateDir: project.stateDir,
     now,
+    env: process.env,
+    signal,
   });
-  for (const note of notes) process.stderr.write(`${STDERR_PREFIX} checkpoint: ${terminalText(note)}\n`);
+  for (const note of done.diagnostics) process.stderr.write(`${STDERR_PREFIX} checkpoint: ${terminalText(note)}\n`);
+  if (done.kind === 'failed') return commandFailure(`checkpoint: ${done.error}`);
+  const path = done.kind === 'written' ? done.handoff.relativePath : done.result.handoff?.relativePath;
+  if (path === undefined) return commandFailure(`checkpoint: direct execution wrote no handoff (${done.kind === 'executed' ? (done.result.fallbackReason ?? done.result.status) : ''})`);
+  const commit = done.kind === 'executed' ? done.result.commit?.sha : undefined;
   // The metrics schema knows L1–L3: a manual checkpoint below L1 counts under L1.
   const level = status.reading === undefined || status.reading.level === 'L0' ? 'L1' : status.reading.level;
-  if (options.json === true) await write(jsonLine({ handoff: result.handoff.relativePath, level, trigger: 'user', status }));
-  else await write(terminalText(`Handoff written: ${result.handoff.relativePath}\nResume it in a fresh session (SessionStart injects it once), or: agent-checkpoint-hook resume-prompt\n`));
+  if (options.json === true) await write(jsonLine({ handoff: path, level, trigger: 'user', ...(commit !== undefined ? { commit } : {}), status }));
+  else
+    await write(
+      terminalText(`Handoff written: ${path}\n${commit !== undefined ? `WIP commit ${commit.slice(0, 7)} created.\n` : ''}Resume it in a fresh session (SessionStart injects it once), or: agent-checkpoint-hook resume-prompt\n`),
+    );
   return EXIT_OK;
 }
 
