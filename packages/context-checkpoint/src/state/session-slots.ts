@@ -45,6 +45,27 @@ export interface SessionContextState {
   readonly resumedAt?: string;
   /** Set once the resume's outcome was recorded in the metrics: it is recorded once. */
   readonly resumeOutcome?: ResumeOutcome;
+  /** The route that wrote `handoffPath` (seed 004 `lastCheckpoint.reason`). */
+  readonly handoffRoute?: 'turn-end' | 'monitor' | 'pre-compact' | 'manual';
+  /** The session's checkpoint state at its last reading (seed 004 "Checkpoint State"). */
+  readonly checkpointState?: CheckpointStateSnapshot;
+}
+
+/**
+ * Seed 004's checkpoint state (`currentLevel`, `contextPercent`, `contextTrend`, `tokensPerMinute`,
+ * `estimatedTimeToL2`), as the last turn end measured it (`state/checkpoint-state-snapshot.ts`).
+ */
+export interface CheckpointStateSnapshot {
+  readonly level: ContextLevel;
+  readonly percent: number;
+  /** `increasing` (the context grew over the measured calls), `decreasing` (it fell: a compaction or `/clear`), else `stable`. */
+  readonly trend: 'increasing' | 'stable' | 'decreasing';
+  /** Growth per minute over the timestamped usage records, when measurable. */
+  readonly tokensPerMinute?: number;
+  /** Minutes to L2 at that pace (one decimal); 0 at or above L2; absent without a pace. */
+  readonly minutesToL2?: number;
+  /** When it was measured (ISO 8601). */
+  readonly at: string;
 }
 
 /**
@@ -86,6 +107,17 @@ const SessionContextSchema = z.looseObject({
   resumedHandoff: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
   resumedAt: z.optional(isoTime),
   resumeOutcome: z.optional(z.enum(['continued', 'not-continued'])),
+  handoffRoute: z.optional(z.enum(['turn-end', 'monitor', 'pre-compact', 'manual'])),
+  checkpointState: z.optional(
+    z.object({
+      level: contextLevel,
+      percent: z.number().check(z.minimum(0), z.maximum(1000)),
+      trend: z.enum(['increasing', 'stable', 'decreasing']),
+      tokensPerMinute: z.optional(z.number().check(z.minimum(0), z.maximum(1e9))),
+      minutesToL2: z.optional(z.number().check(z.minimum(0), z.maximum(1e9))),
+      at: isoTime,
+    }),
+  ),
 });
 
 const CommitGateStateSchema = z.looseObject({

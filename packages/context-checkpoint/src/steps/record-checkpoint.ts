@@ -33,7 +33,8 @@ export interface CheckpointRecord {
  * - the loop state (`.agent-checkpoint/loop-state.json`, when a loop runs): the pending handoff and
  *   the end-this-iteration signal, so `loop next` / `loop status` / `resume-prompt` see it (RLP-003);
  * - the success metrics: one `handoff` event (`trigger: user` for the manual command, else `auto`);
- * - the session's context slot (`handoffAt`, `handoffPath`): what the status line shows.
+ * - the session's context slot (`handoffAt`, `handoffPath`, `handoffRoute`: seed 004's `lastCheckpoint`):
+ *   what the status line and `checkpoint --status` show.
  *
  * Exactly once per level is the callers' claim (the level marks: the monitor and the turn end claim a
  * level before writing); this records what a claim produced. Never throws; returns diagnostics.
@@ -66,7 +67,7 @@ async function rememberInSession(record: CheckpointRecord, stateDir: string, ses
   try {
     const result = await updateSessionState(
       { stateDir, agent: record.agent, sessionId },
-      (state) => ({ state: { ...withSessionContext(state, { ...sessionContextOf(state), handoffPath: record.handoffPath, handoffAt: at }), updatedAt: at }, value: undefined }),
+      (state) => ({ state: { ...withSessionContext(state, { ...sessionContextOf(state), handoffPath: record.handoffPath, handoffAt: at, handoffRoute: record.route }), updatedAt: at }, value: undefined }),
       { lockWaitMs: 1000 },
     );
     return [...result.diagnostics];

@@ -74,6 +74,13 @@ describe('report counts each checkpoint once, whichever route acted', () => {
     // The loop heard it: its checkpoint is the manual one, and the iteration ends.
     expect((await bin(['loop', 'status'])).stdout).toContain(`in iteration 1, ${written.handoff}`);
 
+    // Seed 004's checkpoint state, recorded by the session's turn end, and its last checkpoint, whichever route.
+    const status = JSON.parse((await bin(['checkpoint', '--status', '--json'])).stdout) as { recorded?: { state?: Record<string, unknown>; lastCheckpoint?: Record<string, unknown> } };
+    expect(status.recorded?.state).toMatchObject({ level: 'L3', percent: 96, minutesToL2: 0 });
+    expect(status.recorded?.state?.['trend']).toMatch(/^(increasing|stable|decreasing)$/);
+    expect(status.recorded?.lastCheckpoint).toMatchObject({ handoff: written.handoff, route: 'manual' });
+    expect((await bin(['checkpoint', '--status'])).stdout).toMatch(/Recorded at the last turn end \(.+\): L3 at 96 %, (increasing|stable|decreasing).*at or past L2\nLast checkpoint: .+ \(manual, /);
+
     const report = JSON.parse((await bin(['report', '--json'])).stdout) as Report;
     expect(report.report.handoffs).toMatchObject({ total: 4, auto: 3, user: 1, byLevel: { L1: 0, L2: 1, L3: 3 } });
   });

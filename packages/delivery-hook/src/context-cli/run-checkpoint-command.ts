@@ -1,5 +1,8 @@
 import {
   configForTurnSoFar,
+  describeCheckpointState,
+  readRecordedCheckpointState,
+  type RecordedCheckpointState,
   estimateContextGrowth,
   forecastNextLevel,
   implausibleUsage,
@@ -45,6 +48,8 @@ export interface CheckpointStatus {
   readonly trend?: { readonly tokensPerCall?: number; readonly tokensPerMinute?: number; readonly samples: number };
   readonly next?: NextLevelForecast;
   readonly recommendation: string;
+  /** What the session recorded (seed 004's checkpoint state, its last checkpoint), from its state file. */
+  readonly recorded?: RecordedCheckpointState;
 }
 
 /**
@@ -59,7 +64,7 @@ export async function runCheckpointCommand(options: CheckpointOptions, write: Wr
   if (typeof project === 'string') return commandFailure(`checkpoint: ${project}`);
   const session = await readCurrentSessionUsage(project.cwd, process.env);
   if (options.defer === true) return deferCheckpoint(project, session, options, write);
-  const status = checkpointStatus(project, session);
+  const status = await withRecordedState(checkpointStatus(project, session), project, session);
   if (options.status === true) {
     if (options.json === true) await write(jsonLine(status));
     else await write(terminalText(`${renderStatus(status)}\n`));
@@ -94,6 +99,13 @@ function checkpointStatus(project: CommandProject, session: CurrentSessionUsage 
   return { ...base, reading, trend, next, recommendation: recommend(reading) };
 }
 
+/** The status with what the session recorded, when it recorded something. */
+async function withRecordedState(status: CheckpointStatus, project: CommandProject, session: CurrentSessionUsage | undefined): Promise<CheckpointStatus> {
+  if (session?.sessionId === undefined) return status;
+  const recorded = await readRecordedCheckpointState({ stateDir: project.stateDir, agent: session.agent, sessionId: session.sessionId });
+  return recorded === undefined ? status : { ...status, recorded };
+}
+
 /** Seed 004 P1: what to do at this level. */
 function recommend(reading: KnownContextReading): string {
   switch (reading.level) {
@@ -114,7 +126,7 @@ function recommend(reading: KnownContextReading): string {
 
 function renderStatus(status: CheckpointStatus): string {
   const r = status.reading;
-  if (r === undefined) return `Context: unknown (${status.recommendation}).`;
+  if (r === undefined) return [`Context: unknown (${status.recommendation}).`, ...(status.recorded?.state !== undefined ? [`Recorded at the last turn end (${status.recorded.state.at}): ${describeCheckpointState(status.recorded.state)}`] : [])].join('\n');
   const lines = [`Context: ${r.displayPercent} % (${r.contextTokens} of ${r.contextWindow} tokens), ${r.level}${status.session ? ` — ${status.session.agent} session ${status.session.sessionId ?? status.session.transcript}` : ''}`];
   const t = status.trend;
   if (t !== undefined) lines.push(`Trend: ${t.tokensPerCall !== undefined ? `~${t.tokensPerCall} tokens/call` : 'no per-call rate yet'}${t.tokensPerMinute !== undefined ? `, ~${t.tokensPerMinute} tokens/min` : ''} (${t.samples} records)`);
@@ -124,6 +136,12 @@ function renderStatus(status: CheckpointStatus): string {
     lines.push(`Next: ${n.target} at ${n.percent} %, ${n.tokens} tokens away${when !== '' ? ` (${when} at this pace)` : ''}`);
   }
   lines.push(`Recommendation: ${status.recommendation}`);
+  const recorded = status.recorded;
+  if (recorded?.state !== undefined) lines.push(`Recorded at the last turn end (${recorded.state.at}): ${describeCheckpointState(recorded.state)}`);
+  if (recorded?.lastCheckpoint !== undefined) {
+    const last = recorded.lastCheckpoint;
+    lines.push(`Last checkpoint: ${last.handoff}${last.route !== undefined || last.at !== undefined ? ` (${[last.route, last.at].filter((p) => p !== undefined).join(', ')})` : ''}`);
+  }
   return lines.join('\n');
 }
 
