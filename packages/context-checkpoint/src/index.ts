@@ -19,7 +19,6 @@ export { withDeferral } from './state/session-context.ts';
 export { describeCheckpointState, readRecordedCheckpointState, type RecordedCheckpointState } from './state/checkpoint-state-snapshot.ts';
 export { writePreCompactHandoff } from './steps/pre-compact-handoff.ts';
 export { writeCheckpointHandoff } from './steps/write-checkpoint-handoff.ts';
-export { recordCheckpoint } from './steps/record-checkpoint.ts';
 export { configForTurnSoFar, writeManualCheckpoint } from './steps/manual-checkpoint.ts';
 export { fetchMemoryResumeExtras, memoryResumeSection } from './steps/memory-step.ts';
 export { claimResumeHandoff, latestOwnHandoff } from './steps/resume-handoff.ts';
@@ -46,7 +45,7 @@ export {
   readLoopState,
 } from './loop/loop-state.ts';
 export { nextLoopIteration, pendingLoopHandoff, startLoop } from './loop/loop-steps.ts';
-export { recordLoopResume, recordSessionResume, settleResumeAtCompaction } from './steps/resume-outcome.ts';
+export { recordLoopResume, recordSessionResume } from './steps/resume-outcome.ts';
 export { estimateLoopNextItem, type LoopNextItem } from './loop/loop-next-item.ts';
 export { readPlanInScope } from './steps/plan-in-scope.ts';
 export { DEFAULT_ISSUE_PATTERN } from './tracker/tracker-settings.ts';
