@@ -1,7 +1,6 @@
-import type { AgentId, GitSnapshot, TurnTimeline } from '@agent-checkpoint/core';
+import type { AgentId, GitSnapshot, LineRange, TurnTimeline } from '@agent-checkpoint/core';
 import type { KnownContextReading } from '../context/read-context-level.ts';
 import type { TrackerIssue } from '../tracker/issue-tracker.ts';
-import type { FileInProgress, WorkProgress } from './turn-carry.ts';
 
 /**
  * Why a handoff is written.
@@ -90,4 +89,27 @@ export interface RenderedHandoff {
   /** `YYYY-MM-DD-HHMM` in the chosen time zone. */
   readonly stem: string;
   readonly markdown: string;
+}
+
+/** One uncommitted file and the line ranges of its changes (none: untracked, binary, or unknown). */
+export interface FileInProgress {
+  readonly path: string;
+  readonly ranges?: readonly LineRange[];
+}
+
+/**
+ * Where the work stands: the current item and how many of the items are done (seed 004 Ralph
+ * `current_todo_item`, progress "n of m"). From the plan (its current shard once sharded) when one is
+ * configured and has items, else from the agent's task list.
+ */
+export interface WorkProgress {
+  readonly source: 'plan' | 'task-list';
+  /** The item being worked on: the task in progress, else the first not done. Undefined when all are done. */
+  readonly current?: string;
+  /** With `source: 'plan'`: the file and 1-based line of the current item. */
+  readonly file?: string;
+  readonly line?: number;
+  readonly done: number;
+  /** Items counted (a task list's cancelled tasks are not). */
+  readonly total: number;
 }

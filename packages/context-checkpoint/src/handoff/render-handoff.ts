@@ -12,8 +12,8 @@ import { formatTokens } from '../context/render-context-line.ts';
 import type { KnownContextReading } from '../context/read-context-level.ts';
 import { linearIssueSectionLines, linearIssuesFrontMatter } from '../tracker/linear-front-matter.ts';
 import { clockParts } from './clock-parts.ts';
-import type { HandoffData, HandoffFailure, HandoffTrigger, RenderedHandoff } from './handoff-types.ts';
-import { type FileInProgress, fileInProgressLabel, progressLabel } from './turn-carry.ts';
+import type { FileInProgress, HandoffData, HandoffFailure, HandoffTrigger, RenderedHandoff } from './handoff-types.ts';
+import { fileInProgressLabel, progressLabel } from './turn-carry.ts';
 import { codeSpan, cut, fencedBlock, firstLine, inlineText, quoteBlock, yamlScalar } from './markdown-text.ts';
 
 /** Most commands listed under "What Was Done" (the latest are kept). */

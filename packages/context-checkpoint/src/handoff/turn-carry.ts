@@ -1,6 +1,6 @@
 import { type GitSnapshot, latestTaskList, type LineRange, type TaskListItem, type TurnTimeline } from '@agent-checkpoint/core';
 import { parsePlanItems } from '../estimate/parse-plan-items.ts';
-import type { HandoffFailure } from './handoff-types.ts';
+import type { FileInProgress, HandoffFailure, WorkProgress } from './handoff-types.ts';
 import { codeSpan } from './markdown-text.ts';
 import { extractDecisions, MAX_DECISIONS } from './session-carry.ts';
 
@@ -16,29 +16,6 @@ import { extractDecisions, MAX_DECISIONS } from './session-carry.ts';
 /** Most next steps derived. */
 export const MAX_DERIVED_STEPS = 20;
 const MAX_STEP_CHARS = 300;
-
-/** One uncommitted file and the line ranges of its changes (none: untracked, binary, or unknown). */
-export interface FileInProgress {
-  readonly path: string;
-  readonly ranges?: readonly LineRange[];
-}
-
-/**
- * Where the work stands: the current item and how many of the items are done (seed 004 Ralph
- * `current_todo_item`, progress "n of m"). From the plan (its current shard once sharded) when one is
- * configured and has items, else from the agent's task list.
- */
-export interface WorkProgress {
-  readonly source: 'plan' | 'task-list';
-  /** The item being worked on: the task in progress, else the first not done. Undefined when all are done. */
-  readonly current?: string;
-  /** With `source: 'plan'`: the file and 1-based line of the current item. */
-  readonly file?: string;
-  readonly line?: number;
-  readonly done: number;
-  /** Items counted (a task list's cancelled tasks are not). */
-  readonly total: number;
-}
 
 /** The plan's progress: checked boxes of all items; the current item is the first open one. */
 export function progressFromPlan(text: string, file: string): WorkProgress | undefined {

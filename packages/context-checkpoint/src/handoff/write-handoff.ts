@@ -3,13 +3,13 @@ import { join, relative, sep } from 'node:path';
 import { ensureDirSafelySync, latestTaskList, readChangedLineRanges, underRoot } from '@agent-checkpoint/core';
 import { DEFAULT_HANDOFF_DIR } from '../config/context-config.ts';
 import { AGENT_CHECKPOINT_DIR, ensureAgentCheckpointDir } from './agent-checkpoint-dir.ts';
-import type { HandoffData } from './handoff-types.ts';
 import { recordWrittenHandoff } from './handoff-provenance.ts';
 import { findMemoryFiles } from './memory-files.ts';
 import { renderHandoff } from './render-handoff.ts';
 import { readPlanInScope } from '../steps/plan-in-scope.ts';
 import { readMemorySections, readPlanOpenItems } from './session-carry.ts';
-import { deriveDecisions, deriveNextSteps, filesInProgressOf, progressFromPlan, progressFromTaskList, type WorkProgress } from './turn-carry.ts';
+import type { FileInProgress, HandoffData, WorkProgress } from './handoff-types.ts';
+import { deriveDecisions, deriveNextSteps, filesInProgressOf, progressFromPlan, progressFromTaskList } from './turn-carry.ts';
 import { writeUniqueFile } from './write-new-file.ts';
 
 /** Options of {@link writeHandoff}. */
@@ -40,6 +40,14 @@ export interface WrittenHandoff {
   readonly markdown: string;
   /** Set when the handoff could not be recorded in the state directory (it will not be resumed). */
   readonly unrecorded?: string;
+  /** Where the work stands, as the handoff says it (the loop state keeps it: seed 004 RLP-001). */
+  readonly work?: HandoffWork;
+}
+
+/** The files in progress (with their line ranges) and the current item with its progress. */
+export interface HandoffWork {
+  readonly filesInProgress: readonly FileInProgress[];
+  readonly progress?: WorkProgress;
 }
 
 export type WriteHandoffResult = { readonly ok: true; readonly handoff: WrittenHandoff } | { readonly ok: false; readonly error: string };
@@ -79,7 +87,8 @@ export async function writeHandoff(options: WriteHandoffOptions): Promise<WriteH
         unrecorded = `cannot record it in ${options.stateDir}: ${(error as Error)?.message ?? String(error)}; it will not be resumed`;
       }
     }
-    return { ok: true, handoff: { path, relativePath, name, markdown: rendered.markdown, ...(unrecorded !== undefined ? { unrecorded } : {}) } };
+    const work: HandoffWork = { filesInProgress: data.filesInProgress ?? [], ...(data.progress !== undefined ? { progress: data.progress } : {}) };
+    return { ok: true, handoff: { path, relativePath, name, markdown: rendered.markdown, ...(unrecorded !== undefined ? { unrecorded } : {}), work } };
   } catch (error) {
     return { ok: false, error: `handoff: cannot write in ${dir}: ${(error as Error)?.message ?? String(error)}` };
   }

@@ -156,3 +156,26 @@ describe('loop state: untrusted input', () => {
     expect(existsSync(join(outside, 'ac', 'loop-end-iteration'))).toBe(false);
   });
 });
+
+describe('the handoff\'s work in the loop state (seed RLP-001)', () => {
+  it('a handoff\'s files with their lines, the current item and its progress are kept in context_checkpoint; bad ones are refused on read', async () => {
+    const dir = root();
+    await startLoop(dir, NOW);
+    await nextLoopIteration(dir, NOW);
+    const work = {
+      filesInProgress: [{ path: 'src/auth/oauth.ts', ranges: [{ start: 45, end: 120 }] }, { path: 'notes.txt' }],
+      progress: { source: 'task-list' as const, current: 'Implement OAuth\u001b[31m callback', done: 3, total: 7 },
+    };
+    await recordLoopTurn({ projectRoot: dir, percent: 87, level: 'L2', handoffPath: '.agent-checkpoint/handoffs/h.md', work, now: NOW });
+    const read = await readLoopState(dir);
+    expect(read.kind === 'ok' ? read.state.context_checkpoint : undefined).toMatchObject({
+      files_in_progress: [{ path: 'src/auth/oauth.ts', lines: '45-120' }, { path: 'notes.txt' }],
+      current_todo_item: 'Implement OAuth\\x1b[31m callback',
+      progress: '3 of 7 done',
+    });
+    const base = (fileOf(dir) as { context_checkpoint: Record<string, unknown> });
+    for (const bad of [{ files_in_progress: [{ path: '/etc/passwd' }] }, { files_in_progress: [{ path: 'a.ts', lines: '1; rm -rf' }] }, { current_todo_item: 'x\u0007' }, { progress: 5 }]) {
+      expect(parseLoopState({ ...base, context_checkpoint: { ...base.context_checkpoint, ...bad } }).ok).toBe(false);
+    }
+  });
+});

@@ -1,7 +1,10 @@
-import type { ContextLevel } from '@agent-checkpoint/core';
+import { type ContextLevel, escapeControls, formatLineRanges } from '@agent-checkpoint/core';
+import { MAX_ITEM_CHARS } from '../estimate/parse-plan-items.ts';
+import { progressLabel } from '../handoff/turn-carry.ts';
+import type { HandoffWork } from '../handoff/write-handoff.ts';
 import type { LoopNextItem } from './loop-next-item.ts';
 import { settleEndedIteration } from '../steps/resume-outcome.ts';
-import { clearLoopEndSignal, type LoopState, newLoopState, readLoopState, withIterationContext, writeLoopEndSignal, writeLoopState } from './loop-state.ts';
+import { clearLoopEndSignal, type LoopState, MAX_LOOP_FILES, newLoopState, readLoopState, withIterationContext, writeLoopEndSignal, writeLoopState } from './loop-state.ts';
 
 /** What a route saw in a loop iteration: the Stop route's turn end, or any route's checkpoint (`recordCheckpoint`). */
 export interface LoopTurnInput {
@@ -11,6 +14,8 @@ export interface LoopTurnInput {
   readonly level: ContextLevel;
   /** The handoff written at this turn end (repo-relative), if any. */
   readonly handoffPath?: string;
+  /** Where the work stands, as that handoff says it (kept in `context_checkpoint`, seed RLP-001). */
+  readonly work?: HandoffWork;
   readonly now: Date;
 }
 
@@ -37,6 +42,7 @@ export async function recordLoopTurn(input: LoopTurnInput): Promise<readonly str
           handoff_file: input.handoffPath,
           handoff_iteration: state.iteration,
           handoff_consumed: false,
+          ...loopWorkOf(input.work),
         },
       };
     }
@@ -46,6 +52,23 @@ export async function recordLoopTurn(input: LoopTurnInput): Promise<readonly str
   } catch (error) {
     return [`loop: cannot record the turn (${error instanceof Error ? error.message : String(error)})`];
   }
+}
+
+/** The handoff's work in the loop state's words (bounded: at most {@link MAX_LOOP_FILES} files, texts cut). */
+function loopWorkOf(work: HandoffWork | undefined): Pick<LoopState['context_checkpoint'], 'files_in_progress' | 'current_todo_item' | 'progress'> {
+  if (work === undefined) return {};
+  const files = work.filesInProgress.slice(0, MAX_LOOP_FILES).map((f) => {
+    const lines = f.ranges !== undefined && f.ranges.length > 0 ? formatLineRanges(f.ranges) : undefined;
+    return { path: f.path, ...(lines !== undefined ? { lines } : {}) };
+  });
+  // Control characters never reach the file (a reader validates them away).
+  const text = (raw: string): string => escapeControls(raw, { keepLines: false }).slice(0, MAX_ITEM_CHARS);
+  const progress = work.progress;
+  return {
+    ...(files.length > 0 ? { files_in_progress: files } : {}),
+    ...(progress?.current !== undefined ? { current_todo_item: text(progress.current) } : {}),
+    ...(progress !== undefined ? { progress: progressLabel(progress) } : {}),
+  };
 }
 
 /** The iteration number of a running loop, for the WIP commit message; undefined without a loop. */

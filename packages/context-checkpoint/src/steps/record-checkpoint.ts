@@ -1,4 +1,5 @@
 import { type AgentId, type ContextLevel, errorMessage, updateSessionState } from '@agent-checkpoint/core';
+import type { HandoffWork } from '../handoff/write-handoff.ts';
 import { recordLoopTurn } from '../loop/loop-steps.ts';
 import { recordMetric } from '../metrics/record-metric.ts';
 import { sessionContextOf, withSessionContext } from '../state/session-slots.ts';
@@ -20,6 +21,8 @@ export interface CheckpointRecord {
   readonly percent?: number;
   /** The handoff written (repo-relative). */
   readonly handoffPath: string;
+  /** Where the work stands, as the handoff says it (the loop state keeps it). */
+  readonly work?: HandoffWork;
   readonly sessionId?: string;
   /** The hook's state directory: metrics and the session's state live there; without it neither is written. */
   readonly stateDir?: string;
@@ -47,6 +50,7 @@ export async function recordCheckpoint(record: CheckpointRecord): Promise<readon
       level: record.level,
       ...(record.percent !== undefined ? { percent: record.percent } : {}),
       handoffPath: record.handoffPath,
+      ...(record.work !== undefined ? { work: record.work } : {}),
       now: record.now,
     })),
   );

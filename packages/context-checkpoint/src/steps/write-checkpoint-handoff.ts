@@ -80,6 +80,7 @@ export async function writeCheckpointHandoff(request: CheckpointHandoffRequest):
 
   let outcome: CheckpointHandoffOutcome;
   let path: string | undefined;
+  let work: WrittenHandoff['work'];
   let head = request.git?.kind === 'repo' ? request.git.head : undefined;
   if (request.direct !== undefined) {
     const result = await executeCheckpoint({
@@ -95,6 +96,7 @@ export async function writeCheckpointHandoff(request: CheckpointHandoffRequest):
       ...(request.signal ? { signal: request.signal } : {}),
     });
     path = result.handoff?.relativePath;
+    work = result.handoff?.work;
     if (result.commit !== undefined) head = result.commit.sha;
     outcome = { kind: 'executed', result, diagnostics };
   } else {
@@ -107,6 +109,7 @@ export async function writeCheckpointHandoff(request: CheckpointHandoffRequest):
     });
     if (!written.ok) return { kind: 'failed', error: written.error, diagnostics };
     path = written.handoff.relativePath;
+    work = written.handoff.work;
     outcome = { kind: 'written', handoff: written.handoff, diagnostics };
   }
 
@@ -123,6 +126,7 @@ export async function writeCheckpointHandoff(request: CheckpointHandoffRequest):
         level,
         ...(request.percent !== undefined ? { percent: request.percent } : {}),
         handoffPath: path,
+        ...(work !== undefined ? { work } : {}),
         ...(request.sessionId !== undefined ? { sessionId: request.sessionId } : {}),
         ...(request.stateDir !== undefined ? { stateDir: request.stateDir } : {}),
         now: request.now,

@@ -116,6 +116,10 @@ export function renderLoopStatus(state: LoopState): string {
   else {
     const what = `${cc.level ?? '?'} at ${cc.percent_at_checkpoint ?? '?'}% in iteration ${cc.handoff_iteration ?? '?'}, ${cc.handoff_file}`;
     lines.push(`Checkpoint: ${what} (${cc.handoff_consumed ? 'resumed' : 'waiting to be resumed'})`);
+    // From the handoff (validated on read, escaped here: the model wrote the item).
+    const files = (cc.files_in_progress ?? []).map((f) => `${f.path}${f.lines !== undefined ? ` (lines ${f.lines})` : ''}`);
+    if (files.length > 0) lines.push(`Files in progress: ${forTerminal(files.join(', '))}`);
+    if (cc.current_todo_item !== undefined) lines.push(`Current item: ${forTerminal(cc.current_todo_item)}${cc.progress !== undefined ? ` (${forTerminal(cc.progress)})` : ''}`);
   }
   if (state.next_item !== undefined) lines.push(renderNextItem(state.next_item));
   if (state.context_history.length === 0) lines.push('Context history: none yet');
