@@ -26,10 +26,12 @@ export { writeHandoff } from './handoff/write-handoff.ts';
 export { decideCommitGate } from './opt-ins/decide-commit-gate.ts';
 export { sessionContextOf, withSessionContext } from './state/session-slots.ts';
 export { withDeferral } from './state/session-context.ts';
+export { describeCheckpointState, readRecordedCheckpointState, type RecordedCheckpointState } from './state/checkpoint-state-snapshot.ts';
 export { writePreCompactHandoff } from './steps/pre-compact-handoff.ts';
 export { writeCheckpointHandoff } from './steps/write-checkpoint-handoff.ts';
 export { syncShardsToTracker, type ShardTrackerInput, type ShardTrackerOutcome } from './steps/shard-tracker-step.ts';
 export { recordCheckpoint } from './steps/record-checkpoint.ts';
+export { configForTurnSoFar, writeManualCheckpoint } from './steps/manual-checkpoint.ts';
 export { fetchMemoryResumeExtras, memoryResumeSection } from './steps/memory-step.ts';
 export { claimResumeHandoff, latestOwnHandoff } from './steps/resume-handoff.ts';
 // Seed 004 EST/SHD/metrics, used by delivery-hook's prompt-submit hook and context commands.
@@ -54,7 +56,8 @@ export {
   type LoopState,
   readLoopState,
 } from './loop/loop-state.ts';
-export { markLoopHandoffConsumed, nextLoopIteration, pendingLoopHandoff, startLoop } from './loop/loop-steps.ts';
+export { nextLoopIteration, pendingLoopHandoff, startLoop } from './loop/loop-steps.ts';
+export { recordLoopResume, recordSessionResume } from './steps/resume-outcome.ts';
 export { estimateLoopNextItem, type LoopNextItem } from './loop/loop-next-item.ts';
 export {
   AUTONOMOUS_STALE_MS,

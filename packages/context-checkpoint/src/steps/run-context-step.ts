@@ -6,6 +6,7 @@ import { renderDirectResultLine } from '../direct/render-direct-result.ts';
 import { failuresFromObservations } from '../handoff/failures-from-observations.ts';
 import { recordLoopTurn } from '../loop/loop-steps.ts';
 import { withAutonomousMode } from '../loop/autonomous-mode.ts';
+import { checkpointStateSnapshot, recordCheckpointState } from '../state/checkpoint-state-snapshot.ts';
 import { planContextStep, withPendingLevel } from '../state/session-context.ts';
 import { sessionContextOf, withSessionContext } from '../state/session-slots.ts';
 import { handoffServicesOf, writeCheckpointHandoff } from './write-checkpoint-handoff.ts';
@@ -77,7 +78,12 @@ export async function runContextStep(input: ContextStepInput): Promise<ContextSt
   // A handoff written now was recorded there already, by `writeCheckpointHandoff` (`recordCheckpoint`).
   const reading = output.action.kind === 'none' && output.action.reason !== 'below-threshold' ? undefined : (output.action.reading as KnownContextReading | undefined);
   if (reading === undefined) return output;
-  const loopNotes = await recordLoopTurn({ projectRoot: input.projectRoot, percent: reading.displayPercent, level: reading.level, now: input.now });
+  const loopNotes = [...(await recordLoopTurn({ projectRoot: input.projectRoot, percent: reading.displayPercent, level: reading.level, now: input.now }))];
+  // Seed 004's checkpoint state (level, trend, tokens per minute, time to L2), in the session's slot.
+  if (input.location !== undefined) {
+    const thresholds = contextCheckpointConfigOf(input.config).context.thresholds;
+    loopNotes.push(...(await recordCheckpointState(input.location, checkpointStateSnapshot(reading, input.timeline.usageHistory, thresholds, input.now))));
+  }
   return loopNotes.length === 0 ? output : { ...output, diagnostics: [...output.diagnostics, ...loopNotes] };
 }
 

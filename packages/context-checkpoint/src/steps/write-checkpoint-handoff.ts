@@ -13,7 +13,7 @@ export { handoffServicesOf, type HandoffServiceSettings };
 /** Both services off: what a caller without a full configuration passes. */
 export const NO_HANDOFF_SERVICES: HandoffServiceSettings = handoffServicesOf({});
 
-/** One handoff checkpoint, as every route (Stop, PreCompact, the monitor) asks for it. */
+/** One handoff checkpoint, as every route (Stop, PreCompact, the monitor, the manual `checkpoint`) asks for it. */
 export interface CheckpointHandoffRequest {
   /** Which route asks: recorded with the checkpoint (loop state, metrics, status line), whichever it is. */
   readonly route: CheckpointRoute;
@@ -82,6 +82,7 @@ export async function writeCheckpointHandoff(request: CheckpointHandoffRequest):
 
   let outcome: CheckpointHandoffOutcome;
   let path: string | undefined;
+  let work: WrittenHandoff['work'];
   let head = request.git?.kind === 'repo' ? request.git.head : undefined;
   if (request.direct !== undefined) {
     const result = await executeCheckpoint({
@@ -98,6 +99,7 @@ export async function writeCheckpointHandoff(request: CheckpointHandoffRequest):
       ...(request.deadlineAt !== undefined ? { deadlineAt: request.deadlineAt } : {}),
     });
     path = result.handoff?.relativePath;
+    work = result.handoff?.work;
     if (result.commit !== undefined) head = result.commit.sha;
     outcome = { kind: 'executed', result, diagnostics };
   } else {
@@ -110,14 +112,15 @@ export async function writeCheckpointHandoff(request: CheckpointHandoffRequest):
     });
     if (!written.ok) return { kind: 'failed', error: written.error, diagnostics };
     path = written.handoff.relativePath;
+    work = written.handoff.work;
     outcome = { kind: 'written', handoff: written.handoff, diagnostics };
   }
 
   if (path !== undefined) {
     const trigger = request.content.trigger;
     const readingLevel = trigger.kind === 'context' ? trigger.reading.level : trigger.reading?.level;
-    // PreCompact tells the services "L2" even below it; its record keeps the reading's own level.
-    const level = request.route === 'pre-compact' ? (readingLevel ?? 'L0') : (request.level ?? readingLevel ?? 'L0');
+    // PreCompact and the manual checkpoint tell the services "L2" even below it; their record keeps the reading's own level.
+    const level = request.route === 'pre-compact' || request.route === 'manual' ? (readingLevel ?? 'L0') : (request.level ?? readingLevel ?? 'L0');
     diagnostics.push(
       ...(await recordCheckpoint({
         route: request.route,
@@ -126,6 +129,7 @@ export async function writeCheckpointHandoff(request: CheckpointHandoffRequest):
         level,
         ...(request.percent !== undefined ? { percent: request.percent } : {}),
         handoffPath: path,
+        ...(work !== undefined ? { work } : {}),
         ...(request.sessionId !== undefined ? { sessionId: request.sessionId } : {}),
         ...(request.stateDir !== undefined ? { stateDir: request.stateDir } : {}),
         now: request.now,

@@ -64,14 +64,15 @@ export async function runLoopCommand(operation: LoopOperation, values: LoopOptio
         return LOOP_EXIT.ok;
       }
       case 'next': {
-        const item = await nextItemEstimate(values.cwd, root);
-        const next = await nextLoopIteration(root, now, item);
+        const { item, stateDir } = await nextItemEstimate(values.cwd, root);
+        const next = await nextLoopIteration(root, now, item, stateDir);
         if ('error' in next) {
           process.stderr.write(`${STDERR_PREFIX} loop: ${next.error}\n`);
           return LOOP_EXIT.failed;
         }
         autonomous(root, now, false);
         await syncShardProgress(values.cwd, root);
+        for (const note of next.notes) process.stderr.write(`${STDERR_PREFIX} loop: ${forTerminal(note)}\n`);
         const cc = next.state.context_checkpoint;
         if (values.json === true) await write(`${JSON.stringify({ iteration: next.state.iteration, resume: next.resume, signalled: next.signalled, handoff_file: cc.handoff_file ?? null, ...(item !== undefined ? { next_item: item } : {}) })}\n`);
         else await write(`iteration ${next.state.iteration}${next.resume ? `: resume from ${cc.handoff_file ?? ''}` : ''}\n${item !== undefined ? `${renderNextItem(item)}\n` : ''}`);
@@ -144,15 +145,16 @@ async function syncShardProgress(cwdOption: string | undefined, root: string): P
 }
 
 /**
- * RLP-006: the plan's next item with its own estimate (the estimator's one model), for the iteration
+ * RLP-006: the plan's next item with its own estimate (and the state directory, where `loop next` records
+ * an ended iteration's resume outcome) (the estimator's one model), for the iteration
  * `loop next` starts: a fresh session, so the whole window. Undefined without `handoff.planFile` or an
  * open item; problems are one stderr line each, never a failure of `loop next`.
  */
-async function nextItemEstimate(cwdOption: string | undefined, root: string): Promise<LoopNextItem | undefined> {
+async function nextItemEstimate(cwdOption: string | undefined, root: string): Promise<{ readonly item?: LoopNextItem; readonly stateDir?: string }> {
   const project = await openCommandProject(cwdOption);
   if (typeof project === 'string') {
     process.stderr.write(`${STDERR_PREFIX} loop: next item not estimated (${project})\n`);
-    return undefined;
+    return {};
   }
   const { context, handoff } = project.context;
   const found = await estimateLoopNextItem({
@@ -162,7 +164,7 @@ async function nextItemEstimate(cwdOption: string | undefined, root: string): Pr
     window: context.windowTokens ?? FALLBACK_WINDOW_TOKENS,
   });
   for (const note of found.diagnostics) process.stderr.write(`${STDERR_PREFIX} loop: ${note}\n`);
-  return found.item;
+  return { ...(found.item !== undefined ? { item: found.item } : {}), stateDir: project.stateDir };
 }
 
 /** `Next item: <text> (PLAN.md:12, ~6 % of the window, small)`; the text is from the working tree: escaped. */
@@ -179,6 +181,10 @@ export function renderLoopStatus(state: LoopState): string {
   else {
     const what = `${cc.level ?? '?'} at ${cc.percent_at_checkpoint ?? '?'}% in iteration ${cc.handoff_iteration ?? '?'}, ${cc.handoff_file}`;
     lines.push(`Checkpoint: ${what} (${cc.handoff_consumed ? 'resumed' : 'waiting to be resumed'})`);
+    // From the handoff (validated on read, escaped here: the model wrote the item).
+    const files = (cc.files_in_progress ?? []).map((f) => `${f.path}${f.lines !== undefined ? ` (lines ${f.lines})` : ''}`);
+    if (files.length > 0) lines.push(`Files in progress: ${forTerminal(files.join(', '))}`);
+    if (cc.current_todo_item !== undefined) lines.push(`Current item: ${forTerminal(cc.current_todo_item)}${cc.progress !== undefined ? ` (${forTerminal(cc.progress)})` : ''}`);
   }
   if (state.next_item !== undefined) lines.push(renderNextItem(state.next_item));
   if (state.context_history.length === 0) lines.push('Context history: none yet');

@@ -1,4 +1,4 @@
-import { claimResumeHandoff, recordMetric } from '@agent-checkpoint/context-checkpoint';
+import { claimResumeHandoff, recordSessionResume } from '@agent-checkpoint/context-checkpoint';
 import { findProjectRoot, forModelText, loadConfig, readOffSwitch } from '@agent-checkpoint/core';
 import type { AuxHookContext, AuxHookResult } from '../aux-hook/run-aux-hook.ts';
 import { readContextHookPayload } from '../aux-hook/read-context-hook-payload.ts';
@@ -62,8 +62,8 @@ export async function runSessionStart(text: string, context: AuxHookContext): Pr
     }
     return { output: '', code: claim.reason, detail: claim.detail };
   }
-  const note = await recordMetric({ stateDir: context.stateDir, projectRoot }, { type: 'resume', at: context.now().toISOString(), handoff: claim.handoff.name, consumed: true });
-  if (note !== undefined) context.log.warn(`session-start: ${note}`);
+  // Counted in the metrics and kept in the session's slot until its outcome is known (the resume outcome).
+  for (const note of await recordSessionResume({ stateDir: context.stateDir, projectRoot, agent: context.agent, ...(event.sessionId !== undefined ? { sessionId: event.sessionId } : {}), handoffName: claim.handoff.name, now: context.now() })) context.log.warn(`session-start: ${note}`);
   return {
     output: encodeSessionStart(context.agent, claim.context),
     code: 'injected',
