@@ -102,8 +102,11 @@ export const DEFAULT_CONTEXT_MESSAGES: { readonly l1: string; readonly l2: strin
 /** Default handoff directory, relative to the repository root. */
 export const DEFAULT_HANDOFF_DIR = '.agent-checkpoint/handoffs';
 
-/** Default WIP commit message (first line is the subject). */
-export const DEFAULT_COMMIT_MESSAGE = 'checkpoint: WIP at {trigger}\n\nAutomatic checkpoint by agent-checkpoint ({agent}).\nHandoff: {handoff}\n';
+/**
+ * Default WIP commit message (first line is the subject): seed 004's "[WIP] ANV-123 - checkpoint",
+ * with the trigger after it. On a branch without an issue id `{issue} - ` is dropped.
+ */
+export const DEFAULT_COMMIT_MESSAGE = '[WIP] {issue} - checkpoint at {trigger}\n\nAutomatic checkpoint by agent-checkpoint ({agent}).\nHandoff: {handoff}\n';
 
 export const DEFAULT_CONTEXT_CONFIG: ResolvedContextConfig = {
   enabled: false,

@@ -132,7 +132,7 @@ export const DirectExecutionSchema = classifyKeys(
         .describe('The repository\'s git hooks the WIP commit and push run, by name (default none: no hook runs, whatever the repository configures).'),
       commitMessage: z.string().min(1)
         .optional()
-        .describe('Commit message; "{trigger}", "{agent}", "{handoff}", "{branch}" are substituted.'),
+        .describe('Commit message; "{trigger}", "{agent}", "{handoff}", "{branch}", "{iteration}" and "{issue}" (the branch\'s issue id, tracker.issuePattern; "{issue} - " is dropped when the branch has none) are substituted.'),
       logFile: z.string().min(1).optional().describe('File each step is appended to, relative to the repository (default none).'),
       timeoutMs: z.number().int().min(1000).optional().describe(`Time limit of each git call (default ${DEFAULT_DIRECT_EXECUTION_CONFIG.timeoutMs}).`),
       duringLoop: z

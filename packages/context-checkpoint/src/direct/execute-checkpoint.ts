@@ -64,6 +64,11 @@ export interface ExecuteCheckpointOptions {
    * iteration made it (RLP: "ralph: checkpoint iter N").
    */
   readonly loopIteration?: number;
+  /**
+   * The issue id of the branch (`ANV-123`, found with `tracker.issuePattern`): the commit message's
+   * `{issue}`. Without one, `{issue} - ` (or a lone `{issue}`) is dropped from the message.
+   */
+  readonly issueId?: string;
 }
 
 /** A WIP commit that was created. */
@@ -527,8 +532,11 @@ function renderCommitMessage(template: string, options: ExecuteCheckpointOptions
     handoff: handoff.relativePath,
     branch: repo.branch ?? 'HEAD',
     iteration: options.loopIteration === undefined ? '' : String(options.loopIteration),
+    issue: options.issueId ?? '',
   };
-  const text = template.replace(/\{(trigger|agent|handoff|branch|iteration)\}/g, (_, key: string) => values[key] ?? '');
+  // No issue id: "[WIP] {issue} - checkpoint" reads "[WIP] checkpoint", not "[WIP]  - checkpoint".
+  const shaped = options.issueId === undefined ? template.replace(/\{issue\}(?:[ \t]*[-:][ \t]*)?/g, '') : template;
+  const text = shaped.replace(/\{(trigger|agent|handoff|branch|iteration|issue)\}/g, (_, key: string) => values[key] ?? '');
   const body = text.endsWith('\n') ? text : `${text}\n`;
   const coAuthor = CO_AUTHOR[options.agent];
   const trailers = [

@@ -278,7 +278,7 @@ describe('the context step through getCheckpoint', { timeout: 60_000 }, () => {
     expect(contextOf(outcome)?.handoff).toMatchObject({ mode: 'direct', status: 'done' });
     const sha = r.git(['rev-parse', '--short=7', 'HEAD']).trim();
     expect(outcome.message).toContain(`Context is at 86% (L2).\nCheckpoint: handoff written to ${contextOf(outcome)?.handoff?.path}, CLAUDE.md "## Last Session" updated, WIP commit ${sha}.`);
-    expect(r.git(['log', '-1', '--format=%s'])).toMatch(/^checkpoint: WIP at L2/);
+    expect(r.git(['log', '-1', '--format=%s'])).toMatch(/^\[WIP\] checkpoint at L2/);
     // By default the WIP commit carries the work (the changed tracked file) with the memory file (issue 14 point 8).
     expect(r.git(['show', '--name-only', '--format=', 'HEAD']).trim()).toBe('CLAUDE.md\nsrc/app.py');
     expect(r.git(['status', '--porcelain']).trim()).toBe('');

@@ -85,8 +85,12 @@ export async function writeCheckpointHandoff(request: CheckpointHandoffRequest):
   let work: WrittenHandoff['work'];
   let head = request.git?.kind === 'repo' ? request.git.head : undefined;
   if (request.direct !== undefined) {
+    // The WIP commit names the branch's issue (seed 004: "[WIP] ANV-123 - checkpoint"), tracker on or off.
+    const branch = request.git?.kind === 'repo' ? request.git.branch : undefined;
+    const issueId = tracked?.issueId ?? (branch !== undefined && request.direct.commitMessage.includes('{issue}') ? await issueIdOfBranch(branch, services.tracker) : undefined);
     const result = await executeCheckpoint({
       ...(iteration !== undefined ? { loopIteration: iteration } : {}),
+      ...(issueId !== undefined ? { issueId } : {}),
       projectRoot: request.projectRoot,
       agent: request.agent,
       handoff: content,
@@ -154,6 +158,16 @@ export async function writeCheckpointHandoff(request: CheckpointHandoffRequest):
     ]);
   }
   return outcome;
+}
+
+/** The issue id in a branch name already read (the tracker's pattern, default `ANV-123`). */
+async function issueIdOfBranch(branch: string, settings: TrackerSettings): Promise<string | undefined> {
+  try {
+    const { issueIdFromBranch } = await import('../tracker/issue-id-from-branch.ts');
+    return issueIdFromBranch(branch, settings.issuePattern);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The branch's issue id for claude-mem's title when the tracker is off (its pattern, default `ANV-123`). */

@@ -108,7 +108,7 @@ describe('pre-compact', () => {
     const env = world.scenario('actionable').env;
     const result = await runHookBundle({ args: ['pre-compact', 'claude'], stdin: payload(world, 'claude'), env, cwd: world.repo });
     expect(result).toMatchObject({ code: 0, stdout: '' });
-    expect(execFileSync('git', ['log', '-1', '--format=%s'], { cwd: world.repo, env, encoding: 'utf8' })).toMatch(/^checkpoint: WIP at pre-compact/);
+    expect(execFileSync('git', ['log', '-1', '--format=%s'], { cwd: world.repo, env, encoding: 'utf8' })).toMatch(/^\[WIP\] checkpoint at pre-compact/);
     expect(handoffs(world)).toHaveLength(1);
   });
 
