@@ -21,6 +21,14 @@ export { writeCheckpointHandoff } from './steps/write-checkpoint-handoff.ts';
 export { recordCheckpoint } from './steps/record-checkpoint.ts';
 export { fetchMemoryResumeExtras, memoryResumeSection } from './steps/memory-step.ts';
 export { claimResumeHandoff, latestOwnHandoff } from './steps/resume-handoff.ts';
+// The context hooks, route-neutral behind one early check; delivery-hook's adapters read the payloads
+// and encode the decisions in the agent's format.
+export type { ContextHookDecision, ContextHookRun } from './context-hooks/context-hook-run.ts';
+export { openContextHook } from './context-hooks/open-context-hook.ts';
+export { runSessionStartHook } from './context-hooks/session-start.ts';
+export { runPreCompactHook } from './context-hooks/pre-compact.ts';
+export { runPromptSubmitHook } from './context-hooks/prompt-submit.ts';
+export { readStatuslineStatus, type CheckpointStatus } from './context-hooks/statusline-status.ts';
 // Seed 004 EST/SHD/metrics, used by delivery-hook's prompt-submit hook and context commands.
 export { estimateContextGrowth } from './context/estimate-context-growth.ts';
 export { type KnownContextReading } from './context/read-context-level.ts';

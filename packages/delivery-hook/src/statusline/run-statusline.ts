@@ -1,20 +1,12 @@
-import { DEFAULT_ISSUE_PATTERN, readContextLevel, sessionContextOf, type ContextReading } from '@agent-checkpoint/context-checkpoint';
-import { findProjectRoot, forTerminal, loadConfig, readOffSwitch, readSessionState, resolveStateDir, type TokenUsage } from '@agent-checkpoint/core';
+import { DEFAULT_ISSUE_PATTERN, readContextLevel, readStatuslineStatus, type ContextReading } from '@agent-checkpoint/context-checkpoint';
+import { forTerminal, resolveStateDir, type TokenUsage } from '@agent-checkpoint/core';
 import { readStdin } from '../read-stdin.ts';
 import { readStatuslineInput, type StatuslineInput } from './read-statusline-input.ts';
 import { readTranscriptUsage } from './read-transcript-usage.ts';
 import { chooseRunCwd, currentDirectory } from '../run-cwd.ts';
 import { readBranchIssue } from './read-branch-issue.ts';
 import { readCurrentPhase } from './read-current-phase.ts';
-import { renderStatusline, type CheckpointStatus } from './render-statusline.ts';
-import { contextCheckpointConfigOf, contextCheckpointSections } from '@agent-checkpoint/context-checkpoint/load';
-
-/**
- * How long after a handoff the checkpoint that delivered it may be recorded and the status line still
- * says `handoff HH:MM`: the Stop route writes the handoff, then claims the block that announces it (a
- * later `lastCheckpointAt`, within the hook's deadline). A checkpoint later than this is a new one.
- */
-const HANDOFF_DELIVERY_MS = 60_000;
+import { renderStatusline } from './render-statusline.ts';
 const ISSUE_PATTERN = new RegExp(DEFAULT_ISSUE_PATTERN);
 
 /** Longest wait for Claude's JSON on stdin. */
@@ -25,8 +17,9 @@ const STDIN_TIMEOUT_MS = 1000;
  * on stdin and prints one line, e.g. `[CTX: ████████░░ 82% L2] [CKPT: handoff 14:05]`.
  *
  * Built for every refresh: no git, no lock, no transcript parse beyond the last usage record (and only
- * when Claude's JSON lacks `context_window`); reads the configuration (cached), the off switches and
- * the session's small state file. Thresholds and `context.windowTokens` come from the configuration;
+ * when Claude's JSON lacks `context_window`); the configuration (cached), the off switches and the
+ * session's small state file come from the context package's `readStatuslineStatus`, behind the
+ * context hooks' early check. Thresholds and `context.windowTokens` come from the configuration;
  * the levels are shown whether or not `context.enabled` is on (the status line is its own opt-in).
  * Always exits 0 and always prints a line (`[CTX: n/a]` when nothing is known).
  */
@@ -54,13 +47,13 @@ export async function statuslineFor(
   const where = chooseRunCwd(input.cwd, processCwd);
   if (where.kind === 'none') throw new Error(where.detail);
   const cwd = where.cwd;
-  const { config } = await loadConfig({ cwd, env, sections: contextCheckpointSections });
-  const cc = contextCheckpointConfigOf(config);
-  const reading = readingOf(input, cc.context.windowTokens, cc.context.thresholds);
+  // The status line is Claude Code's (its profile's `hasStatusLine`): the session state is Claude's.
+  const status = await readStatuslineStatus({ agent: 'claude', cwd, stateDir: resolveStateDir({ env }), sessionId: input.sessionId, env });
+  const { context } = status.settings.context;
+  const reading = readingOf(input, context.windowTokens, context.thresholds);
   const issue = readBranchIssue(cwd, ISSUE_PATTERN);
-  const projectRoot = findProjectRoot(cwd);
-  const phase = readCurrentPhase(projectRoot);
-  return renderStatusline(reading, await checkpointStatus(input, env, config.enabled, projectRoot), { ...(issue !== undefined ? { issue } : {}), ...(phase !== undefined ? { phase } : {}) });
+  const phase = readCurrentPhase(status.settings.projectRoot);
+  return renderStatusline(reading, status.checkpoint, { ...(issue !== undefined ? { issue } : {}), ...(phase !== undefined ? { phase } : {}) });
 }
 
 function readingOf(
@@ -82,24 +75,4 @@ function readingOf(
 
 function model(input: StatuslineInput): { model?: string } {
   return input.model !== undefined ? { model: input.model } : {};
-}
-
-async function checkpointStatus(input: StatuslineInput, env: Readonly<Record<string, string | undefined>>, enabled: boolean, projectRoot: string): Promise<CheckpointStatus> {
-  if (!enabled) return { kind: 'disabled' };
-  const stateDir = resolveStateDir({ env });
-  const off = await readOffSwitch({ stateDir, sessionId: input.sessionId, projectRoot, env });
-  if (off.off) return { kind: 'off' };
-  if (input.sessionId === undefined) return { kind: 'ready' };
-  const { state } = await readSessionState({ stateDir, agent: 'claude', sessionId: input.sessionId });
-  const handoffAt = time(sessionContextOf(state)?.handoffAt);
-  const lastAt = time(state.lastCheckpointAt);
-  if (handoffAt !== undefined && (lastAt === undefined || handoffAt.getTime() + HANDOFF_DELIVERY_MS >= lastAt.getTime())) return { kind: 'handoff', at: handoffAt };
-  if (lastAt !== undefined) return { kind: 'last', at: lastAt };
-  return { kind: 'ready' };
-}
-
-function time(iso: string | undefined): Date | undefined {
-  if (iso === undefined) return undefined;
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? undefined : d;
 }
