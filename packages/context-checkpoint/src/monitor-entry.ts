@@ -10,3 +10,6 @@ export { claimMark, lowerMarks, monitorMarksDir, readMarks } from './monitor/lev
 export { estimateContextGrowth } from './context/estimate-context-growth.ts';
 export { implausibleUsage, readContextLevel } from './context/read-context-level.ts';
 export { readPendingTaskBand } from './estimate/pending-estimate-file.ts';
+// The monitor hook itself, route-neutral (the off switches, the reading, the decision, the claim).
+export { runMonitorHook, type MonitorActingAction, type MonitorHookDecision, type MonitorHookRun } from './monitor/monitor-hook.ts';
+export type { MonitorSession } from './monitor/open-monitor-hook.ts';

@@ -1,10 +1,10 @@
 import { stat } from 'node:fs/promises';
-import { failuresFromObservations, truthfulAlert, writeCheckpointHandoff, type HandoffTrigger } from '@agent-checkpoint/context-checkpoint';
-import { contextCheckpointConfigOf, contextCheckpointSections, handoffServicesOf } from '@agent-checkpoint/context-checkpoint/load';
-import { getCheckpoint, loadConfig, type ResolvedConfig } from '@agent-checkpoint/core';
+import { failuresFromObservations, openContextHook, truthfulAlert, writeCheckpointHandoff, type HandoffTrigger } from '@agent-checkpoint/context-checkpoint';
+import { contextCheckpointConfigOf, handoffServicesOf } from '@agent-checkpoint/context-checkpoint/load';
+import { getCheckpoint, type ResolvedConfig } from '@agent-checkpoint/core';
 import { forModelText } from '@agent-checkpoint/core/hot-path';
 import { loadTranscriptReader } from '../load-transcript-reader.ts';
-import type { MonitorActRequest, MonitorActResult } from './run-post-tool.ts';
+import type { MonitorActRequest, MonitorActResult } from './post-tool-types.ts';
 
 /** Time kept back from the deadline for the answer and the exit. */
 const RESERVE_MS = 500;
@@ -28,10 +28,12 @@ const RESERVE_MS = 500;
 export async function actOnMonitor(request: MonitorActRequest): Promise<MonitorActResult> {
   const warnings: string[] = [];
   const { action } = request;
-  const loaded = await loadConfig({ cwd: request.cwd, env: request.env, sections: contextCheckpointSections });
-  for (const note of loaded.diagnostics) warnings.push(`post-tool: config: ${note}`);
-  const cc = contextCheckpointConfigOf(loaded.config);
-  if (!loaded.config.enabled || !cc.context.enabled) return { code: 'disabled', detail: 'disabled by the validated configuration', warnings };
+  // The context hooks' early check with the full, validated configuration (the gate only probed it).
+  const gate = await openContextHook({ cwd: request.cwd, stateDir: request.stateDir, sessionId: request.sessionId, env: request.env, need: 'context' });
+  for (const note of gate.diagnostics) warnings.push(`post-tool: ${note}`);
+  if (gate.kind === 'pass') return { code: 'disabled', detail: `disabled by the validated configuration (${gate.detail})`, warnings };
+  const { config } = gate.settings;
+  const cc = gate.settings.context;
   // Direct execution (handoff, memory file, WIP commit) runs at L2 and L3 alike, as on the Stop route
   // (seed 003/004): the monitor acting first must not leave the level without its commit.
   const direct = cc.directExecution.enabled;
@@ -52,7 +54,7 @@ export async function actOnMonitor(request: MonitorActRequest): Promise<MonitorA
     cwd: request.cwd,
     ...(path !== undefined ? { transcript: { reader, path } } : {}),
     sessionId: request.sessionId,
-    config: withoutOptIns(loaded.config),
+    config: withoutOptIns(config),
     env: request.env,
     signal,
     deadlineAt: Date.now() + budget,
@@ -75,7 +77,7 @@ export async function actOnMonitor(request: MonitorActRequest): Promise<MonitorA
     ...(outcome.git ? { git: outcome.git } : {}),
     handoffDir: cc.handoff.dir,
     ...(direct ? { direct: cc.directExecution } : {}),
-    services: handoffServicesOf(loaded.config),
+    services: handoffServicesOf(config),
     level: action.level,
     percent,
     sessionId: request.sessionId,
