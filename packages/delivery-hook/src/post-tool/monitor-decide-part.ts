@@ -10,6 +10,7 @@ import type { PostToolContext, PostToolResult } from './post-tool-types.ts';
  */
 export async function monitorAfterGate(session: MonitorSession, ctx: PostToolContext): Promise<PostToolResult> {
   const stateDir = ctx.stateDir();
+  const readLatestUsage = LATEST_USAGE_READERS[ctx.agent];
   const decision = await runMonitorHook(session, {
     agent: ctx.agent,
     stateDir,
@@ -17,7 +18,7 @@ export async function monitorAfterGate(session: MonitorSession, ctx: PostToolCon
     now: ctx.now,
     deadlineAt: ctx.deadlineAt,
     warn: ctx.warn,
-    readLatestUsage: LATEST_USAGE_READERS[ctx.agent],
+    readLatestUsage,
   });
   switch (decision.kind) {
     case 'nothing':
