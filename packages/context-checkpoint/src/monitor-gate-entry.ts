@@ -4,4 +4,4 @@
  * the monitor's gate bundle must carry no decision code, no zod and no node:crypto (a disabled
  * monitor, the default, stops here; docs/benchmarks.md, "The monitor").
  */
-export { openMonitorHook, type MonitorFacts, type MonitorGate, type MonitorSession } from './monitor/open-monitor-hook.ts';
+export { openMonitorHook } from './monitor/open-monitor-hook.ts';
