@@ -13,7 +13,7 @@ export { truthfulAlert } from './context/truthful-alert.ts';
 export { AGENT_CHECKPOINT_DIR } from './handoff/agent-checkpoint-dir.ts';
 export { renderResumePrompt } from './handoff/render-resume.ts';
 export { writeHandoff } from './handoff/write-handoff.ts';
-export { decideCommitGate } from './opt-ins/decide-commit-gate.ts';
+export { runCommitGateAtStop } from './commit-gate/run-commit-gate.ts';
 export { sessionContextOf, withSessionContext } from './state/session-slots.ts';
 export { withDeferral } from './state/session-context.ts';
 export { writeCheckpointHandoff } from './steps/write-checkpoint-handoff.ts';

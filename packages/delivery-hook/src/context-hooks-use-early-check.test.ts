@@ -38,6 +38,8 @@ const HOOK_DIRS = [
   'delivery-hook/src/prompt-submit',
   'delivery-hook/src/statusline',
   'delivery-hook/src/post-tool',
+  // The commit gate's route glue: the gate (and its configuration) is context-checkpoint's.
+  'delivery-hook/src/commit-gate',
 ];
 
 function hookModules(): string[] {
