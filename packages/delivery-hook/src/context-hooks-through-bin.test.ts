@@ -107,22 +107,25 @@ function handoffsIn(repo: string): string[] {
   return readdirSync(join(repo, ...HANDOFF_DIR)).filter((f) => f.endsWith('.md')).sort();
 }
 
-describe('the context hooks through the built bin', () => {
-  it('each one acts when on (the baseline the off switch is checked against)', async () => {
-    const p = project();
-    const run = (mode: string) => runHookBundle({ args: argsOf(mode), stdin: payloadOf(mode, p), env: p.sb.env, cwd: p.repo });
-    expect((await run('statusline')).stdout).toMatch(/^\[CTX: \S+ 80% L1\] \[CKPT: ready\]/);
-    const session = await run('session-start');
-    expect(session.code).toBe(0);
-    expect(session.stdout).toContain('Implement the OAuth callback');
-    expect((await run('prompt-submit')).stdout).toContain('additionalContext');
-    expect((await run('post-tool')).stdout).toMatch(/Context at 80%/);
-    const before = handoffsIn(p.repo).length;
-    expect((await run('pre-compact')).code).toBe(0);
-    expect(handoffsIn(p.repo)).toHaveLength(before + 1);
-  });
+/** Each context hook acts in a fresh project: the baseline the off switch is checked against. */
+async function expectEachHookActs(): Promise<void> {
+  const p = project();
+  const run = (mode: string) => runHookBundle({ args: argsOf(mode), stdin: payloadOf(mode, p), env: p.sb.env, cwd: p.repo });
+  expect((await run('statusline')).stdout).toMatch(/^\[CTX: \S+ 80% L1\] \[CKPT: ready\]/);
+  const session = await run('session-start');
+  expect(session.code).toBe(0);
+  expect(session.stdout).toContain('Implement the OAuth callback');
+  expect((await run('prompt-submit')).stdout).toContain('additionalContext');
+  expect((await run('post-tool')).stdout).toMatch(/Context at 80%/);
+  const before = handoffsIn(p.repo).length;
+  expect((await run('pre-compact')).code).toBe(0);
+  expect(handoffsIn(p.repo)).toHaveLength(before + 1);
+}
 
-  it('`off --project` silences every context hook: nothing on stdout, no handoff, the status line says off', async () => {
+describe('the context hooks through the built bin', () => {
+  it('`off --project` silences every context hook that acts without it: nothing on stdout, no handoff, the status line says off', async () => {
+    await expectEachHookActs();
+    sandbox?.remove();
     const p = project();
     const off = await runHookBundle({ args: ['off', '--project', '--cwd', p.repo], env: p.sb.env, cwd: p.sb.root });
     expect(off.code, off.stderr).toBe(0);
@@ -138,6 +141,16 @@ describe('the context hooks through the built bin', () => {
     // Nothing was estimated, claimed or marked either.
     expect(existsSync(join(p.sb.stateDir, 'estimates'))).toBe(false);
     expect(existsSync(join(p.sb.stateDir, 'monitor'))).toBe(false);
+  });
+});
+
+describe('one process harness for every hook mode', () => {
+  it('the status line has the hooks\' deadline: past it, the n/a line, one stderr line, exit 0', async () => {
+    const p = project();
+    // Claude never closes stdin here; the hooks' deadline (100 ms) comes before the status line's stdin wait.
+    const result = await runHookBundle({ args: ['statusline'], stdin: { keepOpen: '' }, env: { ...p.sb.env, AGENT_CHECKPOINT_HOOK_DEADLINE_MS: '100' }, cwd: p.repo, killAfterMs: 15_000 });
+    expect(result).toMatchObject({ code: 0, signal: null, stdout: '[CTX: n/a] [CKPT: n/a]\n' });
+    expect(result.stderr).toBe('agent-checkpoint: statusline: deadline of 100 ms reached; doing nothing\n');
   });
 });
 

@@ -21,7 +21,7 @@ export async function runContextCommand(command: string, args: readonly string[]
     }
     case 'statusline': {
       const { runStatusline } = await import('../statusline/run-statusline.ts');
-      return process.exit(await runStatusline(write));
+      return runStatusline(write);
     }
     default:
       process.stderr.write(`agent-checkpoint: unknown context command ${JSON.stringify(command)}\n`);

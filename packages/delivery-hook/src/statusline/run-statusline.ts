@@ -1,6 +1,7 @@
 import { DEFAULT_ISSUE_PATTERN, readContextLevel, readStatuslineStatus, type ContextReading } from '@agent-checkpoint/context-checkpoint';
 import { forTerminal, resolveStateDir, type TokenUsage } from '@agent-checkpoint/core';
-import { readStdin } from '../read-stdin.ts';
+import { runHookHarness } from '../hook-harness.ts';
+import { readHookOptions } from '../hook-options.ts';
 import { readStatuslineInput, type StatuslineInput } from './read-statusline-input.ts';
 import { readTranscriptUsage } from './read-transcript-usage.ts';
 import { chooseRunCwd, currentDirectory } from '../run-cwd.ts';
@@ -11,6 +12,8 @@ const ISSUE_PATTERN = new RegExp(DEFAULT_ISSUE_PATTERN);
 
 /** Longest wait for Claude's JSON on stdin. */
 const STDIN_TIMEOUT_MS = 1000;
+/** The line when nothing is known. */
+const NOT_AVAILABLE = '[CTX: n/a] [CKPT: n/a]';
 
 /**
  * `agent-checkpoint-hook statusline`: Claude Code's `statusLine` command. Reads the status line JSON
@@ -21,20 +24,23 @@ const STDIN_TIMEOUT_MS = 1000;
  * session's small state file come from the context package's `readStatuslineStatus`, behind the
  * context hooks' early check. Thresholds and `context.windowTokens` come from the configuration;
  * the levels are shown whether or not `context.enabled` is on (the status line is its own opt-in).
- * Always exits 0 and always prints a line (`[CTX: n/a]` when nothing is known).
+ * Always exits 0 and always prints a line (`[CTX: n/a]` when nothing is known), through the hooks'
+ * process harness (hook-harness.ts), so it also has their deadline.
  */
-export async function runStatusline(write: (text: string) => Promise<void>): Promise<number> {
-  let line = '[CTX: n/a] [CKPT: n/a]';
-  try {
-    const stdin = await readStdin(process.stdin, { maxBytes: 1024 * 1024, timeoutMs: STDIN_TIMEOUT_MS });
-    const text = stdin.kind === 'complete' || stdin.kind === 'timeout' ? stdin.text : '';
-    line = await statuslineFor(readStatuslineInput(text), process.env, currentDirectory());
-  } catch (error) {
-    process.stderr.write(`agent-checkpoint: statusline: ${error instanceof Error ? error.message : String(error)}\n`);
-  }
+export async function runStatusline(write: (text: string) => Promise<void>): Promise<never> {
   // One line on the user's terminal: whatever reached it (a model name, a future part) cannot steer it.
-  await write(`${forTerminal(line, { keepLines: false })}\n`);
-  return 0;
+  const lineOf = (line: string): string => `${forTerminal(line, { keepLines: false })}\n`;
+  const warn = (line: string): void => void process.stderr.write(`agent-checkpoint: ${forTerminal(line, { keepLines: false })}\n`);
+  const { deadlineMs } = readHookOptions(process.env, []);
+  // The hooks' process contract (deadline, stdin cap, exit 0), answering the `n/a` line when it cannot do better.
+  return runHookHarness({ mode: 'statusline', deadlineMs, stdinTimeoutMs: STDIN_TIMEOUT_MS, stdinMaxBytes: 1024 * 1024, fallback: lineOf(NOT_AVAILABLE), warn, write }, async (text) => {
+    try {
+      return lineOf(await statuslineFor(readStatuslineInput(text), process.env, currentDirectory()));
+    } catch (error) {
+      warn(`statusline: ${error instanceof Error ? error.message : String(error)}`);
+      return lineOf(NOT_AVAILABLE);
+    }
+  });
 }
 
 /** The status line for one input. Exported for tests. */
