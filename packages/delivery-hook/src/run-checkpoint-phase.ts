@@ -1,4 +1,4 @@
-import { commitGateConfigOf, contextCheckpointSections, loadTurnEndExtensions } from '@agent-checkpoint/context-checkpoint/load';
+import { commitGateClaim, commitGateConfigOf, contextCheckpointSections, loadTurnEndExtensions } from '@agent-checkpoint/context-checkpoint/load';
 import {
   claimNotices,
   runTurnEnd,
@@ -8,7 +8,6 @@ import {
   type TurnEndEvent,
   type TurnEndPass,
 } from '@agent-checkpoint/core';
-import { markCommitGate, promptKeyOf } from './commit-gate/commit-gate-marker.ts';
 import { installSourceNotice } from './install/install-source-notice.ts';
 import type { HookEvent } from './hook-event.ts';
 import { payloadTurnIdIsFinal, turnKeyOf } from './hook-identity.ts';
@@ -96,9 +95,11 @@ async function verdictOf(event: HookEvent, context: CheckpointPhaseContext, deci
   const config = decision.config.config;
   let mark = Date.now();
   const remaining = context.deadlineAt - mark - RESERVE_MS;
+  // With `commitGate` on, the granted block arms it (context-checkpoint's bookkeeping, under the lock).
+  const gate = commitGateClaim(config, { stateDir: context.stateDir, agent: context.agent, sessionId: context.sessionId }, event.hint.prompt);
   const { claim, diagnostics } = await decision.claim({
     lockWaitMs: Math.max(0, Math.min(MAX_LOCK_WAIT_MS, remaining)),
-    ...(commitGateConfigOf(config) !== undefined ? { armCommitGate: { promptKey: promptKeyOf(event) } } : {}),
+    ...(gate !== undefined ? { onGranted: gate.onGranted } : {}),
   });
   timings['claim'] = Date.now() - mark;
   for (const note of diagnostics) log.warn(note);
@@ -108,10 +109,8 @@ async function verdictOf(event: HookEvent, context: CheckpointPhaseContext, deci
     }
     return passWith(claim.reason === 'state-unavailable' ? 'state-unavailable' : 'loop-guard', `${claim.reason}: ${claim.detail}`);
   }
-  if (commitGateConfigOf(config) !== undefined) {
-    const note = markCommitGate({ stateDir: context.stateDir, agent: context.agent, sessionId: context.sessionId });
-    if (note !== undefined) log.warn(note);
-  }
+  const note = gate?.afterGranted();
+  if (note !== undefined) log.warn(note);
   return {
     verdict: { kind: 'block', reason: decision.message },
     code: 'checkpoint',
@@ -179,7 +178,7 @@ async function commitGate(
   config: ResolvedConfig,
   turnKey?: string,
 ): Promise<HookRun> {
-  const { runCommitGate } = await import('./commit-gate/run-commit-gate.ts');
+  const { runCommitGate } = await import('./commit-gate/commit-gate-route.ts');
   return runCommitGate(event, context, reason, config, turnKey);
 }
 

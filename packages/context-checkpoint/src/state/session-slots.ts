@@ -79,7 +79,7 @@ export type ResumeOutcome = 'continued' | 'not-continued';
 
 /**
  * The commit gate (seed 001, opt-in) of one turn: armed when our block of that turn is granted
- * (core's `claimCheckpoint` with `armCommitGate` writes this slot), and used by at most one more
+ * (`armCommitGate`, core's `claimCheckpoint` `onGranted`, writes this slot), and used by at most one more
  * block on a later stop of the same turn.
  */
 export interface CommitGateState {

@@ -1,6 +1,7 @@
 import { Argument, CommanderError, Option, type Command } from 'commander';
 import { addHelpCommand, createCliProgram, isNearCommand, type CliProgram } from '@agent-checkpoint/setup-kit/cli-program';
 import { COMMAND_HELP } from './command-help.ts';
+import { HOOK_MODE_TABLE, hookModeHelpLines } from '../hook-modes.ts';
 // The grammar of the slash text: a few constants and pure functions, no imports.
 import { SLASH_COMMANDS, slashCommandArgv, type SlashCommand } from '../context-cli/slash-arguments.ts';
 import type { SetupCommandName, SetupRunner } from './run-setup-command.ts';
@@ -23,17 +24,12 @@ export const HOOK_VERSION = typeof __AGENT_CHECKPOINT_VERSION__ === 'string' ? _
 const AGENTS = ['claude', 'gemini', 'codex'] as const;
 const SCOPES = ['user', 'project'] as const;
 
-/** The modes agents run (listed for `--help` only; see {@link isCliInvocation}). */
-const HOOK_MODE_NAMES: ReadonlySet<string> = new Set([...AGENTS, 'hook', 'session-start', 'pre-compact', 'prompt-submit', 'statusline']);
+/** The modes agents run (hook-modes.ts; listed for `--help` only, see {@link isCliInvocation}). */
+const HOOK_MODE_NAMES: ReadonlySet<string> = new Set(HOOK_MODE_TABLE.map((entry) => entry.name));
 
 const ENVIRONMENT_HELP = `
 Hook modes (registered by install, run by the agents; they always exit 0):
-  agent-checkpoint-hook <claude|gemini|codex> [--debug]   turn-end hook: reads the payload on stdin
-  agent-checkpoint-hook hook <agent> [--debug]             the same, long form
-  agent-checkpoint-hook session-start <agent>              SessionStart hook: inject the latest handoff once
-  agent-checkpoint-hook pre-compact <agent>                PreCompact/PreCompress hook: write a handoff
-  agent-checkpoint-hook prompt-submit <agent>              UserPromptSubmit/BeforeAgent hook: task estimate warning
-  agent-checkpoint-hook statusline                         Claude Code status line: [CTX: … L2] [CKPT: …]
+${hookModeHelpLines('agent-checkpoint-hook').join('\n')}
 
 Environment:
   AGENT_CHECKPOINT_DISABLE=1            checkpoints off everywhere
@@ -329,37 +325,11 @@ function addContextCommands(cli: CliProgram, write: (text: string) => Promise<vo
  */
 function addHookModes(cli: CliProgram): void {
   const unreachable = () => cli.program.error('hook modes run without the command parser', { exitCode: 2 });
-  for (const agent of AGENTS) {
-    cli.program
-      .command(agent, { hidden: true })
-      .description(`the turn-end hook of ${agent}: reads the payload on stdin, always exits 0`)
-      .option('--debug', 'log decisions to stderr and <state dir>/debug.log')
-      .action(unreachable);
+  for (const entry of HOOK_MODE_TABLE) {
+    const command = cli.program.command(entry.name, { hidden: true }).description(`${entry.summary} (always exits 0)`);
+    if (entry.takesAgent) command.addArgument(new Argument('<agent>', AGENTS.join(', ')));
+    if (entry.usage.includes('--debug')) command.option('--debug', 'log decisions to stderr and <state dir>/debug.log');
+    if (entry.kind === 'turn-end-long') command.addHelpText('after', '\nShort form: agent-checkpoint-hook <agent>. Installed by `agent-checkpoint-hook install`.');
+    command.action(unreachable);
   }
-  cli.program
-    .command('hook', { hidden: true })
-    .description('the turn-end hook (reads the agent\'s payload on stdin; always exits 0)')
-    .addArgument(new Argument('<agent>', 'claude, gemini or codex'))
-    .option('--debug', 'log decisions to stderr and <state dir>/debug.log')
-    .addHelpText('after', '\nShort form: agent-checkpoint-hook <agent>. Installed by `agent-checkpoint-hook install`.')
-    .action(unreachable);
-  cli.program
-    .command('session-start', { hidden: true })
-    .description('SessionStart hook: inject the latest handoff once (always exits 0)')
-    .argument('<agent>', 'claude, gemini or codex')
-    .action(unreachable);
-  cli.program
-    .command('pre-compact', { hidden: true })
-    .description('PreCompact / PreCompress hook: write a handoff (always exits 0)')
-    .argument('<agent>', 'claude, gemini or codex')
-    .action(unreachable);
-  cli.program
-    .command('prompt-submit', { hidden: true })
-    .description('UserPromptSubmit / BeforeAgent hook: warn when the task will not fit the context (always exits 0)')
-    .argument('<agent>', 'claude, gemini or codex')
-    .action(unreachable);
-  cli.program
-    .command('statusline', { hidden: true })
-    .description('Claude Code status line: [CTX: … L2] [CKPT: …] (reads its JSON on stdin)')
-    .action(unreachable);
 }

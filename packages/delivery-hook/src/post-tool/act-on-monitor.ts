@@ -1,11 +1,11 @@
 import { stat } from 'node:fs/promises';
-import { failuresFromObservations, truthfulAlert, withAutonomousMode, writeCheckpointHandoff, type HandoffTrigger } from '@agent-checkpoint/context-checkpoint';
-import { contextCheckpointConfigOf, contextCheckpointSections, handoffServicesOf } from '@agent-checkpoint/context-checkpoint/load';
-import { getCheckpoint, loadConfig, type ResolvedConfig } from '@agent-checkpoint/core';
+import { failuresFromObservations, openContextHook, truthfulAlert, withAutonomousMode, writeCheckpointHandoff, type HandoffTrigger } from '@agent-checkpoint/context-checkpoint';
+import { contextCheckpointConfigOf, handoffServicesOf } from '@agent-checkpoint/context-checkpoint/load';
+import { getCheckpoint, type ResolvedConfig } from '@agent-checkpoint/core';
 import { forModelText, type AgentId } from '@agent-checkpoint/core/hot-path';
 import { loadTranscriptReader } from '../load-transcript-reader.ts';
 import { installRouteOf, userCommandsOf } from '../route-commands.ts';
-import type { MonitorActRequest, MonitorActResult } from './run-post-tool.ts';
+import type { MonitorActRequest, MonitorActResult } from './post-tool-types.ts';
 
 /** `checkpoint` as the agent runs it with its shell tool on the route of a hook `agent` ran with `env` (route-commands.ts). */
 export function agentCheckpointCommandOf(agent: AgentId, env: Readonly<Record<string, string | undefined>>): string {
@@ -34,11 +34,13 @@ const RESERVE_MS = 500;
 export async function actOnMonitor(request: MonitorActRequest): Promise<MonitorActResult> {
   const warnings: string[] = [];
   const { action } = request;
-  const loaded = await loadConfig({ cwd: request.cwd, env: request.env, sections: contextCheckpointSections });
-  for (const note of loaded.diagnostics) warnings.push(`post-tool: config: ${note}`);
+  // The context hooks' early check with the full, validated configuration (the gate only probed it).
+  const gate = await openContextHook({ cwd: request.cwd, stateDir: request.stateDir, sessionId: request.sessionId, env: request.env, need: 'context' });
+  for (const note of gate.diagnostics) warnings.push(`post-tool: ${note}`);
+  if (gate.kind === 'pass') return { code: 'disabled', detail: `disabled by the validated configuration (${gate.detail})`, warnings };
+  const { config } = gate.settings;
   // A running loop switches direct execution on (seed 003's autonomous mode).
-  const cc = withAutonomousMode(contextCheckpointConfigOf(loaded.config), { stateDir: request.stateDir, projectRoot: request.cwd, now: request.now }).config;
-  if (!loaded.config.enabled || !cc.context.enabled) return { code: 'disabled', detail: 'disabled by the validated configuration', warnings };
+  const cc = withAutonomousMode(gate.settings.context, { stateDir: request.stateDir, projectRoot: gate.settings.projectRoot, now: request.now }).config;
   // Direct execution (handoff, memory file, WIP commit) runs at L2 and L3 alike, as on the Stop route
   // (seed 003/004): the monitor acting first must not leave the level without its commit.
   const direct = cc.directExecution.enabled;
@@ -61,7 +63,7 @@ export async function actOnMonitor(request: MonitorActRequest): Promise<MonitorA
     cwd: request.cwd,
     ...(path !== undefined ? { transcript: { reader, path } } : {}),
     sessionId: request.sessionId,
-    config: withoutOptIns(loaded.config),
+    config: withoutOptIns(config),
     env: request.env,
     signal,
     deadlineAt: Date.now() + budget,
@@ -84,7 +86,7 @@ export async function actOnMonitor(request: MonitorActRequest): Promise<MonitorA
     ...(outcome.git ? { git: outcome.git } : {}),
     handoffDir: cc.handoff.dir,
     ...(direct ? { direct: cc.directExecution } : {}),
-    services: handoffServicesOf(loaded.config),
+    services: handoffServicesOf(config),
     level: action.level,
     percent,
     sessionId: request.sessionId,

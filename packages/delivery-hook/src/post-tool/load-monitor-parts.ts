@@ -1,6 +1,5 @@
 import type { AgentId } from '@agent-checkpoint/core/hot-path';
-import type { monitorAfterGate } from './monitor-after-gate.ts';
-import type { MonitorActRequest, MonitorActResult } from './run-post-tool.ts';
+import type { MonitorActRequest, MonitorActResult, MonitorAfterGate } from './post-tool-types.ts';
 
 /**
  * Set to `true` by build-hook.mjs in every built bundle: the monitor's two later parts are then their
@@ -21,10 +20,10 @@ declare const __AGENT_CHECKPOINT_MONITOR_SPLIT__: true | undefined;
  * call that needs no action never parses `act`. Built, they are `require`d: the monitor's bundle is
  * CommonJS and must not start the ES module loader after every tool call.
  */
-export async function loadMonitorAfterGate(): Promise<typeof monitorAfterGate> {
+export async function loadMonitorAfterGate(): Promise<MonitorAfterGate> {
   const part = typeof __AGENT_CHECKPOINT_MONITOR_SPLIT__ !== 'undefined'
-    ? (require('./agent-checkpoint-hook-monitor-decide.cjs') as typeof import('./monitor-after-gate.ts'))
-    : await import('./monitor-after-gate.ts');
+    ? (require('./agent-checkpoint-hook-monitor-decide.cjs') as typeof import('./monitor-decide-part.ts'))
+    : await import('./monitor-decide-part.ts');
   return part.monitorAfterGate;
 }
 

@@ -10,7 +10,8 @@ import { deliverThroughHook } from '../test-support/hook-route-adapter.ts';
 import { FIXTURES_DIR } from '../test-support/recorded-payloads.ts';
 import { runHookBundle } from '../test-support/run-hook-bundle.ts';
 import { actOnMonitorLazily, checkpointCommandLazily, loadMonitorAfterGate } from './load-monitor-parts.ts';
-import { runPostTool, type PostToolResult } from './run-post-tool.ts';
+import type { PostToolResult } from './post-tool-types.ts';
+import { runPostTool } from './run-post-tool.ts';
 import { userConfigFile } from './user-config-file.ts';
 
 // The monitor (decide and act parts from source, through `runPostTool`) and the turn end (the real

@@ -1,8 +1,8 @@
 import { existsSync, rmSync } from 'node:fs';
 import { relative } from 'node:path';
 import { createHash } from 'node:crypto';
+import type { SessionState } from '@agent-checkpoint/core';
 import { sessionStatePath, writeFileSafelySync, type SessionStateLocation } from '@agent-checkpoint/core/hot-path';
-import type { HookEvent } from '../hook-event.ts';
 
 /**
  * The commit gate's cheap flag: `<stateDir>/sessions/<agent>-<id>.json.gate` exists while a gate is
@@ -45,7 +45,19 @@ export function clearCommitGate(location: SessionStateLocation): void {
  * Gemini's turn key for the gate: its stop payloads carry no turn id, but repeat the prompt unchanged
  * on every AfterAgent of a prompt (the same digest as the loop guard's fallback key).
  */
-export function promptKeyOf(event: HookEvent): string | undefined {
-  const prompt = event.hint.prompt;
+export function promptKeyOf(prompt: string | undefined): string | undefined {
   return prompt === undefined ? undefined : `prompt-${createHash('sha256').update(prompt, 'utf8').digest('hex').slice(0, 32)}`;
+}
+
+/**
+ * The commit gate's bookkeeping of a granted block (core's `onGranted`, applied under the session
+ * lock): the `commitGate` slot names the turn the block was recorded under (and, for Gemini, the
+ * prompt's key), so a later stop of that turn may block once more for uncommitted work.
+ */
+export function armCommitGate(prompt: string | undefined): (state: SessionState, now: Date, turnId: string) => SessionState {
+  const promptKey = promptKeyOf(prompt);
+  return (state, now, turnId) => ({
+    ...state,
+    extensions: { ...state.extensions, commitGate: { turnId, ...(promptKey === undefined ? {} : { promptKey }), armedAt: now.toISOString() } },
+  });
 }

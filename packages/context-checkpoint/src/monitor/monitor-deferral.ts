@@ -1,5 +1,5 @@
 import { readSmallFileSync, sessionStatePath, type SessionStateLocation } from '@agent-checkpoint/core/hot-path';
-import type { MonitorDeferral } from '@agent-checkpoint/context-checkpoint/monitor';
+import type { MonitorDeferral } from './monitor-action.ts';
 
 /** The user's live deferral, if any, and why the file was ignored (the monitor then acts as if none). */
 export interface MonitorDeferralRead {

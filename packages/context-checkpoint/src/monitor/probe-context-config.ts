@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { readConfigBytes } from '@agent-checkpoint/core/hot-path';
 import { parse as parseJsonc } from 'jsonc-parser';
+import { DEFAULT_CONTEXT_THRESHOLDS } from '../config/context-config.ts';
 
 /** The project configuration file name (core's `PROJECT_CONFIG_FILE`; core's index is not loaded here). */
 const PROJECT_CONFIG_FILE = '.agent-checkpoint.json';
@@ -8,7 +9,8 @@ const PROJECT_CONFIG_FILE = '.agent-checkpoint.json';
 /**
  * The `context` settings the monitor's cheap path needs, read without the full configuration loader
  * (zod, presets, trust): the post-tool hook runs after every tool call. The full loader runs only when
- * the monitor acts (act-on-monitor.ts), and re-decides there with the validated configuration.
+ * the monitor acts (delivery-hook's act-on-monitor.ts, through `openContextHook`), and re-decides
+ * there with the validated configuration. Read only through `openMonitorHook`.
  */
 export interface ContextProbe {
   /** `context.enabled` of the most specific file that sets it (project over user); default false. */
@@ -36,7 +38,7 @@ export async function probeContextConfig(userConfigFile: string, projectRoot: st
     if (typeof window === 'number' && Number.isInteger(window) && window >= 1000) windowTokens = window;
     const t = context['thresholds'];
     if (typeof t === 'object' && t !== null) {
-      const merged = { l1: 70, l2: 85, l3: 95, ...thresholds };
+      const merged: { l1: number; l2: number; l3: number } = { ...DEFAULT_CONTEXT_THRESHOLDS, ...thresholds };
       for (const key of ['l1', 'l2', 'l3'] as const) {
         const v = (t as Record<string, unknown>)[key];
         if (typeof v === 'number' && v > 0 && v <= 100) merged[key] = v;
