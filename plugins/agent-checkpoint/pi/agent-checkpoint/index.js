@@ -1,0 +1,141 @@
+// agent-checkpoint for Pi (@mariozechner/pi-coding-agent 0.73): at the end of an agent turn, run the
+// checkpoint hook; when it blocks, send its reason to the agent as one follow-up user message.
+//
+// Installed by `agent-checkpoint-hook install --agent pi` as ~/.pi/agent/extensions/agent-checkpoint/
+// (this file + hook.json, `{"command": [argv…], "timeoutMs": N}`). Plain JavaScript without
+// imports from Pi: it runs in whatever Pi loads it.
+//
+// Why `turn_end` and synchronous: Pi's agent loop polls its follow-up queue right after the last
+// turn's `turn_end`, while extension handlers run from a queue the loop does not wait for. A handler
+// that awaits anything before `sendUserMessage(…, {deliverAs: "followUp"})` loses that race: the
+// message stays queued after the run (in `pi -p` the session is already shut down at `agent_end`).
+// So the hook runs with spawnSync and the follow-up is queued before the handler yields; `agent_end`
+// says so on stderr if it still was not taken.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Pi has no cap of its own on follow-ups: at most this many consecutive blocks per user prompt. */
+const MAX_CONSECUTIVE_BLOCKS = 8;
+const DEFAULT_TIMEOUT_MS = 60_000;
+const MAX_OUTPUT_BYTES = 1024 * 1024;
+
+function readConfig() {
+  const file = join(dirname(fileURLToPath(import.meta.url)), 'hook.json');
+  try {
+    const config = JSON.parse(readFileSync(file, 'utf8'));
+    const command = Array.isArray(config?.command) && config.command.length > 0 && config.command.every((a) => typeof a === 'string') ? config.command : undefined;
+    if (command === undefined) return { error: `${file} names no command` };
+    const timeoutMs = Number.isInteger(config.timeoutMs) && config.timeoutMs > 0 ? config.timeoutMs : DEFAULT_TIMEOUT_MS;
+    return { command, timeoutMs };
+  } catch (error) {
+    return { error: `cannot read ${file}: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+function textOf(message) {
+  const content = message?.content;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter((block) => block?.type === 'text' && typeof block.text === 'string')
+    .map((block) => block.text)
+    .join('\n');
+}
+
+function warn(line) {
+  process.stderr.write(`agent-checkpoint: ${line}\n`);
+}
+
+/** The block reason in the hook's answer (`{"decision":"block","reason":…}`), or undefined for a pass. */
+function blockReason(stdout) {
+  const text = stdout.trim();
+  if (text === '') return undefined;
+  try {
+    const answer = JSON.parse(text);
+    return answer?.decision === 'block' && typeof answer.reason === 'string' && answer.reason.trim() !== '' ? answer.reason : undefined;
+  } catch {
+    warn('the hook answered with something that is not JSON; the turn ends');
+    return undefined;
+  }
+}
+
+export default function agentCheckpoint(pi) {
+  let lastPrompt;
+  let consecutiveBlocks = 0;
+  let pendingReason;
+
+  pi.on('input', (event) => {
+    // A prompt from the user (or an RPC client) starts a new count; our own follow-ups do not.
+    if (event?.source !== 'extension') {
+      lastPrompt = typeof event?.text === 'string' ? event.text : undefined;
+      consecutiveBlocks = 0;
+    }
+  });
+
+  pi.on('message_start', (event) => {
+    if (pendingReason !== undefined && event?.message?.role === 'user' && textOf(event.message) === pendingReason) pendingReason = undefined;
+  });
+
+  // Synchronous on purpose (see the header): no await before the follow-up is queued.
+  pi.on('turn_end', (event, ctx) => {
+    const message = event?.message;
+    if (message?.role !== 'assistant' || message.stopReason !== 'stop') return;
+    if (Array.isArray(message.content) && message.content.some((block) => block?.type === 'toolCall')) return;
+    // Something is queued already (the user typed during the turn): the agent goes on anyway.
+    if (ctx.hasPendingMessages()) return;
+    const config = readConfig();
+    if (config.error !== undefined) {
+      warn(config.error);
+      return;
+    }
+    const payload = {
+      hook_event_name: 'turn_end',
+      session_id: ctx.sessionManager.getSessionId(),
+      transcript_path: ctx.sessionManager.getSessionFile() ?? null,
+      cwd: ctx.cwd,
+      ...(lastPrompt !== undefined ? { prompt: lastPrompt } : {}),
+      last_assistant_message: textOf(message),
+      consecutive_blocks: consecutiveBlocks,
+    };
+    const [file, ...args] = config.command;
+    const run = spawnSync(file, args, {
+      input: JSON.stringify(payload),
+      cwd: ctx.cwd,
+      encoding: 'utf8',
+      timeout: config.timeoutMs,
+      maxBuffer: MAX_OUTPUT_BYTES,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    if (run.stderr) process.stderr.write(run.stderr);
+    if (run.error !== undefined || run.status !== 0) {
+      warn(`the hook did not answer (${run.error?.message ?? `exit ${run.status ?? run.signal}`}); the turn ends`);
+      return;
+    }
+    const reason = blockReason(run.stdout ?? '');
+    if (reason === undefined) {
+      consecutiveBlocks = 0;
+      return;
+    }
+    if (consecutiveBlocks >= MAX_CONSECUTIVE_BLOCKS) {
+      warn(`${MAX_CONSECUTIVE_BLOCKS} checkpoints in a row without a new prompt; letting the turn end`);
+      return;
+    }
+    consecutiveBlocks += 1;
+    pendingReason = reason;
+    try {
+      // Pi reports a failure of the send itself (it returns nothing to await).
+      pi.sendUserMessage(reason, { deliverAs: 'followUp' });
+    } catch (error) {
+      pendingReason = undefined;
+      warn(`the follow-up could not be sent: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  });
+
+  pi.on('agent_end', () => {
+    if (pendingReason === undefined) return;
+    pendingReason = undefined;
+    warn('the checkpoint follow-up missed the end of the run; Pi delivers it with the next prompt');
+  });
+}
