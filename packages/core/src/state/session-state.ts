@@ -79,7 +79,7 @@ const isoTime = z.string().check(z.refine((s) => !Number.isNaN(Date.parse(s)), '
 /** Loose on unknown keys (a newer version may add some), strict on the ones we rely on. */
 export const SessionStateSchema = z.looseObject({
   version: z.literal(1),
-  agent: z.enum(['claude', 'gemini', 'codex']),
+  agent: z.enum(['claude', 'gemini', 'codex', 'pi']),
   sessionId: z.string(),
   lastCheckpointAt: z.optional(isoTime),
   turns: z
