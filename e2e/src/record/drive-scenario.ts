@@ -1,4 +1,4 @@
-import type { AgentId } from '@agent-checkpoint/core';
+import { assertNever, type AgentId } from '@agent-checkpoint/core';
 import type { AgentSession, PromptOptions, SessionArtifacts } from '../harness/agent-session.ts';
 import { markedCommandLines } from '../harness/process-group.ts';
 import { waitFor } from '../harness/wait-for.ts';
@@ -6,6 +6,7 @@ import { ClaudeSession } from '../run-claude.ts';
 import { CodexSession } from '../run-codex.ts';
 import { CodexTuiSession, type PaneSnapshot } from '../run-codex-tui.ts';
 import { GeminiSession } from '../run-gemini.ts';
+import { PiSession } from '../run-pi.ts';
 import type { RecordedScenario } from '../scenarios/recorded-scenarios.ts';
 
 /** The result of driving one scenario on one agent; the session is still alive (caller disposes). */
@@ -34,8 +35,7 @@ export function waitForRunningCommand(session: AgentSession, needle: string, tim
 export async function driveScenario(agent: AgentId, scenario: RecordedScenario): Promise<DrivenScenario> {
   const options = { scenario: scenario.script, files: scenario.files, ...(scenario.hook ? { hook: scenario.hook } : {}) };
   if (agent === 'codex' && scenario.interruptWhileRunning !== undefined) return driveCodexTui(scenario, options);
-  const session: ClaudeSession | GeminiSession | CodexSession =
-    agent === 'claude' ? await ClaudeSession.start(options) : agent === 'gemini' ? await GeminiSession.start(options) : await CodexSession.start(options);
+  const session: ClaudeSession | GeminiSession | CodexSession | PiSession = await startSession(agent, options);
   try {
     for (const [index, prompt] of scenario.prompts.entries()) {
       const needle = index === 0 ? scenario.interruptWhileRunning : undefined;
@@ -55,6 +55,21 @@ export async function driveScenario(agent: AgentId, scenario: RecordedScenario):
   } catch (error) {
     await session.dispose();
     throw error;
+  }
+}
+
+async function startSession(agent: AgentId, options: Parameters<typeof ClaudeSession.start>[0]): Promise<ClaudeSession | GeminiSession | CodexSession | PiSession> {
+  switch (agent) {
+    case 'claude':
+      return ClaudeSession.start(options);
+    case 'gemini':
+      return GeminiSession.start(options);
+    case 'codex':
+      return CodexSession.start(options);
+    case 'pi':
+      return PiSession.start(options);
+    default:
+      return assertNever(agent);
   }
 }
 

@@ -38,6 +38,11 @@ const HOW: Record<AgentId, string> = {
     '(`base_url = "http://127.0.0.1:PORT/v1"`), model `gpt-5.5`, approval `never`, `danger-full-access`, `notify` = the probe;',
     'Stop hook in `$CODEX_HOME/hooks.json`.',
   ].join('\n'),
+  pi: [
+    '`pi -p --provider mock --model mock-model <prompt>`, later prompts with `--continue`; env: isolated `HOME`, `PI_OFFLINE=1`;',
+    '`$HOME/.pi/agent/models.json` defines provider `mock` (`api: "anthropic-messages"`, `baseUrl: "http://127.0.0.1:PORT"`).',
+    'The hook is our extension as installed (`$HOME/.pi/agent/extensions/agent-checkpoint/index.js` + `hook.json`, its command the probe).',
+  ].join('\n'),
 };
 
 export function renderFixturesReadme(agent: AgentId, version: string, summaries: readonly RecordingSummary[]): string {
