@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
-import { E2E_PACKAGE_DIR, PROBE_HOOK_PATH } from './harness/agent-clis.ts';
+import { E2E_PACKAGE_DIR } from './harness/agent-clis.ts';
 import { AgentSession, type HeadlessArgv, type PreparedSession, type PromptOptions, type SessionOptions } from './harness/agent-session.ts';
 import { runInGroup, type ProcessResult } from './harness/process-group.ts';
 import { commitAll } from './harness/temp-workspace.ts';
@@ -52,8 +52,9 @@ export class PiSession extends AgentSession {
       const dir = path.join(this.agentDir, 'extensions', 'agent-checkpoint');
       mkdirSync(dir, { recursive: true });
       copyFileSync(PI_EXTENSION_SOURCE, path.join(dir, 'index.js'));
-      const command = ['node', PROBE_HOOK_PATH, 'hook', path.join(this.workspace.logs, 'probe-hook.json')];
-      writeFileSync(path.join(dir, 'hook.json'), `${JSON.stringify({ command, timeoutMs: 60_000 }, null, 2)}\n`);
+      // The settings shape `install --agent pi` writes, its command the probe.
+      const hooks = { turn_end: [{ hooks: [{ type: 'command', command: this.probeCommand('hook', 'probe-hook.json'), timeout: 60 }] }] };
+      writeFileSync(path.join(dir, 'hook.json'), `${JSON.stringify({ hooks }, null, 2)}\n`);
     }
     commitAll(this.workspace, 'initial commit');
   }

@@ -149,11 +149,19 @@ function checkCommands(text: string, producer: Producer, audience: Audience): { 
 
 // ── the sites ──
 
-const LEVEL_DIR: Record<AgentId, string> = { claude: 'claude/2.1.330/context-levels', gemini: 'gemini/0.61.0/context-levels', codex: 'codex/0.169.0/context-levels' };
-const FIXTURE: Record<AgentId, DeliveryFixture> = { claude: CLAUDE_FIXTURE, gemini: GEMINI_FIXTURE, codex: CODEX_FIXTURE };
+// The agents whose context hooks are wired, with context-level fixtures (Pi: the turn end only).
+type ContextAgent = 'claude' | 'gemini' | 'codex';
+const LEVEL_DIR: Record<ContextAgent, string> = { claude: 'claude/2.1.330/context-levels', gemini: 'gemini/0.61.0/context-levels', codex: 'codex/0.169.0/context-levels' };
+const FIXTURE: Record<ContextAgent, DeliveryFixture> = { claude: CLAUDE_FIXTURE, gemini: GEMINI_FIXTURE, codex: CODEX_FIXTURE };
+
+function contextAgent(agent: AgentId): ContextAgent {
+  if (agent === 'pi') throw new Error('Pi has no context hook of ours');
+  return agent;
+}
 
 async function withWorld<T>(agent: AgentId, level: 'L1' | 'L2' | undefined, use: (world: DeliveryWorld) => Promise<T>): Promise<T> {
-  const world = createDeliveryWorld(level === undefined ? FIXTURE[agent] : { ...FIXTURE[agent], transcriptFile: join(FIXTURES_DIR, LEVEL_DIR[agent], `${level}.jsonl`) });
+  const known = contextAgent(agent);
+  const world = createDeliveryWorld(level === undefined ? FIXTURE[known] : { ...FIXTURE[known], transcriptFile: join(FIXTURES_DIR, LEVEL_DIR[known], `${level}.jsonl`) });
   try {
     return await use(world);
   } finally {

@@ -22,6 +22,7 @@ export const PLUGIN_TOOL = join('bin', 'agent-checkpoint-hook');
 /** The route of a hook run by `agent` with this environment. A variable of another agent is ignored. */
 export function installRouteOf(agent: AgentId, env: Readonly<Record<string, string | undefined>>): InstallRoute {
   const plugin = profileOf(agent).pluginRoute;
+  if (plugin === undefined) return { kind: 'settings' };
   const root = env[plugin.rootEnv];
   return root !== undefined && root !== '' && isAbsolute(root) ? { kind: plugin.kind, pluginRoot: plugin.pluginRootFrom(root) } : { kind: 'settings' };
 }

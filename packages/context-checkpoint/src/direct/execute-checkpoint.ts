@@ -523,6 +523,7 @@ const CO_AUTHOR: Readonly<Record<AgentId, string | undefined>> = {
   claude: 'Claude <noreply@anthropic.com>',
   gemini: undefined,
   codex: undefined,
+  pi: undefined,
 };
 
 function renderCommitMessage(template: string, options: ExecuteCheckpointOptions, repo: Extract<GitSnapshot, { kind: 'repo' }>, handoff: WrittenHandoff): string {

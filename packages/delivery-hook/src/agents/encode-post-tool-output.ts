@@ -35,6 +35,9 @@ export function encodePostToolOutput(agent: AgentId, output: PostToolOutput): st
       if (userMessage !== undefined) out['systemMessage'] = userMessage;
       return JSON.stringify(out);
     }
+    case 'pi':
+      // The Pi extension registers no tool hook (turn end only): no monitor output is ever read.
+      return '';
     case 'gemini': {
       const text = [context, userMessage].filter((t): t is string => t !== undefined).join('\n\n');
       return JSON.stringify({ hookSpecificOutput: { hookEventName: 'AfterTool', additionalContext: text } });

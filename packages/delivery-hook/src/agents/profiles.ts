@@ -3,6 +3,7 @@ import type { AgentProfile, PluginRoute } from './agent-profile.ts';
 import { claudeProfile } from './claude-profile.ts';
 import { codexProfile } from './codex-profile.ts';
 import { geminiProfile } from './gemini-profile.ts';
+import { piProfile } from './pi-profile.ts';
 
 /**
  * The profile of every agent. A `Record` over `AgentId`: a new agent id does not compile until its
@@ -13,6 +14,7 @@ export const AGENT_PROFILES: Readonly<Record<AgentId, AgentProfile>> = {
   claude: claudeProfile,
   gemini: geminiProfile,
   codex: codexProfile,
+  pi: piProfile,
 };
 
 /** The profile of `agent`. */
@@ -21,8 +23,10 @@ export function profileOf(agent: AgentId): AgentProfile {
 }
 
 /** The profile of the agent whose own install (plugin, extension) is of route `kind`. */
-export function profileOfPluginRoute(kind: PluginRoute['kind']): AgentProfile {
-  const profile = Object.values(AGENT_PROFILES).find((p) => p.pluginRoute.kind === kind);
-  if (profile === undefined) throw new Error(`no agent profile has the plugin route ${kind}`);
-  return profile;
+export function profileOfPluginRoute(kind: PluginRoute['kind']): AgentProfile & { readonly pluginRoute: PluginRoute } {
+  for (const profile of Object.values(AGENT_PROFILES)) {
+    const route = profile.pluginRoute;
+    if (route?.kind === kind) return { ...profile, pluginRoute: route };
+  }
+  throw new Error(`no agent profile has the plugin route ${kind}`);
 }

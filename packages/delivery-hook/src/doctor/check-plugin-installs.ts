@@ -38,12 +38,13 @@ export async function checkPluginInstalls(agent: AgentId, plugins: readonly Plug
         .join('; ')}`,
     });
   }
-  findings.push(...(await profileOf(agent).pluginRoute.activeInstallFindings(active, agentLocation('user', location))));
+  findings.push(...((await profileOf(agent).pluginRoute?.activeInstallFindings(active, agentLocation('user', location))) ?? []));
   return findings;
 }
 
 function describePlugin(title: string, plugin: PluginInstall): DoctorFinding {
-  const { sourceGone } = profileOf(plugin.agent).pluginRoute;
+  // Only agents with a plugin route have installs to describe (findPluginInstalls).
+  const sourceGone = profileOf(plugin.agent).pluginRoute?.sourceGone ?? { what: 'source', effect: 'no hook of ours runs from it.', failsWhenDisabled: false };
   const id = `${plugin.agent}.plugin.${plugin.id}`;
   const what = `${title}: ${formName(plugin)} ${plugin.id}`;
   const from = describeSource(plugin);

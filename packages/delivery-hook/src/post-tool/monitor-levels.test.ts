@@ -20,7 +20,8 @@ import { userConfigFile } from './user-config-file.ts';
 // docs/context-checkpoints.md, "One record of the levels acted on".
 
 type Level = 'L0' | 'L1' | 'L2' | 'L3';
-type Agent = DeliveryFixture['agent'];
+// The agents whose context hooks are wired, with context-level fixtures (Pi: the turn end only).
+type Agent = 'claude' | 'gemini' | 'codex';
 const FIXTURE = { claude: CLAUDE_FIXTURE, gemini: GEMINI_FIXTURE, codex: CODEX_FIXTURE } as const;
 const LEVEL_DIR: Record<Agent, string> = {
   claude: join(FIXTURES_DIR, 'claude/2.1.330/context-levels'),

@@ -19,14 +19,16 @@ afterEach(() => {
 });
 
 type Level = 'L0' | 'L1' | 'L2' | 'L3';
-const LEVEL_DIR: Record<DeliveryFixture['agent'], string> = {
+// The agents whose context hooks are wired, with context-level fixtures (Pi: the turn end only).
+type ContextAgent = 'claude' | 'gemini' | 'codex';
+const LEVEL_DIR: Record<ContextAgent, string> = {
   claude: 'claude/2.1.330/context-levels',
   gemini: 'gemini/0.61.0/context-levels',
   codex: 'codex/0.169.0/context-levels',
 };
 const FIXTURE = { claude: CLAUDE_FIXTURE, gemini: GEMINI_FIXTURE, codex: CODEX_FIXTURE } as const;
 
-function open(agent: DeliveryFixture['agent'], level: Level, config: Record<string, unknown> = { context: { enabled: true } }): DeliveryWorld {
+function open(agent: ContextAgent, level: Level, config: Record<string, unknown> = { context: { enabled: true } }): DeliveryWorld {
   const world = createDeliveryWorld({ ...FIXTURE[agent], transcriptFile: join(FIXTURES_DIR, LEVEL_DIR[agent], `${level}.jsonl`) });
   worlds.push(world);
   world.writeConfig({ ...world.actionableConfig, ...config });
@@ -34,7 +36,7 @@ function open(agent: DeliveryFixture['agent'], level: Level, config: Record<stri
 }
 
 /** Move the session's transcript to another level (the same session climbing or compacting). */
-function setLevel(world: DeliveryWorld, agent: DeliveryFixture['agent'], level: Level): void {
+function setLevel(world: DeliveryWorld, agent: ContextAgent, level: Level): void {
   copyFileSync(join(FIXTURES_DIR, LEVEL_DIR[agent], `${level}.jsonl`), world.scenario('actionable').transcriptPath);
 }
 

@@ -3,6 +3,7 @@ import type { DeliveryFixture } from '@agent-checkpoint/core/conformance';
 import { createClaudeTranscriptReader } from '@agent-checkpoint/transcript-claude';
 import { createCodexTranscriptReader } from '@agent-checkpoint/transcript-codex';
 import { createGeminiTranscriptReader } from '@agent-checkpoint/transcript-gemini';
+import { createPiTranscriptReader } from '@agent-checkpoint/transcript-pi';
 import { FIXTURES_DIR } from './recorded-payloads.ts';
 
 /**
@@ -67,4 +68,23 @@ export const CODEX_FIXTURE: DeliveryFixture = {
   },
 };
 
-export const DELIVERY_FIXTURES: readonly DeliveryFixture[] = [CLAUDE_FIXTURE, GEMINI_FIXTURE, CODEX_FIXTURE];
+/** Pi 0.73.1 (`pi -p`, fixtures/pi/0.73.1/recorded): the test fails, read, edit calc.mjs, the test passes. */
+export const PI_FIXTURE: DeliveryFixture = {
+  agent: 'pi',
+  reader: createPiTranscriptReader(),
+  transcriptFile: join(FIXTURES_DIR, 'pi/0.73.1/recorded/fail-fix-pass.jsonl'),
+  recordedCwd: '/WORK/repo',
+  changedFiles: { 'calc.mjs': { before: 'export function add(a, b) {\n  return a - b;\n}\n', after: 'export function add(a, b) {\n  return a + b;\n}\n' } },
+  sessionId: '01a22177-ab7d-728c-9511-879185299fdc',
+  hint: { prompt: 'The calc test fails. Fix it.', lastAssistantMessage: 'Fixed add() in calc.mjs; node calc.test.mjs passes now.' },
+  // The second prompt of `second-turn`: one successful edit of greeting.txt.
+  allClear: {
+    transcriptFile: join(FIXTURES_DIR, 'pi/0.73.1/recorded/second-turn.jsonl'),
+    recordedCwd: '/WORK/repo',
+    sessionId: '01a22177-fdf8-747e-b4a2-391fef3bcf25',
+    hint: { prompt: 'Add a farewell line to it.' },
+    evidence: [],
+  },
+};
+
+export const DELIVERY_FIXTURES: readonly DeliveryFixture[] = [CLAUDE_FIXTURE, GEMINI_FIXTURE, CODEX_FIXTURE, PI_FIXTURE];

@@ -2,8 +2,10 @@
 // checkpoint hook; when it blocks, send its reason to the agent as one follow-up user message.
 //
 // Installed by `agent-checkpoint-hook install --agent pi` as ~/.pi/agent/extensions/agent-checkpoint/
-// (this file + hook.json, `{"command": [argv…], "timeoutMs": N}`). Plain JavaScript without
-// imports from Pi: it runs in whatever Pi loads it.
+// (or <repo>/.pi/extensions/agent-checkpoint/): this file and hook.json, which lists the hook in the
+// settings shape the other agents use: {"hooks":{"turn_end":[{"hooks":[{"type":"command",
+// "command":"<shell command>","timeout":<seconds>}]}]}}. Uninstall removes our handler (and both
+// files when install created them). Plain JavaScript with no import from Pi.
 //
 // Why `turn_end` and synchronous: Pi's agent loop polls its follow-up queue right after the last
 // turn's `turn_end`, while extension handlers run from a queue the loop does not wait for. A handler
@@ -18,20 +20,27 @@ import { fileURLToPath } from 'node:url';
 
 /** Pi has no cap of its own on follow-ups: at most this many consecutive blocks per user prompt. */
 const MAX_CONSECUTIVE_BLOCKS = 8;
-const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_TIMEOUT_SECONDS = 60;
 const MAX_OUTPUT_BYTES = 1024 * 1024;
 
-function readConfig() {
+/** The first `turn_end` command handler of hook.json, or `{error}`, or undefined when none is listed. */
+function readHook() {
   const file = join(dirname(fileURLToPath(import.meta.url)), 'hook.json');
+  let settings;
   try {
-    const config = JSON.parse(readFileSync(file, 'utf8'));
-    const command = Array.isArray(config?.command) && config.command.length > 0 && config.command.every((a) => typeof a === 'string') ? config.command : undefined;
-    if (command === undefined) return { error: `${file} names no command` };
-    const timeoutMs = Number.isInteger(config.timeoutMs) && config.timeoutMs > 0 ? config.timeoutMs : DEFAULT_TIMEOUT_MS;
-    return { command, timeoutMs };
+    settings = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
     return { error: `cannot read ${file}: ${error instanceof Error ? error.message : String(error)}` };
   }
+  const groups = Array.isArray(settings?.hooks?.turn_end) ? settings.hooks.turn_end : [];
+  for (const group of groups) {
+    for (const handler of Array.isArray(group?.hooks) ? group.hooks : []) {
+      if (handler?.type !== 'command' || typeof handler.command !== 'string' || handler.command.trim() === '') continue;
+      const seconds = typeof handler.timeout === 'number' && handler.timeout > 0 ? handler.timeout : DEFAULT_TIMEOUT_SECONDS;
+      return { command: handler.command, timeoutMs: Math.round(seconds * 1000) };
+    }
+  }
+  return undefined;
 }
 
 function textOf(message) {
@@ -85,9 +94,10 @@ export default function agentCheckpoint(pi) {
     if (Array.isArray(message.content) && message.content.some((block) => block?.type === 'toolCall')) return;
     // Something is queued already (the user typed during the turn): the agent goes on anyway.
     if (ctx.hasPendingMessages()) return;
-    const config = readConfig();
-    if (config.error !== undefined) {
-      warn(config.error);
+    const hook = readHook();
+    if (hook === undefined) return;
+    if (hook.error !== undefined) {
+      warn(hook.error);
       return;
     }
     const payload = {
@@ -97,14 +107,16 @@ export default function agentCheckpoint(pi) {
       cwd: ctx.cwd,
       ...(lastPrompt !== undefined ? { prompt: lastPrompt } : {}),
       last_assistant_message: textOf(message),
+      stop_hook_active: consecutiveBlocks > 0,
       consecutive_blocks: consecutiveBlocks,
     };
-    const [file, ...args] = config.command;
-    const run = spawnSync(file, args, {
+    // A shell command line, as Claude Code and Codex CLI run theirs.
+    const shell = process.platform === 'win32' ? { file: process.env.ComSpec ?? 'cmd.exe', args: ['/d', '/s', '/c', hook.command] } : { file: '/bin/sh', args: ['-c', hook.command] };
+    const run = spawnSync(shell.file, shell.args, {
       input: JSON.stringify(payload),
       cwd: ctx.cwd,
       encoding: 'utf8',
-      timeout: config.timeoutMs,
+      timeout: hook.timeoutMs,
       maxBuffer: MAX_OUTPUT_BYTES,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
