@@ -19,7 +19,7 @@ export interface HeadlessAgentSpec<S extends HeadlessSession> {
   /** Path of the main-turn model requests (query string excluded). */
   readonly apiPath: string;
   readonly userAgent: RegExp;
-  readonly stopEvent: 'Stop' | 'AfterAgent';
+  readonly stopEvent: 'Stop' | 'AfterAgent' | 'turn_end';
   /** `stop_hook_active` on the stop that follows a block (Gemini: false after a tool call). */
   readonly stopHookActiveAfterBlock: boolean;
   /** True when the request body carries the reason exactly in the agent's own wrapping. */
