@@ -21,7 +21,7 @@ declare const __AGENT_CHECKPOINT_VERSION__: string | undefined;
 /** This build's version (`dev` when run from source). */
 export const HOOK_VERSION = typeof __AGENT_CHECKPOINT_VERSION__ === 'string' ? __AGENT_CHECKPOINT_VERSION__ : 'dev';
 
-const AGENTS = ['claude', 'gemini', 'codex'] as const;
+const AGENTS = ['claude', 'gemini', 'codex', 'pi'] as const;
 const SCOPES = ['user', 'project'] as const;
 
 /** The modes agents run (hook-modes.ts; listed for `--help` only, see {@link isCliInvocation}). */

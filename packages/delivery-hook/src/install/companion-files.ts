@@ -1,4 +1,5 @@
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { readRegularFileSync } from '@agent-checkpoint/core';
 import { writeSettings } from '@agent-checkpoint/setup-kit';
 import type { CompanionFile } from '../agents/agent-profile.ts';
@@ -35,6 +36,7 @@ export async function syncCompanionFiles(files: readonly CompanionFile[], dryRun
       results.push({ path: file.path, action: 'would-write' });
       continue;
     }
+    mkdirSync(dirname(file.path), { recursive: true });
     await writeSettings(file.path, Buffer.from(source, 'utf8'));
     results.push({ path: file.path, action: 'written' });
   }
