@@ -25,7 +25,7 @@ export interface AgentScenario {
   readonly keptIds: readonly string[];
 }
 
-const VERSIONS: Record<AgentId, string> = { claude: '2.1.330', gemini: '0.61.0', codex: '0.169.0' };
+const VERSIONS: Record<AgentId, string> = { claude: '2.1.330', gemini: '0.61.0', codex: '0.169.0', pi: '0.73.1' };
 export const SCENARIO = 'fail-fix-pass';
 export const AGENTS: readonly AgentId[] = ['claude', 'gemini', 'codex'];
 
@@ -57,6 +57,16 @@ export function loadScenario(fixturesDir: string, agent: AgentId): AgentScenario
         headerLines: 1,
         payload,
         hint: { turnId: String(payload['turn_id']), lastAssistantMessage: String(payload['last_assistant_message']) },
+        keptIds: [sessionId],
+      };
+    case 'pi':
+      // The session header, model_change and thinking_level_change are written once per session.
+      return {
+        agent,
+        transcriptFile,
+        headerLines: 3,
+        payload,
+        hint: { prompt: String(payload['prompt']), lastAssistantMessage: String(payload['last_assistant_message']) },
         keptIds: [sessionId],
       };
   }

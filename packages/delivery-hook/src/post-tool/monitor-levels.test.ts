@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { dirname, join } from 'node:path';
 import { resolveStateDir, sessionStatePath, toSafeSessionId } from '@agent-checkpoint/core/hot-path';
 import { readClaudeLatestUsage } from '@agent-checkpoint/transcript-claude/latest-usage';
-import { createDeliveryWorld, type DeliveryFixture, type DeliveryScenario, type DeliveryWorld } from '@agent-checkpoint/core/conformance';
+import { createDeliveryWorld, type DeliveryScenario, type DeliveryWorld } from '@agent-checkpoint/core/conformance';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLAUDE_FIXTURE, CODEX_FIXTURE, GEMINI_FIXTURE } from '../test-support/delivery-fixtures.ts';
 import { deliverThroughHook } from '../test-support/hook-route-adapter.ts';
