@@ -79,7 +79,7 @@ function exportTargets(pack: PackedPackage): Array<[subpath: string, target: str
 }
 
 describe('the packed packages', () => {
-  it('are the seven published ones: two bins, five libraries', () => {
+  it('are the eight published ones: two bins, six libraries', () => {
     expect(bins().map((pack) => pack.name)).toEqual(['@agent-checkpoint/delivery-hook', '@agent-checkpoint/delivery-tmux']);
     expect(libraries().map((pack) => pack.name)).toEqual([
       '@agent-checkpoint/context-checkpoint',
@@ -87,6 +87,7 @@ describe('the packed packages', () => {
       '@agent-checkpoint/transcript-claude',
       '@agent-checkpoint/transcript-codex',
       '@agent-checkpoint/transcript-gemini',
+      '@agent-checkpoint/transcript-pi',
     ]);
   });
 
