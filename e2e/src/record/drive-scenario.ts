@@ -6,6 +6,7 @@ import { ClaudeSession } from '../run-claude.ts';
 import { CodexSession } from '../run-codex.ts';
 import { CodexTuiSession, type PaneSnapshot } from '../run-codex-tui.ts';
 import { GeminiSession } from '../run-gemini.ts';
+import { QwenSession } from '../run-qwen.ts';
 import type { RecordedScenario } from '../scenarios/recorded-scenarios.ts';
 
 /** The result of driving one scenario on one agent; the session is still alive (caller disposes). */
@@ -34,8 +35,14 @@ export function waitForRunningCommand(session: AgentSession, needle: string, tim
 export async function driveScenario(agent: AgentId, scenario: RecordedScenario): Promise<DrivenScenario> {
   const options = { scenario: scenario.script, files: scenario.files, ...(scenario.hook ? { hook: scenario.hook } : {}) };
   if (agent === 'codex' && scenario.interruptWhileRunning !== undefined) return driveCodexTui(scenario, options);
-  const session: ClaudeSession | GeminiSession | CodexSession =
-    agent === 'claude' ? await ClaudeSession.start(options) : agent === 'gemini' ? await GeminiSession.start(options) : await CodexSession.start(options);
+  const session: ClaudeSession | GeminiSession | CodexSession | QwenSession =
+    agent === 'claude'
+      ? await ClaudeSession.start(options)
+      : agent === 'gemini'
+        ? await GeminiSession.start(options)
+        : agent === 'qwen'
+          ? await QwenSession.start(options)
+          : await CodexSession.start(options);
   try {
     for (const [index, prompt] of scenario.prompts.entries()) {
       const needle = index === 0 ? scenario.interruptWhileRunning : undefined;
