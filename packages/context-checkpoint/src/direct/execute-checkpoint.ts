@@ -511,6 +511,8 @@ const CO_AUTHOR: Readonly<Record<AgentId, string | undefined>> = {
   claude: 'Claude <noreply@anthropic.com>',
   gemini: undefined,
   codex: undefined,
+  // The co-author Qwen Code 0.24.4 adds to the commits it makes (its fixed gitCoAuthor name and email).
+  qwen: 'Qwen-Coder <qwen-coder@alibabacloud.com>',
 };
 
 function renderCommitMessage(template: string, options: ExecuteCheckpointOptions, repo: Extract<GitSnapshot, { kind: 'repo' }>, handoff: WrittenHandoff): string {
