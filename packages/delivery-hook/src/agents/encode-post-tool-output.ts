@@ -29,7 +29,10 @@ export function encodePostToolOutput(agent: AgentId, output: PostToolOutput): st
   if (context === undefined && userMessage === undefined) return '';
   switch (agent) {
     case 'claude':
-    case 'codex': {
+    case 'codex':
+    // Qwen Code PostToolUse / PostToolUseFailure: the Claude-compatible output (0.24.4 reads
+    // `hookSpecificOutput.additionalContext` whatever its `hookEventName`).
+    case 'qwen': {
       const out: Record<string, unknown> = {};
       if (context !== undefined) out['hookSpecificOutput'] = { hookEventName: 'PostToolUse', additionalContext: context };
       if (userMessage !== undefined) out['systemMessage'] = userMessage;

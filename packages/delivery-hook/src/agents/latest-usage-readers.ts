@@ -3,6 +3,7 @@ import type { LatestUsage, ReadLatestUsageRequest } from '@agent-checkpoint/core
 import { readClaudeLatestUsage } from '@agent-checkpoint/transcript-claude/latest-usage';
 import { readCodexLatestUsage } from '@agent-checkpoint/transcript-codex/latest-usage';
 import { readGeminiLatestUsage } from '@agent-checkpoint/transcript-gemini/latest-usage';
+import { readQwenLatestUsage } from '@agent-checkpoint/transcript-qwen/latest-usage';
 
 /**
  * Each agent's tail reader of the newest usage record (MON-001), for the monitor after every tool
@@ -13,4 +14,5 @@ export const LATEST_USAGE_READERS: Readonly<Record<AgentId, (request: ReadLatest
   claude: readClaudeLatestUsage,
   gemini: readGeminiLatestUsage,
   codex: readCodexLatestUsage,
+  qwen: readQwenLatestUsage,
 };

@@ -3,6 +3,7 @@ import type { AgentProfile, PluginRoute } from './agent-profile.ts';
 import { claudeProfile } from './claude-profile.ts';
 import { codexProfile } from './codex-profile.ts';
 import { geminiProfile } from './gemini-profile.ts';
+import { qwenProfile } from './qwen-profile.ts';
 
 /**
  * The profile of every agent. A `Record` over `AgentId`: a new agent id does not compile until its
@@ -13,6 +14,7 @@ export const AGENT_PROFILES: Readonly<Record<AgentId, AgentProfile>> = {
   claude: claudeProfile,
   gemini: geminiProfile,
   codex: codexProfile,
+  qwen: qwenProfile,
 };
 
 /** The profile of `agent`. */
@@ -20,9 +22,9 @@ export function profileOf(agent: AgentId): AgentProfile {
   return AGENT_PROFILES[agent];
 }
 
-/** The profile of the agent whose own install (plugin, extension) is of route `kind`. */
-export function profileOfPluginRoute(kind: PluginRoute['kind']): AgentProfile {
-  const profile = Object.values(AGENT_PROFILES).find((p) => p.pluginRoute.kind === kind);
-  if (profile === undefined) throw new Error(`no agent profile has the plugin route ${kind}`);
-  return profile;
+/** The plugin route (plugin, extension) of kind `kind`, from the profile of the agent that has it. */
+export function pluginRouteOfKind(kind: PluginRoute['kind']): PluginRoute {
+  const route = Object.values(AGENT_PROFILES).find((p) => p.pluginRoute?.kind === kind)?.pluginRoute;
+  if (route === undefined) throw new Error(`no agent profile has the plugin route ${kind}`);
+  return route;
 }
