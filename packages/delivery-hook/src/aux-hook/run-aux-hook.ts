@@ -69,7 +69,7 @@ export async function runAuxHook(
   process.on('unhandledRejection', onCrash);
 
   if (!isAgentId(agentArg)) {
-    log.warn(`${event}: unknown agent ${JSON.stringify(agentArg ?? '(none)')}; expected claude, gemini or codex. Doing nothing.`);
+    log.warn(`${event}: unknown agent ${JSON.stringify(agentArg ?? '(none)')}; expected claude, gemini, codex or qwen. Doing nothing.`);
     return finish('');
   }
   const timer = setTimeout(() => {

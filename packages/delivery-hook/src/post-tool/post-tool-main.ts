@@ -33,7 +33,7 @@ export async function mainPostTool(argv: readonly string[]): Promise<void> {
   process.on('uncaughtException', crash);
   process.on('unhandledRejection', crash);
   if (!isAgentId(agent)) {
-    warn(`post-tool: unknown agent ${JSON.stringify(agent ?? '(none)')}; expected claude, gemini or codex. Doing nothing.`);
+    warn(`post-tool: unknown agent ${JSON.stringify(agent ?? '(none)')}; expected claude, gemini, codex or qwen. Doing nothing.`);
     return finish('');
   }
   const timer = setTimeout(() => {
