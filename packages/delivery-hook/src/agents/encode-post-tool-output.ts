@@ -22,6 +22,9 @@ export interface PostToolOutput {
  *   `↳ Hook · <text>` (`codex exec` prints it nowhere). `decision: "block"` or exit 2 would *replace*
  *   the tool's output with the reason, so the model would lose the result: never used here.
  *
+ * - Qwen Code `PostToolUse` / `PostToolUseFailure`: the Claude-compatible shape (0.24.4 reads
+ *   `hookSpecificOutput.additionalContext` whatever its `hookEventName`).
+ *
  * Never `decision: "block"`: the monitor informs, it never stops a tool.
  */
 export function encodePostToolOutput(agent: AgentId, output: PostToolOutput): string {
@@ -30,8 +33,6 @@ export function encodePostToolOutput(agent: AgentId, output: PostToolOutput): st
   switch (agent) {
     case 'claude':
     case 'codex':
-    // Qwen Code PostToolUse / PostToolUseFailure: the Claude-compatible output (0.24.4 reads
-    // `hookSpecificOutput.additionalContext` whatever its `hookEventName`).
     case 'qwen': {
       const out: Record<string, unknown> = {};
       if (context !== undefined) out['hookSpecificOutput'] = { hookEventName: 'PostToolUse', additionalContext: context };
