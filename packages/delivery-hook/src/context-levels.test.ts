@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createDeliveryWorld, type DeliveryFixture, type DeliveryScenario, type DeliveryWorld } from '@agent-checkpoint/core/conformance';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLAUDE_FIXTURE, CODEX_FIXTURE, GEMINI_FIXTURE } from './test-support/delivery-fixtures.ts';
+import { CLAUDE_FIXTURE, CODEX_FIXTURE, GEMINI_FIXTURE, QWEN_FIXTURE } from './test-support/delivery-fixtures.ts';
 import { deliverThroughHook } from './test-support/hook-route-adapter.ts';
 import { trustProjectConfig } from './test-support/trust-project-config.ts';
 import { FIXTURES_DIR } from './test-support/recorded-payloads.ts';
@@ -94,6 +94,7 @@ describe.each([
   ['claude', CLAUDE_FIXTURE],
   ['gemini', GEMINI_FIXTURE],
   ['codex', CODEX_FIXTURE],
+  ['qwen', QWEN_FIXTURE],
 ] as const)('%s: context levels at the end of a turn', (_agent, base) => {
   it('L0: no context line; the checkpoint is what it is without monitoring', async () => {
     const world = open(base, 'L0');

@@ -152,7 +152,7 @@ describe('the monitor honours checkpoint --defer', () => {
   });
 });
 
-describe.each(['claude', 'gemini', 'codex'] as const)('%s: one record of the levels acted on', (agent) => {
+describe.each(['claude', 'gemini', 'codex', 'qwen'] as const)('%s: one record of the levels acted on', (agent) => {
   it('the monitor handed off at L2 during the turn; the turn end writes no second handoff and does not block for it', async () => {
     const world = open('L2', agent);
     revertChanges(world);

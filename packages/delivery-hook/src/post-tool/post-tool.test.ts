@@ -60,7 +60,7 @@ describe('post-tool monitor', () => {
     expect(await run(world, 'claude')).toMatchObject({ code: 0, stdout: '', stderr: '' });
   });
 
-  it.each(['claude', 'codex'] as const)('%s: L1 adds the seed warning as context for the model, once per session', async (agent) => {
+  it.each(['claude', 'codex', 'qwen'] as const)('%s: L1 adds the seed warning as context for the model, once per session', async (agent) => {
     const world = open(agent, 'L1');
     const first = await run(world, agent);
     expect(first).toMatchObject({ code: 0, stderr: '' });
