@@ -73,9 +73,10 @@ export const qwenProfile: AgentProfile = {
     { event: 'Stop', args: ['qwen'], name: 'agent-checkpoint', timeoutSeconds: 30 },
     { event: 'SessionStart', args: ['session-start', 'qwen'], name: 'agent-checkpoint-session-start', timeoutSeconds: 30, feature: 'context' },
     { event: 'PreCompact', args: ['pre-compact', 'qwen'], name: 'agent-checkpoint-pre-compact', timeoutSeconds: 30, feature: 'context' },
-    // The monitor after every tool call: a failing call fires PostToolUseFailure, not PostToolUse.
+    // The monitor after every tool call: a failing call fires PostToolUseFailure, not PostToolUse (checked with 0.24.4).
     { event: 'PostToolUse', args: ['post-tool', 'qwen'], name: 'agent-checkpoint-monitor', timeoutSeconds: 30, feature: 'context' },
     { event: 'PostToolUseFailure', args: ['post-tool', 'qwen'], name: 'agent-checkpoint-monitor-failure', timeoutSeconds: 30, feature: 'context' },
+    // Observed with 0.24.4 headless: UserPromptSubmit fires before every model request of a turn, not only the prompt's.
     { event: 'UserPromptSubmit', args: ['prompt-submit', 'qwen'], name: 'agent-checkpoint-prompt-submit', timeoutSeconds: 30, feature: 'context' },
   ],
   // 0.24.4 counts seconds (a value of 1000 or more is still read as milliseconds): we write seconds.
