@@ -1,0 +1,2 @@
+export { createCopilotTranscriptReader } from './create-copilot-transcript-reader.ts';
+export { copilotHomeDir } from './locate-copilot-transcript.ts';
