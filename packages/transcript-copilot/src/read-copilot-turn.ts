@@ -79,6 +79,7 @@ function readUnsafe(request: ReadTurnRequest, options: ReadCopilotTurnOptions): 
   if (copilotLines === 0) {
     if (tail.aborted) return stat(noData(tail.deadlineReached ? 'deadline' : 'aborted', abortMessage(tail.deadlineReached)));
     if (tail.linesVisited === 0 && tail.capped) return stat(noData('cap-reached', `No complete line in the last ${tail.bytesRead} bytes of the Copilot session log.`));
+    if (tail.linesVisited === 0 && tail.corruptLines === 0) return stat(noData('empty-file', `The Copilot session log holds only whitespace: ${path}`));
     if (foreignLines > 0) return stat(noData('wrong-agent', `Not a GitHub Copilot CLI session log (no Copilot events): ${path}`));
     return stat(noData('unknown-format', `No Copilot CLI events found in ${path}.`));
   }
@@ -87,11 +88,25 @@ function readUnsafe(request: ReadTurnRequest, options: ReadCopilotTurnOptions): 
   if (tail.corruptLines > 0) diagnostics.push({ level: 'info', code: 'corrupt-line', message: `Skipped ${tail.corruptLines} line(s) that were not valid JSON (a final line may still be being written).` });
   if (tail.aborted) diagnostics.push({ level: 'warn', code: tail.deadlineReached ? 'deadline' : 'aborted', message: abortMessage(tail.deadlineReached) });
   const complete = boundary !== undefined;
+  if (boundary !== undefined && !hintNames(request, boundary)) {
+    diagnostics.push({ level: 'info', code: 'turn-not-found', message: 'The hook named a turn that is not the last prompt of the log: read the last prompt\'s turn.' });
+  }
   if (!complete && !tail.reachedStart) diagnostics.push({ level: 'warn', code: 'cap-reached', message: 'The turn began before the bytes read: only its end is known.' });
   if (!complete && tail.reachedStart) {
     return stat({ ...noData('no-turn', `No prompt of the main agent in ${path}.`), diagnostics: [...diagnostics, { level: 'warn', code: 'no-turn', message: `No prompt of the main agent in ${path}.` }] });
   }
   return stat(buildTimeline([...events].reverse(), boundary, own, !complete, diagnostics));
+}
+
+/**
+ * Whether the caller's hint (if any) names the turn found. Copilot's own payload names none; a hint
+ * from elsewhere (`explain --turn`, a prompt) that names another turn is reported, not searched for.
+ */
+function hintNames(request: ReadTurnRequest, boundary: Extract<CopilotEvent, { kind: 'user' }>): boolean {
+  const { turnId, prompt } = request.hint ?? {};
+  if (typeof turnId === 'string' && turnId !== boundary.id) return false;
+  if (typeof prompt === 'string' && prompt.trim() !== '' && !boundary.text.trimStart().startsWith(prompt.trimStart())) return false;
+  return true;
 }
 
 function isOwn(text: string, own: OwnCheckpointRule): boolean {
