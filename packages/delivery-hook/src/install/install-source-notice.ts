@@ -12,5 +12,5 @@ import type { TurnEndNotice } from '../agents/agent-profile.ts';
  * cache-miss"), a Gemini CLI extension made with `extensions link` runs from the linked folder.
  */
 export async function installSourceNotice(agent: AgentId, bin: string | undefined): Promise<TurnEndNotice | undefined> {
-  return bin === undefined ? undefined : profileOf(agent).pluginRoute.installSourceNotice(bin);
+  return bin === undefined ? undefined : profileOf(agent).pluginRoute?.installSourceNotice(bin);
 }
