@@ -29,7 +29,9 @@ export function encodePostToolOutput(agent: AgentId, output: PostToolOutput): st
   if (context === undefined && userMessage === undefined) return '';
   switch (agent) {
     case 'claude':
-    case 'codex': {
+    case 'codex':
+    // Not registered for Copilot CLI (copilot-profile.ts hookEntries); its postToolUse reads no output of ours.
+    case 'copilot': {
       const out: Record<string, unknown> = {};
       if (context !== undefined) out['hookSpecificOutput'] = { hookEventName: 'PostToolUse', additionalContext: context };
       if (userMessage !== undefined) out['systemMessage'] = userMessage;

@@ -20,7 +20,7 @@ declare const __AGENT_CHECKPOINT_VERSION__: string | undefined;
 /** This build's version (`dev` when run from source). */
 export const HOOK_VERSION = typeof __AGENT_CHECKPOINT_VERSION__ === 'string' ? __AGENT_CHECKPOINT_VERSION__ : 'dev';
 
-const AGENTS = ['claude', 'gemini', 'codex'] as const;
+const AGENTS = ['claude', 'gemini', 'codex', 'copilot'] as const;
 const SCOPES = ['user', 'project'] as const;
 
 /** The modes agents run (listed for `--help` only; see {@link isCliInvocation}). */
@@ -28,7 +28,7 @@ const HOOK_MODE_NAMES: ReadonlySet<string> = new Set([...AGENTS, 'hook', 'sessio
 
 const ENVIRONMENT_HELP = `
 Hook modes (registered by install, run by the agents; they always exit 0):
-  agent-checkpoint-hook <claude|gemini|codex> [--debug]   turn-end hook: reads the payload on stdin
+  agent-checkpoint-hook <claude|gemini|codex|copilot> [--debug]   turn-end hook: reads the payload on stdin
   agent-checkpoint-hook hook <agent> [--debug]             the same, long form
   agent-checkpoint-hook session-start <agent>              SessionStart hook: inject the latest handoff once
   agent-checkpoint-hook pre-compact <agent>                PreCompact/PreCompress hook: write a handoff
@@ -274,7 +274,7 @@ function addContextCommands(cli: CliProgram, write: (text: string) => Promise<vo
     .option('--defer', 'defer the L1/L2 checkpoint "for one more task": the monitor and the turn end stay quiet until the next turn end (never L3)')
     .option('--level <level>', 'with --defer: the level deferred, L1 or L2 (default L2)')
     .option('--session <id>', 'with --defer: the session (default: the newest session here)')
-    .option('--agent <id>', "with --defer: the session's agent, claude, gemini or codex (default: the newest session's)")
+    .option('--agent <id>', "with --defer: the session's agent, claude, gemini, codex or copilot (default: the newest session's)")
     .option('--cwd <dir>', 'the project (default: the current directory)')
     .option('--json', 'machine-readable result')
     .action(async (options) => cli.setExitCode(await (await import('../context-cli/run-checkpoint-command.ts')).runCheckpointCommand(options, write)));
@@ -336,7 +336,7 @@ function addHookModes(cli: CliProgram): void {
   cli.program
     .command('hook', { hidden: true })
     .description('the turn-end hook (reads the agent\'s payload on stdin; always exits 0)')
-    .addArgument(new Argument('<agent>', 'claude, gemini or codex'))
+    .addArgument(new Argument('<agent>', 'claude, gemini, codex or copilot'))
     .option('--debug', 'log decisions to stderr and <state dir>/debug.log')
     .addHelpText('after', '\nShort form: agent-checkpoint-hook <agent>. Installed by `agent-checkpoint-hook install`.')
     .action(unreachable);

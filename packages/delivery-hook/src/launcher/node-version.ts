@@ -14,7 +14,7 @@ export interface TooOldNodeAnswer {
 }
 
 /** First arguments that mean "a hook run" (the agent must get exit 0 and valid output). */
-const HOOK_MODES = new Set(['claude', 'gemini', 'codex', 'hook', 'post-tool', 'session-start', 'pre-compact', 'prompt-submit']);
+const HOOK_MODES = new Set(['claude', 'gemini', 'codex', 'copilot', 'hook', 'post-tool', 'session-start', 'pre-compact', 'prompt-submit']);
 
 /**
  * `undefined` when `version` (process.versions.node) is supported; otherwise the answer. A hook exits

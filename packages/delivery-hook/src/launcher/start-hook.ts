@@ -7,7 +7,7 @@ import { MIN_NODE_MAJOR, tooOldNodeAnswer } from './node-version.ts';
 
 declare const __AGENT_CHECKPOINT_BUILD_ID__: string;
 
-const HOOK_AGENTS = new Set(['claude', 'gemini', 'codex', 'hook', 'post-tool', 'session-start', 'pre-compact', 'prompt-submit']);
+const HOOK_AGENTS = new Set(['claude', 'gemini', 'codex', 'copilot', 'hook', 'post-tool', 'session-start', 'pre-compact', 'prompt-submit']);
 
 /** The monitor after every tool call runs its own small bundle, without the main one or its code cache. */
 const MONITOR_MODE = 'post-tool';
