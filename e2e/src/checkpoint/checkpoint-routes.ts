@@ -11,6 +11,7 @@ import type { LoggedRequest } from '../mock/request-log.ts';
 import { ClaudeSession } from '../run-claude.ts';
 import { CodexSession } from '../run-codex.ts';
 import { CodexTuiSession, type CodexTuiOptions } from '../run-codex-tui.ts';
+import { CopilotSession } from '../run-copilot.ts';
 import { GeminiSession } from '../run-gemini.ts';
 import { projectFiles, type ProjectOptions } from './checkpoint-project.ts';
 import type { CheckpointScenario } from './checkpoint-scenarios.ts';
@@ -23,9 +24,9 @@ import { readTmuxDecisions, type TmuxDecision } from './tmux-decisions.ts';
  * notify → `codex queue`. `codex-tmux`: the TUI (`--no-daemon`) through a `codex` without the queue
  * subcommand, notify → typing into the pane (the fallback route).
  */
-export type CheckpointRoute = 'claude-hook' | 'gemini-hook' | 'codex-hook' | 'codex-queue' | 'codex-tmux';
+export type CheckpointRoute = 'claude-hook' | 'gemini-hook' | 'codex-hook' | 'codex-queue' | 'codex-tmux' | 'copilot-hook';
 
-export const CHECKPOINT_ROUTES: readonly CheckpointRoute[] = ['claude-hook', 'gemini-hook', 'codex-hook', 'codex-queue', 'codex-tmux'];
+export const CHECKPOINT_ROUTES: readonly CheckpointRoute[] = ['claude-hook', 'gemini-hook', 'codex-hook', 'codex-queue', 'codex-tmux', 'copilot-hook'];
 
 /** The notify routes of the Codex TUI. */
 export function isNotifyRoute(route: CheckpointRoute): route is 'codex-queue' | 'codex-tmux' {
@@ -38,10 +39,11 @@ export const ROUTE_LABELS: Readonly<Record<CheckpointRoute, string>> = {
   'codex-hook': 'Codex Stop hook (exec)',
   'codex-queue': 'Codex TUI (daemon), notify → codex queue',
   'codex-tmux': 'Codex TUI without codex queue, notify → tmux',
+  'copilot-hook': 'Copilot agentStop hook',
 };
 
 export function routeAgent(route: CheckpointRoute): AgentId {
-  return route === 'claude-hook' ? 'claude' : route === 'gemini-hook' ? 'gemini' : 'codex';
+  return route === 'claude-hook' ? 'claude' : route === 'gemini-hook' ? 'gemini' : route === 'copilot-hook' ? 'copilot' : 'codex';
 }
 
 export interface RouteRunOptions {
@@ -134,8 +136,15 @@ export async function withRouteRun(route: CheckpointRoute, options: RouteRunOpti
     });
     return;
   }
-  const start = agent === 'claude' ? ClaudeSession.start({ ...base, hook }) : agent === 'gemini' ? GeminiSession.start({ ...base, hook }) : CodexSession.start({ ...base, hook });
-  await withCheckedSession<ClaudeSession | GeminiSession | CodexSession>(start, async (session) => {
+  const start =
+    agent === 'claude'
+      ? ClaudeSession.start({ ...base, hook })
+      : agent === 'gemini'
+        ? GeminiSession.start({ ...base, hook })
+        : agent === 'copilot'
+          ? CopilotSession.start({ ...base, hook })
+          : CodexSession.start({ ...base, hook });
+  await withCheckedSession<ClaudeSession | GeminiSession | CodexSession | CopilotSession>(start, async (session) => {
     const run = await session.prompt(scenario.prompt);
     if (run.timedOut || run.exitCode !== 0) throw new Error(`${agent} run failed (exit ${String(run.exitCode)}, timed out: ${String(run.timedOut)}):\n${run.stderr.slice(-2000)}`);
     if (session instanceof CodexSession) await session.waitForNotifications(1);
