@@ -1,2 +1,1 @@
 export { createCopilotTranscriptReader } from './create-copilot-transcript-reader.ts';
-export { copilotHomeDir } from './locate-copilot-transcript.ts';
