@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { COPILOT_FIXTURE } from '../test-support/delivery-fixtures.ts';
 import { FIXTURES_DIR } from '../test-support/recorded-payloads.ts';
 import { parseHookOutput, runHookBundle } from '../test-support/run-hook-bundle.ts';
-import { readCopilotAgentStopPayload } from './copilot-profile.ts';
+import { copilotProfile, readCopilotAgentStopPayload } from './copilot-profile.ts';
 
 // Copilot CLI 1.0.102's agentStop quirks, through the real bundled hook on real git repositories with
 // its recorded session logs: a subagent's stop, and a log that lags behind the hook.
@@ -52,6 +52,13 @@ describe('Copilot CLI agentStop payload', () => {
     // Without the subagent fields, the session id that is not the log's directory still tells.
     const { agentId: _a, agentType: _t, parentAgentId: _p, ...bare } = subagentStop ?? {};
     expect(readCopilotAgentStopPayload(bare)).toMatchObject({ kind: 'event', event: { isTurnEnd: false } });
+  });
+});
+
+describe('Copilot CLI context answers', () => {
+  it('put the context at the top level, where 1.0.102 reads it (not in hookSpecificOutput, which it ignores)', () => {
+    expect(JSON.parse(copilotProfile.encodeSessionStart('ctx'))).toEqual({ additionalContext: 'ctx' });
+    expect(JSON.parse(copilotProfile.encodePromptSubmit('ctx'))).toEqual({ additionalContext: 'ctx' });
   });
 });
 

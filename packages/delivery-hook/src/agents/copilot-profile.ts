@@ -4,7 +4,7 @@ import type { HookEvent, PayloadReadResult } from '../hook-event.ts';
 import type { HookVerdict } from '../hook-verdict.ts';
 import { describeIssues, given } from '../zod-issues.ts';
 import type { AgentLocation, AgentProfile } from './agent-profile.ts';
-import { additionalContextOutput, promptContextOutput, secondsHandler, turnEndOutput } from './profile-parts.ts';
+import { secondsHandler, turnEndOutput } from './profile-parts.ts';
 
 /**
  * GitHub Copilot CLI's `agentStop` payload (1.0.102): camelCase except `stop_hook_active`. A finished
@@ -78,6 +78,11 @@ export function encodeCopilotAgentStop(verdict: HookVerdict): string {
   return turnEndOutput(verdict, 'block');
 }
 
+/** Copilot CLI's context answer: `{"additionalContext": C}`. */
+function topLevelContextOutput(context: string): string {
+  return JSON.stringify({ additionalContext: context });
+}
+
 /** `$COPILOT_HOME` (absolute) replaces `~/.copilot` for everything: settings, session logs. */
 function copilotHome(where: Pick<AgentLocation, 'env' | 'home'>): string {
   const explicit = where.env['COPILOT_HOME'];
@@ -91,10 +96,11 @@ export const copilotProfile: AgentProfile = {
 
   readTurnEndPayload: readCopilotAgentStopPayload,
   encodeTurnEnd: encodeCopilotAgentStop,
-  // The context hooks are not registered for Copilot (its payloads are camelCase and carry no transcript
-  // path); these are the Claude-compatible answers, should they be.
-  encodeSessionStart: additionalContextOutput,
-  encodePromptSubmit: promptContextOutput('UserPromptSubmit'),
+  // 1.0.102 adds a top-level `additionalContext` of a sessionStart / userPromptSubmitted answer to the
+  // model's input and ignores `hookSpecificOutput` (both checked against the loopback mock). The context
+  // hooks are not registered for Copilot yet: its payloads are camelCase and carry no transcript path.
+  encodeSessionStart: topLevelContextOutput,
+  encodePromptSubmit: topLevelContextOutput,
   payloadTurnIdIsFinal: false,
   loadTranscriptReader: async () => (await import('@agent-checkpoint/transcript-copilot')).createCopilotTranscriptReader(),
 
