@@ -109,8 +109,9 @@ export const copilotProfile: AgentProfile = {
   hookEntries: [{ event: 'agentStop', args: ['copilot'], name: 'agent-checkpoint', timeoutSeconds: 30 }],
   hookTimeoutUnit: 'seconds',
   hasStatusLine: false,
-  // User: `$COPILOT_HOME/settings.json` (`~/.copilot`). Project: `.github/copilot/settings.json` is read
-  // only in a trusted folder; hooks there need no `version` key, unlike `.github/hooks/*.json`.
+  // User: `$COPILOT_HOME/settings.json` (`~/.copilot`), read without folder trust. Project:
+  // `.github/copilot/settings.json`, read only in a trusted folder (1.0.102, checked both ways against the
+  // loopback mock; `.github/hooks/*.json` fires there too, with or without `"version": 1`).
   settingsPath: (scope, where) => (scope === 'user' ? join(copilotHome(where), 'settings.json') : join(where.projectRoot ?? where.cwd, '.github', 'copilot', 'settings.json')),
   homeDir: (where) => copilotHome(where),
   hookHandler: secondsHandler,
