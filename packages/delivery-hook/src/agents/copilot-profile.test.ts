@@ -98,7 +98,7 @@ describe('Copilot CLI agentStop through the bundled hook', () => {
     writeFileSync(transcript, `${lines.filter((l) => !l.includes('"type":"hook.')).join('\n')}\n`);
     const result = await stop(w, payload, { AGENT_CHECKPOINT_HOOK_DEADLINE_MS: '3000' });
     expect(result.stderr).toMatch(/^agent-checkpoint: .*had not caught up with this stop/m);
+    // A decision, not the deadline's pass: the wait left the read, git and the claim their time.
     expect(result.reason).toContain(EDIT_OBSERVATION);
-    expect(result.ms).toBeLessThan(3000 + 1500);
   });
 });
