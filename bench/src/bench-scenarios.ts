@@ -25,7 +25,7 @@ export interface AgentScenario {
   readonly keptIds: readonly string[];
 }
 
-const VERSIONS: Record<AgentId, string> = { claude: '2.1.330', gemini: '0.61.0', codex: '0.169.0' };
+const VERSIONS: Record<AgentId, string> = { claude: '2.1.330', gemini: '0.61.0', codex: '0.169.0', copilot: '1.0.102' };
 export const SCENARIO = 'fail-fix-pass';
 export const AGENTS: readonly AgentId[] = ['claude', 'gemini', 'codex'];
 
@@ -59,6 +59,9 @@ export function loadScenario(fixturesDir: string, agent: AgentId): AgentScenario
         hint: { turnId: String(payload['turn_id']), lastAssistantMessage: String(payload['last_assistant_message']) },
         keptIds: [sessionId],
       };
+    case 'copilot':
+      // agentStop payloads are camelCase and name no turn; `session.start` opens the log once per session.
+      return { agent, transcriptFile, headerLines: 1, payload, hint: {}, keptIds: [String(payload['sessionId'])] };
   }
 }
 

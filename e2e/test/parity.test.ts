@@ -8,18 +8,18 @@ import { SKIP_REAL_CLIS } from '../src/harness/define-headless-agent-tests.ts';
 /**
  * Parity: the same turn gets the same checkpoint text on every route.
  *
- *                              Claude    Gemini      Codex     Codex TUI        Codex TUI (no queue)
- *                              Stop      AfterAgent  Stop      notify → queue   notify → tmux
- *   daemon-not-restarted        ✓          ✓          ✓          ✓                ✓
- *   test-still-failing          ✓          ✓          ✓          ✓                ✓
- *   unread-multi-file-edit      ✓          ✓          ✓          ✓                ✓
+ *                              Claude    Gemini      Codex     Codex TUI        Codex TUI (no queue)   Copilot
+ *                              Stop      AfterAgent  Stop      notify → queue   notify → tmux          agentStop
+ *   daemon-not-restarted        ✓          ✓          ✓          ✓                ✓                      ✓
+ *   test-still-failing          ✓          ✓          ✓          ✓                ✓                      ✓
+ *   unread-multi-file-edit      ✓          ✓          ✓          ✓                ✓                      ✓
  *
  * Each cell runs the scenario on that route with the real CLI and our bundled tool, takes the text
  * the model received (Claude: the `Stop hook feedback:\n` wrapper removed; Gemini: the user part as
  * is; Codex hook: `<hook_prompt>` unwrapped and XML-unescaped, cross-checked with the rollout's raw
- * `HookPrompt` text; Codex TUI: the queued or submitted user message as is) and requires it to equal, byte for
+ * `HookPrompt` text; Codex TUI: the queued or submitted user message as is; Copilot: the `<current_datetime>` header removed) and requires it to equal, byte for
  * byte, what core's `getCheckpoint` computes for that run's repository and transcript. Then each
- * row requires the five texts to be byte-identical. The only normalizations are of what differs by
+ * row requires the six texts to be byte-identical. The only normalizations are of what differs by
  * construction, not by route: each run's own session id and state directory (both are in the
  * escape-hatch line; every test has its own `AGENT_CHECKPOINT_STATE_DIR`) become `<session-id>`
  * and `<state-dir>`, and for Codex, trailing newlines, which Codex trims from what it is given.
@@ -96,7 +96,7 @@ describe.skipIf(SKIP_REAL_CLIS)('parity of the checkpoint text across routes', (
       });
     });
 
-    it('is byte-identical on all five routes', () => {
+    it('is byte-identical on all six routes', () => {
       expect([...cells.keys()], 'every route delivered').toEqual([...CHECKPOINT_ROUTES]);
       const reference = cells.get('claude-hook')?.text;
       for (const route of CHECKPOINT_ROUTES) expect(cells.get(route)?.text, `${ROUTE_LABELS[route]} vs Claude`).toBe(reference);

@@ -1,13 +1,13 @@
 import type { AgentId } from '@agent-checkpoint/core';
 
 /**
- * The five ways a checkpoint reaches an agent. `codex-queue`: the Codex TUI with its default daemon,
+ * The six ways a checkpoint reaches an agent. `codex-queue`: the Codex TUI with its default daemon,
  * notify → `codex queue`. `codex-tmux`: the TUI (`--no-daemon`) through a `codex` without the queue
  * subcommand, notify → typing into the pane (the fallback route).
  */
-export type CheckpointRoute = 'claude-hook' | 'gemini-hook' | 'codex-hook' | 'codex-queue' | 'codex-tmux';
+export type CheckpointRoute = 'claude-hook' | 'gemini-hook' | 'codex-hook' | 'codex-queue' | 'codex-tmux' | 'copilot-hook';
 
-export const CHECKPOINT_ROUTES: readonly CheckpointRoute[] = ['claude-hook', 'gemini-hook', 'codex-hook', 'codex-queue', 'codex-tmux'];
+export const CHECKPOINT_ROUTES: readonly CheckpointRoute[] = ['claude-hook', 'gemini-hook', 'codex-hook', 'codex-queue', 'codex-tmux', 'copilot-hook'];
 
 /** The notify routes of the Codex TUI. */
 export function isNotifyRoute(route: CheckpointRoute): route is 'codex-queue' | 'codex-tmux' {
@@ -20,8 +20,9 @@ export const ROUTE_LABELS: Readonly<Record<CheckpointRoute, string>> = {
   'codex-hook': 'Codex Stop hook (exec)',
   'codex-queue': 'Codex TUI (daemon), notify → codex queue',
   'codex-tmux': 'Codex TUI without codex queue, notify → tmux',
+  'copilot-hook': 'Copilot agentStop hook',
 };
 
 export function routeAgent(route: CheckpointRoute): AgentId {
-  return route === 'claude-hook' ? 'claude' : route === 'gemini-hook' ? 'gemini' : 'codex';
+  return route === 'claude-hook' ? 'claude' : route === 'gemini-hook' ? 'gemini' : route === 'copilot-hook' ? 'copilot' : 'codex';
 }

@@ -20,7 +20,8 @@ const CODEX_HOOK_PROMPT = /^<hook_prompt hook_run_id="stop:\d+:[^"]*">([\s\S]*)<
  * - Claude `Stop`: a user message (string or text block) `Stop hook feedback:\n<reason>`;
  * - Gemini `AfterAgent`: the last content, a user turn with exactly one text part `<reason>`;
  * - Codex `Stop`: a user message `<hook_prompt hook_run_id="stop:…">…</hook_prompt>`, XML-escaped;
- * - Codex TUI + notify: a plain user message, exactly what was typed.
+ * - Codex TUI + notify: a plain user message, exactly what was typed;
+ * - Copilot `agentStop`: a user message `<current_datetime>…</current_datetime>\n\n<reason>`.
  * Returns the last match (the checkpoint of the turn that just ended), or undefined.
  */
 export function findDeliveredCheckpoint(route: CheckpointRoute, body: unknown): DeliveredCheckpoint | undefined {
@@ -44,13 +45,19 @@ function unwrap(route: CheckpointRoute, raw: string): string | undefined {
       const inner = CODEX_HOOK_PROMPT.exec(raw)?.[1];
       return inner === undefined ? undefined : xmlUnescape(inner);
     }
+    case 'copilot-hook':
+      return COPILOT_DATETIME.exec(raw)?.[1];
   }
 }
+
+/** Copilot CLI 1.0.102 puts the time in front of every user message it sends, the queued block reason too. */
+const COPILOT_DATETIME = /^<current_datetime>[^<]*<\/current_datetime>\n\n([\s\S]*)$/;
 
 /** Every user-side text of the request, in order (Gemini: only the last content, see above). */
 function userTexts(route: CheckpointRoute, body: unknown): string[] {
   const record = asRecord(body);
   switch (route) {
+    case 'copilot-hook':
     case 'claude-hook':
       return asArray(record?.['messages'])
         .filter((m) => stringField(m, 'role') === 'user')

@@ -107,6 +107,52 @@ function geminiPatchCall(change: PatchChange): NamedCall {
 }
 
 /**
+ * GitHub Copilot CLI 1.0.102: `bash` ({command, description}), `view` ({path}), `create`
+ * ({path, file_text}), `edit` ({path, old_str, new_str}); file tools take absolute paths.
+ */
+export function toCopilotCalls(calls: readonly ToolCall[], root: string): NamedCall[] {
+  const abs = (p: string): string => path.resolve(root, p);
+  return calls.flatMap((call): NamedCall[] => {
+    switch (call.kind) {
+      case 'shell':
+        return [{ name: 'bash', input: { command: call.command, description: call.description ?? 'Run a command' } }];
+      case 'read':
+        return [{ name: 'view', input: { path: abs(call.path) } }];
+      case 'write':
+        return [{ name: 'create', input: { path: abs(call.path), file_text: call.content } }];
+      case 'edit':
+        return [{ name: 'edit', input: { path: abs(call.path), old_str: call.oldText, new_str: call.newText } }];
+      case 'patch':
+        return call.changes.map((change) => copilotPatchCall(change, abs));
+      case 'subagent':
+        // The `task` tool runs a subagent in the same session (copilot-cli.md); 1.0.102 requires a `name`.
+        return [{ name: 'task', input: { name: slug(call.description), description: call.description, prompt: call.prompt, agent_type: call.subagentType ?? 'general-purpose' } }];
+      case 'codex':
+        throw new Error('mock: native Codex calls are scripted for Codex only');
+      default:
+        return assertNever(call);
+    }
+  });
+}
+
+function slug(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'subagent';
+}
+
+function copilotPatchCall(change: PatchChange, abs: (p: string) => string): NamedCall {
+  switch (change.op) {
+    case 'update':
+      return { name: 'edit', input: { path: abs(change.path), old_str: change.oldText, new_str: change.newText } };
+    case 'add':
+      return { name: 'create', input: { path: abs(change.path), file_text: change.content } };
+    case 'delete':
+      return { name: 'bash', input: { command: `rm -- ${shellQuote(change.path)}`, description: 'Delete a file' } };
+    default:
+      return assertNever(change);
+  }
+}
+
+/**
  * Codex has no read/write/edit tools: reads become `cat` through `exec_command`, every file
  * change becomes an `apply_patch` envelope (one envelope for a multi-file patch).
  */

@@ -5,6 +5,7 @@ import { waitFor } from '../harness/wait-for.ts';
 import { ClaudeSession } from '../run-claude.ts';
 import { CodexSession } from '../run-codex.ts';
 import { CodexTuiSession, type PaneSnapshot } from '../run-codex-tui.ts';
+import { CopilotSession } from '../run-copilot.ts';
 import { GeminiSession } from '../run-gemini.ts';
 import type { RecordedScenario } from '../scenarios/recorded-scenarios.ts';
 
@@ -34,8 +35,7 @@ export function waitForRunningCommand(session: AgentSession, needle: string, tim
 export async function driveScenario(agent: AgentId, scenario: RecordedScenario): Promise<DrivenScenario> {
   const options = { scenario: scenario.script, files: scenario.files, ...(scenario.hook ? { hook: scenario.hook } : {}) };
   if (agent === 'codex' && scenario.interruptWhileRunning !== undefined) return driveCodexTui(scenario, options);
-  const session: ClaudeSession | GeminiSession | CodexSession =
-    agent === 'claude' ? await ClaudeSession.start(options) : agent === 'gemini' ? await GeminiSession.start(options) : await CodexSession.start(options);
+  const session = await startHeadless(agent, options);
   try {
     for (const [index, prompt] of scenario.prompts.entries()) {
       const needle = index === 0 ? scenario.interruptWhileRunning : undefined;
@@ -56,6 +56,17 @@ export async function driveScenario(agent: AgentId, scenario: RecordedScenario):
     await session.dispose();
     throw error;
   }
+}
+
+const HEADLESS: Record<AgentId, (options: Parameters<typeof ClaudeSession.start>[0]) => Promise<ClaudeSession | GeminiSession | CodexSession | CopilotSession>> = {
+  claude: (options) => ClaudeSession.start(options),
+  gemini: (options) => GeminiSession.start(options),
+  codex: (options) => CodexSession.start(options),
+  copilot: (options) => CopilotSession.start(options),
+};
+
+function startHeadless(agent: AgentId, options: Parameters<typeof ClaudeSession.start>[0]): Promise<ClaudeSession | GeminiSession | CodexSession | CopilotSession> {
+  return HEADLESS[agent](options);
 }
 
 async function driveCodexTui(scenario: RecordedScenario, options: Parameters<typeof CodexTuiSession.start>[0]): Promise<DrivenScenario> {

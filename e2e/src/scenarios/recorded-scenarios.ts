@@ -1,3 +1,4 @@
+import type { AgentId } from '@agent-checkpoint/core';
 import type { HookSpec } from '../harness/agent-session.ts';
 import { CHECKPOINT_PREFIX } from '../harness/agent-session.ts';
 import { branch, edit, patch, read, say, shell, tools, whenLastUserTextStartsWith, write, type Scenario } from '../mock/scenario.ts';
@@ -23,7 +24,7 @@ export interface RecordedScenario {
    */
   readonly interruptWhileRunning?: string;
   /** What the recorded transcripts show per agent, where it differs from the script. */
-  readonly agentNotes?: Partial<Record<'claude' | 'gemini' | 'codex', string>>;
+  readonly agentNotes?: Partial<Record<AgentId, string>>;
 }
 
 /** The little project every scenario starts from (committed before the session starts). */

@@ -16,6 +16,7 @@ const LEVEL_DIRS: Record<DeliveryFixture['agent'], string> = {
   claude: 'claude/2.1.330/context-levels',
   codex: 'codex/0.169.0/context-levels',
   gemini: 'gemini/0.61.0/context-levels',
+  copilot: 'copilot/1.0.102/context-levels',
 };
 const PERCENT: Record<Level, number> = { L0: 30, L1: 75, L2: 86, L3: 96 };
 

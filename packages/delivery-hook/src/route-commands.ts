@@ -1,7 +1,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { CLI_USER_COMMANDS, forShellArg, type AgentId, type UserCommands } from '@agent-checkpoint/core';
-import { profileOf, profileOfPluginRoute } from './agents/profiles.ts';
+import { pluginRouteOfKind, profileOf } from './agents/profiles.ts';
 import type { PluginRouteKind } from './plugin-route-kind.ts';
 
 /**
@@ -22,6 +22,7 @@ export const PLUGIN_TOOL = join('bin', 'agent-checkpoint-hook');
 /** The route of a hook run by `agent` with this environment. A variable of another agent is ignored. */
 export function installRouteOf(agent: AgentId, env: Readonly<Record<string, string | undefined>>): InstallRoute {
   const plugin = profileOf(agent).pluginRoute;
+  if (plugin === undefined) return { kind: 'settings' };
   const root = env[plugin.rootEnv];
   return root !== undefined && root !== '' && isAbsolute(root) ? { kind: plugin.kind, pluginRoot: plugin.pluginRootFrom(root) } : { kind: 'settings' };
 }
@@ -34,7 +35,7 @@ export function installRouteOf(agent: AgentId, env: Readonly<Record<string, stri
  */
 export function userCommandsOf(route: InstallRoute): UserCommands {
   if (route.kind === 'settings') return CLI_USER_COMMANDS;
-  return { ...profileOfPluginRoute(route.kind).pluginRoute.userCommands(pluginToolWord(route.pluginRoot)), agentCheckpoint: `${agentToolCommandOf(route)} checkpoint` };
+  return { ...pluginRouteOfKind(route.kind).userCommands(pluginToolWord(route.pluginRoot)), agentCheckpoint: `${agentToolCommandOf(route)} checkpoint` };
 }
 
 /** The plugin's bin as one shell word (quoted when the path needs it). */
@@ -60,7 +61,7 @@ export function pluginToolBeside(bundle: string): string | undefined {
  * with the path quoted (node needs no executable bit, whatever the agent's copy kept).
  */
 export function agentToolCommandOf(route: InstallRoute): string {
-  if (route.kind === 'settings' || profileOfPluginRoute(route.kind).pluginRoute.pluginBinOnAgentPath(route.pluginRoot)) return 'agent-checkpoint-hook';
+  if (route.kind === 'settings' || pluginRouteOfKind(route.kind).pluginBinOnAgentPath(route.pluginRoot)) return 'agent-checkpoint-hook';
   return `node ${forShellArg(join(route.pluginRoot, 'dist', 'agent-checkpoint-hook.cjs'))}`;
 }
 

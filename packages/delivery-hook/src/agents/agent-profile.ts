@@ -73,8 +73,11 @@ export interface AgentProfile {
    * config.toml, keyed by the handler's place): uninstall removes ours with the hooks.
    */
   readonly hooksHaveTrustEntries: boolean;
-  /** The install the agent manages itself (plugin, extension): how our hook sees it, how doctor words it. */
-  readonly pluginRoute: PluginRoute;
+  /**
+   * The install the agent manages itself (plugin, extension): how our hook sees it, how doctor words it.
+   * Undefined for an agent without one (Copilot CLI): its settings entry is its only route.
+   */
+  readonly pluginRoute?: PluginRoute;
 
   // ── explain / doctor: finding a session without its id ──
 

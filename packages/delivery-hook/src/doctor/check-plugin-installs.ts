@@ -1,6 +1,6 @@
 import type { AgentId } from '@agent-checkpoint/core';
 import type { DoctorFinding } from '@agent-checkpoint/setup-kit';
-import { profileOf } from '../agents/profiles.ts';
+import { pluginRouteOfKind, profileOf } from '../agents/profiles.ts';
 import type { InstallScope } from '../install/install-scope.ts';
 import type { PluginInstall } from '../install/plugin-install-types.ts';
 import { agentLocation, type LocationContext } from '../install/settings-locations.ts';
@@ -38,12 +38,13 @@ export async function checkPluginInstalls(agent: AgentId, plugins: readonly Plug
         .join('; ')}`,
     });
   }
-  findings.push(...(await profileOf(agent).pluginRoute.activeInstallFindings(active, agentLocation('user', location))));
+  findings.push(...((await profileOf(agent).pluginRoute?.activeInstallFindings(active, agentLocation('user', location))) ?? []));
   return findings;
 }
 
 function describePlugin(title: string, plugin: PluginInstall): DoctorFinding {
-  const { sourceGone } = profileOf(plugin.agent).pluginRoute;
+  // An install was found, so its agent has a plugin route (the form comes from it).
+  const { sourceGone } = pluginRouteOfKind(plugin.form);
   const id = `${plugin.agent}.plugin.${plugin.id}`;
   const what = `${title}: ${formName(plugin)} ${plugin.id}`;
   const from = describeSource(plugin);

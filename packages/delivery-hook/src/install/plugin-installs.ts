@@ -41,7 +41,8 @@ const REGISTRY_READERS: Readonly<Record<PluginRouteKind, (location: LocationCont
 
 /** Every install of ours that `agent` manages itself (plugin, extension), enabled or not. */
 export function findPluginInstalls(agent: AgentId, location: LocationContext): PluginInstall[] {
-  return REGISTRY_READERS[profileOf(agent).pluginRoute.kind](location);
+  const kind = profileOf(agent).pluginRoute?.kind;
+  return kind === undefined ? [] : REGISTRY_READERS[kind](location);
 }
 
 /** The installs that run our hooks today. */

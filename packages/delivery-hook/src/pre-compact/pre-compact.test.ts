@@ -22,6 +22,7 @@ const L2: Record<DeliveryFixture['agent'], string> = {
   claude: 'claude/2.1.330/context-levels/L2.jsonl',
   gemini: 'gemini/0.61.0/context-levels/L2.jsonl',
   codex: 'codex/0.169.0/context-levels/L2.jsonl',
+  copilot: 'copilot/1.0.102/context-levels/L2.jsonl',
 };
 
 function open(base: DeliveryFixture, config: Record<string, unknown> = { handoff: { enabled: true } }): DeliveryWorld {
@@ -49,6 +50,8 @@ function payload(world: DeliveryWorld, agent: DeliveryFixture['agent']): string 
         model: 'gpt-5.5',
         trigger: 'auto',
       });
+    case 'copilot':
+      throw new Error("Copilot CLI's preCompact is not registered (copilot-profile.ts hookEntries)");
   }
 }
 

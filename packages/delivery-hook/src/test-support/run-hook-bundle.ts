@@ -1,3 +1,4 @@
+import type { AgentId } from '@agent-checkpoint/core';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
@@ -87,7 +88,7 @@ export interface HookOutput {
  * alone (a pass with a user notice). N is one of our notices (`agent-checkpoint: …`). Throws (failing
  * the test) on anything else.
  */
-export function parseHookOutput(agent: 'claude' | 'gemini' | 'codex', stdout: string): HookOutput {
+export function parseHookOutput(agent: AgentId, stdout: string): HookOutput {
   if (stdout === '') return { reason: null, systemMessage: undefined };
   const parsed: unknown = JSON.parse(stdout);
   const decision = agent === 'gemini' ? 'deny' : 'block';
@@ -107,6 +108,6 @@ export function parseHookOutput(agent: 'claude' | 'gemini' | 'codex', stdout: st
 }
 
 /** {@link parseHookOutput}'s reason: what reached the model, or null for a pass (with or without a notice). */
-export function parseHookStdout(agent: 'claude' | 'gemini' | 'codex', stdout: string): string | null {
+export function parseHookStdout(agent: AgentId, stdout: string): string | null {
   return parseHookOutput(agent, stdout).reason;
 }
