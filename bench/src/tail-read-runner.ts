@@ -34,6 +34,8 @@ async function loadReader(agent: AgentId): Promise<TranscriptReader> {
       return (await import('@agent-checkpoint/transcript-gemini')).createGeminiTranscriptReader();
     case 'codex':
       return (await import('@agent-checkpoint/transcript-codex')).createCodexTranscriptReader();
+    case 'copilot':
+      return (await import('@agent-checkpoint/transcript-copilot')).createCopilotTranscriptReader();
     case 'qwen':
       return (await import('@agent-checkpoint/transcript-qwen')).createQwenTranscriptReader();
   }

@@ -1,23 +1,30 @@
 /**
  * Codex CLI plugins ship skills (`SKILL.md` under the manifest's `skills` folder), not slash commands:
  * install the plugin from a copy of this checkout into a temp CODEX_HOME with the real pinned Codex,
- * then ask Codex's own app-server (`skills/list`) which skills it loads.
+ * then ask Codex's own app-server (`skills/list`) which skills it loads. The temp dir is an e2e
+ * workspace and every process carries its run marker, so a killed run's leftovers (the dir, an
+ * app-server) are reaped by the next run (issue 24, item 8).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { cpSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentCli } from '../src/harness/agent-clis.ts';
+import { isolatedEnv } from '../src/harness/isolated-env.ts';
+import { findMarkedProcesses, killMarkedProcesses } from '../src/harness/process-group.ts';
+import { createTempWorkspace, type TempWorkspace } from '../src/harness/temp-workspace.ts';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 /** The pinned Codex the e2e global setup installs on demand (argv: node and its npm launcher). */
 const [CODEX, ...CODEX_ARGS] = agentCli('codex').argv as [string, ...string[]];
-const temps: string[] = [];
+const workspaces: TempWorkspace[] = [];
 
 afterEach(() => {
-  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+  for (const workspace of workspaces.splice(0)) {
+    killMarkedProcesses(workspace.runId);
+    workspace.dispose();
+  }
 });
 
 /** Copies the tracked files (a clone-like checkout) and commits them. */
@@ -55,11 +62,12 @@ function listSkills(env: NodeJS.ProcessEnv, cwd: string): Promise<string[]> {
 
 describe('codex plugin skills', () => {
   it('the installed plugin gives Codex the skills agent-checkpoint:checkpoint, :estimate, :shard, :checkpoint-report, :checkpoint-off, :checkpoint-on, :checkpoint-status, :checkpoint-doctor', async () => {
-    const home = mkdtempSync(path.join(os.tmpdir(), 'ac-codex-skills-'));
-    temps.push(home);
-    const checkout = path.join(home, 'agent-checkpoint');
+    const workspace = createTempWorkspace({ files: {} });
+    workspaces.push(workspace);
+    const home = workspace.home;
+    const checkout = path.join(workspace.root, 'agent-checkpoint');
     copyCheckout(checkout);
-    const env = { ...process.env, HOME: home, CODEX_HOME: path.join(home, '.codex') };
+    const env = { ...isolatedEnv(workspace), CODEX_HOME: path.join(home, '.codex') };
     mkdirSync(env.CODEX_HOME, { recursive: true });
     for (const args of [['plugin', 'marketplace', 'add', checkout], ['plugin', 'add', 'agent-checkpoint@agent-checkpoint']]) {
       const r = spawnSync(CODEX, [...CODEX_ARGS, ...args], { cwd: home, env, encoding: 'utf8', timeout: 60_000 });
@@ -70,5 +78,8 @@ describe('codex plugin skills', () => {
       'agent-checkpoint:checkpoint', 'agent-checkpoint:estimate', 'agent-checkpoint:shard', 'agent-checkpoint:checkpoint-report',
       'agent-checkpoint:checkpoint-off', 'agent-checkpoint:checkpoint-on', 'agent-checkpoint:checkpoint-status', 'agent-checkpoint:checkpoint-doctor',
     ]));
+    // The app-server it asked is gone: nothing of this run outlives it.
+    killMarkedProcesses(workspace.runId);
+    expect(findMarkedProcesses(workspace.runId), 'processes left').toEqual([]);
   }, 120_000);
 });

@@ -42,9 +42,10 @@ describe.skipIf(SKIP_REAL_CLIS)('the Gemini extension staged from a development 
       expect(files.filter((f) => /(^|\/)(node_modules|\.turbo|\.git|packages|e2e|bench)(\/|$)/.test(f))).toEqual([]);
       // Every file the extension's hooks start is in the staged copy: named after `${extensionPath}`
       // or, since the root reaches the hook through its `env` (never its shell line), after
-      // `process.env.AGENT_CHECKPOINT_EXTENSION_PATH+'`.
+      // `$AGENT_CHECKPOINT_EXTENSION_PATH` (bash) or `process.env.AGENT_CHECKPOINT_EXTENSION_PATH+'` (PowerShell).
       const hooks = readFileSync(path.join(staged, 'hooks', 'hooks.json'), 'utf8');
-      const referenced = [...hooks.matchAll(/(?:\$\{extensionPath\}|process\.env\.AGENT_CHECKPOINT_EXTENSION_PATH\+')\/([^"\\' ]+)/g)].map((m) => m[1] as string);
+      const referenced = [...hooks.matchAll(/(?:\$\{extensionPath\}|\$AGENT_CHECKPOINT_EXTENSION_PATH|process\.env\.AGENT_CHECKPOINT_EXTENSION_PATH\+')\/([^"\\' ]+)/g)].map((m) => m[1] as string);
+      expect(referenced).toContain('plugins/agent-checkpoint/hooks/run-hook.sh');
       expect(referenced.length).toBeGreaterThan(0);
       for (const file of referenced) expect(files, file).toContain(file);
 

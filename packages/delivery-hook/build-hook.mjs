@@ -158,7 +158,7 @@ export function monitorBundleOptions(dir, part) {
     case 'gate':
       return { ...common, entryPoints: [join(here, 'src', 'post-tool', 'post-tool-bin.ts')], outfile: join(dir, HOOK_MONITOR_NAME) };
     case 'decide':
-      return { ...common, entryPoints: [join(here, 'src', 'post-tool', 'monitor-after-gate.ts')], outfile: join(dir, HOOK_MONITOR_PARTS.decide) };
+      return { ...common, entryPoints: [join(here, 'src', 'post-tool', 'monitor-decide-part.ts')], outfile: join(dir, HOOK_MONITOR_PARTS.decide) };
     case 'act':
       return {
         ...common,

@@ -11,6 +11,7 @@ import type { LoggedRequest } from '../mock/request-log.ts';
 import { ClaudeSession } from '../run-claude.ts';
 import { CodexSession } from '../run-codex.ts';
 import { CodexTuiSession, type CodexTuiOptions } from '../run-codex-tui.ts';
+import { CopilotSession } from '../run-copilot.ts';
 import { GeminiSession } from '../run-gemini.ts';
 import { QwenSession } from '../run-qwen.ts';
 import { projectFiles, type ProjectOptions } from './checkpoint-project.ts';
@@ -119,10 +120,12 @@ export async function withRouteRun(route: CheckpointRoute, options: RouteRunOpti
       ? ClaudeSession.start({ ...base, hook })
       : agent === 'gemini'
         ? GeminiSession.start({ ...base, hook })
-        : agent === 'qwen'
-          ? QwenSession.start({ ...base, hook })
-          : CodexSession.start({ ...base, hook });
-  await withCheckedSession<ClaudeSession | GeminiSession | CodexSession | QwenSession>(start, async (session) => {
+        : agent === 'copilot'
+          ? CopilotSession.start({ ...base, hook })
+          : agent === 'qwen'
+            ? QwenSession.start({ ...base, hook })
+            : CodexSession.start({ ...base, hook });
+  await withCheckedSession<ClaudeSession | GeminiSession | CodexSession | CopilotSession | QwenSession>(start, async (session) => {
     const run = await session.prompt(scenario.prompt);
     if (run.timedOut || run.exitCode !== 0) throw new Error(`${agent} run failed (exit ${String(run.exitCode)}, timed out: ${String(run.timedOut)}):\n${run.stderr.slice(-2000)}`);
     if (session instanceof CodexSession) await session.waitForNotifications(1);

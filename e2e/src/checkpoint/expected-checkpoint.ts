@@ -2,6 +2,7 @@ import { getCheckpoint, type CheckpointOutcome, type TranscriptReader, type Turn
 import { contextCheckpointSections } from '@agent-checkpoint/context-checkpoint/load';
 import { createClaudeTranscriptReader } from '@agent-checkpoint/transcript-claude';
 import { createCodexTranscriptReader } from '@agent-checkpoint/transcript-codex';
+import { createCopilotTranscriptReader } from '@agent-checkpoint/transcript-copilot';
 import { createGeminiTranscriptReader } from '@agent-checkpoint/transcript-gemini';
 import { createQwenTranscriptReader } from '@agent-checkpoint/transcript-qwen';
 import type { HookInvocation } from '../harness/agent-session.ts';
@@ -65,6 +66,9 @@ function stopTranscript(
       return { cwd, transcript, reader: createCodexTranscriptReader(), hint: defined({ turnId: field('turn_id'), lastAssistantMessage: field('last_assistant_message') }), sessionId: field('session_id') };
     case 'gemini-hook':
       return { cwd, transcript, reader: createGeminiTranscriptReader(), hint: defined({ prompt: field('prompt') }), sessionId: field('session_id') };
+    // agentStop names no turn: camelCase session id, no hint.
+    case 'copilot-hook':
+      return { cwd, transcript, reader: createCopilotTranscriptReader(), hint: {}, sessionId: field('sessionId') };
     case 'qwen-hook':
       return { cwd, transcript, reader: createQwenTranscriptReader(), hint: defined({ turnId: field('prompt_id'), lastAssistantMessage: field('last_assistant_message') }), sessionId: field('session_id') };
     case 'codex-queue':

@@ -5,6 +5,7 @@ import { waitFor } from '../harness/wait-for.ts';
 import { ClaudeSession } from '../run-claude.ts';
 import { CodexSession } from '../run-codex.ts';
 import { CodexTuiSession, type PaneSnapshot } from '../run-codex-tui.ts';
+import { CopilotSession } from '../run-copilot.ts';
 import { GeminiSession } from '../run-gemini.ts';
 import { QwenSession } from '../run-qwen.ts';
 import type { RecordedScenario } from '../scenarios/recorded-scenarios.ts';
@@ -35,14 +36,7 @@ export function waitForRunningCommand(session: AgentSession, needle: string, tim
 export async function driveScenario(agent: AgentId, scenario: RecordedScenario): Promise<DrivenScenario> {
   const options = { scenario: scenario.script, files: scenario.files, ...(scenario.hook ? { hook: scenario.hook } : {}) };
   if (agent === 'codex' && scenario.interruptWhileRunning !== undefined) return driveCodexTui(scenario, options);
-  const session: ClaudeSession | GeminiSession | CodexSession | QwenSession =
-    agent === 'claude'
-      ? await ClaudeSession.start(options)
-      : agent === 'gemini'
-        ? await GeminiSession.start(options)
-        : agent === 'qwen'
-          ? await QwenSession.start(options)
-          : await CodexSession.start(options);
+  const session = await startHeadless(agent, options);
   try {
     for (const [index, prompt] of scenario.prompts.entries()) {
       const needle = index === 0 ? scenario.interruptWhileRunning : undefined;
@@ -63,6 +57,18 @@ export async function driveScenario(agent: AgentId, scenario: RecordedScenario):
     await session.dispose();
     throw error;
   }
+}
+
+const HEADLESS: Record<AgentId, (options: Parameters<typeof ClaudeSession.start>[0]) => Promise<ClaudeSession | GeminiSession | CodexSession | CopilotSession | QwenSession>> = {
+  claude: (options) => ClaudeSession.start(options),
+  gemini: (options) => GeminiSession.start(options),
+  codex: (options) => CodexSession.start(options),
+  copilot: (options) => CopilotSession.start(options),
+  qwen: (options) => QwenSession.start(options),
+};
+
+function startHeadless(agent: AgentId, options: Parameters<typeof ClaudeSession.start>[0]): Promise<ClaudeSession | GeminiSession | CodexSession | CopilotSession | QwenSession> {
+  return HEADLESS[agent](options);
 }
 
 async function driveCodexTui(scenario: RecordedScenario, options: Parameters<typeof CodexTuiSession.start>[0]): Promise<DrivenScenario> {

@@ -27,4 +27,9 @@ export async function loadTurnEndExtensions(config: ResolvedConfig): Promise<rea
   return [contextCheckpointExtension as TurnEndExtension];
 }
 
-export { commitGateConfigOf, contextCheckpointConfigOf, handoffServicesOf, memorySettingsOf, runTestsConfigOf } from './config/context-config.ts';
+export { commitGateConfigOf, contextCheckpointConfigOf, handoffServicesOf, memorySettingsOf, runTestsConfigOf, trackerSettingsOf } from './config/context-config.ts';
+
+// The commit gate's route-facing parts that are cheap: arming it with a granted block, and the flag
+// the escape-hatch stop checks (one `stat`). Its decision on a later stop is the root's `runCommitGateAtStop`.
+export { commitGateClaim } from './commit-gate/commit-gate-claim.ts';
+export { isCommitGateMarked } from './commit-gate/commit-gate-marker.ts';

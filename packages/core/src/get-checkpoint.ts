@@ -163,6 +163,7 @@ async function decide(request: CheckpointRequest, config: ResolvedConfig, diagno
       projectRoot: context.projectRoot,
       now: request.now ?? new Date(),
       ...(request.signal ? { signal: request.signal } : {}),
+      ...(request.commands ? { commands: request.commands } : {}),
     });
     for (const line of applied.diagnostics) diagnostics.push(line);
     extensions = applied.details;

@@ -5,7 +5,7 @@
  * initialises every core module at first use — about 6 ms that the escape-hatch stop (the one after
  * every block) would pay for nothing.
  */
-export { AGENT_IDS, isAgentId, type AgentId } from './agent-id.ts';
+export { isAgentId, type AgentId } from './agent-id.ts';
 export { assertNever } from './timeline/tool-call.ts';
 export { refinesTurnId, type TurnTimeline } from './timeline/turn-timeline.ts';
 export type { TurnHint } from './transcript/transcript-reader.ts';

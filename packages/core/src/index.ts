@@ -44,6 +44,7 @@ export { readGitSnapshot } from './git/read-git-snapshot.ts';
 export { runGit, type RunGitResult } from './git/run-git.ts';
 export type { GitWriteProfile } from './git/git-safety.ts';
 export { gitWriteProfile, readUserGitSettings, receivePackOption } from './git/git-write-profile.ts';
+export { formatLineRanges, type LineRange, readChangedLineRanges } from './git/read-changed-line-ranges.ts';
 export type { StartSecondCommit } from './git/settle-start-second-commits.ts';
 export { findProjectRoot } from './project-root.ts';
 export { matchesEvidence } from './shell/match-evidence.ts';
@@ -81,6 +82,7 @@ export {
 } from './text-safety/text-safety.ts';
 export { excerptText, makeOutputExcerpt } from './timeline/make-output-excerpt.ts';
 export { mergeCallsByTime } from './timeline/merge-calls-by-time.ts';
+export { latestTaskList, type TaskListItem, taskListFrom } from './timeline/task-list.ts';
 export {
   assertNever,
   isFileMutation,

@@ -1,5 +1,5 @@
-import { AGENT_IDS } from '@agent-checkpoint/core/hot-path';
 import { guardStdout } from './guard-stdout.ts';
+import { hookModeOf } from './hook-modes.ts';
 import { runHookEntry } from './run-hook-entry.ts';
 
 /**
@@ -7,20 +7,8 @@ import { runHookEntry } from './run-hook-entry.ts';
  * they pay nothing for it and keep their contract (stdin payload, exit 0). Everything else — and a
  * hook mode asked for `--help`/`-h` — goes to the parser (commands/hook-cli.ts), loaded only then,
  * unless it is neither a command nor close to one (then it is a hook run with an unknown agent).
+ * The modes are hook-modes.ts's table, which the help and the launcher read too.
  */
-type HookMode = 'turn-end' | 'hook' | 'context' | 'post-tool';
-const HOOK_MODES: Readonly<Record<string, HookMode>> = {
-  // Every agent id is a turn-end mode (the profiles know the rest; see src/agents/).
-  ...Object.fromEntries(AGENT_IDS.map((agent) => [agent, 'turn-end' as const])),
-  hook: 'hook',
-  'session-start': 'context',
-  'pre-compact': 'context',
-  'prompt-submit': 'context',
-  statusline: 'context',
-  // The built bin runs its own monitor bundle for this (launcher/start-hook.ts); here for source runs.
-  'post-tool': 'post-tool',
-};
-
 const wantsHelp = (args: readonly string[]): boolean => args.includes('--help') || args.includes('-h');
 
 // No top-level await: the bundle is a CommonJS script so the launcher (launcher/start-hook.ts) can run
@@ -29,11 +17,11 @@ async function main(argv: readonly string[]): Promise<void> {
   // First thing: from here on only the hook's answer can reach stdout.
   const writeStdout = guardStdout();
   const [first, ...rest] = argv;
-  const mode = first === undefined || !Object.hasOwn(HOOK_MODES, first) || wantsHelp(rest) ? undefined : HOOK_MODES[first];
+  const mode = wantsHelp(rest) ? undefined : hookModeOf(first)?.kind;
   switch (mode) {
     case 'turn-end':
       return runHookEntry(first, rest, writeStdout);
-    case 'hook':
+    case 'turn-end-long':
       // `agent-checkpoint-hook hook <agent>`, the long form.
       return runHookEntry(rest[0], rest.slice(1), writeStdout);
     case 'context': {
@@ -42,6 +30,7 @@ async function main(argv: readonly string[]): Promise<void> {
       return runContextCommand(first!, rest, writeStdout);
     }
     case 'post-tool': {
+      // The built bin runs its own monitor bundle for this (launcher/start-hook.ts); here for source runs.
       const { mainPostTool } = await import('./post-tool/post-tool-main.ts');
       return mainPostTool(rest);
     }

@@ -16,6 +16,7 @@ const LEVEL_DIRS: Record<DeliveryFixture['agent'], string> = {
   claude: 'claude/2.1.330/context-levels',
   codex: 'codex/0.169.0/context-levels',
   gemini: 'gemini/0.61.0/context-levels',
+  copilot: 'copilot/1.0.102/context-levels',
   qwen: 'qwen/0.24.4/context-levels',
 };
 const PERCENT: Record<Level, number> = { L0: 30, L1: 75, L2: 86, L3: 96 };
@@ -172,7 +173,7 @@ describe('direct execution at L2 through the hook (Claude, real repositories)', 
     const sha = git(world, 'rev-parse', '--short=7', 'HEAD').trim();
     expect(delivered).toContain(`Context is at ${PERCENT.L2}% (L2).\nCheckpoint: handoff written to .agent-checkpoint/handoffs/`);
     expect(delivered).toContain(`CLAUDE.md "## Last Session" updated, WIP commit ${sha}. Read the handoff before continuing; do not redo this checkpoint.`);
-    expect(git(world, 'show', '--name-only', '--format=%s', 'HEAD').trim().split('\n')).toEqual(['checkpoint: WIP at L2 (context at 86%)', '', 'CLAUDE.md']);
+    expect(git(world, 'show', '--name-only', '--format=%s', 'HEAD').trim().split('\n')).toEqual(['[WIP] checkpoint at L2 (context at 86%)', '', 'CLAUDE.md']);
     expect(git(world, 'status', '--porcelain').trim()).toBe('?? notes.txt');
   });
 
@@ -181,7 +182,7 @@ describe('direct execution at L2 through the hook (Claude, real repositories)', 
     git(world, 'remote', 'add', 'origin', join(world.root, 'no-such-remote.git'));
     const delivered = await deliverThroughHook(world.scenario('actionable'));
     expect(delivered).toMatch(/WIP commit [0-9a-f]{7}, push failed \(the commit is local\)\./);
-    expect(git(world, 'log', '-1', '--format=%s')).toMatch(/^checkpoint: WIP at L2/);
+    expect(git(world, 'log', '-1', '--format=%s')).toMatch(/^\[WIP\] checkpoint at L2/);
   });
 
   it('by default the WIP commit carries the work: a changed tracked file goes in with the memory file, untracked files stay out', async () => {

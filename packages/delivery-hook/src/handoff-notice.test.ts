@@ -17,6 +17,7 @@ const LEVEL_DIRS: Record<DeliveryFixture['agent'], string> = {
   claude: 'claude/2.1.330/context-levels',
   codex: 'codex/0.169.0/context-levels',
   gemini: 'gemini/0.61.0/context-levels',
+  copilot: 'copilot/1.0.102/context-levels',
   qwen: 'qwen/0.24.4/context-levels',
 };
 const worlds: DeliveryWorld[] = [];

@@ -245,3 +245,49 @@ context_at_checkpoint: 87%
     expect(mem.requests).toEqual([]);
   });
 });
+
+describe('shard with the tracker on (SHD-003/004), through the bin', () => {
+  it('one sub-issue per shard under --issue; a rerun creates none; a finished shard moves to done with the parent\'s progress (shard, then loop next)', async () => {
+    const sb = createHookSandbox('ac-shard-tracker-');
+    sandboxes.push(sb);
+    const repo = join(sb.root, 'repo');
+    mkdirSync(repo);
+    execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: repo, env: sb.env });
+    writeFileSync(join(repo, '.agent-checkpoint.json'), JSON.stringify({ context: { enabled: true, windowTokens: 60_000 }, handoff: { planFile: 'PLAN.md' } }));
+    writeFileSync(join(repo, 'PLAN.md'), ['# Plan', ...Array.from({ length: 6 }, (_, i) => `- [ ] Move part ${i + 1} into \`src/billing/part-${i + 1}.ts\` and update its callers`)].join('\n'));
+    writeUserConfig(sb.env, { tracker: { enabled: true, shardDoneState: 'In Progress' } });
+    const run = (...args: string[]) => runHookBundle({ args, env: { ...sb.env, ...servicesEnv() }, cwd: repo });
+    const first = await run('shard', 'PLAN.md', '--issue', 'ANV-123', '--json');
+    expect(first.code, first.stderr).toBe(0);
+    const out = JSON.parse(first.stdout) as { written: string[]; tracker: { parent: string; created: string[]; issues: Record<string, { identifier: string }> } };
+    expect(out.written.length).toBeGreaterThanOrEqual(2);
+    expect(out.tracker.created).toHaveLength(out.written.length);
+    const children = () => linear.issues.filter((i) => i.parentId === 'uuid-123');
+    expect(children()).toHaveLength(out.written.length);
+
+    const again = await run('shard', 'PLAN.md', '--issue', 'ANV-123');
+    expect(again.stdout).toMatch(/Linear: sub-issues of ANV-123: ANV-\d+, ANV-\d+.* \(0 created\)\./);
+    expect(children()).toHaveLength(out.written.length);
+
+    const [file = ''] = out.written;
+    writeFileSync(join(repo, file), readFileSync(join(repo, file), 'utf8').replaceAll('- [ ] ', '- [x] '));
+    const done = await run('shard', 'PLAN.md', '--issue', 'ANV-123');
+    const moved = out.tracker.issues[file]?.identifier ?? '';
+    expect(done.stdout).toContain(`moved to done: ${moved}; progress posted on the parent.`);
+    expect(linear.issues.find((i) => i.identifier === moved)?.stateId).toBe('st-progress');
+    expect(linear.comments.filter((c) => c.issueId === 'uuid-123').at(-1)?.body).toMatch(/1 of \d shards done/);
+
+    // In a loop, `loop next` notices the next finished shard by itself (the branch names the parent).
+    execFileSync('git', ['checkout', '-q', '-b', 'feature/ANV-123-billing'], { cwd: repo, env: sb.env });
+    const second = out.written[1] ?? '';
+    writeFileSync(join(repo, second), readFileSync(join(repo, second), 'utf8').replaceAll('- [ ] ', '- [x] '));
+    const comments = linear.comments.length;
+    const next = await run('loop', 'next');
+    expect(next.code, next.stderr).toBe(0);
+    expect(linear.issues.find((i) => i.identifier === out.tracker.issues[second]?.identifier)?.stateId).toBe('st-progress');
+    expect(linear.comments).toHaveLength(comments + 1);
+    expect(linear.comments.at(-1)?.body).toMatch(/2 of \d shards done/);
+    expect(children()).toHaveLength(out.written.length);
+    expect(linear.violations).toEqual([]);
+  });
+});

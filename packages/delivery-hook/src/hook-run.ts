@@ -3,7 +3,7 @@ import type { HookLogger } from './debug-log.ts';
 import { PASS, type HookVerdict } from './hook-verdict.ts';
 
 // The shape of one hook run, shared by the run (run-hook.ts) and the phases it loads lazily
-// (run-checkpoint-phase.ts, commit-gate/run-commit-gate.ts): kept here so none of them imports another.
+// (run-checkpoint-phase.ts, commit-gate/commit-gate-route.ts): kept here so none of them imports another.
 
 /** Why a run ended the way it did. Stable codes for the debug log and tests. */
 export type HookRunCode =

@@ -19,7 +19,12 @@ describe('installRouteOf', () => {
 
 describe('userCommandsOf', () => {
   it('settings: the CLI on the PATH', () => {
-    expect(userCommandsOf({ kind: 'settings' })).toEqual({ offSession: 'agent-checkpoint-hook off --session {sessionId}', doctor: 'agent-checkpoint-hook doctor', trust: 'agent-checkpoint-hook trust' });
+    expect(userCommandsOf({ kind: 'settings' })).toEqual({
+      offSession: 'agent-checkpoint-hook off --session {sessionId}',
+      doctor: 'agent-checkpoint-hook doctor',
+      trust: 'agent-checkpoint-hook trust',
+      agentCheckpoint: 'agent-checkpoint-hook checkpoint',
+    });
   });
 
   it('Claude plugin: its slash commands; trust through the plugin bin by absolute path', () => {
@@ -27,6 +32,8 @@ describe('userCommandsOf', () => {
       offSession: '/agent-checkpoint:checkpoint-off --session {sessionId}',
       doctor: '/agent-checkpoint:checkpoint-doctor',
       trust: '/h/.claude/plugins/cache/a/agent-checkpoint/0.1.0/bin/agent-checkpoint-hook trust',
+      // Claude Code's Bash tool has the plugin's bin/ on its PATH.
+      agentCheckpoint: 'agent-checkpoint-hook checkpoint',
     });
   });
 

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, join } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { CLI_USER_COMMANDS, forShellArg, type AgentId, type UserCommands } from '@agent-checkpoint/core';
 import { pluginRouteOfKind, profileOf } from './agents/profiles.ts';
 import type { PluginRouteKind } from './plugin-route-kind.ts';
@@ -35,7 +35,7 @@ export function installRouteOf(agent: AgentId, env: Readonly<Record<string, stri
  */
 export function userCommandsOf(route: InstallRoute): UserCommands {
   if (route.kind === 'settings') return CLI_USER_COMMANDS;
-  return pluginRouteOfKind(route.kind).userCommands(pluginToolWord(route.pluginRoot));
+  return { ...pluginRouteOfKind(route.kind).userCommands(pluginToolWord(route.pluginRoot)), agentCheckpoint: `${agentToolCommandOf(route)} checkpoint` };
 }
 
 /** The plugin's bin as one shell word (quoted when the path needs it). */
@@ -63,4 +63,38 @@ export function pluginToolBeside(bundle: string): string | undefined {
 export function agentToolCommandOf(route: InstallRoute): string {
   if (route.kind === 'settings' || pluginRouteOfKind(route.kind).pluginBinOnAgentPath(route.pluginRoot)) return 'agent-checkpoint-hook';
   return `node ${forShellArg(join(route.pluginRoot, 'dist', 'agent-checkpoint-hook.cjs'))}`;
+}
+
+/**
+ * The command-line tool as a person types it in a terminal, for a command run from `bundle` (`status`,
+ * `doctor`, `checkpoint`… name their follow-up commands with it): `agent-checkpoint-hook` for the
+ * package's bin, and for a plugin's bundle too when that name on `PATH` is this plugin's tool (a
+ * link the user made); else the plugin's tool by its absolute path, one shell word, since no agent
+ * puts it on a terminal's PATH.
+ */
+export function terminalToolOf(bundle: string, env: Readonly<Record<string, string | undefined>>): string {
+  const tool = pluginToolBeside(bundle);
+  if (tool === undefined || isOnPath(tool, env)) return 'agent-checkpoint-hook';
+  return forShellArg(tool);
+}
+
+/** Whether `agent-checkpoint-hook` on `env.PATH` is `tool` (the same file, links resolved). */
+export function isOnPath(tool: string, env: Readonly<Record<string, string | undefined>>): boolean {
+  const real = realPathOrUndefined(tool);
+  if (real === undefined) return false;
+  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
+    if (dir === '' || !isAbsolute(dir)) continue;
+    const found = realPathOrUndefined(join(dir, 'agent-checkpoint-hook'));
+    // The first match is what the shell runs: another tool earlier on the PATH hides ours.
+    if (found !== undefined) return found === real;
+  }
+  return false;
+}
+
+function realPathOrUndefined(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
 }

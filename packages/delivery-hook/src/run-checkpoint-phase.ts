@@ -1,4 +1,4 @@
-import { commitGateConfigOf, contextCheckpointSections, loadTurnEndExtensions } from '@agent-checkpoint/context-checkpoint/load';
+import { commitGateClaim, commitGateConfigOf, contextCheckpointSections, loadTurnEndExtensions } from '@agent-checkpoint/context-checkpoint/load';
 import {
   claimNotices,
   runTurnEnd,
@@ -8,7 +8,6 @@ import {
   type TurnEndEvent,
   type TurnEndPass,
 } from '@agent-checkpoint/core';
-import { markCommitGate, promptKeyOf } from './commit-gate/commit-gate-marker.ts';
 import { installSourceNotice } from './install/install-source-notice.ts';
 import type { HookEvent } from './hook-event.ts';
 import { payloadTurnIdIsFinal, turnKeyOf } from './hook-identity.ts';
@@ -64,7 +63,7 @@ function handoffNoticeOf(decision: TurnEndDecision): string | undefined {
  */
 async function noticeToShow(decision: TurnEndDecision, context: CheckpointPhaseContext): Promise<string | undefined> {
   // The install this hook runs from, when its source is gone (a Codex plugin's local marketplace).
-  const install = await installSourceNotice(context.agent, process.argv[1]);
+  const install = await installSourceNotice(context.agent, process.argv[1], context.env);
   const notices = install === undefined ? decision.notices : [...decision.notices, install];
   if (notices.length === 0) return undefined;
   const remaining = context.deadlineAt - Date.now() - RESERVE_MS;
@@ -96,9 +95,11 @@ async function verdictOf(event: HookEvent, context: CheckpointPhaseContext, deci
   const config = decision.config.config;
   let mark = Date.now();
   const remaining = context.deadlineAt - mark - RESERVE_MS;
+  // With `commitGate` on, the granted block arms it (context-checkpoint's bookkeeping, under the lock).
+  const gate = commitGateClaim(config, { stateDir: context.stateDir, agent: context.agent, sessionId: context.sessionId }, event.hint.prompt);
   const { claim, diagnostics } = await decision.claim({
     lockWaitMs: Math.max(0, Math.min(MAX_LOCK_WAIT_MS, remaining)),
-    ...(commitGateConfigOf(config) !== undefined ? { armCommitGate: { promptKey: promptKeyOf(event) } } : {}),
+    ...(gate !== undefined ? { onGranted: gate.onGranted } : {}),
   });
   timings['claim'] = Date.now() - mark;
   for (const note of diagnostics) log.warn(note);
@@ -108,10 +109,8 @@ async function verdictOf(event: HookEvent, context: CheckpointPhaseContext, deci
     }
     return passWith(claim.reason === 'state-unavailable' ? 'state-unavailable' : 'loop-guard', `${claim.reason}: ${claim.detail}`);
   }
-  if (commitGateConfigOf(config) !== undefined) {
-    const note = markCommitGate({ stateDir: context.stateDir, agent: context.agent, sessionId: context.sessionId });
-    if (note !== undefined) log.warn(note);
-  }
+  const note = gate?.afterGranted();
+  if (note !== undefined) log.warn(note);
   return {
     verdict: { kind: 'block', reason: decision.message },
     code: 'checkpoint',
@@ -150,6 +149,24 @@ export function turnEndEventOf(event: HookEvent, context: CheckpointPhaseContext
     log: context.log,
     // The escape hatch and the notices name the commands that work where this hook was installed.
     commands: userCommandsOf(installRouteOf(agent, env)),
+    ...(event.awaitTranscript === undefined ? {} : { admitTranscript: admitLaggingTranscript(event.awaitTranscript, context) }),
+  };
+}
+
+/**
+ * The pipeline's last step before the transcript is read, for a transcript that lags behind the hook:
+ * wait for it (half the time left, so git, the read and the claim keep theirs), then read whatever is
+ * there; a wait that ran out is said on stderr. Never refuses the turn end.
+ */
+function admitLaggingTranscript(
+  wait: NonNullable<HookEvent['awaitTranscript']>,
+  context: CheckpointPhaseContext,
+): (path: string | undefined) => Promise<string | undefined> {
+  return async (path) => {
+    const now = Date.now();
+    const warning = await wait(path, now + Math.max(0, (context.deadlineAt - RESERVE_MS * 2 - now) / 2));
+    if (warning !== undefined) context.log.warn(warning);
+    return undefined;
   };
 }
 
@@ -179,7 +196,7 @@ async function commitGate(
   config: ResolvedConfig,
   turnKey?: string,
 ): Promise<HookRun> {
-  const { runCommitGate } = await import('./commit-gate/run-commit-gate.ts');
+  const { runCommitGate } = await import('./commit-gate/commit-gate-route.ts');
   return runCommitGate(event, context, reason, config, turnKey);
 }
 

@@ -1,5 +1,5 @@
 import { assertNever, checkTurnEndEarly, findProjectRoot, hasPendingBlockMarker } from '@agent-checkpoint/core/hot-path';
-import { isCommitGateMarked } from './commit-gate/commit-gate-marker.ts';
+import { isCommitGateMarked } from '@agent-checkpoint/context-checkpoint/load';
 import { sessionKeyOf } from './hook-identity.ts';
 import { pass, type HookRun, type HookRunContext } from './hook-run.ts';
 import { markCodeCoverage } from './launcher/code-cache-channel.ts';
@@ -41,9 +41,9 @@ export async function runHook(input: StdinReadResult, context: HookRunContext): 
   }
   // The escape hatch: a stop that follows our block passes, whatever git or the transcript say —
   // unless the opt-in commit gate armed this session (one `stat`; nothing is loaded without it), which
-  // may block once more for uncommitted work (see commit-gate/run-commit-gate.ts).
+  // may block once more for uncommitted work (context-checkpoint's `runCommitGateAtStop`).
   if (event.stopHookActive && isCommitGateMarked({ stateDir: context.stateDir, agent, sessionId })) {
-    const { runCommitGate } = await import('./commit-gate/run-commit-gate.ts');
+    const { runCommitGate } = await import('./commit-gate/commit-gate-route.ts');
     return runCommitGate(event, { ...context, cwd, sessionId }, 'stop_hook_active is true');
   }
   // The pipeline's cheap first step (escape hatch, background tasks, off switches), from the hot path.

@@ -46,12 +46,15 @@ const readJson = (file: string): Record<string, unknown> => JSON.parse(readFileS
  * Claude Code and Codex CLI start the sh launcher (hooks/run-hook.sh, issue 24: it needs no Node and
  * starts none for the per-tool-call hooks while no configuration file can turn context checkpoints
  * on), the root expanded by the shell from the environment: `"$PLUGIN_ROOT/…"` for Codex is a plain
- * variable in sh, bash, zsh and fish (its `-lc` login shell is the user's `$SHELL`). Gemini CLI keeps
- * `node -e "require(process.env.…)"`: it runs hooks with PowerShell on Windows, where no sh is, and
- * the CLI is itself a Node 20 program, so a Node is always there. That form holds no `$`, quote or
- * path, so it means the same to bash and PowerShell; `agent-checkpoint-hook` fills `argv[1]` (`-e`
- * leaves it out), so the bundle finds its mode in `argv[2]` as always. Codex hooks carry that form
- * too, as `commandWindows` (what Codex 0.169 runs on Windows, through cmd.exe), with `PLUGIN_ROOT`.
+ * variable in sh, bash, zsh and fish (its `-lc` login shell is the user's `$SHELL`). Gemini CLI runs
+ * one command with `bash -c` on POSIX and PowerShell on Windows (no per-OS field), so its command is
+ * a three-line bash/PowerShell polyglot: bash runs line 1 (a command substitution holding only a
+ * comment) and line 2, `exec sh "$AGENT_CHECKPOINT_EXTENSION_PATH/plugins/agent-checkpoint/hooks/run-hook.sh"`;
+ * PowerShell reads `` `# `` as a literal `#`, skips from `<#` to `#>` as a block comment, and runs
+ * `node -e "require(process.env.…)"`. That node form holds no `$`, quote or path for PowerShell or
+ * cmd to read; `agent-checkpoint-hook` fills `argv[1]` (`-e` leaves it out), so the bundle finds its
+ * mode in `argv[2]` as always. Codex hooks carry it too, as `commandWindows` (what Codex 0.169 runs
+ * on Windows, through cmd.exe), with `PLUGIN_ROOT`.
  */
 const HOOK_FILES = [
   {
@@ -78,7 +81,15 @@ const HOOK_FILES = [
     agent: 'gemini',
     dir: '.',
     bundle: 'plugins/agent-checkpoint/dist',
-    command: (args: string) => `node -e "require(process.env.AGENT_CHECKPOINT_EXTENSION_PATH+'/plugins/agent-checkpoint/dist/agent-checkpoint-hook.cjs')" agent-checkpoint-hook ${args}`,
+    // One command for both shells Gemini runs hooks with (no per-OS field): `bash -c` reads lines 1–2
+    // (the sh launcher, no Node start for a gated hook), PowerShell skips them as a block comment and
+    // runs line 3's node form (docs/troubleshooting.md).
+    command: (args: string) =>
+      [
+        'echo `# <#` >/dev/null',
+        `exec sh "$AGENT_CHECKPOINT_EXTENSION_PATH/plugins/agent-checkpoint/hooks/run-hook.sh" ${args}`,
+        `#> > $null; node -e "require(process.env.AGENT_CHECKPOINT_EXTENSION_PATH+'/plugins/agent-checkpoint/dist/agent-checkpoint-hook.cjs')" agent-checkpoint-hook ${args}`,
+      ].join('\n'),
     env: { AGENT_CHECKPOINT_EXTENSION_PATH: '${extensionPath}' },
     groupOverrides: { PreCompress: { matcher: 'manual' } },
   },

@@ -8,15 +8,16 @@ import { MIN_NODE_MAJOR } from '../src/launcher/node-version.ts';
 import { oldNodeBinary } from './old-node.ts';
 
 /**
- * Issue 24: Claude Code and Codex CLI start every hook through the sh launcher
+ * Issue 24: Claude Code, Codex CLI and (on POSIX) Gemini CLI start every hook through the sh launcher
  * (plugins/agent-checkpoint/hooks/run-hook.sh), which needs no Node:
  * - without `node` on PATH, or with one older than {@link MIN_NODE_MAJOR}, every hook exits 0 with
  *   valid output, and the session start says so once, in `systemMessage`;
  * - the oldest supported Node runs the bundle; one major below it gets the notice;
  * - the per-tool-call monitor and the prompt hook start no Node at all while no configuration file
  *   can turn context checkpoints on, and never read such a file (a FIFO there cannot hang them).
- * Each hook command is run as the pinned CLI runs it on POSIX (plugin-hook-paths.test.ts says how),
- * from a plugin root under a hostile install path, with a PATH of only the binaries named here.
+ * Each hook command is run as the pinned CLI runs it on POSIX (plugin-hook-paths.test.ts says how:
+ * `/bin/sh -c` for Claude and Codex, `bash -c` for Gemini), from a plugin root under a hostile
+ * install path (for Gemini: the extension root above it), with a PATH of only the binaries named here.
  */
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -36,6 +37,7 @@ interface Handler {
 }
 interface Installed {
   readonly base: string;
+  /** The plugin root; the Gemini extension root is two levels above (`<ext>/plugins/agent-checkpoint`). */
   readonly root: string;
   readonly cwd: string;
   readonly bin: string;
@@ -47,7 +49,7 @@ const which = (name: string): string => execFileSync('sh', ['-c', `command -v ${
 function install(): Installed {
   const base = realpathSync(mkdtempSync(join(tmpdir(), 'ac-launcher-')));
   temps.push(base);
-  const root = join(base, HOSTILE_DIR, 'agent-checkpoint');
+  const root = join(base, HOSTILE_DIR, 'ext', 'plugins', 'agent-checkpoint');
   mkdirSync(join(root, 'hooks'), { recursive: true });
   copyFileSync(launcher, join(root, 'hooks', 'run-hook.sh'));
   symlinkSync(builtDist, join(root, 'dist'));
@@ -65,10 +67,34 @@ function handlers(file: string): { event: string; handler: Handler }[] {
   return Object.entries(hooks).flatMap(([event, groups]) => groups.flatMap((g) => g.hooks.map((handler) => ({ event, handler }))));
 }
 
+const BASH = which('bash');
 const AGENTS = [
-  { agent: 'claude', file: 'plugins/agent-checkpoint/hooks/claude-hooks.json', rootEnv: (root: string) => ({ CLAUDE_PLUGIN_ROOT: root }) },
+  {
+    agent: 'claude',
+    file: 'plugins/agent-checkpoint/hooks/claude-hooks.json',
+    shell: '/bin/sh',
+    rootEnv: (root: string) => ({ CLAUDE_PLUGIN_ROOT: root }),
+    gated: ['PostToolUse', 'UserPromptSubmit'],
+    checkpoint: 'Stop',
+  },
   // Codex pastes `${PLUGIN_ROOT}` as text (none is in our commands) and sets both variables.
-  { agent: 'codex', file: 'plugins/agent-checkpoint/hooks/codex-hooks.json', rootEnv: (root: string) => ({ PLUGIN_ROOT: root, CLAUDE_PLUGIN_ROOT: root }) },
+  {
+    agent: 'codex',
+    file: 'plugins/agent-checkpoint/hooks/codex-hooks.json',
+    shell: '/bin/sh',
+    rootEnv: (root: string) => ({ PLUGIN_ROOT: root, CLAUDE_PLUGIN_ROOT: root }),
+    gated: ['PostToolUse', 'UserPromptSubmit'],
+    checkpoint: 'Stop',
+  },
+  // Gemini sets the extension root through the handler's `env`, and runs hooks with `bash -c`.
+  {
+    agent: 'gemini',
+    file: 'hooks/hooks.json',
+    shell: BASH,
+    rootEnv: (root: string) => ({ AGENT_CHECKPOINT_EXTENSION_PATH: dirname(dirname(root)) }),
+    gated: ['AfterTool', 'BeforeAgent'],
+    checkpoint: 'AfterAgent',
+  },
 ] as const;
 
 function run(installed: Installed, agent: (typeof AGENTS)[number], command: string, extra: Record<string, string> = {}, cwd = installed.cwd) {
@@ -81,7 +107,7 @@ function run(installed: Installed, agent: (typeof AGENTS)[number], command: stri
     ...extra,
   };
   const payload = JSON.stringify({ session_id: 's-1', cwd, hook_event_name: 'SessionStart', transcript_path: join(installed.base, 'none.jsonl') });
-  const r = spawnSync('/bin/sh', ['-c', command.replaceAll('${PLUGIN_ROOT}', installed.root)], { cwd, env, input: payload, encoding: 'utf8', timeout: 30_000 });
+  const r = spawnSync(agent.shell, ['-c', command.replaceAll('${PLUGIN_ROOT}', installed.root)], { cwd, env, input: payload, encoding: 'utf8', timeout: 30_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, error: r.error };
 }
 
@@ -141,9 +167,8 @@ describe.each(AGENTS)('$agent plugin hooks through the sh launcher', (agent) => 
   });
 });
 
-describe('the per-tool-call hooks start no Node while no configuration file can turn context checkpoints on', () => {
-  const agent = AGENTS[0];
-  const gated = handlers(agent.file).filter(({ event }) => event === 'PostToolUse' || event === 'UserPromptSubmit');
+describe.each(AGENTS)('$agent: the per-tool-call hooks start no Node while no configuration file can turn context checkpoints on', (agent) => {
+  const gated = handlers(agent.file).filter(({ event }) => (agent.gated as readonly string[]).includes(event));
 
   /** A `node` on PATH that records each start, then runs the real one. */
   function withRecordingNode(installed: Installed): string {
@@ -154,7 +179,7 @@ describe('the per-tool-call hooks start no Node while no configuration file can 
   const startCount = (file: string): number => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0);
 
   it('covers both hooks', () => {
-    expect(gated.map((g) => g.event).sort()).toEqual(['PostToolUse', 'UserPromptSubmit']);
+    expect(gated.map((g) => g.event).sort()).toEqual([...agent.gated].sort());
   });
 
   it('no user file, no project file: no node start, exit 0, nothing on stdout', () => {
@@ -167,7 +192,7 @@ describe('the per-tool-call hooks start no Node while no configuration file can 
     }
     expect(startCount(starts)).toBe(0);
     // The other hooks still start it (the checkpoint, the session start).
-    const stop = handlers(agent.file).find(({ event }) => event === 'Stop');
+    const stop = handlers(agent.file).find(({ event }) => event === agent.checkpoint);
     run(installed, agent, stop?.handler.command ?? '');
     expect(startCount(starts)).toBe(1);
   });

@@ -18,10 +18,12 @@ import { afterEach, describe, expect, it } from 'vitest';
  *   `env`), run through the shell (/bin/sh here);
  * - Gemini CLI 0.61: every string of hooks.json hydrated with `${extensionPath}` as text
  *   (`recursivelyHydrateStrings`), `$GEMINI_PROJECT_DIR`… shell-escaped into the command
- *   (`expandCommand`), the handler's `env` merged into the environment, `bash -c <command>`.
+ *   (`expandCommand`), the handler's `env` merged into the environment, `bash -c <command>`, which
+ *   starts the same sh launcher from `$AGENT_CHECKPOINT_EXTENSION_PATH`.
  * The bin is the one built from these sources (the plugin root's `dist` links to it). Windows is not
- * run here (cmd.exe cannot run here; Codex's `commandWindows` is run through /bin/sh instead): Claude rewrites `${CLAUDE_PLUGIN_ROOT}` for PowerShell itself, and the Codex and Gemini
- * commands hold no `$`, quote or path for PowerShell or cmd to read (docs/reliability.md).
+ * run here (cmd.exe cannot run here; Codex's `commandWindows` is run through /bin/sh instead): Claude rewrites `${CLAUDE_PLUGIN_ROOT}` for PowerShell itself, and the node forms Codex
+ * (cmd.exe) and Gemini (PowerShell) run there hold no `$`, quote or path for them to read
+ * (docs/troubleshooting.md).
  */
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -48,9 +50,10 @@ function install(bundle: string): Installed {
   const root = join(base, HOSTILE_DIR, 'agent-checkpoint');
   mkdirSync(dirname(join(root, bundle)), { recursive: true });
   symlinkSync(builtDist, join(root, bundle));
-  // The sh launcher Claude Code and Codex CLI start (a copy: it finds dist/ beside its own directory).
-  mkdirSync(join(root, 'hooks'), { recursive: true });
-  copyFileSync(join(repoRoot, 'plugins', 'agent-checkpoint', 'hooks', 'run-hook.sh'), join(root, 'hooks', 'run-hook.sh'));
+  // The sh launcher every hook starts on POSIX (a copy: it finds dist/ beside its own directory).
+  const hooks = join(root, dirname(bundle), 'hooks');
+  mkdirSync(hooks, { recursive: true });
+  copyFileSync(join(repoRoot, 'plugins', 'agent-checkpoint', 'hooks', 'run-hook.sh'), join(hooks, 'run-hook.sh'));
   const cwd = join(base, 'work');
   mkdirSync(cwd);
   return { base, root, cwd };
@@ -164,6 +167,28 @@ describe('plugin hook commands under an install path with ", \', $(…), ` and s
       const command = handler.command.replace(/\$GEMINI_PROJECT_DIR|\$GEMINI_CWD|\$CLAUDE_PROJECT_DIR/g, () => quoted);
       const env = hookEnv(installed, { GEMINI_PROJECT_DIR: installed.cwd, GEMINI_CWD: installed.cwd, CLAUDE_PROJECT_DIR: installed.cwd, ...handler.env });
       const result = runHook('bash', command, installed, env);
+      expect(result.code, `${event}: ${result.stderr}`).toBe(0);
+      expect(result.stderr, event).toMatch(OUR_BIN);
+    }
+    expect(markers(installed.base)).toEqual([]);
+  });
+
+  it('Gemini CLI on Windows: PowerShell skips the bash lines as a block comment and runs a node form with no $, quote or path', () => {
+    // Gemini 0.61 runs the same command with PowerShell there (`-Command`, `; if ($LASTEXITCODE …`
+    // appended). PowerShell cannot run here: its reading is spelled out — `` `# `` is a literal `#`
+    // argument of `echo`, `<#`…`#>` a block comment (whitespace inside the statement, so `> $null`
+    // discards the `#`) — and the node statement is run through /bin/sh as the nearest check.
+    const installed = install(join('plugins', 'agent-checkpoint', 'dist'));
+    const all = handlers(readJson('hooks/hooks.json'));
+    expect(all.length).toBe(5);
+    for (const { event, handler } of all) {
+      const asPowerShell = /^echo `# <#[^]*?#> > \$null; (node -e "[^"]*" agent-checkpoint-hook [a-z -]+)$/.exec(handler.command);
+      expect(asPowerShell, `${event}: ${handler.command}`).not.toBeNull();
+      const node = asPowerShell![1]!;
+      const posixArgs = /run-hook\.sh" ([a-z -]+)\n/.exec(handler.command)?.[1];
+      expect(node, event).toBe(`node -e "require(process.env.AGENT_CHECKPOINT_EXTENSION_PATH+'/plugins/agent-checkpoint/dist/agent-checkpoint-hook.cjs')" agent-checkpoint-hook ${posixArgs}`);
+      expect(node, event).not.toMatch(/[$%^&|<>`\\]/);
+      const result = runHook('/bin/sh', node, installed, hookEnv(installed, { AGENT_CHECKPOINT_EXTENSION_PATH: installed.root }));
       expect(result.code, `${event}: ${result.stderr}`).toBe(0);
       expect(result.stderr, event).toMatch(OUR_BIN);
     }

@@ -2,12 +2,13 @@ import { CONFIRM_QUEUE_COMMAND } from './queue-confirmer.ts';
 import { runNotify } from './run-notify.ts';
 
 /**
- * Set-up commands for people (`install`, `uninstall`, `doctor`, `help`, `version`, `-V`, and near
- * misses of them: exit 2 with "did you mean"), on the argument parser, loaded only for them. Codex
- * never passes one of these words first (its last argument is always the JSON payload, options are
- * `--name=value`), so they cannot be confused with a notify run.
+ * Set-up commands for people (`install`, `uninstall`, `doctor`, `help`, `version`, `--help`, `-v`,
+ * `--version`, `-V` alone, and near misses of the commands: exit 2 with "did you mean"), on the CLI
+ * library, loaded only for them. Codex never passes one of these words first (its last argument is
+ * always the JSON payload, options are `--name=value`), so they cannot be confused with a notify run,
+ * which stays on its own small parser (parse-notify-argv.ts) without loading the library.
  */
-const SETUP_WORDS = new Set(['install', 'uninstall', 'doctor', 'help', 'version', '-V']);
+const SETUP_WORDS = new Set(['install', 'uninstall', 'doctor', 'help', 'version', '-h', '--help', '-v', '--version', '-V']);
 const [setupCommand] = process.argv.slice(2);
 if (setupCommand !== undefined && (SETUP_WORDS.has(setupCommand) || /^[a-z][a-z-]*$/i.test(setupCommand))) {
   const { isSetupInvocation, runTmuxCli } = await import('./setup/tmux-cli.ts');

@@ -50,6 +50,9 @@ const NUMERIC_OPTIONS = {
   '--queue-confirm-ms': 'queueConfirmMs',
 } as const satisfies Record<string, 'enterDelayMs' | 'idleWaitMs' | 'confirmTimeoutMs' | 'queueConfirmMs'>;
 
+/** Every option of the notify form (each `--name=value`), for the help test and the program's help. */
+export const NOTIFY_OPTION_NAMES: readonly string[] = ['--transport', '--codex-bin', ...Object.keys(NUMERIC_OPTIONS)];
+
 /** Parse the notify argv (without `node` and the script path). Never throws. */
 export function parseNotifyArgv(argv: readonly string[]): NotifyArgv {
   const options: { -readonly [K in keyof NotifyOptions]: NotifyOptions[K] } = {};

@@ -1,6 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { colorEnabled, terminalStyle } from './terminal-style.ts';
-import { EXIT_OK, EXIT_USAGE } from './command-args.ts';
+import { EXIT_OK, EXIT_USAGE } from './exit-codes.ts';
 
 /** Where a program's text goes (the bins pass their guarded stdout and stderr). */
 export interface ProgramIo {
@@ -102,10 +102,7 @@ export function createCliProgram(name: string, version: string, io: ProgramIo): 
   };
 }
 
-/**
- * A `help [command]` command: `help install` runs `install --help`, so commands that print their own
- * detailed help (see {@link delegatedCommand}) show the same text either way.
- */
+/** A `help [command]` command: `help install` runs `install --help`, so both show the same text. */
 export function addHelpCommand(cli: CliProgram): void {
   cli.program
     .command('help [command]')
@@ -118,16 +115,6 @@ export function addHelpCommand(cli: CliProgram): void {
       if (command === undefined) cli.program.help();
       else await cli.reparse([command.name(), '--help']);
     });
-}
-
-/**
- * A command whose implementation parses its own arguments and prints its own detailed help (the
- * older `run…Command(args, context)` modules): commander still checks the declared options (unknown
- * ones, with suggestions, exit 2) and lists the command in the program's help; `-h`/`--help` and the
- * raw arguments reach the implementation unchanged.
- */
-export function delegatedCommand(parent: Command, nameAndArgs: string, description: string): Command {
-  return parent.command(nameAndArgs).description(description).helpOption(false).option('-h, --help', 'show help');
 }
 
 /**

@@ -3,7 +3,7 @@
  * `agent-checkpoint-tmux`): changing a user's config file atomically and undoably, showing diffs,
  * terminal styling, argument parsing, and the doctor report format.
  */
-export { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, parseCommandArgs } from './command-args.ts';
+export { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './exit-codes.ts';
 export { currentDirectory } from './current-directory.ts';
 export { cliVersion, doctorExitCode, type DoctorFinding, doctorReport, type DoctorReport, nodeFinding, renderDoctorReport } from './doctor-report.ts';
 export { findExecutable, isExecutableFile } from './find-executable.ts';

@@ -68,3 +68,23 @@ describe('buildClaudeToolCall', () => {
     expect(call.output?.head.length).toBe(100);
   });
 });
+
+describe('the task list a TodoWrite call sets', () => {
+  it('is normalised onto the call: text from `content`, the status as is, an unknown status pending, empty tasks skipped', () => {
+    const todos = [
+      { content: 'Fix the parser', status: 'completed', activeForm: 'Fixing the parser' },
+      { content: 'Add the test', status: 'in_progress', activeForm: 'Adding the test' },
+      { content: '  Update   the docs ', status: 'someday' },
+      { content: '', status: 'pending' },
+    ];
+    const call = buildClaudeToolCall({ id: 'p1', name: 'TodoWrite', input: { todos } }, { toolUseId: 'p1', isError: false, text: 'ok' }, undefined);
+    expect(call).toMatchObject({ kind: 'plan' });
+    expect(call.taskList).toEqual([
+      { text: 'Fix the parser', status: 'completed' },
+      { text: 'Add the test', status: 'in_progress' },
+      { text: 'Update the docs', status: 'pending' },
+    ]);
+    // Another planning call (one task at a time) sets no whole list.
+    expect(buildClaudeToolCall({ id: 'p2', name: 'TaskUpdate', input: { taskId: '1', status: 'completed' } }, undefined, undefined)).not.toHaveProperty('taskList');
+  });
+});

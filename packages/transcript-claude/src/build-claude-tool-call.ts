@@ -1,4 +1,4 @@
-import { makeOutputExcerpt, type TimelineDiagnostic, type ToolCall, type ToolKind, type ToolOutcome } from '@agent-checkpoint/core';
+import { makeOutputExcerpt, taskListFrom, type TimelineDiagnostic, type ToolCall, type ToolKind, type ToolOutcome } from '@agent-checkpoint/core';
 import { mapClaudeToolName } from './map-claude-tool-name.ts';
 import type { ClaudeToolResult, ClaudeToolUse } from './parse-claude-entry.ts';
 
@@ -80,7 +80,9 @@ export function buildClaudeToolCall(
       ...(use.name === 'PowerShell' ? { dialect: 'powershell' as const } : {}),
     };
   }
-  return { ...base, kind, paths: KINDS_WITH_PATHS.has(kind) ? inputPaths(use.input) : [] };
+  // TodoWrite sets the whole task list: `todos: [{ content, status, activeForm }]`.
+  const taskList = kind === 'plan' && use.name === 'TodoWrite' ? taskListFrom(use.input['todos'], 'content') : undefined;
+  return { ...base, kind, paths: KINDS_WITH_PATHS.has(kind) ? inputPaths(use.input) : [], ...(taskList !== undefined ? { taskList } : {}) };
 }
 
 function shellExitCode(result: ClaudeToolResult | undefined, background: boolean): number | undefined {

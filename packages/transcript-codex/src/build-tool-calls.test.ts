@@ -98,3 +98,20 @@ describe('call merging', () => {
     ]);
   });
 });
+
+describe('the task list an update_plan call sets', () => {
+  it('is normalised onto the call: text from `step`', async () => {
+    const plan = [
+      { step: 'Review the docs', status: 'completed' },
+      { step: 'Write the commands', status: 'in_progress' },
+      { step: 'Test on Windows', status: 'pending' },
+    ];
+    const timeline = await readLines([ri({ type: 'function_call', name: 'update_plan', arguments: JSON.stringify({ explanation: 'x', plan }), call_id: 'c_plan' }), output('c_plan', 'Plan updated')]);
+    expect(timeline.calls[0]).toMatchObject({ kind: 'plan', rawName: 'update_plan' });
+    expect(timeline.calls[0]?.taskList).toEqual([
+      { text: 'Review the docs', status: 'completed' },
+      { text: 'Write the commands', status: 'in_progress' },
+      { text: 'Test on Windows', status: 'pending' },
+    ]);
+  });
+});

@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import { makeOutputExcerpt, type ToolCall, type ToolKind, type ToolOutcome } from '@agent-checkpoint/core';
+import { makeOutputExcerpt, taskListFrom, type ToolCall, type ToolKind, type ToolOutcome } from '@agent-checkpoint/core';
 import type { CallOutputRecord, CallRecord, CodexRecord, CommandResultRecord, ItemToolRecord, PatchResultRecord } from './codex-record.ts';
 import { codeModeCellCalls, type CellDiagnostic } from './code-mode-cell-calls.ts';
 import { mapCodexToolName } from './map-codex-tool-name.ts';
@@ -208,7 +208,9 @@ function toToolCall(entry: CallParts, cwd: string | undefined): ToolCall {
       ...(dialect !== undefined ? { dialect } : {}),
     };
   }
-  return { ...base, kind };
+  // update_plan sets the whole task list: `plan: [{ step, status }]`.
+  const taskList = kind === 'plan' && rawName === 'update_plan' ? taskListFrom(input['plan'], 'step') : undefined;
+  return { ...base, kind, ...(taskList !== undefined ? { taskList } : {}) };
 }
 
 function kindOf(rawName: string, entry: CallParts): ToolKind {

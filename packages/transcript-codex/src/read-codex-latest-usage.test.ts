@@ -34,6 +34,15 @@ describe('readCodexLatestUsage (Codex specifics)', () => {
     ]);
   });
 
+  it('at PostToolUse the newest response has only its token_usage_record (its token_count follows the tool output): that record is the latest usage', () => {
+    // Codex 0.169's order: record(A), tool output, count(A), record(B) — the hook after B's tool call runs here.
+    const path = write([taskStarted(1, 200_000), turnContext(2, 'gpt-5.5'), usageRecord(3, 136_000), toolOutput(3, 'ok'), tokenCount(3, 136_000, 258_400), usageRecord(4, 144_000)]);
+    const found = readCodexLatestUsage({ transcriptPath: path });
+    expect(found?.usage).toEqual({ contextTokens: 144_000, outputTokens: 2, contextWindow: 258_400, model: 'gpt-5.5', timestamp: ts(4) });
+    // One entry per response: A (its token_count), B (its record).
+    expect(found?.history.map((u) => u.contextTokens)).toEqual([136_000, 144_000]);
+  });
+
   it('uses token_usage_record in a rollout without token_count, the window from task_started', () => {
     const path = write([taskStarted(1, 200_000), turnContext(2, 'gpt-5'), usageRecord(3, 1500), usageRecord(4, 2500)]);
     expect(readCodexLatestUsage({ transcriptPath: path, history: 1 })?.usage).toEqual({ contextTokens: 2500, outputTokens: 2, contextWindow: 200_000, model: 'gpt-5', timestamp: ts(4) });

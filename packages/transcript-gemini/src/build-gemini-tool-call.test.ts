@@ -164,3 +164,20 @@ describe('buildGeminiToolCall identity and paths', () => {
     expect(buildGeminiToolCall({ id: 's', name: 'run_shell_command', args: {} }, context)).toMatchObject({ kind: 'shell', command: '' });
   });
 });
+
+describe('the task list a write_todos call sets', () => {
+  it('is normalised onto the call: text from `description`, cancelled kept', () => {
+    const todos = [
+      { description: 'Initialize the project', status: 'completed' },
+      { description: 'Implement state management', status: 'in_progress' },
+      { description: 'Drop the old API', status: 'cancelled' },
+    ];
+    const call = buildGeminiToolCall(entry({ id: 'write_todos_1', name: 'write_todos', args: { todos }, displayName: 'WriteTodos' }), context);
+    expect(call).toMatchObject({ kind: 'plan' });
+    expect(call?.taskList).toEqual([
+      { text: 'Initialize the project', status: 'completed' },
+      { text: 'Implement state management', status: 'in_progress' },
+      { text: 'Drop the old API', status: 'cancelled' },
+    ]);
+  });
+});

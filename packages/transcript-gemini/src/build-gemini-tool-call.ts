@@ -1,4 +1,4 @@
-import { makeOutputExcerpt } from '@agent-checkpoint/core';
+import { makeOutputExcerpt, taskListFrom } from '@agent-checkpoint/core';
 import type { ToolCall, ToolKind, ToolOutcome } from '@agent-checkpoint/core';
 import { P, match } from 'ts-pattern';
 import { isRecord } from './gemini-record.ts';
@@ -77,7 +77,9 @@ export function buildGeminiToolCall(entry: unknown, context: GeminiToolCallConte
     const command = typeof args['command'] === 'string' ? args['command'] : '';
     return { ...base, kind, command, ...(exitCode !== undefined ? { exitCode } : {}) };
   }
-  return { ...base, kind };
+  // write_todos sets the whole task list: `todos: [{ description, status }]`.
+  const taskList = kind === 'plan' && name === 'write_todos' ? taskListFrom(args['todos'], 'description') : undefined;
+  return { ...base, kind, ...(taskList !== undefined ? { taskList } : {}) };
 }
 
 /**

@@ -366,3 +366,24 @@ describe('turn rules', () => {
     expect(timeline.hasData).toBe(true);
   });
 });
+
+describe('a session started with a SessionStart hook context (Gemini CLI 0.61 prepends it to the prompt)', () => {
+  const context = '<hook_context>The previous session ended with a context checkpoint (L2 (context at 86%), 2026-11-28 08:47). Read .agent-checkpoint/handoffs/2026-11-28-0847.md before continuing.\n\n---\n# Session Handoff: Session A\n</hook_context>';
+  const prompt = 'Session B: continue from where A stopped.';
+  const records = [
+    { sessionId: 'b0700cc5-fc4e-4e4b-8483-50ba416394b0', projectHash: 'd8f4', startTime: '2026-11-28T08:47:37.436Z', lastUpdated: '2026-11-28T08:47:37.436Z', kind: 'main' },
+    { id: 'u1', timestamp: '2026-11-28T08:47:38.217Z', type: 'user', content: [{ text: `${context}\n\n${prompt}` }] },
+    { $set: { lastUpdated: '2026-11-28T08:47:38.217Z' } },
+    { id: 'g1', timestamp: '2026-11-28T08:47:38.548Z', type: 'gemini', content: 'Continuing from the handoff.', thoughts: [], tokens: { input: 100, output: 10, cached: 0, thoughts: 0, tool: 0, total: 110 }, model: 'gemini-2.5-flash' },
+  ];
+
+  it('the prompt is the user’s, and the AfterAgent payload’s prompt finds the turn', () => {
+    const path = temp.write('session-resumed.jsonl', toJsonl(records));
+    for (const request of [{}, { hint: { prompt } }]) {
+      const timeline = read(path, request);
+      expect(timeline.prompt).toBe(prompt);
+      expect(timeline.diagnostics).toEqual([]);
+      expect(timeline.lastAssistantMessage).toBe('Continuing from the handoff.');
+    }
+  });
+});

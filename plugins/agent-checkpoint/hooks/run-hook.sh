@@ -1,8 +1,10 @@
 # agent-checkpoint's hook launcher (POSIX sh; no Node needed to run it).
 #
-# Every Claude Code and Codex CLI hook runs `sh "<plugin root>/hooks/run-hook.sh" [mode] <agent>`,
-# the plugin root read from the environment by the shell (never pasted into the command line), with
-# the arguments of `agent-checkpoint-hook` itself. It:
+# Every Claude Code and Codex CLI hook, and every Gemini CLI hook on POSIX (its bash/PowerShell
+# command in hooks/hooks.json at the extension root), runs
+# `sh "<plugin root>/hooks/run-hook.sh" [mode] <agent>`, the plugin root read from the environment by
+# the shell (never pasted into the command line), with the arguments of `agent-checkpoint-hook`
+# itself. It:
 # - starts no Node for the per-tool-call monitor (`post-tool`) and the prompt hook (`prompt-submit`)
 #   when no configuration file can turn context checkpoints on: neither the user file nor a project
 #   file `.agent-checkpoint.json` in the working directory or a parent up to the repository root.
@@ -11,6 +13,9 @@
 # - without `node` on PATH exits 0 with nothing on stdout (every agent reads that as "carry on"),
 #   and at session start says so once, as `{"systemMessage":…}`, which all three agents show the user.
 #   A Node that is too old is told apart by the bin itself (its first lines parse on any Node).
+# The two mode lists below (skipped without a config file; the notice at session start) follow the
+# table in packages/delivery-hook/src/hook-modes.ts (`withoutConfigFile`, `whenNodeTooOld`), checked
+# by hook-modes.test.ts.
 
 case $0 in
   */*) dist=${0%/*}/../dist ;;

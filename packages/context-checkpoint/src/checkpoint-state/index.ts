@@ -2,3 +2,4 @@
 export * from './token-counter.ts';
 export * from './checkpoint-schema.ts';
 export * from './checkpoint-store.ts';
+export * from './handoff-protocol.ts';

@@ -56,6 +56,8 @@ export interface ResolvedDirectExecutionConfig {
   /** Commit changed tracked files with the memory file (default true: the WIP commit carries the work). Untracked files never. */
   readonly includeTrackedChanges: boolean;
   readonly push: boolean;
+  /** Retries of a push that failed for a transient reason (network, 5xx), with exponential backoff, within the hook's deadline. */
+  readonly pushRetries: number;
   readonly remote: string;
   readonly noVerify: boolean;
   /** The repository's git hooks the commit and push run (default none: see docs/reliability.md, "Writing git processes"). */
@@ -63,6 +65,12 @@ export interface ResolvedDirectExecutionConfig {
   readonly commitMessage: string;
   readonly logFile?: string;
   readonly timeoutMs: number;
+  /**
+   * A running loop (`loop start` in this project, a flag in the state directory) turns direct
+   * execution on for its duration, when `enabled` is false (seed 003's autonomous mode; default false:
+   * opt-in like direct execution itself).
+   */
+  readonly duringLoop: boolean;
 }
 
 /** Default threshold percentages (seed 004: L1 70 %, L2 85 %, L3 95 %). */
@@ -71,28 +79,34 @@ export const DEFAULT_CONTEXT_THRESHOLDS = { l1: 70, l2: 85, l3: 95 } as const;
 /**
  * Seed 004's alert texts (section "Alert Messages"), defined once: the defaults of both the Stop
  * route's context lines ({@link DEFAULT_CONTEXT_MESSAGES}) and the monitor's alerts during the turn
- * (`DEFAULT_MONITOR_ALERTS`). Placeholders: `{percent}` (rounded down), `{level}`. Two commands are
- * renamed to what this project ships: the seed's `/handoff` is `/checkpoint` here, and the seed's
- * `/orient` has no counterpart (the session-start hook resumes the handoff by itself). The L2 text's
+ * (`DEFAULT_MONITOR_ALERTS`). Placeholders: `{percent}` (rounded down), `{level}`,
+ * `{checkpointCommand}`. Two commands are renamed to what this project ships: the seed's `/handoff`
+ * is `{checkpointCommand}` here — the `checkpoint` command as the agent runs it with its shell tool on
+ * the route that delivers the line (a slash command exists on some routes only, and a model cannot
+ * type one) — and the seed's `/orient` has no counterpart (the session-start hook resumes the handoff
+ * by itself). The L2 text's
  * Linear line is the monitor's separate `issue` template, added only when an issue is known.
  */
 export const SEED_ALERT_TEXTS = {
-  l1: '⚠️ Context at {percent}% - Consider completing current task before starting new work.\nRun `/checkpoint` to checkpoint, or continue if task is nearly complete.',
+  l1: '⚠️ Context at {percent}% - Consider completing current task before starting new work.\nRun `{checkpointCommand}` to checkpoint, or continue if task is nearly complete.',
   l2: '🔶 Context at {percent}% - Initiating checkpoint sequence.\nCompleting current edit, then generating handoff document.',
   l3: '🔴 Context at {percent}% - Emergency checkpoint!\nCommitting WIP changes and generating handoff NOW.\nThe next session resumes from the handoff.',
 } as const;
 
 /**
  * Default message lines of the Stop route's context step: the seed's alert texts.
- * Placeholders: `{percent}`, `{level}`, `{tokens}`, `{window}`, `{remaining}`.
+ * Placeholders: `{percent}`, `{level}`, `{tokens}`, `{window}`, `{remaining}`, `{checkpointCommand}`.
  */
 export const DEFAULT_CONTEXT_MESSAGES: { readonly l1: string; readonly l2: string; readonly l3: string } = SEED_ALERT_TEXTS;
 
 /** Default handoff directory, relative to the repository root. */
 export const DEFAULT_HANDOFF_DIR = '.agent-checkpoint/handoffs';
 
-/** Default WIP commit message (first line is the subject). */
-export const DEFAULT_COMMIT_MESSAGE = 'checkpoint: WIP at {trigger}\n\nAutomatic checkpoint by agent-checkpoint ({agent}).\nHandoff: {handoff}\n';
+/**
+ * Default WIP commit message (first line is the subject): seed 004's "[WIP] ANV-123 - checkpoint",
+ * with the trigger after it. On a branch without an issue id `{issue} - ` is dropped.
+ */
+export const DEFAULT_COMMIT_MESSAGE = '[WIP] {issue} - checkpoint at {trigger}\n\nAutomatic checkpoint by agent-checkpoint ({agent}).\nHandoff: {handoff}\n';
 
 export const DEFAULT_CONTEXT_CONFIG: ResolvedContextConfig = {
   enabled: false,
@@ -112,11 +126,14 @@ export const DEFAULT_DIRECT_EXECUTION_CONFIG: ResolvedDirectExecutionConfig = {
   // Seed 004: the L2 WIP commit carries the work, not only the memory file (untracked files never).
   includeTrackedChanges: true,
   push: false,
+  pushRetries: 2,
   remote: 'origin',
   noVerify: false,
   gitHooks: [],
   commitMessage: DEFAULT_COMMIT_MESSAGE,
   timeoutMs: 30_000,
+  // Opt-in like `enabled`: an existing loop must not start committing after an upgrade.
+  duringLoop: false,
 };
 
 /** The three settings objects, fully defaulted. */

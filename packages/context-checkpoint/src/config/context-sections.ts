@@ -48,7 +48,7 @@ export const ContextThresholdsSchema = classifyKeys(
 export const ContextMessagesSchema = classifyKeys(
   z
     .strictObject({
-      l1: z.string().optional().describe('Line for L1; "{percent}", "{level}", "{tokens}", "{window}", "{remaining}" are substituted.'),
+      l1: z.string().optional().describe('Line for L1; "{percent}", "{level}", "{tokens}", "{window}", "{remaining}", "{checkpointCommand}" (the checkpoint command as the agent runs it where the hook is installed) are substituted.'),
       l2: z.string().optional().describe('Line for L2 (same placeholders).'),
       l3: z.string().optional().describe('Line for L3 (same placeholders).'),
     })
@@ -117,6 +117,13 @@ export const DirectExecutionSchema = classifyKeys(
         .optional()
         .describe(`Also commit already-changed tracked files, so the WIP commit carries the work; untracked files are never committed (default ${DEFAULT_DIRECT_EXECUTION_CONFIG.includeTrackedChanges}).`),
       push: z.boolean().optional().describe('Push the WIP commit when the remote exists (default false).'),
+      pushRetries: z
+        .number()
+        .int()
+        .min(0)
+        .max(5)
+        .optional()
+        .describe(`Retries of a push that failed for a transient reason (network, HTTP 5xx), with exponential backoff from 250 ms, never past the hook's deadline; authentication failures and rejections are not retried (default ${DEFAULT_DIRECT_EXECUTION_CONFIG.pushRetries}).`),
       remote: z.string().min(1).optional().describe(`Remote to push to (default "${DEFAULT_DIRECT_EXECUTION_CONFIG.remote}").`),
       noVerify: z.boolean().optional().describe('Commit and push with --no-verify, skipping the pre-commit, commit-msg and pre-push hooks that gitHooks names (default false).'),
       gitHooks: z
@@ -125,9 +132,13 @@ export const DirectExecutionSchema = classifyKeys(
         .describe('The repository\'s git hooks the WIP commit and push run, by name (default none: no hook runs, whatever the repository configures).'),
       commitMessage: z.string().min(1)
         .optional()
-        .describe('Commit message; "{trigger}", "{agent}", "{handoff}", "{branch}" are substituted.'),
+        .describe('Commit message; "{trigger}", "{agent}", "{handoff}", "{branch}", "{iteration}" and "{issue}" (the branch\'s issue id, tracker.issuePattern; "{issue} - " is dropped when the branch has none) are substituted.'),
       logFile: z.string().min(1).optional().describe('File each step is appended to, relative to the repository (default none).'),
       timeoutMs: z.number().int().min(1000).optional().describe(`Time limit of each git call (default ${DEFAULT_DIRECT_EXECUTION_CONFIG.timeoutMs}).`),
+      duringLoop: z
+        .boolean()
+        .optional()
+        .describe(`While a loop runner runs in the project (\`loop start\` until \`loop end\`, or 6 hours without \`loop next\`), execute checkpoints directly even when enabled is false (seed 003's autonomous mode); the other keys still decide what runs (default ${DEFAULT_DIRECT_EXECUTION_CONFIG.duringLoop}).`),
     })
     .describe('Direct checkpoint execution (opt-in): WIP commits are what most users do not want by default.'),
   {
@@ -136,12 +147,14 @@ export const DirectExecutionSchema = classifyKeys(
     commit: { privileged: 'turns on git commit in the user\'s repository' },
     includeTrackedChanges: 'safe',
     push: { privileged: 'turns on git push (network)' },
+    pushRetries: 'safe',
     remote: { privileged: 'where git push sends the commit' },
     noVerify: { privileged: 'false runs the pre-commit, commit-msg and pre-push hooks gitHooks names' },
     gitHooks: { privileged: 'runs the repository\'s git hooks of these names outside the agent\'s sandbox' },
     commitMessage: 'safe',
     logFile: { privileged: 'a file the hook appends to' },
     timeoutMs: 'safe',
+    duringLoop: { privileged: 'turns on git commits and file writes by the hook while a loop runs' },
   },
 );
 
@@ -215,6 +228,12 @@ export const TrackerSchema = classifyKeys(
       commentOn: z.array(z.enum(['L2', 'L3'])).max(2).optional().describe(`Levels that post a checkpoint comment (default ${JSON.stringify(DEFAULT_TRACKER_SETTINGS.commentOn)}).`),
       l3State: z.string().min(1).max(100).optional().describe('Workflow state the issue moves to at L3 (default: unchanged).'),
       l3Label: z.string().min(1).max(80).optional().describe(`Label added at L3 (default "${DEFAULT_TRACKER_SETTINGS.l3Label}").`),
+      shardDoneState: z
+        .string()
+        .min(1)
+        .max(100)
+        .optional()
+        .describe(`Workflow state a shard's sub-issue moves to when the shard is done (checked on each \`shard\` run and, with handoff.planFile, each \`loop next\`; default "${DEFAULT_TRACKER_SETTINGS.shardDoneState}").`),
       timeoutMs: z.number().int().min(200).max(30_000).optional().describe(`Budget of one tracker operation (default ${DEFAULT_TRACKER_SETTINGS.timeoutMs}).`),
     })
     .describe('Issue tracker updates at context checkpoints (opt-in; sends data to Linear).'),
@@ -229,6 +248,7 @@ export const TrackerSchema = classifyKeys(
     commentOn: { privileged: 'chooses which checkpoints send data off the machine' },
     l3State: 'safe',
     l3Label: 'safe',
+    shardDoneState: 'safe',
     timeoutMs: 'safe',
   },
 );
@@ -343,12 +363,14 @@ export function resolveContextCheckpointConfig(layers: readonly (ContextCheckpoi
     commit: direct.commit ?? d.commit,
     includeTrackedChanges: direct.includeTrackedChanges ?? d.includeTrackedChanges,
     push: direct.push ?? d.push,
+    pushRetries: direct.pushRetries ?? d.pushRetries,
     remote: direct.remote ?? d.remote,
     noVerify: direct.noVerify ?? d.noVerify,
     gitHooks: direct.gitHooks ?? d.gitHooks,
     commitMessage: direct.commitMessage ?? d.commitMessage,
     ...(logFile !== undefined ? { logFile } : {}),
     timeoutMs: direct.timeoutMs ?? d.timeoutMs,
+    duringLoop: direct.duringLoop ?? d.duringLoop,
   };
 
   return { context: resolvedContext, handoff: resolvedHandoff, directExecution: resolvedDirect, diagnostics };

@@ -11,8 +11,8 @@ describe('seed 004 alert texts as the defaults (issue 14 point 8)', () => {
     }
   });
 
-  it('are the seed texts, with /handoff as /checkpoint', () => {
-    expect(SEED_ALERT_TEXTS.l1).toMatch(/^⚠️ Context at \{percent\}% - Consider completing current task before starting new work\.\nRun `\/checkpoint` to checkpoint/);
+  it('are the seed texts, with /handoff as the route\'s checkpoint command', () => {
+    expect(SEED_ALERT_TEXTS.l1).toMatch(/^⚠️ Context at \{percent\}% - Consider completing current task before starting new work\.\nRun `\{checkpointCommand\}` to checkpoint/);
     expect(SEED_ALERT_TEXTS.l2).toMatch(/^🔶 Context at \{percent\}% - Initiating checkpoint sequence\.\nCompleting current edit, then generating handoff document\.$/);
     expect(SEED_ALERT_TEXTS.l3).toMatch(/^🔴 Context at \{percent\}% - Emergency checkpoint!\nCommitting WIP changes and generating handoff NOW\./);
     expect(Object.values(SEED_ALERT_TEXTS).join('\n')).not.toContain('/handoff');

@@ -30,15 +30,16 @@ export type ContextAction =
  * disabled (`context.enabled: false`, the default), so the end-of-turn path can call it always.
  *
  * A handoff requires `handoff.enabled`; with handoffs disabled every level above L0 is a `warn`.
- * `mode: 'direct'` requires `directExecution.enabled` as well.
+ * `mode: 'direct'` requires `directExecution.enabled` as well. `checkpointCommand` fills the line's
+ * `{checkpointCommand}` (the route's form of `checkpoint`; default the CLI on the PATH).
  */
-export function decideContextAction(usage: TokenUsage | undefined, config: ContextCheckpointConfig): ContextAction {
+export function decideContextAction(usage: TokenUsage | undefined, config: ContextCheckpointConfig, checkpointCommand?: string): ContextAction {
   if (!config.context.enabled) return { kind: 'none', reason: 'disabled' };
   const reading = readContextLevel(usage, { windowTokens: config.context.windowTokens, thresholds: config.context.thresholds });
   if (!reading) return { kind: 'none', reason: 'no-usage' };
   if (reading.windowSource === 'unknown') return { kind: 'none', reason: 'unknown-window', reading };
   if (reading.level === 'L0') return { kind: 'none', reason: 'below-threshold', reading };
-  const rendered = renderContextLine(reading, config.context.messages);
+  const rendered = renderContextLine(reading, config.context.messages, checkpointCommand);
   const line = rendered === undefined ? undefined : truthfulAlert(rendered, config.handoff.enabled && config.directExecution.enabled);
   const withLine = line === undefined ? {} : { line };
   if (config.handoff.enabled && levelRank(reading.level) >= levelRank(config.handoff.atLevel)) {

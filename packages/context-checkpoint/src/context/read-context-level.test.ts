@@ -153,11 +153,13 @@ describe('renderContextLine / renderContextStatus', () => {
 
   it('renders the default line of each level, nothing at L0 or for an unknown window', () => {
     expect(renderContextLine(reading(100_000))).toBeUndefined();
-    // Seed 004's alert texts ("Alert Messages"), `/handoff` renamed to `/checkpoint`.
+    // Seed 004's alert texts ("Alert Messages"), `/handoff` renamed to the checkpoint command (the CLI on the PATH by default).
     expect(renderContextLine(reading(172_000))).toBe('🔶 Context at 86% - Initiating checkpoint sequence.\nCompleting current edit, then generating handoff document.');
     expect(renderContextLine(reading(140_000))).toBe(
-      '⚠️ Context at 70% - Consider completing current task before starting new work.\nRun `/checkpoint` to checkpoint, or continue if task is nearly complete.',
+      '⚠️ Context at 70% - Consider completing current task before starting new work.\nRun `agent-checkpoint-hook checkpoint` to checkpoint, or continue if task is nearly complete.',
     );
+    // A plugin route's form of the command, as its hook passes it.
+    expect(renderContextLine(reading(140_000), undefined, "node '/p q/dist/agent-checkpoint-hook.cjs' checkpoint")).toContain("Run `node '/p q/dist/agent-checkpoint-hook.cjs' checkpoint` to checkpoint");
     expect(renderContextLine(reading(199_000))).toBe(
       '🔴 Context at 99% - Emergency checkpoint!\nCommitting WIP changes and generating handoff NOW.\nThe next session resumes from the handoff.',
     );

@@ -6,17 +6,23 @@ import type { ContextReading, KnownContextReading } from './read-context-level.t
  * configured line for that level is empty (`""` silences a level).
  *
  * Placeholders: `{percent}` (rounded down), `{level}`, `{tokens}` and `{window}` (thousands
- * separated with commas, locale-independent), `{remaining}` (tokens left in the window).
+ * separated with commas, locale-independent), `{remaining}` (tokens left in the window),
+ * `{checkpointCommand}` (the `checkpoint` command as the agent runs it on the delivering route: core's
+ * `UserCommands.agentCheckpoint`, default the CLI on the PATH).
  */
 export function renderContextLine(
   reading: ContextReading | undefined,
   messages: ResolvedContextConfig['messages'] = DEFAULT_CONTEXT_MESSAGES,
+  checkpointCommand: string = DEFAULT_CHECKPOINT_COMMAND,
 ): string | undefined {
   if (!reading || reading.windowSource === 'unknown') return undefined;
   const template = templateFor(reading, messages);
   if (template === undefined || template.trim() === '') return undefined;
-  return fillTemplate(template, reading);
+  return fillTemplate(template, reading, checkpointCommand);
 }
+
+/** `checkpoint` as a settings install's agent runs it (core's `CLI_USER_COMMANDS.agentCheckpoint`). */
+export const DEFAULT_CHECKPOINT_COMMAND = 'agent-checkpoint-hook checkpoint';
 
 /**
  * A short status for status lines and `explain`: `ctx 82% L1`, or `ctx 41,200 tokens` when the
@@ -48,13 +54,14 @@ function templateFor(reading: KnownContextReading, messages: ResolvedContextConf
   }
 }
 
-function fillTemplate(template: string, reading: KnownContextReading): string {
+function fillTemplate(template: string, reading: KnownContextReading, checkpointCommand: string): string {
   const values: Record<string, string> = {
+    checkpointCommand,
     percent: String(reading.displayPercent),
     level: reading.level,
     tokens: formatTokens(reading.contextTokens),
     window: formatTokens(reading.contextWindow),
     remaining: formatTokens(reading.remainingTokens),
   };
-  return template.replace(/\{(percent|level|tokens|window|remaining)\}/g, (_, key: string) => values[key] ?? '');
+  return template.replace(/\{(percent|level|tokens|window|remaining|checkpointCommand)\}/g, (_, key: string) => values[key] ?? '');
 }

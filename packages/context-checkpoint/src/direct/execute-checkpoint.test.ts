@@ -92,6 +92,19 @@ describe('executeCheckpoint: commits and idempotency', { timeout: 60_000 }, () =
     );
   });
 
+  it('names the branch\'s issue in the seed\'s subject ("[WIP] ANV-123 - checkpoint"), and drops "{issue} - " without one', async () => {
+    const r = repo();
+    r.write('src/app.ts', 'v1\n');
+    r.git(['add', 'src/app.ts']);
+    r.commit('app');
+    r.write('src/app.ts', 'v2\n');
+    await execute(r, {}, { issueId: 'ANV-123' });
+    expect(r.git(['log', '-1', '--format=%s']).trim()).toBe('[WIP] ANV-123 - checkpoint at L2 (context at 86%)');
+    r.write('src/app.ts', 'v3\n');
+    await execute(r, { commitMessage: 'wip {issue}: {trigger} on {branch}' });
+    expect(r.git(['log', '-1', '--format=%s']).trim()).toMatch(/^wip L2 \(context at 86%\) on /);
+  });
+
   it('creates CLAUDE.md and commits exactly it, leaving the user\'s changes and untracked files alone', async () => {
     const r = repo();
     r.write('src/app.ts', 'v1\n');
@@ -110,7 +123,7 @@ describe('executeCheckpoint: commits and idempotency', { timeout: 60_000 }, () =
     expect(r.git(['rev-parse', 'HEAD~1']).trim()).toBe(before);
     expect(filesOf(r)).toEqual(['CLAUDE.md']);
     expect(r.git(['log', '-1', '--format=%B'])).toBe(
-      'checkpoint: WIP at L2 (context at 86%)\n\nAutomatic checkpoint by agent-checkpoint (claude).\nHandoff: .agent-checkpoint/handoffs/2026-01-07-1145.md\n\nCo-Authored-By: Claude <noreply@anthropic.com>\n\n',
+      '[WIP] checkpoint at L2 (context at 86%)\n\nAutomatic checkpoint by agent-checkpoint (claude).\nHandoff: .agent-checkpoint/handoffs/2026-01-07-1145.md\n\nCo-Authored-By: Claude <noreply@anthropic.com>\n\n',
     );
     expect(r.git(['status', '--porcelain=v1', '--untracked-files=all'])).toBe(' M src/app.ts\n?? junk.log\n');
     expect(readFileSync(join(r.dir, 'src/app.ts'), 'utf8')).toBe('v2 (uncommitted)\n');
@@ -275,7 +288,7 @@ describe('executeCheckpoint: push', { timeout: 60_000 }, () => {
     const bare = bareRemote(r);
     r.write('README.md', 'x\n');
     const result = await execute(r, { push: true });
-    expect(result.push).toEqual({ status: 'pushed', message: 'pushed to origin main' });
+    expect(result.push).toEqual({ status: 'pushed', message: 'pushed to origin main', attempts: 1 });
     expect(r.git(['--git-dir', bare, 'rev-parse', 'refs/heads/main']).trim()).toBe(result.commit?.sha);
     expect(renderDirectResultLine(result)).toContain(', pushed to origin main.');
   });
@@ -286,7 +299,7 @@ describe('executeCheckpoint: push', { timeout: 60_000 }, () => {
     r.write('README.md', 'x\n');
     const result = await execute(r, { push: true });
     expect(result.status).toBe('done');
-    expect(result.push?.status).toBe('failed');
+    expect(result.push).toMatchObject({ status: 'failed', attempts: 1 });
     expect(result.push?.message).toMatch(/^git push origin HEAD:refs\/heads\/main failed \(the local commit stands\): /);
     expect(head(r)).toBe(result.commit?.sha);
     expect(() => r.git(['--git-dir', bare, 'rev-parse', '--verify', '-q', 'refs/heads/main'])).toThrow(/^Command failed: git /);

@@ -14,6 +14,7 @@ import { writeHandoff, type WrittenHandoff } from '../handoff/write-handoff.ts';
 import { appendLogEntries, type CheckpointLogEntry, type CheckpointStep } from './checkpoint-log.ts';
 import { openDirectGitProfile, type DirectGitProfile } from './direct-git-profile.ts';
 import { gitStep, type GitContext } from './git-step.ts';
+import { pushWithRetry } from './push-retry.ts';
 import { newMemoryFileText, renderLastSessionBody, replaceLastSessionSection, type LastSessionInfo } from './last-session-section.ts';
 import { resolveMemoryFile, type MemoryFileLocation } from './resolve-memory-file.ts';
 
@@ -53,11 +54,21 @@ export interface ExecuteCheckpointOptions {
   readonly gitBinary?: string;
   readonly signal?: AbortSignal;
   /**
+   * The hook's deadline (`Date.now()` clock): push retries never wait or run past it. Without it,
+   * retries are bounded by `signal`, `pushRetries` and `timeoutMs` alone.
+   */
+  readonly deadlineAt?: number;
+  /**
    * The loop runner's iteration (from `.agent-checkpoint/loop-state.json`): the commit message's
    * `{iteration}`, and a `Loop-Iteration: N` trailer so every WIP commit of a loop says which
    * iteration made it (RLP: "ralph: checkpoint iter N").
    */
   readonly loopIteration?: number;
+  /**
+   * The issue id of the branch (`ANV-123`, found with `tracker.issuePattern`): the commit message's
+   * `{issue}`. Without one, `{issue} - ` (or a lone `{issue}`) is dropped from the message.
+   */
+  readonly issueId?: string;
 }
 
 /** A WIP commit that was created. */
@@ -84,7 +95,8 @@ export interface ExecuteCheckpointResult {
   /** Repo-relative path of the memory file that was updated (or created). */
   readonly memoryFile?: string;
   readonly commit?: CheckpointCommit;
-  readonly push?: { readonly status: 'pushed' | 'skipped' | 'failed'; readonly message: string };
+  /** A push attempt; `attempts` counts `git push` runs (retries of transient failures included). */
+  readonly push?: { readonly status: 'pushed' | 'skipped' | 'failed'; readonly message: string; readonly attempts?: number };
   readonly log: readonly CheckpointLogEntry[];
 }
 
@@ -250,7 +262,7 @@ async function run(options: ExecuteCheckpointOptions, record: RecordFn, setRoot:
         commit = committed.commit;
 
         // 7. Push.
-        if (commit && cfg.push) push = await pushCheckpoint(writeCtx, profile, cfg, repo, record);
+        if (commit && cfg.push) push = await pushCheckpoint(writeCtx, profile, cfg, repo, record, options.deadlineAt);
       } finally {
         await profile.close();
       }
@@ -504,13 +516,15 @@ async function commitCheckpoint(
  * The `Co-Authored-By` trailer of a WIP commit (seed 003: "Includes Co-Authored-By tag"): the agent
  * whose session's work it is, with the address its own CLI puts in its commits — Claude Code's
  * `noreply@anthropic.com` (its attribution reminder, `shared/agents/samples/claude/*.jsonl`; the model
- * name is left out). Gemini CLI and Codex publish no attribution identity, so none is invented for them.
+ * name is left out) and Copilot CLI's (its system prompt's trailer). Gemini CLI and Codex publish no attribution identity, so none is invented for them.
  * A template that already has a Co-Authored-By line keeps its own.
  */
 const CO_AUTHOR: Readonly<Record<AgentId, string | undefined>> = {
   claude: 'Claude <noreply@anthropic.com>',
   gemini: undefined,
   codex: undefined,
+  // The trailer Copilot CLI 1.0.102's system prompt tells its model to add to every commit.
+  copilot: 'Copilot <223556219+Copilot@users.noreply.github.com>',
   // The co-author Qwen Code 0.24.4 adds to the commits it makes (its fixed gitCoAuthor name and email).
   qwen: 'Qwen-Coder <qwen-coder@alibabacloud.com>',
 };
@@ -522,8 +536,11 @@ function renderCommitMessage(template: string, options: ExecuteCheckpointOptions
     handoff: handoff.relativePath,
     branch: repo.branch ?? 'HEAD',
     iteration: options.loopIteration === undefined ? '' : String(options.loopIteration),
+    issue: options.issueId ?? '',
   };
-  const text = template.replace(/\{(trigger|agent|handoff|branch|iteration)\}/g, (_, key: string) => values[key] ?? '');
+  // No issue id: "[WIP] {issue} - checkpoint" reads "[WIP] checkpoint", not "[WIP]  - checkpoint".
+  const shaped = options.issueId === undefined ? template.replace(/\{issue\}(?:[ \t]*[-:][ \t]*)?/g, '') : template;
+  const text = shaped.replace(/\{(trigger|agent|handoff|branch|iteration|issue)\}/g, (_, key: string) => values[key] ?? '');
   const body = text.endsWith('\n') ? text : `${text}\n`;
   const coAuthor = CO_AUTHOR[options.agent];
   const trailers = [
@@ -544,6 +561,7 @@ async function pushCheckpoint(
   cfg: ResolvedDirectExecutionConfig,
   repo: Extract<GitSnapshot, { kind: 'repo' }>,
   record: RecordFn,
+  deadlineAt: number | undefined,
 ): Promise<NonNullable<ExecuteCheckpointResult['push']>> {
   if (repo.branch === undefined) {
     const message = 'HEAD is detached: not pushing';
@@ -561,15 +579,27 @@ async function pushCheckpoint(
   const url = await gitStep(['remote', 'get-url', '--push', '--', cfg.remote], ctx);
   const receivePack = profile.receivePack(cfg.remote, url.ok ? url.stdout.replace(/\n$/, '') : undefined);
   const refspec = `HEAD:refs/heads/${repo.branch}`;
-  const pushed = await gitStep(['push', '--quiet', receivePack, ...(cfg.noVerify ? ['--no-verify'] : []), cfg.remote, refspec], ctx);
-  if (!pushed.ok) {
-    const message = `git push ${cfg.remote} ${refspec} failed (the local commit stands): ${pushed.message}`;
+  const args = ['push', '--quiet', receivePack, ...(cfg.noVerify ? ['--no-verify'] : []), cfg.remote, refspec];
+  // Transient failures (network, 5xx) are retried with backoff inside the hook's deadline; a refused
+  // login or a rejected update is final (seed 003, "Retry Logic").
+  const pushed = await pushWithRetry((timeoutMs) => gitStep(args, { ...ctx, timeoutMs }), {
+    retries: cfg.pushRetries,
+    timeoutMs: ctx.timeoutMs,
+    ...(deadlineAt !== undefined ? { deadlineAt } : {}),
+    ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
+    onRetry: (attempt, kind, waitMs, previous) => record('push', 'warning', `attempt ${attempt - 1} failed (${kind}: ${previous.message}); retrying in ${waitMs} ms`),
+  });
+  const attempts = pushed.attempts;
+  if (!pushed.outcome.ok) {
+    const why = pushed.gaveUp === 'deadline' ? '; no time left before the hook\'s deadline for another try' : pushed.gaveUp === 'aborted' ? '; the hook\'s budget ran out while waiting to retry' : '';
+    const tries = attempts === 1 ? '' : ` after ${attempts} attempts`;
+    const message = `git push ${cfg.remote} ${refspec} failed${tries} (the local commit stands): ${pushed.outcome.message}${pushed.kind !== undefined && pushed.kind !== 'transient' ? ` [${pushed.kind}: not retried]` : ''}${why}`;
     record('push', 'failed', message);
-    return { status: 'failed', message };
+    return { status: 'failed', message, attempts };
   }
-  const message = `pushed to ${cfg.remote} ${repo.branch}`;
+  const message = `pushed to ${cfg.remote} ${repo.branch}${attempts === 1 ? '' : ` (attempt ${attempts})`}`;
   record('push', 'ok', message);
-  return { status: 'pushed', message };
+  return { status: 'pushed', message, attempts };
 }
 
 async function rollback(restore: () => Promise<void>, undoIntent: boolean, ctx: GitContext, memory: MemoryFileLocation, record: RecordFn): Promise<void> {

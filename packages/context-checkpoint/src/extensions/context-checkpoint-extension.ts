@@ -7,6 +7,7 @@ import {
 } from '@agent-checkpoint/core';
 import type { TestRun } from '../opt-ins/run-tests.ts';
 import { closePendingEstimate, type ClosePendingEstimateResult } from '../steps/pending-estimate.ts';
+import { settleResumeAtTurnEnd } from '../steps/resume-outcome.ts';
 import { runContextStep, type ContextStepOutput } from '../steps/run-context-step.ts';
 import { promoteAndMark } from '../steps/turn-end-marks.ts';
 import { testRunExtension } from './test-run-extension.ts';
@@ -49,11 +50,16 @@ export const contextCheckpointExtension: TurnEndExtension<ContextCheckpointDetai
         now: input.now,
         env: input.env,
         ...(input.signal ? { signal: input.signal } : {}),
+        ...(input.commands ? { checkpointCommand: input.commands.agentCheckpoint } : {}),
       });
       diagnostics.push(...context.diagnostics);
       // EST-004: the estimate made at prompt submit meets what the turn actually used.
       const closed = await closeTurnEstimate(input);
       if (closed.kind === 'unmeasured') diagnostics.push(`estimate: ${closed.detail}`);
+    }
+    // A resume given to this session or loop iteration continued when this turn did work (its outcome, once).
+    if (contextCheckpointConfigOf(input.config).handoff.enabled) {
+      diagnostics.push(...(await settleResumeAtTurnEnd({ location: sessionLocation(input), projectRoot: input.projectRoot, timeline: input.timeline, now: input.now })));
     }
     const lines = context?.lines ?? [];
     return {

@@ -1,4 +1,4 @@
-import type { AgentId, GitSnapshot, TurnTimeline } from '@agent-checkpoint/core';
+import type { AgentId, GitSnapshot, LineRange, TurnTimeline } from '@agent-checkpoint/core';
 import type { KnownContextReading } from '../context/read-context-level.ts';
 import type { TrackerIssue } from '../tracker/issue-tracker.ts';
 
@@ -52,15 +52,29 @@ export interface HandoffData {
    */
   readonly planItems?: { readonly items: readonly string[]; readonly total: number };
   /**
-   * Decisions stated this session (HND-005): `Decision: …` lines, "We decided …", a `## Decisions`
-   * list in the assistant's text. `writeHandoff` extracts them from the turn's last assistant message
-   * when undefined. Rendered as "Decisions This Session" only when there are some.
+   * Decisions of this session (HND-006): `Decision: …` lines, "We decided …", a `## Decisions` list
+   * in the prompt or the agent's last message, and what the turn shows was decided (tasks cancelled,
+   * dependencies changed, files deleted or renamed). `writeHandoff` derives them when undefined
+   * (`deriveDecisions`). Rendered as "Decisions This Session" only when there are some.
    */
   readonly decisions?: readonly string[];
   /** The memory files' headings to reload (HND-006); `writeHandoff` reads them when undefined. */
   readonly memorySections?: readonly { readonly file: string; readonly headings: readonly string[] }[];
-  /** Explicit next steps, shown before the agent's last message. */
+  /**
+   * Next steps, shown before the plan's items and the agent's last message. `writeHandoff` derives
+   * them from the turn when undefined (HND-004 without a plan file: `deriveNextSteps`).
+   */
   readonly nextSteps?: readonly string[];
+  /**
+   * The uncommitted files with the line ranges of their changes (seed 004 "Resume From": file and
+   * lines); `writeHandoff` reads the ranges from git when undefined.
+   */
+  readonly filesInProgress?: readonly FileInProgress[];
+  /**
+   * The current item and progress (n of m done): from the plan in scope, else the agent's task list;
+   * `writeHandoff` reads them when undefined.
+   */
+  readonly progress?: WorkProgress;
   /**
    * The tracker issue of this session (the branch's `ANV-123`, LIN-001/HND-003): front matter
    * `linear_issues: [ANV-123]` and a "Linear Issue" section, with its state when it was fetched.
@@ -75,4 +89,27 @@ export interface RenderedHandoff {
   /** `YYYY-MM-DD-HHMM` in the chosen time zone. */
   readonly stem: string;
   readonly markdown: string;
+}
+
+/** One uncommitted file and the line ranges of its changes (none: untracked, binary, or unknown). */
+export interface FileInProgress {
+  readonly path: string;
+  readonly ranges?: readonly LineRange[];
+}
+
+/**
+ * Where the work stands: the current item and how many of the items are done (seed 004 Ralph
+ * `current_todo_item`, progress "n of m"). From the plan (its current shard once sharded) when one is
+ * configured and has items, else from the agent's task list.
+ */
+export interface WorkProgress {
+  readonly source: 'plan' | 'task-list';
+  /** The item being worked on: the task in progress, else the first not done. Undefined when all are done. */
+  readonly current?: string;
+  /** With `source: 'plan'`: the file and 1-based line of the current item. */
+  readonly file?: string;
+  readonly line?: number;
+  readonly done: number;
+  /** Items counted (a task list's cancelled tasks are not). */
+  readonly total: number;
 }

@@ -12,7 +12,8 @@ import { formatTokens } from '../context/render-context-line.ts';
 import type { KnownContextReading } from '../context/read-context-level.ts';
 import { linearIssueSectionLines, linearIssuesFrontMatter } from '../tracker/linear-front-matter.ts';
 import { clockParts } from './clock-parts.ts';
-import type { HandoffData, HandoffFailure, HandoffTrigger, RenderedHandoff } from './handoff-types.ts';
+import type { FileInProgress, HandoffData, HandoffFailure, HandoffTrigger, RenderedHandoff } from './handoff-types.ts';
+import { fileInProgressLabel, progressLabel } from './turn-carry.ts';
 import { codeSpan, cut, fencedBlock, firstLine, inlineText, quoteBlock, yamlScalar } from './markdown-text.ts';
 
 /** Most commands listed under "What Was Done" (the latest are kept). */
@@ -58,6 +59,11 @@ export function renderHandoff(data: HandoffData, options: RenderHandoffOptions):
     `checkpoint_trigger: ${yamlScalar(triggerLabel(data.trigger))}`,
     `context_at_checkpoint: ${yamlScalar(reading ? `${reading.displayPercent}%` : 'unknown')}`,
     ...yamlList('modified_files', worktree.slice(0, MAX_LISTED_FILES).map((f) => f.path)),
+    // Seed 004 "Resume From": each file with the lines being worked on, the current item and its progress.
+    // Only when git gave line ranges: otherwise `modified_files` already says it all.
+    ...(data.filesInProgress?.some((f) => (f.ranges?.length ?? 0) > 0) === true ? yamlList('files_in_progress', data.filesInProgress.slice(0, MAX_LISTED_FILES).map(fileInProgressLabel)) : []),
+    ...(data.progress?.current !== undefined ? [`current_item: ${yamlScalar(cut(data.progress.current, 300))}`] : []),
+    ...(data.progress !== undefined ? [`progress: ${yamlScalar(progressLabel(data.progress))}`] : []),
     `git_status: ${yamlScalar(gitStatusSummary(data.git))}`,
     ...(data.trackerIssue !== undefined ? linearIssuesFrontMatter([data.trackerIssue.id]) : []),
     '---',
@@ -69,7 +75,7 @@ export function renderHandoff(data: HandoffData, options: RenderHandoffOptions):
     ...(data.trackerIssue !== undefined ? [linearIssueText(data.trackerIssue)] : []),
     ...(reading ? [section('Remaining Context Budget', budgetText(reading))] : []),
     section('What Was Done This Turn', doneText(data.timeline, { root, cwd: data.timeline?.cwd ?? root })),
-    section('Files In Progress', filesText(data.git)),
+    section('Files In Progress', filesText(data.git, data.filesInProgress)),
     section('Failing Commands', failuresText(data.failures)),
     ...(data.decisions !== undefined && data.decisions.length > 0 ? [section('Decisions This Session', data.decisions.map((d) => `- ${firstLine(d, 300)}`).join('\n'))] : []),
     section('Next Steps', nextStepsText(data)),
@@ -245,13 +251,19 @@ const STATUS_CODE: Record<ChangeStatus, string> = {
   untracked: '??',
 };
 
-function filesText(git: GitSnapshot | undefined): string {
+function filesText(git: GitSnapshot | undefined, inProgress: readonly FileInProgress[] | undefined): string {
   if (!git) return 'Git status was not read.';
   if (git.kind === 'not-a-repo') return 'Not a git repository: no file status.';
   if (git.kind === 'error') return `Git status unavailable: ${inlineText(cut(git.message, 200))}`;
   const out: string[] = [];
+  const ranges = new Map((inProgress ?? []).map((f) => [f.path, f] as const));
+  const rangeText = (f: ChangedFile): string => {
+    const found = f.source === 'worktree' ? ranges.get(f.path) : undefined;
+    if (found?.ranges === undefined || found.ranges.length === 0) return '';
+    return inlineText(fileInProgressLabel(found).slice(found.path.length));
+  };
   const fileLine = (f: ChangedFile) =>
-    `- ${STATUS_CODE[f.status]} ${f.fromPath !== undefined ? `${codeSpan(f.fromPath)} -> ` : ''}${codeSpan(f.path)}`;
+    `- ${STATUS_CODE[f.status]} ${f.fromPath !== undefined ? `${codeSpan(f.fromPath)} -> ` : ''}${codeSpan(f.path)}${rangeText(f)}`;
   const worktree = worktreeFiles(git);
   if (worktree.length === 0) out.push('No uncommitted changes.');
   else {
@@ -281,6 +293,16 @@ function failuresText(failures: readonly HandoffFailure[] | undefined): string {
 
 function nextStepsText(data: HandoffData): string {
   const out: string[] = [];
+  const progress = data.progress;
+  if (progress !== undefined) {
+    const where = progress.file !== undefined && progress.line !== undefined ? `, ${codeSpan(`${progress.file}:${progress.line}`)}` : '';
+    const from = progress.source === 'plan' ? 'the plan' : "the agent's task list";
+    out.push(
+      progress.current !== undefined
+        ? `Current item: ${firstLine(progress.current, 300)} (${progressLabel(progress)} in ${from}${where}).`
+        : `Every item of ${from} is done (${progressLabel(progress)}).`,
+    );
+  }
   if (data.nextSteps && data.nextSteps.length > 0) out.push(data.nextSteps.map((s, i) => `${i + 1}. ${firstLine(s, 300)}`).join('\n'));
   if (data.planFile !== undefined) out.push(`Continue the plan in ${codeSpan(data.planFile)}.`);
   const plan = data.planItems;

@@ -1,13 +1,15 @@
 import { realpath } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { ensureDirSafelySync, underRoot } from '@agent-checkpoint/core';
+import { ensureDirSafelySync, latestTaskList, readChangedLineRanges, underRoot } from '@agent-checkpoint/core';
 import { DEFAULT_HANDOFF_DIR } from '../config/context-config.ts';
 import { AGENT_CHECKPOINT_DIR, ensureAgentCheckpointDir } from './agent-checkpoint-dir.ts';
-import type { HandoffData } from './handoff-types.ts';
 import { recordWrittenHandoff } from './handoff-provenance.ts';
 import { findMemoryFiles } from './memory-files.ts';
 import { renderHandoff } from './render-handoff.ts';
-import { extractDecisions, readMemorySections, readPlanOpenItems } from './session-carry.ts';
+import { readPlanInScope } from '../steps/plan-in-scope.ts';
+import { readMemorySections, readPlanOpenItems } from './session-carry.ts';
+import type { FileInProgress, HandoffData, WorkProgress } from './handoff-types.ts';
+import { deriveDecisions, deriveNextSteps, filesInProgressOf, progressFromPlan, progressFromTaskList } from './turn-carry.ts';
 import { writeUniqueFile } from './write-new-file.ts';
 
 /** Options of {@link writeHandoff}. */
@@ -38,6 +40,14 @@ export interface WrittenHandoff {
   readonly markdown: string;
   /** Set when the handoff could not be recorded in the state directory (it will not be resumed). */
   readonly unrecorded?: string;
+  /** Where the work stands, as the handoff says it (the loop state keeps it: seed 004 RLP-001). */
+  readonly work?: HandoffWork;
+}
+
+/** The files in progress (with their line ranges) and the current item with its progress. */
+export interface HandoffWork {
+  readonly filesInProgress: readonly FileInProgress[];
+  readonly progress?: WorkProgress;
 }
 
 export type WriteHandoffResult = { readonly ok: true; readonly handoff: WrittenHandoff } | { readonly ok: false; readonly error: string };
@@ -77,16 +87,43 @@ export async function writeHandoff(options: WriteHandoffOptions): Promise<WriteH
         unrecorded = `cannot record it in ${options.stateDir}: ${(error as Error)?.message ?? String(error)}; it will not be resumed`;
       }
     }
-    return { ok: true, handoff: { path, relativePath, name, markdown: rendered.markdown, ...(unrecorded !== undefined ? { unrecorded } : {}) } };
+    const work: HandoffWork = { filesInProgress: data.filesInProgress ?? [], ...(data.progress !== undefined ? { progress: data.progress } : {}) };
+    return { ok: true, handoff: { path, relativePath, name, markdown: rendered.markdown, ...(unrecorded !== undefined ? { unrecorded } : {}), work } };
   } catch (error) {
     return { ok: false, error: `handoff: cannot write in ${dir}: ${(error as Error)?.message ?? String(error)}` };
   }
 }
 
-/** Fill what the handoff carries of the session (plan items, decisions, memory sections) when not given. */
+/** Time limit of the `git diff` that finds the changed line ranges. */
+const LINE_RANGES_TIMEOUT_MS = 3000;
+
+/**
+ * Fill what the handoff carries of the session when not given: plan items, memory sections, and what
+ * the turn shows (`turn-carry.ts`): next steps and decisions derived from it, the files in progress
+ * with their line ranges, the current item and progress.
+ */
 async function withSessionCarry(root: string, data: HandoffData): Promise<HandoffData> {
   const planItems = data.planItems ?? (data.planFile !== undefined ? await readPlanOpenItems(root, data.planFile) : undefined);
-  const decisions = data.decisions ?? extractDecisions([data.timeline?.lastAssistantMessage]);
+  const decisions = data.decisions ?? deriveDecisions({ ...(data.timeline ? { timeline: data.timeline } : {}), ...(data.git ? { git: data.git } : {}) });
+  const nextSteps = data.nextSteps ?? deriveNextSteps({ ...(data.timeline ? { timeline: data.timeline } : {}), ...(data.failures ? { failures: data.failures } : {}) });
   const memorySections = data.memorySections ?? (await readMemorySections(root, data.memoryFiles ?? []));
-  return { ...data, ...(planItems !== undefined ? { planItems } : {}), decisions, memorySections };
+  const filesInProgress =
+    data.filesInProgress ?? (data.git?.kind === 'repo' ? filesInProgressOf(data.git, await readChangedLineRanges(data.git.root, { timeoutMs: LINE_RANGES_TIMEOUT_MS })) : undefined);
+  const progress = data.progress ?? progressOf(root, data);
+  return {
+    ...data,
+    ...(planItems !== undefined ? { planItems } : {}),
+    decisions,
+    nextSteps,
+    memorySections,
+    ...(filesInProgress !== undefined ? { filesInProgress } : {}),
+    ...(progress !== undefined ? { progress } : {}),
+  };
+}
+
+/** The plan in scope's progress (its current shard once sharded), else the agent's task list's. */
+function progressOf(root: string, data: HandoffData): WorkProgress | undefined {
+  const scope = data.planFile !== undefined ? readPlanInScope(root, data.planFile, []) : undefined;
+  const fromPlan = scope !== undefined ? progressFromPlan(scope.text, scope.shardFile ?? scope.planFile) : undefined;
+  return fromPlan ?? progressFromTaskList(latestTaskList(data.timeline?.calls ?? []));
 }

@@ -2,3 +2,4 @@
 export * from './loop-state.ts';
 export * from './loop-steps.ts';
 export * from './loop-next-item.ts';
+export * from './autonomous-mode.ts';

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '@agent-checkpoint/core/test-support';
 import { LOOP_END_FILE, LOOP_STATE_FILE, MAX_LOOP_HISTORY, newLoopState, parseLoopState, readLoopState, writeLoopState } from './loop-state.ts';
-import { markLoopHandoffConsumed, nextLoopIteration, pendingLoopHandoff, recordLoopTurn, startLoop } from './loop-steps.ts';
+import { recordLoopResume } from '../steps/resume-outcome.ts';
+import { nextLoopIteration, pendingLoopHandoff, recordLoopTurn, startLoop } from './loop-steps.ts';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -50,7 +51,7 @@ describe('loop state', () => {
     const pending = await pendingLoopHandoff(dir);
     expect(pending).toMatchObject({ kind: 'loop', pending: path });
     if (pending.kind !== 'loop') throw new Error('no loop');
-    await markLoopHandoffConsumed(dir, pending.state);
+    await recordLoopResume(dir, pending.state, path, { stateDir: join(dir, 'state'), now: NOW });
     await recordLoopTurn({ projectRoot: dir, percent: 12, level: 'L0', now: NOW });
 
     expect(fileOf(dir)).toEqual({
@@ -63,6 +64,7 @@ describe('loop state', () => {
         { iteration: 2, peak_percent: 87, checkpoint: true },
         { iteration: 3, peak_percent: 12, checkpoint: false },
       ],
+      last_resume: { handoff_file: path, iteration: 3 },
     });
     // Consumed: the fourth iteration is not told to resume it again.
     expect(await nextLoopIteration(dir, NOW)).toMatchObject({ resume: false, state: { iteration: 4 } });
@@ -152,5 +154,28 @@ describe('loop state: untrusted input', () => {
     expect(notes[0]).toMatch(/^loop: cannot record the turn/);
     expect(JSON.parse(readFileSync(join(outside, 'ac', 'loop-state.json'), 'utf8'))).toMatchObject({ context_history: [] });
     expect(existsSync(join(outside, 'ac', 'loop-end-iteration'))).toBe(false);
+  });
+});
+
+describe('the handoff\'s work in the loop state (seed RLP-001)', () => {
+  it('a handoff\'s files with their lines, the current item and its progress are kept in context_checkpoint; bad ones are refused on read', async () => {
+    const dir = root();
+    await startLoop(dir, NOW);
+    await nextLoopIteration(dir, NOW);
+    const work = {
+      filesInProgress: [{ path: 'src/auth/oauth.ts', ranges: [{ start: 45, end: 120 }] }, { path: 'notes.txt' }],
+      progress: { source: 'task-list' as const, current: 'Implement OAuth\u001b[31m callback', done: 3, total: 7 },
+    };
+    await recordLoopTurn({ projectRoot: dir, percent: 87, level: 'L2', handoffPath: '.agent-checkpoint/handoffs/h.md', work, now: NOW });
+    const read = await readLoopState(dir);
+    expect(read.kind === 'ok' ? read.state.context_checkpoint : undefined).toMatchObject({
+      files_in_progress: [{ path: 'src/auth/oauth.ts', lines: '45-120' }, { path: 'notes.txt' }],
+      current_todo_item: 'Implement OAuth\\x1b[31m callback',
+      progress: '3 of 7 done',
+    });
+    const base = (fileOf(dir) as { context_checkpoint: Record<string, unknown> });
+    for (const bad of [{ files_in_progress: [{ path: '/etc/passwd' }] }, { files_in_progress: [{ path: 'a.ts', lines: '1; rm -rf' }] }, { current_todo_item: 'x\u0007' }, { progress: 5 }]) {
+      expect(parseLoopState({ ...base, context_checkpoint: { ...base.context_checkpoint, ...bad } }).ok).toBe(false);
+    }
   });
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type ContextLevel, writeFileSafelySync } from '@agent-checkpoint/core';
 import { MAX_ITEM_CHARS } from '../estimate/parse-plan-items.ts';
 import { AGENT_CHECKPOINT_DIR, ensureAgentCheckpointDir } from '../handoff/agent-checkpoint-dir.ts';
+import type { ResumeOutcome } from '../state/session-slots.ts';
 import type { LoopNextItem } from './loop-next-item.ts';
 
 /** The loop-state file, relative to the project root (git-ignored with the rest of the directory). */
@@ -54,11 +55,40 @@ export interface LoopState {
     readonly handoff_iteration?: number;
     /** Whether a later iteration was given it (`resume-prompt`); it is never resumed twice. */
     readonly handoff_consumed: boolean;
+    /** The handoff's files in progress with the lines being worked on (seed RLP-001 `files_in_progress`). */
+    readonly files_in_progress?: readonly LoopFileInProgress[];
+    /** The current item (seed `current_todo_item`): the plan's first open item, else the agent's task in progress. */
+    readonly current_todo_item?: string;
+    /** Items done of all (`3 of 7 done`); the seed's `progress_on_item` (a percentage of the item) is not measurable. */
+    readonly progress?: string;
   };
   /** One entry per iteration that reached a turn end with a known context level. */
   readonly context_history: readonly LoopHistoryEntry[];
+  /**
+   * The last handoff an iteration was given (`resume-prompt`) and what became of it, once known
+   * (recorded once in the metrics: `steps/resume-outcome.ts`). Kept apart from `context_checkpoint`,
+   * which the next handoff replaces.
+   */
+  readonly last_resume?: LoopResume;
   /** The plan's next item and its own estimate, as `loop next` found it (RLP-006); absent without a plan. */
   readonly next_item?: LoopNextItem;
+}
+
+/** One file in progress in the loop state: its path and, when git gave them, its changed lines (`45-120`). */
+export interface LoopFileInProgress {
+  readonly path: string;
+  readonly lines?: string;
+}
+
+/** Most files in progress kept in the loop state. */
+export const MAX_LOOP_FILES = 20;
+
+/** A loop resume: the handoff, the iteration given it, and its outcome once settled. */
+export interface LoopResume {
+  /** Repo-relative path of the handoff resumed. */
+  readonly handoff_file: string;
+  readonly iteration: number;
+  readonly outcome?: ResumeOutcome;
 }
 
 /** What reading the loop state found. */
@@ -98,6 +128,11 @@ export function parseLoopState(value: unknown): { ok: true; state: LoopState } |
   if (cc['timestamp'] !== undefined && (typeof cc['timestamp'] !== 'string' || Number.isNaN(Date.parse(cc['timestamp'])))) return { ok: false, detail: 'context_checkpoint.timestamp is not a date' };
   if (cc['handoff_file'] !== undefined && !isRelPath(cc['handoff_file'])) return { ok: false, detail: 'context_checkpoint.handoff_file is not a repository-relative path' };
   if (cc['handoff_iteration'] !== undefined && !isCount(cc['handoff_iteration'])) return { ok: false, detail: 'context_checkpoint.handoff_iteration is not a count' };
+  if (cc['files_in_progress'] !== undefined && !(Array.isArray(cc['files_in_progress']) && cc['files_in_progress'].length <= MAX_LOOP_FILES && cc['files_in_progress'].every(isLoopFile))) {
+    return { ok: false, detail: `context_checkpoint.files_in_progress is not a list of at most ${MAX_LOOP_FILES} {path, lines?}` };
+  }
+  if (cc['current_todo_item'] !== undefined && !isShortText(cc['current_todo_item'])) return { ok: false, detail: 'context_checkpoint.current_todo_item is not a short text' };
+  if (cc['progress'] !== undefined && !isShortText(cc['progress'])) return { ok: false, detail: 'context_checkpoint.progress is not a short text' };
   const history = value['context_history'];
   if (!Array.isArray(history) || history.length > MAX_LOOP_HISTORY) return { ok: false, detail: `context_history is not a list of at most ${MAX_LOOP_HISTORY}` };
   const entries: LoopHistoryEntry[] = [];
@@ -107,6 +142,8 @@ export function parseLoopState(value: unknown): { ok: true; state: LoopState } |
     }
     entries.push({ iteration: entry['iteration'], peak_percent: entry['peak_percent'], checkpoint: entry['checkpoint'] });
   }
+  const resume = value['last_resume'];
+  if (resume !== undefined && !isLoopResume(resume)) return { ok: false, detail: 'last_resume is not {handoff_file, iteration, outcome?}' };
   const next = value['next_item'];
   if (next !== undefined && !isNextItem(next)) return { ok: false, detail: 'next_item is not {file, line, text, estimated_tokens, estimated_percent, band}' };
   const state: LoopState = {
@@ -121,11 +158,36 @@ export function parseLoopState(value: unknown): { ok: true; state: LoopState } |
       ...(cc['timestamp'] !== undefined ? { timestamp: cc['timestamp'] as string } : {}),
       ...(cc['handoff_file'] !== undefined ? { handoff_file: cc['handoff_file'] as string } : {}),
       ...(cc['handoff_iteration'] !== undefined ? { handoff_iteration: cc['handoff_iteration'] as number } : {}),
+      ...(cc['files_in_progress'] !== undefined
+        ? { files_in_progress: (cc['files_in_progress'] as LoopFileInProgress[]).map((f) => ({ path: f.path, ...(f.lines !== undefined ? { lines: f.lines } : {}) })) }
+        : {}),
+      ...(cc['current_todo_item'] !== undefined ? { current_todo_item: cc['current_todo_item'] as string } : {}),
+      ...(cc['progress'] !== undefined ? { progress: cc['progress'] as string } : {}),
     },
     context_history: entries,
+    ...(resume !== undefined ? { last_resume: { handoff_file: resume.handoff_file, iteration: resume.iteration, ...(resume.outcome !== undefined ? { outcome: resume.outcome } : {}) } } : {}),
     ...(next !== undefined ? { next_item: { file: next.file, line: next.line, text: next.text, estimated_tokens: next.estimated_tokens, estimated_percent: next.estimated_percent, band: next.band } } : {}),
   };
   return { ok: true, state };
+}
+
+/** Text from a handoff (the model wrote it): bounded, no control characters. */
+function isShortText(v: unknown): v is string {
+  // eslint-disable-next-line no-control-regex -- control characters are what is refused
+  return typeof v === 'string' && v.length <= MAX_ITEM_CHARS && !/[\u0000-\u001f\u007f]/.test(v);
+}
+
+function isLoopFile(v: unknown): v is LoopFileInProgress {
+  return isRecord(v) && isRelPath(v['path']) && (v['lines'] === undefined || (typeof v['lines'] === 'string' && /^[0-9, -]{1,200}$/.test(v['lines'])));
+}
+
+function isLoopResume(v: unknown): v is LoopResume {
+  return (
+    isRecord(v) &&
+    isRelPath(v['handoff_file']) &&
+    isCount(v['iteration']) &&
+    (v['outcome'] === undefined || v['outcome'] === 'continued' || v['outcome'] === 'not-continued')
+  );
 }
 
 const BANDS: ReadonlySet<string> = new Set(['small', 'medium', 'large']);

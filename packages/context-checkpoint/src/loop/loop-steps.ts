@@ -1,6 +1,10 @@
-import type { ContextLevel } from '@agent-checkpoint/core';
+import { type ContextLevel, escapeControls, formatLineRanges } from '@agent-checkpoint/core';
+import { MAX_ITEM_CHARS } from '../estimate/parse-plan-items.ts';
+import { progressLabel } from '../handoff/turn-carry.ts';
+import type { HandoffWork } from '../handoff/write-handoff.ts';
 import type { LoopNextItem } from './loop-next-item.ts';
-import { clearLoopEndSignal, type LoopState, newLoopState, readLoopState, withIterationContext, writeLoopEndSignal, writeLoopState } from './loop-state.ts';
+import { settleEndedIteration } from '../steps/resume-outcome.ts';
+import { clearLoopEndSignal, type LoopState, MAX_LOOP_FILES, newLoopState, readLoopState, withIterationContext, writeLoopEndSignal, writeLoopState } from './loop-state.ts';
 
 /** What a route saw in a loop iteration: the Stop route's turn end, or any route's checkpoint (`recordCheckpoint`). */
 export interface LoopTurnInput {
@@ -10,6 +14,8 @@ export interface LoopTurnInput {
   readonly level: ContextLevel;
   /** The handoff written at this turn end (repo-relative), if any. */
   readonly handoffPath?: string;
+  /** Where the work stands, as that handoff says it (kept in `context_checkpoint`, seed RLP-001). */
+  readonly work?: HandoffWork;
   readonly now: Date;
 }
 
@@ -36,6 +42,7 @@ export async function recordLoopTurn(input: LoopTurnInput): Promise<readonly str
           handoff_file: input.handoffPath,
           handoff_iteration: state.iteration,
           handoff_consumed: false,
+          ...loopWorkOf(input.work),
         },
       };
     }
@@ -45,6 +52,23 @@ export async function recordLoopTurn(input: LoopTurnInput): Promise<readonly str
   } catch (error) {
     return [`loop: cannot record the turn (${error instanceof Error ? error.message : String(error)})`];
   }
+}
+
+/** The handoff's work in the loop state's words (bounded: at most {@link MAX_LOOP_FILES} files, texts cut). */
+function loopWorkOf(work: HandoffWork | undefined): Pick<LoopState['context_checkpoint'], 'files_in_progress' | 'current_todo_item' | 'progress'> {
+  if (work === undefined) return {};
+  const files = work.filesInProgress.slice(0, MAX_LOOP_FILES).map((f) => {
+    const lines = f.ranges !== undefined && f.ranges.length > 0 ? formatLineRanges(f.ranges) : undefined;
+    return { path: f.path, ...(lines !== undefined ? { lines } : {}) };
+  });
+  // Control characters never reach the file (a reader validates them away).
+  const text = (raw: string): string => escapeControls(raw, { keepLines: false }).slice(0, MAX_ITEM_CHARS);
+  const progress = work.progress;
+  return {
+    ...(files.length > 0 ? { files_in_progress: files } : {}),
+    ...(progress?.current !== undefined ? { current_todo_item: text(progress.current) } : {}),
+    ...(progress !== undefined ? { progress: progressLabel(progress) } : {}),
+  };
 }
 
 /** The iteration number of a running loop, for the WIP commit message; undefined without a loop. */
@@ -73,17 +97,25 @@ export interface NextIteration {
 /**
  * `loop next`: start the next iteration (a loop state is created when missing), clear the
  * end-this-iteration signal, and say whether a handoff is waiting to be resumed. `nextItem`
- * (`estimateLoopNextItem`) replaces the state's `next_item` (none: removed).
+ * (`estimateLoopNextItem`) replaces the state's `next_item` (none: removed). With `stateDir`, an
+ * iteration that was given a handoff and ends without a turn end that did work records that resume
+ * as not continued (`settleEndedIteration`).
  */
-export async function nextLoopIteration(projectRoot: string, now: Date, nextItem?: LoopNextItem): Promise<NextIteration | { readonly error: string }> {
+export async function nextLoopIteration(
+  projectRoot: string,
+  now: Date,
+  nextItem?: LoopNextItem,
+  stateDir?: string,
+): Promise<(NextIteration & { readonly notes: readonly string[] }) | { readonly error: string }> {
   const read = await readLoopState(projectRoot);
   if (read.kind === 'invalid') return { error: read.detail };
-  const previous = read.kind === 'ok' ? read.state : newLoopState(now);
+  const settled = read.kind === 'ok' ? await settleEndedIteration(projectRoot, read.state, stateDir, now) : { state: newLoopState(now), notes: [] };
+  const previous = settled.state;
   const state = withNextItem({ ...previous, iteration: previous.iteration + 1 }, nextItem);
   await writeLoopState(projectRoot, state);
   const signalled = await clearLoopEndSignal(projectRoot);
   const cc = state.context_checkpoint;
-  return { state, resume: cc.active && !cc.handoff_consumed && cc.handoff_file !== undefined, signalled };
+  return { state, resume: cc.active && !cc.handoff_consumed && cc.handoff_file !== undefined, signalled, notes: settled.notes };
 }
 
 /**
@@ -96,11 +128,6 @@ export async function pendingLoopHandoff(projectRoot: string): Promise<{ kind: '
   if (read.kind === 'invalid') return { kind: 'invalid', detail: read.detail };
   const cc = read.state.context_checkpoint;
   return { kind: 'loop', state: read.state, ...(cc.handoff_file !== undefined && !cc.handoff_consumed ? { pending: cc.handoff_file } : {}) };
-}
-
-/** Record that the loop's pending handoff was given to the current iteration (never resumed again). */
-export async function markLoopHandoffConsumed(projectRoot: string, state: LoopState): Promise<void> {
-  await writeLoopState(projectRoot, { ...state, context_checkpoint: { ...state.context_checkpoint, active: false, handoff_consumed: true } });
 }
 
 /** The state with `item` as its next item; without one, the previous iteration's item is dropped. */

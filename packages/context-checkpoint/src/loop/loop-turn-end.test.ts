@@ -69,7 +69,7 @@ describe('the context step in a loop iteration', { timeout: 60_000 }, () => {
     r.write('src/app.py', 'print(2)\n');
     const outcome = await check(r, timeline(172_000), ({ ...CONTEXT, directExecution: { enabled: true } } as ConfigFile), 'iter-3');
     expect(handoffOf(outcome)).toMatchObject({ mode: 'direct', status: 'done' });
-    expect(r.git(['log', '-1', '--format=%s'])).toMatch(/^checkpoint: WIP at L2 \(context at 86%\) \(loop iteration 3\)\n$/);
+    expect(r.git(['log', '-1', '--format=%s'])).toMatch(/^\[WIP\] checkpoint at L2 \(context at 86%\) \(loop iteration 3\)\n$/);
     expect(r.git(['log', '-1', '--format=%(trailers:key=Loop-Iteration,valueonly)']).trim()).toBe('3');
   });
 

@@ -38,7 +38,7 @@ export interface MetricsReport {
 /**
  * Aggregate metrics events (any order) into the seed's success metrics. Pure.
  *
- * Resumes are counted per handoff: a handoff resumed twice is one resume (the second is the loop
+ * Handoffs are counted per handoff file: a second event naming the same one adds nothing. Resumes are counted per handoff: a handoff resumed twice is one resume (the second is the loop
  * runner's duplicate that RLP marks consumed), and its last recorded outcome wins.
  */
 export function buildReport(events: readonly MetricsEvent[]): MetricsReport {
@@ -46,6 +46,7 @@ export function buildReport(events: readonly MetricsEvent[]): MetricsReport {
   let auto = 0;
   let user = 0;
   const consumed = new Set<string>();
+  const handoffsSeen = new Set<string>();
   const outcomes = new Map<string, { at: number; completed: boolean }>();
   let compactions = 0;
   let withoutHandoff = 0;
@@ -61,6 +62,11 @@ export function buildReport(events: readonly MetricsEvent[]): MetricsReport {
     }
     switch (event.type) {
       case 'handoff':
+        // One handoff is one checkpoint, whichever route recorded it and however often (a route retried).
+        if (event.handoff !== undefined) {
+          if (handoffsSeen.has(event.handoff)) break;
+          handoffsSeen.add(event.handoff);
+        }
         byLevel[event.level] += 1;
         if (event.trigger === 'user') user += 1;
         else auto += 1;

@@ -50,6 +50,15 @@ describe('buildReport', () => {
     expect(report.estimates.withinQuarterShare).toBeCloseTo(2 / 3, 10);
   });
 
+  it('a handoff recorded twice (two routes, a retried write) is one checkpoint', () => {
+    const events: MetricsEvent[] = [
+      { type: 'handoff', at: at(1), level: 'L2', trigger: 'auto', handoff: '2026-11-20-0901' },
+      { type: 'handoff', at: at(1), level: 'L2', trigger: 'auto', handoff: '2026-11-20-0901' },
+      { type: 'handoff', at: at(2), level: 'L3', trigger: 'auto', handoff: '2026-11-20-0902' },
+    ];
+    expect(buildReport(events).handoffs).toMatchObject({ total: 2, byLevel: { L1: 0, L2: 1, L3: 1 } });
+  });
+
   it('the latest outcome of a resumed handoff wins, whatever the order of the events', () => {
     const events: MetricsEvent[] = [
       { type: 'resume-outcome', at: at(20), handoff: 'h.md', completed: true },

@@ -15,6 +15,12 @@ export interface MonitorAlertInput {
   readonly tokensPerCall?: number | undefined;
   readonly issueId?: string | undefined;
   readonly config: MonitorConfig;
+  /**
+   * `checkpoint` as the agent runs it on this route, for the template's `{checkpointCommand}`. Left
+   * as the placeholder when absent: the monitor's decision runs on every tool call without the route's
+   * command forms, and the hook fills it when it delivers an alert that names it.
+   */
+  readonly checkpointCommand?: string | undefined;
 }
 
 /**
@@ -28,7 +34,7 @@ export function renderMonitorAlert(input: MonitorAlertInput): string | undefined
   const { level, reading, config } = input;
   const template = templateOf(level, config);
   if (template.trim() === '') return undefined;
-  const lines = [fill(template, { percent: String(reading.displayPercent), level })];
+  const lines = [fill(template, { percent: String(reading.displayPercent), level, ...(input.checkpointCommand === undefined ? {} : { checkpointCommand: input.checkpointCommand }) })];
   const reasonLine = reasonText(input);
   if (reasonLine) lines.push(reasonLine);
   const forecastLine = forecastText(input.forecast);
@@ -86,5 +92,5 @@ function forecastText(forecast: NextLevelForecast): string | undefined {
 }
 
 function fill(template: string, values: Readonly<Record<string, string>>): string {
-  return template.replace(/\{(percent|level|issue)\}/g, (whole, key: string) => values[key] ?? whole);
+  return template.replace(/\{(percent|level|issue|checkpointCommand)\}/g, (whole, key: string) => values[key] ?? whole);
 }

@@ -1,3 +1,4 @@
+import { armCommitGate } from '../commit-gate/commit-gate-marker.ts';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { claimCheckpoint } from '@agent-checkpoint/core';
@@ -33,7 +34,7 @@ function world() {
     log: { debug: (n) => notes.push(n), warn: (n) => notes.push(n) },
     ...over,
   });
-  const arm = () => claimCheckpoint({ ...location, turnId: 't1', stopHookActive: false, config: { maxBlocksPerTurn: 1, minTurnSeconds: 0 }, now: NOW, armCommitGate: {} });
+  const arm = () => claimCheckpoint({ ...location, turnId: 't1', stopHookActive: false, config: { maxBlocksPerTurn: 1, minTurnSeconds: 0 }, now: NOW, onGranted: armCommitGate(undefined) });
   return { repo, input, arm };
 }
 

@@ -198,7 +198,7 @@ describe('the context step through getCheckpoint', { timeout: 60_000 }, () => {
     const outcome = await getCheckpoint(request(r, t, CONTEXT));
     expect(outcome.mode).toBe('actionable');
     expect(outcome.message).toContain(
-      '\n\n⚠️ Context at 75% - Consider completing current task before starting new work.\nRun `/checkpoint` to checkpoint, or continue if task is nearly complete.\n\nDo the required actions',
+      '\n\n⚠️ Context at 75% - Consider completing current task before starting new work.\nRun `agent-checkpoint-hook checkpoint` to checkpoint, or continue if task is nearly complete.\n\nDo the required actions',
     );
     await deliver(r, t, outcome);
     const again = await getCheckpoint(request(r, changedTurn(r, 151_000), CONTEXT));
@@ -278,7 +278,7 @@ describe('the context step through getCheckpoint', { timeout: 60_000 }, () => {
     expect(contextOf(outcome)?.handoff).toMatchObject({ mode: 'direct', status: 'done' });
     const sha = r.git(['rev-parse', '--short=7', 'HEAD']).trim();
     expect(outcome.message).toContain(`Context is at 86% (L2).\nCheckpoint: handoff written to ${contextOf(outcome)?.handoff?.path}, CLAUDE.md "## Last Session" updated, WIP commit ${sha}.`);
-    expect(r.git(['log', '-1', '--format=%s'])).toMatch(/^checkpoint: WIP at L2/);
+    expect(r.git(['log', '-1', '--format=%s'])).toMatch(/^\[WIP\] checkpoint at L2/);
     // By default the WIP commit carries the work (the changed tracked file) with the memory file (issue 14 point 8).
     expect(r.git(['show', '--name-only', '--format=', 'HEAD']).trim()).toBe('CLAUDE.md\nsrc/app.py');
     expect(r.git(['status', '--porcelain']).trim()).toBe('');

@@ -1,3 +1,4 @@
+import { armCommitGate } from '../commit-gate/commit-gate-marker.ts';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,7 +45,7 @@ describe('commitGateFor', () => {
 
 describe('claimCheckpoint + claimCommitGateBlock', () => {
   it('a granted block arms the gate; the gate grants exactly one more block in that turn', async () => {
-    const claim = await claimCheckpoint({ ...location(), turnId: 't1', stopHookActive: false, config, now: NOW, armCommitGate: {} });
+    const claim = await claimCheckpoint({ ...location(), turnId: 't1', stopHookActive: false, config, now: NOW, onGranted: armCommitGate(undefined) });
     expect(claim.claim.verdict).toBe('allow');
     expect(commitGateStateOf((await readSessionState(location())).state)).toEqual({ turnId: 't1', armedAt: NOW.toISOString() });
 
@@ -55,12 +56,12 @@ describe('claimCheckpoint + claimCommitGateBlock', () => {
     expect(commitGateStateOf(state)?.blockedAt).toBe(NOW.toISOString());
     expect(state.turns).toEqual([expect.objectContaining({ turnId: 't1', blocks: 2 })]);
     // A new turn's block re-arms for that turn only.
-    await claimCheckpoint({ ...location(), turnId: 't2', stopHookActive: false, config, now: NOW, armCommitGate: {} });
+    await claimCheckpoint({ ...location(), turnId: 't2', stopHookActive: false, config, now: NOW, onGranted: armCommitGate(undefined) });
     expect((await claimCommitGateBlock({ ...location(), turnId: 't1', now: NOW })).claim).toMatchObject({ reason: 'other-turn' });
     expect((await claimCommitGateBlock({ ...location(), turnId: 't2', now: NOW })).claim.verdict).toBe('allow');
   });
 
-  it('without armCommitGate nothing is armed; a pending context line is promoted on the grant', async () => {
+  it('without the gate\'s onGranted nothing is armed; a pending context line is promoted on the grant', async () => {
     await updateSessionState(location(), (s) => ({ state: withSessionContext(s, { pendingLevel: 'L1' }), value: undefined }));
     await claimCheckpoint({ ...location(), turnId: 't1', stopHookActive: false, config, now: NOW, onGranted: promotePendingContext });
     const { state } = await readSessionState(location());

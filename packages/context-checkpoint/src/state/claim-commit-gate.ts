@@ -35,7 +35,7 @@ export type CommitGateClaim =
 
 /**
  * Whether the gate armed in `state` applies to this stop. Pure. The gate is armed by the granted
- * block of a turn (`claimCheckpoint` with `armCommitGate`) and applies to later stops of that same
+ * block of a turn (`claimCheckpoint` with `onGranted: armCommitGate(…)`, commit-gate/commit-gate-marker.ts) and applies to later stops of that same
  * turn, at most once.
  */
 export function commitGateFor(state: SessionState, turn: CommitGateTurn): CommitGateClaim {

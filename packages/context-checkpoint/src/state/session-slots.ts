@@ -37,11 +37,49 @@ export interface SessionContextState {
    */
   readonly deferredLevel?: 'L1' | 'L2';
   readonly deferredAt?: string;
+  /**
+   * The handoff this session was given at its start (its name, `2026-01-07-1145`): the resume whose
+   * outcome is still to be recorded (`steps/resume-outcome.ts`).
+   */
+  readonly resumedHandoff?: string;
+  readonly resumedAt?: string;
+  /** Set once the resume's outcome was recorded in the metrics: it is recorded once. */
+  readonly resumeOutcome?: ResumeOutcome;
+  /** The route that wrote `handoffPath` (seed 004 `lastCheckpoint.reason`). */
+  readonly handoffRoute?: 'turn-end' | 'monitor' | 'pre-compact' | 'manual';
+  /** The session's checkpoint state at its last reading (seed 004 "Checkpoint State"). */
+  readonly checkpointState?: CheckpointStateSnapshot;
 }
 
 /**
+ * Seed 004's checkpoint state (`currentLevel`, `contextPercent`, `contextTrend`, `tokensPerMinute`,
+ * `estimatedTimeToL2`), as the last turn end measured it (`state/checkpoint-state-snapshot.ts`).
+ */
+export interface CheckpointStateSnapshot {
+  readonly level: ContextLevel;
+  readonly percent: number;
+  /** `increasing` (the context grew over the measured calls), `decreasing` (it fell: a compaction or `/clear`), else `stable`. */
+  readonly trend: 'increasing' | 'stable' | 'decreasing';
+  /** Growth per minute over the timestamped usage records, when measurable. */
+  readonly tokensPerMinute?: number;
+  /** Minutes to L2 at that pace (one decimal); 0 at or above L2; absent without a pace. */
+  readonly minutesToL2?: number;
+  /** When it was measured (ISO 8601). */
+  readonly at: string;
+}
+
+/**
+ * What became of a resumed handoff (seed 004 "Session continuity success rate"):
+ * - `continued`: the resuming session (or loop iteration) reached a turn end in which it did work
+ *   (at least one successful tool call): it picked the task up;
+ * - `not-continued`: it compacted (PreCompact) before such a turn end, or the loop iteration that
+ *   was given it ended (`loop next`) without one: the resume failed or was abandoned.
+ */
+export type ResumeOutcome = 'continued' | 'not-continued';
+
+/**
  * The commit gate (seed 001, opt-in) of one turn: armed when our block of that turn is granted
- * (core's `claimCheckpoint` with `armCommitGate` writes this slot), and used by at most one more
+ * (`armCommitGate`, core's `claimCheckpoint` `onGranted`, writes this slot), and used by at most one more
  * block on a later stop of the same turn.
  */
 export interface CommitGateState {
@@ -66,6 +104,20 @@ const SessionContextSchema = z.looseObject({
   handoffPath: z.optional(z.string()),
   deferredLevel: z.optional(z.enum(['L1', 'L2'])),
   deferredAt: z.optional(isoTime),
+  resumedHandoff: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
+  resumedAt: z.optional(isoTime),
+  resumeOutcome: z.optional(z.enum(['continued', 'not-continued'])),
+  handoffRoute: z.optional(z.enum(['turn-end', 'monitor', 'pre-compact', 'manual'])),
+  checkpointState: z.optional(
+    z.object({
+      level: contextLevel,
+      percent: z.number().check(z.minimum(0), z.maximum(1000)),
+      trend: z.enum(['increasing', 'stable', 'decreasing']),
+      tokensPerMinute: z.optional(z.number().check(z.minimum(0), z.maximum(1e9))),
+      minutesToL2: z.optional(z.number().check(z.minimum(0), z.maximum(1e9))),
+      at: isoTime,
+    }),
+  ),
 });
 
 const CommitGateStateSchema = z.looseObject({

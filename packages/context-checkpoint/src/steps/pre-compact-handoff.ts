@@ -3,6 +3,8 @@ import type { ContextCheckpointConfig } from '../config/context-config.ts';
 import { readContextLevel } from '../context/read-context-level.ts';
 import { failuresFromObservations } from '../handoff/failures-from-observations.ts';
 import type { HandoffTrigger } from '../handoff/handoff-types.ts';
+import { withAutonomousMode } from '../loop/autonomous-mode.ts';
+import { settleResumeAtCompaction } from './resume-outcome.ts';
 import { NO_HANDOFF_SERVICES, writeCheckpointHandoff, type HandoffServiceSettings } from './write-checkpoint-handoff.ts';
 
 /** Input of {@link writePreCompactHandoff}: the turn so far, as core's pipeline read it. */
@@ -40,15 +42,19 @@ export interface PreCompactHandoffResult {
  * they are on (`writeCheckpointHandoff`). The caller checked `handoff.enabled`. Never throws.
  */
 export async function writePreCompactHandoff(input: PreCompactHandoffInput): Promise<PreCompactHandoffResult> {
-  const { outcome, config: cc } = input;
-  const warnings: string[] = [];
+  const { outcome } = input;
+  const projectRoot = outcome.git?.kind === 'repo' ? outcome.git.root : input.cwd;
+  // A running loop switches direct execution on (seed 003's autonomous mode).
+  const cc = withAutonomousMode(input.config, { stateDir: input.stateDir, projectRoot, now: input.now }).config;
+  // A resume still open in this session did not continue: the session compacts before doing any work.
+  const location = input.sessionId !== undefined && input.sessionId !== '' ? { stateDir: input.stateDir, agent: input.agent, sessionId: input.sessionId } : undefined;
+  const warnings: string[] = (await settleResumeAtCompaction(location, projectRoot, input.now)).map((note) => `pre-compact: ${note}`);
   const reading = readContextLevel(outcome.timeline?.tokenUsage, { windowTokens: cc.context.windowTokens, thresholds: cc.context.thresholds });
   const trigger: HandoffTrigger = {
     kind: 'pre-compact',
     auto: input.auto,
     ...(reading !== undefined && reading.windowSource !== 'unknown' ? { reading } : {}),
   };
-  const projectRoot = outcome.git?.kind === 'repo' ? outcome.git.root : input.cwd;
   // The tracker and claude-mem are told as at L3 when the reading is L3, otherwise as at L2: a
   // compaction is a handoff checkpoint whatever the level (a manual /compact may come early).
   const level = trigger.reading?.level === 'L3' ? 'L3' : 'L2';

@@ -1,4 +1,5 @@
 import { type AgentId, type ContextLevel, errorMessage, updateSessionState } from '@agent-checkpoint/core';
+import type { HandoffWork } from '../handoff/write-handoff.ts';
 import { recordLoopTurn } from '../loop/loop-steps.ts';
 import { recordMetric } from '../metrics/record-metric.ts';
 import { sessionContextOf, withSessionContext } from '../state/session-slots.ts';
@@ -20,6 +21,8 @@ export interface CheckpointRecord {
   readonly percent?: number;
   /** The handoff written (repo-relative). */
   readonly handoffPath: string;
+  /** Where the work stands, as the handoff says it (the loop state keeps it). */
+  readonly work?: HandoffWork;
   readonly sessionId?: string;
   /** The hook's state directory: metrics and the session's state live there; without it neither is written. */
   readonly stateDir?: string;
@@ -33,7 +36,8 @@ export interface CheckpointRecord {
  * - the loop state (`.agent-checkpoint/loop-state.json`, when a loop runs): the pending handoff and
  *   the end-this-iteration signal, so `loop next` / `loop status` / `resume-prompt` see it (RLP-003);
  * - the success metrics: one `handoff` event (`trigger: user` for the manual command, else `auto`);
- * - the session's context slot (`handoffAt`, `handoffPath`): what the status line shows.
+ * - the session's context slot (`handoffAt`, `handoffPath`, `handoffRoute`: seed 004's `lastCheckpoint`):
+ *   what the status line and `checkpoint --status` show.
  *
  * Exactly once per level is the callers' claim (the level marks: the monitor and the turn end claim a
  * level before writing); this records what a claim produced. Never throws; returns diagnostics.
@@ -46,6 +50,7 @@ export async function recordCheckpoint(record: CheckpointRecord): Promise<readon
       level: record.level,
       ...(record.percent !== undefined ? { percent: record.percent } : {}),
       handoffPath: record.handoffPath,
+      ...(record.work !== undefined ? { work: record.work } : {}),
       now: record.now,
     })),
   );
@@ -66,7 +71,7 @@ async function rememberInSession(record: CheckpointRecord, stateDir: string, ses
   try {
     const result = await updateSessionState(
       { stateDir, agent: record.agent, sessionId },
-      (state) => ({ state: { ...withSessionContext(state, { ...sessionContextOf(state), handoffPath: record.handoffPath, handoffAt: at }), updatedAt: at }, value: undefined }),
+      (state) => ({ state: { ...withSessionContext(state, { ...sessionContextOf(state), handoffPath: record.handoffPath, handoffAt: at, handoffRoute: record.route }), updatedAt: at }, value: undefined }),
       { lockWaitMs: 1000 },
     );
     return [...result.diagnostics];

@@ -5,6 +5,8 @@ import { implausibleUsage, type KnownContextReading } from '../context/read-cont
 import { renderDirectResultLine } from '../direct/render-direct-result.ts';
 import { failuresFromObservations } from '../handoff/failures-from-observations.ts';
 import { recordLoopTurn } from '../loop/loop-steps.ts';
+import { withAutonomousMode } from '../loop/autonomous-mode.ts';
+import { checkpointStateSnapshot, recordCheckpointState } from '../state/checkpoint-state-snapshot.ts';
 import { planContextStep, withPendingLevel } from '../state/session-context.ts';
 import { sessionContextOf, withSessionContext } from '../state/session-slots.ts';
 import { handoffServicesOf, writeCheckpointHandoff } from './write-checkpoint-handoff.ts';
@@ -26,6 +28,8 @@ export interface ContextStepInput {
   readonly now: Date;
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly signal?: AbortSignal;
+  /** `checkpoint` as the agent runs it on the delivering route (core's `UserCommands.agentCheckpoint`), for the L1 line. */
+  readonly checkpointCommand?: string;
 }
 
 /** What the context step adds to the turn's message. */
@@ -74,14 +78,20 @@ export async function runContextStep(input: ContextStepInput): Promise<ContextSt
   // A handoff written now was recorded there already, by `writeCheckpointHandoff` (`recordCheckpoint`).
   const reading = output.action.kind === 'none' && output.action.reason !== 'below-threshold' ? undefined : (output.action.reading as KnownContextReading | undefined);
   if (reading === undefined) return output;
-  const loopNotes = await recordLoopTurn({ projectRoot: input.projectRoot, percent: reading.displayPercent, level: reading.level, now: input.now });
+  const loopNotes = [...(await recordLoopTurn({ projectRoot: input.projectRoot, percent: reading.displayPercent, level: reading.level, now: input.now }))];
+  // Seed 004's checkpoint state (level, trend, tokens per minute, time to L2), in the session's slot.
+  if (input.location !== undefined) {
+    const thresholds = contextCheckpointConfigOf(input.config).context.thresholds;
+    loopNotes.push(...(await recordCheckpointState(input.location, checkpointStateSnapshot(reading, input.timeline.usageHistory, thresholds, input.now))));
+  }
   return loopNotes.length === 0 ? output : { ...output, diagnostics: [...output.diagnostics, ...loopNotes] };
 }
 
 async function runContextStepInner(input: ContextStepInput): Promise<ContextStepOutput> {
   const diagnostics: string[] = [];
-  const cfg = contextCheckpointConfigOf(input.config);
-  const action = decideContextAction(input.timeline.tokenUsage, cfg);
+  // A running loop switches direct execution on (seed 003's autonomous mode; `loop/autonomous-mode.ts`).
+  const cfg = withAutonomousMode(contextCheckpointConfigOf(input.config), { stateDir: input.location?.stateDir, projectRoot: input.projectRoot, now: input.now }).config;
+  const action = decideContextAction(input.timeline.tokenUsage, cfg, input.checkpointCommand);
   const none = (note?: string): ContextStepOutput => ({ action, lines: [], blocksAlone: false, diagnostics: note ? [...diagnostics, note] : diagnostics });
   if (action.kind === 'none' && action.reason !== 'below-threshold') {
     // A forged or corrupt count (1e300 tokens) is no reading: say why once, act on nothing.

@@ -13,7 +13,7 @@ export { handoffServicesOf, type HandoffServiceSettings };
 /** Both services off: what a caller without a full configuration passes. */
 export const NO_HANDOFF_SERVICES: HandoffServiceSettings = handoffServicesOf({});
 
-/** One handoff checkpoint, as every route (Stop, PreCompact, the monitor) asks for it. */
+/** One handoff checkpoint, as every route (Stop, PreCompact, the monitor, the manual `checkpoint`) asks for it. */
 export interface CheckpointHandoffRequest {
   /** Which route asks: recorded with the checkpoint (loop state, metrics, status line), whichever it is. */
   readonly route: CheckpointRoute;
@@ -42,6 +42,8 @@ export interface CheckpointHandoffRequest {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Bounds the services' requests (and git in direct execution): the hook's deadline. */
   readonly signal?: AbortSignal;
+  /** The hook's deadline (`Date.now()` clock): direct execution's push retries stop before it. */
+  readonly deadlineAt?: number;
 }
 
 /** What {@link writeCheckpointHandoff} did; `diagnostics` are stderr lines (the services' included). */
@@ -80,10 +82,15 @@ export async function writeCheckpointHandoff(request: CheckpointHandoffRequest):
 
   let outcome: CheckpointHandoffOutcome;
   let path: string | undefined;
+  let work: WrittenHandoff['work'];
   let head = request.git?.kind === 'repo' ? request.git.head : undefined;
   if (request.direct !== undefined) {
+    // The WIP commit names the branch's issue (seed 004: "[WIP] ANV-123 - checkpoint"), tracker on or off.
+    const branch = request.git?.kind === 'repo' ? request.git.branch : undefined;
+    const issueId = tracked?.issueId ?? (branch !== undefined && request.direct.commitMessage.includes('{issue}') ? await issueIdOfBranch(branch, services.tracker) : undefined);
     const result = await executeCheckpoint({
       ...(iteration !== undefined ? { loopIteration: iteration } : {}),
+      ...(issueId !== undefined ? { issueId } : {}),
       projectRoot: request.projectRoot,
       agent: request.agent,
       handoff: content,
@@ -93,8 +100,10 @@ export async function writeCheckpointHandoff(request: CheckpointHandoffRequest):
       now: request.now,
       env: request.env,
       ...(request.signal ? { signal: request.signal } : {}),
+      ...(request.deadlineAt !== undefined ? { deadlineAt: request.deadlineAt } : {}),
     });
     path = result.handoff?.relativePath;
+    work = result.handoff?.work;
     if (result.commit !== undefined) head = result.commit.sha;
     outcome = { kind: 'executed', result, diagnostics };
   } else {
@@ -107,14 +116,15 @@ export async function writeCheckpointHandoff(request: CheckpointHandoffRequest):
     });
     if (!written.ok) return { kind: 'failed', error: written.error, diagnostics };
     path = written.handoff.relativePath;
+    work = written.handoff.work;
     outcome = { kind: 'written', handoff: written.handoff, diagnostics };
   }
 
   if (path !== undefined) {
     const trigger = request.content.trigger;
     const readingLevel = trigger.kind === 'context' ? trigger.reading.level : trigger.reading?.level;
-    // PreCompact tells the services "L2" even below it; its record keeps the reading's own level.
-    const level = request.route === 'pre-compact' ? (readingLevel ?? 'L0') : (request.level ?? readingLevel ?? 'L0');
+    // PreCompact and the manual checkpoint tell the services "L2" even below it; their record keeps the reading's own level.
+    const level = request.route === 'pre-compact' || request.route === 'manual' ? (readingLevel ?? 'L0') : (request.level ?? readingLevel ?? 'L0');
     diagnostics.push(
       ...(await recordCheckpoint({
         route: request.route,
@@ -123,6 +133,7 @@ export async function writeCheckpointHandoff(request: CheckpointHandoffRequest):
         level,
         ...(request.percent !== undefined ? { percent: request.percent } : {}),
         handoffPath: path,
+        ...(work !== undefined ? { work } : {}),
         ...(request.sessionId !== undefined ? { sessionId: request.sessionId } : {}),
         ...(request.stateDir !== undefined ? { stateDir: request.stateDir } : {}),
         now: request.now,
@@ -147,6 +158,16 @@ export async function writeCheckpointHandoff(request: CheckpointHandoffRequest):
     ]);
   }
   return outcome;
+}
+
+/** The issue id in a branch name already read (the tracker's pattern, default `ANV-123`). */
+async function issueIdOfBranch(branch: string, settings: TrackerSettings): Promise<string | undefined> {
+  try {
+    const { issueIdFromBranch } = await import('../tracker/issue-id-from-branch.ts');
+    return issueIdFromBranch(branch, settings.issuePattern);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The branch's issue id for claude-mem's title when the tracker is off (its pattern, default `ANV-123`). */

@@ -11,6 +11,7 @@ describe('parseTrackerSettings', () => {
         apiKeyEnv: 'LINEAR_API_KEY',
         commentOn: ['L2', 'L3'],
         l3Label: 'context-checkpointed',
+        shardDoneState: 'Done',
         timeoutMs: 5_000,
       },
       diagnostics: [],

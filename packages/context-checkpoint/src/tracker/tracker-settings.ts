@@ -33,6 +33,8 @@ export interface TrackerSettings {
   readonly l3State?: string;
   /** Label set at L3 (LIN-004); created in the issue's team when missing. */
   readonly l3Label: string;
+  /** Workflow state a finished shard's sub-issue moves to (SHD-004). */
+  readonly shardDoneState: string;
   /** Budget of one tracker operation (its requests, the retry and its wait), 200–30000 ms. */
   readonly timeoutMs: number;
 }
@@ -45,6 +47,7 @@ export const DEFAULT_TRACKER_SETTINGS: TrackerSettings = {
   apiKeyEnv: 'LINEAR_API_KEY',
   commentOn: ['L2', 'L3'],
   l3Label: 'context-checkpointed',
+  shardDoneState: 'Done',
   timeoutMs: 5_000,
 };
 
@@ -79,6 +82,7 @@ const CHECKS: Record<keyof TrackerSettings, Check> = {
     Array.isArray(v) && v.length <= 2 && v.every((level) => level === 'L2' || level === 'L3') ? undefined : 'expected a list of "L2"/"L3"',
   l3State: text(1, 100),
   l3Label: text(1, 80),
+  shardDoneState: text(1, 100),
   timeoutMs: (v) => (typeof v === 'number' && Number.isInteger(v) && v >= 200 && v <= 30_000 ? undefined : 'expected an integer 200-30000'),
 };
 

@@ -51,6 +51,7 @@ describe('every configuration key is classified safe or privileged', () => {
       'directExecution.noVerify',
       'directExecution.gitHooks',
       'directExecution.logFile',
+      'directExecution.duringLoop',
       'runTests.enabled',
       'runTests.command',
       'tracker.enabled',

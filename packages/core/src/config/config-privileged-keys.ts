@@ -12,6 +12,7 @@ export const PRIVILEGED_KEYS: readonly PrivilegedKey[] = [
   { path: ['directExecution', 'noVerify'], why: 'false runs the pre-commit, commit-msg and pre-push hooks gitHooks names' },
   { path: ['directExecution', 'gitHooks'], why: 'runs the repository\'s git hooks of these names outside the agent\'s sandbox' },
   { path: ['directExecution', 'logFile'], why: 'a file the hook appends to' },
+  { path: ['directExecution', 'duringLoop'], why: 'turns on git commits and file writes by the hook while a loop runs' },
   { path: ['runTests', 'enabled'], why: 'turns on a command run by the hook' },
   { path: ['runTests', 'command'], why: 'a shell command the hook runs outside the agent\'s sandbox' },
   { path: ['tracker', 'enabled'], why: 'sends checkpoint data (level, handoff path, branch, HEAD) off the machine to Linear' },

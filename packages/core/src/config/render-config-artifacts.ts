@@ -39,9 +39,6 @@ export interface DocumentedPreset {
   readonly detect: readonly string[];
 }
 
-/** Where the published JSON Schema can be fetched (the package ships `schema.json`). */
-export const SCHEMA_URL = 'https://unpkg.com/@agent-checkpoint/core/schema.json';
-
 function jsonSchema(sections: readonly ConfigSection[]): Record<string, unknown> {
   return z.toJSONSchema(configFileSchemaWith(sections), { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
 }
@@ -114,10 +111,6 @@ holds no path of your machine; \`init --force\` moves it to a newer version):
   ],
 }
 \`\`\`
-
-That path resolves when the project installs \`@agent-checkpoint/core\`; otherwise point it at the
-\`schema.json\` shipped beside the hook bin (\`file:///…/delivery-hook/dist/schema.json\`), which is
-what \`agent-checkpoint-hook init\` does. (\`${SCHEMA_URL}\` resolves once the package is published.)
 
 ## Commands
 

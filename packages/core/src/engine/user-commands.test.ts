@@ -8,7 +8,7 @@ import { CLI_USER_COMMANDS, type UserCommands } from './user-commands.ts';
 // Core names the commands a person runs only through values the route passes in: the default texts
 // name the CLI on the PATH, a plugin route's commands replace them everywhere a person is told to run one.
 
-const PLUGIN: UserCommands = { offSession: '/agent-checkpoint:checkpoint-off --session {sessionId}', doctor: '/agent-checkpoint:checkpoint-doctor', trust: "'/p q/bin/agent-checkpoint-hook' trust" };
+const PLUGIN: UserCommands = { offSession: '/agent-checkpoint:checkpoint-off --session {sessionId}', doctor: '/agent-checkpoint:checkpoint-doctor', trust: "'/p q/bin/agent-checkpoint-hook' trust", agentCheckpoint: "node '/p q/dist/agent-checkpoint-hook.cjs' checkpoint" };
 const hatch = resolveConfig([]).messages.escapeHatch;
 
 describe('the escape hatch names the route\'s off command for a person', () => {

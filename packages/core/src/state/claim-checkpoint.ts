@@ -20,19 +20,15 @@ export interface ClaimCheckpointRequest extends SessionStateLocation {
   readonly now?: Date;
   /** Longest wait for a concurrent hook holding the session lock (default 3 s). */
   readonly lockWaitMs?: number;
-  /**
-   * Arm the commit gate (opt-in, hook route) of this turn when the block is granted: a later stop of
-   * the same turn may then block once more for uncommitted work (see `claimCommitGateBlock`).
-   * `promptKey` identifies the turn on Gemini, whose stop payloads carry no turn id.
-   */
-  readonly armCommitGate?: { readonly promptKey?: string | undefined };
   /** `deliveredMessageDigest` of the message about to be delivered: recorded when the block is granted. */
   readonly messageDigest?: string;
   /**
    * A feature's bookkeeping of a granted block (`CheckpointOutcome.onClaimGranted`: the context package
-   * promotes the pending context line). Pure; applied under the lock, only when the block is granted.
+   * promotes the pending context line; a route's `TurnEndClaimOptions.onGranted`: the context package
+   * arms its commit gate). Pure; applied under the lock, only when the block is granted, with the
+   * normalized turn id the block was recorded under.
    */
-  readonly onGranted?: (state: SessionState, now: Date) => SessionState;
+  readonly onGranted?: (state: SessionState, now: Date, turnId: string) => SessionState;
   /**
    * The block's findings and place in the turn (`pendingBlockOf`): recorded as the session's pending
    * block when granted, so the next stop can tell what became of it (see `classifyBlockOutcome`).
@@ -104,23 +100,9 @@ export async function claimCheckpoint(request: ClaimCheckpointRequest): Promise<
   }
 }
 
-/**
- * The state after a granted block: the turn's count, the features' bookkeeping (`onGranted`), and the
- * commit gate when asked to arm it.
- */
+/** The state after a granted block: the turn's count, the pending block, the features' bookkeeping (`onGranted`). */
 function granted(state: SessionState, turnId: string, now: Date, request: ClaimCheckpointRequest): SessionState {
   const recorded = recordBlock(state, turnId, now);
   const counted = request.block === undefined ? recorded : withPendingBlock(recorded, request.block, now);
-  const next = request.onGranted ? request.onGranted(counted, now) : counted;
-  const arm = request.armCommitGate;
-  if (arm === undefined) return next;
-  const promptKey = arm.promptKey;
-  return {
-    ...next,
-    // The context checkpoint package's `commitGate` slot, armed at the route's request.
-    extensions: {
-      ...next.extensions,
-      commitGate: { turnId: normalizeTurnId(turnId), ...(promptKey === undefined ? {} : { promptKey }), armedAt: now.toISOString() },
-    },
-  };
+  return request.onGranted ? request.onGranted(counted, now, normalizeTurnId(turnId)) : counted;
 }

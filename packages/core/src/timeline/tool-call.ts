@@ -1,3 +1,5 @@
+import type { TaskListItem } from './task-list.ts';
+
 /**
  * The unified vocabulary of tool calls. Every transcript adapter maps its agent's native tool names
  * onto these kinds and keeps the native name in {@link ToolCallBase.rawName}. Core decides on kinds
@@ -108,6 +110,12 @@ export interface ToolCallBase {
    * the main agent's, and `explain` marks them.
    */
   readonly origin?: ToolCallOrigin;
+  /**
+   * For a `plan` call that sets the agent's whole task list (Claude `TodoWrite`, Gemini
+   * `write_todos`, Codex `update_plan`): that list, normalised by the reader (`taskListFrom`).
+   * Undefined for every other call, and for planning calls that change one task at a time.
+   */
+  readonly taskList?: readonly TaskListItem[];
 }
 
 /**

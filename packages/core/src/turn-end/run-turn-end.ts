@@ -3,7 +3,7 @@ import { loadTurnEndConfig } from '../config/load-turn-end-config.ts';
 import type { LoadedConfig } from '../config/load-config.ts';
 import { getCheckpoint } from '../get-checkpoint.ts';
 import type { CheckpointOutcome } from '../get-checkpoint-types.ts';
-import { claimCheckpoint, type ClaimCheckpointResult } from '../state/claim-checkpoint.ts';
+import { claimCheckpoint, type ClaimCheckpointRequest, type ClaimCheckpointResult } from '../state/claim-checkpoint.ts';
 import { decideLoopGuard, type LoopGuardDecision } from '../state/loop-guard.ts';
 import { findProjectRoot } from '../project-root.ts';
 import { readOffSwitch, type OffSwitchState } from '../state/off-switches.ts';
@@ -263,6 +263,18 @@ async function compute(
   });
 }
 
+/** The extensions' and the route's bookkeeping of a granted block, composed in that order. */
+function grantedBookkeeping(
+  extensions: ((state: SessionState, now: Date) => SessionState) | undefined,
+  route: TurnEndClaimOptions['onGranted'],
+): Pick<ClaimCheckpointRequest, 'onGranted'> {
+  if (extensions === undefined && route === undefined) return {};
+  return { onGranted: (state, now, turnId) => {
+    const afterExtensions = extensions === undefined ? state : extensions(state, now);
+    return route === undefined ? afterExtensions : route(afterExtensions, now, turnId);
+  } };
+}
+
 /** The locked claim of a block (see `ClaimableTurnEndBlock.claim`). */
 async function claimBlock(event: TurnEndEvent, block: TurnEndBlock, options: TurnEndClaimOptions = {}): Promise<ClaimCheckpointResult> {
   if (event.sessionId === undefined) {
@@ -279,9 +291,9 @@ async function claimBlock(event: TurnEndEvent, block: TurnEndBlock, options: Tur
     config: block.config.config.loopGuard,
     now: event.now(),
     ...(options.lockWaitMs === undefined ? {} : { lockWaitMs: options.lockWaitMs }),
-    ...(options.armCommitGate === undefined ? {} : { armCommitGate: options.armCommitGate }),
-    // The extensions' bookkeeping of a granted block (the context line becomes the announced level).
-    ...(block.outcome.onClaimGranted === undefined ? {} : { onGranted: block.outcome.onClaimGranted }),
+    // The extensions' bookkeeping of a granted block (the context line becomes the announced level),
+    // then the route's (the hook arms its commit gate).
+    ...grantedBookkeeping(block.outcome.onClaimGranted, options.onGranted),
     // Recorded with the block: the answer to this message is then recognised by its digest.
     messageDigest: deliveredMessageDigest(block.message),
     // What the block asked for, so the next stop can tell what became of it (block outcomes).

@@ -1,6 +1,7 @@
 import type { LoadedConfig } from '../config/load-config.ts';
 import type { CheckpointOutcome } from '../get-checkpoint-types.ts';
 import type { ClaimCheckpointResult } from '../state/claim-checkpoint.ts';
+import type { SessionState } from '../state/session-state.ts';
 import type { LoopGuardDecision, LoopGuardPassReason } from '../state/loop-guard.ts';
 import type { OffSwitchState } from '../state/off-switches.ts';
 import type { TurnEndNotice } from './turn-end-notice.ts';
@@ -77,8 +78,11 @@ export interface TurnEndBlock {
 export interface TurnEndClaimOptions {
   /** Longest wait for a concurrent run holding the session lock (default 3 s). */
   readonly lockWaitMs?: number;
-  /** Arm the hook's commit gate with the granted block (see `ClaimCheckpointRequest.armCommitGate`). */
-  readonly armCommitGate?: { readonly promptKey?: string | undefined };
+  /**
+   * The route's bookkeeping of the granted block, applied under the lock after the extensions'
+   * (`ClaimCheckpointRequest.onGranted`): the hook route passes context-checkpoint's commit gate arming.
+   */
+  readonly onGranted?: (state: SessionState, now: Date, turnId: string) => SessionState;
 }
 
 /** A block a route can deliver once it has claimed it. */

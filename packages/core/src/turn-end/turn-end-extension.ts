@@ -1,6 +1,7 @@
 import type { AgentId } from '../agent-id.ts';
 import type { ResolvedConfig } from '../config/config-schema.ts';
 import type { AttributedFile, CheckpointResult } from '../engine/checkpoint-result.ts';
+import type { UserCommands } from '../engine/user-commands.ts';
 import type { GitSnapshot } from '../git/changed-file.ts';
 import type { SessionState } from '../state/session-state.ts';
 import type { TurnTimeline } from '../timeline/turn-timeline.ts';
@@ -45,6 +46,8 @@ export interface TurnEndExtensionInput {
   readonly now: Date;
   /** The route's time budget; long work (a test run) must stop when it aborts. */
   readonly signal?: AbortSignal;
+  /** How the route spells our commands (a line asking the agent to run one names this form); default the CLI on the PATH. */
+  readonly commands?: UserCommands;
 }
 
 /** What one extension changes. Every field is optional: an empty output leaves the decision as it was. */

@@ -75,7 +75,7 @@ export interface AgentProfile {
   readonly hooksHaveTrustEntries: boolean;
   /**
    * The install the agent manages itself (plugin, extension): how our hook sees it, how doctor words it.
-   * Undefined for an agent without one here (Qwen Code): its settings entry is its only route.
+   * Undefined for an agent without one (Copilot CLI, Qwen Code): its settings entry is its only route.
    */
   readonly pluginRoute?: PluginRoute;
 
@@ -107,7 +107,7 @@ export interface PluginRoute {
    * The commands a person is told to run for this install, given the plugin's bin as one shell word
    * (`tool`, absolute and quoted): the agent's slash commands where it has them, else that bin.
    */
-  userCommands(tool: string): UserCommands;
+  userCommands(tool: string): PersonCommands;
   /** Whether the agent's own shell tool finds the plugin's `bin/` on its PATH (Claude Code's Bash tool does). */
   pluginBinOnAgentPath(pluginRoot: string): boolean;
   /** What a person calls it: `Claude Code plugin`, `Gemini CLI extension`. */
@@ -126,9 +126,13 @@ export interface PluginRoute {
   /**
    * The notice for a running hook `bin` whose install still runs though its source is gone (Codex runs
    * its cached copy). Undefined where the hook stops with its source: only doctor can report that.
+   * `doctor` is the doctor command as this route spells it for a person (route-commands.ts).
    */
-  installSourceNotice(bin: string): Promise<TurnEndNotice | undefined>;
+  installSourceNotice(bin: string, doctor: string): Promise<TurnEndNotice | undefined>;
 }
+
+/** The commands a route spells for a person (route-commands.ts adds the agent's own form of `checkpoint`). */
+export type PersonCommands = Omit<UserCommands, 'agentCheckpoint'>;
 
 /** Where an agent's files are, resolved by the caller (`install/settings-locations.ts`). */
 export interface AgentLocation {

@@ -12,7 +12,7 @@ import type { TurnEndNotice } from './agent-profile.ts';
  *
  * Cheap on the turn-end path: nothing is read unless the running bin sits in a Codex plugin cache.
  */
-export async function codexInstallSourceNotice(bin: string): Promise<TurnEndNotice | undefined> {
+export async function codexInstallSourceNotice(bin: string, doctor: string): Promise<TurnEndNotice | undefined> {
   const parts = bin.split(sep);
   const at = parts.lastIndexOf('cache');
   // …/<codex home>/plugins/cache/<marketplace>/agent-checkpoint/<version>/dist/<bin>
@@ -31,6 +31,6 @@ export async function codexInstallSourceNotice(bin: string): Promise<TurnEndNoti
   if (known?.['source_type'] !== 'local' || typeof source !== 'string' || existsSync(source)) return undefined;
   return {
     kind: 'install-source-missing',
-    text: `agent-checkpoint: the Codex marketplace ${marketplace} was added from ${source}, which is gone (moved or deleted): checkpoints still run from Codex's cached copy, but the plugin cannot be updated. Re-add it from the repository URL: codex plugin marketplace remove ${marketplace} && codex plugin marketplace add <git-url> (agent-checkpoint-hook doctor shows the details).`,
+    text: `agent-checkpoint: the Codex marketplace ${marketplace} was added from ${source}, which is gone (moved or deleted): checkpoints still run from Codex's cached copy, but the plugin cannot be updated. Re-add it from the repository URL: codex plugin marketplace remove ${marketplace} && codex plugin marketplace add <git-url> (${doctor} shows the details).`,
   };
 }

@@ -96,7 +96,7 @@ export const codexProfile: AgentProfile = {
     title: 'Codex CLI plugin',
     sourceGone: { what: 'local marketplace', effect: 'Codex keeps running its cached copy, but cannot update it from there.', failsWhenDisabled: false },
     activeInstallFindings: async (active, where) => (await import('./codex-plugin-trust.ts')).codexPluginTrust(active, join(codexHome(where), 'config.toml')),
-    installSourceNotice: async (bin) => (await import('./codex-install-source.ts')).codexInstallSourceNotice(bin),
+    installSourceNotice: async (bin, doctor) => (await import('./codex-install-source.ts')).codexInstallSourceNotice(bin, doctor),
   },
 
   // `$CODEX_HOME/sessions/**/rollout-*.jsonl` whose `session_meta` names this cwd (the 200 newest files are checked).

@@ -31,8 +31,10 @@ export function encodePostToolOutput(agent: AgentId, output: PostToolOutput): st
   const { context, userMessage } = output;
   if (context === undefined && userMessage === undefined) return '';
   switch (agent) {
+    // Copilot CLI: not registered (copilot-profile.ts hookEntries), so no output of ours reaches it.
     case 'claude':
     case 'codex':
+    case 'copilot':
     case 'qwen': {
       const out: Record<string, unknown> = {};
       if (context !== undefined) out['hookSpecificOutput'] = { hookEventName: 'PostToolUse', additionalContext: context };

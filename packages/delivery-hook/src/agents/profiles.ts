@@ -2,6 +2,7 @@ import type { AgentId } from '@agent-checkpoint/core/hot-path';
 import type { AgentProfile, PluginRoute } from './agent-profile.ts';
 import { claudeProfile } from './claude-profile.ts';
 import { codexProfile } from './codex-profile.ts';
+import { copilotProfile } from './copilot-profile.ts';
 import { geminiProfile } from './gemini-profile.ts';
 import { qwenProfile } from './qwen-profile.ts';
 
@@ -14,6 +15,7 @@ export const AGENT_PROFILES: Readonly<Record<AgentId, AgentProfile>> = {
   claude: claudeProfile,
   gemini: geminiProfile,
   codex: codexProfile,
+  copilot: copilotProfile,
   qwen: qwenProfile,
 };
 
@@ -22,7 +24,7 @@ export function profileOf(agent: AgentId): AgentProfile {
   return AGENT_PROFILES[agent];
 }
 
-/** The plugin route (plugin, extension) of kind `kind`, from the profile of the agent that has it. */
+/** The plugin route of kind `kind` (the profile of the agent whose own install is of that form). */
 export function pluginRouteOfKind(kind: PluginRoute['kind']): PluginRoute {
   const route = Object.values(AGENT_PROFILES).find((p) => p.pluginRoute?.kind === kind)?.pluginRoute;
   if (route === undefined) throw new Error(`no agent profile has the plugin route ${kind}`);

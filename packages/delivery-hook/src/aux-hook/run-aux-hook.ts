@@ -1,7 +1,7 @@
 import { isAgentId, resolveStateDir, type AgentId } from '@agent-checkpoint/core';
 import { createHookLogger, type HookLogger } from '../debug-log.ts';
 import { readHookOptions } from '../hook-options.ts';
-import { readStdin, type StdinReadResult } from '../read-stdin.ts';
+import { runHookHarness } from '../hook-harness.ts';
 import { currentDirectory } from '../run-cwd.ts';
 
 /** What an auxiliary hook (SessionStart, PreCompact) decided: its exact stdout and why. */
@@ -30,10 +30,10 @@ export interface AuxHookContext {
 export type AuxHookHandler = (text: string, context: AuxHookContext) => Promise<AuxHookResult>;
 
 /**
- * The process contract of the context hooks (`session-start`, `pre-compact`), the same as the Stop
- * hook's: stdout is empty or exactly one JSON object valid for the agent's event; the exit code is 0
- * on bad input, unknown agents, internal errors and when the overall deadline passes (empty output
- * then); diagnostics go to stderr only (one line for real problems, more with `--debug`).
+ * A context hook (`session-start`, `pre-compact`, `prompt-submit`) as a process: the shared harness
+ * (hook-harness.ts: stdout empty or exactly one JSON object valid for the agent's event, exit 0 on bad
+ * input, unknown agents, internal errors and past the deadline, one stderr line per problem) plus
+ * what these hooks add: the agent argument, the state directory and the debug log (`--debug`).
  */
 export async function runAuxHook(
   event: string,
@@ -52,61 +52,18 @@ export async function runAuxHook(
     stateDir = undefined;
   }
   const log = createHookLogger({ debug: options.debug, stateDir, agent: agentArg ?? '(none)' });
-
-  let finished = false;
-  const finish = async (output: string, note?: string): Promise<never> => {
-    if (finished) return new Promise<never>(() => undefined);
-    finished = true;
-    if (note !== undefined) log.debug(`${event}: ${note}`, { ms: Date.now() - startedAt });
-    await writeStdout(output);
-    process.exit(0);
-  };
-  const onCrash = (error: unknown): void => {
-    log.warn(`${event}: internal error, doing nothing: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    void finish('');
-  };
-  process.on('uncaughtException', onCrash);
-  process.on('unhandledRejection', onCrash);
-
+  const spec = { mode: event, deadlineMs: options.deadlineMs, stdinTimeoutMs: options.stdinTimeoutMs, stdinMaxBytes: options.stdinMaxBytes, fallback: '', warn: (line: string) => log.warn(line), write: writeStdout };
   if (!isAgentId(agentArg)) {
-    log.warn(`${event}: unknown agent ${JSON.stringify(agentArg ?? '(none)')}; expected claude, gemini, codex or qwen. Doing nothing.`);
-    return finish('');
+    log.warn(`${event}: unknown agent ${JSON.stringify(agentArg ?? '(none)')}; expected claude, gemini, codex, copilot or qwen. Doing nothing.`);
+    await writeStdout('');
+    return process.exit(0);
   }
-  const timer = setTimeout(() => {
-    log.warn(`${event}: deadline of ${options.deadlineMs} ms reached; doing nothing`);
-    void finish('');
-  }, options.deadlineMs);
-  timer.unref();
-
-  try {
+  return runHookHarness(spec, async (text) => {
     if (stateDir === undefined) throw new Error('cannot resolve the state directory (no home directory?)');
-    const input = await readStdin(process.stdin, { maxBytes: options.stdinMaxBytes, timeoutMs: options.stdinTimeoutMs });
-    const text = payloadText(input);
-    if (text === undefined) {
-      log.warn(`${event}: no usable payload on stdin (${input.kind}); doing nothing`);
-      return await finish('');
-    }
-    const result = await handler(text, {
-      agent: agentArg,
-      env,
-      processCwd: currentDirectory(),
-      stateDir,
-      deadlineAt: startedAt + options.deadlineMs,
-      now: () => new Date(),
-      log,
-    });
-    return await finish(result.output, `${result.code}: ${result.detail}`);
-  } catch (error) {
-    onCrash(error);
-    return new Promise<never>(() => undefined);
-  }
-}
-
-/** The payload text, when stdin gave one (a timed-out read may still hold a complete payload). */
-function payloadText(input: StdinReadResult): string | undefined {
-  if (input.kind === 'complete') return input.text;
-  if (input.kind === 'timeout' && input.text.trim() !== '') return input.text;
-  return undefined;
+    const result = await handler(text, { agent: agentArg, env, processCwd: currentDirectory(), stateDir, deadlineAt: startedAt + options.deadlineMs, now: () => new Date(), log });
+    log.debug(`${event}: ${result.code}: ${result.detail}`, { ms: Date.now() - startedAt });
+    return result.output;
+  });
 }
 
 /** Parse stdin text as a JSON object, or say why it is not one. */

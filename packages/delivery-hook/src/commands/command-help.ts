@@ -41,7 +41,7 @@ state): remove it first with the agent's command, which uninstall prints.
 Exit status: 0 done (or nothing to do), 1 a file could not be changed, 2 usage error.`,
   doctor: `
 Checks everything a checkpoint needs, and prints a fix for each problem: Node.js; the Claude Code,
-Gemini CLI and Codex CLI versions (each CLI asked for its own); where the agent-checkpoint hooks are
+Gemini CLI, Codex CLI and GitHub Copilot CLI versions (each CLI asked for its own); where the agent-checkpoint hooks are
 registered (user and project settings, and the Claude Code plugin, Gemini CLI extension and Codex
 plugin with the hook bin each runs) and whether each points at an existing node and hook bundle,
 with a sane timeout; two active installs for one agent (and the command that removes one); a plugin
@@ -89,7 +89,7 @@ Exit status: 0 explained (whatever the decision), 1 failure (no such transcript�
 A project file (.agent-checkpoint.json) is written by whoever published the repository, or by the
 agent during a turn; the hook runs as you, outside the agent's sandbox. So its privileged keys —
 runTests.command and .enabled, directExecution (enabled, commit, push, remote, noVerify, gitHooks,
-memoryFile, logFile), handoff.dir — apply only once you trusted that exact file. Trust records where
+memoryFile, logFile, duringLoop), handoff.dir — apply only once you trusted that exact file. Trust records where
 the file is used (its repository's real directory and its own name: a link to another repository's
 trusted file is not trusted here) and the SHA-256 of its content in the state directory; any edit
 needs trusting again. Review the file first: the keys it would enable are printed. Your user-level file is always trusted.
@@ -102,9 +102,15 @@ Exit status: 0 done, 1 failure (no such file, invalid file…), 2 usage error.`,
 Always exits 0: the section on stdout, or nothing (bad arguments: one line on stderr).`,
   loop: `
 State: <repo>/.agent-checkpoint/loop-state.json; end-this-iteration signal: <repo>/.agent-checkpoint/loop-end-iteration.
+Autonomous mode: with directExecution.duringLoop (user config), from \`loop start\` to \`loop end\` (or 6
+hours after the last \`loop next\`) checkpoints in this project run directly (memory file, WIP commit).
 Exit codes: 0 ok, 1 failed, 2 usage, 3 (status) no loop here,
   10 (next) the previous iteration ended with a handoff: prepend \`resume-prompt\` to the next prompt.`,
   state: `
-JSON input (save, update-phase) comes from --json or stdin. Output: JSON on stdout.
+JSON input (save, update-phase, handoff, respond) comes from --json or stdin. Output: JSON on stdout.
+handoff --phase P --mode M: the sub-agent request (seed 002): previous_summary is the last completed
+  phase's summary (at most 500 tokens, else refused); the phase becomes in_progress with its mode.
+respond --phase P: records a sub-agent's response {status, context_summary, files_created, ...};
+  a context_summary over 500 tokens is refused unless --truncate.
 Exit codes: 0 ok, 1 failed, 2 usage error, 3 no checkpoint / nothing to resume.`,
 } as const;

@@ -36,7 +36,7 @@ const COMMANDS: ReadonlyArray<[string, string]> = [
 ];
 
 /** Modes agents run; `--help` must print help, not be taken as an agent name or wait for stdin. */
-const HOOK_MODES: ReadonlyArray<readonly string[]> = [['claude'], ['gemini'], ['codex'], ['hook'], ['hook', 'claude'], ['session-start'], ['session-start', 'claude'], ['pre-compact', 'gemini'], ['statusline']];
+const HOOK_MODES: ReadonlyArray<readonly string[]> = [['claude'], ['gemini'], ['codex'], ['hook'], ['hook', 'claude'], ['session-start'], ['session-start', 'claude'], ['pre-compact', 'gemini'], ['post-tool', 'codex'], ['statusline']];
 
 describe('--help on every subcommand', () => {
   it.each(COMMANDS.map(([name]) => [name]))('%s --help → exit 0, usage on stdout', async (name) => {
@@ -70,7 +70,7 @@ describe('--help on every subcommand', () => {
     const result = await runHookBundle({ args: ['--help'], env: sandbox.env });
     expect(result.code).toBe(0);
     for (const [name] of COMMANDS) expect(result.stdout).toContain(name);
-    expect(result.stdout).toContain('agent-checkpoint-hook <claude|gemini|codex|qwen>');
+    expect(result.stdout).toContain('agent-checkpoint-hook <claude|gemini|codex|copilot|qwen>');
   });
 });
 

@@ -1,6 +1,7 @@
 import { Argument, CommanderError, Option, type Command } from 'commander';
 import { addHelpCommand, createCliProgram, isNearCommand, type CliProgram } from '@agent-checkpoint/setup-kit/cli-program';
 import { COMMAND_HELP } from './command-help.ts';
+import { HOOK_MODE_TABLE, hookModeHelpLines } from '../hook-modes.ts';
 // The grammar of the slash text: a few constants and pure functions, no imports.
 import { SLASH_COMMANDS, slashCommandArgv, type SlashCommand } from '../context-cli/slash-arguments.ts';
 import type { SetupCommandName, SetupRunner } from './run-setup-command.ts';
@@ -20,20 +21,15 @@ declare const __AGENT_CHECKPOINT_VERSION__: string | undefined;
 /** This build's version (`dev` when run from source). */
 export const HOOK_VERSION = typeof __AGENT_CHECKPOINT_VERSION__ === 'string' ? __AGENT_CHECKPOINT_VERSION__ : 'dev';
 
-const AGENTS = ['claude', 'gemini', 'codex', 'qwen'] as const;
+const AGENTS = ['claude', 'gemini', 'codex', 'copilot', 'qwen'] as const;
 const SCOPES = ['user', 'project'] as const;
 
-/** The modes agents run (listed for `--help` only; see {@link isCliInvocation}). */
-const HOOK_MODE_NAMES: ReadonlySet<string> = new Set([...AGENTS, 'hook', 'session-start', 'pre-compact', 'prompt-submit', 'statusline']);
+/** The modes agents run (hook-modes.ts; listed for `--help` only, see {@link isCliInvocation}). */
+const HOOK_MODE_NAMES: ReadonlySet<string> = new Set(HOOK_MODE_TABLE.map((entry) => entry.name));
 
 const ENVIRONMENT_HELP = `
 Hook modes (registered by install, run by the agents; they always exit 0):
-  agent-checkpoint-hook <claude|gemini|codex|qwen> [--debug]   turn-end hook: reads the payload on stdin
-  agent-checkpoint-hook hook <agent> [--debug]             the same, long form
-  agent-checkpoint-hook session-start <agent>              SessionStart hook: inject the latest handoff once
-  agent-checkpoint-hook pre-compact <agent>                PreCompact/PreCompress hook: write a handoff
-  agent-checkpoint-hook prompt-submit <agent>              UserPromptSubmit/BeforeAgent hook: task estimate warning
-  agent-checkpoint-hook statusline                         Claude Code status line: [CTX: … L2] [CKPT: …]
+${hookModeHelpLines('agent-checkpoint-hook').join('\n')}
 
 Environment:
   AGENT_CHECKPOINT_DISABLE=1            checkpoints off everywhere
@@ -222,8 +218,8 @@ export function createHookProgram(write: (text: string) => Promise<void>): CliPr
     });
   program
     .command('loop')
-    .description('loop runners: start | next (exit 10: resume from a handoff) | status')
-    .addArgument(new Argument('<operation>', 'start: a fresh loop state; next: start the next iteration and estimate the plan’s next item; status: iteration, pending handoff, context history').choices(LOOP_OPERATIONS))
+    .description('loop runners: start | next (exit 10: resume from a handoff) | status | end')
+    .addArgument(new Argument('<operation>', 'start: a fresh loop state; next: start the next iteration and estimate the plan’s next item; status: iteration, pending handoff, context history; end: autonomous mode off (the state is kept)').choices(LOOP_OPERATIONS))
     .option('--cwd <dir>', 'any directory of the repository (default: the current one)')
     .option('--json', 'machine-readable result')
     .addHelpText('after', COMMAND_HELP.loop)
@@ -237,14 +233,16 @@ export function createHookProgram(write: (text: string) => Promise<void>): CliPr
     .addArgument(new Argument('<operation>').choices(STATE_OPERATIONS))
     .requiredOption('--command <name>', 'the command whose state this is')
     .option('--feature <name>', 'a feature within it')
-    .option('--phase <name>', 'update-phase: the phase')
-    .option('--json <text>', 'save / update-phase: the JSON (default: stdin)')
+    .option('--phase <name>', 'update-phase, handoff, respond: the phase')
+    .option('--mode <mode>', 'handoff: the sub-agent\'s mode (plan, code, ui, docs, eval, reconcile, research)')
+    .option('--truncate', 'respond: shorten a context_summary over the token limit instead of refusing it')
+    .option('--json <text>', 'save / update-phase / handoff (the request: task, context) / respond (the response): the JSON (default: stdin)')
     .option('--cwd <dir>', 'any directory of the repository (default: the current one)')
     .option('--state-dir <dir>', 'default <repo>/.agent-checkpoint/state')
     .addHelpText('after', COMMAND_HELP.state)
     .action(async (operation: StateOperation, options: StateOptions, command: Command) => {
       if (options.command === '') command.error("error: option '--command <name>' must not be empty", { exitCode: 2 });
-      if (operation === 'update-phase' && (options.phase ?? '') === '') command.error('error: update-phase needs --phase <name>', { exitCode: 2 });
+      if ((operation === 'update-phase' || operation === 'handoff' || operation === 'respond') && (options.phase ?? '') === '') command.error(`error: ${operation} needs --phase <name>`, { exitCode: 2 });
       const { runStateCommand } = await import('../state-cli/run-state-command.ts');
       cli.setExitCode(await runStateCommand(operation, options, write));
     });
@@ -274,7 +272,7 @@ function addContextCommands(cli: CliProgram, write: (text: string) => Promise<vo
     .option('--defer', 'defer the L1/L2 checkpoint "for one more task": the monitor and the turn end stay quiet until the next turn end (never L3)')
     .option('--level <level>', 'with --defer: the level deferred, L1 or L2 (default L2)')
     .option('--session <id>', 'with --defer: the session (default: the newest session here)')
-    .option('--agent <id>', "with --defer: the session's agent, claude, gemini, codex or qwen (default: the newest session's)")
+    .option('--agent <id>', "with --defer: the session's agent, claude, gemini, codex, copilot or qwen (default: the newest session's)")
     .option('--cwd <dir>', 'the project (default: the current directory)')
     .option('--json', 'machine-readable result')
     .action(async (options) => cli.setExitCode(await (await import('../context-cli/run-checkpoint-command.ts')).runCheckpointCommand(options, write)));
@@ -292,6 +290,7 @@ function addContextCommands(cli: CliProgram, write: (text: string) => Promise<vo
     .argument('<plan>', 'the plan file (inside the project)')
     .option('--dry-run', 'show the shards, write nothing')
     .option('--dir <dir>', 'parent directory of shard directories (default .agent-checkpoint/shards)')
+    .option('--issue <id>', 'with the tracker on: the parent issue of the shards\' sub-issues (default: the branch\'s issue)')
     .option('--cwd <dir>', 'the project (default: the current directory)')
     .option('--json', 'machine-readable result')
     .action(async (plan: string, options) => cli.setExitCode(await (await import('../context-cli/run-shard-command.ts')).runShardCommand(plan, options, write)));
@@ -326,37 +325,11 @@ function addContextCommands(cli: CliProgram, write: (text: string) => Promise<vo
  */
 function addHookModes(cli: CliProgram): void {
   const unreachable = () => cli.program.error('hook modes run without the command parser', { exitCode: 2 });
-  for (const agent of AGENTS) {
-    cli.program
-      .command(agent, { hidden: true })
-      .description(`the turn-end hook of ${agent}: reads the payload on stdin, always exits 0`)
-      .option('--debug', 'log decisions to stderr and <state dir>/debug.log')
-      .action(unreachable);
+  for (const entry of HOOK_MODE_TABLE) {
+    const command = cli.program.command(entry.name, { hidden: true }).description(`${entry.summary} (always exits 0)`);
+    if (entry.takesAgent) command.addArgument(new Argument('<agent>', AGENTS.join(', ')));
+    if (entry.usage.includes('--debug')) command.option('--debug', 'log decisions to stderr and <state dir>/debug.log');
+    if (entry.kind === 'turn-end-long') command.addHelpText('after', '\nShort form: agent-checkpoint-hook <agent>. Installed by `agent-checkpoint-hook install`.');
+    command.action(unreachable);
   }
-  cli.program
-    .command('hook', { hidden: true })
-    .description('the turn-end hook (reads the agent\'s payload on stdin; always exits 0)')
-    .addArgument(new Argument('<agent>', 'claude, gemini, codex or qwen'))
-    .option('--debug', 'log decisions to stderr and <state dir>/debug.log')
-    .addHelpText('after', '\nShort form: agent-checkpoint-hook <agent>. Installed by `agent-checkpoint-hook install`.')
-    .action(unreachable);
-  cli.program
-    .command('session-start', { hidden: true })
-    .description('SessionStart hook: inject the latest handoff once (always exits 0)')
-    .argument('<agent>', 'claude, gemini, codex or qwen')
-    .action(unreachable);
-  cli.program
-    .command('pre-compact', { hidden: true })
-    .description('PreCompact / PreCompress hook: write a handoff (always exits 0)')
-    .argument('<agent>', 'claude, gemini, codex or qwen')
-    .action(unreachable);
-  cli.program
-    .command('prompt-submit', { hidden: true })
-    .description('UserPromptSubmit / BeforeAgent hook: warn when the task will not fit the context (always exits 0)')
-    .argument('<agent>', 'claude, gemini, codex or qwen')
-    .action(unreachable);
-  cli.program
-    .command('statusline', { hidden: true })
-    .description('Claude Code status line: [CTX: … L2] [CKPT: …] (reads its JSON on stdin)')
-    .action(unreachable);
 }

@@ -1,6 +1,8 @@
 import { isAbsolute, resolve } from 'node:path';
 import { describeErrno, EXIT_FAILURE, stdoutStyle, type TerminalStyle } from '@agent-checkpoint/setup-kit';
 import { currentDirectory, directoryProblem } from '../run-cwd.ts';
+import { defaultHookProgram } from '../install/hook-command.ts';
+import { terminalToolOf } from '../route-commands.ts';
 
 /** The set-up and debugging commands for people that run through {@link runSetupCommand}. */
 export type SetupCommandName = 'install' | 'uninstall' | 'doctor' | 'explain' | 'trust' | 'init' | 'config' | 'presets';
@@ -13,6 +15,12 @@ export interface SetupCommandContext {
   readonly write: (text: string) => Promise<void>;
   readonly writeError: (text: string) => void;
   readonly style: TerminalStyle;
+  /**
+   * The command-line tool as a person runs it from a terminal on the route of the running bin
+   * (route-commands.ts `terminalToolOf`): every follow-up command a set-up command names starts with
+   * it. Default `agent-checkpoint-hook`, the package's bin.
+   */
+  readonly tool?: string;
 }
 
 /** A command's implementation, given the options commander parsed and the context. */
@@ -54,6 +62,7 @@ export async function runSetupCommand(
     write,
     writeError: (text: string) => void process.stderr.write(text),
     style: stdoutStyle(process.env),
+    tool: terminalToolOf(defaultHookProgram().bundle, process.env),
   };
   try {
     return await run(context);

@@ -122,7 +122,7 @@ describe('off --current', () => {
     expect((await run(['off', '--current'])).code).toBe(0);
     const status = await run(['status'], join(repo, 'sub'));
     expect(status.code).toBe(0);
-    expect(status.stdout).toContain('newest session here (claude) newest-session: off (agent-checkpoint-hook on --current to turn it on)');
+    expect(status.stdout).toContain('newest session here (claude) newest-session: off (agent-checkpoint-hook on --session newest-session to turn it on)');
     const json = JSON.parse((await run(['status', '--json'])).stdout) as { current: { id: string; off: boolean } };
     expect(json.current).toMatchObject({ id: 'newest-session', off: true });
     expect((await run(['on', '--current'])).code).toBe(0);

@@ -20,7 +20,7 @@ import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '@agent-checkpoint/setup-kit';
 import { STDERR_PREFIX } from '../debug-log.ts';
 import { chooseCommandCwd, currentDirectory } from '../run-cwd.ts';
 import { defaultHookProgram } from '../install/hook-command.ts';
-import { pluginToolBeside } from '../route-commands.ts';
+import { pluginToolBeside, terminalToolOf } from '../route-commands.ts';
 
 /** Options of `off` / `on`, as commander parsed them. */
 export interface SwitchOptions {
@@ -103,8 +103,10 @@ export async function runSwitchCommand(command: 'off' | 'on', options: SwitchOpt
  * `status`: the switches that apply (environment, everywhere, this project, a session — `--session`,
  * else the newest session here, the one `off --current` switches) and loop-guard state.
  */
-export async function runStatusCommand(options: StatusOptions, write: Write): Promise<number> {
+export async function runStatusCommand(options: StatusOptions, write: Write, bundle: string = defaultHookProgram().bundle): Promise<number> {
   const env = process.env;
+  // Every follow-up command is named as a person runs it from a terminal on this install's route.
+  const tool = terminalToolOf(bundle, env);
   const session = options.session;
   const stateDir = resolveStateDir({ env });
   const where = chooseCommandCwd(options.cwd, currentDirectory());
@@ -163,19 +165,18 @@ export async function runStatusCommand(options: StatusOptions, write: Write): Pr
   const lines = [
     `state directory: ${stateDir}`,
     `${DISABLE_ENV}: ${envSwitch ? `set (${env[DISABLE_ENV] ?? ''}): checkpoints off everywhere` : 'not set'}`,
-    `all sessions: ${all.off ? 'off (agent-checkpoint-hook on --all to turn them on)' : 'on'}`,
+    `all sessions: ${all.off ? `off (${tool} on --all to turn them on)` : 'on'}`,
   ];
   // A plugin install: nothing of it is on a terminal's PATH, so say what to run.
-  const tool = pluginToolBeside(defaultHookProgram().bundle);
-  if (tool !== undefined) lines.unshift(`command-line tool: ${forShellArg(tool)}`);
-  if (projectRoot !== undefined) lines.push(`project ${projectRoot}: ${projectOff ? 'off (agent-checkpoint-hook on --project to turn it on)' : 'on'}`);
+  if (pluginToolBeside(bundle) !== undefined) lines.unshift(`command-line tool: ${tool}`);
+  if (projectRoot !== undefined) lines.push(`project ${projectRoot}: ${projectOff ? `off (${tool} on --project --cwd ${forShellArg(projectRoot)} to turn it on)` : 'on'}`);
   if (current !== undefined) {
     lines.push(
-      `newest session here (${current.agent}) ${current.sessionId}: ${currentOff ? 'off (agent-checkpoint-hook on --current to turn it on)' : 'on'}`,
+      `newest session here (${current.agent}) ${current.sessionId}: ${currentOff ? `off (${tool} on --session ${forShellArg(current.sessionId)} to turn it on)` : 'on'}`,
     );
   }
   if (session !== undefined) {
-    lines.push(`session ${session}: ${sessionOff ? `off (agent-checkpoint-hook on --session ${session} to turn it on)` : 'on'}`);
+    lines.push(`session ${session}: ${sessionOff ? `off (${tool} on --session ${forShellArg(session)} to turn it on)` : 'on'}`);
     if (states.length === 0) lines.push('  no checkpoint delivered in this session yet');
     for (const { agent, state, diagnostics } of states) {
       lines.push(`  ${agent}: last checkpoint ${state.lastCheckpointAt ?? 'never'}`);
@@ -183,7 +184,7 @@ export async function runStatusCommand(options: StatusOptions, write: Write): Pr
       for (const note of diagnostics) lines.push(`    ${note}`);
     }
   }
-  lines.push(...describeInstalls(installs));
+  lines.push(...describeInstalls(installs, tool, env));
   await write(`${lines.join('\n')}\n`);
   return EXIT_OK;
 }

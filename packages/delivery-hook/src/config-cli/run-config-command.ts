@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { forTerminal, jsonForTerminal, loadConfig, PROJECT_CONFIG_FILE, resolveConfig, userConfigPath, type ConfigSection, type ConfigSource, type ResolvedConfig } from '@agent-checkpoint/core';
+import { forShellArg, forTerminal, jsonForTerminal, loadConfig, PROJECT_CONFIG_FILE, resolveConfig, userConfigPath, type ConfigSection, type ConfigSource, type ResolvedConfig } from '@agent-checkpoint/core';
 import { EXIT_FAILURE, EXIT_OK } from '@agent-checkpoint/setup-kit';
 import type { SetupContext } from './setup-context.ts';
 import { contextCheckpointSections } from '@agent-checkpoint/context-checkpoint/load';
@@ -46,7 +46,7 @@ export async function runConfigCommand(options: ConfigOptions, context: SetupCon
   }
   if (untrusted !== null) {
     lines.push('', style.yellow(`ignored (${forTerminal(untrusted.path)} is ${untrusted.state === 'changed' ? 'changed since you trusted it' : 'not trusted'}): ${untrusted.ignoredKeys.join(', ')}`));
-    lines.push(`  review the file, then: agent-checkpoint-hook trust ${forTerminal(loaded.projectRoot)}`);
+    lines.push(`  review the file, then: ${context.tool ?? 'agent-checkpoint-hook'} trust ${forTerminal(forShellArg(loaded.projectRoot))}`);
   }
   if (loaded.diagnostics.length > 0) {
     lines.push('', 'problems:');

@@ -51,9 +51,10 @@ export async function runInitCommand(options: InitOptions, context: SetupContext
     return EXIT_FAILURE;
   }
   const found = detected.length === 0 ? 'no preset detected' : `presets ${detected.join(', ')}`;
+  const tool = context.tool ?? 'agent-checkpoint-hook';
   await context.write(
     `Wrote ${path} (${found})${backup === undefined ? '' : `; the previous file is ${backup}`}.\n` +
-      `Edit it, then check it with ${context.style.bold('agent-checkpoint-hook config')}. Commands and write paths in it apply only once you run ${context.style.bold('agent-checkpoint-hook trust')}.\n`,
+      `Edit it, then check it with ${context.style.bold(`${tool} config`)}. Commands and write paths in it apply only once you run ${context.style.bold(`${tool} trust`)}.\n`,
   );
   return EXIT_OK;
 }

@@ -8,4 +8,6 @@ export interface SetupContext {
   readonly write: (text: string) => Promise<void>;
   readonly writeError: (text: string) => void;
   readonly style: TerminalStyle;
+  /** The command-line tool as a person runs it on this route (commands/run-setup-command.ts); default `agent-checkpoint-hook`. */
+  readonly tool?: string;
 }

@@ -1,21 +1,30 @@
 import {
+  configForTurnSoFar,
+  describeCheckpointState,
+  readRecordedCheckpointState,
+  type RecordedCheckpointState,
   estimateContextGrowth,
   forecastNextLevel,
   implausibleUsage,
   readContextLevel,
-  recordCheckpoint,
   sessionContextOf,
   withDeferral,
   withSessionContext,
-  writeHandoff,
+  writeManualCheckpoint,
   type KnownContextReading,
   type NextLevelForecast,
 } from '@agent-checkpoint/context-checkpoint';
-import { isAgentId, readGitSnapshot, updateSessionState } from '@agent-checkpoint/core';
+import { getCheckpoint, isAgentId, readGitSnapshot, updateSessionState } from '@agent-checkpoint/core';
+import { loadTranscriptReader } from '../load-transcript-reader.ts';
 import { EXIT_OK } from '@agent-checkpoint/setup-kit';
 import { STDERR_PREFIX } from '../debug-log.ts';
+import { defaultHookProgram } from '../install/hook-command.ts';
+import { terminalToolOf } from '../route-commands.ts';
 import { commandFailure, jsonLine, openCommandProject, terminalText, type CommandProject, type Write } from './context-cli-support.ts';
 import { readCurrentSessionUsage, type CurrentSessionUsage } from './current-session-usage.ts';
+
+/** Time limit of a manual checkpoint's reads and writes (the turn, git, the services). */
+const MANUAL_CHECKPOINT_BUDGET_MS = 20_000;
 
 /** Options of `checkpoint`. */
 export interface CheckpointOptions {
@@ -41,10 +50,13 @@ export interface CheckpointStatus {
   readonly trend?: { readonly tokensPerCall?: number; readonly tokensPerMinute?: number; readonly samples: number };
   readonly next?: NextLevelForecast;
   readonly recommendation: string;
+  /** What the session recorded (seed 004's checkpoint state, its last checkpoint), from its state file. */
+  readonly recorded?: RecordedCheckpointState;
 }
 
 /**
- * `checkpoint` (a manual, user-initiated handoff now: recorded as trigger `user` in the metrics) and
+ * `checkpoint` (a manual, user-initiated checkpoint now, through the same record as every route:
+ * `writeManualCheckpoint`; recorded as trigger `user` in the metrics) and
  * `checkpoint --status` (current %, trend, calls/minutes to the next level, recommendation), both
  * from the newest session's transcript in this directory (each agent profile's latest-transcript
  * lookup, then `readLatestUsage` on its tail).
@@ -54,13 +66,13 @@ export async function runCheckpointCommand(options: CheckpointOptions, write: Wr
   if (typeof project === 'string') return commandFailure(`checkpoint: ${project}`);
   const session = await readCurrentSessionUsage(project.cwd, process.env);
   if (options.defer === true) return deferCheckpoint(project, session, options, write);
-  const status = checkpointStatus(project, session);
+  const status = await withRecordedState(checkpointStatus(project, session), project, session);
   if (options.status === true) {
     if (options.json === true) await write(jsonLine(status));
     else await write(terminalText(`${renderStatus(status)}\n`));
     return EXIT_OK;
   }
-  return writeManualCheckpoint(project, session, status, options, write);
+  return runManualCheckpoint(project, session, status, options, write);
 }
 
 function checkpointStatus(project: CommandProject, session: CurrentSessionUsage | undefined): CheckpointStatus {
@@ -89,6 +101,13 @@ function checkpointStatus(project: CommandProject, session: CurrentSessionUsage 
   return { ...base, reading, trend, next, recommendation: recommend(reading) };
 }
 
+/** The status with what the session recorded, when it recorded something. */
+async function withRecordedState(status: CheckpointStatus, project: CommandProject, session: CurrentSessionUsage | undefined): Promise<CheckpointStatus> {
+  if (session?.sessionId === undefined) return status;
+  const recorded = await readRecordedCheckpointState({ stateDir: project.stateDir, agent: session.agent, sessionId: session.sessionId });
+  return recorded === undefined ? status : { ...status, recorded };
+}
+
 /** Seed 004 P1: what to do at this level. */
 function recommend(reading: KnownContextReading): string {
   switch (reading.level) {
@@ -109,7 +128,7 @@ function recommend(reading: KnownContextReading): string {
 
 function renderStatus(status: CheckpointStatus): string {
   const r = status.reading;
-  if (r === undefined) return `Context: unknown (${status.recommendation}).`;
+  if (r === undefined) return [`Context: unknown (${status.recommendation}).`, ...(status.recorded?.state !== undefined ? [`Recorded at the last turn end (${status.recorded.state.at}): ${describeCheckpointState(status.recorded.state)}`] : [])].join('\n');
   const lines = [`Context: ${r.displayPercent} % (${r.contextTokens} of ${r.contextWindow} tokens), ${r.level}${status.session ? ` — ${status.session.agent} session ${status.session.sessionId ?? status.session.transcript}` : ''}`];
   const t = status.trend;
   if (t !== undefined) lines.push(`Trend: ${t.tokensPerCall !== undefined ? `~${t.tokensPerCall} tokens/call` : 'no per-call rate yet'}${t.tokensPerMinute !== undefined ? `, ~${t.tokensPerMinute} tokens/min` : ''} (${t.samples} records)`);
@@ -119,45 +138,61 @@ function renderStatus(status: CheckpointStatus): string {
     lines.push(`Next: ${n.target} at ${n.percent} %, ${n.tokens} tokens away${when !== '' ? ` (${when} at this pace)` : ''}`);
   }
   lines.push(`Recommendation: ${status.recommendation}`);
+  const recorded = status.recorded;
+  if (recorded?.state !== undefined) lines.push(`Recorded at the last turn end (${recorded.state.at}): ${describeCheckpointState(recorded.state)}`);
+  if (recorded?.lastCheckpoint !== undefined) {
+    const last = recorded.lastCheckpoint;
+    lines.push(`Last checkpoint: ${last.handoff}${last.route !== undefined || last.at !== undefined ? ` (${[last.route, last.at].filter((p) => p !== undefined).join(', ')})` : ''}`);
+  }
   return lines.join('\n');
 }
 
-async function writeManualCheckpoint(project: CommandProject, session: CurrentSessionUsage | undefined, status: CheckpointStatus, options: CheckpointOptions, write: Write): Promise<number> {
-  const { handoff } = project.context;
+async function runManualCheckpoint(project: CommandProject, session: CurrentSessionUsage | undefined, status: CheckpointStatus, options: CheckpointOptions, write: Write): Promise<number> {
   const now = new Date();
-  const git = await readGitSnapshot(project.cwd, { timeoutMs: 5_000 });
-  const result = await writeHandoff({
-    projectRoot: project.projectRoot,
-    data: {
-      agent: session?.agent ?? 'claude',
-      projectRoot: project.projectRoot,
-      ...(session?.sessionId ? { sessionId: session.sessionId } : {}),
-      trigger: { kind: 'manual', reason: options.reason ?? 'user request', ...(status.reading ? { reading: status.reading } : {}) },
-      git,
-      ...(handoff.planFile !== undefined ? { planFile: handoff.planFile } : {}),
-    },
-    now,
-    dir: handoff.dir,
-    stateDir: project.stateDir,
-  });
-  if (!result.ok) return commandFailure(`checkpoint: ${result.error}`);
-  // The one record of checkpoints, as for every route: loop state and signal, metrics, the session's slot.
-  const notes = await recordCheckpoint({
-    route: 'manual',
-    agent: session?.agent ?? 'claude',
-    projectRoot: project.projectRoot,
-    level: status.reading?.level ?? 'L0',
-    ...(status.reading !== undefined ? { percent: status.reading.displayPercent } : {}),
-    handoffPath: result.handoff.relativePath,
+  const agent = session?.agent ?? 'claude';
+  const signal = AbortSignal.timeout(MANUAL_CHECKPOINT_BUDGET_MS);
+  // The session's turn so far (what was done, failing commands) through core's pipeline, as the
+  // monitor and PreCompact read it; without a session, the work tree only.
+  const outcome =
+    session !== undefined
+      ? await getCheckpoint({
+          agent,
+          cwd: project.cwd,
+          transcript: { reader: await loadTranscriptReader(agent), path: session.transcript },
+          ...(session.sessionId ? { sessionId: session.sessionId } : {}),
+          config: configForTurnSoFar(project.config),
+          env: process.env,
+          signal,
+          deadlineAt: Date.now() + MANUAL_CHECKPOINT_BUDGET_MS,
+        })
+      : { git: await readGitSnapshot(project.cwd, { timeoutMs: 5_000 }) };
+  // The one checkpoint of every route: the handoff (or, with directExecution, the WIP commit and the
+  // memory file too), the tracker and claude-mem when on, and the one record (loop, metrics, session).
+  const done = await writeManualCheckpoint({
+    agent,
     ...(session?.sessionId ? { sessionId: session.sessionId } : {}),
+    outcome,
+    cwd: project.projectRoot,
+    config: project.config,
+    ...(status.reading ? { reading: status.reading } : {}),
+    ...(options.reason !== undefined ? { reason: options.reason } : {}),
     stateDir: project.stateDir,
     now,
+    env: process.env,
+    signal,
   });
-  for (const note of notes) process.stderr.write(`${STDERR_PREFIX} checkpoint: ${terminalText(note)}\n`);
+  for (const note of done.diagnostics) process.stderr.write(`${STDERR_PREFIX} checkpoint: ${terminalText(note)}\n`);
+  if (done.kind === 'failed') return commandFailure(`checkpoint: ${done.error}`);
+  const path = done.kind === 'written' ? done.handoff.relativePath : done.result.handoff?.relativePath;
+  if (path === undefined) return commandFailure(`checkpoint: direct execution wrote no handoff (${done.kind === 'executed' ? (done.result.fallbackReason ?? done.result.status) : ''})`);
+  const commit = done.kind === 'executed' ? done.result.commit?.sha : undefined;
   // The metrics schema knows L1–L3: a manual checkpoint below L1 counts under L1.
   const level = status.reading === undefined || status.reading.level === 'L0' ? 'L1' : status.reading.level;
-  if (options.json === true) await write(jsonLine({ handoff: result.handoff.relativePath, level, trigger: 'user', status }));
-  else await write(terminalText(`Handoff written: ${result.handoff.relativePath}\nResume it in a fresh session (SessionStart injects it once), or: agent-checkpoint-hook resume-prompt\n`));
+  if (options.json === true) await write(jsonLine({ handoff: path, level, trigger: 'user', ...(commit !== undefined ? { commit } : {}), status }));
+  else
+    await write(
+      terminalText(`Handoff written: ${path}\n${commit !== undefined ? `WIP commit ${commit.slice(0, 7)} created.\n` : ''}Resume it in a fresh session (SessionStart injects it once), or: ${terminalToolOf(defaultHookProgram().bundle, process.env)} resume-prompt\n`),
+    );
   return EXIT_OK;
 }
 

@@ -1,5 +1,6 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { MAX_PLAN_FILE_BYTES, planShards, readContextLevel, readTaskHistory, FALLBACK_WINDOW_TOKENS, shardDirFor, writeShards, type ShardPlan } from '@agent-checkpoint/context-checkpoint';
+import { MAX_PLAN_FILE_BYTES, planShards, readContextLevel, readTaskHistory, FALLBACK_WINDOW_TOKENS, shardDirFor, syncShardsToTracker, writeShards, type ShardPlan, type ShardTrackerOutcome } from '@agent-checkpoint/context-checkpoint';
+import { trackerSettingsOf } from '@agent-checkpoint/context-checkpoint/load';
 import { describeReadFailure, readRegularFileSync } from '@agent-checkpoint/core';
 import { EXIT_OK } from '@agent-checkpoint/setup-kit';
 import { commandFailure, jsonLine, openCommandProject, terminalText, type Write } from './context-cli-support.ts';
@@ -11,6 +12,8 @@ export interface ShardOptions {
   readonly dir?: string;
   readonly cwd?: string;
   readonly json?: boolean;
+  /** The parent issue of the shards' sub-issues (default: the branch's issue). */
+  readonly issue?: string;
 }
 
 /**
@@ -50,12 +53,49 @@ export async function runShardCommand(planArg: string, options: ShardOptions, wr
   } catch (error) {
     return commandFailure(`shard: ${error instanceof Error ? error.message : String(error)}`);
   }
+  // SHD-003/004: with the tracker on, one sub-issue per shard under the parent, and its progress.
+  const settings = trackerSettingsOf(project.config);
+  let tracker: ShardTrackerOutcome | undefined;
+  if (options.dryRun !== true && settings.enabled) {
+    tracker = await syncShardsToTracker({
+      settings,
+      env: process.env,
+      stateDir: project.stateDir,
+      projectRoot: project.projectRoot,
+      planPath,
+      planText,
+      plan,
+      dir,
+      ...(options.issue !== undefined ? { parentId: options.issue } : {}),
+      now: new Date(),
+      signal: AbortSignal.timeout(Math.max(30_000, settings.timeoutMs * (plan.shards.length + 3))),
+    });
+    const notes = tracker.kind === 'skipped' ? [tracker.message] : tracker.result.diagnostics;
+    for (const note of notes) process.stderr.write(`${terminalText(note.replace(/[\r\n]+/g, ' '))}\n`);
+  }
   if (options.json === true) {
-    await write(jsonLine({ plan: planPath, window, dryRun: options.dryRun === true, dir, written, kept, shardPlan: plan }));
+    await write(jsonLine({ plan: planPath, window, dryRun: options.dryRun === true, dir, written, kept, shardPlan: plan, ...(tracker !== undefined ? { tracker: trackerJson(tracker) } : {}) }));
     return EXIT_OK;
   }
-  await write(terminalText(`${renderShardSummary(planPath, plan, window)}\n${options.dryRun === true ? `Dry run: would write ${plan.shards.length} files under ${dir}/` : `Wrote ${written.length} files under ${dir}/${kept.length > 0 ? `; kept ${kept.length} existing` : ''}`}\n`));
+  const trackerLine = tracker?.kind === 'synced' ? `\n${renderTrackerLine(tracker)}` : '';
+  await write(terminalText(`${renderShardSummary(planPath, plan, window)}\n${options.dryRun === true ? `Dry run: would write ${plan.shards.length} files under ${dir}/` : `Wrote ${written.length} files under ${dir}/${kept.length > 0 ? `; kept ${kept.length} existing` : ''}`}${trackerLine}\n`));
   return EXIT_OK;
+}
+
+/** `Linear: sub-issues of ANV-123: ANV-124, ANV-125 (2 created); done: ANV-124; progress posted.` */
+function renderTrackerLine(outcome: Extract<ShardTrackerOutcome, { kind: 'synced' }>): string {
+  const { result } = outcome;
+  const all = Object.values(result.issues).map((issue) => issue.identifier);
+  const parts = [`Linear: sub-issues of ${outcome.parentId}: ${all.length > 0 ? all.join(', ') : 'none'} (${result.created.length} created)`];
+  if (result.completed.length > 0) parts.push(`moved to done: ${result.completed.join(', ')}`);
+  if (result.progressPosted !== undefined) parts.push('progress posted on the parent');
+  return `${parts.join('; ')}.`;
+}
+
+function trackerJson(outcome: ShardTrackerOutcome): unknown {
+  if (outcome.kind === 'skipped') return { skipped: outcome.reason, message: outcome.message };
+  const { result } = outcome;
+  return { parent: outcome.parentId, issues: result.issues, created: result.created, completed: result.completed, progressPosted: result.progressPosted ?? null, diagnostics: result.diagnostics };
 }
 
 function renderShardSummary(planPath: string, plan: ShardPlan, window: number): string {

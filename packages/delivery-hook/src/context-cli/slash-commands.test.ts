@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { quote } from 'shell-quote';
@@ -39,6 +39,11 @@ interface World {
   readonly pluginRoot: string;
   /** Run a shell command line as the agent does: bash -c, in the project, with the sandbox env. */
   bash(command: string, env?: Record<string, string>): { code: number | null; stdout: string; stderr: string };
+  /**
+   * As {@link bash}, with the plugin's `bin/` first on PATH: where Claude Code 2.1.330 runs a
+   * command's `!` lines and the model's Bash tool calls (e2e/test/plugin-command-paths.test.ts).
+   */
+  claudeBash(command: string): { code: number | null; stdout: string; stderr: string };
   /** Files named MARK* anywhere in the sandbox: a command the user's text started. */
   markers(): string[];
   handoffs(): string[];
@@ -58,17 +63,20 @@ function world(): World {
   mkdirSync(geminiDist, { recursive: true });
   symlinkSync(bundleDir, join(geminiDist, 'dist'));
   const pluginRoot = join(sb.root, 'plugin');
-  mkdirSync(pluginRoot);
+  mkdirSync(join(pluginRoot, 'bin'), { recursive: true });
   symlinkSync(bundleDir, join(pluginRoot, 'dist'));
+  copyFileSync(join(repoRoot, 'plugins', 'agent-checkpoint', 'bin', 'agent-checkpoint-hook'), join(pluginRoot, 'bin', 'agent-checkpoint-hook'));
   const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() && !e.isSymbolicLink() && e.name !== '.git' ? walk(join(dir, e.name)) : e.name.startsWith('MARK') ? [join(dir, e.name)] : []));
+  const bash = (command: string, env: Record<string, string> = {}) => {
+    const r = spawnSync('bash', ['-c', command], { cwd: repo, env: { ...sb.env, ...env }, encoding: 'utf8', timeout: 30_000 });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
   return {
     sb,
     repo,
     pluginRoot,
-    bash: (command, env = {}) => {
-      const r = spawnSync('bash', ['-c', command], { cwd: repo, env: { ...sb.env, ...env }, encoding: 'utf8', timeout: 30_000 });
-      return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-    },
+    bash,
+    claudeBash: (command) => bash(command, { PATH: `${join(pluginRoot, 'bin')}:${sb.env['PATH'] ?? '/usr/bin:/bin'}` }),
     markers: () => walk(sb.root),
     handoffs: () => {
       const dir = join(repo, '.agent-checkpoint', 'handoffs');
@@ -141,7 +149,11 @@ describe('Gemini CLI commands (commands/*.toml): {{args}} arrives as one shell-q
 
 // ── Claude Code 2.1.330 and Codex CLI 0.169 ──
 
-/** A Claude command body as Claude Code 2.1.330 prepares it: plugin root and `$ARGUMENTS` pasted as text. */
+/**
+ * A Claude command body as Claude Code 2.1.330 prepares it: `$ARGUMENTS` pasted as text (and
+ * `${CLAUDE_PLUGIN_ROOT}` too, which is why no command names it: a plugin root with a `"`, `$(…)` or
+ * a backquote broke or ran — e2e/test/plugin-command-paths.test.ts).
+ */
 function claudeBody(name: string, args: string, pluginRoot: string): string {
   const text = readFileSync(join(repoRoot, 'plugins', 'agent-checkpoint', 'commands', `${name}.md`), 'utf8');
   const body = text.replace(/^---\n[\s\S]*?\n---\n/, '');
@@ -172,16 +184,17 @@ describe('Claude Code plugin commands (plugins/agent-checkpoint/commands/*.md): 
   it.each(['checkpoint', 'estimate', 'shard', 'checkpoint-report', 'checkpoint-off', 'checkpoint-on', 'checkpoint-status', 'checkpoint-doctor'])('/%s: no shell block Claude runs holds the arguments, so hostile ones run nothing', (name) => {
     const w = world();
     const body = claudeBody(name, HOSTILE, w.pluginRoot);
+    expect(body, 'the plugin root, pasted as text by Claude Code').not.toContain(w.pluginRoot);
     for (const block of claudeShellBlocks(body)) {
       expect(block).not.toContain('MARK');
-      w.bash(block, { CLAUDE_PLUGIN_ROOT: w.pluginRoot });
+      w.claudeBash(block);
     }
     expect(w.markers()).toEqual([]);
   });
 
   it('the documented forms work with the text as the model passes it: --reason with metacharacters, --status, a plan with --dry-run, a task', () => {
     const w = world();
-    const run = (name: string, args: string) => w.bash(modelCommand(claudeDocumented(claudeBody(name, args, w.pluginRoot)), args));
+    const run = (name: string, args: string) => w.claudeBash(modelCommand(claudeDocumented(claudeBody(name, args, w.pluginRoot)), args));
     const reason = run('checkpoint', `--reason ${HOSTILE}`);
     expect(reason.code, reason.stderr).toBe(0);
     expect(reason.stdout).toContain('Handoff written');
@@ -242,19 +255,19 @@ describe('the off switch from inside each agent: /checkpoint-off, /agent-checkpo
 
   it('Claude: the documented form of /agent-checkpoint:checkpoint-off and -on, with --all; the status and doctor blocks run', () => {
     const w = world();
-    const run = (name: string, args: string) => w.bash(modelCommand(claudeDocumented(claudeBody(name, args, w.pluginRoot)), args));
+    const run = (name: string, args: string) => w.claudeBash(modelCommand(claudeDocumented(claudeBody(name, args, w.pluginRoot)), args));
     const off = run('checkpoint-off', '--all');
     expect(off.code, off.stderr).toBe(0);
     expect(off.stdout).toContain('Checkpoints off for all sessions');
     const [statusBlock, ...more] = claudeShellBlocks(claudeBody('checkpoint-status', '', w.pluginRoot));
     expect(more).toEqual([]);
-    expect(w.bash(statusBlock!).stdout).toMatch(/^all sessions: off/m);
+    expect(w.claudeBash(statusBlock!).stdout).toMatch(/^all sessions: off/m);
     expect(run('checkpoint-on', '--all').code).toBe(0);
     expect(status(w)).toMatch(/^all sessions: on$/m);
     expect(run('checkpoint-off', `--session "${HOSTILE_ID}"`).code).toBe(0);
     expect(w.markers()).toEqual([]);
     const [doctorBlock] = claudeShellBlocks(claudeBody('checkpoint-doctor', '', w.pluginRoot));
-    expect(w.bash(doctorBlock!).stdout).toMatch(/state directory|configuration/);
+    expect(w.claudeBash(doctorBlock!).stdout).toMatch(/state directory|configuration/);
   });
 
   it('Codex: the checkpoint-off and checkpoint-on skills name a command that switches', () => {

@@ -8,20 +8,20 @@ import { runAuxHook } from '../aux-hook/run-aux-hook.ts';
 export async function runContextCommand(command: string, args: readonly string[], write: (text: string) => Promise<void>): Promise<never> {
   switch (command) {
     case 'session-start': {
-      const { runSessionStart } = await import('../session-start/run-session-start.ts');
+      const { runSessionStart } = await import('../session-start/session-start-adapter.ts');
       return runAuxHook('session-start', args[0], args.slice(1), write, runSessionStart);
     }
     case 'pre-compact': {
-      const { runPreCompact } = await import('../pre-compact/run-pre-compact.ts');
+      const { runPreCompact } = await import('../pre-compact/pre-compact-adapter.ts');
       return runAuxHook('pre-compact', args[0], args.slice(1), write, runPreCompact);
     }
     case 'prompt-submit': {
-      const { runPromptSubmit } = await import('../prompt-submit/run-prompt-submit.ts');
+      const { runPromptSubmit } = await import('../prompt-submit/prompt-submit-adapter.ts');
       return runAuxHook('prompt-submit', args[0], args.slice(1), write, runPromptSubmit);
     }
     case 'statusline': {
       const { runStatusline } = await import('../statusline/run-statusline.ts');
-      return process.exit(await runStatusline(write));
+      return runStatusline(write);
     }
     default:
       process.stderr.write(`agent-checkpoint: unknown context command ${JSON.stringify(command)}\n`);

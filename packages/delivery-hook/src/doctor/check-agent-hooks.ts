@@ -28,7 +28,7 @@ export interface AgentHookState {
  * unit, it is not registered twice; then the agent's own checks (its profile's `doctorFindings`: Codex
  * trust and `[features] hooks = false`, Gemini folder trust).
  */
-export async function checkAgentHooks(agent: AgentId, location: LocationContext, program: HookProgram, cliFound: boolean): Promise<AgentHookState> {
+export async function checkAgentHooks(agent: AgentId, location: LocationContext, program: HookProgram, cliFound: boolean, tool = 'agent-checkpoint-hook'): Promise<AgentHookState> {
   const findings: DoctorFinding[] = [];
   const registered: InstallScope[] = [];
   const ours = new Map<InstallScope, readonly FoundHookEntry[]>();
@@ -46,7 +46,7 @@ export async function checkAgentHooks(agent: AgentId, location: LocationContext,
         status: 'fail',
         title: `${title} (${scope}): ${path} ${read.reason}`,
         detail: `${title} cannot use it either; nothing was read from it.`,
-        fix: `replace it with a regular JSON file (or remove it), then: agent-checkpoint-hook install --agent ${agent}${scope === 'project' ? ' --scope project' : ''}`,
+        fix: `replace it with a regular JSON file (or remove it), then: ${tool} install --agent ${agent}${scope === 'project' ? ' --scope project' : ''}`,
       });
       continue;
     }
@@ -58,7 +58,7 @@ export async function checkAgentHooks(agent: AgentId, location: LocationContext,
         status: 'fail',
         title: `${title} (${scope}): ${path}: ${duplicate}`,
         detail: `${title} reads the last copy; install and doctor refuse to guess which one you meant.`,
-        fix: `merge the copies, then: agent-checkpoint-hook install --agent ${agent}${scope === 'project' ? ' --scope project' : ''}`,
+        fix: `merge the copies, then: ${tool} install --agent ${agent}${scope === 'project' ? ' --scope project' : ''}`,
       });
       continue;
     }
@@ -72,7 +72,7 @@ export async function checkAgentHooks(agent: AgentId, location: LocationContext,
         status: 'warn',
         title: `${title} (${scope}): ${other.event} → ${other.command}`,
         detail: `in ${path}: a command of yours that mentions agent-checkpoint-hook, not one install wrote; install and uninstall leave it as it is. Hooks run under /bin/sh without your shell's PATH set-up (nvm, fnm…), and npx costs a registry lookup per turn.`,
-        fix: `if it is meant to run the hook, remove it and run: agent-checkpoint-hook install --agent ${agent}${scope === 'project' ? ' --scope project' : ''}`,
+        fix: `if it is meant to run the hook, remove it and run: ${tool} install --agent ${agent}${scope === 'project' ? ' --scope project' : ''}`,
       });
     }
     if (found.length === 0) {
@@ -82,12 +82,12 @@ export async function checkAgentHooks(agent: AgentId, location: LocationContext,
           status: 'fail',
           title: `${title} (${scope}): ${path} is not valid JSON`,
           detail: 'The agent ignores or rejects a settings file it cannot parse.',
-          fix: `fix the syntax, then: agent-checkpoint-hook install --agent ${agent}${scope === 'project' ? ' --scope project' : ''}`,
+          fix: `fix the syntax, then: ${tool} install --agent ${agent}${scope === 'project' ? ' --scope project' : ''}`,
         });
       }
       continue;
     }
-    for (const entry of found) findings.push(checkEntry(agent, scope, path, entry, program));
+    for (const entry of found) findings.push(checkEntry(agent, scope, path, entry, program, tool));
     const turnEndEntries = found.filter((f) => f.event === turnEnd.event);
     if (turnEndEntries.length > 0) registered.push(scope);
     if (turnEndEntries.length > 1) {
@@ -96,7 +96,7 @@ export async function checkAgentHooks(agent: AgentId, location: LocationContext,
         status: 'warn',
         title: `${title} (${scope}): ${turnEndEntries.length} ${turnEnd.event} entries of ours in ${path}`,
         detail: 'Concurrent runs are safe (one checkpoint per turn), but each costs a Node start.',
-        fix: `agent-checkpoint-hook install --agent ${agent}${scope === 'project' ? ' --scope project' : ''} (keeps one)`,
+        fix: `${tool} install --agent ${agent}${scope === 'project' ? ' --scope project' : ''} (keeps one)`,
       });
     }
   }
@@ -109,13 +109,13 @@ export async function checkAgentHooks(agent: AgentId, location: LocationContext,
     });
   }
   const plugins = findPluginInstalls(agent, location);
-  findings.push(...(await checkPluginInstalls(agent, plugins, registered, location)));
+  findings.push(...(await checkPluginInstalls(agent, plugins, registered, location, tool)));
   if (registered.length === 0 && !plugins.some((p) => p.enabled)) {
     findings.push({
       id: `${agent}.hook`,
       status: cliFound ? 'warn' : 'info',
       title: `${title}: no agent-checkpoint ${turnEnd.event} hook registered`,
-      ...(cliFound ? { detail: `no settings entry of ours${profile.pluginRoute === undefined ? '' : ` and no ${profile.pluginRoute.title} of ours either`}; the README's install section shows ${profile.pluginRoute === undefined ? 'how to install' : 'both routes'}`, fix: `agent-checkpoint-hook install --agent ${agent}` } : {}),
+      ...(cliFound ? { detail: `no settings entry of ours${profile.pluginRoute === undefined ? '' : ` and no ${profile.pluginRoute.title} of ours either`}; the README's install section shows ${profile.pluginRoute === undefined ? 'how to install' : 'both routes'}`, fix: `${tool} install --agent ${agent}` } : {}),
     });
   }
   if (registered.length > 0) {
@@ -124,10 +124,10 @@ export async function checkAgentHooks(agent: AgentId, location: LocationContext,
   return { agent, registered, plugins, findings };
 }
 
-function checkEntry(agent: AgentId, scope: InstallScope, path: string, entry: FoundHookEntry, program: HookProgram): DoctorFinding {
+function checkEntry(agent: AgentId, scope: InstallScope, path: string, entry: FoundHookEntry, program: HookProgram, tool: string): DoctorFinding {
   const id = `${agent}.hook.${scope}.${entry.event}`;
   const title = `${profileOf(agent).title} (${scope}): ${entry.event} → ${entry.command}`;
-  const reinstall = `agent-checkpoint-hook install --agent ${agent}${scope === 'project' ? ' --scope project' : ''}`;
+  const reinstall = `${tool} install --agent ${agent}${scope === 'project' ? ' --scope project' : ''}`;
   const argv = parseShellCommand(entry.command)[0]?.argv ?? [];
   const [node, bundle] = argv;
   const legacy = bundle !== undefined && basename(bundle) === LEGACY_HOOK_BUNDLE_NAME;

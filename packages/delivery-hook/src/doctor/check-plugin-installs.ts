@@ -12,7 +12,7 @@ import { agentLocation, type LocationContext } from '../install/settings-locatio
  * installs for one agent (every hook runs twice), with the command that removes one; and what the
  * agent's profile checks on its active installs (Codex: whether their hooks are trusted).
  */
-export async function checkPluginInstalls(agent: AgentId, plugins: readonly PluginInstall[], registered: readonly InstallScope[], location: LocationContext): Promise<DoctorFinding[]> {
+export async function checkPluginInstalls(agent: AgentId, plugins: readonly PluginInstall[], registered: readonly InstallScope[], location: LocationContext, tool = 'agent-checkpoint-hook'): Promise<DoctorFinding[]> {
   const title = profileOf(agent).title;
   const findings: DoctorFinding[] = [];
   for (const plugin of plugins) findings.push(describePlugin(title, plugin));
@@ -24,7 +24,7 @@ export async function checkPluginInstalls(agent: AgentId, plugins: readonly Plug
       status: 'fail',
       title: `${title}: two active installs: the ${formName(active[0]!)} ${active[0]!.id} and the settings install (${registered.join(' and ')})`,
       detail: 'Each hook of ours is registered twice: every turn end, prompt and tool call starts it twice.',
-      fix: `keep the ${formName(active[0]!)} and remove the settings copy: agent-checkpoint-hook uninstall --agent ${agent}${scope === 'project' ? ' --scope project' : ''} (or the other way round: ${active[0]!.removeCommand})`,
+      fix: `keep the ${formName(active[0]!)} and remove the settings copy: ${tool} uninstall --agent ${agent}${scope === 'project' ? ' --scope project' : ''} (or the other way round: ${active[0]!.removeCommand})`,
     });
   } else if (active.length > 1) {
     findings.push({

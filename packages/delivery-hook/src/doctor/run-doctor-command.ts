@@ -22,7 +22,7 @@ import { defaultHookProgram, type HookProgram } from '../install/hook-command.ts
 import { loadTranscriptReader } from '../load-transcript-reader.ts';
 import { checkAgentHooks } from './check-agent-hooks.ts';
 import { checkCodeCache } from './check-code-cache.ts';
-import { pluginToolBeside } from '../route-commands.ts';
+import { isOnPath, pluginToolBeside, terminalToolOf } from '../route-commands.ts';
 import { contextCheckpointSections } from '@agent-checkpoint/context-checkpoint/load';
 
 export interface DoctorCommandContext {
@@ -48,6 +48,8 @@ export async function runDoctorCommand(options: DoctorOptions, context: DoctorCo
   const env = context.env;
   const program = context.program ?? defaultHookProgram();
   const location = { env, cwd };
+  // Every fix names the command as a person runs it from a terminal on this install's route.
+  const tool = terminalToolOf(program.bundle, env);
 
   const findings: DoctorFinding[] = [nodeFinding()];
   findings.push(
@@ -71,32 +73,41 @@ export async function runDoctorCommand(options: DoctorOptions, context: DoctorCo
       if (!version.found) out.push({ id: `${agent}.cli`, status: 'info', title: `${title}: \`${agent}\` is not on PATH` });
       else if (version.error !== undefined) out.push({ id: `${agent}.cli`, status: 'warn', title: `${title}: \`${agent} --version\` failed`, detail: `${version.path}: ${version.error}`, fix: `run \`${agent} --version\` yourself to see why` });
       else out.push({ id: `${agent}.cli`, status: 'ok', title: `${title} ${version.version ?? '(version unknown)'}`, detail: version.path });
-      const hooks = await track(`${title} hooks`, checkAgentHooks(agent, location, program, version.found));
+      const hooks = await track(`${title} hooks`, checkAgentHooks(agent, location, program, version.found, tool));
       out.push(...hooks.findings);
-      const transcript = hooks.registered.length > 0 || hooks.plugins.some((p) => p.enabled) || version.found ? track(`${title} transcript`, checkTranscript(agent, cwd, env)) : undefined;
-      return { out, transcript: await transcript };
+      const transcript = hooks.registered.length > 0 || hooks.plugins.some((p) => p.enabled) || version.found ? track(`${title} transcript`, checkTranscript(agent, cwd, env, tool)) : undefined;
+      return { out, plugins: hooks.plugins, transcript: await transcript };
     }),
   );
   const [agents, config, git, state] = await Promise.all([
     agentChecks,
-    track('configuration', checkConfig(cwd, env)),
+    track('configuration', checkConfig(cwd, env, tool)),
     track('git', checkGit(cwd, env)),
-    track('state directory', checkState(env, cwd)),
+    track('state directory', checkState(env, cwd, tool)),
   ]);
   for (const agent of agents) findings.push(...agent.out);
   findings.push(...config, git);
   for (const agent of agents) if (agent.transcript !== undefined) findings.push(agent.transcript);
   findings.push(...state);
   findings.push(checkCodeCache(env));
-  const tool = pluginToolBeside(program.bundle);
-  if (tool !== undefined) findings.push({ id: 'tool', status: 'info', title: `command-line tool: ${forShellArg(tool)}`, detail: 'a plugin install puts it on no PATH but Claude Code\'s Bash tool: run it by this path' });
+  // The plugins' tools a terminal does not find by name: the running one, and each enabled install's.
+  const tools = [pluginToolBeside(program.bundle), ...agents.flatMap((a) => a.plugins.filter((p) => p.enabled).map((p) => pluginToolBeside(p.bin)))];
+  const offPath = [...new Set(tools.filter((t) => t !== undefined && !isOnPath(t, env)))];
+  if (offPath.length > 0) {
+    findings.push({
+      id: 'tool',
+      status: 'info',
+      title: `command-line tool: ${offPath.map((t) => forShellArg(t!)).join(', ')}`,
+      detail: 'a plugin or extension install puts it on no PATH but Claude Code\'s Bash tool: run it by this path',
+    });
+  }
 
   const report = doctorReport('agent-checkpoint-hook', findings);
   await context.write(options.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderDoctorReport(report, context.style));
   return doctorExitCode(report);
 }
 
-async function checkConfig(cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<DoctorFinding[]> {
+async function checkConfig(cwd: string, env: Readonly<Record<string, string | undefined>>, tool: string): Promise<DoctorFinding[]> {
   const loaded = await loadConfig({ cwd, env, cacheDir: false, sections: contextCheckpointSections });
   const sources = loaded.config.sources.map(describeSource);
   const findings: DoctorFinding[] = [];
@@ -128,9 +139,9 @@ async function checkConfig(cwd: string, env: Readonly<Record<string, string | un
     findings.push({
       id: 'config.trust',
       status: 'warn',
-      title: `untrusted project config${u.state === 'changed' ? ' (changed since it was trusted)' : ''}: these keys ignored: ${u.ignoredKeys.join(', ')}, run \`agent-checkpoint-hook trust\``,
+      title: `untrusted project config${u.state === 'changed' ? ' (changed since it was trusted)' : ''}: these keys ignored: ${u.ignoredKeys.join(', ')}, run \`${tool} trust\``,
       detail: `${u.path}${u.realPath !== undefined && u.realPath !== u.path ? ` → ${u.realPath}` : ''}\nCommands, write paths and push from a project file apply only once you trusted that exact file.`,
-      fix: `review the file, then run: agent-checkpoint-hook trust '${u.path}'`,
+      fix: `review the file, then run: ${tool} trust ${forShellArg(u.path)}`,
     });
   }
   const problems = configProblems(loaded.config);
@@ -146,7 +157,7 @@ function describeSource(s: ConfigSource): string {
   return s.kind === 'preset' ? `preset ${s.name}${s.detected === true ? ' (detected)' : ''}` : s.kind === 'default' ? 'built-in defaults' : `${s.kind} ${s.name}`;
 }
 
-async function checkTranscript(agent: AgentId, cwd: string, env: Readonly<Record<string, string | undefined>>): Promise<DoctorFinding> {
+async function checkTranscript(agent: AgentId, cwd: string, env: Readonly<Record<string, string | undefined>>, tool: string): Promise<DoctorFinding> {
   const title = profileOf(agent).title;
   const path = await findLatestTranscript(agent, cwd, env);
   if (path === undefined) return { id: `${agent}.transcript`, status: 'info', title: `${title}: no session transcript for ${cwd} yet` };
@@ -161,7 +172,7 @@ async function checkTranscript(agent: AgentId, cwd: string, env: Readonly<Record
       status: 'warn',
       title: `${title}: the newest transcript has no readable turn`,
       detail: [path, ...notes].join('\n'),
-      fix: `agent-checkpoint-hook explain --agent ${agent} --transcript '${path}' shows what the checkpoint would do with it; report the diagnostic if the CLI version is newer than the tested one`,
+      fix: `${tool} explain --agent ${agent} --transcript ${forShellArg(path)} shows what the checkpoint would do with it; report the diagnostic if the CLI version is newer than the tested one`,
     };
   }
   return {
@@ -183,7 +194,7 @@ async function checkGit(cwd: string, env: Readonly<Record<string, string | undef
   return { id: 'git', status: 'info', title: `${cwd} is not inside a git repository`, detail: `${stderr.trim().split('\n')[0] ?? ''}\nCheckpoints stay silent outside repositories.` };
 }
 
-async function checkState(env: Readonly<Record<string, string | undefined>>, cwd: string): Promise<DoctorFinding[]> {
+async function checkState(env: Readonly<Record<string, string | undefined>>, cwd: string, tool: string): Promise<DoctorFinding[]> {
   const findings: DoctorFinding[] = [];
   let stateDir: string;
   try {
@@ -205,11 +216,11 @@ async function checkState(env: Readonly<Record<string, string | undefined>>, cwd
   }
   if (isTruthyEnv(env[DISABLE_ENV])) findings.push({ id: 'switch.env', status: 'warn', title: `${DISABLE_ENV} is set in this environment: checkpoints are off`, fix: `unset ${DISABLE_ENV}` });
   const all = await readOffSwitch({ stateDir, env: {} });
-  if (all.off) findings.push({ id: 'switch.all', status: 'warn', title: 'checkpoints are switched off for all sessions', detail: all.detail, fix: 'agent-checkpoint-hook on --all' });
+  if (all.off) findings.push({ id: 'switch.all', status: 'warn', title: 'checkpoints are switched off for all sessions', detail: all.detail, fix: `${tool} on --all` });
   const projectRoot = findProjectRoot(cwd);
   const project = await readOffSwitch({ stateDir, projectRoot, env: {} });
   if (project.off && project.source === 'project') {
-    findings.push({ id: 'switch.project', status: 'warn', title: `checkpoints are switched off for the project ${projectRoot}`, detail: project.detail, fix: `agent-checkpoint-hook on --project --cwd '${projectRoot}'` });
+    findings.push({ id: 'switch.project', status: 'warn', title: `checkpoints are switched off for the project ${projectRoot}`, detail: project.detail, fix: `${tool} on --project --cwd ${forShellArg(projectRoot)}` });
   }
   return findings;
 }

@@ -9,7 +9,7 @@ const MAX_COMMAND = 110;
  * The human form of `explain`: what the agent did, which files count, what each category expected
  * and found, what looks wrong and because of which call, and the message (or why there is none).
  */
-export function renderExplain(untrusted: ExplainReport, style: TerminalStyle): string {
+export function renderExplain(untrusted: ExplainReport, style: TerminalStyle, tool = 'agent-checkpoint-hook'): string {
   // Everything in the report comes from the working tree, the transcript or the config (file names,
   // commands, prompts, message texts): no control character may reach the terminal, and a name with
   // a line break must not forge a line of this report. The message keeps its lines.
@@ -43,7 +43,7 @@ export function renderExplain(untrusted: ExplainReport, style: TerminalStyle): s
   if (report.untrustedConfig !== undefined) {
     const u = report.untrustedConfig;
     out.push(
-      `Trust       ${s.yellow(`untrusted project config${u.state === 'changed' ? ' (changed since it was trusted)' : ''}: these keys ignored: ${u.ignoredKeys.join(', ')}`)}, run \`agent-checkpoint-hook trust\``,
+      `Trust       ${s.yellow(`untrusted project config${u.state === 'changed' ? ' (changed since it was trusted)' : ''}: these keys ignored: ${u.ignoredKeys.join(', ')}`)}, run \`${tool} trust\``,
     );
   }
 

@@ -11,6 +11,8 @@ export interface ExplainCommandContext {
   readonly write: (text: string) => Promise<void>;
   readonly writeError: (text: string) => void;
   readonly style: TerminalStyle;
+  /** The command-line tool as a person runs it on this route (commands/run-setup-command.ts). */
+  readonly tool?: string;
 }
 
 /** The options of `explain`, as commander parses them (commands/hook-cli.ts declares them). */
@@ -44,7 +46,7 @@ export async function runExplainCommand(o: ExplainOptions, context: ExplainComma
       ...(o.session === undefined ? {} : { sessionId: o.session }),
       ...(turnId === undefined ? {} : { turnId }),
     });
-    await context.write(o.json === true ? `${jsonForTerminal(JSON.stringify(report, null, 2))}\n` : renderExplain(report, context.style));
+    await context.write(o.json === true ? `${jsonForTerminal(JSON.stringify(report, null, 2))}\n` : renderExplain(report, context.style, context.tool));
     return EXIT_OK;
   } catch (error) {
     context.writeError(`agent-checkpoint: explain failed: ${forTerminal(error instanceof Error ? error.message : String(error), { keepLines: false })}\n`);

@@ -38,14 +38,20 @@ async function stop(scenario: DeliveryScenario) {
 
 describe('the Codex plugin whose local marketplace moved', () => {
   it('says so once per session, beside the unchanged verdict', async () => {
-    const scenario = world.scenario('actionable');
+    // Codex starts a plugin's hooks with PLUGIN_ROOT, the plugin's (cached) root.
+    const scenario = world.scenario('actionable', { PLUGIN_ROOT: dirname(dirname(bin)) });
     const expected = await world.expected(scenario);
     rmSync(marketplace, { recursive: true });
     const first = await stop(scenario);
     expect(first.systemMessage).toContain(`the Codex marketplace agent-checkpoint was added from ${marketplace}, which is gone`);
     expect(first.systemMessage).toContain('codex plugin marketplace add <git-url>');
-    expect(first.reason).toBe(expected.decision === 'message' ? expected.message : null);
-    const second = await stop(world.scenario('repeat-stop'));
+    // Doctor as this plugin's user runs it: its own tool by path (no agent puts it on a terminal's PATH).
+    const tool = join(dirname(dirname(bin)), 'bin', 'agent-checkpoint-hook');
+    expect(first.systemMessage).toContain(`(${tool} doctor shows the details)`);
+    // The verdict is unchanged; its "a person can run …" names the plugin's tool too.
+    expect(expected.decision).toBe('message');
+    expect(first.reason).toBe(expected.message?.replace('agent-checkpoint-hook off --session', `${tool} off --session`));
+    const second = await stop(world.scenario('repeat-stop', { PLUGIN_ROOT: dirname(dirname(bin)) }));
     expect(second.systemMessage).toBeUndefined();
   });
 

@@ -1,5 +1,6 @@
 import type { AgentId } from '@agent-checkpoint/core';
 import { profileOf } from '../agents/profiles.ts';
+import { installRouteOf, userCommandsOf } from '../route-commands.ts';
 import type { TurnEndNotice } from '../agents/agent-profile.ts';
 
 /**
@@ -11,6 +12,7 @@ import type { TurnEndNotice } from '../agents/agent-profile.ts';
  * a Claude Code plugin from a folder marketplace is read from that folder ("failed to load:
  * cache-miss"), a Gemini CLI extension made with `extensions link` runs from the linked folder.
  */
-export async function installSourceNotice(agent: AgentId, bin: string | undefined): Promise<TurnEndNotice | undefined> {
-  return bin === undefined ? undefined : profileOf(agent).pluginRoute?.installSourceNotice(bin);
+export async function installSourceNotice(agent: AgentId, bin: string | undefined, env: Readonly<Record<string, string | undefined>>): Promise<TurnEndNotice | undefined> {
+  // It names doctor as this plugin's user runs it (the plugin's own tool: nothing of it is on a PATH).
+  return bin === undefined ? undefined : profileOf(agent).pluginRoute?.installSourceNotice(bin, userCommandsOf(installRouteOf(agent, env)).doctor);
 }

@@ -1,5 +1,6 @@
 import type { AgentId } from '@agent-checkpoint/core';
-import { AGENT_IDS } from '@agent-checkpoint/core';
+import { AGENT_IDS, forShellArg } from '@agent-checkpoint/core';
+import { isOnPath, pluginToolBeside } from '../route-commands.ts';
 import { readSettingsFile } from '@agent-checkpoint/setup-kit/read-settings-file';
 import { profileOf } from '../agents/profiles.ts';
 import { findOurHookEntries } from './edit-agent-hooks.ts';
@@ -42,9 +43,14 @@ function bundleOf(command: string): string | undefined {
   return match?.[2] ?? match?.[3] ?? match?.[4];
 }
 
-/** One line per install, and a line per agent with two active ones (every hook would run twice). */
-export function describeInstalls(views: readonly InstallView[]): string[] {
-  if (views.length === 0) return ['installs: none found (agent-checkpoint-hook doctor says how to install)'];
+/**
+ * One line per install, and a line per agent with two active ones (every hook would run twice). A
+ * plugin or extension install also names its command-line tool by its path when that is not on the
+ * PATH (no agent puts it on a terminal's). `tool` is the command-line tool of the running command,
+ * as a person types it (route-commands.ts `terminalToolOf`).
+ */
+export function describeInstalls(views: readonly InstallView[], tool: string, env: Readonly<Record<string, string | undefined>>): string[] {
+  if (views.length === 0) return [`installs: none found (${tool} doctor says how to install)`];
   const lines = ['installs:'];
   for (const view of views) {
     const title = profileOf(view.agent).title;
@@ -54,13 +60,15 @@ export function describeInstalls(views: readonly InstallView[]): string[] {
     }
     const p = view.plugin;
     const what = p.form === 'gemini-extension' ? 'extension' : 'plugin';
-    const state = p.source.kind === 'local-path' && !p.source.present ? `broken: ${p.source.path} is gone (agent-checkpoint-hook doctor)` : p.enabled ? 'enabled' : 'disabled';
+    const state = p.source.kind === 'local-path' && !p.source.present ? `broken: ${p.source.path} is gone (${tool} doctor)` : p.enabled ? 'enabled' : 'disabled';
     lines.push(`  ${title}: ${what} ${p.id} (${state}) → runs ${p.bin}${p.binPresent ? '' : ' (missing)'}`);
+    const pluginTool = pluginToolBeside(p.bin);
+    if (pluginTool !== undefined) lines.push(`    its command-line tool: ${isOnPath(pluginTool, env) ? 'agent-checkpoint-hook (on the PATH)' : forShellArg(pluginTool)}`);
   }
   for (const agent of AGENT_IDS) {
     const active = views.filter((v) => v.agent === agent && (v.form === 'settings' || v.plugin.enabled));
     if (active.length > 1 && active.some((v) => v.form === 'plugin')) {
-      lines.push(`  ${profileOf(agent).title}: two active installs, every hook runs twice: agent-checkpoint-hook doctor names the command that removes one`);
+      lines.push(`  ${profileOf(agent).title}: two active installs, every hook runs twice: ${tool} doctor names the command that removes one`);
     }
   }
   return lines;

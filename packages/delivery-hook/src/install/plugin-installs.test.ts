@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DoctorReport } from '@agent-checkpoint/setup-kit';
@@ -169,6 +169,28 @@ describe('plugin and extension installs', () => {
     expect(status.stdout).toContain(`Codex CLI: plugin agent-checkpoint@agent-checkpoint (enabled) → runs ${codexBin}`);
     const json = JSON.parse((await run(['status', '--json'])).stdout) as { installs: Array<{ agent: string; form: string }> };
     expect(json.installs.map((i) => `${i.agent} ${i.form}`)).toEqual(['claude claude-plugin', 'gemini settings', 'gemini gemini-extension', 'codex codex-plugin']);
+  });
+
+  it('status and doctor from a terminal name each plugin\'s command-line tool by its exact path, or say it is on the PATH', async () => {
+    // The clone's plugin with its tool (bin/), as the repository ships it.
+    mkdirSync(join(clone, 'plugins', 'agent-checkpoint', 'bin'));
+    cpSync(join(import.meta.dirname, '..', '..', '..', '..', 'plugins', 'agent-checkpoint', 'bin', 'agent-checkpoint-hook'), join(clone, 'plugins', 'agent-checkpoint', 'bin', 'agent-checkpoint-hook'));
+    claudePluginFromFolder();
+    const codexBin = codexPlugin();
+    const claudeTool = join(clone, 'plugins', 'agent-checkpoint', 'bin', 'agent-checkpoint-hook');
+    const codexTool = join(dirname(dirname(codexBin)), 'bin', 'agent-checkpoint-hook');
+    const status = (await run(['status'])).stdout;
+    expect(status).toContain(`Claude Code: plugin agent-checkpoint@agent-checkpoint (enabled) → runs ${join(clone, 'plugins', 'agent-checkpoint', 'dist', 'agent-checkpoint-hook.cjs')}\n    its command-line tool: ${claudeTool}\n`);
+    expect(status).toContain(`Codex CLI: plugin agent-checkpoint@agent-checkpoint (enabled) → runs ${codexBin}\n    its command-line tool: ${codexTool}\n`);
+    expect(finding(await doctor(), 'tool')).toMatchObject({ status: 'info', title: `command-line tool: ${claudeTool}, ${codexTool}` });
+
+    // A link on the PATH to one of them (the user's choice): that one is found by its name.
+    const onPath = join(sandbox.root, 'on-path');
+    mkdirSync(onPath);
+    symlinkSync(claudeTool, join(onPath, 'agent-checkpoint-hook'));
+    const linked = await runHookBundle({ args: ['status'], env: { ...sandbox.env, PATH: `${onPath}:/usr/bin:/bin`, NO_COLOR: '1' }, cwd: sandbox.home });
+    expect(linked.stdout).toContain(`runs ${join(clone, 'plugins', 'agent-checkpoint', 'dist', 'agent-checkpoint-hook.cjs')}\n    its command-line tool: agent-checkpoint-hook (on the PATH)\n`);
+    expect(linked.stdout).toContain(`its command-line tool: ${codexTool}\n`);
   });
 
   it('a moved local-path marketplace is reported with its path and the command that re-adds it from a git URL', async () => {

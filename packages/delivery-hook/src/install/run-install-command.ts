@@ -22,6 +22,8 @@ export interface InstallCommandContext extends LocationContext {
   /** The node binary and hook bundle to register (default: this process's). */
   readonly program?: HookProgram;
   readonly now?: Date;
+  /** The command-line tool as a person runs it on this route (commands/run-setup-command.ts); default `agent-checkpoint-hook`. */
+  readonly tool?: string;
 }
 
 /** What to run: install or uninstall, with its options as commander parsed them (commands/hook-cli.ts). */
@@ -72,7 +74,7 @@ export async function runInstallCommand(request: InstallRequest, context: Instal
     if (command === 'install' && plugins.length > 0 && install?.force !== true) {
       const plugin = plugins[0]!;
       context.writeError(
-        `agent-checkpoint: ${profileOf(agent).title}: not installing: the ${plugin.form === 'gemini-extension' ? 'extension' : 'plugin'} ${plugin.id} is installed and enabled, and runs ${plugin.bin}; a settings install beside it would run every hook twice. Check it with agent-checkpoint-hook doctor; to switch to the settings install, first: ${plugin.removeCommand} (or add --force to install both)\n`,
+        `agent-checkpoint: ${profileOf(agent).title}: not installing: the ${plugin.form === 'gemini-extension' ? 'extension' : 'plugin'} ${plugin.id} is installed and enabled, and runs ${plugin.bin}; a settings install beside it would run every hook twice. Check it with ${context.tool ?? 'agent-checkpoint-hook'} doctor; to switch to the settings install, first: ${plugin.removeCommand} (or add --force to install both)\n`,
       );
       code = EXIT_FAILURE;
       continue;
@@ -103,8 +105,9 @@ export async function runInstallCommand(request: InstallRequest, context: Instal
     if (code === EXIT_OK && agents.some((agent) => profileOf(agent).hooksHaveTrustEntries)) code = await removeCodexTrust(run, 'the Codex trust entries of our plugin hooks', isOurPluginTrustKey);
   }
   if (command === 'install' && !run.dryRun && code === EXIT_OK) {
+    const tool = context.tool ?? 'agent-checkpoint-hook';
     await context.write(
-      `\nNext: start a new agent session (hooks are read at startup). Check the set-up with ${context.style.bold('agent-checkpoint-hook doctor')};\nsee why a turn would be checkpointed with ${context.style.bold(`agent-checkpoint-hook explain --agent ${agents[0] ?? 'claude'}`)}.\n`,
+      `\nNext: start a new agent session (hooks are read at startup). Check the set-up with ${context.style.bold(`${tool} doctor`)};\nsee why a turn would be checkpointed with ${context.style.bold(`${tool} explain --agent ${agents[0] ?? 'claude'}`)}.\n`,
     );
   }
   return code;

@@ -14,7 +14,7 @@ describe('tooOldNodeAnswer', () => {
     expect(JSON.parse(start?.stdout ?? '')).toEqual({
       systemMessage: 'agent-checkpoint: needs Node.js 18 or later; the node on PATH is 17.9.1, so its hooks do nothing. Install Node.js 18+ (https://nodejs.org) and start a new session.',
     });
-    for (const args of [['claude'], ['post-tool', 'codex'], ['prompt-submit', 'gemini'], ['pre-compact', 'claude'], ['hook']]) {
+    for (const args of [['claude'], ['post-tool', 'codex'], ['prompt-submit', 'gemini'], ['pre-compact', 'claude'], ['hook'], ['statusline']]) {
       expect(tooOldNodeAnswer('17.9.1', args, 18), args.join(' ')).toEqual({ stdout: '', stderr: '', exitCode: 0 });
     }
   });

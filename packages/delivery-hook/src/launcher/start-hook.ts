@@ -3,14 +3,11 @@
 // bundle's dependencies: it is compiled from source on every run. Built for old Node too
 // (build-hook.mjs): on a Node below the minimum it must parse and say so, not dump its source.
 import { join } from 'node:path';
+import { hookModeOf } from '../hook-modes.ts';
 import { MIN_NODE_MAJOR, tooOldNodeAnswer } from './node-version.ts';
 
 declare const __AGENT_CHECKPOINT_BUILD_ID__: string;
 
-const HOOK_AGENTS = new Set(['claude', 'gemini', 'codex', 'qwen', 'hook', 'post-tool', 'session-start', 'pre-compact', 'prompt-submit']);
-
-/** The monitor after every tool call runs its own small bundle, without the main one or its code cache. */
-const MONITOR_MODE = 'post-tool';
 
 const tooOld = tooOldNodeAnswer(process.versions.node, process.argv.slice(2), MIN_NODE_MAJOR);
 if (tooOld !== undefined) {
@@ -19,7 +16,10 @@ if (tooOld !== undefined) {
   process.exitCode = tooOld.exitCode;
 } else {
   try {
-    if (process.argv[2] === MONITOR_MODE) {
+    // The monitor after every tool call runs its own small bundle, without the main one or its code
+    // cache; `post-tool --help` is for the main bundle's parser, as every mode's help is (cli.ts).
+    const wantsHelp = process.argv.indexOf('--help', 3) !== -1 || process.argv.indexOf('-h', 3) !== -1;
+    if (hookModeOf(process.argv[2])?.kind === 'post-tool' && !wantsHelp) {
       // A literal sibling (external in build-hook.mjs): the packed tarball is checked for what it loads.
       require('./agent-checkpoint-hook-monitor.cjs');
     } else {
@@ -34,10 +34,11 @@ if (tooOld !== undefined) {
       });
     }
   } catch (error) {
-    // The bundle could not even be loaded (a broken install). A hook run must still exit 0 with empty
-    // stdout — the stop passes — or the agent reports a failing hook on every turn.
+    // The bundle could not even be loaded (a broken install). A hook run (every mode of the table, the
+    // status line included) must still exit 0 with empty stdout — the stop passes — or the agent
+    // reports a failing hook on every event.
     const detail = error instanceof Error ? error.message : String(error);
     process.stderr.write(`agent-checkpoint-hook: cannot start (${detail.split('\n')[0] ?? ''}); reinstall the package. Letting the stop pass.\n`);
-    process.exitCode = HOOK_AGENTS.has(process.argv[2] ?? '') ? 0 : 1;
+    process.exitCode = hookModeOf(process.argv[2])?.exitZeroWhenBroken === true ? 0 : 1;
   }
 }

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { readAutonomousState } from '@agent-checkpoint/context-checkpoint';
 import { createHookSandbox, type HookSandbox } from '../test-support/hook-sandbox.ts';
 import { writeOwnHandoff } from '../test-support/own-handoff.ts';
 import { runHookBundle } from '../test-support/run-hook-bundle.ts';
@@ -142,6 +143,27 @@ describe('agent-checkpoint-hook loop', () => {
     expect((await run('loop', 'next')).code).toBe(10);
     expect((await run('resume-prompt')).stdout).toContain(rel);
     expect((await run('resume-prompt')).stdout).toBe('');
+  });
+
+  it('autonomous mode: loop start switches it on in the user\'s state directory, loop next refreshes it, loop end clears it', async () => {
+    const { env, root } = repo();
+    const stateDir = (sandbox as HookSandbox).stateDir;
+    const run = (...args: string[]) => runHookBundle({ args, env, cwd: join(root, 'src') });
+    const state = () => readAutonomousState({ stateDir, projectRoot: root, now: new Date() });
+    expect(state().kind).toBe('inactive');
+    expect((await run('loop', 'start')).code).toBe(0);
+    const started = state();
+    expect(started.kind).toBe('active');
+    // Nothing of it in the working tree.
+    expect(existsSync(join(root, '.agent-checkpoint', 'autonomous'))).toBe(false);
+    expect((await run('loop', 'next')).code).toBe(0);
+    const refreshed = state();
+    expect(refreshed).toMatchObject({ kind: 'active', flag: { started_at: started.kind === 'active' ? started.flag.started_at : '' } });
+    expect(await run('loop', 'end')).toMatchObject({ code: 0, stdout: 'loop ended; autonomous mode off\n', stderr: '' });
+    expect(state()).toMatchObject({ kind: 'inactive', reason: 'no-flag' });
+    // The loop state stays for `loop status`.
+    expect((await run('loop', 'status')).stdout).toContain('Loop iteration: 1');
+    expect(await run('loop', 'end', '--json')).toMatchObject({ code: 0, stdout: '{"ended":true,"autonomous_cleared":false}\n' });
   });
 
   it('bad input: usage errors exit 2, a corrupt state file exits 1 and is left alone, resume-prompt still exits 0', async () => {

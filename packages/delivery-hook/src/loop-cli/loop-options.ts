@@ -1,5 +1,5 @@
 /** The operations of `agent-checkpoint-hook loop` (declared in commands/hook-cli.ts). */
-export const LOOP_OPERATIONS = ['start', 'next', 'status'] as const;
+export const LOOP_OPERATIONS = ['start', 'next', 'status', 'end'] as const;
 export type LoopOperation = (typeof LOOP_OPERATIONS)[number];
 
 /** The options of `loop`, as commander parses them. */

@@ -1,10 +1,16 @@
 import { stat } from 'node:fs/promises';
-import { failuresFromObservations, truthfulAlert, writeCheckpointHandoff, type HandoffTrigger } from '@agent-checkpoint/context-checkpoint';
-import { contextCheckpointConfigOf, contextCheckpointSections, handoffServicesOf } from '@agent-checkpoint/context-checkpoint/load';
-import { getCheckpoint, loadConfig, type ResolvedConfig } from '@agent-checkpoint/core';
-import { forModelText } from '@agent-checkpoint/core/hot-path';
+import { failuresFromObservations, openContextHook, truthfulAlert, withAutonomousMode, writeCheckpointHandoff, type HandoffTrigger } from '@agent-checkpoint/context-checkpoint';
+import { contextCheckpointConfigOf, handoffServicesOf } from '@agent-checkpoint/context-checkpoint/load';
+import { getCheckpoint, type ResolvedConfig } from '@agent-checkpoint/core';
+import { forModelText, type AgentId } from '@agent-checkpoint/core/hot-path';
 import { loadTranscriptReader } from '../load-transcript-reader.ts';
-import type { MonitorActRequest, MonitorActResult } from './run-post-tool.ts';
+import { installRouteOf, userCommandsOf } from '../route-commands.ts';
+import type { MonitorActRequest, MonitorActResult } from './post-tool-types.ts';
+
+/** `checkpoint` as the agent runs it with its shell tool on the route of a hook `agent` ran with `env` (route-commands.ts). */
+export function agentCheckpointCommandOf(agent: AgentId, env: Readonly<Record<string, string | undefined>>): string {
+  return userCommandsOf(installRouteOf(agent, env)).agentCheckpoint;
+}
 
 /** Time kept back from the deadline for the answer and the exit. */
 const RESERVE_MS = 500;
@@ -14,7 +20,7 @@ const RESERVE_MS = 500;
  * configuration, read the turn so far through core's pipeline (as the PreCompact handoff does) and
  *
  * - L2 (`handoff`): write the handoff (trigger `context`) and ask the agent to finish the current step
- *   (or its small task) and hand off; without `handoff.enabled` only ask it to run `/checkpoint`;
+ *   (or its small task) and hand off; without `handoff.enabled` only ask it to run `checkpoint` (in the route's form);
  * - L3 (`emergency`): write the handoff and ask the agent to stop;
  * - at both, with `directExecution.enabled`: run the direct checkpoint (handoff, memory file, WIP
  *   commit) instead of writing the handoff only, as the Stop route does at its handoff level, so the
@@ -28,18 +34,23 @@ const RESERVE_MS = 500;
 export async function actOnMonitor(request: MonitorActRequest): Promise<MonitorActResult> {
   const warnings: string[] = [];
   const { action } = request;
-  const loaded = await loadConfig({ cwd: request.cwd, env: request.env, sections: contextCheckpointSections });
-  for (const note of loaded.diagnostics) warnings.push(`post-tool: config: ${note}`);
-  const cc = contextCheckpointConfigOf(loaded.config);
-  if (!loaded.config.enabled || !cc.context.enabled) return { code: 'disabled', detail: 'disabled by the validated configuration', warnings };
+  // The context hooks' early check with the full, validated configuration (the gate only probed it).
+  const gate = await openContextHook({ cwd: request.cwd, stateDir: request.stateDir, sessionId: request.sessionId, env: request.env, need: 'context' });
+  for (const note of gate.diagnostics) warnings.push(`post-tool: ${note}`);
+  if (gate.kind === 'pass') return { code: 'disabled', detail: `disabled by the validated configuration (${gate.detail})`, warnings };
+  const { config } = gate.settings;
+  // A running loop switches direct execution on (seed 003's autonomous mode).
+  const cc = withAutonomousMode(gate.settings.context, { stateDir: request.stateDir, projectRoot: gate.settings.projectRoot, now: request.now }).config;
   // Direct execution (handoff, memory file, WIP commit) runs at L2 and L3 alike, as on the Stop route
   // (seed 003/004): the monitor acting first must not leave the level without its commit.
   const direct = cc.directExecution.enabled;
-  const alert = action.text === undefined ? undefined : truthfulAlert(action.text, direct);
+  // Every "run …" names `checkpoint` as the agent runs it on the route this hook was installed by.
+  const checkpoint = agentCheckpointCommandOf(request.agent, request.env);
+  const alert = action.text === undefined ? undefined : truthfulAlert(action.text.replaceAll('{checkpointCommand}', checkpoint), direct);
   const percent = action.reading.displayPercent;
 
   if (!cc.handoff.enabled && !direct) {
-    const ask = 'Finish the current step, then run `/checkpoint` to write a handoff before the context runs out.';
+    const ask = `Finish the current step, then run \`${checkpoint}\` to write a handoff before the context runs out.`;
     return { context: join(alert, ask), code: `${action.kind}-asked`, detail: 'handoff.enabled is false: asked the agent', warnings };
   }
 
@@ -52,7 +63,7 @@ export async function actOnMonitor(request: MonitorActRequest): Promise<MonitorA
     cwd: request.cwd,
     ...(path !== undefined ? { transcript: { reader, path } } : {}),
     sessionId: request.sessionId,
-    config: withoutOptIns(loaded.config),
+    config: withoutOptIns(config),
     env: request.env,
     signal,
     deadlineAt: Date.now() + budget,
@@ -75,7 +86,7 @@ export async function actOnMonitor(request: MonitorActRequest): Promise<MonitorA
     ...(outcome.git ? { git: outcome.git } : {}),
     handoffDir: cc.handoff.dir,
     ...(direct ? { direct: cc.directExecution } : {}),
-    services: handoffServicesOf(loaded.config),
+    services: handoffServicesOf(config),
     level: action.level,
     percent,
     sessionId: request.sessionId,
@@ -83,6 +94,7 @@ export async function actOnMonitor(request: MonitorActRequest): Promise<MonitorA
     now: request.now,
     env: request.env,
     signal,
+    deadlineAt: Date.now() + budget,
   });
   for (const note of done.diagnostics) warnings.push(`post-tool: ${note}`);
 
@@ -92,7 +104,7 @@ export async function actOnMonitor(request: MonitorActRequest): Promise<MonitorA
     const commit = result.commit ? ` WIP commit ${result.commit.sha.slice(0, 7)} created.` : '';
     if (result.status === 'fallback') {
       warnings.push(`post-tool: direct execution fell back (${result.fallbackReason ?? 'unknown'})`);
-      const ask = 'The automatic checkpoint failed: stop now and run `/checkpoint`.';
+      const ask = `The automatic checkpoint failed: stop now and run \`${checkpoint}\`.`;
       return { context: join(alert, ask), userMessage: `agent-checkpoint: context at ${percent}%; the emergency checkpoint failed (${result.fallbackReason ?? 'unknown'}).`, code: 'emergency-fallback', detail: result.fallbackReason ?? '', warnings };
     }
     const where = written !== undefined ? `Handoff written to ${written}.` : '';
@@ -107,7 +119,7 @@ export async function actOnMonitor(request: MonitorActRequest): Promise<MonitorA
   }
   if (done.kind === 'failed') {
     warnings.push(`post-tool: cannot write the handoff: ${done.error}`);
-    return { context: join(alert, 'Finish the current step, then run `/checkpoint`.'), code: 'write-failed', detail: done.error, warnings };
+    return { context: join(alert, `Finish the current step, then run \`${checkpoint}\`.`), code: 'write-failed', detail: done.error, warnings };
   }
   const written = done.handoff.relativePath;
   const ask =

@@ -1,5 +1,5 @@
-import type { monitorAfterGate } from './monitor-after-gate.ts';
-import type { MonitorActRequest, MonitorActResult } from './run-post-tool.ts';
+import type { AgentId } from '@agent-checkpoint/core/hot-path';
+import type { MonitorActRequest, MonitorActResult, MonitorAfterGate } from './post-tool-types.ts';
 
 /**
  * Set to `true` by build-hook.mjs in every built bundle: the monitor's two later parts are then their
@@ -20,11 +20,19 @@ declare const __AGENT_CHECKPOINT_MONITOR_SPLIT__: true | undefined;
  * call that needs no action never parses `act`. Built, they are `require`d: the monitor's bundle is
  * CommonJS and must not start the ES module loader after every tool call.
  */
-export async function loadMonitorAfterGate(): Promise<typeof monitorAfterGate> {
+export async function loadMonitorAfterGate(): Promise<MonitorAfterGate> {
   const part = typeof __AGENT_CHECKPOINT_MONITOR_SPLIT__ !== 'undefined'
-    ? (require('./agent-checkpoint-hook-monitor-decide.cjs') as typeof import('./monitor-after-gate.ts'))
-    : await import('./monitor-after-gate.ts');
+    ? (require('./agent-checkpoint-hook-monitor-decide.cjs') as typeof import('./monitor-decide-part.ts'))
+    : await import('./monitor-decide-part.ts');
   return part.monitorAfterGate;
+}
+
+/** `checkpoint` in the route's form (act-on-monitor.ts), loaded with the acting part: once per session at most, for an L1 alert. */
+export async function checkpointCommandLazily(agent: AgentId, env: Readonly<Record<string, string | undefined>>): Promise<string> {
+  const part = typeof __AGENT_CHECKPOINT_MONITOR_SPLIT__ !== 'undefined'
+    ? (require('./agent-checkpoint-hook-monitor-act.cjs') as typeof import('./act-on-monitor.ts'))
+    : await import('./act-on-monitor.ts');
+  return part.agentCheckpointCommandOf(agent, env);
 }
 
 export async function actOnMonitorLazily(request: MonitorActRequest): Promise<MonitorActResult> {

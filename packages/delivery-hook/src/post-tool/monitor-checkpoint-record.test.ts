@@ -98,6 +98,24 @@ describe('the monitor records its checkpoints where every route does', () => {
     expect(handoffs(world)).toHaveLength(1);
   });
 
+  it('autonomous mode: with duringLoop, between loop start and loop end the monitor\'s checkpoint makes the WIP commit (directExecution.enabled false)', async () => {
+    const world = open('L2', { context: { enabled: true }, handoff: { enabled: true }, directExecution: { duringLoop: true } });
+    await trustProjectConfig(world.repo, world.scenario('actionable').env);
+    expect((await bin(world, ['loop', 'start'])).code).toBe(0);
+    const before = head(world);
+    const out = await toolCall(world);
+    const after = head(world);
+    expect(after).not.toBe(before);
+    expect(out.systemMessage).toContain(`WIP commit ${after.slice(0, 7)} created`);
+    expect((await bin(world, ['loop', 'end'])).code).toBe(0);
+    setLevel(world, 'L3');
+    // Off again: the L3 alert says no commit is made (direct execution is off in the configuration).
+    const said = (await toolCall(world)).hookSpecificOutput.additionalContext;
+    expect(said).toContain('no WIP commit');
+    expect(head(world)).toBe(after);
+    expect(handoffs(world)).toHaveLength(2);
+  });
+
   it('the L3 alert promises a WIP commit only when direct execution makes one', async () => {
     const off = open('L3', { context: { enabled: true }, handoff: { enabled: true } });
     const said = (await toolCall(off)).hookSpecificOutput.additionalContext;

@@ -5,12 +5,13 @@ import { resolveStateDir, sessionStatePath, toSafeSessionId } from '@agent-check
 import { readClaudeLatestUsage } from '@agent-checkpoint/transcript-claude/latest-usage';
 import { createDeliveryWorld, type DeliveryFixture, type DeliveryScenario, type DeliveryWorld } from '@agent-checkpoint/core/conformance';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLAUDE_FIXTURE, CODEX_FIXTURE, GEMINI_FIXTURE, QWEN_FIXTURE } from '../test-support/delivery-fixtures.ts';
+import { CLAUDE_FIXTURE, CODEX_FIXTURE, COPILOT_FIXTURE, GEMINI_FIXTURE, QWEN_FIXTURE } from '../test-support/delivery-fixtures.ts';
 import { deliverThroughHook } from '../test-support/hook-route-adapter.ts';
 import { FIXTURES_DIR } from '../test-support/recorded-payloads.ts';
 import { runHookBundle } from '../test-support/run-hook-bundle.ts';
-import { actOnMonitorLazily, loadMonitorAfterGate } from './load-monitor-parts.ts';
-import { runPostTool, type PostToolResult } from './run-post-tool.ts';
+import { actOnMonitorLazily, checkpointCommandLazily, loadMonitorAfterGate } from './load-monitor-parts.ts';
+import type { PostToolResult } from './post-tool-types.ts';
+import { runPostTool } from './run-post-tool.ts';
 import { userConfigFile } from './user-config-file.ts';
 
 // The monitor (decide and act parts from source, through `runPostTool`) and the turn end (the real
@@ -20,11 +21,12 @@ import { userConfigFile } from './user-config-file.ts';
 
 type Level = 'L0' | 'L1' | 'L2' | 'L3';
 type Agent = DeliveryFixture['agent'];
-const FIXTURE = { claude: CLAUDE_FIXTURE, gemini: GEMINI_FIXTURE, codex: CODEX_FIXTURE, qwen: QWEN_FIXTURE } as const;
+const FIXTURE = { claude: CLAUDE_FIXTURE, gemini: GEMINI_FIXTURE, codex: CODEX_FIXTURE, copilot: COPILOT_FIXTURE, qwen: QWEN_FIXTURE } as const;
 const LEVEL_DIR: Record<Agent, string> = {
   claude: join(FIXTURES_DIR, 'claude/2.1.330/context-levels'),
   gemini: join(FIXTURES_DIR, 'gemini/0.61.0/context-levels'),
   codex: join(FIXTURES_DIR, 'codex/0.169.0/context-levels'),
+  copilot: join(FIXTURES_DIR, 'copilot/1.0.102/context-levels'),
   qwen: join(FIXTURES_DIR, 'qwen/0.24.4/context-levels'),
 };
 const L1_LINE = '⚠️ Context at 75%';
@@ -64,6 +66,7 @@ async function monitor(world: DeliveryWorld): Promise<PostToolResult & { warning
     warn: (line) => void warnings.push(line),
     loadMonitor: loadMonitorAfterGate,
     act: actOnMonitorLazily,
+    checkpointCommand: checkpointCommandLazily,
   });
   return { ...result, warnings };
 }

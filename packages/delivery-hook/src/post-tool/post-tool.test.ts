@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDeliveryWorld, type DeliveryFixture, type DeliveryWorld } from '@agent-checkpoint/core/conformance';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLAUDE_FIXTURE, CODEX_FIXTURE, GEMINI_FIXTURE, QWEN_FIXTURE } from '../test-support/delivery-fixtures.ts';
+import { CLAUDE_FIXTURE, CODEX_FIXTURE, COPILOT_FIXTURE, GEMINI_FIXTURE, QWEN_FIXTURE } from '../test-support/delivery-fixtures.ts';
 import { FIXTURES_DIR } from '../test-support/recorded-payloads.ts';
 import { runHookBundle } from '../test-support/run-hook-bundle.ts';
 import { trustProjectConfig } from '../test-support/trust-project-config.ts';
@@ -23,9 +23,10 @@ const LEVEL_DIR: Record<DeliveryFixture['agent'], string> = {
   claude: 'claude/2.1.330/context-levels',
   gemini: 'gemini/0.61.0/context-levels',
   codex: 'codex/0.169.0/context-levels',
+  copilot: 'copilot/1.0.102/context-levels',
   qwen: 'qwen/0.24.4/context-levels',
 };
-const FIXTURE = { claude: CLAUDE_FIXTURE, gemini: GEMINI_FIXTURE, codex: CODEX_FIXTURE, qwen: QWEN_FIXTURE } as const;
+const FIXTURE = { claude: CLAUDE_FIXTURE, gemini: GEMINI_FIXTURE, codex: CODEX_FIXTURE, copilot: COPILOT_FIXTURE, qwen: QWEN_FIXTURE } as const;
 
 function open(agent: DeliveryFixture['agent'], level: Level, config: Record<string, unknown> = { context: { enabled: true } }): DeliveryWorld {
   const world = createDeliveryWorld({ ...FIXTURE[agent], transcriptFile: join(FIXTURES_DIR, LEVEL_DIR[agent], `${level}.jsonl`) });
@@ -119,10 +120,10 @@ describe('post-tool monitor', () => {
     expect(readdirSync(join(world.repo, 'notes', 'handoffs')).filter((f) => f.endsWith('.md'))).toHaveLength(1);
   });
 
-  it('L2 without handoff.enabled only asks the agent to run /checkpoint (nothing written, no user line)', async () => {
+  it('L2 without handoff.enabled only asks the agent to run the checkpoint command (nothing written, no user line)', async () => {
     const world = open('claude', 'L2');
     const out = JSON.parse((await run(world, 'claude')).stdout) as Record<string, unknown> & { hookSpecificOutput: { additionalContext: string } };
-    expect(out.hookSpecificOutput.additionalContext).toContain('run `/checkpoint`');
+    expect(out.hookSpecificOutput.additionalContext).toContain('run `agent-checkpoint-hook checkpoint`');
     expect(out).not.toHaveProperty('systemMessage');
     expect(handoffs(world)).toEqual([]);
   });

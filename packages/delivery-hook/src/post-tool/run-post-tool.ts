@@ -1,64 +1,7 @@
-import { findProjectRoot, type AgentId } from '@agent-checkpoint/core/hot-path';
-import type { MonitorAction } from '@agent-checkpoint/context-checkpoint';
+import { openMonitorHook } from '@agent-checkpoint/context-checkpoint/monitor-gate';
 import { chooseRunCwd } from '../run-cwd.ts';
 import { POST_TOOL_EVENTS, readPostToolPayload } from './post-tool-payload.ts';
-import { probeContextConfig } from './probe-context-config.ts';
-
-/** What the post-tool hook decided: its exact stdout, and a code and detail for the debug log and tests. */
-export interface PostToolResult {
-  readonly output: string;
-  readonly code: string;
-  readonly detail: string;
-}
-
-/** What the handler needs besides the payload. */
-export interface PostToolContext {
-  readonly agent: AgentId;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  /** Fallback when the payload has no usable `cwd`. */
-  readonly processCwd: string | undefined;
-  /** Where the session states and switches live (`resolveStateDir`); resolved only past the gate. */
-  readonly stateDir: () => string;
-  /** The user configuration file (core's `userConfigPath`). */
-  readonly userConfigFile: string;
-  readonly now: () => Date;
-  /** Epoch ms after which nothing more may start. */
-  readonly deadlineAt: number;
-  /** One stderr line. */
-  readonly warn: (line: string) => void;
-  /**
-   * The part after the gate (context checkpoints are on): read the usage, decide, claim, act. Loaded
-   * only then, so a disabled monitor parses none of it.
-   */
-  readonly loadMonitor: () => Promise<typeof import('./monitor-after-gate.ts').monitorAfterGate>;
-  /**
-   * Carry out an L2/L3 action (handoff, emergency commit): loaded only when the monitor acts, because
-   * it needs the full configuration loader and the handoff and git code.
-   */
-  readonly act: (request: MonitorActRequest) => Promise<MonitorActResult>;
-}
-
-/** An acting decision handed to the acting code, which re-checks it against the full configuration. */
-export interface MonitorActRequest {
-  readonly agent: AgentId;
-  readonly action: Extract<MonitorAction, { kind: 'handoff' | 'emergency' }>;
-  readonly sessionId: string;
-  readonly transcriptPath: string;
-  readonly cwd: string;
-  readonly stateDir: string;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly now: Date;
-  readonly deadlineAt: number;
-}
-
-/** What the acting code did: the texts to deliver (undefined: say nothing). */
-export interface MonitorActResult {
-  readonly context?: string;
-  readonly userMessage?: string;
-  readonly code: string;
-  readonly detail: string;
-  readonly warnings: readonly string[];
-}
+import type { PostToolContext, PostToolResult } from './post-tool-types.ts';
 
 /**
  * `agent-checkpoint-hook post-tool <agent>` (Claude PostToolUse, Gemini AfterTool, Codex PostToolUse):
@@ -86,18 +29,12 @@ export async function runPostTool(text: string, ctx: PostToolContext): Promise<P
     ctx.warn(`post-tool: ${where.detail}; doing nothing`);
     return pass('cwd-unusable', where.detail);
   }
-  const cwd = where.cwd;
-  const projectRoot = findProjectRoot(cwd);
-  // The configuration before the off switches: a disabled monitor (the default) then never loads
-  // node:crypto (the switch paths are digests), the largest part of its start-up.
-  const probe = await probeContextConfig(ctx.userConfigFile, projectRoot);
-  for (const note of probe.notes) ctx.warn(`post-tool: config: ${note}`);
-  if (!probe.enabled) return pass('disabled', 'context.enabled is not true');
-  if (event.sessionId === undefined || event.transcriptPath === undefined) {
-    return pass('no-session', 'the payload has no session_id or transcript_path');
-  }
-
+  // The monitor's early check (context-checkpoint): the config probe before the off switches, so a
+  // disabled monitor (the default) never loads node:crypto (the switch paths are digests), the
+  // largest part of its start-up; the switches follow in the decision part.
+  const gate = await openMonitorHook({ cwd: where.cwd, sessionId: event.sessionId, transcriptPath: event.transcriptPath, userConfigFile: ctx.userConfigFile });
+  for (const note of gate.diagnostics) ctx.warn(`post-tool: ${note}`);
+  if (gate.kind === 'pass') return pass(gate.reason, gate.detail);
   const monitor = await ctx.loadMonitor();
-  return monitor({ agent: ctx.agent, sessionId: event.sessionId, transcriptPath: event.transcriptPath, cwd, projectRoot, probe }, ctx);
+  return monitor(gate.session, ctx);
 }
-

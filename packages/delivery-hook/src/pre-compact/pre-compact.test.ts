@@ -22,6 +22,7 @@ const L2: Record<DeliveryFixture['agent'], string> = {
   claude: 'claude/2.1.330/context-levels/L2.jsonl',
   gemini: 'gemini/0.61.0/context-levels/L2.jsonl',
   codex: 'codex/0.169.0/context-levels/L2.jsonl',
+  copilot: 'copilot/1.0.102/context-levels/L2.jsonl',
   qwen: 'qwen/0.24.4/context-levels/L2.jsonl',
 };
 
@@ -50,6 +51,8 @@ function payload(world: DeliveryWorld, agent: DeliveryFixture['agent']): string 
         model: 'gpt-5.5',
         trigger: 'auto',
       });
+    case 'copilot':
+      throw new Error("Copilot CLI's preCompact is not registered (copilot-profile.ts hookEntries)");
     case 'qwen':
       // firePreCompactEvent(trigger, customInstructions) in 0.24.4: Claude's fields.
       return JSON.stringify({ session_id: s.sessionId, transcript_path: s.transcriptPath, cwd: s.cwd, hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: '' });
@@ -113,7 +116,7 @@ describe('pre-compact', () => {
     const env = world.scenario('actionable').env;
     const result = await runHookBundle({ args: ['pre-compact', 'claude'], stdin: payload(world, 'claude'), env, cwd: world.repo });
     expect(result).toMatchObject({ code: 0, stdout: '' });
-    expect(execFileSync('git', ['log', '-1', '--format=%s'], { cwd: world.repo, env, encoding: 'utf8' })).toMatch(/^checkpoint: WIP at pre-compact/);
+    expect(execFileSync('git', ['log', '-1', '--format=%s'], { cwd: world.repo, env, encoding: 'utf8' })).toMatch(/^\[WIP\] checkpoint at pre-compact/);
     expect(handoffs(world)).toHaveLength(1);
   });
 

@@ -1,4 +1,4 @@
-import { fetchMemoryResumeExtras, latestOwnHandoff, markLoopHandoffConsumed, memoryResumeSection, pendingLoopHandoff, renderResumePrompt } from '@agent-checkpoint/context-checkpoint';
+import { fetchMemoryResumeExtras, latestOwnHandoff, memoryResumeSection, pendingLoopHandoff, recordLoopResume, renderResumePrompt } from '@agent-checkpoint/context-checkpoint';
 import { findProjectRoot, forTerminal, loadConfig, resolveStateDir } from '@agent-checkpoint/core';
 import { STDERR_PREFIX } from '../debug-log.ts';
 import { chooseCommandCwd, currentDirectory } from '../run-cwd.ts';
@@ -46,7 +46,8 @@ export async function runResumePrompt(values: ResumePromptOptions, write: (text:
     const root = findProjectRoot(cwd);
     // Only a handoff this installation wrote (recorded in the state directory) is resumed; a committed
     // or edited one is named on stderr, never printed into the prompt.
-    const own = await latestOwnHandoff(root, resolveStateDir({ env: process.env }), { dir: handoff.dir, now: new Date(), maxAgeMs: maxAgeHours * 3_600_000 });
+    const stateDir = resolveStateDir({ env: process.env });
+    const own = await latestOwnHandoff(root, stateDir, { dir: handoff.dir, now: new Date(), maxAgeMs: maxAgeHours * 3_600_000 });
     if (own.notice !== undefined) process.stderr.write(`${STDERR_PREFIX} resume-prompt: ${forTerminal(own.notice, { keepLines: false })}\n`);
     const latest = own.handoff;
     if (latest === undefined) {
@@ -69,9 +70,8 @@ export async function runResumePrompt(values: ResumePromptOptions, write: (text:
     for (const note of notes) process.stderr.write(`${STDERR_PREFIX} resume-prompt: ${note}\n`);
     await write(renderResumePrompt(latest, memoryResumeSection(memory, latest, extras)));
     if (loop.kind === 'loop' && values.peek !== true) {
-      const cc = loop.state.context_checkpoint;
-      // The newest handoff is the loop's (or one written outside its turn ends, e.g. `checkpoint`): either way it is now given to this iteration.
-      await markLoopHandoffConsumed(root, { ...loop.state, context_checkpoint: { ...cc, handoff_file: latest.relativePath } });
+      // The newest handoff is the loop's (or one written outside its turn ends): either way this iteration starts with it, a resume counted in the metrics.
+      for (const note of await recordLoopResume(root, loop.state, latest.relativePath, { stateDir, now: new Date() })) process.stderr.write(`${STDERR_PREFIX} resume-prompt: ${note}\n`);
     }
   } catch (error) {
     process.stderr.write(`${STDERR_PREFIX} resume-prompt: ${error instanceof Error ? error.message : String(error)}\n`);

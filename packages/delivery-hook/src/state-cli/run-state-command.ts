@@ -1,5 +1,14 @@
 import * as z from 'zod/mini';
-import { createCheckpointStore, UnifiedCheckpointSchema, type CheckpointInput, type PhaseUpdate } from '@agent-checkpoint/context-checkpoint';
+import {
+  checkHandoffResponse,
+  createCheckpointStore,
+  createHandoffRequest,
+  phaseStatusOf,
+  truncateSummary,
+  UnifiedCheckpointSchema,
+  type CheckpointInput,
+  type PhaseUpdate,
+} from '@agent-checkpoint/context-checkpoint';
 import { STDERR_PREFIX } from '../debug-log.ts';
 import { chooseCommandCwd, currentDirectory } from '../run-cwd.ts';
 import { readStdin } from '../read-stdin.ts';
@@ -99,6 +108,52 @@ export async function runStateCommand(operation: StateOperation, values: StateOp
       const checked = PhaseUpdateSchema.safeParse(input.json);
       if (!checked.success) return failed(`the phase JSON is invalid: ${describeIssues(checked.error)}`);
       if (!(await store.updatePhase(command, phase, checked.data as PhaseUpdate, feature))) return STATE_EXIT.failed;
+      await print(await store.load(command, feature));
+      return STATE_EXIT.ok;
+    }
+    case 'handoff': {
+      // Seed 002's protocol: the request for the sub-agent that runs `phase`, its previous_summary the
+      // last completed phase's summary (re-validated: the file may have been edited since).
+      const phase = values.phase ?? '';
+      const input = await jsonInput(values.json);
+      if ('error' in input) return failed(input.error);
+      const extra = typeof input.json === 'object' && input.json !== null && !Array.isArray(input.json) ? (input.json as Record<string, unknown>) : undefined;
+      if (extra === undefined) return failed('the request JSON must be an object');
+      const extraContext = typeof extra['context'] === 'object' && extra['context'] !== null ? (extra['context'] as Record<string, unknown>) : {};
+      const point = await store.getResumePoint(command, feature);
+      if (problems.length > 0) return STATE_EXIT.failed;
+      const request = createHandoffRequest({
+        ...extra,
+        ...(values.mode !== undefined ? { mode: values.mode } : {}),
+        context: { previous_summary: point.summary, ...extraContext, command, feature, phase },
+      });
+      if (!request.ok) return failed(`handoff request refused: ${request.errors.join('; ')}`);
+      // The phase is handed out: in progress, with the mode of the sub-agent that runs it.
+      if (!(await store.updatePhase(command, phase, { status: 'in_progress', mode: request.value.mode }, feature))) return STATE_EXIT.failed;
+      await print(request.value);
+      return STATE_EXIT.ok;
+    }
+    case 'respond': {
+      const phase = values.phase ?? '';
+      const input = await jsonInput(values.json);
+      if ('error' in input) return failed(input.error);
+      const response = checkHandoffResponse(input.json);
+      if (!response.ok) return failed(`the sub-agent response is invalid: ${response.errors.join('; ')}`);
+      for (const warning of response.warnings) process.stderr.write(`${STDERR_PREFIX} ${warning}\n`);
+      let summary = response.value.context_summary;
+      if (response.warnings.length > 0) {
+        if (values.truncate !== true) return failed(`response not recorded: shorten its context_summary, or pass --truncate`);
+        summary = truncateSummary(summary ?? '');
+      }
+      const { status, files_created, files_modified, error } = response.value;
+      const update: PhaseUpdate = {
+        status: phaseStatusOf(status),
+        ...(summary !== undefined ? { context_summary: summary } : {}),
+        ...(files_created !== undefined ? { files_created } : {}),
+        ...(files_modified !== undefined ? { files_modified } : {}),
+        ...(error !== undefined ? { error } : {}),
+      };
+      if (!(await store.updatePhase(command, phase, update, feature))) return STATE_EXIT.failed;
       await print(await store.load(command, feature));
       return STATE_EXIT.ok;
     }

@@ -101,4 +101,48 @@ describe('state', () => {
     // Names that could leave the state directory are refused by the store.
     expect((await state(r, ['load', '--command', '../../etc/passwd'])).code).toBe(1);
   });
+  it('the sub-agent handoff protocol (seed 002): handoff builds the request with the previous phase\'s summary and the mode; respond records the response', async () => {
+    const r = repo();
+    const words = (n: number): string => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
+    expect((await state(r, ['update-phase', '--command', 'implement', '--phase', 'design', '--json', JSON.stringify({ status: 'complete', context_summary: '5-file design, OAuth via PKCE' })])).code).toBe(0);
+
+    const handoff = await state(r, ['handoff', '--command', 'implement', '--phase', 'code', '--mode', 'code', '--json', JSON.stringify({ task: 'Implement the callback', context: { files: ['src/auth.ts'] } })]);
+    expect(handoff.code, handoff.stderr).toBe(0);
+    expect(JSON.parse(handoff.stdout)).toEqual({
+      task: 'Implement the callback',
+      mode: 'code',
+      context: { previous_summary: '5-file design, OAuth via PKCE', files: ['src/auth.ts'], command: 'implement', feature: null, phase: 'code' },
+    });
+    const loaded = JSON.parse((await state(r, ['load', '--command', 'implement'])).stdout) as { state: { current_phase: string }; phases: Record<string, { status: string; mode?: string }> };
+    expect(loaded.state.current_phase).toBe('code');
+    expect(loaded.phases['code']).toMatchObject({ status: 'in_progress', mode: 'code' });
+
+    // No mode, an unknown mode: refused (exit 1), nothing changes.
+    for (const args of [[], ['--mode', 'deploy']]) {
+      const bad = await state(r, ['handoff', '--command', 'implement', '--phase', 'docs', ...args, '--json', '{"task":"t"}']);
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toMatch(/handoff request refused: mode: /);
+    }
+
+    // The response: over the limit it is refused unless --truncate; recorded, it completes the phase.
+    const long = JSON.stringify({ status: 'complete', context_summary: words(501), files_created: ['src/auth.ts'] });
+    const refused = await state(r, ['respond', '--command', 'implement', '--phase', 'code'], long);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('Context summary exceeds 500 token limit (actual: 501 tokens)');
+    const cut = await state(r, ['respond', '--command', 'implement', '--phase', 'code', '--truncate'], long);
+    expect(cut.code, cut.stderr).toBe(0);
+    const after = JSON.parse(cut.stdout) as { state: { completed_phases: string[] }; phases: Record<string, { status: string; context_summary: string; files_created: string[] }> };
+    expect(after.state.completed_phases).toEqual(['design', 'code']);
+    expect(after.phases['code']?.context_summary.split(' ')).toHaveLength(500);
+    expect(after.phases['code']?.files_created).toEqual(['src/auth.ts']);
+
+    // An oversized summary in the store (the file edited by hand) is refused when the next phase is handed out.
+    const file = join(r.dir, '.agent-checkpoint', 'state', 'implement-checkpoint.json');
+    const edited = JSON.parse(readFileSync(file, 'utf8')) as { phases: Record<string, { context_summary?: string }> };
+    (edited.phases['code'] as { context_summary?: string }).context_summary = words(700);
+    writeFileSync(file, JSON.stringify(edited));
+    const next = await state(r, ['handoff', '--command', 'implement', '--phase', 'eval', '--mode', 'eval', '--json', '{"task":"Test it"}']);
+    expect(next.code).toBe(1);
+    expect(next.stderr).toContain('Context summary exceeds 500 token limit (actual: 700 tokens)');
+  });
 });

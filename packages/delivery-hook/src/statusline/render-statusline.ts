@@ -1,17 +1,6 @@
-import { formatTokens, type ContextReading } from '@agent-checkpoint/context-checkpoint';
+import { formatTokens, type CheckpointStatus, type ContextReading } from '@agent-checkpoint/context-checkpoint';
 
-/** What the `[CKPT: …]` part says. */
-export type CheckpointStatus =
-  /** An off switch (env, global or this session) silences checkpoints. */
-  | { readonly kind: 'off' }
-  /** `"enabled": false` in the configuration. */
-  | { readonly kind: 'disabled' }
-  /** A handoff was written in this session (context level or PreCompact). */
-  | { readonly kind: 'handoff'; readonly at: Date }
-  /** The last checkpoint delivered in this session. */
-  | { readonly kind: 'last'; readonly at: Date }
-  /** On, nothing delivered yet. */
-  | { readonly kind: 'ready' };
+export type { CheckpointStatus };
 
 /** Cells of the context bar. */
 const BAR_CELLS = 10;

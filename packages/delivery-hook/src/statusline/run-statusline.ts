@@ -1,47 +1,46 @@
-import { DEFAULT_ISSUE_PATTERN, readContextLevel, sessionContextOf, type ContextReading } from '@agent-checkpoint/context-checkpoint';
-import { findProjectRoot, forTerminal, loadConfig, readOffSwitch, readSessionState, resolveStateDir, type TokenUsage } from '@agent-checkpoint/core';
-import { readStdin } from '../read-stdin.ts';
+import { DEFAULT_ISSUE_PATTERN, readContextLevel, readStatuslineStatus, type ContextReading } from '@agent-checkpoint/context-checkpoint';
+import { forTerminal, resolveStateDir, type TokenUsage } from '@agent-checkpoint/core';
+import { runHookHarness } from '../hook-harness.ts';
+import { readHookOptions } from '../hook-options.ts';
 import { readStatuslineInput, type StatuslineInput } from './read-statusline-input.ts';
 import { readTranscriptUsage } from './read-transcript-usage.ts';
 import { chooseRunCwd, currentDirectory } from '../run-cwd.ts';
 import { readBranchIssue } from './read-branch-issue.ts';
 import { readCurrentPhase } from './read-current-phase.ts';
-import { renderStatusline, type CheckpointStatus } from './render-statusline.ts';
-import { contextCheckpointConfigOf, contextCheckpointSections } from '@agent-checkpoint/context-checkpoint/load';
-
-/**
- * How long after a handoff the checkpoint that delivered it may be recorded and the status line still
- * says `handoff HH:MM`: the Stop route writes the handoff, then claims the block that announces it (a
- * later `lastCheckpointAt`, within the hook's deadline). A checkpoint later than this is a new one.
- */
-const HANDOFF_DELIVERY_MS = 60_000;
+import { renderStatusline } from './render-statusline.ts';
 const ISSUE_PATTERN = new RegExp(DEFAULT_ISSUE_PATTERN);
 
 /** Longest wait for Claude's JSON on stdin. */
 const STDIN_TIMEOUT_MS = 1000;
+/** The line when nothing is known. */
+const NOT_AVAILABLE = '[CTX: n/a] [CKPT: n/a]';
 
 /**
  * `agent-checkpoint-hook statusline`: Claude Code's `statusLine` command. Reads the status line JSON
  * on stdin and prints one line, e.g. `[CTX: ████████░░ 82% L2] [CKPT: handoff 14:05]`.
  *
  * Built for every refresh: no git, no lock, no transcript parse beyond the last usage record (and only
- * when Claude's JSON lacks `context_window`); reads the configuration (cached), the off switches and
- * the session's small state file. Thresholds and `context.windowTokens` come from the configuration;
+ * when Claude's JSON lacks `context_window`); the configuration (cached), the off switches and the
+ * session's small state file come from the context package's `readStatuslineStatus`, behind the
+ * context hooks' early check. Thresholds and `context.windowTokens` come from the configuration;
  * the levels are shown whether or not `context.enabled` is on (the status line is its own opt-in).
- * Always exits 0 and always prints a line (`[CTX: n/a]` when nothing is known).
+ * Always exits 0 and always prints a line (`[CTX: n/a]` when nothing is known), through the hooks'
+ * process harness (hook-harness.ts), so it also has their deadline.
  */
-export async function runStatusline(write: (text: string) => Promise<void>): Promise<number> {
-  let line = '[CTX: n/a] [CKPT: n/a]';
-  try {
-    const stdin = await readStdin(process.stdin, { maxBytes: 1024 * 1024, timeoutMs: STDIN_TIMEOUT_MS });
-    const text = stdin.kind === 'complete' || stdin.kind === 'timeout' ? stdin.text : '';
-    line = await statuslineFor(readStatuslineInput(text), process.env, currentDirectory());
-  } catch (error) {
-    process.stderr.write(`agent-checkpoint: statusline: ${error instanceof Error ? error.message : String(error)}\n`);
-  }
+export async function runStatusline(write: (text: string) => Promise<void>): Promise<never> {
   // One line on the user's terminal: whatever reached it (a model name, a future part) cannot steer it.
-  await write(`${forTerminal(line, { keepLines: false })}\n`);
-  return 0;
+  const lineOf = (line: string): string => `${forTerminal(line, { keepLines: false })}\n`;
+  const warn = (line: string): void => void process.stderr.write(`agent-checkpoint: ${forTerminal(line, { keepLines: false })}\n`);
+  const { deadlineMs } = readHookOptions(process.env, []);
+  // The hooks' process contract (deadline, stdin cap, exit 0), answering the `n/a` line when it cannot do better.
+  return runHookHarness({ mode: 'statusline', deadlineMs, stdinTimeoutMs: STDIN_TIMEOUT_MS, stdinMaxBytes: 1024 * 1024, fallback: lineOf(NOT_AVAILABLE), warn, write }, async (text) => {
+    try {
+      return lineOf(await statuslineFor(readStatuslineInput(text), process.env, currentDirectory()));
+    } catch (error) {
+      warn(`statusline: ${error instanceof Error ? error.message : String(error)}`);
+      return lineOf(NOT_AVAILABLE);
+    }
+  });
 }
 
 /** The status line for one input. Exported for tests. */
@@ -54,13 +53,13 @@ export async function statuslineFor(
   const where = chooseRunCwd(input.cwd, processCwd);
   if (where.kind === 'none') throw new Error(where.detail);
   const cwd = where.cwd;
-  const { config } = await loadConfig({ cwd, env, sections: contextCheckpointSections });
-  const cc = contextCheckpointConfigOf(config);
-  const reading = readingOf(input, cc.context.windowTokens, cc.context.thresholds);
+  // The status line is Claude Code's (its profile's `hasStatusLine`): the session state is Claude's.
+  const status = await readStatuslineStatus({ agent: 'claude', cwd, stateDir: resolveStateDir({ env }), sessionId: input.sessionId, env });
+  const { context } = status.settings.context;
+  const reading = readingOf(input, context.windowTokens, context.thresholds);
   const issue = readBranchIssue(cwd, ISSUE_PATTERN);
-  const projectRoot = findProjectRoot(cwd);
-  const phase = readCurrentPhase(projectRoot);
-  return renderStatusline(reading, await checkpointStatus(input, env, config.enabled, projectRoot), { ...(issue !== undefined ? { issue } : {}), ...(phase !== undefined ? { phase } : {}) });
+  const phase = readCurrentPhase(status.settings.projectRoot);
+  return renderStatusline(reading, status.checkpoint, { ...(issue !== undefined ? { issue } : {}), ...(phase !== undefined ? { phase } : {}) });
 }
 
 function readingOf(
@@ -82,24 +81,4 @@ function readingOf(
 
 function model(input: StatuslineInput): { model?: string } {
   return input.model !== undefined ? { model: input.model } : {};
-}
-
-async function checkpointStatus(input: StatuslineInput, env: Readonly<Record<string, string | undefined>>, enabled: boolean, projectRoot: string): Promise<CheckpointStatus> {
-  if (!enabled) return { kind: 'disabled' };
-  const stateDir = resolveStateDir({ env });
-  const off = await readOffSwitch({ stateDir, sessionId: input.sessionId, projectRoot, env });
-  if (off.off) return { kind: 'off' };
-  if (input.sessionId === undefined) return { kind: 'ready' };
-  const { state } = await readSessionState({ stateDir, agent: 'claude', sessionId: input.sessionId });
-  const handoffAt = time(sessionContextOf(state)?.handoffAt);
-  const lastAt = time(state.lastCheckpointAt);
-  if (handoffAt !== undefined && (lastAt === undefined || handoffAt.getTime() + HANDOFF_DELIVERY_MS >= lastAt.getTime())) return { kind: 'handoff', at: handoffAt };
-  if (lastAt !== undefined) return { kind: 'last', at: lastAt };
-  return { kind: 'ready' };
-}
-
-function time(iso: string | undefined): Date | undefined {
-  if (iso === undefined) return undefined;
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? undefined : d;
 }

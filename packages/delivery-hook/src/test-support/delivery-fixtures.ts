@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { DeliveryFixture } from '@agent-checkpoint/core/conformance';
 import { createClaudeTranscriptReader } from '@agent-checkpoint/transcript-claude';
 import { createCodexTranscriptReader } from '@agent-checkpoint/transcript-codex';
+import { createCopilotTranscriptReader } from '@agent-checkpoint/transcript-copilot';
 import { createGeminiTranscriptReader } from '@agent-checkpoint/transcript-gemini';
 import { createQwenTranscriptReader } from '@agent-checkpoint/transcript-qwen';
 import { FIXTURES_DIR } from './recorded-payloads.ts';
@@ -68,6 +69,27 @@ export const CODEX_FIXTURE: DeliveryFixture = {
   },
 };
 
+/** Copilot CLI 1.0.102 (`copilot -p`): greeting.txt edited without a read, CHANGELOG.md created. */
+export const COPILOT_FIXTURE: DeliveryFixture = {
+  agent: 'copilot',
+  reader: createCopilotTranscriptReader(),
+  transcriptFile: join(FIXTURES_DIR, 'copilot/1.0.102/recorded/edit-without-read.jsonl'),
+  recordedCwd: '/WORK/repo',
+  changedFiles: {
+    'greeting.txt': { before: 'Hello\n', after: 'Hello, friend!\n' },
+    'CHANGELOG.md': { before: null, after: '# Changelog\n\n- Friendlier greeting.\n' },
+  },
+  sessionId: 'ef9f9337-6a06-4120-9283-9f43cd1ac4d4',
+  hint: {},
+  // The second prompt after an interrupted one: a text-only answer, nothing to verify.
+  allClear: {
+    transcriptFile: join(FIXTURES_DIR, 'copilot/1.0.102/recorded/interrupted-turn.jsonl'),
+    sessionId: 'd9717d17-c2f2-47de-9f43-17b78f50fb08',
+    hint: {},
+    evidence: [],
+  },
+};
+
 /**
  * Qwen Code 0.24.4 (`qwen -p`, recorded scenario fail-fix-pass): `node calc.test.mjs` fails, read +
  * edit of calc.mjs, the same command passes; the file as it was at the turn's only Stop.
@@ -89,4 +111,4 @@ export const QWEN_FIXTURE: DeliveryFixture = {
   },
 };
 
-export const DELIVERY_FIXTURES: readonly DeliveryFixture[] = [CLAUDE_FIXTURE, GEMINI_FIXTURE, CODEX_FIXTURE, QWEN_FIXTURE];
+export const DELIVERY_FIXTURES: readonly DeliveryFixture[] = [CLAUDE_FIXTURE, GEMINI_FIXTURE, CODEX_FIXTURE, COPILOT_FIXTURE, QWEN_FIXTURE];

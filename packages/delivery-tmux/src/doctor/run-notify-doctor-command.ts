@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { basename, isAbsolute, join } from 'node:path';
 import { DISABLE_ENV, isTruthyEnv, readOffSwitch, resolveStateDir } from '@agent-checkpoint/core';
-import { cliVersion, doctorExitCode, type DoctorFinding, doctorReport, EXIT_OK, EXIT_USAGE, isExecutableFile, nodeFinding, parseCommandArgs, readSettingsFile, renderDoctorReport, type TerminalStyle } from '@agent-checkpoint/setup-kit';
+import { cliVersion, doctorExitCode, type DoctorFinding, doctorReport, isExecutableFile, nodeFinding, readSettingsFile, renderDoctorReport, type TerminalStyle } from '@agent-checkpoint/setup-kit';
 import { chooseTransport } from '../choose-transport.ts';
 import { isCodexArgv, parseTmuxEnv } from '../find-codex-pane.ts';
 import { parseNotifyArgv } from '../parse-notify-argv.ts';
@@ -24,39 +24,24 @@ export interface NotifyDoctorContext {
   readonly program?: readonly string[];
 }
 
-export const NOTIFY_DOCTOR_USAGE = `Usage:
-  agent-checkpoint-tmux doctor [--tmux-socket PATH] [--json]
-
+/** What `doctor --help` adds after the options commander lists (setup/tmux-cli.ts declares them). */
+export const NOTIFY_DOCTOR_HELP = `
 Checks the tmux route, with a fix for each problem: Node.js (>= 20), tmux (>= 3.2), the Codex CLI
 version, whether Codex's notify (in $CODEX_HOME/config.toml) runs this program and whether the node
 and bundle it names exist, what it chains, whether a Codex process runs in a tmux pane right now,
 and the off switches.
 
-Options:
-  --tmux-socket PATH  the tmux server to look at (default: the one in $TMUX, else the default server)
-  --json              machine-readable findings
-  --help              this text
+Exit status: 0 no failure (warnings allowed), 1 at least one failure, 2 usage error.`;
 
-Exit status: 0 no failure (warnings allowed), 1 at least one failure, 2 usage error.
-`;
-
-interface Options {
-  'tmux-socket'?: string;
-  json?: boolean;
-  help?: boolean;
+/** The options of `doctor`, as commander parsed them. */
+export interface NotifyDoctorOptions {
+  /** The tmux server to look at (default: the one in $TMUX, else the default server). */
+  readonly tmuxSocket?: string;
+  readonly json?: boolean;
 }
 
 /** `agent-checkpoint-tmux doctor`. */
-export async function runNotifyDoctorCommand(args: readonly string[], context: NotifyDoctorContext): Promise<number> {
-  const parsed = parseCommandArgs<Options>(args, { 'tmux-socket': { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
-  if (!parsed.ok) {
-    context.writeError(`agent-checkpoint-tmux: ${parsed.error}\n\n${NOTIFY_DOCTOR_USAGE}`);
-    return EXIT_USAGE;
-  }
-  if (parsed.values.help === true) {
-    await context.write(NOTIFY_DOCTOR_USAGE);
-    return EXIT_OK;
-  }
+export async function runNotifyDoctorCommand(options: NotifyDoctorOptions, context: NotifyDoctorContext): Promise<number> {
   const env = context.env;
   const program = context.program ?? defaultNotifyProgram();
   const findings: DoctorFinding[] = [nodeFinding()];
@@ -75,13 +60,13 @@ export async function runNotifyDoctorCommand(args: readonly string[], context: N
   );
   findings.push(...notifyFindings(env, context.cwd, program));
   findings.push(await transportFinding(env, context.cwd));
-  findings.push(await codexPaneFinding(env, parsed.values['tmux-socket']));
+  findings.push(await codexPaneFinding(env, options.tmuxSocket));
   findings.push(...(await switchFindings(env)));
   const queued = queueProblemFinding(env);
   if (queued !== undefined) findings.push(queued);
 
   const report = doctorReport('agent-checkpoint-tmux', findings);
-  await context.write(parsed.values.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderDoctorReport(report, context.style));
+  await context.write(options.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderDoctorReport(report, context.style));
   return doctorExitCode(report);
 }
 

@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveStateDir } from '@agent-checkpoint/core';
-import { commitInstall, commitUninstall, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, isNoop, parseCommandArgs, planUninstall, readInstallRecord, readOptionalFile, renderDiff, type TerminalStyle } from '@agent-checkpoint/setup-kit';
+import { commitInstall, commitUninstall, EXIT_FAILURE, EXIT_OK, isNoop, planUninstall, readInstallRecord, readOptionalFile, renderDiff, type TerminalStyle } from '@agent-checkpoint/setup-kit';
 import { installNotify, isOurProgram, notifyHead, notifyHeadKey, readOurNotify, renderArray, uninstallNotify } from './edit-codex-notify.ts';
 
 /** File name of the bundled notify program. */
@@ -21,10 +21,8 @@ export interface NotifyInstallContext {
   readonly program?: readonly string[];
 }
 
-export const NOTIFY_INSTALL_USAGE = `Usage:
-  agent-checkpoint-tmux install   [--dry-run] [--print]
-  agent-checkpoint-tmux uninstall [--dry-run]
-
+/** What `install --help` and `uninstall --help` add after the options commander lists (setup/tmux-cli.ts declares them). */
+export const NOTIFY_INSTALL_HELP = `
 Sets Codex's notify program to agent-checkpoint-tmux in $CODEX_HOME/config.toml (~/.codex/config.toml):
   notify = ["<node>", "<abs path>/agent-checkpoint-tmux.mjs"]
 A notify program you already have keeps running on every turn: it is chained after "--"
@@ -34,13 +32,7 @@ byte for byte); the result is checked with a TOML parser before it is written, a
 previous file is kept under <state dir>/installs/backups/. uninstall restores the original file
 byte for byte when nothing else changed it since install.
 
-Options:
-  --dry-run   show the diff, write nothing
-  --print     print the notify line to add by hand, write nothing (install only)
-  --help      this text
-
-Exit status: 0 done (or nothing to do), 1 the file could not be changed, 2 usage error.
-`;
+Exit status: 0 done (or nothing to do), 1 the file could not be changed, 2 usage error.`;
 
 /** `$CODEX_HOME/config.toml`, else `~/.codex/config.toml`. */
 export function codexConfigPath(env: Env, cwd: string): string {
@@ -56,30 +48,23 @@ export function defaultNotifyProgram(): string[] {
   return [realOrSame(process.execPath), realOrSame(bundle)];
 }
 
-interface Options {
-  'dry-run'?: boolean;
-  print?: boolean;
-  help?: boolean;
+/** The options of `install` / `uninstall`, as commander parsed them (`--print`: install only). */
+export interface NotifyInstallOptions {
+  readonly dryRun?: boolean;
+  readonly print?: boolean;
 }
 
 /** `agent-checkpoint-tmux install|uninstall`. */
-export async function runNotifyInstallCommand(command: 'install' | 'uninstall', args: readonly string[], context: NotifyInstallContext): Promise<number> {
-  const parsed = parseCommandArgs<Options>(args, { 'dry-run': { type: 'boolean' }, print: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } });
-  if (!parsed.ok) return usage(context, parsed.error);
-  if (parsed.values.help === true) {
-    await context.write(NOTIFY_INSTALL_USAGE);
-    return EXIT_OK;
-  }
-  if (parsed.values.print === true && command === 'uninstall') return usage(context, '--print is for install');
+export async function runNotifyInstallCommand(command: 'install' | 'uninstall', options: NotifyInstallOptions, context: NotifyInstallContext): Promise<number> {
   const path = codexConfigPath(context.env, context.cwd);
   const program = context.program ?? defaultNotifyProgram();
   const s = context.style;
-  const dryRun = parsed.values['dry-run'] === true;
+  const dryRun = options.dryRun === true;
   const stateDir = resolveStateDir({ env: context.env });
 
   if (command === 'install') {
     const missing = program.find((p) => isAbsolute(p) && !existsSync(p));
-    if (missing !== undefined && parsed.values.print !== true) {
+    if (missing !== undefined && options.print !== true) {
       context.writeError(`agent-checkpoint-tmux: ${missing} does not exist; build it first (pnpm --filter @agent-checkpoint/delivery-tmux build)\n`);
       return EXIT_FAILURE;
     }
@@ -91,7 +76,7 @@ export async function runNotifyInstallCommand(command: 'install' | 'uninstall', 
       context.writeError(`agent-checkpoint-tmux: cannot edit ${path}: ${edited.error}. Nothing was changed; fix the file, or set notify by hand (install --print).\n`);
       return EXIT_FAILURE;
     }
-    if (parsed.values.print === true) {
+    if (options.print === true) {
       await context.write(`# ${path}: at the top level, before the first [table]\nnotify = ${renderArray(edited.after ?? program)}\n`);
       return EXIT_OK;
     }
@@ -165,11 +150,6 @@ export async function runNotifyInstallCommand(command: 'install' | 'uninstall', 
   await context.write(`${s.green('✓')} Codex notify: ${what}\n`);
   if (result.backup !== undefined) await context.write(s.dim(`    previous version kept at ${result.backup}\n`));
   return EXIT_OK;
-}
-
-async function usage(context: NotifyInstallContext, message: string): Promise<number> {
-  context.writeError(`agent-checkpoint-tmux: ${message}\n\n${NOTIFY_INSTALL_USAGE}`);
-  return EXIT_USAGE;
 }
 
 function realOrSame(path: string): string {

@@ -1,0 +1,67 @@
+import { errorMessage, readSessionState, type SessionStateLocation, type TokenUsage, updateSessionState } from '@agent-checkpoint/core';
+import { estimateContextGrowth } from '../context/estimate-context-growth.ts';
+import type { ContextThresholds, KnownContextReading } from '../context/read-context-level.ts';
+import { type CheckpointStateSnapshot, sessionContextOf, withSessionContext } from './session-slots.ts';
+
+/**
+ * Seed 004's checkpoint state from one reading and the usage history behind it: the level, the
+ * percentage, the trend (MON-002), tokens per minute and the time to L2 (MON-003). Pure.
+ */
+export function checkpointStateSnapshot(reading: KnownContextReading, history: readonly TokenUsage[] | undefined, thresholds: ContextThresholds, now: Date): CheckpointStateSnapshot {
+  const growth = estimateContextGrowth(history, { contextWindow: reading.contextWindow, thresholds, target: 'L2' });
+  const trend = growth.compacted ? 'decreasing' : (growth.tokensPerCall ?? 0) > 0 ? 'increasing' : 'stable';
+  const atOrAboveL2 = reading.level === 'L2' || reading.level === 'L3';
+  const minutes = atOrAboveL2 ? 0 : growth.until?.minutes;
+  return {
+    level: reading.level,
+    percent: reading.displayPercent,
+    trend,
+    ...(growth.tokensPerMinute !== undefined ? { tokensPerMinute: Math.round(growth.tokensPerMinute) } : {}),
+    ...(minutes !== undefined ? { minutesToL2: minutes } : {}),
+    at: now.toISOString(),
+  };
+}
+
+/** Keep the snapshot in the session's context slot (one record: the status line and `checkpoint --status` read it). Never throws. */
+export async function recordCheckpointState(location: SessionStateLocation, snapshot: CheckpointStateSnapshot): Promise<readonly string[]> {
+  try {
+    const written = await updateSessionState(
+      location,
+      (state) => ({ state: { ...withSessionContext(state, { ...sessionContextOf(state), checkpointState: snapshot }), updatedAt: snapshot.at }, value: undefined }),
+      { lockWaitMs: 1000 },
+    );
+    return written.diagnostics;
+  } catch (error) {
+    return [`context: the checkpoint state is not recorded: ${errorMessage(error)}`];
+  }
+}
+
+/** `L1 at 72 %, increasing, ~850 tokens/min, ~15 min to L2`: the snapshot for people. */
+export function describeCheckpointState(snapshot: CheckpointStateSnapshot): string {
+  const parts = [`${snapshot.level} at ${snapshot.percent} %`, snapshot.trend];
+  if (snapshot.tokensPerMinute !== undefined) parts.push(`~${snapshot.tokensPerMinute} tokens/min`);
+  if (snapshot.minutesToL2 !== undefined) parts.push(snapshot.minutesToL2 === 0 ? 'at or past L2' : `~${snapshot.minutesToL2} min to L2`);
+  return parts.join(', ');
+}
+
+/** What a session recorded (seed 004's checkpoint-state data): its last snapshot and its last checkpoint. */
+export interface RecordedCheckpointState {
+  readonly state?: CheckpointStateSnapshot;
+  readonly lastCheckpoint?: { readonly handoff: string; readonly at?: string; readonly route?: string };
+}
+
+/** The session's recorded checkpoint state (for `checkpoint --status`); undefined when it recorded none. Never throws. */
+export async function readRecordedCheckpointState(location: SessionStateLocation): Promise<RecordedCheckpointState | undefined> {
+  try {
+    const context = sessionContextOf((await readSessionState(location)).state);
+    if (context === undefined) return undefined;
+    const last =
+      context.handoffPath !== undefined
+        ? { handoff: context.handoffPath, ...(context.handoffAt !== undefined ? { at: context.handoffAt } : {}), ...(context.handoffRoute !== undefined ? { route: context.handoffRoute } : {}) }
+        : undefined;
+    if (context.checkpointState === undefined && last === undefined) return undefined;
+    return { ...(context.checkpointState !== undefined ? { state: context.checkpointState } : {}), ...(last !== undefined ? { lastCheckpoint: last } : {}) };
+  } catch {
+    return undefined;
+  }
+}

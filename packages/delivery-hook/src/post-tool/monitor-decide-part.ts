@@ -1,0 +1,54 @@
+import { runMonitorHook, type MonitorSession } from '@agent-checkpoint/context-checkpoint/monitor';
+import { forModelText } from '@agent-checkpoint/core/hot-path';
+import { encodePostToolOutput } from '../agents/encode-post-tool-output.ts';
+import { LATEST_USAGE_READERS } from '../agents/latest-usage-readers.ts';
+import type { PostToolContext, PostToolResult } from './post-tool-types.ts';
+
+/** The alert's placeholder for `checkpoint` in the route's form (render-monitor-alert.ts leaves it to the hook). */
+const CHECKPOINT_COMMAND = '{checkpointCommand}';
+
+/**
+ * The monitor's decision part (its own bundle, loaded once context checkpoints are on): the context
+ * package's route-neutral `runMonitorHook` with the agent's tail reader, then its decision in the
+ * agent's format. L1 is answered here; L2/L3 go to the lazily loaded acting part.
+ */
+export async function monitorAfterGate(session: MonitorSession, ctx: PostToolContext): Promise<PostToolResult> {
+  const stateDir = ctx.stateDir();
+  const readLatestUsage = LATEST_USAGE_READERS[ctx.agent];
+  const decision = await runMonitorHook(session, {
+    agent: ctx.agent,
+    stateDir,
+    env: ctx.env,
+    now: ctx.now,
+    deadlineAt: ctx.deadlineAt,
+    warn: ctx.warn,
+    readLatestUsage,
+  });
+  switch (decision.kind) {
+    case 'nothing':
+      return { output: '', code: decision.code, detail: decision.detail };
+    case 'add-context': {
+      const text = decision.text.includes(CHECKPOINT_COMMAND) ? forModelText(decision.text.replaceAll(CHECKPOINT_COMMAND, await ctx.checkpointCommand(ctx.agent, ctx.env))) : decision.text;
+      return { output: encodePostToolOutput(ctx.agent, { context: text }), code: decision.code, detail: decision.detail };
+    }
+    case 'act': {
+      const result = await ctx.act({
+        agent: ctx.agent,
+        action: decision.action,
+        sessionId: session.sessionId,
+        transcriptPath: session.transcriptPath,
+        cwd: session.cwd,
+        stateDir,
+        env: ctx.env,
+        now: ctx.now(),
+        deadlineAt: ctx.deadlineAt,
+      });
+      for (const note of result.warnings) ctx.warn(note);
+      const output = encodePostToolOutput(ctx.agent, {
+        ...(result.context !== undefined ? { context: result.context } : {}),
+        ...(result.userMessage !== undefined ? { userMessage: result.userMessage } : {}),
+      });
+      return { output, code: result.code, detail: result.detail };
+    }
+  }
+}

@@ -1,0 +1,25 @@
+import { runPromptSubmitHook } from '@agent-checkpoint/context-checkpoint';
+import { encodeContextDecision, openContextPayload } from '../aux-hook/open-context-payload.ts';
+import type { AuxHookContext, AuxHookResult } from '../aux-hook/run-aux-hook.ts';
+import { agentToolCommandOf, installRouteOf } from '../route-commands.ts';
+import { encodePromptSubmit } from './encode-prompt-submit.ts';
+
+const EVENTS: ReadonlySet<string> = new Set(['UserPromptSubmit', 'BeforeAgent']);
+
+/**
+ * `agent-checkpoint-hook prompt-submit <agent>` (Claude/Codex UserPromptSubmit, Gemini BeforeAgent):
+ * the payload becomes the context package's `runPromptSubmitHook` event, its warning the agent
+ * profile's prompt-submit answer. Never blocks.
+ */
+export async function runPromptSubmit(text: string, context: AuxHookContext): Promise<AuxHookResult> {
+  const opened = openContextPayload('prompt-submit', text, context, EVENTS);
+  if (opened.kind === 'done') return opened.result;
+  const { prompt, transcriptPath } = opened.event;
+  if (prompt === undefined) return { output: '', code: 'no-prompt', detail: 'the payload has no prompt' };
+  const decision = await runPromptSubmitHook(
+    // The shard command in the warning is one the agent can run where this hook was installed.
+    { prompt, ...(transcriptPath !== undefined ? { transcriptPath } : {}), toolCommand: agentToolCommandOf(installRouteOf(context.agent, context.env)) },
+    opened.run,
+  );
+  return encodeContextDecision(decision, (warning) => encodePromptSubmit(context.agent, warning));
+}
