@@ -1,4 +1,3 @@
-import type { AgentId } from '@agent-checkpoint/core';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { AgentId } from '@agent-checkpoint/core';
