@@ -110,7 +110,7 @@ describe.each([
   it('L1 rides along on the turn\'s checkpoint once per session; it never blocks a silent turn', async () => {
     const world = open(base, 'L1');
     const first = await deliverThroughHook(world.scenario('actionable'));
-    expect(first).toContain(`⚠️ Context at ${PERCENT.L1}% - Consider completing current task before starting new work.\nRun \`/checkpoint\` to checkpoint`);
+    expect(first).toContain(`⚠️ Context at ${PERCENT.L1}% - Consider completing current task before starting new work.\nRun \`agent-checkpoint-hook checkpoint\` to checkpoint`);
     expect(first?.indexOf('Context at')).toBeGreaterThan(first?.indexOf('Required actions:') ?? Infinity);
     // Said: the next turn's checkpoint does not repeat it.
     const second = await deliverThroughHook(newTurn(world, world.scenario('actionable'), 1));
