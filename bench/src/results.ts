@@ -122,6 +122,8 @@ export interface ProfileBreakdown {
   readonly wallMs: number;
   /** Sampled CPU time by group (compile, node internals, zod, core/git…), ms. */
   readonly groups: Readonly<Record<string, number>>;
+  /** The costliest bundled modules (sampled CPU ms, largest first; optional in results written before). */
+  readonly topModules?: Readonly<Record<string, number>>;
   /** Wall time without samples: waiting for git, disk, stdin. */
   readonly idleMs: number;
 }

@@ -51,6 +51,32 @@ export const monitorSiblingsExternal = {
   },
 };
 
+/**
+ * For tests and bench/ only, never shipped: marks every bundled module so that a run lists exactly the
+ * modules it initialised (esbuild initialises bundled modules lazily, so this is the real load set,
+ * not the bundle's contents). Each module's first statement records its path relative to the repo;
+ * at exit the list is written to `$AGENT_CHECKPOINT_MODULES_OUT` (src/launcher/hot-path-modules.test.ts).
+ */
+export function markEvaluatedModules(root = join(here, '..', '..')) {
+  const record = 'globalThis.__acModules ??= []; process.once("exit", () => { const out = process.env.AGENT_CHECKPOINT_MODULES_OUT; if (out) require("node:fs").writeFileSync(out, JSON.stringify(globalThis.__acModules)); });';
+  return {
+    name: 'mark-evaluated-modules',
+    setup(pluginBuild) {
+      const options = pluginBuild.initialOptions;
+      options.banner = { ...options.banner, js: `${options.banner?.js ?? ''}\n${record}` };
+      pluginBuild.onLoad({ filter: /\.(ts|js|mjs|cjs)$/ }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        const rel = args.path.startsWith(root) ? args.path.slice(root.length + 1) : args.path;
+        const mark = `globalThis.__acModules?.push(${JSON.stringify(rel)});\n`;
+        // After a shebang and a "use strict" directive: a statement before the directive would turn a
+        // strict CommonJS module sloppy.
+        const prologue = /^(#![^\n]*\n)?(\s*(['"])use strict\3;?[^\n]*\n)?/.exec(source)?.[0] ?? '';
+        return { contents: prologue + mark + source.slice(prologue.length), loader: args.path.endsWith('.ts') ? 'ts' : 'js' };
+      });
+    },
+  };
+}
+
 /** Built bundles `require` the monitor's later parts beside them (src/post-tool/load-monitor-parts.ts). */
 const MONITOR_SPLIT = { __AGENT_CHECKPOINT_MONITOR_SPLIT__: 'true' };
 
