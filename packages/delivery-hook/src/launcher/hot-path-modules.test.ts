@@ -1,12 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDeliveryWorld, type DeliveryWorld } from '@agent-checkpoint/core/conformance';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error -- plain ESM build script without type declarations
-import { buildHook, mainBundleOptions, markEvaluatedModules } from '../../build-hook.mjs';
+import { buildHook, COLD_DEPENDENCIES, coldDependencyFile, mainBundleOptions, markEvaluatedModules } from '../../build-hook.mjs';
 import { buildStopPayload } from '../test-support/build-stop-payload.ts';
-import { DELIVERY_FIXTURES } from '../test-support/delivery-fixtures.ts';
+import { CLAUDE_FIXTURE, DELIVERY_FIXTURES } from '../test-support/delivery-fixtures.ts';
 import { type HookProcessResult, parseHookStdout, runHookBundle } from '../test-support/run-hook-bundle.ts';
 
 // Issue 22: a blocking turn end initialises only what it uses. The shipped bin is built again with
@@ -23,22 +23,30 @@ import { type HookProcessResult, parseHookStdout, runHookBundle } from '../test-
 const MODULE_CEILING = 200;
 
 /**
- * Never on a blocking turn end whose configuration is cached: classic zod and the JSONC parser
+ * Never on a blocking turn end whose configuration is cached: a cold dependency's sibling file
+ * (build-hook.mjs's COLD_DEPENDENCIES), classic zod and the JSONC parser
  * (validating a configuration file that changed), fast-glob (the readers' last-resort search), re2js
  * (project patterns that need it), the old lockfile library. zod/mini still validates the payload and
  * the state files (issue 22: to be replaced by build-time validators).
  */
-const NEVER_ON_HOT_PATH: readonly RegExp[] = [/\/zod\/v4\/classic\//, /\/zod\/v4\/locales\//, /\/jsonc-parser[@/]/, /\/fast-glob[@/]/, /\/re2js[@/]/, /\/(proper-lockfile|graceful-fs)[@/]/];
+const NEVER_ON_HOT_PATH: readonly RegExp[] = [/^require:agent-checkpoint-hook-dep-/, /\/zod\/v4\/classic\//, /\/zod\/v4\/locales\//, /\/jsonc-parser[@/]/, /\/fast-glob[@/]/, /\/re2js[@/]/, /\/(proper-lockfile|graceful-fs)[@/]/];
 
 let dir: string;
 let bin: string;
+let mainInputs: readonly string[];
 let world: DeliveryWorld | undefined;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ac-hot-path-modules-'));
   bin = await buildHook(join(dir, 'agent-checkpoint-hook.cjs'), (outfile: string) => {
     const options = mainBundleOptions(outfile);
-    return { ...options, plugins: [...options.plugins, markEvaluatedModules()] };
+    const capture = {
+      name: 'capture-metafile',
+      setup(pluginBuild: { onEnd(callback: (result: { metafile?: { inputs: Record<string, unknown> } }) => void): void }) {
+        pluginBuild.onEnd((result) => void (mainInputs = Object.keys(result.metafile?.inputs ?? {})));
+      },
+    };
+    return { ...options, metafile: true, plugins: [...options.plugins, markEvaluatedModules(), capture] };
   });
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -69,6 +77,8 @@ describe('the modules a blocking turn end initialises', () => {
     // is a cache hit, the path measured here. Its state is removed so the measured run blocks again.
     const first = await run();
     expect(first.code, first.stderr).toBe(0);
+    // That first run parsed the file with the JSONC parser from its sibling beside the bundle.
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toContain(`require:${coldDependencyFile('jsonc-parser')}`);
     rmSync(world.stateDir, { recursive: true, force: true });
     const result = await run();
     expect(result.code, result.stderr).toBe(0);
@@ -80,5 +90,35 @@ describe('the modules a blocking turn end initialises', () => {
     const readers = new Set(modules.map(readerPackageOf).filter((name) => name !== undefined));
     expect([...readers]).toEqual([`transcript-${agent}`]);
     expect(modules.length, modules.join('\n')).toBeLessThanOrEqual(MODULE_CEILING);
+  });
+});
+
+describe('the cold dependencies', () => {
+  it('are siblings of the main bundle, not part of it', () => {
+    // Their source was read on every hook start and compiled on the first run after install.
+    const names = COLD_DEPENDENCIES as readonly string[];
+    expect(mainInputs.filter((input) => names.some((name) => input.includes(`/node_modules/${name}/`)))).toEqual([]);
+    for (const name of names) expect(existsSync(join(dir, coldDependencyFile(name))), name).toBe(true);
+  });
+
+  it('load from their sibling when a turn needs them: a project pattern runs on re2js', async () => {
+    world = createDeliveryWorld(CLAUDE_FIXTURE);
+    const scenario = world.scenario('actionable');
+    // The project file's `/…/` patterns run on the linear-time engine (core's safe-pattern.ts).
+    const configFile = join(scenario.cwd, '.agent-checkpoint.json');
+    const config = JSON.parse(readFileSync(configFile, 'utf8')) as { categories: { evidence: string[] }[] };
+    for (const category of config.categories) category.evidence = ['/conformance-(check|run)/'];
+    writeFileSync(configFile, JSON.stringify(config));
+    const out = join(dir, 'modules-re2js.json');
+    const result = await runHookBundle({
+      bin,
+      args: ['claude'],
+      stdin: JSON.stringify(buildStopPayload(scenario)),
+      env: { ...scenario.env, AGENT_CHECKPOINT_MODULES_OUT: out, AGENT_CHECKPOINT_CODE_CACHE: '0' },
+      cwd: scenario.cwd,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(parseHookStdout('claude', result.stdout), result.stderr).not.toBeNull();
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toContain(`require:${coldDependencyFile('re2js')}`);
   });
 });
