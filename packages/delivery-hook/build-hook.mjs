@@ -4,7 +4,9 @@
 // - agent-checkpoint-hook-main.cjs: the hook entry (src/cli.ts) and everything it imports, ONE file;
 // - agent-checkpoint-hook.cjs: a small launcher (src/launcher/start-hook.ts) that runs the main file
 //   through a V8 code cache (see src/launcher/launch-bundle.ts for why and how);
-// - agent-checkpoint-hook.mjs: a shim for hook entries written by older versions, which ran that name.
+// - agent-checkpoint-hook.mjs: a shim for hook entries written by older versions, which ran that name;
+// - agent-checkpoint-hook-dep-<name>.cjs: the libraries no turn end uses (COLD_DEPENDENCIES), required
+//   by the main bundle only where they are used.
 // Both are CommonJS: a code cache needs a classic script, and a .cjs entry also skips the ES module
 // loader's start-up.
 import { build } from 'esbuild';
