@@ -23,7 +23,7 @@ describe('the hook mode table', () => {
 
   it('the help lists every mode, aligned', () => {
     const lines = hookModeHelpLines('agent-checkpoint-hook');
-    expect(lines[0]).toMatch(/^ {2}agent-checkpoint-hook <claude\|gemini\|codex\|copilot\|qwen> \[--debug\] +turn-end hook/);
+    expect(lines[0]).toMatch(new RegExp(`^ {2}agent-checkpoint-hook <${TURN_END_AGENTS.join('\\|')}> \\[--debug\\] +turn-end hook`));
     for (const entry of HOOK_MODE_TABLE.filter((e) => e.kind !== 'turn-end')) {
       expect(lines.some((line) => line.startsWith(`  agent-checkpoint-hook ${entry.name}`) && line.endsWith(entry.summary)), entry.name).toBe(true);
     }
