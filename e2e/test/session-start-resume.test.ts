@@ -132,7 +132,8 @@ async function checkpointTheSession(session: AgentSession): Promise<string> {
  * user prompt prefixed with `<hook_context>…</hook_context>`; Codex 0.169.0 a `developer` message.
  */
 // Copilot CLI: no SessionStart hook of ours is registered (its payloads are camelCase, copilot-profile.ts).
-const NATIVE_PLACEMENT: Record<Exclude<AgentId, 'copilot'>, RegExp> = {
+// Qwen Code's SessionStart placement is not covered here yet.
+const NATIVE_PLACEMENT: Record<Exclude<AgentId, 'copilot' | 'qwen'>, RegExp> = {
   claude: /^messages\[\d+\] of \d+ \(role system\): .*"text":"SessionStart hook additional context: The previous session ended with a context checkpoint/,
   gemini: /^contents\[\d+\] of \d+ \(role user\): \{"parts":\[\{"text":"<hook_context>The previous session ended with a context checkpoint/,
   codex: /^input\[\d+\] of \d+ \(role developer\): .*"type":"input_text","text":"The previous session ended with a context checkpoint/,

@@ -13,6 +13,7 @@ import { CodexSession } from '../run-codex.ts';
 import { CodexTuiSession, type CodexTuiOptions } from '../run-codex-tui.ts';
 import { CopilotSession } from '../run-copilot.ts';
 import { GeminiSession } from '../run-gemini.ts';
+import { QwenSession } from '../run-qwen.ts';
 import { projectFiles, type ProjectOptions } from './checkpoint-project.ts';
 import { CHECKPOINT_ROUTES, isNotifyRoute, ROUTE_LABELS, routeAgent, type CheckpointRoute } from './checkpoint-route.ts';
 import type { CheckpointScenario } from './checkpoint-scenarios.ts';
@@ -121,8 +122,10 @@ export async function withRouteRun(route: CheckpointRoute, options: RouteRunOpti
         ? GeminiSession.start({ ...base, hook })
         : agent === 'copilot'
           ? CopilotSession.start({ ...base, hook })
-          : CodexSession.start({ ...base, hook });
-  await withCheckedSession<ClaudeSession | GeminiSession | CodexSession | CopilotSession>(start, async (session) => {
+          : agent === 'qwen'
+            ? QwenSession.start({ ...base, hook })
+            : CodexSession.start({ ...base, hook });
+  await withCheckedSession<ClaudeSession | GeminiSession | CodexSession | CopilotSession | QwenSession>(start, async (session) => {
     const run = await session.prompt(scenario.prompt);
     if (run.timedOut || run.exitCode !== 0) throw new Error(`${agent} run failed (exit ${String(run.exitCode)}, timed out: ${String(run.timedOut)}):\n${run.stderr.slice(-2000)}`);
     if (session instanceof CodexSession) await session.waitForNotifications(1);

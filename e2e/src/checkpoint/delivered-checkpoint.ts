@@ -21,7 +21,8 @@ const CODEX_HOOK_PROMPT = /^<hook_prompt hook_run_id="stop:\d+:[^"]*">([\s\S]*)<
  * - Gemini `AfterAgent`: the last content, a user turn with exactly one text part `<reason>`;
  * - Codex `Stop`: a user message `<hook_prompt hook_run_id="stop:…">…</hook_prompt>`, XML-escaped;
  * - Codex TUI + notify: a plain user message, exactly what was typed;
- * - Copilot `agentStop`: a user message `<current_datetime>…</current_datetime>\n\n<reason>`.
+ * - Copilot `agentStop`: a user message `<current_datetime>…</current_datetime>\n\n<reason>`;
+ * - Qwen `Stop`: a chat-completions user message whose text part is `<reason>` as is.
  * Returns the last match (the checkpoint of the turn that just ended), or undefined.
  */
 export function findDeliveredCheckpoint(route: CheckpointRoute, body: unknown): DeliveredCheckpoint | undefined {
@@ -40,6 +41,7 @@ function unwrap(route: CheckpointRoute, raw: string): string | undefined {
     case 'gemini-hook':
     case 'codex-queue':
     case 'codex-tmux':
+    case 'qwen-hook':
       return raw;
     case 'codex-hook': {
       const inner = CODEX_HOOK_PROMPT.exec(raw)?.[1];
@@ -72,6 +74,14 @@ function userTexts(route: CheckpointRoute, body: unknown): string[] {
       const text = parts.length === 1 ? stringField(parts[0], 'text') : undefined;
       return stringField(last, 'role') === 'user' && text !== undefined ? [text] : [];
     }
+    case 'qwen-hook':
+      return asArray(record?.['messages'])
+        .filter((m) => stringField(m, 'role') === 'user')
+        .flatMap((m) => {
+          const content = asRecord(m)?.['content'];
+          if (typeof content === 'string') return [content];
+          return asArray(content).flatMap((part) => (stringField(part, 'type') === 'text' ? [stringField(part, 'text') ?? ''] : []));
+        });
     case 'codex-hook':
     case 'codex-queue':
     case 'codex-tmux':

@@ -21,6 +21,8 @@ const PACKAGES: Record<AgentId, { name: string; bin: string; viaNode: boolean }>
   codex: { name: '@openai/codex', bin: 'bin/codex.js', viaNode: true },
   // The npm loader, which runs the platform package's native binary (as `copilot` does for users).
   copilot: { name: '@github/copilot', bin: 'npm-loader.js', viaNode: true },
+  // The bundled CLI (declares Node >= 22; runs headless on Node 20, qwen-code.md).
+  qwen: { name: '@qwen-code/qwen-code', bin: 'cli.js', viaNode: true },
 };
 
 /** The e2e package directory (replaced by `/E2E` in recorded fixtures). */

@@ -1,5 +1,5 @@
 import type { ModelReply } from './scenario.ts';
-import { toCopilotCalls } from './native-tool-calls.ts';
+import type { NamedCall } from './native-tool-calls.ts';
 import { callId, itemId, type ReplyIds } from './reply-ids.ts';
 import { splitForStreaming, type SseEvent } from './sse.ts';
 
@@ -10,14 +10,14 @@ import { splitForStreaming, type SseEvent } from './sse.ts';
  */
 export function encodeChatReply(
   reply: ModelReply,
-  options: { model: string; ids: ReplyIds; workspaceRoot: string },
+  options: { model: string; ids: ReplyIds; workspaceRoot: string; toCalls: (calls: Extract<ModelReply, { kind: 'tools' }>['calls'], root: string) => NamedCall[] },
 ): { chunks: SseEvent[]; completion: Record<string, unknown> } {
   const id = itemId('chatcmpl', options.ids);
   const created = Math.floor(Date.now() / 1000);
   const text = reply.text ?? '';
   const calls =
     reply.kind === 'tools'
-      ? toCopilotCalls(reply.calls, options.workspaceRoot).map((call, i) => ({ id: callId('call', options.ids, i), type: 'function', function: { name: call.name, arguments: JSON.stringify(call.input) } }))
+      ? options.toCalls(reply.calls, options.workspaceRoot).map((call, i) => ({ id: callId('call', options.ids, i), type: 'function', function: { name: call.name, arguments: JSON.stringify(call.input) } }))
       : [];
   const finish = calls.length > 0 ? 'tool_calls' : 'stop';
   const usage = { prompt_tokens: reply.inputTokens ?? 100, completion_tokens: 10, total_tokens: (reply.inputTokens ?? 100) + 10 };

@@ -7,7 +7,7 @@ import { encodeChatReply } from './encode-chat-reply.ts';
 import { encodeGeminiReply, geminiTextResponse } from './encode-gemini-reply.ts';
 import { encodeResponsesReply } from './encode-responses-reply.ts';
 import { fillJsonSchema } from './fill-json-schema.ts';
-import { toClaudeCalls, toCodexCalls, toCopilotCalls, toGeminiCalls } from './native-tool-calls.ts';
+import { toClaudeCalls, toCodexCalls, toCopilotCalls, toGeminiCalls, toQwenCalls } from './native-tool-calls.ts';
 import { readAnthropicRequest } from './read-anthropic-request.ts';
 import { readChatRequest } from './read-chat-request.ts';
 import { readGeminiRequest } from './read-gemini-request.ts';
@@ -186,10 +186,12 @@ export async function startModelMock(options: ModelMockOptions): Promise<ModelMo
     const info = readChatRequest(body);
     const picked = pick(info.view);
     const root = workspaceRoot ?? '/';
-    const encoded = encodeChatReply(picked.reply, { model: info.model, ids: { step: picked.stepIndex ?? 0, request: n }, workspaceRoot: root });
+    // Two CLIs speak chat completions here; their tool lists tell them apart (Qwen Code's are Gemini CLI's names).
+    const toCalls = info.toolNames.includes('run_shell_command') ? toQwenCalls : toCopilotCalls;
+    const encoded = encodeChatReply(picked.reply, { model: info.model, ids: { step: picked.stepIndex ?? 0, request: n }, workspaceRoot: root, toCalls });
     if (info.stream) writeSse(res, encoded.chunks, { doneMarker: true });
     else sendJson(res, encoded.completion);
-    const used = picked.reply.kind === 'tools' ? toCopilotCalls(picked.reply.calls, root).map((c) => c.name) : [];
+    const used = picked.reply.kind === 'tools' ? toCalls(picked.reply.calls, root).map((c) => c.name) : [];
     return { api: 'chat', ...picked, toolNames: info.toolNames, ...missing(used, info.toolNames) };
   }
 

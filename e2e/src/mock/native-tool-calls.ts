@@ -153,6 +153,48 @@ function copilotPatchCall(change: PatchChange, abs: (p: string) => string): Name
 }
 
 /**
+ * Qwen Code 0.24.4 (a Gemini CLI fork, over chat completions): `run_shell_command` ({command,
+ * description}), `read_file` / `write_file` ({file_path}), `edit` ({file_path, old_string,
+ * new_string}), `agent` ({description, prompt, subagent_type}); file tools take absolute paths.
+ */
+export function toQwenCalls(calls: readonly ToolCall[], root: string): NamedCall[] {
+  const abs = (p: string): string => path.resolve(root, p);
+  return calls.flatMap((call): NamedCall[] => {
+    switch (call.kind) {
+      case 'shell':
+        return [{ name: 'run_shell_command', input: withDescription({ command: call.command, is_background: false }, call.description) }];
+      case 'read':
+        return [{ name: 'read_file', input: { file_path: abs(call.path) } }];
+      case 'write':
+        return [{ name: 'write_file', input: { file_path: abs(call.path), content: call.content } }];
+      case 'edit':
+        return [{ name: 'edit', input: { file_path: abs(call.path), old_string: call.oldText, new_string: call.newText } }];
+      case 'patch':
+        return call.changes.map((change) => qwenPatchCall(change, abs));
+      case 'subagent':
+        return [{ name: 'agent', input: { description: call.description, prompt: call.prompt, subagent_type: call.subagentType ?? 'general-purpose' } }];
+      case 'codex':
+        throw new Error('mock: native Codex calls are scripted for Codex only');
+      default:
+        return assertNever(call);
+    }
+  });
+}
+
+function qwenPatchCall(change: PatchChange, abs: (p: string) => string): NamedCall {
+  switch (change.op) {
+    case 'update':
+      return { name: 'edit', input: { file_path: abs(change.path), old_string: change.oldText, new_string: change.newText } };
+    case 'add':
+      return { name: 'write_file', input: { file_path: abs(change.path), content: change.content } };
+    case 'delete':
+      return { name: 'run_shell_command', input: { command: `rm -- ${shellQuote(change.path)}`, is_background: false } };
+    default:
+      return assertNever(change);
+  }
+}
+
+/**
  * Codex has no read/write/edit tools: reads become `cat` through `exec_command`, every file
  * change becomes an `apply_patch` envelope (one envelope for a multi-file patch).
  */

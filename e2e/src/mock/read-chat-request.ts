@@ -40,11 +40,11 @@ function texts(message: unknown): string[] {
 }
 
 /**
- * Copilot CLI wraps what the user side says in context tags (`<current_datetime>`, `<reminder>`…)
+ * Copilot CLI (and Qwen Code, `<system-reminder>`) wrap what the user side says in context tags (`<current_datetime>`, `<reminder>`…)
  * around the text itself; the text is what sits outside every tag.
  */
 function unwrap(text: string): string {
-  return text.replace(/<([a-z_]+)>[\s\S]*?<\/\1>/g, '').trim();
+  return text.replace(/<([a-z_-]+)>[\s\S]*?<\/\1>/g, '').trim();
 }
 
 function lastUserText(messages: readonly unknown[]): string | undefined {

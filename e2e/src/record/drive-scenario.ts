@@ -7,6 +7,7 @@ import { CodexSession } from '../run-codex.ts';
 import { CodexTuiSession, type PaneSnapshot } from '../run-codex-tui.ts';
 import { CopilotSession } from '../run-copilot.ts';
 import { GeminiSession } from '../run-gemini.ts';
+import { QwenSession } from '../run-qwen.ts';
 import type { RecordedScenario } from '../scenarios/recorded-scenarios.ts';
 
 /** The result of driving one scenario on one agent; the session is still alive (caller disposes). */
@@ -58,14 +59,15 @@ export async function driveScenario(agent: AgentId, scenario: RecordedScenario):
   }
 }
 
-const HEADLESS: Record<AgentId, (options: Parameters<typeof ClaudeSession.start>[0]) => Promise<ClaudeSession | GeminiSession | CodexSession | CopilotSession>> = {
+const HEADLESS: Record<AgentId, (options: Parameters<typeof ClaudeSession.start>[0]) => Promise<ClaudeSession | GeminiSession | CodexSession | CopilotSession | QwenSession>> = {
   claude: (options) => ClaudeSession.start(options),
   gemini: (options) => GeminiSession.start(options),
   codex: (options) => CodexSession.start(options),
   copilot: (options) => CopilotSession.start(options),
+  qwen: (options) => QwenSession.start(options),
 };
 
-function startHeadless(agent: AgentId, options: Parameters<typeof ClaudeSession.start>[0]): Promise<ClaudeSession | GeminiSession | CodexSession | CopilotSession> {
+function startHeadless(agent: AgentId, options: Parameters<typeof ClaudeSession.start>[0]): Promise<ClaudeSession | GeminiSession | CodexSession | CopilotSession | QwenSession> {
   return HEADLESS[agent](options);
 }
 

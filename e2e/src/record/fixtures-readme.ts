@@ -44,6 +44,11 @@ const HOW: Record<AgentId, string> = {
     '`COPILOT_MODEL=claude-sonnet-4.5` (its `view`/`create`/`edit` file tools), a shared `XDG_CACHE_HOME` (the unpacked CLI).',
     '`agentStop` hook in `$HOME/.copilot/settings.json`.',
   ].join('\n'),
+  qwen: [
+    '`qwen -p <prompt> --auth-type openai --yolo --session-id <uuid>` (first prompt; later ones `--resume <uuid>`); env: isolated',
+    '`HOME`, `OPENAI_BASE_URL=http://127.0.0.1:PORT/v1` (the mock\'s chat completions), `OPENAI_API_KEY`, `OPENAI_MODEL=qwen-mock`.',
+    '`Stop` hook in the project\'s `.qwen/settings.json` (timeout in seconds).',
+  ].join('\n'),
 };
 
 export function renderFixturesReadme(agent: AgentId, version: string, summaries: readonly RecordingSummary[]): string {

@@ -48,7 +48,7 @@ export interface HookModeEntry {
  * The agents' turn-end modes, one per agent id (core's `AGENT_IDS`; hook-modes.test.ts keeps the two
  * equal, so an agent added there fails until it is added here).
  */
-export const TURN_END_AGENTS: readonly string[] = ['claude', 'gemini', 'codex', 'copilot'];
+export const TURN_END_AGENTS: readonly string[] = ['claude', 'gemini', 'codex', 'copilot', 'qwen'];
 
 const agentArgument = '<agent>';
 

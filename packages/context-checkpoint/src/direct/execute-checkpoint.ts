@@ -525,6 +525,8 @@ const CO_AUTHOR: Readonly<Record<AgentId, string | undefined>> = {
   codex: undefined,
   // The trailer Copilot CLI 1.0.102's system prompt tells its model to add to every commit.
   copilot: 'Copilot <223556219+Copilot@users.noreply.github.com>',
+  // The co-author Qwen Code 0.24.4 adds to the commits it makes (its fixed gitCoAuthor name and email).
+  qwen: 'Qwen-Coder <qwen-coder@alibabacloud.com>',
 };
 
 function renderCommitMessage(template: string, options: ExecuteCheckpointOptions, repo: Extract<GitSnapshot, { kind: 'repo' }>, handoff: WrittenHandoff): string {

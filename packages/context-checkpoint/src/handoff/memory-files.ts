@@ -4,7 +4,7 @@ import { AGENT_IDS, type AgentId } from '@agent-checkpoint/core';
 
 /**
  * Each agent's project memory file, read by the CLI at session start: Claude Code `CLAUDE.md`, Codex
- * `AGENTS.md`, Gemini CLI `GEMINI.md` (its default `context.fileName`), Copilot CLI `AGENTS.md`.
+ * `AGENTS.md`, Gemini CLI `GEMINI.md` (its default `context.fileName`), Copilot CLI `AGENTS.md`, Qwen Code `QWEN.md`.
  */
 export const MEMORY_FILE_BY_AGENT: Readonly<Record<AgentId, string>> = {
   claude: 'CLAUDE.md',
@@ -12,6 +12,8 @@ export const MEMORY_FILE_BY_AGENT: Readonly<Record<AgentId, string>> = {
   gemini: 'GEMINI.md',
   // Copilot CLI 1.0.102 loads AGENTS.md at session start (checked against the loopback mock).
   copilot: 'AGENTS.md',
+  // Qwen Code 0.24.4's default context file name.
+  qwen: 'QWEN.md',
 };
 
 /** The memory file of `agent`, repo-relative. */

@@ -19,7 +19,8 @@ const manifest = loadPublicCorpus(fixtures);
  */
 // Copilot CLI: none yet (its session logs live in ~/.copilot, not in repositories; none with a licence the
 // corpus takes was found). Its reader is pinned by the recordings in fixtures/copilot/ instead.
-const MIN_VERSIONS: Record<AgentId, number> = { claude: 5, codex: 5, gemini: 5, copilot: 0 };
+// Qwen Code: none yet (no licensed public chat recording was found); fixtures/qwen/ pins its reader.
+const MIN_VERSIONS: Record<AgentId, number> = { claude: 5, codex: 5, gemini: 5, copilot: 0, qwen: 0 };
 const MAX_TOTAL_BYTES = 15 * 1024 * 1024;
 
 describe('public corpus manifest', () => {

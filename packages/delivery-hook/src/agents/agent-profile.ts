@@ -75,7 +75,7 @@ export interface AgentProfile {
   readonly hooksHaveTrustEntries: boolean;
   /**
    * The install the agent manages itself (plugin, extension): how our hook sees it, how doctor words it.
-   * Undefined for an agent without one (Copilot CLI): its settings entry is its only route.
+   * Undefined for an agent without one (Copilot CLI, Qwen Code): its settings entry is its only route.
    */
   readonly pluginRoute?: PluginRoute;
 

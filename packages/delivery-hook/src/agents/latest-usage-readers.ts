@@ -4,6 +4,7 @@ import { readClaudeLatestUsage } from '@agent-checkpoint/transcript-claude/lates
 import { readCodexLatestUsage } from '@agent-checkpoint/transcript-codex/latest-usage';
 import { readCopilotLatestUsage } from '@agent-checkpoint/transcript-copilot/latest-usage';
 import { readGeminiLatestUsage } from '@agent-checkpoint/transcript-gemini/latest-usage';
+import { readQwenLatestUsage } from '@agent-checkpoint/transcript-qwen/latest-usage';
 
 /**
  * Each agent's tail reader of the newest usage record (MON-001), for the monitor after every tool
@@ -15,4 +16,5 @@ export const LATEST_USAGE_READERS: Readonly<Record<AgentId, (request: ReadLatest
   gemini: readGeminiLatestUsage,
   codex: readCodexLatestUsage,
   copilot: readCopilotLatestUsage,
+  qwen: readQwenLatestUsage,
 };

@@ -4,6 +4,7 @@ import { claudeProfile } from './claude-profile.ts';
 import { codexProfile } from './codex-profile.ts';
 import { copilotProfile } from './copilot-profile.ts';
 import { geminiProfile } from './gemini-profile.ts';
+import { qwenProfile } from './qwen-profile.ts';
 
 /**
  * The profile of every agent. A `Record` over `AgentId`: a new agent id does not compile until its
@@ -15,6 +16,7 @@ export const AGENT_PROFILES: Readonly<Record<AgentId, AgentProfile>> = {
   gemini: geminiProfile,
   codex: codexProfile,
   copilot: copilotProfile,
+  qwen: qwenProfile,
 };
 
 /** The profile of `agent`. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { readSessionState } from '@agent-checkpoint/core';
 import { createDeliveryWorld, type DeliveryFixture, type DeliveryWorld } from '@agent-checkpoint/core/conformance';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLAUDE_FIXTURE, CODEX_FIXTURE, GEMINI_FIXTURE } from '../test-support/delivery-fixtures.ts';
+import { CLAUDE_FIXTURE, CODEX_FIXTURE, GEMINI_FIXTURE, QWEN_FIXTURE } from '../test-support/delivery-fixtures.ts';
 import { FIXTURES_DIR } from '../test-support/recorded-payloads.ts';
 import { runHookBundle } from '../test-support/run-hook-bundle.ts';
 import { trustProjectConfig } from '../test-support/trust-project-config.ts';
@@ -23,6 +23,7 @@ const L2: Record<DeliveryFixture['agent'], string> = {
   gemini: 'gemini/0.61.0/context-levels/L2.jsonl',
   codex: 'codex/0.169.0/context-levels/L2.jsonl',
   copilot: 'copilot/1.0.102/context-levels/L2.jsonl',
+  qwen: 'qwen/0.24.4/context-levels/L2.jsonl',
 };
 
 function open(base: DeliveryFixture, config: Record<string, unknown> = { handoff: { enabled: true } }): DeliveryWorld {
@@ -52,6 +53,9 @@ function payload(world: DeliveryWorld, agent: DeliveryFixture['agent']): string 
       });
     case 'copilot':
       throw new Error("Copilot CLI's preCompact is not registered (copilot-profile.ts hookEntries)");
+    case 'qwen':
+      // firePreCompactEvent(trigger, customInstructions) in 0.24.4: Claude's fields.
+      return JSON.stringify({ session_id: s.sessionId, transcript_path: s.transcriptPath, cwd: s.cwd, hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: '' });
   }
 }
 
@@ -65,6 +69,7 @@ describe('pre-compact', () => {
     ['claude', CLAUDE_FIXTURE],
     ['gemini', GEMINI_FIXTURE],
     ['codex', CODEX_FIXTURE],
+    ['qwen', QWEN_FIXTURE],
   ] as const)('%s: writes a pre-compact handoff of the turn so far and leaves the compaction alone', async (agent, base) => {
     const world = open(base);
     const result = await runHookBundle({ args: ['pre-compact', agent], stdin: payload(world, agent), env: world.scenario('actionable').env, cwd: world.repo });

@@ -13,7 +13,7 @@ export interface StopPayloadInput {
 
 /**
  * A turn-end payload shaped exactly like the recorded ones (same keys, same order) of Claude Code
- * 2.1.330 `Stop`, Gemini CLI 0.61.0 `AfterAgent`, Codex CLI 0.169.0 `Stop` and Copilot CLI 1.0.102 `agentStop`.
+ * 2.1.330 `Stop`, Gemini CLI 0.61.0 `AfterAgent`, Codex CLI 0.169.0 `Stop`, Copilot CLI 1.0.102 `agentStop` and Qwen Code 0.24.4 `Stop`.
  */
 export function buildStopPayload(input: StopPayloadInput): Record<string, unknown> {
   const { hint } = input;
@@ -65,6 +65,21 @@ export function buildStopPayload(input: StopPayloadInput): Record<string, unknow
         transcriptPath: input.transcriptPath,
         stopReason: 'end_turn',
         stop_hook_active: input.stopHookActive,
+      };
+    case 'qwen':
+      // Stop (0.24.4), in its recorded key order.
+      return {
+        session_id: input.sessionId,
+        transcript_path: input.transcriptPath,
+        cwd: input.cwd,
+        hook_event_name: 'Stop',
+        timestamp: new Date().toISOString(),
+        permission_mode: 'yolo',
+        prompt_id: hint.turnId,
+        stop_hook_active: input.stopHookActive,
+        last_assistant_message: hint.lastAssistantMessage ?? '',
+        background_tasks: [],
+        crons: [],
       };
     default:
       return assertNever(input.agent);

@@ -4,6 +4,7 @@ import { createClaudeTranscriptReader } from '@agent-checkpoint/transcript-claud
 import { createCodexTranscriptReader } from '@agent-checkpoint/transcript-codex';
 import { createCopilotTranscriptReader } from '@agent-checkpoint/transcript-copilot';
 import { createGeminiTranscriptReader } from '@agent-checkpoint/transcript-gemini';
+import { createQwenTranscriptReader } from '@agent-checkpoint/transcript-qwen';
 import { FIXTURES_DIR } from './recorded-payloads.ts';
 
 /**
@@ -89,4 +90,25 @@ export const COPILOT_FIXTURE: DeliveryFixture = {
   },
 };
 
-export const DELIVERY_FIXTURES: readonly DeliveryFixture[] = [CLAUDE_FIXTURE, GEMINI_FIXTURE, CODEX_FIXTURE, COPILOT_FIXTURE];
+/**
+ * Qwen Code 0.24.4 (`qwen -p`, recorded scenario fail-fix-pass): `node calc.test.mjs` fails, read +
+ * edit of calc.mjs, the same command passes; the file as it was at the turn's only Stop.
+ */
+export const QWEN_FIXTURE: DeliveryFixture = {
+  agent: 'qwen',
+  reader: createQwenTranscriptReader(),
+  transcriptFile: join(FIXTURES_DIR, 'qwen/0.24.4/recorded/fail-fix-pass.jsonl'),
+  recordedCwd: '/WORK/repo',
+  changedFiles: { 'calc.mjs': { before: 'export function add(a, b) {\n  return a - b;\n}\n', after: 'export function add(a, b) {\n  return a + b;\n}\n' } },
+  sessionId: '5be17c84-5844-4b88-9426-4f4abadac4d8',
+  hint: { turnId: '5be17c84-5844-4b88-9426-4f4abadac4d8########0', lastAssistantMessage: "Fixed add() in calc.mjs; node calc.test.mjs passes now." },
+  // The same turn once its passing test run counts as the evidence.
+  allClear: {
+    transcriptFile: join(FIXTURES_DIR, 'qwen/0.24.4/recorded/fail-fix-pass.jsonl'),
+    sessionId: '5be17c84-5844-4b88-9426-4f4abadac4d8',
+    hint: { turnId: '5be17c84-5844-4b88-9426-4f4abadac4d8########0' },
+    evidence: ['node calc.test.mjs'],
+  },
+};
+
+export const DELIVERY_FIXTURES: readonly DeliveryFixture[] = [CLAUDE_FIXTURE, GEMINI_FIXTURE, CODEX_FIXTURE, COPILOT_FIXTURE, QWEN_FIXTURE];

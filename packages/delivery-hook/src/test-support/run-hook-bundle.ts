@@ -1,6 +1,6 @@
-import type { AgentId } from '@agent-checkpoint/core';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import type { AgentId } from '@agent-checkpoint/core';
 
 /** The built bin, as agents run it (`node <abs path> <agent>`). Built by vitest's global setup. */
 export const HOOK_BUNDLE = join(import.meta.dirname, '..', '..', 'dist', 'agent-checkpoint-hook.cjs');
