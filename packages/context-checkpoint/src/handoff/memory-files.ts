@@ -26,7 +26,8 @@ export function memoryFileFor(agent: AgentId): string {
  * then the others in a stable order. Never throws: unreadable entries are skipped.
  */
 export async function findMemoryFiles(root: string, agent: AgentId): Promise<string[]> {
-  const names = [memoryFileFor(agent), ...AGENT_IDS.filter((a) => a !== agent).map(memoryFileFor)];
+  // Agents may share a file (Codex and Copilot CLI both read AGENTS.md): each name once.
+  const names = new Set([memoryFileFor(agent), ...AGENT_IDS.filter((a) => a !== agent).map(memoryFileFor)]);
   const found: string[] = [];
   for (const name of names) {
     try {
