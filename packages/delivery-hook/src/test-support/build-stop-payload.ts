@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { assertNever, type AgentId, type TurnHint } from '@agent-checkpoint/core';
 
 /** The fields a test controls in a turn-end payload (a conformance `DeliveryScenario` has them all). */
@@ -91,6 +91,8 @@ function lastAgentStopTimestamp(path: string | undefined): number | undefined {
   if (path === undefined) return undefined;
   let text: string;
   try {
+    // Only a regular file: the bad-input tests hand in FIFOs and /dev/zero, which a plain read would wait on forever.
+    if (!statSync(path).isFile()) return undefined;
     text = readFileSync(path, 'utf8');
   } catch {
     return undefined;
