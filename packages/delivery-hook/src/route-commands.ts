@@ -78,15 +78,21 @@ export function terminalToolOf(bundle: string, env: Readonly<Record<string, stri
   return forShellArg(tool);
 }
 
-/** Whether `agent-checkpoint-hook` on `env.PATH` is `tool` (the same file, links resolved). */
+/**
+ * Whether `agent-checkpoint-hook` on `env.PATH` is `tool` (the same file, links resolved) by a link
+ * a person made: found through the plugin's own `bin/` directory does not count, since that entry is
+ * the one Claude Code adds to its Bash tool's PATH, which a terminal does not have (the model runs
+ * `status` there, and the line is for the person reading it).
+ */
 export function isOnPath(tool: string, env: Readonly<Record<string, string | undefined>>): boolean {
   const real = realPathOrUndefined(tool);
   if (real === undefined) return false;
+  const pluginBin = realPathOrUndefined(dirname(tool));
   for (const dir of (env['PATH'] ?? '').split(delimiter)) {
     if (dir === '' || !isAbsolute(dir)) continue;
     const found = realPathOrUndefined(join(dir, 'agent-checkpoint-hook'));
     // The first match is what the shell runs: another tool earlier on the PATH hides ours.
-    if (found !== undefined) return found === real;
+    if (found !== undefined) return found === real && realPathOrUndefined(dir) !== pluginBin;
   }
   return false;
 }
