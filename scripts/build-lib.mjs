@@ -9,6 +9,7 @@
 //   resolve each other's TypeScript sources directly and never read dist/.
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
+import { pruneUnreachableChunks } from './prune-unreachable-chunks.mjs';
 import { emitDeclarations } from './emit-declarations.mjs';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
@@ -20,8 +21,9 @@ const selfContained = runtime.length === 0;
 // and be published with the package. (This runs first in every package's build script; bins are
 // bundled into dist/ after it.)
 rmSync('dist', { recursive: true, force: true });
-await build({
+const result = await build({
   entryPoints: entries,
+  metafile: true,
   outdir: 'dist',
   outbase: 'src',
   bundle: true,
@@ -43,6 +45,8 @@ await build({
   sourcemap: !selfContained,
   logLevel: 'warning',
 });
+const pruned = pruneUnreachableChunks(result.metafile, entries);
+if (pruned.length > 0 && process.env.AGENT_CHECKPOINT_BUILD_VERBOSE) console.error(`build-lib: removed ${pruned.length} chunk(s) no entry loads: ${pruned.join(', ')}`);
 if (hasTypesCondition(pkg.publishConfig?.exports)) emitDeclarations(process.cwd(), entries);
 
 /** Whether an `exports` map (any nesting) names a `types` condition. */

@@ -25,8 +25,9 @@ export interface AgentScenario {
   readonly keptIds: readonly string[];
 }
 
-const VERSIONS: Record<AgentId, string> = { claude: '2.1.330', gemini: '0.61.0', codex: '0.169.0', pi: '0.73.1' };
+const VERSIONS: Record<AgentId, string> = { claude: '2.1.330', gemini: '0.61.0', codex: '0.169.0', copilot: '1.0.102', qwen: '0.24.4', pi: '0.73.1' };
 export const SCENARIO = 'fail-fix-pass';
+// Qwen Code is not benchmarked yet (its scenario loads; the repeated-history generator is not checked for it).
 export const AGENTS: readonly AgentId[] = ['claude', 'gemini', 'codex'];
 
 export function loadScenario(fixturesDir: string, agent: AgentId): AgentScenario {
@@ -57,6 +58,18 @@ export function loadScenario(fixturesDir: string, agent: AgentId): AgentScenario
         headerLines: 1,
         payload,
         hint: { turnId: String(payload['turn_id']), lastAssistantMessage: String(payload['last_assistant_message']) },
+        keptIds: [sessionId],
+      };
+    case 'copilot':
+      // agentStop payloads are camelCase and name no turn; `session.start` opens the log once per session.
+      return { agent, transcriptFile, headerLines: 1, payload, hint: {}, keptIds: [String(payload['sessionId'])] };
+    case 'qwen':
+      return {
+        agent,
+        transcriptFile,
+        headerLines: 0,
+        payload,
+        hint: { turnId: String(payload['prompt_id']), lastAssistantMessage: String(payload['last_assistant_message']) },
         keptIds: [sessionId],
       };
     case 'pi':

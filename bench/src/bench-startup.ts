@@ -5,7 +5,7 @@ import { payloadFor } from './bench-scenarios.ts';
 import type { BenchRepo } from './bench-hook.ts';
 import { attributeProfile, moduleLineMap } from './cpu-profile.ts';
 import { finalTurnText, withFinalTurn, type CachedTranscript } from './generate-transcript.ts';
-import { buildHookBin, bytesByPackage, markEvaluatedModules, moduleCount, replicaMatchesShipped } from './hook-builds.ts';
+import { buildHookBin, bytesByPackage, loadBuildHook, moduleCount, replicaMatchesShipped } from './hook-builds.ts';
 import { runMeasured, type ProcessSample } from './measure-process.ts';
 import type { PhaseReport } from './phase-runner.ts';
 import { FLOOR_ARGV, toStats } from './process-stats.ts';
@@ -26,10 +26,10 @@ export interface StartupInput {
 
 /** Preload for instrumented runs: records evaluated modules and loaded built-ins at exit. */
 const RECORD_PRELOAD = `import { writeFileSync } from 'node:fs';
-globalThis.__acBenchModules = [];
+globalThis.__acModules = [];
 process.on('exit', () => {
   const out = process.env.AC_BENCH_RECORD;
-  if (out) writeFileSync(out, JSON.stringify({ modules: globalThis.__acBenchModules, builtins: process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).length }));
+  if (out) writeFileSync(out, JSON.stringify({ modules: globalThis.__acModules, builtins: process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).length }));
 });
 `;
 /** Preload that prints performance.now() at exit: process start → exit, without spawn/teardown noise. */
@@ -68,7 +68,9 @@ export async function benchStartup(input: StartupInput): Promise<StartupInfo | u
   const replica = await buildHookBin(paths, join(work, 'replica'));
   const replicaMatches = replicaMatchesShipped(replica, paths);
   if (!replicaMatches) log('  note: dist/ differs from what build-hook.mjs builds from the sources now (run `pnpm build`)');
-  const instrumented = (await buildHookBin(paths, join(work, 'instrumented'), (o) => ({ ...o, plugins: [...(o.plugins ?? []), markEvaluatedModules(paths.root)] }))).launcher;
+  // build-hook.mjs's own marker (src/launcher/hot-path-modules.test.ts counts with it too).
+  const marker = (await loadBuildHook(paths)).markEvaluatedModules(paths.root);
+  const instrumented = (await buildHookBin(paths, join(work, 'instrumented'), (o) => ({ ...o, plugins: [...(o.plugins ?? []), marker] }))).launcher;
   const profiled = await buildHookBin(paths, join(work, 'profile'), (o) => ({ ...o, minify: false }));
 
   const repo10 = input.repos[0] as BenchRepo;
@@ -182,34 +184,40 @@ export async function benchStartup(input: StartupInput): Promise<StartupInfo | u
     const profiles: ProfileBreakdown[] = [];
     const files = { bundleUrlSuffix: `/${basename(profiled.main)}`, launcherUrlSuffix: `/${basename(profiled.launcher)}`, lineToModule: moduleLineMap(readFileSync(profiled.main, 'utf8')) };
     const profileRuns = Math.max(3, Math.min(7, input.runs));
-    const profileCase = (scenario: string, payload: string, state: CacheState): void => {
+    const profileCase = (scenario: string, payload: string, state: CacheState, repo: BenchRepo = repo10): void => {
       const profDir = join(dir, `prof-${profiles.length}`);
       const argv = [process.execPath, '--cpu-prof', '--cpu-prof-dir', profDir, '--cpu-prof-interval', '100', profiled.launcher, 'claude'];
       const profCache = join(dir, `code-cache-prof-${profiles.length}`);
       if (state === 'warm') {
         // This exact command line (the profile flags are part of the cache key), warmed by a full run.
-        run(argv, repo10, fullPayload, { AGENT_CHECKPOINT_CACHE_DIR: profCache });
+        run(argv, repo, repo === repo10 ? fullPayload : payload, { AGENT_CHECKPOINT_CACHE_DIR: profCache });
         rmSync(profDir, { recursive: true, force: true });
       }
       for (let i = 0; i < profileRuns; i += 1) {
-        if (state === 'warm') run(argv, repo10, payload, { AGENT_CHECKPOINT_CACHE_DIR: profCache });
-        else withCache(state, (env) => run(argv, repo10, payload, env));
+        if (state === 'warm') run(argv, repo, payload, { AGENT_CHECKPOINT_CACHE_DIR: profCache });
+        else withCache(state, (env) => run(argv, repo, payload, env));
       }
       rmSync(profCache, { recursive: true, force: true });
       const parts = readdirSync(profDir).map((f) => attributeProfile(join(profDir, f), files));
       const groups: Record<string, number> = {};
+      const modules: Record<string, number> = {};
       for (const part of parts) for (const [g, ms] of Object.entries(part.groups)) groups[g] = (groups[g] ?? 0) + ms / parts.length;
+      for (const part of parts) for (const [m, ms] of Object.entries(part.modules)) modules[m] = (modules[m] ?? 0) + ms / parts.length;
+      const topModules = Object.entries(modules).sort((a, b) => b[1] - a[1]).slice(0, 12);
       profiles.push({
         scenario,
         wallMs: summarize(parts.map((p) => p.wallMs)).median,
         idleMs: summarize(parts.map((p) => p.idleMs)).median,
         groups: Object.fromEntries(Object.entries(groups).sort((a, b) => b[1] - a[1])),
+        topModules: Object.fromEntries(topModules.map(([m, ms]) => [m, Math.round(ms * 10) / 10])),
       });
       log(`  profile ${scenario}: ${Object.entries(groups).sort((a, b) => b[1] - a[1]).slice(0, 6).map(([g, ms]) => `${g} ${ms.toFixed(1)}`).join(', ')}`);
+      log(`    by module: ${topModules.map(([m, ms]) => `${m.replace(/^.*node_modules\//, '').replace(/^(\.\.\/)+packages\//, '')} ${ms.toFixed(1)}`).join(', ')}`);
     };
     const fullLabel = `full run, ${first.label}, ${repo10.changedFiles} changed files`;
     profileCase('escape hatch, cache warm', escapePayload, 'warm');
     profileCase(`${fullLabel}, cache warm`, fullPayload, 'warm');
+
     profileCase(`${fullLabel}, first run (cache miss)`, fullPayload, 'miss');
     profileCase(`${fullLabel}, cache off`, fullPayload, 'off');
 
@@ -233,6 +241,16 @@ export async function benchStartup(input: StartupInput): Promise<StartupInfo | u
     };
     debugCase(`claude ${first.label}, ${repo10.changedFiles} changed files, warm`, repo10, fullPayload, 'warm');
     debugCase(`claude ${first.label}, ${repo10.changedFiles} changed files, first run`, repo10, fullPayload, 'miss');
+
+    // The turn on the repository with the most changed files: git, attribution and globs per file. Its
+    // own final turn (the transcript's paths name that repository), written over the one above, which
+    // nothing after this point uses.
+    const repoMany = input.repos.at(-1) as BenchRepo;
+    if (repoMany !== repo10) {
+      withFinalTurn(claudeSmall, finalTurnText(claude, claudeSmall.historyTurns, repoMany.dir, repoMany.home), (manyTranscript) =>
+        profileCase(`full run, ${first.label}, ${repoMany.changedFiles} changed files, cache warm`, payloadFor(claude, manyTranscript, repoMany.dir), 'warm', repoMany),
+      );
+    }
 
     // 6. In-process phases per agent, smallest and largest size, both repositories.
     const phases: PhaseCell[] = [];

@@ -51,7 +51,7 @@ describe('attributeProfileData', () => {
   const lines = ['// runtime', '// ../packages/core/src/git/run-git.ts', 'a', 'b', 'c'].join('\n');
 
   it('books vm.Script to the compile, createCachedData to the cache write, bundle frames to their module', () => {
-    const { groups, wallMs, idleMs } = attributeProfileData(profile, { bundleUrlSuffix: '/agent-checkpoint-hook-main.cjs', launcherUrlSuffix: '/agent-checkpoint-hook.cjs', lineToModule: moduleLineMap(lines) });
+    const { groups, modules, wallMs, idleMs } = attributeProfileData(profile, { bundleUrlSuffix: '/agent-checkpoint-hook-main.cjs', launcherUrlSuffix: '/agent-checkpoint-hook.cjs', lineToModule: moduleLineMap(lines) });
     expect(groups).toEqual({
       [COMPILE_GROUP]: 1,
       'core: git': 2,
@@ -60,6 +60,8 @@ describe('attributeProfileData', () => {
       'garbage collector': 1,
       'node bootstrap + module loader': 1,
     });
+    // By module: only samples inside the bundle, node APIs it called included.
+    expect(modules).toEqual({ '../packages/core/src/git/run-git.ts': 2 });
     expect(idleMs).toBe(1);
     expect(wallMs).toBe(10);
   });

@@ -77,8 +77,17 @@ export const WRITE_CACHE_GROUP = 'write code cache (createCachedData)';
 /** The launcher's own work: read the bundle and the cache file, verify its digest (loading node:crypto), write a new cache. */
 export const LAUNCHER_GROUP = 'launcher (read bundle + cache, sha256, the built-ins it loads)';
 
+/** CPU time of one profile by report group and by bundled module. */
+export interface ProfileAttribution {
+  readonly groups: Record<string, number>;
+  /** Milliseconds per bundled source module (its path in the bundle's comments); samples outside the bundle are not here. */
+  readonly modules: Record<string, number>;
+  readonly wallMs: number;
+  readonly idleMs: number;
+}
+
 /** CPU time of one profile file by group; see {@link attributeProfileData}. */
-export function attributeProfile(profilePath: string, files: ProfileFiles): { groups: Record<string, number>; wallMs: number; idleMs: number } {
+export function attributeProfile(profilePath: string, files: ProfileFiles): ProfileAttribution {
   return attributeProfileData(JSON.parse(readFileSync(profilePath, 'utf8')) as CpuProfile, files);
 }
 
@@ -88,14 +97,16 @@ export function attributeProfile(profilePath: string, files: ProfileFiles): { gr
  * bundle's compile (or code-cache deserialization), `createCachedData` the cache write, other frames
  * under the launcher the launcher's file work, else node bootstrap / GC / V8.
  */
-export function attributeProfileData(profile: CpuProfile, files: ProfileFiles): { groups: Record<string, number>; wallMs: number; idleMs: number } {
+export function attributeProfileData(profile: CpuProfile, files: ProfileFiles): ProfileAttribution {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const groupCache = new Map<number, string>();
+  const moduleCache = new Map<number, string | undefined>();
   const groupOf = (id: number): string => {
     const cached = groupCache.get(id);
     if (cached !== undefined) return cached;
+    moduleCache.set(id, undefined);
     const leaf = byId.get(id) as ProfileNode;
     let group: string | undefined;
     let underLauncher = false;
@@ -104,7 +115,9 @@ export function attributeProfileData(profile: CpuProfile, files: ProfileFiles): 
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
       const frame = (byId.get(at) as ProfileNode).callFrame;
       if (frame.url.endsWith(files.bundleUrlSuffix)) {
-        group = groupOfModule(files.lineToModule(frame.lineNumber));
+        const module = files.lineToModule(frame.lineNumber);
+        moduleCache.set(id, module);
+        group = groupOfModule(module);
         break;
       }
       if (frame.url.endsWith(files.launcherUrlSuffix)) underLauncher = true;
@@ -127,13 +140,16 @@ export function attributeProfileData(profile: CpuProfile, files: ProfileFiles): 
     return group;
   };
   const groups: Record<string, number> = {};
+  const modules: Record<string, number> = {};
   for (let i = 0; i < profile.samples.length; i += 1) {
     const dt = (profile.timeDeltas[i + 1] ?? 0) / 1000;
     const group = groupOf(profile.samples[i] as number);
     groups[group] = (groups[group] ?? 0) + dt;
+    const module = moduleCache.get(profile.samples[i] as number);
+    if (module !== undefined) modules[module] = (modules[module] ?? 0) + dt;
   }
   const wallMs = (profile.endTime - profile.startTime) / 1000;
   const idleMs = groups['idle'] ?? 0;
   delete groups['idle'];
-  return { groups, wallMs, idleMs };
+  return { groups, modules, wallMs, idleMs };
 }

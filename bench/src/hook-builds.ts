@@ -14,6 +14,8 @@ export interface BuildHookModule {
   readonly HOOK_MAIN_NAME: string;
   /** The plugin that replaces zod's unused locale index with an empty module. */
   readonly stubZodLocales: Plugin;
+  /** The plugin that makes every bundled module record its path in `globalThis.__acModules` when it is initialised. */
+  markEvaluatedModules(root?: string): Plugin;
   /** esbuild options of the main bundle, written to `outfile`. */
   mainBundleOptions(outfile: string): BuildOptions;
   /** Build main bundle + launcher (at `outfile`) + legacy shim into `dirname(outfile)`; the launcher carries the main bundle's build id. */
@@ -69,29 +71,6 @@ export async function buildHookBin(paths: BenchPaths, dir: string, change: (opti
   const mainBytes = statSync(main).size;
   const launcherBytes = statSync(launcher).size;
   return { launcher, main, metafile, mainBytes, launcherBytes, bytes: mainBytes + launcherBytes };
-}
-
-/**
- * Marks every module: its first statement pushes its path to `globalThis.__acBenchModules`, so a run
- * of the instrumented bundle lists exactly the modules it evaluated (bundled modules are lazily
- * initialised, so this is the real load set, not the bundle's contents).
- */
-export function markEvaluatedModules(root: string): Plugin {
-  return {
-    name: 'mark-evaluated-modules',
-    setup(pluginBuild) {
-      pluginBuild.onLoad({ filter: /\.(ts|js|mjs|cjs)$/ }, (args) => {
-        const source = readFileSync(args.path, 'utf8');
-        const rel = args.path.startsWith(root) ? args.path.slice(root.length + 1) : args.path;
-        const loader = args.path.endsWith('.ts') ? 'ts' : 'js';
-        const mark = `globalThis.__acBenchModules?.push(${JSON.stringify(rel)});\n`;
-        // After a shebang and a "use strict" directive: a statement before the directive would turn a
-        // strict CommonJS module sloppy.
-        const prologue = /^(#![^\n]*\n)?(\s*(['"])use strict\3;?[^\n]*\n)?/.exec(source)?.[0] ?? '';
-        return { contents: prologue + mark + source.slice(prologue.length), loader };
-      });
-    },
-  };
 }
 
 /** Bytes of the output per package (node_modules name, or the workspace package), KiB, largest first. */

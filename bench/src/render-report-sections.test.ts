@@ -62,7 +62,7 @@ const results: BenchResults = {
   loadAverageAtEnd: [0, 0, 0],
   noisy: false,
   durationSeconds: 1,
-  targets: { wallRatio: 1.5, rssOverFloorMiB: 40 },
+  targets: { designFloorRatio: 1.5, firstRunDesignFloorRatio: 2, rssOverFloorMiB: 40 },
   notes: [],
   sections: {},
   hook: [cell],
@@ -85,7 +85,13 @@ describe('renderBenchmarksMarkdown', () => {
 
   it('shows the first run with an empty code cache next to the steady state of every hook cell', () => {
     expect(markdown).toContain('first run (empty code cache) wall');
-    expect(markdown).toContain('| 260 / 260 (6.50×) |');
+    // Against the design floor of the same cell (70 ms), with issue 22's 2× target.
+    expect(markdown).toContain('| 260 / 260 (3.71× ❌) |');
+  });
+
+  it('holds the steady state to 1.5× the design floor, bare node shown beside it', () => {
+    expect(markdown).toContain('| 150 / 150 | 40 / 40 | 3.75× | 70 / 70 (1.75× bare) | 2.14× ❌ |');
+    expect(markdown).toContain('≤ **1.5×** the design floor');
   });
 
   it('tables the escape hatch and the full run with the code cache warm, missing and off', () => {
@@ -100,7 +106,7 @@ describe('renderBenchmarksMarkdown', () => {
     const { firstRun: _f, firstRunWallRatio: _r, ...oldCell } = cell;
     const { codeCache: _c, importMsCacheOff: _i, mainBundleBytes: _m, launcherBytes: _l, codeCacheBytes: _b, ...oldStartup } = startup;
     const old = renderBenchmarksMarkdown({ ...results, hook: [oldCell], startup: oldStartup });
-    expect(old).toContain('| 150 / 150 | 40 / 40 | 3.75× ❌ | – |');
+    expect(old).toContain('| 2.14× ❌ | – |');
     expect(old).not.toContain('code cache warm |');
   });
 });

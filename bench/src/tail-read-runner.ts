@@ -34,6 +34,10 @@ async function loadReader(agent: AgentId): Promise<TranscriptReader> {
       return (await import('@agent-checkpoint/transcript-gemini')).createGeminiTranscriptReader();
     case 'codex':
       return (await import('@agent-checkpoint/transcript-codex')).createCodexTranscriptReader();
+    case 'copilot':
+      return (await import('@agent-checkpoint/transcript-copilot')).createCopilotTranscriptReader();
+    case 'qwen':
+      return (await import('@agent-checkpoint/transcript-qwen')).createQwenTranscriptReader();
     case 'pi':
       return (await import('@agent-checkpoint/transcript-pi')).createPiTranscriptReader();
   }
@@ -42,7 +46,7 @@ async function loadReader(agent: AgentId): Promise<TranscriptReader> {
 async function main(): Promise<void> {
   const [agent, path, hintJson = '{}', readsArg = '1'] = process.argv.slice(2);
   if (!isAgentId(agent) || path === undefined) {
-    process.stderr.write('usage: tail-read-runner <claude|gemini|codex> <file> [hint JSON] [reads]\n');
+    process.stderr.write('usage: tail-read-runner <claude|gemini|codex|qwen> <file> [hint JSON] [reads]\n');
     process.exit(64);
   }
   const hint = JSON.parse(hintJson) as TurnHint;

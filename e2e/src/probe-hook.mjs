@@ -66,7 +66,13 @@ if (mode === 'notify') {
 }
 
 const transcriptPath =
-  typeof payload?.transcript_path === 'string' ? payload.transcript_path : mode === 'notify' ? findCodexRollout(payload?.['thread-id']) : undefined;
+  typeof payload?.transcript_path === 'string'
+    ? payload.transcript_path
+    : typeof payload?.transcriptPath === 'string' // Copilot CLI's camelCase payload
+      ? payload.transcriptPath
+      : mode === 'notify'
+        ? findCodexRollout(payload?.['thread-id'])
+        : undefined;
 const transcriptSnapshot = typeof config.snapshotDir === 'string' && transcriptPath !== undefined ? snapshot(transcriptPath, config.snapshotDir, previous.length + 1) : undefined;
 const entry = {
   n: previous.length + 1,

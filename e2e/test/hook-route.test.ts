@@ -16,17 +16,17 @@ import { readJsonlFile } from '../src/harness/read-jsonl-file.ts';
  * it, and the next stop passes; a turn with nothing missing gets silence.
  */
 
-const HOOK_ROUTES = ['claude-hook', 'gemini-hook', 'codex-hook'] as const satisfies readonly CheckpointRoute[];
+const HOOK_ROUTES = ['claude-hook', 'gemini-hook', 'codex-hook', 'copilot-hook', 'qwen-hook'] as const satisfies readonly CheckpointRoute[];
 
 /** The JSON decision word each agent's block uses (delivery-hook README). */
-const BLOCK_DECISION: Record<(typeof HOOK_ROUTES)[number], string> = { 'claude-hook': 'block', 'gemini-hook': 'deny', 'codex-hook': 'block' };
+const BLOCK_DECISION: Record<(typeof HOOK_ROUTES)[number], string> = { 'claude-hook': 'block', 'gemini-hook': 'deny', 'codex-hook': 'block', 'copilot-hook': 'block', 'qwen-hook': 'block' };
 
 /**
  * `stop_hook_active` on the stop after our block: Claude and Codex keep it true for the rest of the
  * turn; Gemini resets it once the model made a tool call (here: `make restart`), so there the
- * second stop passes on our own loop guard, not on the flag.
+ * second stop passes on our own loop guard, not on the flag. Copilot and Qwen keep it true like Claude.
  */
-const STOP_HOOK_ACTIVE_AFTER_BLOCK: Record<(typeof HOOK_ROUTES)[number], boolean> = { 'claude-hook': true, 'gemini-hook': false, 'codex-hook': true };
+const STOP_HOOK_ACTIVE_AFTER_BLOCK: Record<(typeof HOOK_ROUTES)[number], boolean> = { 'claude-hook': true, 'gemini-hook': false, 'codex-hook': true, 'copilot-hook': true, 'qwen-hook': true };
 
 const escapeXml = (text: string): string => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 
@@ -38,11 +38,16 @@ function expectNativeWrapping(run: RouteRun, reason: string): void {
       expect(raw).toBe(`Stop hook feedback:\n${reason}`);
       break;
     case 'gemini-hook':
+    case 'qwen-hook':
       expect(raw).toBe(reason);
       break;
     case 'codex-hook':
       expect(raw).toMatch(/^<hook_prompt hook_run_id="stop:\d+:[^"]+\/hooks\.json">/);
       expect(raw.replace(/^<hook_prompt [^>]*>/, '').replace(/<\/hook_prompt>$/, '')).toBe(escapeXml(reason));
+      break;
+    case 'copilot-hook':
+      expect(raw).toMatch(/^<current_datetime>[^<]+<\/current_datetime>\n\n/);
+      expect(raw.replace(/^<current_datetime>[^<]+<\/current_datetime>\n\n/, '')).toBe(reason);
       break;
     case 'codex-queue':
     case 'codex-tmux':

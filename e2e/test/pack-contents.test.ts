@@ -79,15 +79,17 @@ function exportTargets(pack: PackedPackage): Array<[subpath: string, target: str
 }
 
 describe('the packed packages', () => {
-  it('are the eight published ones: two bins, six libraries', () => {
+  it('are the ten published ones: two bins, eight libraries', () => {
     expect(bins().map((pack) => pack.name)).toEqual(['@agent-checkpoint/delivery-hook', '@agent-checkpoint/delivery-tmux']);
     expect(libraries().map((pack) => pack.name)).toEqual([
       '@agent-checkpoint/context-checkpoint',
       '@agent-checkpoint/core',
       '@agent-checkpoint/transcript-claude',
       '@agent-checkpoint/transcript-codex',
+      '@agent-checkpoint/transcript-copilot',
       '@agent-checkpoint/transcript-gemini',
       '@agent-checkpoint/transcript-pi',
+      '@agent-checkpoint/transcript-qwen',
     ]);
   });
 
@@ -257,11 +259,13 @@ describe('the library packages', () => {
         "import { isAgentId as isAgentIdHot } from '@agent-checkpoint/core/hot-path';",
         "import { createClaudeTranscriptReader } from '@agent-checkpoint/transcript-claude';",
         "import { createCodexTranscriptReader } from '@agent-checkpoint/transcript-codex';",
+        "import { createCopilotTranscriptReader } from '@agent-checkpoint/transcript-copilot';",
         "import { createGeminiTranscriptReader } from '@agent-checkpoint/transcript-gemini';",
+        "import { createQwenTranscriptReader } from '@agent-checkpoint/transcript-qwen';",
         'export const agents: readonly AgentId[] = AGENT_IDS;',
         "export const known: boolean = isAgentId('claude') && isAgentIdHot('codex');",
         // The transcript packages' readers are core's TranscriptReader: one core, resolved from each.
-        'export const readers: TranscriptReader[] = [createClaudeTranscriptReader(), createCodexTranscriptReader(), createGeminiTranscriptReader()];',
+        'export const readers: TranscriptReader[] = [createClaudeTranscriptReader(), createCodexTranscriptReader(), createCopilotTranscriptReader(), createGeminiTranscriptReader(), createQwenTranscriptReader()];',
         // Real types, not `any`: each of these must be an error, or the directive itself is one.
         '// @ts-expect-error an AgentId is one of the supported agents',
         "export const unknownAgent: AgentId = 'vim';",

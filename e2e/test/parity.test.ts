@@ -8,28 +8,38 @@ import { SKIP_REAL_CLIS } from '../src/harness/define-headless-agent-tests.ts';
 /**
  * Parity: the same turn gets the same checkpoint text on every route.
  *
- *                              Claude    Gemini      Codex     Codex TUI        Codex TUI (no queue)
- *                              Stop      AfterAgent  Stop      notify → queue   notify → tmux
- *   daemon-not-restarted        ✓          ✓          ✓          ✓                ✓
- *   test-still-failing          ✓          ✓          ✓          ✓                ✓
- *   unread-multi-file-edit      ✓          ✓          ✓          ✓                ✓
+ *                              Claude    Gemini      Codex     Codex TUI        Codex TUI (no queue)   Copilot     Qwen
+ *                              Stop      AfterAgent  Stop      notify → queue   notify → tmux          agentStop   Stop
+ *   daemon-not-restarted        ✓          ✓          ✓          ✓                ✓                      ✓           ✓
+ *   test-still-failing          ✓          ✓          ✓          ✓                ✓                      ✓           ✓
+ *   unread-multi-file-edit      ✓          ✓          ✓          ✓                ✓                      ✓           (own text)
  *
  * Each cell runs the scenario on that route with the real CLI and our bundled tool, takes the text
  * the model received (Claude: the `Stop hook feedback:\n` wrapper removed; Gemini: the user part as
  * is; Codex hook: `<hook_prompt>` unwrapped and XML-unescaped, cross-checked with the rollout's raw
- * `HookPrompt` text; Codex TUI: the queued or submitted user message as is) and requires it to equal, byte for
+ * `HookPrompt` text; Codex TUI: the queued or submitted user message as is; Copilot: the `<current_datetime>` header removed) and requires it to equal, byte for
  * byte, what core's `getCheckpoint` computes for that run's repository and transcript. Then each
- * row requires the five texts to be byte-identical. The only normalizations are of what differs by
+ * row requires the texts to be byte-identical; a route whose CLI cannot make the same turn is named
+ * with its reason and only checked against getCheckpoint. The only normalizations are of what differs by
  * construction, not by route: each run's own session id and state directory (both are in the
  * escape-hatch line; every test has its own `AGENT_CHECKPOINT_STATE_DIR`) become `<session-id>`
  * and `<state-dir>`, and for Codex, trailing newlines, which Codex trims from what it is given.
  */
 
 /** The rows, each with the lines that make it that scenario's checkpoint (not a generic one). */
-const ROWS: readonly { readonly scenario: CheckpointScenario; readonly mustSay: readonly string[] }[] = [
+const ROWS: readonly {
+  readonly scenario: CheckpointScenario;
+  readonly mustSay: readonly string[];
+  /** Routes whose CLI cannot make this turn, with why: their cell must still equal getCheckpoint. */
+  readonly differs?: Partial<Record<CheckpointRoute, string>>;
+}[] = [
   { scenario: DAEMON_NOT_RESTARTED, mustSay: ['Changed: daemon code, calculator code', '1. Run `make restart`'] },
   { scenario: TEST_STILL_FAILING, mustSay: ['1. Run the tests: `node calc.test.mjs`', '- Test failures remain'] },
-  { scenario: UNREAD_MULTI_FILE_EDIT, mustSay: ['1. Run the tests: `node calc.test.mjs`', '- Files were edited without being read first'] },
+  {
+    scenario: UNREAD_MULTI_FILE_EDIT,
+    mustSay: ['1. Run the tests: `node calc.test.mjs`', '- Files were edited without being read first'],
+    differs: { 'qwen-hook': 'Qwen Code 0.24.4 refuses `edit` of a file not read in the session, so the unread edits fail and the turn is another one' },
+  },
 ];
 const SCENARIOS = ROWS.map((r) => r.scenario);
 
@@ -84,7 +94,7 @@ afterAll(() => {
 });
 
 describe.skipIf(SKIP_REAL_CLIS)('parity of the checkpoint text across routes', () => {
-  describe.each(ROWS)('$scenario.name: $scenario.description', ({ scenario, mustSay }) => {
+  describe.each(ROWS)('$scenario.name: $scenario.description', ({ scenario, mustSay, differs }) => {
     const cells = new Map<CheckpointRoute, Cell>();
     table.set(scenario.name, cells);
 
@@ -96,10 +106,12 @@ describe.skipIf(SKIP_REAL_CLIS)('parity of the checkpoint text across routes', (
       });
     });
 
-    it('is byte-identical on all five routes', () => {
+    it('is byte-identical on every route that can make this turn', () => {
       expect([...cells.keys()], 'every route delivered').toEqual([...CHECKPOINT_ROUTES]);
       const reference = cells.get('claude-hook')?.text;
-      for (const route of CHECKPOINT_ROUTES) expect(cells.get(route)?.text, `${ROUTE_LABELS[route]} vs Claude`).toBe(reference);
+      for (const route of CHECKPOINT_ROUTES) {
+        if (differs?.[route] === undefined) expect(cells.get(route)?.text, `${ROUTE_LABELS[route]} vs Claude`).toBe(reference);
+      }
       for (const line of mustSay) expect(reference).toContain(line);
     });
   });

@@ -131,8 +131,10 @@ async function checkpointTheSession(session: AgentSession): Promise<string> {
  * Claude 2.1.330 a `system`-role message `SessionStart hook additional context: …`; Gemini 0.61.0 the
  * user prompt prefixed with `<hook_context>…</hook_context>`; Codex 0.169.0 a `developer` message.
  */
+// Copilot CLI: no SessionStart hook of ours is registered (its payloads are camelCase, copilot-profile.ts).
 // Pi: no SessionStart hook of ours is wired (the extension runs the turn end only).
-const NATIVE_PLACEMENT: Record<Exclude<AgentId, 'pi'>, RegExp> = {
+// Qwen Code's SessionStart placement is not covered here yet.
+const NATIVE_PLACEMENT: Record<Exclude<AgentId, 'copilot' | 'qwen' | 'pi'>, RegExp> = {
   claude: /^messages\[\d+\] of \d+ \(role system\): .*"text":"SessionStart hook additional context: The previous session ended with a context checkpoint/,
   gemini: /^contents\[\d+\] of \d+ \(role user\): \{"parts":\[\{"text":"<hook_context>The previous session ended with a context checkpoint/,
   codex: /^input\[\d+\] of \d+ \(role developer\): .*"type":"input_text","text":"The previous session ended with a context checkpoint/,

@@ -4,7 +4,9 @@
 // - agent-checkpoint-hook-main.cjs: the hook entry (src/cli.ts) and everything it imports, ONE file;
 // - agent-checkpoint-hook.cjs: a small launcher (src/launcher/start-hook.ts) that runs the main file
 //   through a V8 code cache (see src/launcher/launch-bundle.ts for why and how);
-// - agent-checkpoint-hook.mjs: a shim for hook entries written by older versions, which ran that name.
+// - agent-checkpoint-hook.mjs: a shim for hook entries written by older versions, which ran that name;
+// - agent-checkpoint-hook-dep-<name>.cjs: the libraries no turn end uses (COLD_DEPENDENCIES), required
+//   by the main bundle only where they are used.
 // Both are CommonJS: a code cache needs a classic script, and a .cjs entry also skips the ES module
 // loader's start-up.
 import { build } from 'esbuild';
@@ -51,6 +53,99 @@ export const monitorSiblingsExternal = {
   },
 };
 
+/**
+ * For tests and bench/ only, never shipped: marks every bundled module so that a run lists exactly the
+ * modules it initialised (esbuild initialises bundled modules lazily, so this is the real load set,
+ * not the bundle's contents). Each module's first statement records its path relative to the repo;
+ * at exit the list, and the files loaded with `require`, is written to `$AGENT_CHECKPOINT_MODULES_OUT`
+ * (src/launcher/hot-path-modules.test.ts).
+ */
+export function markEvaluatedModules(root = join(here, '..', '..')) {
+  // Files loaded through `require` (the cold dependencies' siblings) are listed too, as `require:<name>`.
+  const record =
+    'globalThis.__acModules ??= []; process.once("exit", () => { const out = process.env.AGENT_CHECKPOINT_MODULES_OUT; if (out) require("node:fs").writeFileSync(out, JSON.stringify([...globalThis.__acModules, ...Object.keys(require.cache).map((file) => "require:" + require("node:path").basename(file))])); });';
+  return {
+    name: 'mark-evaluated-modules',
+    setup(pluginBuild) {
+      const options = pluginBuild.initialOptions;
+      options.banner = { ...options.banner, js: `${options.banner?.js ?? ''}\n${record}` };
+      pluginBuild.onLoad({ filter: /\.(ts|js|mjs|cjs)$/ }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        const rel = args.path.startsWith(root) ? args.path.slice(root.length + 1) : args.path;
+        const mark = `globalThis.__acModules?.push(${JSON.stringify(rel)});\n`;
+        // After a shebang and a "use strict" directive: a statement before the directive would turn a
+        // strict CommonJS module sloppy.
+        const prologue = /^(#![^\n]*\n)?(\s*(['"])use strict\3;?[^\n]*\n)?/.exec(source)?.[0] ?? '';
+        return { contents: prologue + mark + source.slice(prologue.length), loader: args.path.endsWith('.ts') ? 'ts' : 'js' };
+      });
+    },
+  };
+}
+
+/**
+ * Dependencies no turn end initialises (issue 22), each built into its own sibling file instead of the
+ * main bundle: the JSONC parser (a configuration file that changed, install, doctor), smol-toml (Codex
+ * config), fast-glob (the readers' last-resort search), re2js (project patterns that need it),
+ * commander (the management commands' parser) and diff (setup previews). Bundled, their source was
+ * read on every hook start and, on the first run after install, compiled with it; required from a
+ * sibling they cost only the runs that use them. `hot-path-modules.test.ts` keeps them off the path.
+ */
+export const COLD_DEPENDENCIES = ['jsonc-parser', 'smol-toml', 'fast-glob', 're2js', 'commander', 'diff'];
+
+/** The sibling file of a {@link COLD_DEPENDENCIES} entry. */
+export function coldDependencyFile(name) {
+  return `agent-checkpoint-hook-dep-${name}.cjs`;
+}
+
+/**
+ * Resolves each cold dependency as the importing package would, records where it is, and leaves a
+ * `require('./agent-checkpoint-hook-dep-<name>.cjs')` in the bundle. `resolved` maps name → path;
+ * one package resolving to two copies is a build error (the sibling holds one).
+ */
+export function coldDependenciesExternal(resolved) {
+  const filter = new RegExp(`^(${COLD_DEPENDENCIES.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`);
+  return {
+    name: 'cold-dependencies-external',
+    setup(pluginBuild) {
+      pluginBuild.onResolve({ filter }, async (args) => {
+        if (args.pluginData === 'cold-dependency-probe') return undefined;
+        const found = await pluginBuild.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'cold-dependency-probe' });
+        if (found.errors.length > 0) return { errors: found.errors };
+        const before = resolved.get(args.path);
+        if (before !== undefined && before !== found.path) return { errors: [{ text: `${args.path} resolves to two copies: ${before} and ${found.path}` }] };
+        resolved.set(args.path, found.path);
+        // A CommonJS bundle keeps an external `import()` as is, and the launcher's vm.Script has no
+        // dynamic import callback on every Node 20: such imports get a bundled stub that `require`s
+        // the sibling instead (esbuild runs it lazily, when the `import()` does).
+        if (args.kind === 'dynamic-import') return { path: args.path, namespace: 'cold-dependency' };
+        return { path: `./${coldDependencyFile(args.path)}`, external: true };
+      });
+      pluginBuild.onLoad({ filter: /.*/, namespace: 'cold-dependency' }, (args) => ({
+        contents: `module.exports = require(${JSON.stringify(`./${coldDependencyFile(args.path)}`)});`,
+        loader: 'js',
+      }));
+      pluginBuild.onResolve({ filter: /^\.\/agent-checkpoint-hook-dep-[a-z0-9.-]+\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+    },
+  };
+}
+
+/** esbuild options of one cold dependency's sibling bundle (`entry`: the path the main build resolved). */
+export function coldDependencyOptions(dir, name, entry) {
+  return {
+    entryPoints: [entry],
+    outfile: join(dir, coldDependencyFile(name)),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    mainFields: ['module', 'main'],
+    minify: true,
+    keepNames: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  };
+}
+
 /** Built bundles `require` the monitor's later parts beside them (src/post-tool/load-monitor-parts.ts). */
 const MONITOR_SPLIT = { __AGENT_CHECKPOINT_MONITOR_SPLIT__: 'true' };
 
@@ -86,7 +181,11 @@ export async function buildHook(outfile = HOOK_BUNDLE, mainOptions = mainBundleO
   const dir = dirname(outfile);
   mkdirSync(dir, { recursive: true });
   const mainFile = join(dir, HOOK_MAIN_NAME);
-  await build(mainOptions(mainFile));
+  const options = mainOptions(mainFile);
+  const coldDependencies = new Map();
+  await build({ ...options, plugins: [coldDependenciesExternal(coldDependencies), ...(options.plugins ?? [])] });
+  // One sibling per cold dependency the main bundle reached.
+  for (const [name, entry] of [...coldDependencies].sort(([a], [b]) => a.localeCompare(b))) await build(coldDependencyOptions(dir, name, entry));
   // Part of the code cache key: V8 cannot tell two builds of equal length apart by itself.
   const buildId = createHash('sha256').update(readFileSync(mainFile)).digest('hex').slice(0, 32);
   await build({

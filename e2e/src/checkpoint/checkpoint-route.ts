@@ -1,13 +1,13 @@
 import type { AgentId } from '@agent-checkpoint/core';
 
 /**
- * The five ways a checkpoint reaches an agent. `codex-queue`: the Codex TUI with its default daemon,
+ * The seven ways a checkpoint reaches an agent. `codex-queue`: the Codex TUI with its default daemon,
  * notify → `codex queue`. `codex-tmux`: the TUI (`--no-daemon`) through a `codex` without the queue
  * subcommand, notify → typing into the pane (the fallback route).
  */
-export type CheckpointRoute = 'claude-hook' | 'gemini-hook' | 'codex-hook' | 'codex-queue' | 'codex-tmux';
+export type CheckpointRoute = 'claude-hook' | 'gemini-hook' | 'codex-hook' | 'codex-queue' | 'codex-tmux' | 'copilot-hook' | 'qwen-hook';
 
-export const CHECKPOINT_ROUTES: readonly CheckpointRoute[] = ['claude-hook', 'gemini-hook', 'codex-hook', 'codex-queue', 'codex-tmux'];
+export const CHECKPOINT_ROUTES: readonly CheckpointRoute[] = ['claude-hook', 'gemini-hook', 'codex-hook', 'codex-queue', 'codex-tmux', 'copilot-hook', 'qwen-hook'];
 
 /** The notify routes of the Codex TUI. */
 export function isNotifyRoute(route: CheckpointRoute): route is 'codex-queue' | 'codex-tmux' {
@@ -20,8 +20,20 @@ export const ROUTE_LABELS: Readonly<Record<CheckpointRoute, string>> = {
   'codex-hook': 'Codex Stop hook (exec)',
   'codex-queue': 'Codex TUI (daemon), notify → codex queue',
   'codex-tmux': 'Codex TUI without codex queue, notify → tmux',
+  'copilot-hook': 'Copilot agentStop hook',
+  'qwen-hook': 'Qwen Code Stop hook',
+};
+
+const ROUTE_AGENTS: Readonly<Record<CheckpointRoute, AgentId>> = {
+  'claude-hook': 'claude',
+  'gemini-hook': 'gemini',
+  'codex-hook': 'codex',
+  'codex-queue': 'codex',
+  'codex-tmux': 'codex',
+  'copilot-hook': 'copilot',
+  'qwen-hook': 'qwen',
 };
 
 export function routeAgent(route: CheckpointRoute): AgentId {
-  return route === 'claude-hook' ? 'claude' : route === 'gemini-hook' ? 'gemini' : 'codex';
+  return ROUTE_AGENTS[route];
 }

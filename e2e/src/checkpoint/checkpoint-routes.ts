@@ -11,7 +11,9 @@ import type { LoggedRequest } from '../mock/request-log.ts';
 import { ClaudeSession } from '../run-claude.ts';
 import { CodexSession } from '../run-codex.ts';
 import { CodexTuiSession, type CodexTuiOptions } from '../run-codex-tui.ts';
+import { CopilotSession } from '../run-copilot.ts';
 import { GeminiSession } from '../run-gemini.ts';
+import { QwenSession } from '../run-qwen.ts';
 import { projectFiles, type ProjectOptions } from './checkpoint-project.ts';
 import { CHECKPOINT_ROUTES, isNotifyRoute, ROUTE_LABELS, routeAgent, type CheckpointRoute } from './checkpoint-route.ts';
 import type { CheckpointScenario } from './checkpoint-scenarios.ts';
@@ -113,8 +115,17 @@ export async function withRouteRun(route: CheckpointRoute, options: RouteRunOpti
     });
     return;
   }
-  const start = agent === 'claude' ? ClaudeSession.start({ ...base, hook }) : agent === 'gemini' ? GeminiSession.start({ ...base, hook }) : CodexSession.start({ ...base, hook });
-  await withCheckedSession<ClaudeSession | GeminiSession | CodexSession>(start, async (session) => {
+  const start =
+    agent === 'claude'
+      ? ClaudeSession.start({ ...base, hook })
+      : agent === 'gemini'
+        ? GeminiSession.start({ ...base, hook })
+        : agent === 'copilot'
+          ? CopilotSession.start({ ...base, hook })
+          : agent === 'qwen'
+            ? QwenSession.start({ ...base, hook })
+            : CodexSession.start({ ...base, hook });
+  await withCheckedSession<ClaudeSession | GeminiSession | CodexSession | CopilotSession | QwenSession>(start, async (session) => {
     const run = await session.prompt(scenario.prompt);
     if (run.timedOut || run.exitCode !== 0) throw new Error(`${agent} run failed (exit ${String(run.exitCode)}, timed out: ${String(run.timedOut)}):\n${run.stderr.slice(-2000)}`);
     if (session instanceof CodexSession) await session.waitForNotifications(1);

@@ -20,7 +20,9 @@ const CODEX_HOOK_PROMPT = /^<hook_prompt hook_run_id="stop:\d+:[^"]*">([\s\S]*)<
  * - Claude `Stop`: a user message (string or text block) `Stop hook feedback:\n<reason>`;
  * - Gemini `AfterAgent`: the last content, a user turn with exactly one text part `<reason>`;
  * - Codex `Stop`: a user message `<hook_prompt hook_run_id="stop:…">…</hook_prompt>`, XML-escaped;
- * - Codex TUI + notify: a plain user message, exactly what was typed.
+ * - Codex TUI + notify: a plain user message, exactly what was typed;
+ * - Copilot `agentStop`: a user message `<current_datetime>…</current_datetime>\n\n<reason>`;
+ * - Qwen `Stop`: a chat-completions user message whose text part is `<reason>` as is.
  * Returns the last match (the checkpoint of the turn that just ended), or undefined.
  */
 export function findDeliveredCheckpoint(route: CheckpointRoute, body: unknown): DeliveredCheckpoint | undefined {
@@ -39,18 +41,25 @@ function unwrap(route: CheckpointRoute, raw: string): string | undefined {
     case 'gemini-hook':
     case 'codex-queue':
     case 'codex-tmux':
+    case 'qwen-hook':
       return raw;
     case 'codex-hook': {
       const inner = CODEX_HOOK_PROMPT.exec(raw)?.[1];
       return inner === undefined ? undefined : xmlUnescape(inner);
     }
+    case 'copilot-hook':
+      return COPILOT_DATETIME.exec(raw)?.[1];
   }
 }
+
+/** Copilot CLI 1.0.102 puts the time in front of every user message it sends, the queued block reason too. */
+const COPILOT_DATETIME = /^<current_datetime>[^<]*<\/current_datetime>\n\n([\s\S]*)$/;
 
 /** Every user-side text of the request, in order (Gemini: only the last content, see above). */
 function userTexts(route: CheckpointRoute, body: unknown): string[] {
   const record = asRecord(body);
   switch (route) {
+    case 'copilot-hook':
     case 'claude-hook':
       return asArray(record?.['messages'])
         .filter((m) => stringField(m, 'role') === 'user')
@@ -65,6 +74,14 @@ function userTexts(route: CheckpointRoute, body: unknown): string[] {
       const text = parts.length === 1 ? stringField(parts[0], 'text') : undefined;
       return stringField(last, 'role') === 'user' && text !== undefined ? [text] : [];
     }
+    case 'qwen-hook':
+      return asArray(record?.['messages'])
+        .filter((m) => stringField(m, 'role') === 'user')
+        .flatMap((m) => {
+          const content = asRecord(m)?.['content'];
+          if (typeof content === 'string') return [content];
+          return asArray(content).flatMap((part) => (stringField(part, 'type') === 'text' ? [stringField(part, 'text') ?? ''] : []));
+        });
     case 'codex-hook':
     case 'codex-queue':
     case 'codex-tmux':

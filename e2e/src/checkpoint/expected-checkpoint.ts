@@ -2,11 +2,13 @@ import { getCheckpoint, type CheckpointOutcome, type TranscriptReader, type Turn
 import { contextCheckpointSections } from '@agent-checkpoint/context-checkpoint/load';
 import { createClaudeTranscriptReader } from '@agent-checkpoint/transcript-claude';
 import { createCodexTranscriptReader } from '@agent-checkpoint/transcript-codex';
+import { createCopilotTranscriptReader } from '@agent-checkpoint/transcript-copilot';
 import { createGeminiTranscriptReader } from '@agent-checkpoint/transcript-gemini';
+import { createQwenTranscriptReader } from '@agent-checkpoint/transcript-qwen';
 import type { HookInvocation } from '../harness/agent-session.ts';
 import { asArray, asString } from '../mock/json-access.ts';
 import { CHECKPOINT_PREFIX } from './checkpoint-project.ts';
-import type { CheckpointRoute } from './checkpoint-route.ts';
+import { routeAgent, type CheckpointRoute } from './checkpoint-route.ts';
 
 /**
  * What `getCheckpoint` (core, run here in the test process, not in the bundle) says for the turn
@@ -23,7 +25,7 @@ export async function expectedCheckpoint(
   env: Readonly<Record<string, string>>,
 ): Promise<CheckpointOutcome> {
   const { cwd, transcript, reader, hint, sessionId } = stopTranscript(route, invocation);
-  const agent = route === 'claude-hook' ? 'claude' : route === 'gemini-hook' ? 'gemini' : 'codex';
+  const agent = routeAgent(route);
   return getCheckpoint({
     agent,
     cwd,
@@ -64,6 +66,11 @@ function stopTranscript(
       return { cwd, transcript, reader: createCodexTranscriptReader(), hint: defined({ turnId: field('turn_id'), lastAssistantMessage: field('last_assistant_message') }), sessionId: field('session_id') };
     case 'gemini-hook':
       return { cwd, transcript, reader: createGeminiTranscriptReader(), hint: defined({ prompt: field('prompt') }), sessionId: field('session_id') };
+    // agentStop names no turn: camelCase session id, no hint.
+    case 'copilot-hook':
+      return { cwd, transcript, reader: createCopilotTranscriptReader(), hint: {}, sessionId: field('sessionId') };
+    case 'qwen-hook':
+      return { cwd, transcript, reader: createQwenTranscriptReader(), hint: defined({ turnId: field('prompt_id'), lastAssistantMessage: field('last_assistant_message') }), sessionId: field('session_id') };
     case 'codex-queue':
     case 'codex-tmux':
       return {

@@ -19,6 +19,10 @@ const PACKAGES: Record<AgentId, { name: string; bin: string; viaNode: boolean }>
   gemini: { name: '@google/gemini-cli', bin: 'bundle/gemini.js', viaNode: true },
   // The npm launcher, which execs the platform's native binary (as `codex` does for users).
   codex: { name: '@openai/codex', bin: 'bin/codex.js', viaNode: true },
+  // The npm loader, which runs the platform package's native binary (as `copilot` does for users).
+  copilot: { name: '@github/copilot', bin: 'npm-loader.js', viaNode: true },
+  // The bundled CLI (declares Node >= 22; runs headless on Node 20, qwen-code.md).
+  qwen: { name: '@qwen-code/qwen-code', bin: 'cli.js', viaNode: true },
   // 0.73.1, the last release under this name that runs on Node 20 (its successor
   // @earendil-works/pi-coding-agent 1.x needs Node >= 22.19).
   pi: { name: '@mariozechner/pi-coding-agent', bin: 'dist/cli.js', viaNode: true },

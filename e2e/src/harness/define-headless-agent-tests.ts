@@ -13,13 +13,16 @@ export interface HeadlessSession extends AgentSession {
   prompt(text: string, options?: PromptOptions): Promise<ProcessResult>;
 }
 
-/** What differs between the agents; everything else is asserted identically for all three. */
+/** What differs between the agents; everything else is asserted identically for all of them. */
 export interface HeadlessAgentSpec<S extends HeadlessSession> {
   readonly start: (options: SessionOptions) => Promise<S>;
   /** Path of the main-turn model requests (query string excluded). */
   readonly apiPath: string;
   readonly userAgent: RegExp;
-  readonly stopEvent: 'Stop' | 'AfterAgent' | 'turn_end';
+  /** The payload's `hook_event_name`; null for an agent that sends none (Copilot CLI). */
+  readonly stopEvent: 'Stop' | 'AfterAgent' | 'turn_end' | null;
+  /** Where the payload names the session and the transcript (default `session_id`, `transcript_path`). */
+  readonly payloadKeys?: { readonly sessionId: string; readonly transcriptPath: string };
   /** `stop_hook_active` on the stop that follows a block (Gemini: false after a tool call). */
   readonly stopHookActiveAfterBlock: boolean;
   /** True when the request body carries the reason exactly in the agent's own wrapping. */
@@ -93,9 +96,10 @@ export function defineHeadlessAgentTests<S extends HeadlessSession>(name: string
         // may leave an extra header-only file when the resume starts in a later minute.)
         const transcripts = session.transcriptPaths();
         expect(transcripts.length).toBeGreaterThanOrEqual(1);
+        const keys = spec.payloadKeys ?? { sessionId: 'session_id', transcriptPath: 'transcript_path' };
         for (const h of hooks) {
-          expect(h.payload?.['session_id']).toBe(session.sessionId);
-          expect(h.payload?.['transcript_path']).toBe(transcripts[0]);
+          expect(h.payload?.[keys.sessionId]).toBe(session.sessionId);
+          expect(h.payload?.[keys.transcriptPath]).toBe(transcripts[0]);
           expect(h.cwd).toBe(session.workspace.repo);
         }
         const transcript = readFileSync(transcripts[0] ?? '', 'utf8');

@@ -361,3 +361,33 @@ describe('OpenAI Responses (Codex code mode and subagents)', () => {
     expect(mock.requests[0]).toMatchObject({ answer: 'step', stepIndex: 0, thread: 'subagent:0' });
   });
 });
+
+describe('OpenAI chat completions (Copilot CLI)', () => {
+  const offered = ['bash', 'view', 'create', 'edit', 'task'].map((name) => ({ type: 'function', function: { name, parameters: {} } }));
+  const chunksOf = (text: string): unknown[] =>
+    text
+      .split('\n\n')
+      .filter((b) => b.startsWith('data: '))
+      .map((b) => b.slice(6))
+      .map((d) => (d === '[DONE]' ? d : (JSON.parse(d) as unknown)));
+
+  it('streams the step in Copilot’s tool vocabulary, ends with [DONE], and picks the next step by the assistant messages in the history', async () => {
+    const first = chunksOf(await (await postJson(`${mock.url}/v1/chat/completions`, { model: 'claude-sonnet-4.5', stream: true, messages: [{ role: 'user', content: '<current_datetime>x</current_datetime>\n\ngo' }], tools: offered })).text());
+    expect(first.at(-1)).toBe('[DONE]');
+    const calls = first.flatMap((c) => ((c as { choices?: { delta?: { tool_calls?: { function: { name: string; arguments: string } }[] } }[] }).choices?.[0]?.delta?.tool_calls ?? []).map((t) => [t.function.name, JSON.parse(t.function.arguments) as unknown]));
+    expect(calls).toEqual([
+      ['bash', { command: 'npm test', description: 'Run a command' }],
+      ['view', { path: '/ws/repo/src/a.ts' }],
+    ]);
+    const history = [
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: null, tool_calls: [] },
+      { role: 'tool', tool_call_id: 'c', content: 'ok' },
+      { role: 'assistant', content: 'All done here.' },
+      { role: 'user', content: `<current_datetime>x</current_datetime>\n\n${REASON}` },
+    ];
+    await postJson(`${mock.url}/v1/chat/completions`, { model: 'claude-sonnet-4.5', stream: true, messages: history, tools: offered });
+    const logged = mock.requests.at(-1);
+    expect([logged?.api, logged?.stepIndex, logged?.branch, logged?.view?.lastUserText]).toEqual(['chat', 2, 0, REASON]);
+  });
+});

@@ -3,11 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { encodeAnthropicReply } from './encode-anthropic-reply.ts';
+import { encodeChatReply } from './encode-chat-reply.ts';
 import { encodeGeminiReply, geminiTextResponse } from './encode-gemini-reply.ts';
 import { encodeResponsesReply } from './encode-responses-reply.ts';
 import { fillJsonSchema } from './fill-json-schema.ts';
-import { offersPiTools, toClaudeCalls, toCodexCalls, toGeminiCalls, toPiCalls } from './native-tool-calls.ts';
+import { offersPiTools, toClaudeCalls, toCodexCalls, toCopilotCalls, toGeminiCalls, toPiCalls, toQwenCalls } from './native-tool-calls.ts';
 import { readAnthropicRequest } from './read-anthropic-request.ts';
+import { readChatRequest } from './read-chat-request.ts';
 import { readGeminiRequest } from './read-gemini-request.ts';
 import { readResponsesRequest } from './read-responses-request.ts';
 import { appendRequestLog, redactHeaders, type LoggedRequest, type MockApi } from './request-log.ts';
@@ -45,7 +47,7 @@ export interface ModelMock {
 
 const GEMINI_PATH = /^\/v1beta\/models\/([^/:]+):(streamGenerateContent|generateContent|countTokens)$/;
 
-/** Starts the scripted model-API mock (Anthropic Messages, Gemini, OpenAI Responses). */
+/** Starts the scripted model-API mock (Anthropic Messages, Gemini, OpenAI Responses, OpenAI chat completions). */
 export async function startModelMock(options: ModelMockOptions): Promise<ModelMock> {
   let scenario = options.scenario;
   let workspaceRoot = options.workspaceRoot;
@@ -108,6 +110,12 @@ export async function startModelMock(options: ModelMockOptions): Promise<ModelMo
     const gemini = GEMINI_PATH.exec(pathname);
     if (method === 'POST' && gemini) return answerGemini(res, body, n, gemini[1] ?? 'gemini-mock', gemini[2] ?? '');
     if (method === 'POST' && pathname === '/v1/responses') return answerResponses(req, res, body, n);
+    if (method === 'POST' && pathname === '/v1/chat/completions') return answerChat(res, body, n);
+    if (method === 'GET' && pathname === '/v1/models') {
+      // Copilot CLI lists the provider's models at start.
+      sendJson(res, { object: 'list', data: [{ id: 'gpt-mock', object: 'model', owned_by: 'e2e' }] });
+      return { api: 'chat', answer: 'side' };
+    }
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: { message: `mock: no route for ${method} ${pathname}` } }));
     return { api: 'other', answer: 'unknown' };
@@ -173,6 +181,19 @@ export async function startModelMock(options: ModelMockOptions): Promise<ModelMo
     const used =
       picked.reply.kind === 'tools' ? toCodexCalls(picked.reply.calls).map((c) => `${c.type === 'function_call' ? 'function' : 'custom'}:${c.name}`) : [];
     return { api: 'responses', ...picked, toolNames: info.toolNames, ...missing(used, info.toolNames) };
+  }
+
+  function answerChat(res: ServerResponse, body: unknown, n: number): Logged {
+    const info = readChatRequest(body);
+    const picked = pick(info.view);
+    const root = workspaceRoot ?? '/';
+    // Two CLIs speak chat completions here; their tool lists tell them apart (Qwen Code's are Gemini CLI's names).
+    const toCalls = info.toolNames.includes('run_shell_command') ? toQwenCalls : toCopilotCalls;
+    const encoded = encodeChatReply(picked.reply, { model: info.model, ids: { step: picked.stepIndex ?? 0, request: n }, workspaceRoot: root, toCalls });
+    if (info.stream) writeSse(res, encoded.chunks, { doneMarker: true });
+    else sendJson(res, encoded.completion);
+    const used = picked.reply.kind === 'tools' ? toCalls(picked.reply.calls, root).map((c) => c.name) : [];
+    return { api: 'chat', ...picked, toolNames: info.toolNames, ...missing(used, info.toolNames) };
   }
 
   await new Promise<void>((resolve, reject) => {

@@ -144,6 +144,94 @@ export function toPiCalls(calls: readonly ToolCall[]): NamedCall[] {
   });
 }
 
+/**
+ * GitHub Copilot CLI 1.0.102: `bash` ({command, description}), `view` ({path}), `create`
+ * ({path, file_text}), `edit` ({path, old_str, new_str}); file tools take absolute paths.
+ */
+export function toCopilotCalls(calls: readonly ToolCall[], root: string): NamedCall[] {
+  const abs = (p: string): string => path.resolve(root, p);
+  return calls.flatMap((call): NamedCall[] => {
+    switch (call.kind) {
+      case 'shell':
+        return [{ name: 'bash', input: { command: call.command, description: call.description ?? 'Run a command' } }];
+      case 'read':
+        return [{ name: 'view', input: { path: abs(call.path) } }];
+      case 'write':
+        return [{ name: 'create', input: { path: abs(call.path), file_text: call.content } }];
+      case 'edit':
+        return [{ name: 'edit', input: { path: abs(call.path), old_str: call.oldText, new_str: call.newText } }];
+      case 'patch':
+        return call.changes.map((change) => copilotPatchCall(change, abs));
+      case 'subagent':
+        // The `task` tool runs a subagent in the same session (copilot-cli.md); 1.0.102 requires a `name`.
+        return [{ name: 'task', input: { name: slug(call.description), description: call.description, prompt: call.prompt, agent_type: call.subagentType ?? 'general-purpose' } }];
+      case 'codex':
+        throw new Error('mock: native Codex calls are scripted for Codex only');
+      default:
+        return assertNever(call);
+    }
+  });
+}
+
+function slug(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'subagent';
+}
+
+function copilotPatchCall(change: PatchChange, abs: (p: string) => string): NamedCall {
+  switch (change.op) {
+    case 'update':
+      return { name: 'edit', input: { path: abs(change.path), old_str: change.oldText, new_str: change.newText } };
+    case 'add':
+      return { name: 'create', input: { path: abs(change.path), file_text: change.content } };
+    case 'delete':
+      return { name: 'bash', input: { command: `rm -- ${shellQuote(change.path)}`, description: 'Delete a file' } };
+    default:
+      return assertNever(change);
+  }
+}
+
+/**
+ * Qwen Code 0.24.4 (a Gemini CLI fork, over chat completions): `run_shell_command` ({command,
+ * description}), `read_file` / `write_file` ({file_path}), `edit` ({file_path, old_string,
+ * new_string}), `agent` ({description, prompt, subagent_type}); file tools take absolute paths.
+ */
+export function toQwenCalls(calls: readonly ToolCall[], root: string): NamedCall[] {
+  const abs = (p: string): string => path.resolve(root, p);
+  return calls.flatMap((call): NamedCall[] => {
+    switch (call.kind) {
+      case 'shell':
+        return [{ name: 'run_shell_command', input: withDescription({ command: call.command, is_background: false }, call.description) }];
+      case 'read':
+        return [{ name: 'read_file', input: { file_path: abs(call.path) } }];
+      case 'write':
+        return [{ name: 'write_file', input: { file_path: abs(call.path), content: call.content } }];
+      case 'edit':
+        return [{ name: 'edit', input: { file_path: abs(call.path), old_string: call.oldText, new_string: call.newText } }];
+      case 'patch':
+        return call.changes.map((change) => qwenPatchCall(change, abs));
+      case 'subagent':
+        return [{ name: 'agent', input: { description: call.description, prompt: call.prompt, subagent_type: call.subagentType ?? 'general-purpose' } }];
+      case 'codex':
+        throw new Error('mock: native Codex calls are scripted for Codex only');
+      default:
+        return assertNever(call);
+    }
+  });
+}
+
+function qwenPatchCall(change: PatchChange, abs: (p: string) => string): NamedCall {
+  switch (change.op) {
+    case 'update':
+      return { name: 'edit', input: { file_path: abs(change.path), old_string: change.oldText, new_string: change.newText } };
+    case 'add':
+      return { name: 'write_file', input: { file_path: abs(change.path), content: change.content } };
+    case 'delete':
+      return { name: 'run_shell_command', input: { command: `rm -- ${shellQuote(change.path)}`, is_background: false } };
+    default:
+      return assertNever(change);
+  }
+}
+
 /** True when an Anthropic request offers Pi's tool set (lowercase `bash`, no Claude `Bash`). */
 export function offersPiTools(toolNames: readonly string[]): boolean {
   return toolNames.includes('bash') && !toolNames.includes('Bash');

@@ -3,7 +3,7 @@ import type { ModelReply } from './scenario.ts';
 import type { ConversationView } from './select-step.ts';
 
 /** Which agent's API a request was routed to, by path. */
-export type MockApi = 'anthropic' | 'gemini' | 'responses' | 'other';
+export type MockApi = 'anthropic' | 'gemini' | 'responses' | 'chat' | 'other';
 
 /**
  * How the mock answered:

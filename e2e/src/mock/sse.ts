@@ -7,13 +7,15 @@ export interface SseEvent {
 }
 
 /** Writes events and ends the response. Gemini's API frames events with CRLF, the others LF. */
-export function writeSse(res: ServerResponse, events: readonly SseEvent[], options: { crlf?: boolean } = {}): void {
+export function writeSse(res: ServerResponse, events: readonly SseEvent[], options: { crlf?: boolean; doneMarker?: boolean } = {}): void {
   const nl = options.crlf === true ? '\r\n' : '\n';
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   for (const e of events) {
     const head = e.event === undefined ? '' : `event: ${e.event}${nl}`;
     res.write(`${head}data: ${JSON.stringify(e.data)}${nl}${nl}`);
   }
+  // OpenAI chat-completions streams end with a literal `data: [DONE]`.
+  if (options.doneMarker === true) res.write(`data: [DONE]${nl}${nl}`);
   res.end();
 }
 

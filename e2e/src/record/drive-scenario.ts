@@ -1,12 +1,14 @@
-import { assertNever, type AgentId } from '@agent-checkpoint/core';
+import type { AgentId } from '@agent-checkpoint/core';
 import type { AgentSession, PromptOptions, SessionArtifacts } from '../harness/agent-session.ts';
 import { markedCommandLines } from '../harness/process-group.ts';
 import { waitFor } from '../harness/wait-for.ts';
 import { ClaudeSession } from '../run-claude.ts';
 import { CodexSession } from '../run-codex.ts';
 import { CodexTuiSession, type PaneSnapshot } from '../run-codex-tui.ts';
+import { CopilotSession } from '../run-copilot.ts';
 import { GeminiSession } from '../run-gemini.ts';
 import { PiSession } from '../run-pi.ts';
+import { QwenSession } from '../run-qwen.ts';
 import type { RecordedScenario } from '../scenarios/recorded-scenarios.ts';
 
 /** The result of driving one scenario on one agent; the session is still alive (caller disposes). */
@@ -35,7 +37,7 @@ export function waitForRunningCommand(session: AgentSession, needle: string, tim
 export async function driveScenario(agent: AgentId, scenario: RecordedScenario): Promise<DrivenScenario> {
   const options = { scenario: scenario.script, files: scenario.files, ...(scenario.hook ? { hook: scenario.hook } : {}) };
   if (agent === 'codex' && scenario.interruptWhileRunning !== undefined) return driveCodexTui(scenario, options);
-  const session: ClaudeSession | GeminiSession | CodexSession | PiSession = await startSession(agent, options);
+  const session = await startHeadless(agent, options);
   try {
     for (const [index, prompt] of scenario.prompts.entries()) {
       const needle = index === 0 ? scenario.interruptWhileRunning : undefined;
@@ -58,19 +60,17 @@ export async function driveScenario(agent: AgentId, scenario: RecordedScenario):
   }
 }
 
-async function startSession(agent: AgentId, options: Parameters<typeof ClaudeSession.start>[0]): Promise<ClaudeSession | GeminiSession | CodexSession | PiSession> {
-  switch (agent) {
-    case 'claude':
-      return ClaudeSession.start(options);
-    case 'gemini':
-      return GeminiSession.start(options);
-    case 'codex':
-      return CodexSession.start(options);
-    case 'pi':
-      return PiSession.start(options);
-    default:
-      return assertNever(agent);
-  }
+const HEADLESS: Record<AgentId, (options: Parameters<typeof ClaudeSession.start>[0]) => Promise<ClaudeSession | GeminiSession | CodexSession | CopilotSession | QwenSession | PiSession>> = {
+  claude: (options) => ClaudeSession.start(options),
+  gemini: (options) => GeminiSession.start(options),
+  codex: (options) => CodexSession.start(options),
+  copilot: (options) => CopilotSession.start(options),
+  qwen: (options) => QwenSession.start(options),
+  pi: (options) => PiSession.start(options),
+};
+
+function startHeadless(agent: AgentId, options: Parameters<typeof ClaudeSession.start>[0]): Promise<ClaudeSession | GeminiSession | CodexSession | CopilotSession | QwenSession | PiSession> {
+  return HEADLESS[agent](options);
 }
 
 async function driveCodexTui(scenario: RecordedScenario, options: Parameters<typeof CodexTuiSession.start>[0]): Promise<DrivenScenario> {

@@ -38,6 +38,17 @@ const HOW: Record<AgentId, string> = {
     '(`base_url = "http://127.0.0.1:PORT/v1"`), model `gpt-5.5`, approval `never`, `danger-full-access`, `notify` = the probe;',
     'Stop hook in `$CODEX_HOME/hooks.json`.',
   ].join('\n'),
+  copilot: [
+    '`copilot -p <prompt> --allow-all-tools --session-id <uuid>` (every prompt; the later ones resume the session); env: isolated',
+    '`HOME`, `COPILOT_PROVIDER_BASE_URL=http://127.0.0.1:PORT/v1` (the mock\'s chat completions), `COPILOT_PROVIDER_API_KEY`,',
+    '`COPILOT_MODEL=claude-sonnet-4.5` (its `view`/`create`/`edit` file tools), a shared `XDG_CACHE_HOME` (the unpacked CLI).',
+    '`agentStop` hook in `$HOME/.copilot/settings.json`.',
+  ].join('\n'),
+  qwen: [
+    '`qwen -p <prompt> --auth-type openai --yolo --session-id <uuid>` (first prompt; later ones `--resume <uuid>`); env: isolated',
+    '`HOME`, `OPENAI_BASE_URL=http://127.0.0.1:PORT/v1` (the mock\'s chat completions), `OPENAI_API_KEY`, `OPENAI_MODEL=qwen-mock`.',
+    '`Stop` hook in the project\'s `.qwen/settings.json` (timeout in seconds).',
+  ].join('\n'),
   pi: [
     '`pi -p --provider mock --model mock-model <prompt>`, later prompts with `--continue`; env: isolated `HOME`, `PI_OFFLINE=1`;',
     '`$HOME/.pi/agent/models.json` defines provider `mock` (`api: "anthropic-messages"`, `baseUrl: "http://127.0.0.1:PORT"`).',

@@ -159,6 +159,9 @@ export const RECORDED_SCENARIOS: readonly RecordedScenario[] = [
         // interrupted model turn: its second prompt asks for step 0 again.
         branch([{ when: { lastUserText: { startsWith: 'Never mind' } }, reply: say('OK, I left the slow job alone.') }], tools(shell('node slow-job.mjs', { yieldTimeMs: 120_000 }))),
         say('OK, I left the slow job alone.'),
+        // Qwen Code answers the interrupt itself in the first run (the cancelled call goes back to the
+        // model), so its second prompt is the third model request.
+        say('OK, I left the slow job alone.'),
       ],
     },
     agentNotes: {

@@ -11,25 +11,19 @@ export {
   checkHandoffResponse,
   createHandoffRequest,
   phaseStatusOf,
-  SUB_AGENT_MODES,
   truncateSummary,
-  type HandoffRequest,
-  type HandoffResponse,
-  type SubAgentMode,
 } from './checkpoint-state/handoff-protocol.ts';
 export { type ContextReading, implausibleUsage, readContextLevel } from './context/read-context-level.ts';
 export { formatTokens } from './context/render-context-line.ts';
 export { truthfulAlert } from './context/truthful-alert.ts';
 export { AGENT_CHECKPOINT_DIR } from './handoff/agent-checkpoint-dir.ts';
 export { renderResumePrompt } from './handoff/render-resume.ts';
-export { writeHandoff } from './handoff/write-handoff.ts';
 export { runCommitGateAtStop } from './commit-gate/run-commit-gate.ts';
 export { sessionContextOf, withSessionContext } from './state/session-slots.ts';
 export { withDeferral } from './state/session-context.ts';
 export { describeCheckpointState, readRecordedCheckpointState, type RecordedCheckpointState } from './state/checkpoint-state-snapshot.ts';
 export { writeCheckpointHandoff } from './steps/write-checkpoint-handoff.ts';
-export { syncShardsToTracker, type ShardTrackerInput, type ShardTrackerOutcome } from './steps/shard-tracker-step.ts';
-export { recordCheckpoint } from './steps/record-checkpoint.ts';
+export { syncShardsToTracker, type ShardTrackerOutcome } from './steps/shard-tracker-step.ts';
 export { configForTurnSoFar, writeManualCheckpoint } from './steps/manual-checkpoint.ts';
 export { fetchMemoryResumeExtras, memoryResumeSection } from './steps/memory-step.ts';
 export { latestOwnHandoff } from './steps/resume-handoff.ts';
@@ -62,16 +56,14 @@ export {
   readLoopState,
 } from './loop/loop-state.ts';
 export { nextLoopIteration, pendingLoopHandoff, startLoop } from './loop/loop-steps.ts';
-export { recordLoopResume, recordSessionResume } from './steps/resume-outcome.ts';
+export { recordLoopResume } from './steps/resume-outcome.ts';
 export { estimateLoopNextItem, type LoopNextItem } from './loop/loop-next-item.ts';
 export {
-  AUTONOMOUS_STALE_MS,
   clearAutonomousFlag,
   readAutonomousState,
   withAutonomousMode,
   writeAutonomousFlag,
-  type AutonomousFlag,
-  type AutonomousState,
 } from './loop/autonomous-mode.ts';
 export { readPlanInScope } from './steps/plan-in-scope.ts';
+export { writeHandoff } from './handoff/write-handoff.ts';
 export { DEFAULT_ISSUE_PATTERN } from './tracker/tracker-settings.ts';

@@ -82,7 +82,7 @@ export {
 } from './text-safety/text-safety.ts';
 export { excerptText, makeOutputExcerpt } from './timeline/make-output-excerpt.ts';
 export { mergeCallsByTime } from './timeline/merge-calls-by-time.ts';
-export { latestTaskList, MAX_TASK_LIST_ITEMS, type TaskListItem, taskListFrom, type TaskStatus } from './timeline/task-list.ts';
+export { latestTaskList, type TaskListItem, taskListFrom } from './timeline/task-list.ts';
 export {
   assertNever,
   isFileMutation,

@@ -21,6 +21,7 @@ const ALLOWED: Readonly<Record<string, string>> = {
   'packages/context-checkpoint/src/tracker/http-with-retry.ts': 'the annex: the one HTTP exchange of the Linear tracker and the claude-mem client',
   'packages/context-checkpoint/src/tracker/test-support/linear-mock.ts': 'test support: a loopback mock of Linear for tests',
   'packages/context-checkpoint/src/memory-service/test-support/claude-mem-mock.ts': 'test support: a loopback mock of the claude-mem worker for tests',
+  'packages/context-checkpoint/src/direct/test-support/flaky-git-http.ts': 'test support: a loopback smart-HTTP git server (git http-backend) whose first pushes fail, for the push retry tests',
 };
 
 const NETWORK_GLOBALS = new Set(['fetch', 'WebSocket', 'EventSource', 'XMLHttpRequest']);

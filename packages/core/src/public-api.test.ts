@@ -35,6 +35,8 @@ const ALLOWLIST: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   },
   '@agent-checkpoint/context-checkpoint': {
     AGENT_CHECKPOINT_DIR: 'the e2e resume test plants a handoff where the package reads it',
+    writeHandoff: 'the e2e resume test writes a handoff as this installation does (recorded as ours)',
+    readAutonomousState: 'the loop CLI tests read the autonomous-mode flag the loop commands keep',
   },
   '@agent-checkpoint/core/conformance': {
     DeliveryRouteSuiteOptions: PUBLIC_SUITE_OPTIONS,

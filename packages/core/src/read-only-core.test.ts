@@ -30,7 +30,12 @@ const OWN_STATE = ['state/', 'config/project-config-trust.ts', 'config/config-ca
 const PROCESS_RUNNER = 'git/run-git.ts';
 
 /** Git subcommands core may run (the read profile of git/git-safety.ts). */
-const READ_SUBCOMMANDS = new Set(['status', 'log', 'rev-parse', 'config']);
+const READ_SUBCOMMANDS = new Set(['status', 'log', 'rev-parse', 'config', 'diff']);
+/**
+ * `git diff` reads, but can start the repository's programs: an external diff driver and textconv
+ * (both refused by these flags) and filter drivers (read-changed-line-ranges.ts overrides each one).
+ */
+const DIFF_REQUIRES = ['--no-ext-diff', '--no-textconv'];
 /** `git config` only with one of these (a read); anything else could set a value. */
 const CONFIG_READS = new Set(['--get', '--get-all', '--get-regexp', '--list', '-l', '--name-only']);
 
@@ -160,6 +165,7 @@ function checkGitCall(call: ts.CallExpression, report: (node: ts.Node, rule: str
   if (sub === undefined) return report(call, 'runGit without a literal subcommand');
   if (!READ_SUBCOMMANDS.has(sub)) return report(call, `git ${sub} (not a read)`);
   if (sub === 'config' && !words.slice(i + 1).some((w) => w !== undefined && CONFIG_READS.has(w))) report(call, 'git config without a read option');
+  if (sub === 'diff' && !DIFF_REQUIRES.every((flag) => words.includes(flag))) report(call, `git diff without ${DIFF_REQUIRES.join(' and ')}`);
 }
 
 function coreSources(dir: string): string[] {

@@ -41,8 +41,11 @@ describe('the hook bundle and the context checkpoint package', () => {
     const closure = staticClosure(inputs, 'src/run-checkpoint-phase.ts');
     // The manifest, its section keys, the zod-free accessors (defaults; the tracker's accessor checks its
     // settings by hand, without zod; claude-mem's defaults) and the "is a feature on?" test the manifest asks — never the
-    // sections' schemas.
+    // sections' schemas; and the commit gate's two cheap route-facing parts (arming it with a granted
+    // block, the flag the escape-hatch stop checks with one stat), which the manifest re-exports.
     expect(contextModules(closure).sort()).toEqual([
+      'context-checkpoint/src/commit-gate/commit-gate-claim.ts',
+      'context-checkpoint/src/commit-gate/commit-gate-marker.ts',
       'context-checkpoint/src/config/context-config.ts',
       'context-checkpoint/src/config/section-keys.ts',
       'context-checkpoint/src/load-turn-end-extensions.ts',

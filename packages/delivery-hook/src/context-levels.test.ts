@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createDeliveryWorld, type DeliveryFixture, type DeliveryScenario, type DeliveryWorld } from '@agent-checkpoint/core/conformance';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLAUDE_FIXTURE, CODEX_FIXTURE, GEMINI_FIXTURE } from './test-support/delivery-fixtures.ts';
+import { CLAUDE_FIXTURE, CODEX_FIXTURE, GEMINI_FIXTURE, QWEN_FIXTURE } from './test-support/delivery-fixtures.ts';
 import { deliverThroughHook } from './test-support/hook-route-adapter.ts';
 import { trustProjectConfig } from './test-support/trust-project-config.ts';
 import { FIXTURES_DIR } from './test-support/recorded-payloads.ts';
@@ -17,6 +17,8 @@ const LEVEL_DIRS: Partial<Record<DeliveryFixture['agent'], string>> = {
   claude: 'claude/2.1.330/context-levels',
   codex: 'codex/0.169.0/context-levels',
   gemini: 'gemini/0.61.0/context-levels',
+  copilot: 'copilot/1.0.102/context-levels',
+  qwen: 'qwen/0.24.4/context-levels',
 };
 function levelDir(agent: DeliveryFixture['agent']): string {
   const dir = LEVEL_DIRS[agent];
@@ -99,6 +101,7 @@ describe.each([
   ['claude', CLAUDE_FIXTURE],
   ['gemini', GEMINI_FIXTURE],
   ['codex', CODEX_FIXTURE],
+  ['qwen', QWEN_FIXTURE],
 ] as const)('%s: context levels at the end of a turn', (_agent, base) => {
   it('L0: no context line; the checkpoint is what it is without monitoring', async () => {
     const world = open(base, 'L0');
@@ -113,7 +116,7 @@ describe.each([
   it('L1 rides along on the turn\'s checkpoint once per session; it never blocks a silent turn', async () => {
     const world = open(base, 'L1');
     const first = await deliverThroughHook(world.scenario('actionable'));
-    expect(first).toContain(`⚠️ Context at ${PERCENT.L1}% - Consider completing current task before starting new work.\nRun \`/checkpoint\` to checkpoint`);
+    expect(first).toContain(`⚠️ Context at ${PERCENT.L1}% - Consider completing current task before starting new work.\nRun \`agent-checkpoint-hook checkpoint\` to checkpoint`);
     expect(first?.indexOf('Context at')).toBeGreaterThan(first?.indexOf('Required actions:') ?? Infinity);
     // Said: the next turn's checkpoint does not repeat it.
     const second = await deliverThroughHook(newTurn(world, world.scenario('actionable'), 1));

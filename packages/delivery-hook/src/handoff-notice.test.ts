@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createDeliveryWorld, type DeliveryFixture, type DeliveryWorld } from '@agent-checkpoint/core/conformance';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLAUDE_FIXTURE, CODEX_FIXTURE, GEMINI_FIXTURE } from './test-support/delivery-fixtures.ts';
+import { CLAUDE_FIXTURE, CODEX_FIXTURE, GEMINI_FIXTURE, QWEN_FIXTURE } from './test-support/delivery-fixtures.ts';
 import { buildStopPayload } from './test-support/build-stop-payload.ts';
 import { FIXTURES_DIR } from './test-support/recorded-payloads.ts';
 import { runHookBundle } from './test-support/run-hook-bundle.ts';
@@ -18,6 +18,8 @@ const LEVEL_DIRS: Partial<Record<DeliveryFixture['agent'], string>> = {
   claude: 'claude/2.1.330/context-levels',
   codex: 'codex/0.169.0/context-levels',
   gemini: 'gemini/0.61.0/context-levels',
+  copilot: 'copilot/1.0.102/context-levels',
+  qwen: 'qwen/0.24.4/context-levels',
 };
 function levelDir(agent: DeliveryFixture['agent']): string {
   const dir = LEVEL_DIRS[agent];
@@ -47,6 +49,7 @@ describe.each([
   ['claude', CLAUDE_FIXTURE],
   ['gemini', GEMINI_FIXTURE],
   ['codex', CODEX_FIXTURE],
+  ['qwen', QWEN_FIXTURE],
 ] as const)('%s: the user is told when the Stop route wrote a handoff', (agent, base) => {
   it('systemMessage names the handoff and the level, next to the block', async () => {
     const world = open(base);

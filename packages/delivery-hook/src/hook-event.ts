@@ -25,6 +25,13 @@ export interface HookEvent {
   readonly hint: TurnHint;
   /** Claude: background tasks still running when the turn ended (0 for the other agents). */
   readonly runningBackgroundTasks: number;
+  /**
+   * For an agent whose transcript lags behind its turn-end hook (Copilot CLI): waits, until
+   * `deadlineAt` at the latest, for the transcript at `path` to hold this stop, and resolves to a
+   * warning when it never did (the turn is then decided on what is there). Absent: the transcript is
+   * complete when the hook runs.
+   */
+  readonly awaitTranscript?: (path: string | undefined, deadlineAt: number) => Promise<string | undefined>;
 }
 
 /** Result of reading one agent's payload. */

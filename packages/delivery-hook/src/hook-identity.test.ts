@@ -39,6 +39,16 @@ describe('turnKeyOf', () => {
   it('is undefined when nothing identifies the turn', () => {
     expect(turnKeyOf(base, emptyTimeline('gemini'))).toBeUndefined();
   });
+
+  it('falls back to the session when neither payload nor transcript names the turn (Copilot with an unreadable log): one key per session', () => {
+    const copilot = { ...base, agent: 'copilot' as const, eventName: 'agentStop', sessionId: 's-1' };
+    const key = turnKeyOf(copilot, undefined);
+    expect(key).toMatch(/^unidentified-[0-9a-f]{32}$/);
+    expect(turnKeyOf(copilot, emptyTimeline('copilot'))).toBe(key);
+    expect(turnKeyOf({ ...copilot, sessionId: 's-2' }, undefined)).not.toBe(key);
+    // A readable log names the turn: its id wins.
+    expect(turnKeyOf(copilot, { ...emptyTimeline('copilot'), turnId: 't-9' })).toBe('t-9');
+  });
 });
 
 describe('sessionKeyOf', () => {

@@ -23,12 +23,15 @@ export function sessionKeyOf(event: HookEvent, cwd: string): string {
  * never wins: when the transcript lags the payload (Claude's write race), the reader may have found
  * another turn, and the payload's id is the safer key. Gemini has no payload id: the reader's
  * `turnId` (prompt + boundary message digest), else a digest of the payload `prompt`, which Gemini
- * repeats unchanged on every AfterAgent of the same prompt.
+ * repeats unchanged on every AfterAgent of the same prompt. Copilot's payload names neither turn nor
+ * prompt: with its log unreadable, the session stands in (`unidentified-<session>`), so such turns get
+ * at most one block per session instead of none (no key: no block can be recorded) or one per stop.
  */
 export function turnKeyOf(event: HookEvent, timeline: TurnTimeline | undefined): string | undefined {
   if (event.hint.turnId !== undefined) return refinesTurnId(event.hint.turnId, timeline?.turnId) ? timeline.turnId : event.hint.turnId;
   if (timeline?.turnId !== undefined && timeline.turnId !== '') return timeline.turnId;
   if (event.hint.prompt !== undefined) return `prompt-${digest(event.hint.prompt)}`;
+  if (event.sessionId !== undefined && event.sessionId !== '') return `unidentified-${digest(event.sessionId)}`;
   return undefined;
 }
 

@@ -23,7 +23,7 @@ describe('the hook mode table', () => {
 
   it('the help lists every mode, aligned', () => {
     const lines = hookModeHelpLines('agent-checkpoint-hook');
-    expect(lines[0]).toMatch(/^ {2}agent-checkpoint-hook <claude\|gemini\|codex\|pi> \[--debug\] +turn-end hook/);
+    expect(lines[0]).toMatch(new RegExp(`^ {2}agent-checkpoint-hook <${TURN_END_AGENTS.join('\\|')}> \\[--debug\\] +turn-end hook`));
     for (const entry of HOOK_MODE_TABLE.filter((e) => e.kind !== 'turn-end')) {
       expect(lines.some((line) => line.startsWith(`  agent-checkpoint-hook ${entry.name}`) && line.endsWith(entry.summary)), entry.name).toBe(true);
     }
@@ -38,5 +38,15 @@ describe('the hook mode table', () => {
       const text = readFileSync(new URL(`./${file}`, import.meta.url), 'utf8').replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, '');
       expect(text.match(/(?<!case |kind === )'(session-start|pre-compact|prompt-submit|post-tool|statusline)'/g) ?? [], file).toEqual([]);
     }
+  });
+
+  it('the plugin\'s sh launcher skips Node without a config file for exactly the table\'s `skip` modes, and gives the no-Node notice for exactly its `notice` modes', () => {
+    const script = readFileSync(new URL('../../../plugins/agent-checkpoint/hooks/run-hook.sh', import.meta.url), 'utf8');
+    const skipCase = /^case \$\{1-\} in\n {2}([\w-]+(?: \| [\w-]+)*)\)$/m.exec(script);
+    expect(skipCase, 'run-hook.sh has its `case ${1-} in` of the modes it may skip').not.toBeNull();
+    const skipped = (skipCase?.[1] ?? '').split(' | ').sort();
+    expect(skipped).toEqual(HOOK_MODE_TABLE.filter((entry) => entry.withoutConfigFile === 'skip').map((entry) => entry.name).sort());
+    const noticed = [...script.matchAll(/\[ "\$\{1-\}" = ([\w-]+) \]/g)].map((m) => m[1]).sort();
+    expect(noticed).toEqual(HOOK_MODE_TABLE.filter((entry) => entry.whenNodeTooOld === 'notice').map((entry) => entry.name).sort());
   });
 });

@@ -35,13 +35,20 @@ export interface HookModeEntry {
    */
   readonly exitZeroWhenBroken: true;
   readonly whenNodeTooOld: HookModeNotice;
+  /**
+   * The plugin's sh launcher (plugins/agent-checkpoint/hooks/run-hook.sh) starts no Node for this
+   * mode while no configuration file exists that could turn context checkpoints on (`skip`): the
+   * modes that run on every tool call or prompt and do nothing by default. hook-modes.test.ts holds
+   * the script's `case` list to this field.
+   */
+  readonly withoutConfigFile: 'skip' | 'run';
 }
 
 /**
  * The agents' turn-end modes, one per agent id (core's `AGENT_IDS`; hook-modes.test.ts keeps the two
  * equal, so an agent added there fails until it is added here).
  */
-export const TURN_END_AGENTS: readonly string[] = ['claude', 'gemini', 'codex', 'pi'];
+export const TURN_END_AGENTS: readonly string[] = ['claude', 'gemini', 'codex', 'copilot', 'qwen', 'pi'];
 
 const agentArgument = '<agent>';
 
@@ -56,14 +63,15 @@ export const HOOK_MODE_TABLE: readonly HookModeEntry[] = [
       summary: `the turn-end hook of ${agent}: reads the payload on stdin`,
       exitZeroWhenBroken: true,
       whenNodeTooOld: 'silent',
+      withoutConfigFile: 'run',
     }),
   ),
-  { name: 'hook', kind: 'turn-end-long', takesAgent: true, usage: `${agentArgument} [--debug]`, summary: 'the turn-end hook, long form', exitZeroWhenBroken: true, whenNodeTooOld: 'silent' },
-  { name: 'session-start', kind: 'context', takesAgent: true, usage: `${agentArgument} [--debug]`, summary: 'SessionStart hook: inject the latest handoff once', exitZeroWhenBroken: true, whenNodeTooOld: 'notice' },
-  { name: 'pre-compact', kind: 'context', takesAgent: true, usage: `${agentArgument} [--debug]`, summary: 'PreCompact/PreCompress hook: write a handoff', exitZeroWhenBroken: true, whenNodeTooOld: 'silent' },
-  { name: 'prompt-submit', kind: 'context', takesAgent: true, usage: `${agentArgument} [--debug]`, summary: 'UserPromptSubmit/BeforeAgent hook: task estimate warning', exitZeroWhenBroken: true, whenNodeTooOld: 'silent' },
-  { name: 'post-tool', kind: 'post-tool', takesAgent: true, usage: `${agentArgument} [--debug]`, summary: 'PostToolUse/AfterTool hook: the context monitor', exitZeroWhenBroken: true, whenNodeTooOld: 'silent' },
-  { name: 'statusline', kind: 'context', takesAgent: false, usage: '', summary: 'Claude Code status line: [CTX: … L2] [CKPT: …]', exitZeroWhenBroken: true, whenNodeTooOld: 'silent' },
+  { name: 'hook', kind: 'turn-end-long', takesAgent: true, usage: `${agentArgument} [--debug]`, summary: 'the turn-end hook, long form', exitZeroWhenBroken: true, whenNodeTooOld: 'silent', withoutConfigFile: 'run' },
+  { name: 'session-start', kind: 'context', takesAgent: true, usage: `${agentArgument} [--debug]`, summary: 'SessionStart hook: inject the latest handoff once', exitZeroWhenBroken: true, whenNodeTooOld: 'notice', withoutConfigFile: 'run' },
+  { name: 'pre-compact', kind: 'context', takesAgent: true, usage: `${agentArgument} [--debug]`, summary: 'PreCompact/PreCompress hook: write a handoff', exitZeroWhenBroken: true, whenNodeTooOld: 'silent', withoutConfigFile: 'run' },
+  { name: 'prompt-submit', kind: 'context', takesAgent: true, usage: `${agentArgument} [--debug]`, summary: 'UserPromptSubmit/BeforeAgent hook: task estimate warning', exitZeroWhenBroken: true, whenNodeTooOld: 'silent', withoutConfigFile: 'skip' },
+  { name: 'post-tool', kind: 'post-tool', takesAgent: true, usage: `${agentArgument} [--debug]`, summary: 'PostToolUse/AfterTool hook: the context monitor', exitZeroWhenBroken: true, whenNodeTooOld: 'silent', withoutConfigFile: 'skip' },
+  { name: 'statusline', kind: 'context', takesAgent: false, usage: '', summary: 'Claude Code status line: [CTX: … L2] [CKPT: …]', exitZeroWhenBroken: true, whenNodeTooOld: 'silent', withoutConfigFile: 'run' },
 ];
 
 /** The mode named by a first argument, or undefined (a command, or nothing agents run). */

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHookProgram } from './commands/hook-cli.ts';
 import { installRouteOf, type InstallRoute } from './route-commands.ts';
 import { buildStopPayload } from './test-support/build-stop-payload.ts';
-import { CLAUDE_FIXTURE, CODEX_FIXTURE, GEMINI_FIXTURE } from './test-support/delivery-fixtures.ts';
+import { CLAUDE_FIXTURE, CODEX_FIXTURE, COPILOT_FIXTURE, GEMINI_FIXTURE, QWEN_FIXTURE } from './test-support/delivery-fixtures.ts';
 import { createHookSandbox, type HookSandbox } from './test-support/hook-sandbox.ts';
 import { FIXTURES_DIR } from './test-support/recorded-payloads.ts';
 import { HOOK_BUNDLE, runHookBundle } from './test-support/run-hook-bundle.ts';
@@ -149,10 +149,16 @@ function checkCommands(text: string, producer: Producer, audience: Audience): { 
 
 // ── the sites ──
 
-// The agents whose context hooks are wired, with context-level fixtures (Pi: the turn end only).
-type ContextAgent = 'claude' | 'gemini' | 'codex';
-const LEVEL_DIR: Record<ContextAgent, string> = { claude: 'claude/2.1.330/context-levels', gemini: 'gemini/0.61.0/context-levels', codex: 'codex/0.169.0/context-levels' };
-const FIXTURE: Record<ContextAgent, DeliveryFixture> = { claude: CLAUDE_FIXTURE, gemini: GEMINI_FIXTURE, codex: CODEX_FIXTURE };
+// The agents with context-level fixtures (Pi: its extension wires the turn end only).
+type ContextAgent = Exclude<AgentId, 'pi'>;
+const LEVEL_DIR: Record<ContextAgent, string> = {
+  claude: 'claude/2.1.330/context-levels',
+  gemini: 'gemini/0.61.0/context-levels',
+  codex: 'codex/0.169.0/context-levels',
+  copilot: 'copilot/1.0.102/context-levels',
+  qwen: 'qwen/0.24.4/context-levels',
+};
+const FIXTURE: Record<ContextAgent, DeliveryFixture> = { claude: CLAUDE_FIXTURE, gemini: GEMINI_FIXTURE, codex: CODEX_FIXTURE, copilot: COPILOT_FIXTURE, qwen: QWEN_FIXTURE };
 
 function contextAgent(agent: AgentId): ContextAgent {
   if (agent === 'pi') throw new Error('Pi has no context hook of ours');

@@ -1,7 +1,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { CLI_USER_COMMANDS, forShellArg, type AgentId, type UserCommands } from '@agent-checkpoint/core';
-import { profileOf, profileOfPluginRoute } from './agents/profiles.ts';
+import { pluginRouteOfKind, profileOf } from './agents/profiles.ts';
 import type { PluginRouteKind } from './plugin-route-kind.ts';
 
 /**
@@ -35,7 +35,7 @@ export function installRouteOf(agent: AgentId, env: Readonly<Record<string, stri
  */
 export function userCommandsOf(route: InstallRoute): UserCommands {
   if (route.kind === 'settings') return CLI_USER_COMMANDS;
-  return { ...profileOfPluginRoute(route.kind).pluginRoute.userCommands(pluginToolWord(route.pluginRoot)), agentCheckpoint: `${agentToolCommandOf(route)} checkpoint` };
+  return { ...pluginRouteOfKind(route.kind).userCommands(pluginToolWord(route.pluginRoot)), agentCheckpoint: `${agentToolCommandOf(route)} checkpoint` };
 }
 
 /** The plugin's bin as one shell word (quoted when the path needs it). */
@@ -61,7 +61,7 @@ export function pluginToolBeside(bundle: string): string | undefined {
  * with the path quoted (node needs no executable bit, whatever the agent's copy kept).
  */
 export function agentToolCommandOf(route: InstallRoute): string {
-  if (route.kind === 'settings' || profileOfPluginRoute(route.kind).pluginRoute.pluginBinOnAgentPath(route.pluginRoot)) return 'agent-checkpoint-hook';
+  if (route.kind === 'settings' || pluginRouteOfKind(route.kind).pluginBinOnAgentPath(route.pluginRoot)) return 'agent-checkpoint-hook';
   return `node ${forShellArg(join(route.pluginRoot, 'dist', 'agent-checkpoint-hook.cjs'))}`;
 }
 
@@ -78,15 +78,21 @@ export function terminalToolOf(bundle: string, env: Readonly<Record<string, stri
   return forShellArg(tool);
 }
 
-/** Whether `agent-checkpoint-hook` on `env.PATH` is `tool` (the same file, links resolved). */
+/**
+ * Whether `agent-checkpoint-hook` on `env.PATH` is `tool` (the same file, links resolved) by a link
+ * a person made: found through the plugin's own `bin/` directory does not count, since that entry is
+ * the one Claude Code adds to its Bash tool's PATH, which a terminal does not have (the model runs
+ * `status` there, and the line is for the person reading it).
+ */
 export function isOnPath(tool: string, env: Readonly<Record<string, string | undefined>>): boolean {
   const real = realPathOrUndefined(tool);
   if (real === undefined) return false;
+  const pluginBin = realPathOrUndefined(dirname(tool));
   for (const dir of (env['PATH'] ?? '').split(delimiter)) {
     if (dir === '' || !isAbsolute(dir)) continue;
     const found = realPathOrUndefined(join(dir, 'agent-checkpoint-hook'));
     // The first match is what the shell runs: another tool earlier on the PATH hides ours.
-    if (found !== undefined) return found === real;
+    if (found !== undefined) return found === real && realPathOrUndefined(dir) !== pluginBin;
   }
   return false;
 }

@@ -149,6 +149,24 @@ export function turnEndEventOf(event: HookEvent, context: CheckpointPhaseContext
     log: context.log,
     // The escape hatch and the notices name the commands that work where this hook was installed.
     commands: userCommandsOf(installRouteOf(agent, env)),
+    ...(event.awaitTranscript === undefined ? {} : { admitTranscript: admitLaggingTranscript(event.awaitTranscript, context) }),
+  };
+}
+
+/**
+ * The pipeline's last step before the transcript is read, for a transcript that lags behind the hook:
+ * wait for it (half the time left, so git, the read and the claim keep theirs), then read whatever is
+ * there; a wait that ran out is said on stderr. Never refuses the turn end.
+ */
+function admitLaggingTranscript(
+  wait: NonNullable<HookEvent['awaitTranscript']>,
+  context: CheckpointPhaseContext,
+): (path: string | undefined) => Promise<string | undefined> {
+  return async (path) => {
+    const now = Date.now();
+    const warning = await wait(path, now + Math.max(0, (context.deadlineAt - RESERVE_MS * 2 - now) / 2));
+    if (warning !== undefined) context.log.warn(warning);
+    return undefined;
   };
 }
 

@@ -9,7 +9,7 @@ import { runHook } from './run-hook.ts';
 import { currentDirectory } from './run-cwd.ts';
 
 /**
- * The hook entry point as a process: `agent-checkpoint-hook <claude|gemini|codex>`.
+ * The hook entry point as a process: `agent-checkpoint-hook <claude|gemini|codex|copilot|qwen>`.
  *
  * Contract with the agents, whatever happens: stdout is empty (the stop passes) or exactly one JSON
  * object in the agent's format; the exit code is 0 — on bad input, unknown agent, internal errors and
@@ -60,7 +60,7 @@ export async function runHookEntry(
   process.on('unhandledRejection', onCrash);
 
   if (!isAgentId(agentArg)) {
-    log.warn(`unknown agent ${JSON.stringify(agentName)}; expected claude, gemini or codex. Letting the stop pass.`);
+    log.warn(`unknown agent ${JSON.stringify(agentName)}; expected claude, gemini, codex, copilot or qwen. Letting the stop pass.`);
     return finish(undefined, PASS);
   }
   const agent = agentArg;

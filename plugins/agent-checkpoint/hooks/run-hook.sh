@@ -13,6 +13,9 @@
 # - without `node` on PATH exits 0 with nothing on stdout (every agent reads that as "carry on"),
 #   and at session start says so once, as `{"systemMessage":…}`, which all three agents show the user.
 #   A Node that is too old is told apart by the bin itself (its first lines parse on any Node).
+# The two mode lists below (skipped without a config file; the notice at session start) follow the
+# table in packages/delivery-hook/src/hook-modes.ts (`withoutConfigFile`, `whenNodeTooOld`), checked
+# by hook-modes.test.ts.
 
 case $0 in
   */*) dist=${0%/*}/../dist ;;

@@ -516,13 +516,18 @@ async function commitCheckpoint(
  * The `Co-Authored-By` trailer of a WIP commit (seed 003: "Includes Co-Authored-By tag"): the agent
  * whose session's work it is, with the address its own CLI puts in its commits — Claude Code's
  * `noreply@anthropic.com` (its attribution reminder, `shared/agents/samples/claude/*.jsonl`; the model
- * name is left out). Gemini CLI and Codex publish no attribution identity, so none is invented for them.
+ * name is left out) and Copilot CLI's (its system prompt's trailer). Gemini CLI and Codex publish no attribution identity, so none is invented for them.
  * A template that already has a Co-Authored-By line keeps its own.
  */
 const CO_AUTHOR: Readonly<Record<AgentId, string | undefined>> = {
   claude: 'Claude <noreply@anthropic.com>',
   gemini: undefined,
   codex: undefined,
+  // The trailer Copilot CLI 1.0.102's system prompt tells its model to add to every commit.
+  copilot: 'Copilot <223556219+Copilot@users.noreply.github.com>',
+  // The co-author Qwen Code 0.24.4 adds to the commits it makes (its fixed gitCoAuthor name and email).
+  qwen: 'Qwen-Coder <qwen-coder@alibabacloud.com>',
+  // Pi 0.73.1 adds no trailer of its own.
   pi: undefined,
 };
 

@@ -226,5 +226,7 @@ describe('findMemoryFiles', { timeout: 60_000 }, () => {
     mkdirSync(join(d.dir, 'GEMINI.md')); // a directory is not a memory file
     expect(await findMemoryFiles(d.dir, 'codex')).toEqual(['AGENTS.md', 'CLAUDE.md']);
     expect(await findMemoryFiles(d.dir, 'gemini')).toEqual(['CLAUDE.md', 'AGENTS.md']);
+    // Codex and Copilot CLI share AGENTS.md: listed once.
+    expect(await findMemoryFiles(d.dir, 'copilot')).toEqual(['AGENTS.md', 'CLAUDE.md']);
   });
 });

@@ -161,7 +161,7 @@ describe('presets', () => {
       ['daemon code', 30, 'Run `make restart` then `make status`', 'make restart'],
       ['shared utilities', 35, '', ''],
       ['config', 30, 'Run `make restart` then `make status`', 'make restart'],
-      ['TUI code', 40, "Run `pkill -SIGUSR2 -f -- '-m teleclaude.cli.telec$'`", 'pkill -SIGUSR2'],
+      ['TUI code', 40, "Send SIGUSR2 to the TUI: its PID from `pgrep -f -- '-m teleclaude.cli.telec$'`, then `kill -USR2 <PID>`", 'pkill -SIGUSR2'],
       ['agent artifacts', 50, 'Reload artifacts: `curl -s --unix-socket /tmp/teleclaude-api.sock -X POST "http://localhost/sessions/$(cat \\"$TMPDIR/teleclaude_session_id\\")/agent-restart"`', '/^curl\\b.*--unix-socket \\/tmp\\/teleclaude-api\\.sock\\b/'],
       ['hook runtime', 100, '', ''],
       ['tests only', 60, 'Run targeted tests for changed test files', 'pytest'],

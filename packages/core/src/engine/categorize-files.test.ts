@@ -35,7 +35,7 @@ describe('file categorization (seed Task 8, teleclaude preset)', () => {
   test('tui code maps to sigusr2', () => {
     const r = run(['teleclaude/cli/tui/app.py']);
     expect(ids(r)).toEqual(['tui-code']);
-    expect(actions(r)[0]).toBe("Run `pkill -SIGUSR2 -f -- '-m teleclaude.cli.telec$'`");
+    expect(actions(r)[0]).toBe("Send SIGUSR2 to the TUI: its PID from `pgrep -f -- '-m teleclaude.cli.telec$'`, then `kill -USR2 <PID>`");
   });
 
   test('telec setup maps to init', () => {

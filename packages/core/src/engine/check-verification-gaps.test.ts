@@ -9,7 +9,7 @@ const DAEMON = 'teleclaude/core/foo.py';
 const TUI = 'teleclaude/cli/tui/app.py';
 const RESTART = 'Run `make restart` then `make status`';
 const STATUS = 'Run `make status` to verify daemon health';
-const SIGUSR2 = "Run `pkill -SIGUSR2 -f -- '-m teleclaude.cli.telec$'`";
+const SIGUSR2 = "Send SIGUSR2 to the TUI: its PID from `pgrep -f -- '-m teleclaude.cli.telec$'`, then `kill -USR2 <PID>`";
 
 function run(paths: readonly string[], calls: readonly ToolCall[], elapsedSeconds = 60) {
   return runHeuristics(files(paths), timeline(calls), context({ elapsedSeconds }), tc);

@@ -30,7 +30,7 @@ describe('message composition (seed Task 8)', () => {
         '',
         'Required actions (BLOCKING — do not resume user-facing work until all complete):',
         '1. Run `make restart` then `make status`',
-        "2. Run `pkill -SIGUSR2 -f -- '-m teleclaude.cli.telec$'`",
+        "2. Send SIGUSR2 to the TUI: its PID from `pgrep -f -- '-m teleclaude.cli.telec$'`, then `kill -USR2 <PID>`",
         '3. Check logs: `instrukt-ai-logs teleclaude --since 3m`',
         '4. Run targeted tests for changed behavior',
         '5. Commit changed files',
@@ -60,7 +60,7 @@ describe('message composition (seed Task 8)', () => {
     const b = referenceScenario();
     expect(composeMessage(a.result, a.f, tc)).toBe(composeMessage(b.result, b.f, tc));
     const msg = composeMessage(a.result, a.f, tc)!;
-    expect(msg.indexOf('1. Run `make restart`')).toBeLessThan(msg.indexOf('2. Run `pkill'));
+    expect(msg.indexOf('1. Run `make restart`')).toBeLessThan(msg.indexOf('2. Send SIGUSR2'));
   });
 
   test('message observations separate from actions', () => {

@@ -25,6 +25,9 @@ const shellish = fc
 
 const anyText = fc.oneof(shellish, fc.string({ maxLength: 200 }), fc.string({ unit: 'binary', maxLength: 100 }));
 
+/** POSIX and bash reserved words: a shell's grammar, not a command's words. */
+const SHELL_RESERVED_WORDS = new Set(['if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'case', 'esac', 'while', 'until', 'for', 'in', 'function', 'select', 'time', 'coproc']);
+
 describe('parseShellCommand properties', () => {
   test('never throws, and every analysis of every segment is total', () => {
     fc.assert(
@@ -69,7 +72,9 @@ describe('parseShellCommand properties', () => {
   });
 
   test('agrees with shell-quote on plain words and operators', () => {
-    const word = fc.stringMatching(/^[A-Za-z0-9_./=:,+@%-]{1,8}$/).filter((w) => !/^\d+$/.test(w));
+    // Reserved words (`do`, `then`, …) are grammar to a shell and to our parser, plain words to
+    // shell-quote: a generated `do && + &&` made this test fail about once in a thousand runs.
+    const word = fc.stringMatching(/^[A-Za-z0-9_./=:,+@%-]{1,8}$/).filter((w) => !/^\d+$/.test(w) && !SHELL_RESERVED_WORDS.has(w));
     const op = fc.constantFrom('&&', '||', ';', '|', '&');
     const command = fc.array(word, { minLength: 1, maxLength: 5 });
     fc.assert(

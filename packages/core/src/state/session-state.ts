@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 // zod/mini: the same validation at a fraction of classic zod's load time (this runs in every hook).
 import * as z from 'zod/mini';
-import type { AgentId } from '../agent-id.ts';
+import { AGENT_IDS, type AgentId } from '../agent-id.ts';
 
 /** How many turns a session state file remembers (oldest dropped first). */
 export const MAX_TURNS_KEPT = 32;
@@ -79,7 +79,7 @@ const isoTime = z.string().check(z.refine((s) => !Number.isNaN(Date.parse(s)), '
 /** Loose on unknown keys (a newer version may add some), strict on the ones we rely on. */
 export const SessionStateSchema = z.looseObject({
   version: z.literal(1),
-  agent: z.enum(['claude', 'gemini', 'codex', 'pi']),
+  agent: z.enum(AGENT_IDS as readonly [AgentId, ...AgentId[]]),
   sessionId: z.string(),
   lastCheckpointAt: z.optional(isoTime),
   turns: z

@@ -1,4 +1,6 @@
+import { statSync } from 'node:fs';
 import type { TokenUsage } from '../timeline/turn-timeline.ts';
+import { readJsonlTail } from './read-jsonl-tail.ts';
 import {
   DEFAULT_LATEST_USAGE_HISTORY,
   DEFAULT_LATEST_USAGE_MAX_BYTES,
@@ -66,4 +68,49 @@ export function latestUsageHistoryFloor(fileSize: number, newestOffset: number, 
   const fromEnd = Math.max(0, fileSize - newestOffset);
   const chunks = Math.max(1, Math.ceil(fromEnd / chunkBytes));
   return Math.max(0, fileSize - chunks * chunkBytes);
+}
+
+/** What {@link readLatestUsageRecords} needs of one agent's format. */
+export interface LatestUsageFormat {
+  /** Byte strings one of which a usage line must contain: other lines are skipped undecoded. */
+  readonly needles: readonly string[];
+  /** The usage a decoded line holds, or undefined (another kind of line, a subagent's record…). */
+  readonly usageOfLine: (line: unknown) => TokenUsage | undefined;
+}
+
+/**
+ * The newest usage records of a JSONL transcript whose usage lines stand alone (one line, one
+ * record: Copilot's `session.usage_record`, Qwen's assistant records), read backwards from its end
+ * within the request's limits, history down to {@link latestUsageHistoryFloor}. Never throws: a
+ * missing, unreadable or foreign file resolves to undefined. Formats that must pair or merge lines
+ * (Claude's per-response records) keep their own loop.
+ */
+export function readLatestUsageRecords(request: ReadLatestUsageRequest, format: LatestUsageFormat): LatestUsage | undefined {
+  try {
+    const path = request.transcriptPath;
+    if (typeof path !== 'string' || path.length === 0 || request.signal?.aborted) return undefined;
+    const stats = statSync(path);
+    if (!stats.isFile()) return undefined;
+    const limits = resolveLatestUsageRequest(request);
+    const records: TokenUsage[] = []; // newest first
+    let floor: number | undefined;
+    const tail = readJsonlTail(path, {
+      maxBytes: limits.maxBytes,
+      chunkBytes: limits.chunkBytes,
+      mustContainAny: format.needles,
+      ...(request.signal ? { signal: request.signal } : {}),
+      ...(limits.deadlineAt !== undefined ? { deadlineAt: limits.deadlineAt } : {}),
+      visit: (raw, info) => {
+        if (floor !== undefined && info.offset < floor) return 'stop';
+        const usage = format.usageOfLine(raw);
+        if (usage === undefined) return 'continue';
+        records.push(usage);
+        floor ??= latestUsageHistoryFloor(stats.size, info.offset, limits.chunkBytes);
+        return records.length >= limits.history ? 'stop' : 'continue';
+      },
+    });
+    return latestUsageOf(records.reverse(), limits.history, { bytesRead: tail.bytesRead, fileBytes: tail.fileSize });
+  } catch {
+    return undefined;
+  }
 }

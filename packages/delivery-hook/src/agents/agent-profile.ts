@@ -82,7 +82,8 @@ export interface AgentProfile {
   readonly hooksHaveTrustEntries: boolean;
   /**
    * The install the agent manages itself (plugin, extension): how our hook sees it, how doctor words it.
-   * Absent when `install` is the only route (Pi: our extension is written by `install`).
+   * Undefined for an agent without one (Copilot CLI, Qwen Code, Pi): its settings entry is its only route
+   * (Pi: `install` writes our extension beside that entry, see {@link AgentProfile.companionFiles}).
    */
   readonly pluginRoute?: PluginRoute;
 

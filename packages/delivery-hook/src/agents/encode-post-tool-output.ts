@@ -22,14 +22,20 @@ export interface PostToolOutput {
  *   `↳ Hook · <text>` (`codex exec` prints it nowhere). `decision: "block"` or exit 2 would *replace*
  *   the tool's output with the reason, so the model would lose the result: never used here.
  *
+ * - Qwen Code `PostToolUse` / `PostToolUseFailure`: the Claude-compatible shape (0.24.4 reads
+ *   `hookSpecificOutput.additionalContext` whatever its `hookEventName`).
+ *
  * Never `decision: "block"`: the monitor informs, it never stops a tool.
  */
 export function encodePostToolOutput(agent: AgentId, output: PostToolOutput): string {
   const { context, userMessage } = output;
   if (context === undefined && userMessage === undefined) return '';
   switch (agent) {
+    // Copilot CLI: not registered (copilot-profile.ts hookEntries), so no output of ours reaches it.
     case 'claude':
-    case 'codex': {
+    case 'codex':
+    case 'copilot':
+    case 'qwen': {
       const out: Record<string, unknown> = {};
       if (context !== undefined) out['hookSpecificOutput'] = { hookEventName: 'PostToolUse', additionalContext: context };
       if (userMessage !== undefined) out['systemMessage'] = userMessage;

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { AGENT_IDS } from '@agent-checkpoint/core';
 
 // Agent knowledge lives in one profile per agent (src/agents/*-profile.ts). Everywhere else asks the
 // profile: a `switch (agent)`, a `case 'claude'`, an `agent === 'gemini'` or a map keyed by agent
@@ -10,7 +11,8 @@ import { describe, expect, it } from 'vitest';
 // agent's format on their own, so the tests do not check the profiles against themselves.
 
 const SRC = join(import.meta.dirname, '..');
-const AGENT = String.raw`(?:claude|gemini|codex)`;
+// Every agent id: a guard written for the first three would miss a branch on a newer one.
+const AGENT = `(?:${AGENT_IDS.join('|')})`;
 /** An agent id in quotes; `n` numbers the quote's capture group (one per use in a pattern). */
 const quotedAgent = (n: number): string => `(['"\`])${AGENT}\\${n}`;
 

@@ -64,7 +64,7 @@ describe('agent profiles', () => {
       for (const imported of inputs[path]?.imports ?? []) if (imported.kind !== 'dynamic-import' && imported.external !== true) stack.push(imported.path);
     }
     const heavy = [...seen].filter((path) =>
-      /transcript-(claude|gemini|codex)\/|fast-glob|smol-toml|jsonc-parser|setup-kit\/|core\/src\/index\.ts|delivery-hook\/src\/(install|doctor|explain)\/|agents\/transcript-files\.ts/.test(path),
+      /transcript-(claude|gemini|codex|copilot|qwen)\/|fast-glob|smol-toml|jsonc-parser|setup-kit\/|core\/src\/index\.ts|delivery-hook\/src\/(install|doctor|explain)\/|agents\/transcript-files\.ts/.test(path),
     );
     expect(heavy).toEqual([]);
     // Sanity: the walk did follow the profiles' real static imports.

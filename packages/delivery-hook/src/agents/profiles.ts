@@ -2,8 +2,10 @@ import type { AgentId } from '@agent-checkpoint/core/hot-path';
 import type { AgentProfile, PluginRoute } from './agent-profile.ts';
 import { claudeProfile } from './claude-profile.ts';
 import { codexProfile } from './codex-profile.ts';
+import { copilotProfile } from './copilot-profile.ts';
 import { geminiProfile } from './gemini-profile.ts';
 import { piProfile } from './pi-profile.ts';
+import { qwenProfile } from './qwen-profile.ts';
 
 /**
  * The profile of every agent. A `Record` over `AgentId`: a new agent id does not compile until its
@@ -14,6 +16,8 @@ export const AGENT_PROFILES: Readonly<Record<AgentId, AgentProfile>> = {
   claude: claudeProfile,
   gemini: geminiProfile,
   codex: codexProfile,
+  copilot: copilotProfile,
+  qwen: qwenProfile,
   pi: piProfile,
 };
 
@@ -22,11 +26,9 @@ export function profileOf(agent: AgentId): AgentProfile {
   return AGENT_PROFILES[agent];
 }
 
-/** The profile of the agent whose own install (plugin, extension) is of route `kind`. */
-export function profileOfPluginRoute(kind: PluginRoute['kind']): AgentProfile & { readonly pluginRoute: PluginRoute } {
-  for (const profile of Object.values(AGENT_PROFILES)) {
-    const route = profile.pluginRoute;
-    if (route?.kind === kind) return { ...profile, pluginRoute: route };
-  }
-  throw new Error(`no agent profile has the plugin route ${kind}`);
+/** The plugin route of kind `kind` (the profile of the agent whose own install is of that form). */
+export function pluginRouteOfKind(kind: PluginRoute['kind']): PluginRoute {
+  const route = Object.values(AGENT_PROFILES).find((p) => p.pluginRoute?.kind === kind)?.pluginRoute;
+  if (route === undefined) throw new Error(`no agent profile has the plugin route ${kind}`);
+  return route;
 }

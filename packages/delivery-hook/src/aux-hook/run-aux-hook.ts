@@ -54,7 +54,7 @@ export async function runAuxHook(
   const log = createHookLogger({ debug: options.debug, stateDir, agent: agentArg ?? '(none)' });
   const spec = { mode: event, deadlineMs: options.deadlineMs, stdinTimeoutMs: options.stdinTimeoutMs, stdinMaxBytes: options.stdinMaxBytes, fallback: '', warn: (line: string) => log.warn(line), write: writeStdout };
   if (!isAgentId(agentArg)) {
-    log.warn(`${event}: unknown agent ${JSON.stringify(agentArg ?? '(none)')}; expected claude, gemini or codex. Doing nothing.`);
+    log.warn(`${event}: unknown agent ${JSON.stringify(agentArg ?? '(none)')}; expected claude, gemini, codex, copilot or qwen. Doing nothing.`);
     await writeStdout('');
     return process.exit(0);
   }

@@ -41,7 +41,7 @@ state): remove it first with the agent's command, which uninstall prints.
 Exit status: 0 done (or nothing to do), 1 a file could not be changed, 2 usage error.`,
   doctor: `
 Checks everything a checkpoint needs, and prints a fix for each problem: Node.js; the Claude Code,
-Gemini CLI and Codex CLI versions (each CLI asked for its own); where the agent-checkpoint hooks are
+Gemini CLI, Codex CLI and GitHub Copilot CLI versions (each CLI asked for its own); where the agent-checkpoint hooks are
 registered (user and project settings, and the Claude Code plugin, Gemini CLI extension and Codex
 plugin with the hook bin each runs) and whether each points at an existing node and hook bundle,
 with a sane timeout; two active installs for one agent (and the command that removes one); a plugin

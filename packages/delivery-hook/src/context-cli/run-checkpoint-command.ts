@@ -14,7 +14,7 @@ import {
   type KnownContextReading,
   type NextLevelForecast,
 } from '@agent-checkpoint/context-checkpoint';
-import { getCheckpoint, isAgentId, readGitSnapshot, updateSessionState } from '@agent-checkpoint/core';
+import { AGENT_IDS, getCheckpoint, isAgentId, readGitSnapshot, updateSessionState } from '@agent-checkpoint/core';
 import { loadTranscriptReader } from '../load-transcript-reader.ts';
 import { EXIT_OK } from '@agent-checkpoint/setup-kit';
 import { STDERR_PREFIX } from '../debug-log.ts';
@@ -208,7 +208,7 @@ async function deferCheckpoint(project: CommandProject, session: CurrentSessionU
   if (sessionId === undefined || sessionId.trim() === '') return commandFailure('checkpoint --defer: no agent session found for this directory; pass --session <id>');
   const agent = options.agent ?? session?.agent ?? 'claude';
   // The state file is per agent: a Gemini or Codex session deferred under another name is never read.
-  if (!isAgentId(agent)) return commandFailure(`checkpoint --defer: --agent must be claude, gemini or codex, not ${JSON.stringify(agent)}`);
+  if (!isAgentId(agent)) return commandFailure(`checkpoint --defer: --agent must be ${AGENT_IDS.slice(0, -1).join(', ')} or ${AGENT_IDS.at(-1) ?? ''}, not ${JSON.stringify(agent)}`);
   const now = new Date();
   try {
     const written = await updateSessionState({ stateDir: project.stateDir, agent, sessionId }, (state) => ({

@@ -115,7 +115,7 @@ export async function checkAgentHooks(agent: AgentId, location: LocationContext,
       id: `${agent}.hook`,
       status: cliFound ? 'warn' : 'info',
       title: `${title}: no agent-checkpoint ${turnEnd.event} hook registered`,
-      ...(cliFound ? { detail: profile.pluginRoute === undefined ? 'no agent-checkpoint hook of ours is installed' : `no settings entry of ours and no ${profile.pluginRoute.title} of ours either; the README's install section shows both routes`, fix: `${tool} install --agent ${agent}` } : {}),
+      ...(cliFound ? { detail: `no settings entry of ours${profile.pluginRoute === undefined ? '' : ` and no ${profile.pluginRoute.title} of ours either`}; the README's install section shows ${profile.pluginRoute === undefined ? 'how to install' : 'both routes'}`, fix: `${tool} install --agent ${agent}` } : {}),
     });
   }
   if (registered.length > 0) {

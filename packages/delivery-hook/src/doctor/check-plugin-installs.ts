@@ -1,6 +1,6 @@
 import type { AgentId } from '@agent-checkpoint/core';
 import type { DoctorFinding } from '@agent-checkpoint/setup-kit';
-import { profileOf } from '../agents/profiles.ts';
+import { pluginRouteOfKind, profileOf } from '../agents/profiles.ts';
 import type { InstallScope } from '../install/install-scope.ts';
 import type { PluginInstall } from '../install/plugin-install-types.ts';
 import { agentLocation, type LocationContext } from '../install/settings-locations.ts';
@@ -43,8 +43,8 @@ export async function checkPluginInstalls(agent: AgentId, plugins: readonly Plug
 }
 
 function describePlugin(title: string, plugin: PluginInstall): DoctorFinding {
-  // Only agents with a plugin route have installs to describe (findPluginInstalls).
-  const sourceGone = profileOf(plugin.agent).pluginRoute?.sourceGone ?? { what: 'source', effect: 'no hook of ours runs from it.', failsWhenDisabled: false };
+  // An install was found, so its agent has a plugin route (the form comes from it).
+  const { sourceGone } = pluginRouteOfKind(plugin.form);
   const id = `${plugin.agent}.plugin.${plugin.id}`;
   const what = `${title}: ${formName(plugin)} ${plugin.id}`;
   const from = describeSource(plugin);

@@ -14,6 +14,5 @@ import type { TurnEndNotice } from '../agents/agent-profile.ts';
  */
 export async function installSourceNotice(agent: AgentId, bin: string | undefined, env: Readonly<Record<string, string | undefined>>): Promise<TurnEndNotice | undefined> {
   // It names doctor as this plugin's user runs it (the plugin's own tool: nothing of it is on a PATH).
-  const route = profileOf(agent).pluginRoute;
-  return bin === undefined || route === undefined ? undefined : route.installSourceNotice(bin, userCommandsOf(installRouteOf(agent, env)).doctor);
+  return bin === undefined ? undefined : profileOf(agent).pluginRoute?.installSourceNotice(bin, userCommandsOf(installRouteOf(agent, env)).doctor);
 }

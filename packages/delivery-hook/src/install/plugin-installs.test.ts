@@ -191,6 +191,11 @@ describe('plugin and extension installs', () => {
     const linked = await runHookBundle({ args: ['status'], env: { ...sandbox.env, PATH: `${onPath}:/usr/bin:/bin`, NO_COLOR: '1' }, cwd: sandbox.home });
     expect(linked.stdout).toContain(`runs ${join(clone, 'plugins', 'agent-checkpoint', 'dist', 'agent-checkpoint-hook.cjs')}\n    its command-line tool: agent-checkpoint-hook (on the PATH)\n`);
     expect(linked.stdout).toContain(`its command-line tool: ${codexTool}\n`);
+
+    // The plugin's own bin/ on the PATH is what Claude Code gives its Bash tool, not a terminal: the
+    // model runs `status` there for a person, who needs the path.
+    const inBashTool = await runHookBundle({ args: ['status'], env: { ...sandbox.env, PATH: `${dirname(claudeTool)}:/usr/bin:/bin`, NO_COLOR: '1' }, cwd: sandbox.home });
+    expect(inBashTool.stdout).toContain(`its command-line tool: ${claudeTool}\n`);
   });
 
   it('a moved local-path marketplace is reported with its path and the command that re-adds it from a git URL', async () => {

@@ -41,8 +41,8 @@ const REGISTRY_READERS: Readonly<Record<PluginRouteKind, (location: LocationCont
 
 /** Every install of ours that `agent` manages itself (plugin, extension), enabled or not. */
 export function findPluginInstalls(agent: AgentId, location: LocationContext): PluginInstall[] {
-  const route = profileOf(agent).pluginRoute;
-  return route === undefined ? [] : REGISTRY_READERS[route.kind](location);
+  const kind = profileOf(agent).pluginRoute?.kind;
+  return kind === undefined ? [] : REGISTRY_READERS[kind](location);
 }
 
 /** The installs that run our hooks today. */

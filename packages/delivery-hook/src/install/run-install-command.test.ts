@@ -262,6 +262,41 @@ describe('install / uninstall (Gemini CLI, Codex CLI)', () => {
     expect(existsSync(join(codexHome, 'hooks.json'))).toBe(false);
   });
 
+  it("Copilot: ~/.copilot/settings.json keeps the user's keys and hooks, the agentStop entry runs the hook, uninstall restores the bytes", async () => {
+    const settings = join(sandbox.home, '.copilot', 'settings.json');
+    // Copilot CLI 1.0.102's own form for the user's hook (flat handler, `bash`, `timeoutSec`) beside other settings.
+    const before = '{\n  "theme": "dark",\n  "hooks": {\n    "agentStop": [{ "type": "command", "bash": "notify-send done", "timeoutSec": 5 }]\n  }\n}\n';
+    writeFile(settings, before);
+    const installed = await run(['install', '--agent', 'copilot']);
+    expect(installed.code, installed.stderr).toBe(0);
+    expect(installed.stdout).toContain(`GitHub Copilot CLI (user): registered the hook in ${settings}`);
+    const value = parse(readFileSync(settings, 'utf8')) as { theme: string; hooks: { agentStop: unknown[] } };
+    expect(value.theme).toBe('dark');
+    expect(value.hooks.agentStop).toEqual([
+      { type: 'command', bash: 'notify-send done', timeoutSec: 5 },
+      // The Claude-compatible group form, which 1.0.102 runs too (checked against the loopback mock).
+      { hooks: [{ type: 'command', command: command('copilot'), timeout: 30 }] },
+    ]);
+    // The installed command really runs the hook: an agentStop payload outside a repository passes.
+    const stop = await runHookBundle({ args: ['copilot'], stdin: JSON.stringify({ sessionId: 's', timestamp: 1, cwd: sandbox.root, stop_hook_active: false }), env: sandbox.env });
+    expect([stop.code, stop.stdout]).toEqual([0, '']);
+    const doctor = await run(['doctor']);
+    expect(doctor.stdout).toContain('GitHub Copilot CLI (user): agentStop');
+    const removed = await run(['uninstall', '--agent', 'copilot']);
+    expect(removed.code).toBe(0);
+    expect(readFileSync(settings, 'utf8')).toBe(before);
+  });
+
+  it('Copilot: $COPILOT_HOME replaces ~/.copilot', async () => {
+    const copilotHome = join(sandbox.root, 'copilot-home');
+    const installed = await run(['install', '--agent', 'copilot'], { COPILOT_HOME: copilotHome });
+    expect(installed.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(copilotHome, 'settings.json'), 'utf8'))).toEqual({
+      hooks: { agentStop: [{ hooks: [{ type: 'command', command: command('copilot'), timeout: 30 }] }] },
+    });
+    expect(existsSync(join(sandbox.home, '.copilot'))).toBe(false);
+  });
+
   it('--agent all installs for the agents present and skips the others; uninstall --agent all removes every one', async () => {
     mkdirSync(join(sandbox.home, '.gemini'));
     mkdirSync(join(sandbox.home, '.codex'));
@@ -295,7 +330,7 @@ describe('usage', () => {
     expect((await run(['install'])).code).toBe(2);
     const bad = await run(['install', '--agent', 'cursor']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("argument 'cursor' is invalid. Allowed choices are claude, gemini, codex, pi, all.");
+    expect(bad.stderr).toContain("argument 'cursor' is invalid. Allowed choices are claude, gemini, codex, copilot, qwen, pi, all.");
     expect((await run(['install', '--agent', 'claude', '--scope', 'global'])).code).toBe(2);
     expect((await run(['uninstall', '--agent', 'claude', '--print'])).code).toBe(2);
     expect((await run(['install', '--agent', 'claude', '--bogus'])).code).toBe(2);

@@ -3,9 +3,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { dirname, join } from 'node:path';
 import { resolveStateDir, sessionStatePath, toSafeSessionId } from '@agent-checkpoint/core/hot-path';
 import { readClaudeLatestUsage } from '@agent-checkpoint/transcript-claude/latest-usage';
-import { createDeliveryWorld, type DeliveryScenario, type DeliveryWorld } from '@agent-checkpoint/core/conformance';
+import { createDeliveryWorld, type DeliveryFixture, type DeliveryScenario, type DeliveryWorld } from '@agent-checkpoint/core/conformance';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLAUDE_FIXTURE, CODEX_FIXTURE, GEMINI_FIXTURE } from '../test-support/delivery-fixtures.ts';
+import { CLAUDE_FIXTURE, CODEX_FIXTURE, COPILOT_FIXTURE, GEMINI_FIXTURE, QWEN_FIXTURE } from '../test-support/delivery-fixtures.ts';
 import { deliverThroughHook } from '../test-support/hook-route-adapter.ts';
 import { FIXTURES_DIR } from '../test-support/recorded-payloads.ts';
 import { runHookBundle } from '../test-support/run-hook-bundle.ts';
@@ -20,13 +20,15 @@ import { userConfigFile } from './user-config-file.ts';
 // docs/context-checkpoints.md, "One record of the levels acted on".
 
 type Level = 'L0' | 'L1' | 'L2' | 'L3';
-// The agents whose context hooks are wired, with context-level fixtures (Pi: the turn end only).
-type Agent = 'claude' | 'gemini' | 'codex';
-const FIXTURE = { claude: CLAUDE_FIXTURE, gemini: GEMINI_FIXTURE, codex: CODEX_FIXTURE } as const;
+// The agents with context-level fixtures: Pi is excluded (its extension wires the turn end only, no monitor).
+type Agent = Exclude<DeliveryFixture['agent'], 'pi'>;
+const FIXTURE = { claude: CLAUDE_FIXTURE, gemini: GEMINI_FIXTURE, codex: CODEX_FIXTURE, copilot: COPILOT_FIXTURE, qwen: QWEN_FIXTURE } as const;
 const LEVEL_DIR: Record<Agent, string> = {
   claude: join(FIXTURES_DIR, 'claude/2.1.330/context-levels'),
   gemini: join(FIXTURES_DIR, 'gemini/0.61.0/context-levels'),
   codex: join(FIXTURES_DIR, 'codex/0.169.0/context-levels'),
+  copilot: join(FIXTURES_DIR, 'copilot/1.0.102/context-levels'),
+  qwen: join(FIXTURES_DIR, 'qwen/0.24.4/context-levels'),
 };
 const L1_LINE = '⚠️ Context at 75%';
 
@@ -154,7 +156,7 @@ describe('the monitor honours checkpoint --defer', () => {
   });
 });
 
-describe.each(['claude', 'gemini', 'codex'] as const)('%s: one record of the levels acted on', (agent) => {
+describe.each(['claude', 'gemini', 'codex', 'qwen'] as const)('%s: one record of the levels acted on', (agent) => {
   it('the monitor handed off at L2 during the turn; the turn end writes no second handoff and does not block for it', async () => {
     const world = open('L2', agent);
     revertChanges(world);

@@ -21,7 +21,7 @@ export async function mainPostTool(argv: readonly string[]): Promise<void> {
   // (a pipe may take the write asynchronously).
   const write = (output: string): Promise<void> => (output === '' ? Promise.resolve() : new Promise((resolve) => void process.stdout.write(output, () => resolve())));
   if (!isAgentId(agent)) {
-    warn(`post-tool: unknown agent ${JSON.stringify(agent ?? '(none)')}; expected claude, gemini or codex. Doing nothing.`);
+    warn(`post-tool: unknown agent ${JSON.stringify(agent ?? '(none)')}; expected claude, gemini, codex, copilot or qwen. Doing nothing.`);
     process.exit(0);
   }
   // The shared process contract in its lean form: no debug log, no state directory until the gate passes.

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDeliveryWorld, type DeliveryFixture, type DeliveryWorld } from '@agent-checkpoint/core/conformance';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLAUDE_FIXTURE, CODEX_FIXTURE, GEMINI_FIXTURE } from '../test-support/delivery-fixtures.ts';
+import { CLAUDE_FIXTURE, CODEX_FIXTURE, COPILOT_FIXTURE, GEMINI_FIXTURE, QWEN_FIXTURE } from '../test-support/delivery-fixtures.ts';
 import { FIXTURES_DIR } from '../test-support/recorded-payloads.ts';
 import { runHookBundle } from '../test-support/run-hook-bundle.ts';
 import { trustProjectConfig } from '../test-support/trust-project-config.ts';
@@ -19,14 +19,16 @@ afterEach(() => {
 });
 
 type Level = 'L0' | 'L1' | 'L2' | 'L3';
-// The agents whose context hooks are wired, with context-level fixtures (Pi: the turn end only).
-type ContextAgent = 'claude' | 'gemini' | 'codex';
+// The agents with context-level fixtures: Pi is excluded (its extension wires the turn end only).
+type ContextAgent = Exclude<DeliveryFixture['agent'], 'pi'>;
 const LEVEL_DIR: Record<ContextAgent, string> = {
   claude: 'claude/2.1.330/context-levels',
   gemini: 'gemini/0.61.0/context-levels',
   codex: 'codex/0.169.0/context-levels',
+  copilot: 'copilot/1.0.102/context-levels',
+  qwen: 'qwen/0.24.4/context-levels',
 };
-const FIXTURE = { claude: CLAUDE_FIXTURE, gemini: GEMINI_FIXTURE, codex: CODEX_FIXTURE } as const;
+const FIXTURE = { claude: CLAUDE_FIXTURE, gemini: GEMINI_FIXTURE, codex: CODEX_FIXTURE, copilot: COPILOT_FIXTURE, qwen: QWEN_FIXTURE } as const;
 
 function open(agent: ContextAgent, level: Level, config: Record<string, unknown> = { context: { enabled: true } }): DeliveryWorld {
   const world = createDeliveryWorld({ ...FIXTURE[agent], transcriptFile: join(FIXTURES_DIR, LEVEL_DIR[agent], `${level}.jsonl`) });
@@ -61,7 +63,7 @@ describe('post-tool monitor', () => {
     expect(await run(world, 'claude')).toMatchObject({ code: 0, stdout: '', stderr: '' });
   });
 
-  it.each(['claude', 'codex'] as const)('%s: L1 adds the seed warning as context for the model, once per session', async (agent) => {
+  it.each(['claude', 'codex', 'qwen'] as const)('%s: L1 adds the seed warning as context for the model, once per session', async (agent) => {
     const world = open(agent, 'L1');
     const first = await run(world, agent);
     expect(first).toMatchObject({ code: 0, stderr: '' });

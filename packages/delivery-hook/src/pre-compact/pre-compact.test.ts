@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { readSessionState } from '@agent-checkpoint/core';
 import { createDeliveryWorld, type DeliveryFixture, type DeliveryWorld } from '@agent-checkpoint/core/conformance';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLAUDE_FIXTURE, CODEX_FIXTURE, GEMINI_FIXTURE } from '../test-support/delivery-fixtures.ts';
+import { CLAUDE_FIXTURE, CODEX_FIXTURE, GEMINI_FIXTURE, QWEN_FIXTURE } from '../test-support/delivery-fixtures.ts';
 import { FIXTURES_DIR } from '../test-support/recorded-payloads.ts';
 import { runHookBundle } from '../test-support/run-hook-bundle.ts';
 import { trustProjectConfig } from '../test-support/trust-project-config.ts';
@@ -18,12 +18,14 @@ afterEach(() => {
   while (worlds.length > 0) worlds.pop()?.remove();
 });
 
-// The agents whose context hooks are wired, with context-level fixtures (Pi: the turn end only).
-type ContextAgent = 'claude' | 'gemini' | 'codex';
+// The agents with context-level fixtures: Pi is excluded (its extension wires the turn end only).
+type ContextAgent = Exclude<DeliveryFixture['agent'], 'pi'>;
 const L2: Record<ContextAgent, string> = {
   claude: 'claude/2.1.330/context-levels/L2.jsonl',
   gemini: 'gemini/0.61.0/context-levels/L2.jsonl',
   codex: 'codex/0.169.0/context-levels/L2.jsonl',
+  copilot: 'copilot/1.0.102/context-levels/L2.jsonl',
+  qwen: 'qwen/0.24.4/context-levels/L2.jsonl',
 };
 
 function open(base: DeliveryFixture, config: Record<string, unknown> = { handoff: { enabled: true } }): DeliveryWorld {
@@ -56,6 +58,11 @@ function payload(world: DeliveryWorld, agent: ContextAgent): string {
         model: 'gpt-5.5',
         trigger: 'auto',
       });
+    case 'copilot':
+      throw new Error("Copilot CLI's preCompact is not registered (copilot-profile.ts hookEntries)");
+    case 'qwen':
+      // firePreCompactEvent(trigger, customInstructions) in 0.24.4: Claude's fields.
+      return JSON.stringify({ session_id: s.sessionId, transcript_path: s.transcriptPath, cwd: s.cwd, hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: '' });
   }
 }
 
@@ -69,6 +76,7 @@ describe('pre-compact', () => {
     ['claude', CLAUDE_FIXTURE],
     ['gemini', GEMINI_FIXTURE],
     ['codex', CODEX_FIXTURE],
+    ['qwen', QWEN_FIXTURE],
   ] as const)('%s: writes a pre-compact handoff of the turn so far and leaves the compaction alone', async (agent, base) => {
     const world = open(base);
     const result = await runHookBundle({ args: ['pre-compact', agent], stdin: payload(world, agent), env: world.scenario('actionable').env, cwd: world.repo });

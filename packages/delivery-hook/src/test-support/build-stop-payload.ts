@@ -1,3 +1,4 @@
+import { readFileSync, statSync } from 'node:fs';
 import { assertNever, type AgentId, type TurnHint } from '@agent-checkpoint/core';
 
 /** The fields a test controls in a turn-end payload (a conformance `DeliveryScenario` has them all). */
@@ -12,7 +13,7 @@ export interface StopPayloadInput {
 
 /**
  * A turn-end payload shaped exactly like the recorded ones (same keys, same order) of Claude Code
- * 2.1.330 `Stop`, Gemini CLI 0.61.0 `AfterAgent` and Codex CLI 0.169.0 `Stop`.
+ * 2.1.330 `Stop`, Gemini CLI 0.61.0 `AfterAgent`, Codex CLI 0.169.0 `Stop`, Copilot CLI 1.0.102 `agentStop` and Qwen Code 0.24.4 `Stop`.
  */
 export function buildStopPayload(input: StopPayloadInput): Record<string, unknown> {
   const { hint } = input;
@@ -54,6 +55,32 @@ export function buildStopPayload(input: StopPayloadInput): Record<string, unknow
         stop_hook_active: input.stopHookActive,
         last_assistant_message: hint.lastAssistantMessage ?? '',
       };
+    case 'copilot':
+      // agentStop (1.0.102): camelCase but `stop_hook_active`; no turn hint. `timestamp` names this call's
+      // hook.start in the log (the hook waits for it): the last one the transcript holds, as at the recording.
+      return {
+        sessionId: input.sessionId,
+        timestamp: lastAgentStopTimestamp(input.transcriptPath) ?? Date.now(),
+        cwd: input.cwd,
+        transcriptPath: input.transcriptPath,
+        stopReason: 'end_turn',
+        stop_hook_active: input.stopHookActive,
+      };
+    case 'qwen':
+      // Stop (0.24.4), in its recorded key order.
+      return {
+        session_id: input.sessionId,
+        transcript_path: input.transcriptPath,
+        cwd: input.cwd,
+        hook_event_name: 'Stop',
+        timestamp: new Date().toISOString(),
+        permission_mode: 'yolo',
+        prompt_id: hint.turnId,
+        stop_hook_active: input.stopHookActive,
+        last_assistant_message: hint.lastAssistantMessage ?? '',
+        background_tasks: [],
+        crons: [],
+      };
     case 'pi':
       // What our Pi extension sends at the last turn_end (plugins/agent-checkpoint/pi/agent-checkpoint/index.js).
       return {
@@ -69,4 +96,19 @@ export function buildStopPayload(input: StopPayloadInput): Record<string, unknow
     default:
       return assertNever(input.agent);
   }
+}
+
+/** The `input.timestamp` of the last agentStop `hook.start` in a Copilot log, when there is one. */
+function lastAgentStopTimestamp(path: string | undefined): number | undefined {
+  if (path === undefined) return undefined;
+  let text: string;
+  try {
+    // Only a regular file: the bad-input tests hand in FIFOs and /dev/zero, which a plain read would wait on forever.
+    if (!statSync(path).isFile()) return undefined;
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const stamps = [...text.matchAll(/"type":"hook\.start","data":\{[^\n]*?"hookType":"agentStop","input":\{[^\n]*?"timestamp":(\d+)/g)].map((m) => Number(m[1]));
+  return stamps.at(-1);
 }

@@ -2,8 +2,10 @@ import { join } from 'node:path';
 import type { DeliveryFixture } from '@agent-checkpoint/core/conformance';
 import { createClaudeTranscriptReader } from '@agent-checkpoint/transcript-claude';
 import { createCodexTranscriptReader } from '@agent-checkpoint/transcript-codex';
+import { createCopilotTranscriptReader } from '@agent-checkpoint/transcript-copilot';
 import { createGeminiTranscriptReader } from '@agent-checkpoint/transcript-gemini';
 import { createPiTranscriptReader } from '@agent-checkpoint/transcript-pi';
+import { createQwenTranscriptReader } from '@agent-checkpoint/transcript-qwen';
 import { FIXTURES_DIR } from './recorded-payloads.ts';
 
 /**
@@ -68,6 +70,27 @@ export const CODEX_FIXTURE: DeliveryFixture = {
   },
 };
 
+/** Copilot CLI 1.0.102 (`copilot -p`): greeting.txt edited without a read, CHANGELOG.md created. */
+export const COPILOT_FIXTURE: DeliveryFixture = {
+  agent: 'copilot',
+  reader: createCopilotTranscriptReader(),
+  transcriptFile: join(FIXTURES_DIR, 'copilot/1.0.102/recorded/edit-without-read.jsonl'),
+  recordedCwd: '/WORK/repo',
+  changedFiles: {
+    'greeting.txt': { before: 'Hello\n', after: 'Hello, friend!\n' },
+    'CHANGELOG.md': { before: null, after: '# Changelog\n\n- Friendlier greeting.\n' },
+  },
+  sessionId: 'ef9f9337-6a06-4120-9283-9f43cd1ac4d4',
+  hint: {},
+  // The second prompt after an interrupted one: a text-only answer, nothing to verify.
+  allClear: {
+    transcriptFile: join(FIXTURES_DIR, 'copilot/1.0.102/recorded/interrupted-turn.jsonl'),
+    sessionId: 'd9717d17-c2f2-47de-9f43-17b78f50fb08',
+    hint: {},
+    evidence: [],
+  },
+};
+
 /** Pi 0.73.1 (`pi -p`, fixtures/pi/0.73.1/recorded): the test fails, read, edit calc.mjs, the test passes. */
 export const PI_FIXTURE: DeliveryFixture = {
   agent: 'pi',
@@ -87,4 +110,25 @@ export const PI_FIXTURE: DeliveryFixture = {
   },
 };
 
-export const DELIVERY_FIXTURES: readonly DeliveryFixture[] = [CLAUDE_FIXTURE, GEMINI_FIXTURE, CODEX_FIXTURE, PI_FIXTURE];
+/**
+ * Qwen Code 0.24.4 (`qwen -p`, recorded scenario fail-fix-pass): `node calc.test.mjs` fails, read +
+ * edit of calc.mjs, the same command passes; the file as it was at the turn's only Stop.
+ */
+export const QWEN_FIXTURE: DeliveryFixture = {
+  agent: 'qwen',
+  reader: createQwenTranscriptReader(),
+  transcriptFile: join(FIXTURES_DIR, 'qwen/0.24.4/recorded/fail-fix-pass.jsonl'),
+  recordedCwd: '/WORK/repo',
+  changedFiles: { 'calc.mjs': { before: 'export function add(a, b) {\n  return a - b;\n}\n', after: 'export function add(a, b) {\n  return a + b;\n}\n' } },
+  sessionId: '5be17c84-5844-4b88-9426-4f4abadac4d8',
+  hint: { turnId: '5be17c84-5844-4b88-9426-4f4abadac4d8########0', lastAssistantMessage: "Fixed add() in calc.mjs; node calc.test.mjs passes now." },
+  // The same turn once its passing test run counts as the evidence.
+  allClear: {
+    transcriptFile: join(FIXTURES_DIR, 'qwen/0.24.4/recorded/fail-fix-pass.jsonl'),
+    sessionId: '5be17c84-5844-4b88-9426-4f4abadac4d8',
+    hint: { turnId: '5be17c84-5844-4b88-9426-4f4abadac4d8########0' },
+    evidence: ['node calc.test.mjs'],
+  },
+};
+
+export const DELIVERY_FIXTURES: readonly DeliveryFixture[] = [CLAUDE_FIXTURE, GEMINI_FIXTURE, CODEX_FIXTURE, COPILOT_FIXTURE, QWEN_FIXTURE, PI_FIXTURE];

@@ -1,9 +1,10 @@
+import type { AgentId } from '@agent-checkpoint/core';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, closeSync, copyFileSync, ftruncateSync, mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createDeliveryWorld, type DeliveryFixture, type DeliveryScenario, type DeliveryWorld } from '@agent-checkpoint/core/conformance';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLAUDE_FIXTURE, CODEX_FIXTURE, DELIVERY_FIXTURES, GEMINI_FIXTURE } from '../../src/test-support/delivery-fixtures.ts';
+import { CLAUDE_FIXTURE, CODEX_FIXTURE, DELIVERY_FIXTURES, GEMINI_FIXTURE, COPILOT_FIXTURE, QWEN_FIXTURE } from '../../src/test-support/delivery-fixtures.ts';
 import { runHookBundle } from '../../src/test-support/run-hook-bundle.ts';
 import { expectAgentContract, readsIgnoreModes, runScenario, startFlipper } from './support.ts';
 
@@ -25,7 +26,7 @@ function open(fixture: DeliveryFixture): DeliveryWorld {
 }
 
 /** Another agent's recorded transcript (the "wrong agent" input). */
-const OTHER_AGENT: Record<string, DeliveryFixture> = { claude: CODEX_FIXTURE, gemini: CLAUDE_FIXTURE, codex: GEMINI_FIXTURE };
+const OTHER_AGENT: Record<AgentId, DeliveryFixture> = { claude: CODEX_FIXTURE, gemini: CLAUDE_FIXTURE, codex: GEMINI_FIXTURE, copilot: QWEN_FIXTURE, qwen: COPILOT_FIXTURE, pi: CLAUDE_FIXTURE };
 
 /** One bad transcript: builds the path the payload will carry, inside the world. */
 interface TranscriptCase {

@@ -5,13 +5,17 @@
 import type { TranscriptReader } from '@agent-checkpoint/core';
 import { createClaudeTranscriptReader } from '@agent-checkpoint/transcript-claude';
 import { createCodexTranscriptReader } from '@agent-checkpoint/transcript-codex';
+import { createCopilotTranscriptReader } from '@agent-checkpoint/transcript-copilot';
 import { createGeminiTranscriptReader } from '@agent-checkpoint/transcript-gemini';
+import { createQwenTranscriptReader } from '@agent-checkpoint/transcript-qwen';
 
 const [agent = '', path = '', iterationsText = '1000'] = process.argv.slice(2);
 const readers: Record<string, () => TranscriptReader> = {
   claude: createClaudeTranscriptReader,
   gemini: createGeminiTranscriptReader,
   codex: createCodexTranscriptReader,
+  copilot: createCopilotTranscriptReader,
+  qwen: createQwenTranscriptReader,
 };
 const create = readers[agent];
 if (create === undefined) throw new Error(`unknown agent ${agent}`);

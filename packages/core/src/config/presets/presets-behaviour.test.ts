@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { abs, configWith, context, edit, files, read, shell, timeline } from '../../engine/build-test-timeline.ts';
 import { runHeuristics } from '../../engine/run-heuristics.ts';
 import type { ToolCall } from '../../timeline/tool-call.ts';
+import { PRESETS } from './index.ts';
 
 /** Required action texts after the turn read+edited `paths` and then ran `commands`. */
 function actions(preset: string, paths: readonly string[], commands: readonly string[] = []): string[] {
@@ -93,4 +94,16 @@ test('a test file run directly counts as running the tests', () => {
   expect(actions('node-pnpm', ['src/a.ts'], ['pnpm exec tsc --noEmit', 'npx tsx src/a.spec.ts'])).toEqual([]);
   expect(actions('python', ['calc.py'], ['python3 tests/test_calc.py'])).toEqual([]);
   expect(actions('node-npm', ['calc.mjs'], ['node calc.mjs'])).toEqual(['Run the tests: `npm test`']);
+});
+
+describe('every preset', () => {
+  // An agent's shell may refuse to kill by pattern: Copilot CLI 1.0.102 refuses `pkill`, `killall` and
+  // `kill` without a numeric PID. An action must be one every agent can do (find the PID, then kill it).
+  test('asks for no kill by pattern (pkill, killall)', () => {
+    const texts = Object.values(PRESETS).flatMap((preset) => [
+      ...(preset.config.categories ?? []).flatMap((c) => [c.action ?? '', c.verify?.action ?? '']),
+      ...(preset.config.followUps ?? []).map((f) => f.action ?? ''),
+    ]);
+    expect(texts.filter((t) => /\b(pkill|killall)\b/.test(t))).toEqual([]);
+  });
 });

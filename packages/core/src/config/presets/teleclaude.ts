@@ -93,7 +93,9 @@ export const TELECLAUDE: Preset = {
         id: 'tui-code',
         label: 'TUI code',
         include: ['teleclaude/cli/tui/**'],
-        action: "Run `pkill -SIGUSR2 -f -- '-m teleclaude.cli.telec$'`",
+        // Two steps, never `pkill`: an agent shell may refuse killing by pattern (Copilot CLI 1.0.102 refuses
+        // pkill, killall and kill without a numeric PID); pkill still counts as evidence where it runs.
+        action: "Send SIGUSR2 to the TUI: its PID from `pgrep -f -- '-m teleclaude.cli.telec$'`, then `kill -USR2 <PID>`",
         evidence: ['pkill -SIGUSR2', '/^p?kill\\b.*\\b(SIG)?USR2\\b/'],
         precedence: 40,
       },

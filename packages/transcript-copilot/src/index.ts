@@ -1,0 +1,1 @@
+export { createCopilotTranscriptReader } from './create-copilot-transcript-reader.ts';
