@@ -50,6 +50,9 @@ export interface HookModeEntry {
  */
 export const TURN_END_AGENTS: readonly string[] = ['claude', 'gemini', 'codex', 'copilot', 'qwen', 'pi'];
 
+/** The agent ids for people, `claude, gemini, … or pi` (the unknown-agent warnings and the help). */
+export const TURN_END_AGENTS_TEXT = `${TURN_END_AGENTS.slice(0, -1).join(', ')} or ${TURN_END_AGENTS[TURN_END_AGENTS.length - 1] ?? ''}`;
+
 const agentArgument = '<agent>';
 
 /** Every mode agents run; the turn-end agent modes first. */
