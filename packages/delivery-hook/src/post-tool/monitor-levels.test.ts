@@ -1,11 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { AGENT_IDS } from '@agent-checkpoint/core';
 import { resolveStateDir, sessionStatePath, toSafeSessionId } from '@agent-checkpoint/core/hot-path';
 import { readClaudeLatestUsage } from '@agent-checkpoint/transcript-claude/latest-usage';
 import { createDeliveryWorld, type DeliveryFixture, type DeliveryScenario, type DeliveryWorld } from '@agent-checkpoint/core/conformance';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLAUDE_FIXTURE, CODEX_FIXTURE, COPILOT_FIXTURE, GEMINI_FIXTURE, QWEN_FIXTURE } from '../test-support/delivery-fixtures.ts';
+import { profileOf } from '../agents/profiles.ts';
 import { deliverThroughHook } from '../test-support/hook-route-adapter.ts';
 import { FIXTURES_DIR } from '../test-support/recorded-payloads.ts';
 import { runHookBundle } from '../test-support/run-hook-bundle.ts';
@@ -156,7 +158,14 @@ describe('the monitor honours checkpoint --defer', () => {
   });
 });
 
-describe.each(['claude', 'gemini', 'codex', 'qwen'] as const)('%s: one record of the levels acted on', (agent) => {
+/** The agents `install --with-context` registers the monitor for, from the profiles (not Copilot CLI, not Pi). */
+const MONITORED = AGENT_IDS.filter((agent): agent is Agent => profileOf(agent).hookEntries.some((entry) => entry.args[0] === 'post-tool'));
+
+it('the monitor is registered for claude, gemini, codex and qwen', () => {
+  expect(MONITORED).toEqual(['claude', 'gemini', 'codex', 'qwen']);
+});
+
+describe.each(MONITORED)('%s: one record of the levels acted on', (agent) => {
   it('the monitor handed off at L2 during the turn; the turn end writes no second handoff and does not block for it', async () => {
     const world = open('L2', agent);
     revertChanges(world);
