@@ -38,6 +38,14 @@ export interface AgentProfile {
   /** The prompt hook's answer (UserPromptSubmit / BeforeAgent) adding `context` (non-empty, sanitised) to the prompt; never a block. */
   encodePromptSubmit(context: string): string;
   /**
+   * The user's own prompt in a prompt hook's payload, when the agent puts text of its own in front of
+   * it (Gemini CLI 0.61 prepends a SessionStart hook's context to the session's first prompt, in the
+   * BeforeAgent payload as in the transcript). Absent: the payload's prompt is the user's. The
+   * estimator reads this: a resumed session's injected handoff ("Continue the plan in PLAN.md") is
+   * not the user asking for the plan.
+   */
+  userPromptOf?(prompt: string): string;
+  /**
    * True when the payload's turn id (`hint.turnId`) is the turn's final identity, so the loop guard
    * may pass a stop on it before reading the transcript. False when the reader may refine it
    * (Claude reuses a prompt id for command turns) or the payload has none (Gemini).

@@ -1,6 +1,7 @@
 import { runPromptSubmitHook } from '@agent-checkpoint/context-checkpoint';
 import { encodeContextDecision, openContextPayload } from '../aux-hook/open-context-payload.ts';
 import type { AuxHookContext, AuxHookResult } from '../aux-hook/run-aux-hook.ts';
+import { profileOf } from '../agents/profiles.ts';
 import { agentToolCommandOf, installRouteOf } from '../route-commands.ts';
 import { encodePromptSubmit } from './encode-prompt-submit.ts';
 
@@ -14,8 +15,10 @@ const EVENTS: ReadonlySet<string> = new Set(['UserPromptSubmit', 'BeforeAgent'])
 export async function runPromptSubmit(text: string, context: AuxHookContext): Promise<AuxHookResult> {
   const opened = openContextPayload('prompt-submit', text, context, EVENTS);
   if (opened.kind === 'done') return opened.result;
-  const { prompt, transcriptPath } = opened.event;
-  if (prompt === undefined) return { output: '', code: 'no-prompt', detail: 'the payload has no prompt' };
+  const { transcriptPath } = opened.event;
+  if (opened.event.prompt === undefined) return { output: '', code: 'no-prompt', detail: 'the payload has no prompt' };
+  const userPromptOf = profileOf(context.agent).userPromptOf;
+  const prompt = userPromptOf === undefined ? opened.event.prompt : userPromptOf(opened.event.prompt);
   const decision = await runPromptSubmitHook(
     // The shard command in the warning is one the agent can run where this hook was installed.
     { prompt, ...(transcriptPath !== undefined ? { transcriptPath } : {}), toolCommand: agentToolCommandOf(installRouteOf(context.agent, context.env)) },

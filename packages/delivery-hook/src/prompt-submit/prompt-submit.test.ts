@@ -171,6 +171,21 @@ describe('prompt-submit', () => {
     expect(existsSync(join(sb.stateDir, 'metrics'))).toBe(false);
   });
 
+  it('gemini: the SessionStart context Gemini prepends to the first prompt (a resumed handoff naming the plan) is not the user asking for the plan', async () => {
+    const { sb, repo } = project();
+    // As Gemini CLI 0.61 sends it in BeforeAgent after our SessionStart hook resumed a handoff (seen in
+    // the loop acceptance e2e: iteration 2 got an oversize warning for the whole plan).
+    const injected = '<hook_context>The previous session ended with a context checkpoint. Read .agent-checkpoint/handoffs/h.md.\n\n## Next Steps\n\nContinue the plan in `PLAN.md`.\n</hook_context>\n\n';
+    const prompt = 'Loop iteration 2 of 3. Work on the calculator; one step per iteration.';
+    const run = await runHookBundle({ args: ['prompt-submit', 'gemini'], stdin: payload('gemini', repo, null, `${injected}${prompt}`), env: sb.env, cwd: repo });
+    expect(run).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    const pending = JSON.parse(readFileSync(join(sb.stateDir, 'estimates', 'pending', 's-1.json'), 'utf8')) as { basis: string };
+    expect(pending.basis).toBe('prompt');
+    // The user's own words still count: naming the plan after the injected context prices the plan.
+    const named = await runHookBundle({ args: ['prompt-submit', 'gemini'], stdin: payload('gemini', repo, null, `${injected}${LARGE_PROMPT}`), env: sb.env, cwd: repo });
+    expect((JSON.parse(named.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext).toContain('suggested 3 shards');
+  });
+
   it('a small task that fits: nothing added (the estimate is still recorded)', async () => {
     const { sb, repo, transcript } = project({ context: { enabled: true, windowTokens: 200_000 } });
     claudeTranscript(transcript, 20_000);
