@@ -70,16 +70,16 @@ const OUTPUT_SHAPES: Record<AgentId, z.ZodMiniType> = {
   // Only the block both document (copilot-cli.md agentStop, qwen-code.md Stop): what else they accept is unchecked.
   copilot: z.strictObject({ decision: z.literal('block'), reason: z.string() }),
   qwen: z.strictObject({ decision: z.literal('block'), reason: z.string() }),
-  // What our extension reads (plugins/agent-checkpoint/pi/agent-checkpoint/index.js `blockReason`).
-  pi: z.strictObject({ decision: z.literal('block'), reason: z.string() }),
+  // What our extension reads (plugins/agent-checkpoint/pi/agent-checkpoint/index.js `readAnswer`).
+  pi: z.strictObject({ decision: z.optional(z.literal('block')), reason: z.optional(z.string()), systemMessage: z.optional(z.string()) }),
 };
 
 describe('user notices (systemMessage)', () => {
   const NOTICE = 'agent-checkpoint: configuration problem: /r/.agent-checkpoint.json: line 3; run `agent-checkpoint-hook doctor`';
 
   // The CLIs whose output shape documents `systemMessage` (OUTPUT_SHAPES: Copilot CLI's and Qwen Code's
-  // beyond the block are unchecked; Pi's extension reads only a block).
-  it.each(['claude', 'gemini', 'codex'] as const)('%s: a pass with a notice is {"systemMessage":N} alone: valid output, no decision, so the stop passes', (agent) => {
+  // beyond the block are unchecked), and our Pi extension.
+  it.each(['claude', 'gemini', 'codex', 'pi'] as const)('%s: a pass with a notice is {"systemMessage":N} alone: valid output, no decision, so the stop passes', (agent) => {
     const out = encodeHookOutput(agent, { kind: 'pass', notice: NOTICE });
     expect(JSON.parse(out)).toEqual({ systemMessage: NOTICE });
     expect(OUTPUT_SHAPES[agent].safeParse(JSON.parse(out)).success).toBe(true);
@@ -91,6 +91,7 @@ describe('user notices (systemMessage)', () => {
     ['claude', 'block'],
     ['gemini', 'deny'],
     ['codex', 'block'],
+    ['pi', 'block'],
   ] as const)('%s: a block with a notice keeps the block and adds systemMessage; the reason holds no notice', (agent, decision) => {
     const out = encodeHookOutput(agent, { kind: 'block', reason: REASON, notice: NOTICE });
     expect(JSON.parse(out)).toEqual({ decision, reason: REASON, systemMessage: NOTICE });
@@ -102,9 +103,7 @@ describe('user notices (systemMessage)', () => {
     expect(OUTPUT_SHAPES[agent].safeParse(JSON.parse(encodeHookOutput(agent, { kind: 'block', reason: REASON }))).success).toBe(true);
   });
 
-  // Pi excluded: our extension reads only a block from the hook's answer (index.js `blockReason`), so a
-  // notice never reaches its terminal.
-  it.each(AGENT_IDS.filter((agent) => agent !== 'pi'))('%s: a notice reaches the terminal with no raw control character; a blank one is dropped', (agent) => {
+  it.each(AGENT_IDS)('%s: a notice reaches the terminal with no raw control character; a blank one is dropped', (agent) => {
     const out = JSON.parse(encodeHookOutput(agent, { kind: 'pass', notice: 'bad \u001b]0;x\u0007 path\r\u202e' })) as { systemMessage: string };
     expect(out.systemMessage).toBe('bad \\x1b]0;x\\x07 path\\r\\u202e');
     expect(encodeHookOutput(agent, { kind: 'pass', notice: '  ' })).toBe('');

@@ -1,5 +1,6 @@
 // agent-checkpoint for Pi (@mariozechner/pi-coding-agent 0.73): at the end of an agent turn, run the
-// checkpoint hook; when it blocks, send its reason to the agent as one follow-up user message.
+// checkpoint hook; when it blocks, send its reason to the agent as one follow-up user message, and
+// show its notice for the user (`systemMessage`), if any, in Pi's UI.
 //
 // Installed by `agent-checkpoint-hook install --agent pi` as ~/.pi/agent/extensions/agent-checkpoint/
 // (or <repo>/.pi/extensions/agent-checkpoint/): this file and hook.json, which lists the hook in the
@@ -57,17 +58,30 @@ function warn(line) {
   process.stderr.write(`agent-checkpoint: ${line}\n`);
 }
 
-/** The block reason in the hook's answer (`{"decision":"block","reason":…}`), or undefined for a pass. */
-function blockReason(stdout) {
+/**
+ * The hook's answer: `reason` when it blocks (`{"decision":"block","reason":…}`), `notice` when it has
+ * something for the user (`systemMessage`, already one line without control characters); both
+ * undefined for a pass.
+ */
+function readAnswer(stdout) {
   const text = stdout.trim();
-  if (text === '') return undefined;
+  if (text === '') return {};
+  let answer;
   try {
-    const answer = JSON.parse(text);
-    return answer?.decision === 'block' && typeof answer.reason === 'string' && answer.reason.trim() !== '' ? answer.reason : undefined;
+    answer = JSON.parse(text);
   } catch {
     warn('the hook answered with something that is not JSON; the turn ends');
-    return undefined;
+    return {};
   }
+  const reason = answer?.decision === 'block' && typeof answer.reason === 'string' && answer.reason.trim() !== '' ? answer.reason : undefined;
+  const notice = typeof answer?.systemMessage === 'string' && answer.systemMessage.trim() !== '' ? answer.systemMessage : undefined;
+  return { reason, notice };
+}
+
+/** A notice for the user, never the model: Pi's notification in its UI, stderr without one (`pi -p`). */
+function showNotice(notice, ctx) {
+  if (ctx.hasUI) ctx.ui.notify(notice, 'warning');
+  else process.stderr.write(`${notice}\n`);
 }
 
 export default function agentCheckpoint(pi) {
@@ -125,7 +139,8 @@ export default function agentCheckpoint(pi) {
       warn(`the hook did not answer (${run.error?.message ?? `exit ${run.status ?? run.signal}`}); the turn ends`);
       return;
     }
-    const reason = blockReason(run.stdout ?? '');
+    const { reason, notice } = readAnswer(run.stdout ?? '');
+    if (notice !== undefined) showNotice(notice, ctx);
     if (reason === undefined) {
       consecutiveBlocks = 0;
       return;
