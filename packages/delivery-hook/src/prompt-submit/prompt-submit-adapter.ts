@@ -7,14 +7,17 @@ import { encodePromptSubmit } from './encode-prompt-submit.ts';
 const EVENTS: ReadonlySet<string> = new Set(['UserPromptSubmit', 'BeforeAgent']);
 
 /**
- * `agent-checkpoint-hook prompt-submit <agent>` (Claude/Codex UserPromptSubmit, Gemini BeforeAgent):
+ * `agent-checkpoint-hook prompt-submit <agent>` (Claude/Codex/Qwen UserPromptSubmit, Gemini BeforeAgent,
+ * Copilot userPromptSubmitted):
  * the payload becomes the context package's `runPromptSubmitHook` event, its warning the agent
  * profile's prompt-submit answer. Never blocks.
  */
 export async function runPromptSubmit(text: string, context: AuxHookContext): Promise<AuxHookResult> {
   const opened = openContextPayload('prompt-submit', text, context, EVENTS);
   if (opened.kind === 'done') return opened.result;
-  const { prompt, transcriptPath } = opened.event;
+  const { prompt, transcriptPath, notUserPrompt } = opened.event;
+  // The agent fired the event for a model request inside the turn: the user's prompt was answered already.
+  if (notUserPrompt !== undefined) return { output: '', code: 'not-user-prompt', detail: notUserPrompt };
   if (prompt === undefined) return { output: '', code: 'no-prompt', detail: 'the payload has no prompt' };
   const decision = await runPromptSubmitHook(
     // The shard command in the warning is one the agent can run where this hook was installed.
