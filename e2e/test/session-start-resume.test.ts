@@ -9,7 +9,7 @@ import { HOOK_BUNDLE, assertBundlesBuilt } from '../src/harness/agent-checkpoint
 import { SKIP_REAL_CLIS, withCheckedSession } from '../src/harness/define-headless-agent-tests.ts';
 import { shellQuote } from '../src/mock/native-tool-calls.ts';
 import type { LoggedRequest } from '../src/mock/request-log.ts';
-import { say, type Scenario } from '../src/mock/scenario.ts';
+import { say, shell, tools, withInputTokens, type Scenario } from '../src/mock/scenario.ts';
 import { ClaudeSession } from '../src/run-claude.ts';
 import { CodexSession } from '../src/run-codex.ts';
 import { CopilotSession } from '../src/run-copilot.ts';
@@ -226,6 +226,31 @@ describe.skipIf(SKIP_REAL_CLIS)('PreCompact: Claude Code writes a handoff before
       expect(handoff).toContain(`session_id: ${session.sessionId}`);
       expect(handoff).toContain('# Session Handoff: Start the OAuth work.');
       findings.push(`claude PreCompact (/compact): wrote ${written[0]}; compaction went on (exit 0)`);
+    });
+  });
+});
+
+/**
+ * The preCompact hook in the real Copilot CLI: past ~128k estimated tokens 1.0.102 compacts the history
+ * by itself (`trigger: "auto"`), and our hook writes the handoff before it. The compaction's own model
+ * request runs beside the turn, so the mock answers whatever comes after the tool call with the fallback.
+ */
+describe.skipIf(SKIP_REAL_CLIS)('preCompact: Copilot CLI writes a handoff before its automatic compaction', () => {
+  it('copilot', async () => {
+    assertBundlesBuilt();
+    const scenario: Scenario = { name: 'pre-compact-copilot', steps: [withInputTokens(tools(shell('echo first call')), 150_000)], fallback: withInputTokens(say('Done.'), 150_000) };
+    await withCheckedSession(CopilotSession.start({ scenario, files: FILES, hook: { kind: 'none' } }), async (session) => {
+      const file = path.join(session.workspace.home, '.copilot', 'settings.json');
+      writeJsonFile(file, { hooks: { preCompact: [{ hooks: [{ type: 'command', command: `node ${shellQuote(HOOK_BUNDLE)} pre-compact copilot`, timeout: 30 }] }] } });
+      const run = await session.prompt('Start the OAuth work.');
+      expect(run.exitCode, run.stderr).toBe(0);
+      const dir = path.join(session.workspace.repo, AGENT_CHECKPOINT_DIR, 'handoffs');
+      const written = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.md')) : [];
+      expect(written.length).toBeGreaterThan(0);
+      const handoff = readFileSync(path.join(dir, written[0] ?? ''), 'utf8');
+      expect(handoff).toMatch(/checkpoint_trigger: pre-compact/);
+      expect(handoff).toContain(`session_id: ${session.sessionId}`);
+      findings.push(`copilot preCompact (auto): wrote ${written.join(', ')}; the run went on (exit 0)`);
     });
   });
 });
