@@ -108,6 +108,10 @@ describe('Qwen Code context payloads', () => {
 describe('the monitor reads what the profiles read', () => {
   it.each(AGENT_IDS)('%s: its lean post-tool reader, if any, is the profile\'s own', (agent) => {
     const lean = POST_TOOL_PAYLOAD_READERS[agent];
-    if (lean !== undefined) expect(lean).toBe(AGENT_PROFILES[agent].readContextPayload);
+    expect(lean === undefined || lean === AGENT_PROFILES[agent].readContextPayload).toBe(true);
+  });
+
+  it('Copilot has one: its post-tool payload names no transcript', () => {
+    expect(POST_TOOL_PAYLOAD_READERS.copilot).toBe(readCopilotContextPayload);
   });
 });
