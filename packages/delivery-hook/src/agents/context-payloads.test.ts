@@ -36,6 +36,13 @@ describe('Copilot CLI context payloads', () => {
     expect(readCopilotContextPayload(payload, { env: { COPILOT_HOME: 'rel' }, home: '/WORK/home' })).toMatchObject({ event: { transcriptPath: LOG } });
   });
 
+  it('an agentStop block reason comes back as a userPromptSubmitted shaped like the user\'s prompt (a limit: nothing tells them apart)', () => {
+    const [user, reason] = recordedContextPayloads('copilot').filter((r) => r.run === 'agentStop-block');
+    expect(Object.keys(reason?.payload ?? {}).sort()).toEqual(Object.keys(user?.payload ?? {}).sort());
+    expect(readCopilotContextPayload(reason?.payload, HOME)).toMatchObject({ event: { prompt: 'OTHER-HOOK-REASON also update the changelog' } });
+    expect(readCopilotContextPayload(reason?.payload, HOME)).not.toHaveProperty('event.notUserPrompt');
+  });
+
   it("preCompact: the payload's own log path and trigger", () => {
     expect(readCopilotContextPayload(recordedContextPayload('copilot', 'preCompact'), HOME)).toEqual({
       event: {

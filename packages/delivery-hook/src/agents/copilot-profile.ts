@@ -116,7 +116,9 @@ export const copilotProfile: AgentProfile = {
     // `copilot -p` (encode-post-tool-output.ts puts the user's line into the context).
     { event: 'postToolUse', args: ['post-tool', 'copilot'], name: 'agent-checkpoint-monitor', timeoutSeconds: 30, feature: 'context' },
     { event: 'postToolUseFailure', args: ['post-tool', 'copilot'], name: 'agent-checkpoint-monitor-failure', timeoutSeconds: 30, feature: 'context' },
-    // Once per user prompt (not per model request, unlike Qwen Code's UserPromptSubmit).
+    // Once per user prompt (not per model request, unlike Qwen Code's UserPromptSubmit), and once more for
+    // each agentStop block reason, which comes back as a queued prompt that no payload field tells apart:
+    // ours is recognised (isOwnCheckpoint), another hook's reason is estimated like a prompt.
     { event: 'userPromptSubmitted', args: ['prompt-submit', 'copilot'], name: 'agent-checkpoint-prompt-submit', timeoutSeconds: 30, feature: 'context' },
   ],
   hookTimeoutUnit: 'seconds',
