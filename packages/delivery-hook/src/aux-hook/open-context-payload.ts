@@ -14,7 +14,8 @@ export type OpenedContextPayload =
 /**
  * The adapters' first half (payload → event): validate the payload with the agent profile's reader,
  * ignore an event this hook does not answer (a misrouted hook entry), choose the working directory,
- * and build the run the route-neutral hook in context-checkpoint gets. The hook's early check comes after, in the hook.
+ * and build the run the route-neutral hook in context-checkpoint gets. The hook's early check comes
+ * after, in the hook.
  */
 export function openContextPayload(hook: string, text: string, context: AuxHookContext, events: ReadonlySet<string>): OpenedContextPayload {
   const done = (code: string, detail: string): OpenedContextPayload => ({ kind: 'done', result: { output: '', code, detail } });

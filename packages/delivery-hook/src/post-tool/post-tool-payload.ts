@@ -1,7 +1,7 @@
 import type { ContextPayloadReader, PayloadHome } from '../agents/context-payload.ts';
 
 /**
- * The fields of a PostToolUse (Claude, Codex) / AfterTool (Gemini) payload the monitor uses. All three
+ * The fields of a PostToolUse (Claude, Codex, Qwen) / AfterTool (Gemini) payload the monitor uses. These
  * agents send `session_id`, `transcript_path`, `cwd` and `hook_event_name` (shared/agents/*.md).
  * Validated by hand, not with zod: this hook runs after every tool call and must start cheaply.
  */

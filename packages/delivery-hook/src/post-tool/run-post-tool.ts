@@ -6,12 +6,12 @@ import { POST_TOOL_EVENTS, readPostToolPayload } from './post-tool-payload.ts';
 import type { PostToolContext, PostToolResult } from './post-tool-types.ts';
 
 /**
- * `agent-checkpoint-hook post-tool <agent>` (Claude, Codex and Qwen PostToolUse, Gemini AfterTool, Copilot postToolUse;
- * Qwen and Copilot also after a failed call):
- * the monitor during the turn (MON-001..004, RLP-002). After every tool call it reads the newest usage
- * record from the transcript's tail, decides with `decideMonitorAction` and acts once per level per
- * session: L1 adds the warning as context for the model; L2 writes the handoff and asks the agent to
- * finish the current step and hand off; L3 writes the emergency handoff (and the WIP commit with
+ * `agent-checkpoint-hook post-tool <agent>` (Claude, Codex and Qwen PostToolUse, Gemini AfterTool,
+ * Copilot postToolUse; Qwen and Copilot also their failure event): the monitor during the turn
+ * (MON-001..004, RLP-002). After every tool call it reads the newest usage record from the
+ * transcript's tail, decides with `decideMonitorAction` and acts once per level per session: L1 adds
+ * the warning as context for the model; L2 writes the handoff and asks the agent to finish the
+ * current step and hand off; L3 writes the emergency handoff (and the WIP commit with
  * `directExecution.enabled`). The user is told (`systemMessage`) when a handoff or commit happened.
  *
  * Cheap by design: with `context.enabled` off (the default) it reads two small files and exits; the
