@@ -11,6 +11,7 @@ import { waitFor } from '../src/harness/wait-for.ts';
 import { shellQuote } from '../src/mock/native-tool-calls.ts';
 import { say, shell, tools, withInputTokens, type Scenario } from '../src/mock/scenario.ts';
 import { ClaudeSession } from '../src/run-claude.ts';
+import { CopilotSession } from '../src/run-copilot.ts';
 import { GeminiSession } from '../src/run-gemini.ts';
 import { QwenSession } from '../src/run-qwen.ts';
 
@@ -151,6 +152,36 @@ describe.skipIf(SKIP_REAL_CLIS)('qwen: one task estimate per user prompt, not pe
       expect(bodies[0]).toContain('suggested 3 shards, one per session');
       // Qwen keeps it in the turn's history; no later request of the turn gets a second one.
       expect(bodies.map((body) => count(body, WARNING))).toEqual([1, 1, 1]);
+    });
+  });
+});
+
+/**
+ * Copilot CLI 1.0.102's userPromptSubmitted names no transcript: the hook reads the usage from the
+ * session log it derives from `sessionId` (`~/.copilot/session-state/<id>/events.jsonl`), and answers
+ * with a top-level `additionalContext`, which Copilot puts after the prompt in `<system_reminder>`.
+ */
+describe.skipIf(SKIP_REAL_CLIS)('copilot: the task estimate from the session log', () => {
+  const scenario: Scenario = { name: 'task-estimation-copilot', steps: [withInputTokens(say('First answer.'), 100_000), withInputTokens(say('I will propose shards first.'), 100_000)] };
+
+  it('copilot', async () => {
+    assertBundlesBuilt();
+    await withCheckedSession(CopilotSession.start({ scenario, files: FILES, hook: { kind: 'none' } }), async (session) => {
+      // The entry `install --agent copilot --with-context` writes (user settings, group form).
+      const command = `node ${shellQuote(HOOK_BUNDLE)} prompt-submit copilot`;
+      writeFileSync(path.join(session.workspace.home, '.copilot', 'settings.json'), `${JSON.stringify({ hooks: { userPromptSubmitted: [{ hooks: [{ type: 'command', command, timeout: 30 }] }] } }, null, 2)}\n`);
+      const first = await session.prompt('Hello.');
+      expect(first.exitCode, first.stderr).toBe(0);
+      const before = session.requests.length;
+      const second = await session.prompt(LARGE_TASK);
+      expect(second.exitCode, second.stderr).toBe(0);
+      const bodies = session.requests.slice(before).filter((r) => r.answer === 'step').map((r) => JSON.stringify(r.body));
+      expect(bodies).toHaveLength(1);
+      expect(count(bodies[0] ?? '', WARNING)).toBe(1);
+      // Inside the prompt's system reminder, with the 100k the log recorded for the first turn: 35 % left.
+      expect(bodies[0]).toMatch(/refactor every billing module and migrate all callers\.\\n\\n<system_reminder>\\n\[agent-checkpoint\] This task is estimated at/);
+      expect(bodies[0]).toMatch(/~35 % \(~70k tokens\) remain/);
+      expect(bodies[0]).toContain('suggested 3 shards, one per session');
     });
   });
 });
