@@ -40,7 +40,8 @@ export function readQwenStopPayload(json: unknown): PayloadReadResult {
  * fixtures/qwen/0.24.4/context-hooks/). Only a prompt the user submitted carries `submitted_prompt`
  * (its `sendMessageStream` sets it for a `userQuery` alone; `prompt_id` is no help: every request of
  * the turn shares it, and a resumed `qwen -p` counts from 0 again), so an event without one is marked
- * as no user prompt and the prompt hook's warning comes once per prompt.
+ * as no user prompt and the prompt hook's warning comes once per prompt. A Qwen Code that never sends
+ * `submitted_prompt` (none older than 0.24.4 was checked) would get no estimate at all.
  */
 export function readQwenContextPayload(json: unknown): ContextPayloadRead {
   const read = readSnakeCaseContextPayload(json);
