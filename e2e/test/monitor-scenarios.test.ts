@@ -11,11 +11,12 @@ import { say, shell, tools, withInputTokens, type Scenario } from '../src/mock/s
 import { ClaudeSession } from '../src/run-claude.ts';
 import { CodexSession } from '../src/run-codex.ts';
 import { CodexTuiSession } from '../src/run-codex-tui.ts';
+import { CopilotSession } from '../src/run-copilot.ts';
 import { GeminiSession } from '../src/run-gemini.ts';
 
 /**
  * Seed 004's acceptance scenarios "L1 Warning Alert" and "L2 Handoff Initiation" with the real Claude
- * Code, Gemini CLI and Codex CLI against the model mock: the monitor `agent-checkpoint-hook post-tool
+ * Code, Gemini CLI and Codex CLI (L1 also with Copilot CLI's postToolUse) against the model mock: the monitor `agent-checkpoint-hook post-tool
  * <agent>` runs as Claude's and Codex's PostToolUse / Gemini's AfterTool hook (as `install
  * --with-context` adds it), and the mock's replies report a context of ~72 % / ~86 % of the configured
  * 200k window, so the hook acts during the turn, once per level.
@@ -144,6 +145,30 @@ describe.skipIf(SKIP_REAL_CLIS)('seed 004: the monitor during the turn (real CLI
         expect(shown).toEqual([]);
         expect(count(bodies[1] ?? '', notice)).toBe(1);
       }
+    });
+  });
+
+  it('copilot: L1 warning: the postToolUse monitor finds the session log from the session id; the next model request carries the alert in the tool result, once', async () => {
+    assertBundlesBuilt();
+    // 1.0.102 compacts the history past ~128k estimated tokens (and that compaction spends a scripted
+    // reply): a 100k window keeps 72 % below it.
+    const files = { '.agent-checkpoint.json': `${JSON.stringify({ context: { enabled: true, windowTokens: 100_000 } }, null, 2)}\n` };
+    await withCheckedSession(CopilotSession.start({ scenario: twoCalls('monitor-l1-copilot', 72_000), files, hook: { kind: 'none' } }), async (session) => {
+      // The entry `install --agent copilot --with-context` writes for the monitor (user settings, group form).
+      const command = `node ${shellQuote(HOOK_BUNDLE)} post-tool copilot`;
+      const settings = path.join(session.workspace.home, '.copilot', 'settings.json');
+      writeFileSync(settings, `${JSON.stringify({ hooks: { postToolUse: [{ hooks: [{ type: 'command', command, timeout: 30 }] }] } }, null, 2)}\n`);
+      const run = await session.prompt('Run the two checks.');
+      expect(run.exitCode, run.stderr.slice(-2000)).toBe(0);
+      const bodies = stepBodies(session);
+      expect(bodies).toHaveLength(3);
+      expect(bodies[0]).not.toContain('Context at');
+      // Copilot appends a top-level additionalContext to the tool's result for the model.
+      const alert = `Additional guidance from postToolUse hooks:\\n${L1_TEXT}`;
+      expect(count(bodies[1] ?? '', alert)).toBe(1);
+      // The second call (same level) adds nothing; the history keeps the first.
+      expect(count(bodies[2] ?? '', L1_TEXT)).toBe(1);
+      expect(existsSync(path.join(session.workspace.repo, HANDOFF_DIR))).toBe(false);
     });
   });
 

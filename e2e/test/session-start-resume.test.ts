@@ -9,10 +9,12 @@ import { HOOK_BUNDLE, assertBundlesBuilt } from '../src/harness/agent-checkpoint
 import { SKIP_REAL_CLIS, withCheckedSession } from '../src/harness/define-headless-agent-tests.ts';
 import { shellQuote } from '../src/mock/native-tool-calls.ts';
 import type { LoggedRequest } from '../src/mock/request-log.ts';
-import { say, type Scenario } from '../src/mock/scenario.ts';
+import { say, shell, tools, withInputTokens, type Scenario } from '../src/mock/scenario.ts';
 import { ClaudeSession } from '../src/run-claude.ts';
 import { CodexSession } from '../src/run-codex.ts';
+import { CopilotSession } from '../src/run-copilot.ts';
 import { GeminiSession } from '../src/run-gemini.ts';
+import { QwenSession } from '../src/run-qwen.ts';
 
 /**
  * `agent-checkpoint-hook session-start <agent>` installed as the real CLIs' SessionStart hook: a
@@ -69,6 +71,21 @@ function installSessionStart(session: AgentSession): void {
         SessionStart: [{ hooks: [{ type: 'command', command: command('codex'), timeout: 30 }] }],
       };
       writeJsonFile(file, hooks);
+      return;
+    }
+    case 'copilot': {
+      // The group form `install --agent copilot --with-context` writes (1.0.102 reads it beside its own `bash` form).
+      const file = path.join(home, '.copilot', 'settings.json');
+      const settings = readJson(file);
+      settings['hooks'] = { ...(settings['hooks'] as Record<string, unknown> | undefined), sessionStart: [{ hooks: [{ type: 'command', command: command('copilot'), timeout: 30 }] }] };
+      writeJsonFile(file, settings);
+      return;
+    }
+    case 'qwen': {
+      const file = path.join(home, '.qwen', 'settings.json');
+      const settings = readJson(file);
+      settings['hooks'] = { ...(settings['hooks'] as Record<string, unknown> | undefined), SessionStart: [{ hooks: [{ type: 'command', command: command('qwen'), timeout: 30 }] }] };
+      writeJsonFile(file, settings);
       return;
     }
   }
@@ -129,21 +146,25 @@ async function checkpointTheSession(session: AgentSession): Promise<string> {
 /**
  * How each CLI put the additional context in front of the model (observed with these versions):
  * Claude 2.1.330 a `system`-role message `SessionStart hook additional context: …`; Gemini 0.61.0 the
- * user prompt prefixed with `<hook_context>…</hook_context>`; Codex 0.169.0 a `developer` message.
+ * user prompt prefixed with `<hook_context>…</hook_context>`; Codex 0.169.0 a `developer` message;
+ * Copilot CLI 1.0.102 a `user` message of its own (the top-level `additionalContext`); Qwen Code 0.24.4
+ * the system message, in a hidden `<context>` block `SessionStart additional context: …`.
  */
-// Copilot CLI: no SessionStart hook of ours is registered (its payloads are camelCase, copilot-profile.ts).
 // Pi: no SessionStart hook of ours is wired (the extension runs the turn end only).
-// Qwen Code's SessionStart placement is not covered here yet.
-const NATIVE_PLACEMENT: Record<Exclude<AgentId, 'copilot' | 'qwen' | 'pi'>, RegExp> = {
+const NATIVE_PLACEMENT: Record<Exclude<AgentId, 'pi'>, RegExp> = {
   claude: /^messages\[\d+\] of \d+ \(role system\): .*"text":"SessionStart hook additional context: The previous session ended with a context checkpoint/,
   gemini: /^contents\[\d+\] of \d+ \(role user\): \{"parts":\[\{"text":"<hook_context>The previous session ended with a context checkpoint/,
   codex: /^input\[\d+\] of \d+ \(role developer\): .*"type":"input_text","text":"The previous session ended with a context checkpoint/,
+  copilot: /^messages\[\d+\] of \d+ \(role user\): \{"role":"user","content":"The previous session ended with a context checkpoint/,
+  qwen: /^messages\[\d+\] of \d+ \(role system\): .*SessionStart additional context:\\nThe previous session ended with a context checkpoint/,
 };
 
 const AGENTS = [
   ['claude', (): Promise<AgentSession> => ClaudeSession.start({ scenario: SCENARIO, files: FILES, hook: { kind: 'none' } })],
   ['gemini', (): Promise<AgentSession> => GeminiSession.start({ scenario: SCENARIO, files: FILES, hook: { kind: 'none' } })],
   ['codex', (): Promise<AgentSession> => CodexSession.start({ scenario: SCENARIO, files: FILES, hook: { kind: 'none' } })],
+  ['copilot', (): Promise<AgentSession> => CopilotSession.start({ scenario: SCENARIO, files: FILES, hook: { kind: 'none' } })],
+  ['qwen', (): Promise<AgentSession> => QwenSession.start({ scenario: SCENARIO, files: FILES, hook: { kind: 'none' } })],
 ] as const;
 
 describe.skipIf(SKIP_REAL_CLIS)('SessionStart: the latest handoff reaches the model when a session resumes', () => {
@@ -168,8 +189,11 @@ describe.skipIf(SKIP_REAL_CLIS)('SessionStart: the latest handoff reaches the mo
       findings.push(`${agent}: ${where}`);
       // Each CLI's own wrapping, as observed (see the delivery-hook README, "SessionStart").
       expect(where).toMatch(NATIVE_PLACEMENT[agent]);
-      // The handoff is claimed: the repository records it, and a later start does not get it again.
-      expect(existsSync(path.join(session.workspace.repo, AGENT_CHECKPOINT_DIR, 'injected'))).toBe(true);
+      // The handoff is claimed for this session (the payload's id: Copilot's camelCase `sessionId` too),
+      // and a later start does not get it again.
+      const injected = path.join(session.workspace.repo, AGENT_CHECKPOINT_DIR, 'injected');
+      const claims = readdirSync(injected).map((f) => JSON.parse(readFileSync(path.join(injected, f), 'utf8')) as Record<string, unknown>);
+      expect(claims).toEqual([expect.objectContaining({ agent, sessionId: session.sessionId })]);
       const beforeThird = session.requests.length;
       const third = await (session as PromptingSession).prompt('And now?');
       expect(third.exitCode, third.stderr).toBe(0);
@@ -203,6 +227,31 @@ describe.skipIf(SKIP_REAL_CLIS)('PreCompact: Claude Code writes a handoff before
       expect(handoff).toContain(`session_id: ${session.sessionId}`);
       expect(handoff).toContain('# Session Handoff: Start the OAuth work.');
       findings.push(`claude PreCompact (/compact): wrote ${written[0]}; compaction went on (exit 0)`);
+    });
+  });
+});
+
+/**
+ * The preCompact hook in the real Copilot CLI: past ~128k estimated tokens 1.0.102 compacts the history
+ * by itself (`trigger: "auto"`), and our hook writes the handoff before it. The compaction's own model
+ * request runs beside the turn, so the mock answers whatever comes after the tool call with the fallback.
+ */
+describe.skipIf(SKIP_REAL_CLIS)('preCompact: Copilot CLI writes a handoff before its automatic compaction', () => {
+  it('copilot', async () => {
+    assertBundlesBuilt();
+    const scenario: Scenario = { name: 'pre-compact-copilot', steps: [withInputTokens(tools(shell('echo first call')), 150_000)], fallback: withInputTokens(say('Done.'), 150_000) };
+    await withCheckedSession(CopilotSession.start({ scenario, files: FILES, hook: { kind: 'none' } }), async (session) => {
+      const file = path.join(session.workspace.home, '.copilot', 'settings.json');
+      writeJsonFile(file, { hooks: { preCompact: [{ hooks: [{ type: 'command', command: `node ${shellQuote(HOOK_BUNDLE)} pre-compact copilot`, timeout: 30 }] }] } });
+      const run = await session.prompt('Start the OAuth work.');
+      expect(run.exitCode, run.stderr).toBe(0);
+      const dir = path.join(session.workspace.repo, AGENT_CHECKPOINT_DIR, 'handoffs');
+      const written = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.md')) : [];
+      expect(written.length).toBeGreaterThan(0);
+      const handoff = readFileSync(path.join(dir, written[0] ?? ''), 'utf8');
+      expect(handoff).toMatch(/checkpoint_trigger: pre-compact/);
+      expect(handoff).toContain(`session_id: ${session.sessionId}`);
+      findings.push(`copilot preCompact (auto): wrote ${written.join(', ')}; the run went on (exit 0)`);
     });
   });
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { AGENT_IDS } from '@agent-checkpoint/core';
 import { describe, expect, it } from 'vitest';
+import { AGENT_PROFILES } from './agents/profiles.ts';
 import { HOOK_MODE_TABLE, TURN_END_AGENTS, hookModeHelpLines, hookModeOf } from './hook-modes.ts';
 
 // One table of the modes agents run (issue 21): the dispatcher, the help, the launcher and the
@@ -29,6 +30,17 @@ describe('the hook mode table', () => {
     }
     const column = new Set(lines.map((line, i) => line.indexOf(i === 0 ? 'turn-end hook' : HOOK_MODE_TABLE.filter((e) => e.kind !== 'turn-end')[i - 1]!.summary)));
     expect(column.size).toBe(1);
+  });
+
+  it.each(AGENT_IDS)("%s: every hook entry the profile registers runs a mode of the table, for this agent", (agent) => {
+    for (const entry of AGENT_PROFILES[agent].hookEntries) {
+      const mode = hookModeOf(entry.args[0]);
+      expect(mode, `${agent} ${entry.event}: ${entry.args.join(' ')}`).toBeDefined();
+      // A turn-end mode is the agent itself; a context mode takes the agent as its next argument.
+      if (mode?.kind === 'turn-end') expect(entry.args, entry.event).toEqual([agent]);
+      else expect([mode?.takesAgent, ...entry.args.slice(1)], entry.event).toEqual([true, agent]);
+      expect(entry.feature === 'context', entry.event).toBe(mode?.kind === 'context' || mode?.kind === 'post-tool');
+    }
   });
 
   it('no other source file keeps a list of the hook modes', () => {

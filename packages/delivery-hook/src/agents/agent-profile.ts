@@ -7,6 +7,7 @@ import type { HookProgram } from '../install/hook-command.ts';
 import type { InstallScope } from '../install/install-scope.ts';
 import type { PluginInstall } from '../install/plugin-install-types.ts';
 import type { PluginRouteKind } from '../plugin-route-kind.ts';
+import type { ContextPayloadReader } from './context-payload.ts';
 
 /**
  * Everything delivery-hook knows about one agent CLI, in one object: the rest of the package asks the
@@ -45,6 +46,14 @@ export interface AgentProfile {
    * not the user asking for the plan.
    */
   userPromptOf?(prompt: string): string;
+  /**
+   * The context hooks' payload reader (SessionStart, PreCompact, UserPromptSubmit) of an agent that
+   * needs its own: camelCase payloads without a transcript path (Copilot CLI), a prompt event that also
+   * fires per model request (Qwen Code). Absent: the snake_case reader Claude Code, Gemini CLI and Codex
+   * CLI share (`snake-case-context-payload.ts`). The monitor's lean bundle takes a reader only from
+   * `post-tool-payload-readers.ts`, which lists the same functions where the post-tool payload needs one.
+   */
+  readonly readContextPayload?: ContextPayloadReader;
   /**
    * True when the payload's turn id (`hint.turnId`) is the turn's final identity, so the loop guard
    * may pass a stop on it before reading the transcript. False when the reader may refine it

@@ -1,9 +1,10 @@
-import { basename, dirname, isAbsolute, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import * as z from 'zod/mini';
 import type { HookEvent, PayloadReadResult } from '../hook-event.ts';
 import type { HookVerdict } from '../hook-verdict.ts';
 import { describeIssues, given } from '../zod-issues.ts';
-import type { AgentLocation, AgentProfile } from './agent-profile.ts';
+import type { AgentProfile } from './agent-profile.ts';
+import { copilotHome, readCopilotContextPayload } from './copilot-context-payload.ts';
 import { secondsHandler, turnEndOutput } from './profile-parts.ts';
 
 /**
@@ -83,11 +84,6 @@ function topLevelContextOutput(context: string): string {
   return JSON.stringify({ additionalContext: context });
 }
 
-/** `$COPILOT_HOME` (absolute) replaces `~/.copilot` for everything: settings, session logs. */
-function copilotHome(where: Pick<AgentLocation, 'env' | 'home'>): string {
-  const explicit = where.env['COPILOT_HOME'];
-  return explicit !== undefined && isAbsolute(explicit) ? explicit : join(where.home, '.copilot');
-}
 
 /** GitHub Copilot CLI: hooks in `~/.copilot/settings.json`, session logs under `~/.copilot/session-state/<id>/`. */
 export const copilotProfile: AgentProfile = {
@@ -97,16 +93,34 @@ export const copilotProfile: AgentProfile = {
   readTurnEndPayload: readCopilotAgentStopPayload,
   encodeTurnEnd: encodeCopilotAgentStop,
   // 1.0.102 adds a top-level `additionalContext` of a sessionStart / userPromptSubmitted answer to the
-  // model's input and ignores `hookSpecificOutput` (both checked against the loopback mock). The context
-  // hooks are not registered for Copilot yet: its payloads are camelCase and carry no transcript path.
+  // model's input and ignores `hookSpecificOutput` (both checked against the loopback mock): the session's
+  // as a user message of its own, the prompt's inside `<system_reminder>` after the prompt.
   encodeSessionStart: topLevelContextOutput,
   encodePromptSubmit: topLevelContextOutput,
+  // camelCase payloads without an event name; no transcript path but preCompact's (copilot-context-payload.ts).
+  readContextPayload: readCopilotContextPayload,
   payloadTurnIdIsFinal: false,
   loadTranscriptReader: async () => (await import('@agent-checkpoint/transcript-copilot')).createCopilotTranscriptReader(),
 
   // 1.0.102 also reads Claude's `{"hooks":[handler]}` group form with `command`/`timeout` (checked against
   // the loopback mock), so the settings edits are the other agents'.
-  hookEntries: [{ event: 'agentStop', args: ['copilot'], name: 'agent-checkpoint', timeoutSeconds: 30 }],
+  hookEntries: [
+    { event: 'agentStop', args: ['copilot'], name: 'agent-checkpoint', timeoutSeconds: 30 },
+    { event: 'sessionStart', args: ['session-start', 'copilot'], name: 'agent-checkpoint-session-start', timeoutSeconds: 30, feature: 'context' },
+    // Fires before an automatic compaction too (past ~128k estimated tokens), with the log's path; the log
+    // may lag behind the session there, as at agentStop, so the handoff covers what it holds.
+    { event: 'preCompact', args: ['pre-compact', 'copilot'], name: 'agent-checkpoint-pre-compact', timeoutSeconds: 30, feature: 'context' },
+    // The monitor after every tool call. 1.0.102 appends a top-level `additionalContext` to the tool's result
+    // ("Additional guidance from postToolUse hooks"); a failed file tool fires only postToolUseFailure, whose
+    // `additionalContext` reaches the model as a user message. Neither shows `systemMessage` to the user in
+    // `copilot -p` (encode-post-tool-output.ts puts the user's line into the context).
+    { event: 'postToolUse', args: ['post-tool', 'copilot'], name: 'agent-checkpoint-monitor', timeoutSeconds: 30, feature: 'context' },
+    { event: 'postToolUseFailure', args: ['post-tool', 'copilot'], name: 'agent-checkpoint-monitor-failure', timeoutSeconds: 30, feature: 'context' },
+    // Once per user prompt (not per model request, unlike Qwen Code's UserPromptSubmit), and once more for
+    // each agentStop block reason, which comes back as a queued prompt that no payload field tells apart:
+    // ours is recognised (isOwnCheckpoint), another hook's reason is estimated like a prompt.
+    { event: 'userPromptSubmitted', args: ['prompt-submit', 'copilot'], name: 'agent-checkpoint-prompt-submit', timeoutSeconds: 30, feature: 'context' },
+  ],
   hookTimeoutUnit: 'seconds',
   hasStatusLine: false,
   // User: `$COPILOT_HOME/settings.json` (`~/.copilot`), read without folder trust. Project:

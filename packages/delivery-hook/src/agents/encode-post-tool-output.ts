@@ -24,6 +24,10 @@ export interface PostToolOutput {
  *
  * - Qwen Code `PostToolUse` / `PostToolUseFailure`: the Claude-compatible shape (0.24.4 reads
  *   `hookSpecificOutput.additionalContext` whatever its `hookEventName`).
+ * - Copilot CLI `postToolUse` / `postToolUseFailure`: a top-level `additionalContext` (1.0.102, against
+ *   the loopback mock: appended to the tool's result as "Additional guidance from postToolUse hooks",
+ *   or after a failed call as a user message). It ignores `hookSpecificOutput`, and `copilot -p` shows
+ *   no `systemMessage`: as for Gemini, the user's line goes into the context (the model relays it).
  *
  * Never `decision: "block"`: the monitor informs, it never stops a tool.
  */
@@ -31,10 +35,8 @@ export function encodePostToolOutput(agent: AgentId, output: PostToolOutput): st
   const { context, userMessage } = output;
   if (context === undefined && userMessage === undefined) return '';
   switch (agent) {
-    // Copilot CLI: not registered (copilot-profile.ts hookEntries), so no output of ours reaches it.
     case 'claude':
     case 'codex':
-    case 'copilot':
     case 'qwen': {
       const out: Record<string, unknown> = {};
       if (context !== undefined) out['hookSpecificOutput'] = { hookEventName: 'PostToolUse', additionalContext: context };
@@ -44,9 +46,14 @@ export function encodePostToolOutput(agent: AgentId, output: PostToolOutput): st
     case 'pi':
       // The Pi extension registers no tool hook (turn end only): no monitor output is ever read.
       return '';
-    case 'gemini': {
-      const text = [context, userMessage].filter((t): t is string => t !== undefined).join('\n\n');
-      return JSON.stringify({ hookSpecificOutput: { hookEventName: 'AfterTool', additionalContext: text } });
-    }
+    case 'gemini':
+      return JSON.stringify({ hookSpecificOutput: { hookEventName: 'AfterTool', additionalContext: joined(context, userMessage) } });
+    case 'copilot':
+      return JSON.stringify({ additionalContext: joined(context, userMessage) });
   }
+}
+
+/** The model's context followed by the user's line, for an agent that shows hook output to no one but the model. */
+function joined(context: string | undefined, userMessage: string | undefined): string {
+  return [context, userMessage].filter((t): t is string => t !== undefined).join('\n\n');
 }

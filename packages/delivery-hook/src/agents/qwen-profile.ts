@@ -4,7 +4,9 @@ import type { PayloadReadResult } from '../hook-event.ts';
 import { HookPayloadBaseSchema, readTurnEndPayload, turnAndFinalTextHint, type TurnEndPayloadSpec } from '../hook-payload-base.ts';
 import type { HookVerdict } from '../hook-verdict.ts';
 import type { AgentLocation, AgentProfile } from './agent-profile.ts';
+import type { ContextPayloadRead } from './context-payload.ts';
 import { additionalContextOutput, promptContextOutput, secondsHandler, turnEndOutput } from './profile-parts.ts';
+import { readSnakeCaseContextPayload } from './snake-case-context-payload.ts';
 
 /**
  * The fields of Qwen Code's `Stop` payload the hook uses (0.24.4: `session_id, transcript_path, cwd,
@@ -29,6 +31,24 @@ const qwenStop: TurnEndPayloadSpec<z.infer<typeof QwenStopPayloadSchema>> = {
 /** Read a Qwen Code `Stop` payload (already JSON-parsed). */
 export function readQwenStopPayload(json: unknown): PayloadReadResult {
   return readTurnEndPayload(qwenStop, json);
+}
+
+/**
+ * Qwen Code's context payloads: the snake_case ones (`snake-case-context-payload.ts`), with one rule.
+ * 0.24.4 fires `UserPromptSubmit` before every model request of a turn, not only the user's: after a
+ * tool call with `prompt: ""`, after a Stop hook's block with the block reason as `prompt` (recorded in
+ * fixtures/qwen/0.24.4/context-hooks/). Only a prompt the user submitted carries `submitted_prompt`
+ * (its `sendMessageStream` sets it for a `userQuery` alone; `prompt_id` is no help: every request of
+ * the turn shares it, and a resumed `qwen -p` counts from 0 again), so an event without one is marked
+ * as no user prompt and the prompt hook's warning comes once per prompt. A Qwen Code that never sends
+ * `submitted_prompt` (none older than 0.24.4 was checked) would get no estimate at all.
+ */
+export function readQwenContextPayload(json: unknown): ContextPayloadRead {
+  const read = readSnakeCaseContextPayload(json);
+  if ('error' in read || read.event.eventName !== 'UserPromptSubmit') return read;
+  const submitted = (json as { readonly submitted_prompt?: unknown }).submitted_prompt;
+  if (typeof submitted === 'string' && submitted.trim() !== '') return read;
+  return { event: { ...read.event, notUserPrompt: 'UserPromptSubmit for a model request inside the turn (no submitted_prompt)' } };
 }
 
 /**
@@ -64,6 +84,7 @@ export const qwenProfile: AgentProfile = {
   // Claude-compatible hook outputs: `hookSpecificOutput.additionalContext` (its `hookEventName` is not checked).
   encodeSessionStart: additionalContextOutput,
   encodePromptSubmit: promptContextOutput('UserPromptSubmit'),
+  readContextPayload: readQwenContextPayload,
   // `prompt_id` is a per-process counter a resumed session may count again: the reader's
   // `<prompt_id>#<prompt uuid>` decides (hook-identity.ts).
   payloadTurnIdIsFinal: false,
@@ -76,7 +97,7 @@ export const qwenProfile: AgentProfile = {
     // The monitor after every tool call: a failing call fires PostToolUseFailure, not PostToolUse (checked with 0.24.4).
     { event: 'PostToolUse', args: ['post-tool', 'qwen'], name: 'agent-checkpoint-monitor', timeoutSeconds: 30, feature: 'context' },
     { event: 'PostToolUseFailure', args: ['post-tool', 'qwen'], name: 'agent-checkpoint-monitor-failure', timeoutSeconds: 30, feature: 'context' },
-    // Observed with 0.24.4 headless: UserPromptSubmit fires before every model request of a turn, not only the prompt's.
+    // 0.24.4 fires UserPromptSubmit before every model request of a turn: readQwenContextPayload keeps the user's.
     { event: 'UserPromptSubmit', args: ['prompt-submit', 'qwen'], name: 'agent-checkpoint-prompt-submit', timeoutSeconds: 30, feature: 'context' },
   ],
   // 0.24.4 counts seconds (a value of 1000 or more is still read as milliseconds): we write seconds.

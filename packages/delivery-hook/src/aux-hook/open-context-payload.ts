@@ -1,4 +1,6 @@
+import { homedir } from 'node:os';
 import type { ContextHookDecision, ContextHookRun } from '@agent-checkpoint/context-checkpoint';
+import { profileOf } from '../agents/profiles.ts';
 import { loadTranscriptReader } from '../load-transcript-reader.ts';
 import { chooseRunCwd } from '../run-cwd.ts';
 import { readContextHookPayload, type ContextHookEvent } from './read-context-hook-payload.ts';
@@ -10,13 +12,14 @@ export type OpenedContextPayload =
   | { readonly kind: 'done'; readonly result: AuxHookResult };
 
 /**
- * The adapters' first half (payload → event): validate the payload, ignore an event this hook does
- * not answer (a misrouted hook entry), choose the working directory, and build the run the
- * route-neutral hook in context-checkpoint gets. The hook's early check comes after, in the hook.
+ * The adapters' first half (payload → event): validate the payload with the agent profile's reader,
+ * ignore an event this hook does not answer (a misrouted hook entry), choose the working directory,
+ * and build the run the route-neutral hook in context-checkpoint gets. The hook's early check comes
+ * after, in the hook.
  */
 export function openContextPayload(hook: string, text: string, context: AuxHookContext, events: ReadonlySet<string>): OpenedContextPayload {
   const done = (code: string, detail: string): OpenedContextPayload => ({ kind: 'done', result: { output: '', code, detail } });
-  const read = readContextHookPayload(text);
+  const read = readContextHookPayload(text, profileOf(context.agent).readContextPayload, { env: context.env, home: homedir() });
   if ('error' in read) {
     context.log.warn(`${hook}: ${read.error}; doing nothing`);
     return done('invalid-payload', read.error);

@@ -1,5 +1,7 @@
+import type { ContextPayloadReader, PayloadHome } from '../agents/context-payload.ts';
+
 /**
- * The fields of a PostToolUse (Claude, Codex) / AfterTool (Gemini) payload the monitor uses. All three
+ * The fields of a PostToolUse (Claude, Codex, Qwen) / AfterTool (Gemini) payload the monitor uses. These
  * agents send `session_id`, `transcript_path`, `cwd` and `hook_event_name` (shared/agents/*.md).
  * Validated by hand, not with zod: this hook runs after every tool call and must start cheaply.
  */
@@ -10,16 +12,21 @@ export interface PostToolEvent {
   readonly cwd?: string;
 }
 
-/** The events this hook answers; any other named event is ignored (a misrouted hook entry). */
-export const POST_TOOL_EVENTS: ReadonlySet<string> = new Set(['PostToolUse', 'AfterTool']);
+/**
+ * The events this hook answers; any other named event is ignored (a misrouted hook entry). Qwen Code
+ * fires `PostToolUseFailure` (not `PostToolUse`) after a failing call; Copilot CLI names no event.
+ */
+export const POST_TOOL_EVENTS: ReadonlySet<string> = new Set(['PostToolUse', 'PostToolUseFailure', 'AfterTool']);
 
 const FIELDS = { hook_event_name: 'eventName', session_id: 'sessionId', transcript_path: 'transcriptPath', cwd: 'cwd' } as const;
 
 /**
- * Parse a payload. Unknown keys are fine, `null` means absent, a non-string where a string belongs is
- * an error (the payload is untrusted). Never throws.
+ * Parse a payload: with the agent's own reader when it has one (`agents/post-tool-payload-readers.ts`:
+ * Copilot CLI's camelCase payload without a transcript path), else the snake_case fields. Unknown keys
+ * are fine, `null` means absent, a non-string where a string belongs is an error (the payload is
+ * untrusted). Never throws.
  */
-export function readPostToolPayload(text: string): { readonly event: PostToolEvent } | { readonly error: string } {
+export function readPostToolPayload(text: string, reader?: { readonly read: ContextPayloadReader; readonly where: PayloadHome }): { readonly event: PostToolEvent } | { readonly error: string } {
   const trimmed = text.trim();
   if (trimmed === '') return { error: 'empty stdin (expected the hook payload JSON)' };
   let json: unknown;
@@ -28,6 +35,7 @@ export function readPostToolPayload(text: string): { readonly event: PostToolEve
   } catch (error) {
     return { error: `stdin is not JSON: ${error instanceof Error ? error.message : String(error)}` };
   }
+  if (reader !== undefined) return reader.read(json, reader.where);
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return { error: 'hook payload: expected a JSON object' };
   const event: Record<string, string> = {};
   for (const [key, field] of Object.entries(FIELDS)) {

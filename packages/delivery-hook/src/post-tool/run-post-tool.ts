@@ -1,14 +1,17 @@
+import { homedir } from 'node:os';
 import { openMonitorHook } from '@agent-checkpoint/context-checkpoint/monitor-gate';
+import { POST_TOOL_PAYLOAD_READERS } from '../agents/post-tool-payload-readers.ts';
 import { chooseRunCwd } from '../run-cwd.ts';
 import { POST_TOOL_EVENTS, readPostToolPayload } from './post-tool-payload.ts';
 import type { PostToolContext, PostToolResult } from './post-tool-types.ts';
 
 /**
- * `agent-checkpoint-hook post-tool <agent>` (Claude PostToolUse, Gemini AfterTool, Codex PostToolUse):
- * the monitor during the turn (MON-001..004, RLP-002). After every tool call it reads the newest usage
- * record from the transcript's tail, decides with `decideMonitorAction` and acts once per level per
- * session: L1 adds the warning as context for the model; L2 writes the handoff and asks the agent to
- * finish the current step and hand off; L3 writes the emergency handoff (and the WIP commit with
+ * `agent-checkpoint-hook post-tool <agent>` (Claude, Codex and Qwen PostToolUse, Gemini AfterTool,
+ * Copilot postToolUse; Qwen and Copilot also their failure event): the monitor during the turn
+ * (MON-001..004, RLP-002). After every tool call it reads the newest usage record from the
+ * transcript's tail, decides with `decideMonitorAction` and acts once per level per session: L1 adds
+ * the warning as context for the model; L2 writes the handoff and asks the agent to finish the
+ * current step and hand off; L3 writes the emergency handoff (and the WIP commit with
  * `directExecution.enabled`). The user is told (`systemMessage`) when a handoff or commit happened.
  *
  * Cheap by design: with `context.enabled` off (the default) it reads two small files and exits; the
@@ -17,7 +20,8 @@ import type { PostToolContext, PostToolResult } from './post-tool-types.ts';
  */
 export async function runPostTool(text: string, ctx: PostToolContext): Promise<PostToolResult> {
   const pass = (code: string, detail: string): PostToolResult => ({ output: '', code, detail });
-  const read = readPostToolPayload(text);
+  const own = POST_TOOL_PAYLOAD_READERS[ctx.agent];
+  const read = readPostToolPayload(text, own === undefined ? undefined : { read: own, where: { env: ctx.env, home: homedir() } });
   if ('error' in read) {
     ctx.warn(`post-tool: ${read.error}; doing nothing`);
     return pass('invalid-payload', read.error);

@@ -8,14 +8,17 @@ import { encodePromptSubmit } from './encode-prompt-submit.ts';
 const EVENTS: ReadonlySet<string> = new Set(['UserPromptSubmit', 'BeforeAgent']);
 
 /**
- * `agent-checkpoint-hook prompt-submit <agent>` (Claude/Codex UserPromptSubmit, Gemini BeforeAgent):
+ * `agent-checkpoint-hook prompt-submit <agent>` (Claude/Codex/Qwen UserPromptSubmit, Gemini BeforeAgent,
+ * Copilot userPromptSubmitted):
  * the payload becomes the context package's `runPromptSubmitHook` event, its warning the agent
  * profile's prompt-submit answer. Never blocks.
  */
 export async function runPromptSubmit(text: string, context: AuxHookContext): Promise<AuxHookResult> {
   const opened = openContextPayload('prompt-submit', text, context, EVENTS);
   if (opened.kind === 'done') return opened.result;
-  const { transcriptPath } = opened.event;
+  const { transcriptPath, notUserPrompt } = opened.event;
+  // The agent fired the event for a model request inside the turn: the user's prompt was answered already.
+  if (notUserPrompt !== undefined) return { output: '', code: 'not-user-prompt', detail: notUserPrompt };
   if (opened.event.prompt === undefined) return { output: '', code: 'no-prompt', detail: 'the payload has no prompt' };
   const userPromptOf = profileOf(context.agent).userPromptOf;
   const prompt = userPromptOf === undefined ? opened.event.prompt : userPromptOf(opened.event.prompt);
