@@ -111,6 +111,7 @@ export {
   type TranscriptTurnFile,
   type TranscriptTurnReader,
   transcriptWording,
+  type TurnReadBounds,
   withReadStats,
 } from './transcript/read-transcript-turn.ts';
 export { noRecordsDiagnostic, type NoRecordsWording, readCutShortDiagnostic, tailReadDiagnostics } from './transcript/tail-read-diagnostics.ts';

@@ -146,14 +146,12 @@ function readOnce(request: ReadTurnRequest, options: ClaudeReaderOptions): ReadA
   const noData = (timeline: TurnTimeline): ReadAttempt => ({ built: { timeline, fileFinalAssistantTexts: [], subagents: [] }, fileBytes: undefined });
   const start = startTranscriptTurn(request, READER);
   if (start.kind === 'done') return noData(start.timeline);
-  const { path, maxBytes } = start.file;
+  const { path, maxBytes, bounds } = start.file;
   try {
     const collected = collectClaudeTurn(path, {
-      maxBytes,
+      ...bounds,
       checkpointPrefix: request.checkpointPrefix,
       ...(request.hint?.turnId ? { turnId: request.hint.turnId } : {}),
-      ...(request.signal ? { signal: request.signal } : {}),
-      ...(typeof request.deadlineAt === 'number' ? { deadlineAt: request.deadlineAt } : {}),
       ...(Array.isArray(request.deliveredDigests) ? { deliveredDigests: request.deliveredDigests } : {}),
       ...(request.checkpointMessages !== undefined ? { checkpointMessages: request.checkpointMessages } : {}),
       ...(options.chunkBytes === undefined ? {} : { chunkBytes: options.chunkBytes }),

@@ -49,17 +49,15 @@ export function readCopilotTurn(request: ReadTurnRequest, options: ReadCopilotTu
   return readTranscriptTurn(request, READER, (file) => readFile(request, file, options));
 }
 
-function readFile(request: ReadTurnRequest, { path, maxBytes }: TranscriptTurnFile, options: ReadCopilotTurnOptions): TurnTimeline {
+function readFile(request: ReadTurnRequest, { path, bounds }: TranscriptTurnFile, options: ReadCopilotTurnOptions): TurnTimeline {
   const own = ownCheckpointRule(request);
   const events: CopilotEvent[] = []; // newest first
   let copilotLines = 0;
   let foreignLines = 0;
   let boundary: Extract<CopilotEvent, { kind: 'user' }> | undefined;
   const tail = readJsonlTail(path, {
-    maxBytes,
+    ...bounds,
     ...(options.chunkBytes !== undefined ? { chunkBytes: options.chunkBytes } : {}),
-    ...(request.signal !== undefined ? { signal: request.signal } : {}),
-    ...(typeof request.deadlineAt === 'number' ? { deadlineAt: request.deadlineAt } : {}),
     visit: (raw) => {
       const event = parseCopilotEvent(raw);
       if (event === undefined) {

@@ -11,7 +11,7 @@ import {
   transcriptWording,
   withReadStats,
 } from '@agent-checkpoint/core';
-import type { ReadTurnRequest, TranscriptTurnFile, TranscriptTurnReader, TurnTimeline } from '@agent-checkpoint/core';
+import type { ReadTurnRequest, TranscriptTurnFile, TranscriptTurnReader, TurnReadBounds, TurnTimeline } from '@agent-checkpoint/core';
 import { buildGeminiTimeline } from './build-gemini-timeline.ts';
 import { collectGeminiTail } from './collect-gemini-tail.ts';
 import { findGeminiTurnBoundary } from './find-gemini-turn-boundary.ts';
@@ -49,7 +49,7 @@ export function readGeminiTurn(request: ReadTurnRequest, options: ReadGeminiTurn
   return readTranscriptTurn(request, READER, (file) => readFile(request, file, options));
 }
 
-function readFile(request: ReadTurnRequest, { path, size, maxBytes }: TranscriptTurnFile, options: ReadGeminiTurnOptions): TurnTimeline {
+function readFile(request: ReadTurnRequest, { path, size, maxBytes, bounds }: TranscriptTurnFile, options: ReadGeminiTurnOptions): TurnTimeline {
   // The sniff is charged to the cap when the tail read cannot cover it anyway.
   const sniffLength = size <= maxBytes ? Math.min(size, SNIFF_BYTES) : Math.min(SNIFF_BYTES, Math.floor(maxBytes / 8));
   const format =
@@ -62,9 +62,9 @@ function readFile(request: ReadTurnRequest, { path, size, maxBytes }: Transcript
     case 'not-json':
       return withReadStats(noTurnData('gemini', 'unknown-format', `Not a Gemini chat recording (does not start with a JSON object): ${path}`), sniffLength, size);
     case 'legacy-json':
-      return readLegacy({ request, options, path, size, maxBytes, sniffLength });
+      return readLegacy({ request, options, path, size, maxBytes, bounds, sniffLength });
     case 'jsonl':
-      return readJsonl({ request, options, path, size, maxBytes, sniffLength }, format.sessionId);
+      return readJsonl({ request, options, path, size, maxBytes, bounds, sniffLength }, format.sessionId);
     default:
       return assertNever(format);
   }
@@ -77,6 +77,7 @@ interface ReadContext {
   readonly path: string;
   readonly size: number;
   readonly maxBytes: number;
+  readonly bounds: TurnReadBounds;
   readonly sniffLength: number;
 }
 
@@ -117,17 +118,16 @@ function readLegacy({ request, path, size, maxBytes, sniffLength }: ReadContext)
   );
 }
 
-function readJsonl({ request, options, path, size, maxBytes, sniffLength }: ReadContext, sniffedSessionId: string | undefined): TurnTimeline {
+function readJsonl({ request, options, path, size, maxBytes, bounds, sniffLength }: ReadContext, sniffedSessionId: string | undefined): TurnTimeline {
   const tailCap = size <= maxBytes ? maxBytes : maxBytes - sniffLength;
   const collection = collectGeminiTail(path, {
+    ...bounds,
     maxBytes: tailCap,
     rule: primaryRule(
       request.hint?.prompt,
       ownCheckpoints(request),
     ),
     ...(options.chunkBytes !== undefined ? { chunkBytes: options.chunkBytes } : {}),
-    ...(request.signal !== undefined ? { signal: request.signal } : {}),
-    ...(typeof request.deadlineAt === 'number' ? { deadlineAt: request.deadlineAt } : {}),
   });
   const { tail } = collection;
   // Distinct bytes read: the tail window plus whatever part of the sniffed head it did not cover.

@@ -58,7 +58,7 @@ export function readQwenTurn(request: ReadTurnRequest, options: ReadQwenTurnOpti
   return readTranscriptTurn(request, READER, (file) => readFile(request, file, options));
 }
 
-function readFile(request: ReadTurnRequest, { path, maxBytes }: TranscriptTurnFile, options: ReadQwenTurnOptions): TurnTimeline {
+function readFile(request: ReadTurnRequest, { path, maxBytes, bounds }: TranscriptTurnFile, options: ReadQwenTurnOptions): TurnTimeline {
   const own = ownCheckpointRule(request);
   const records: QwenRecord[] = []; // newest first
   let qwenLines = 0;
@@ -71,10 +71,8 @@ function readFile(request: ReadTurnRequest, { path, maxBytes }: TranscriptTurnFi
   let laterPromptAt = -1;
   let segmentNamed = false;
   const tail = readJsonlTail(path, {
-    maxBytes,
+    ...bounds,
     ...(options.chunkBytes !== undefined ? { chunkBytes: options.chunkBytes } : {}),
-    ...(request.signal !== undefined ? { signal: request.signal } : {}),
-    ...(typeof request.deadlineAt === 'number' ? { deadlineAt: request.deadlineAt } : {}),
     visit: (raw) => {
       const record = parseQwenRecord(raw);
       if (record === undefined) {
@@ -123,10 +121,9 @@ function readFile(request: ReadTurnRequest, { path, maxBytes }: TranscriptTurnFi
     transcriptPath: path,
     sessionId,
     refs,
+    ...bounds,
     maxBytes: Math.max(0, maxBytes - tail.bytesRead),
     knownCallIds: new Set(timeline.calls.map((call) => call.id)),
-    ...(request.signal ? { signal: request.signal } : {}),
-    ...(typeof request.deadlineAt === 'number' ? { deadlineAt: request.deadlineAt } : {}),
   });
   return stat({
     ...timeline,

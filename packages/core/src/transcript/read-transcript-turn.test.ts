@@ -37,10 +37,17 @@ function read(transcriptPath: string, extra: { maxBytes?: number; signal?: Abort
 }
 
 describe('readTranscriptTurn: the prologue every reader shares', () => {
-  it('hands a non-empty regular file to the format logic, with its size and the sanitised cap', () => {
+  it('hands a non-empty regular file to the format logic, with its size and the request’s bounds (the cap sanitised)', () => {
     const path = file('t.jsonl', '{"a":1}\n');
     const { timeline, handed } = read(path, { maxBytes: 1000.7 });
-    expect(handed).toEqual([{ path, size: 8, maxBytes: 1000 }]);
+    expect(handed).toEqual([{ path, size: 8, maxBytes: 1000, bounds: { maxBytes: 1000 } }]);
+    const signal = new AbortController().signal;
+    const deadlineAt = Date.now() + 60_000;
+    const bounded = readTranscriptTurn({ transcriptPath: path, checkpointPrefix: '', signal, deadlineAt }, READER, (f) => {
+      expect(f.bounds).toEqual({ maxBytes: DEFAULT_TRANSCRIPT_MAX_BYTES, signal, deadlineAt });
+      return read(path).timeline;
+    });
+    expect(bounded.hasData).toBe(true);
     expect(timeline).toMatchObject({ hasData: true, readStats: { bytesRead: 8, fileBytes: 8 } });
   });
 
@@ -122,7 +129,7 @@ describe('readTranscriptTurn: the prologue every reader shares', () => {
 
   it('startTranscriptTurn gives the same answers without running anything', () => {
     const path = file('t.jsonl', '{"a":1}\n');
-    expect(startTranscriptTurn({ transcriptPath: path, checkpointPrefix: '' }, READER)).toEqual({ kind: 'read', file: { path, size: 8, maxBytes: DEFAULT_TRANSCRIPT_MAX_BYTES } });
+    expect(startTranscriptTurn({ transcriptPath: path, checkpointPrefix: '' }, READER)).toEqual({ kind: 'read', file: { path, size: 8, maxBytes: DEFAULT_TRANSCRIPT_MAX_BYTES, bounds: { maxBytes: DEFAULT_TRANSCRIPT_MAX_BYTES } } });
     const missing = startTranscriptTurn({ transcriptPath: join(dir, 'none'), checkpointPrefix: '' }, READER);
     expect(missing.kind === 'done' && missing.timeline.diagnostics.map((d) => d.code)).toEqual(['missing-file']);
   });

@@ -35,13 +35,22 @@ export function transcriptWording(name: string): TranscriptWording {
   };
 }
 
-/** What the prologue hands a reader's format logic: a non-empty regular file and the sanitised cap. */
+/** The bounds of a request as `readJsonlTail` takes them (spread them into its options). */
+export interface TurnReadBounds {
+  /** The request's byte cap, sanitised ({@link transcriptMaxBytes}). */
+  readonly maxBytes: number;
+  readonly signal?: AbortSignal;
+  readonly deadlineAt?: number;
+}
+
+/** What the prologue hands a reader's format logic: a non-empty regular file and the request's bounds. */
 export interface TranscriptTurnFile {
   readonly path: string;
   /** Size when the prologue looked (the file may have grown since: the tail read sees its own size). */
   readonly size: number;
-  /** The request's byte cap, sanitised ({@link transcriptMaxBytes}). */
+  /** The request's byte cap, sanitised ({@link transcriptMaxBytes}); also in {@link bounds}. */
   readonly maxBytes: number;
+  readonly bounds: TurnReadBounds;
 }
 
 /** Who is reading: the agent of every timeline the prologue returns, and its words. */
@@ -64,7 +73,13 @@ export function startTranscriptTurn(request: ReadTurnRequest, reader: Transcript
   if (request.signal?.aborted) return { kind: 'done', timeline: emptyTimeline(reader.agent, { level: 'info', code: 'aborted', message: 'Reading was aborted before it started.' }) };
   const state = transcriptFileState(request.transcriptPath);
   if (state.kind !== 'file') return { kind: 'done', timeline: transcriptFileProblem(reader, state) };
-  return { kind: 'read', file: { path: state.path, size: state.size, maxBytes: transcriptMaxBytes(request.maxBytes) } };
+  const maxBytes = transcriptMaxBytes(request.maxBytes);
+  const bounds: TurnReadBounds = {
+    maxBytes,
+    ...(request.signal !== undefined ? { signal: request.signal } : {}),
+    ...(typeof request.deadlineAt === 'number' ? { deadlineAt: request.deadlineAt } : {}),
+  };
+  return { kind: 'read', file: { path: state.path, size: state.size, maxBytes, bounds } };
 }
 
 /**
