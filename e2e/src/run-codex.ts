@@ -2,7 +2,7 @@ import path from 'node:path';
 import fg from 'fast-glob';
 import { AgentSession, type HeadlessArgv, type PreparedSession, type PromptOptions, type SessionOptions } from './harness/agent-session.ts';
 import { writeCodexHome } from './harness/codex-home.ts';
-import { runInGroup, type ProcessResult } from './harness/process-group.ts';
+import type { ProcessResult } from './harness/process-group.ts';
 import { commitAll } from './harness/temp-workspace.ts';
 import { waitFor } from './harness/wait-for.ts';
 
@@ -89,8 +89,7 @@ export class CodexSession extends CodexSessionBase {
   async prompt(text: string, options: PromptOptions = {}): Promise<ProcessResult> {
     const common = ['--json', '--dangerously-bypass-hook-trust'];
     const argv = this.threadId === undefined ? [...this.headlessArgv().beforePrompt, text] : [...this.cli.argv, 'exec', 'resume', ...common, this.threadId, text];
-    const result = await runInGroup(argv, { cwd: this.workspace.repo, env: this.env(), timeoutMs: options.timeoutMs ?? this.timeoutMs, ...(options.during ? { during: options.during } : {}) });
-    this.runs.push(result);
+    const result = await this.runCli(argv, options);
     this.threadId ??= threadIdFrom(result.stdout);
     return result;
   }

@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { defaultCliCacheRoot } from './harness/agent-cli-install.ts';
-import { AgentSession, type HeadlessArgv, type PreparedSession, type PromptOptions, type SessionOptions } from './harness/agent-session.ts';
-import { runInGroup, type ProcessResult } from './harness/process-group.ts';
-import { commitAll } from './harness/temp-workspace.ts';
+import type { PreparedSession, SessionOptions } from './harness/agent-session.ts';
+import { HeadlessCliSession, type SettingsFile } from './harness/headless-cli-session.ts';
 
 /**
  * The model name Copilot CLI is told to use. A Claude model name gets the `view`/`create`/`edit`
@@ -22,39 +20,22 @@ export const COPILOT_MODEL = 'claude-sonnet-4.5';
  * - the `agentStop` hook in the user's `~/.copilot/settings.json` (runs without folder trust);
  * - the first prompt fixes the session id (`--session-id`), later prompts pass it again to resume.
  */
-export class CopilotSession extends AgentSession {
-  private readonly id = randomUUID();
-
-  static async start(options: SessionOptions): Promise<CopilotSession> {
-    const session = new CopilotSession(await AgentSession.prepare(options), options);
-    try {
-      session.install();
-      return session;
-    } catch (error) {
-      await session.dispose();
-      throw error;
-    }
+export class CopilotSession extends HeadlessCliSession {
+  static start(options: SessionOptions): Promise<CopilotSession> {
+    return HeadlessCliSession.startWith(options, (prepared) => new CopilotSession(prepared, options));
   }
 
   private constructor(prepared: PreparedSession, options: SessionOptions) {
     super('copilot', prepared, options);
   }
 
-  private install(): void {
+  protected settingsFiles(): SettingsFile[] {
     const hooks = this.installsHook ? { hooks: { agentStop: [{ type: 'command', bash: this.probeCommand('hook', 'probe-hook.json'), timeoutSec: 30 }] } } : {};
-    const dir = path.join(this.workspace.home, '.copilot');
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(path.join(dir, 'settings.json'), `${JSON.stringify(hooks, null, 2)}\n`);
-    commitAll(this.workspace, 'initial commit');
+    return [{ file: path.join(this.workspace.home, '.copilot', 'settings.json'), value: hooks }];
   }
 
-  get sessionId(): string {
-    return this.id;
-  }
-
-  env(): Record<string, string> {
+  protected agentEnv(): Record<string, string> {
     return {
-      ...this.baseEnv(),
       XDG_CACHE_HOME: copilotUnpackCache(),
       COPILOT_PROVIDER_BASE_URL: `${this.mock.url}/v1`,
       COPILOT_PROVIDER_API_KEY: 'e2e-mock-copilot-key',
@@ -62,24 +43,18 @@ export class CopilotSession extends AgentSession {
     };
   }
 
-  /** Runs one `copilot -p` invocation (the first starts the session, later ones resume it). */
-  async prompt(text: string, options: PromptOptions = {}): Promise<ProcessResult> {
-    const { beforePrompt, afterPrompt } = this.headlessArgv();
-    const argv = [...beforePrompt, text, ...afterPrompt, '--session-id', this.id];
-    const result = await runInGroup(argv, { cwd: this.workspace.repo, env: this.env(), timeoutMs: options.timeoutMs ?? this.timeoutMs, ...(options.during ? { during: options.during } : {}) });
-    this.runs.push(result);
-    return result;
+  protected promptFlags(): readonly string[] {
+    return ['--allow-all-tools'];
   }
 
-  /** `copilot -p <prompt> --allow-all-tools` without a session argument: a fresh session per invocation. */
-  headlessArgv(): HeadlessArgv {
-    return { beforePrompt: [...this.cli.argv, '-p'], afterPrompt: ['--allow-all-tools'] };
+  /** Every prompt passes the same `--session-id`: the first fixes it, later ones continue that session. */
+  protected override sessionArgs(): string[] {
+    return ['--session-id', this.sessionId];
   }
 
   /** `$HOME/.copilot/session-state/<session id>/events.jsonl`. */
   transcriptPaths(): string[] {
-    const file = path.join(this.workspace.home, '.copilot', 'session-state', this.id, 'events.jsonl');
-    return existsSync(file) ? [file] : [];
+    return this.existingFiles(path.join(this.workspace.home, '.copilot', 'session-state', this.sessionId, 'events.jsonl'));
   }
 }
 

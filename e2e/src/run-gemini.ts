@@ -1,10 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import fg from 'fast-glob';
-import { AgentSession, type HeadlessArgv, type PreparedSession, type PromptOptions, type SessionOptions } from './harness/agent-session.ts';
-import { runInGroup, type ProcessResult } from './harness/process-group.ts';
-import { commitAll } from './harness/temp-workspace.ts';
+import type { PreparedSession, SessionOptions } from './harness/agent-session.ts';
+import { HeadlessCliSession, type SettingsFile } from './harness/headless-cli-session.ts';
 
 /** The model passed with `-m`: naming one skips Gemini's "auto" router side request. */
 export const GEMINI_MODEL = 'gemini-2.5-flash';
@@ -20,26 +16,16 @@ export const GEMINI_MODEL = 'gemini-2.5-flash';
  * - the first prompt fixes the session id (`--session-id`), later prompts `--resume` it;
  * - the CLI relaunches itself as a child `node`, so the whole process group is the unit to kill.
  */
-export class GeminiSession extends AgentSession {
-  private readonly id = randomUUID();
-  private prompts = 0;
-
-  static async start(options: SessionOptions): Promise<GeminiSession> {
-    const session = new GeminiSession(await AgentSession.prepare(options), options);
-    try {
-      session.install();
-      return session;
-    } catch (error) {
-      await session.dispose();
-      throw error;
-    }
+export class GeminiSession extends HeadlessCliSession {
+  static start(options: SessionOptions): Promise<GeminiSession> {
+    return HeadlessCliSession.startWith(options, (prepared) => new GeminiSession(prepared, options));
   }
 
   private constructor(prepared: PreparedSession, options: SessionOptions) {
     super('gemini', prepared, options);
   }
 
-  private install(): void {
+  protected settingsFiles(): SettingsFile[] {
     const userSettings = {
       security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
       telemetry: { enabled: false },
@@ -48,7 +34,6 @@ export class GeminiSession extends AgentSession {
       ide: { enabled: false },
       ui: { hideBanner: true, hideTips: true },
     };
-    writeJson(path.join(this.workspace.home, '.gemini', 'settings.json'), userSettings);
     const projectSettings = {
       hooks: {
         AfterAgent: [
@@ -56,36 +41,18 @@ export class GeminiSession extends AgentSession {
         ],
       },
     };
-    if (this.installsHook) writeJson(path.join(this.workspace.repo, '.gemini', 'settings.json'), projectSettings);
-    commitAll(this.workspace, 'initial commit');
+    return [
+      { file: path.join(this.workspace.home, '.gemini', 'settings.json'), value: userSettings },
+      ...(this.installsHook ? [{ file: path.join(this.workspace.repo, '.gemini', 'settings.json'), value: projectSettings }] : []),
+    ];
   }
 
-  get sessionId(): string {
-    return this.id;
+  protected agentEnv(): Record<string, string> {
+    return { GOOGLE_GEMINI_BASE_URL: this.mock.url, GEMINI_API_KEY: 'e2e-mock-gemini-key' };
   }
 
-  env(): Record<string, string> {
-    return {
-      ...this.baseEnv(),
-      GOOGLE_GEMINI_BASE_URL: this.mock.url,
-      GEMINI_API_KEY: 'e2e-mock-gemini-key',
-    };
-  }
-
-  /** Runs one `gemini -p` invocation (the first starts the session, later ones resume it). */
-  async prompt(text: string, options: PromptOptions = {}): Promise<ProcessResult> {
-    const sessionArgs = this.prompts === 0 ? ['--session-id', this.id] : ['--resume', this.id];
-    this.prompts += 1;
-    const { beforePrompt, afterPrompt } = this.headlessArgv();
-    const argv = [...beforePrompt, text, ...afterPrompt, ...sessionArgs];
-    const result = await runInGroup(argv, { cwd: this.workspace.repo, env: this.env(), timeoutMs: options.timeoutMs ?? this.timeoutMs, ...(options.during ? { during: options.during } : {}) });
-    this.runs.push(result);
-    return result;
-  }
-
-  /** `gemini -p <prompt> …` without a session argument: a fresh session per invocation. */
-  headlessArgv(): HeadlessArgv {
-    return { beforePrompt: [...this.cli.argv, '-p'], afterPrompt: ['-m', GEMINI_MODEL, '--approval-mode', 'yolo', '--output-format', 'stream-json'] };
+  protected promptFlags(): readonly string[] {
+    return ['-m', GEMINI_MODEL, '--approval-mode', 'yolo', '--output-format', 'stream-json'];
   }
 
   /**
@@ -97,15 +64,10 @@ export class GeminiSession extends AgentSession {
    * the resume rewrites the message list without tokens (fixtures/gemini/0.61.0/resumed/README).
    */
   transcriptPaths(): string[] {
-    const files = fg.sync(`.gemini/tmp/*/chats/session-*-${this.id.slice(0, 8)}.jsonl`, { cwd: this.workspace.home, absolute: true, dot: true }).sort();
+    const files = this.homeFiles(`.gemini/tmp/*/chats/session-*-${this.sessionId.slice(0, 8)}.jsonl`);
     const fromHooks = this.hookInvocations()
       .map((h) => h.payload?.['transcript_path'])
       .filter((p): p is string => typeof p === 'string' && files.includes(p));
     return [...new Set([...fromHooks, ...files])];
   }
-}
-
-function writeJson(file: string, value: unknown): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
 }

@@ -7,7 +7,7 @@ import type { Scenario } from '../mock/scenario.ts';
 import { shellQuote } from '../mock/native-tool-calls.ts';
 import { agentCli, PROBE_HOOK_PATH, type AgentCli } from './agent-clis.ts';
 import { isolatedEnv } from './isolated-env.ts';
-import { killMarkedProcesses, type ProcessResult, type RunOptions } from './process-group.ts';
+import { killMarkedProcesses, runInGroup, type ProcessResult, type RunOptions } from './process-group.ts';
 import { readJsonlFile } from './read-jsonl-file.ts';
 import { createTempWorkspace, type TempWorkspace } from './temp-workspace.ts';
 
@@ -203,6 +203,16 @@ export abstract class AgentSession {
           : { log, snapshotDir, blockOnce: { reason: hook.blockOnce.reason, decision: this.blockDecisionFor(), style: hook.blockOnce.style ?? 'json' } };
     mkdirSync(snapshotDir, { recursive: true });
     writeFileSync(path.join(this.workspace.logs, configFile), `${JSON.stringify(config, null, 2)}\n`);
+  }
+
+  /**
+   * Runs one CLI invocation in its own process group (killed at `options.timeoutMs`, default the
+   * session's), in the repo, with {@link env}, and records its result in {@link runs}.
+   */
+  protected async runCli(argv: readonly string[], options: PromptOptions = {}): Promise<ProcessResult> {
+    const result = await runInGroup(argv, { cwd: this.workspace.repo, env: this.env(), timeoutMs: options.timeoutMs ?? this.timeoutMs, ...(options.during ? { during: options.during } : {}) });
+    this.runs.push(result);
+    return result;
   }
 
   /** The isolated environment plus `SessionOptions.env`; runners add their agent's variables. */

@@ -103,6 +103,19 @@ export {
 } from './transcript/delivered-message.ts';
 export { type JsonlTailResult, NotARegularFileError, readJsonlTail } from './transcript/read-jsonl-tail.ts';
 export {
+  noTurnData,
+  readTranscriptTurn,
+  startTranscriptTurn,
+  transcriptMaxBytes,
+  transcriptReadFailure,
+  type TranscriptTurnFile,
+  type TranscriptTurnReader,
+  transcriptWording,
+  type TurnReadBounds,
+  withReadStats,
+} from './transcript/read-transcript-turn.ts';
+export { noRecordsDiagnostic, type NoRecordsWording, readCutShortDiagnostic, tailReadDiagnostics } from './transcript/tail-read-diagnostics.ts';
+export {
   DEFAULT_TRANSCRIPT_MAX_BYTES,
   type LatestUsage,
   type LocateTranscriptRequest,

@@ -5,5 +5,5 @@
  * loader) into a bundle whose start-up is paid after every tool call (docs/benchmarks.md, "The monitor").
  */
 export { readJsonlTail } from './transcript/read-jsonl-tail.ts';
-export { latestUsageHistoryFloor, latestUsageOf, readLatestUsageRecords, resolveLatestUsageRequest } from './transcript/resolve-latest-usage-request.ts';
+export { latestUsageHistoryFloor, latestUsageOf, readLatestUsageFile, readLatestUsageRecords, type LatestUsageFile } from './transcript/resolve-latest-usage-request.ts';
 export type { LatestUsage, ReadLatestUsageRequest } from './transcript/transcript-reader.ts';

@@ -1,5 +1,4 @@
-import { statSync } from 'node:fs';
-import { latestUsageHistoryFloor, latestUsageOf, readJsonlTail, resolveLatestUsageRequest, type LatestUsage, type ReadLatestUsageRequest } from '@agent-checkpoint/core/transcript-tail';
+import { latestUsageHistoryFloor, latestUsageOf, readJsonlTail, readLatestUsageFile, type LatestUsage, type LatestUsageFile, type ReadLatestUsageRequest } from '@agent-checkpoint/core/transcript-tail';
 import { claudeUsageRecords, hasContextUsage } from './claude-usage-records.ts';
 import { parseClaudeLine, type ClaudeEntry } from './parse-claude-entry.ts';
 import { skipClaudeBookkeepingLine } from './skip-claude-bookkeeping-line.ts';
@@ -18,37 +17,32 @@ const USAGE_NEEDLES = ['"usage"'];
  * Never throws: a missing, unreadable or foreign file resolves to undefined.
  */
 export function readClaudeLatestUsage(request: ReadLatestUsageRequest): LatestUsage | undefined {
-  try {
-    const path = request.transcriptPath;
-    if (typeof path !== 'string' || path.length === 0 || request.signal?.aborted) return undefined;
-    const stats = statSync(path);
-    if (!stats.isFile()) return undefined;
-    const limits = resolveLatestUsageRequest(request);
-    const entries: ClaudeEntry[] = []; // newest first
-    const responses = new Set<string>();
-    let anonymous = 0;
-    let floor: number | undefined;
-    const tail = readJsonlTail(path, {
-      maxBytes: limits.maxBytes,
-      chunkBytes: limits.chunkBytes,
-      mustContainAny: USAGE_NEEDLES,
-      skipLine: skipClaudeBookkeepingLine,
-      ...(request.signal ? { signal: request.signal } : {}),
-      ...(limits.deadlineAt !== undefined ? { deadlineAt: limits.deadlineAt } : {}),
-      visit: (raw, info) => {
-        // Older records only from the window the newest was found in: history never lengthens the read.
-        if (floor !== undefined && info.offset < floor) return 'stop';
-        const parsed = parseClaudeLine(raw);
-        if (parsed.kind !== 'entry' || !hasContextUsage(parsed.entry)) return 'continue';
-        entries.push(parsed.entry);
-        floor ??= latestUsageHistoryFloor(stats.size, info.offset, limits.chunkBytes);
-        // One response spans several entries: count responses, as `claudeUsageRecords` keys them.
-        responses.add(parsed.entry.messageId ?? `#${(anonymous += 1)}`);
-        return responses.size >= limits.history ? 'stop' : 'continue';
-      },
-    });
-    return latestUsageOf(claudeUsageRecords(entries.reverse()), limits.history, { bytesRead: tail.bytesRead, fileBytes: tail.fileSize });
-  } catch {
-    return undefined;
-  }
+  return readLatestUsageFile(request, (file) => readUsage(request, file));
+}
+
+function readUsage(request: ReadLatestUsageRequest, { path, size, limits }: LatestUsageFile): LatestUsage | undefined {
+  const entries: ClaudeEntry[] = []; // newest first
+  const responses = new Set<string>();
+  let anonymous = 0;
+  let floor: number | undefined;
+  const tail = readJsonlTail(path, {
+    maxBytes: limits.maxBytes,
+    chunkBytes: limits.chunkBytes,
+    mustContainAny: USAGE_NEEDLES,
+    skipLine: skipClaudeBookkeepingLine,
+    ...(request.signal ? { signal: request.signal } : {}),
+    ...(limits.deadlineAt !== undefined ? { deadlineAt: limits.deadlineAt } : {}),
+    visit: (raw, info) => {
+      // Older records only from the window the newest was found in: history never lengthens the read.
+      if (floor !== undefined && info.offset < floor) return 'stop';
+      const parsed = parseClaudeLine(raw);
+      if (parsed.kind !== 'entry' || !hasContextUsage(parsed.entry)) return 'continue';
+      entries.push(parsed.entry);
+      floor ??= latestUsageHistoryFloor(size, info.offset, limits.chunkBytes);
+      // One response spans several entries: count responses, as `claudeUsageRecords` keys them.
+      responses.add(parsed.entry.messageId ?? `#${(anonymous += 1)}`);
+      return responses.size >= limits.history ? 'stop' : 'continue';
+    },
+  });
+  return latestUsageOf(claudeUsageRecords(entries.reverse()), limits.history, { bytesRead: tail.bytesRead, fileBytes: tail.fileSize });
 }

@@ -58,7 +58,7 @@ describe('bad inputs never throw and say what is wrong', () => {
     chmodSync(path, 0o000);
     const { timeline, codes: c } = await codes(path);
     expect(timeline.hasData).toBe(false);
-    expect(c).toEqual(['read-error']);
+    expect(c).toEqual(['unreadable-file']);
   });
 
   it('corrupt lines are skipped and counted; the turn is still read', async () => {

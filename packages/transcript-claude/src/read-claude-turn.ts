@@ -1,17 +1,32 @@
 import { statSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  DEFAULT_TRANSCRIPT_MAX_BYTES,
   emptyTimeline,
   mergeCallsByTime,
+  startTranscriptTurn,
+  transcriptMaxBytes,
+  transcriptReadFailure,
   type ReadTurnRequest,
   type TimelineDiagnostic,
+  type TranscriptTurnReader,
   type TurnTimeline,
 } from '@agent-checkpoint/core';
 import { buildClaudeTimeline, type BuiltClaudeTimeline } from './build-claude-timeline.ts';
 import type { ExcerptBudget } from './build-claude-tool-call.ts';
 import { collectClaudeTurn } from './collect-claude-turn.ts';
 import { readClaudeSubagents } from './read-claude-subagents.ts';
+
+/** How the shared prologue names a Claude transcript. */
+const READER: TranscriptTurnReader = {
+  agent: 'claude',
+  wording: {
+    noPath: 'No transcript path was given.',
+    missing: (path) => `The transcript ${path} does not exist.`,
+    notAFile: (path) => `The transcript path ${path} is not a regular file.`,
+    empty: (path) => `The transcript ${path} is empty.`,
+    unreadable: (path, reason) => `The transcript ${path} cannot be read: ${reason}`,
+  },
+};
 
 /** Default longest wait for Claude's lagging final transcript write (claude-cli.md §2.4). */
 export const DEFAULT_FLUSH_WAIT_MS = 1500;
@@ -64,7 +79,7 @@ function withSubagentCalls(built: BuiltClaudeTimeline, request: ReadTurnRequest,
   const read = readClaudeSubagents({
     transcriptPath: request.transcriptPath,
     refs: built.subagents,
-    maxBytes: sanitizeMs(request.maxBytes, DEFAULT_TRANSCRIPT_MAX_BYTES),
+    maxBytes: transcriptMaxBytes(request.maxBytes),
     knownCallIds: new Set(timeline.calls.map((call) => call.id)),
     ...(request.signal ? { signal: request.signal } : {}),
     ...(typeof request.deadlineAt === 'number' ? { deadlineAt: request.deadlineAt } : {}),
@@ -128,29 +143,15 @@ interface ReadAttempt {
 }
 
 function readOnce(request: ReadTurnRequest, options: ClaudeReaderOptions): ReadAttempt {
-  const path = request.transcriptPath;
-  const fail = (code: string, message: string, level: TimelineDiagnostic['level'] = 'warn'): ReadAttempt => ({
-    built: { timeline: emptyTimeline('claude', { level, code, message }), fileFinalAssistantTexts: [], subagents: [] },
-    fileBytes: undefined,
-  });
-  if (typeof path !== 'string' || path.length === 0) return fail('missing-file', 'No transcript path was given.');
-  let stats;
-  try {
-    stats = statSync(path);
-  } catch (error) {
-    return errorCode(error) === 'ENOENT'
-      ? fail('missing-file', `The transcript ${path} does not exist.`)
-      : fail('read-error', `The transcript ${path} cannot be read: ${describe(error)}`);
-  }
-  if (!stats.isFile()) return fail('not-a-file', `The transcript path ${path} is not a regular file.`);
-  if (stats.size === 0) return fail('empty-file', `The transcript ${path} is empty.`, 'info');
+  const noData = (timeline: TurnTimeline): ReadAttempt => ({ built: { timeline, fileFinalAssistantTexts: [], subagents: [] }, fileBytes: undefined });
+  const start = startTranscriptTurn(request, READER);
+  if (start.kind === 'done') return noData(start.timeline);
+  const { path, maxBytes, bounds } = start.file;
   try {
     const collected = collectClaudeTurn(path, {
-      maxBytes: sanitizeMs(request.maxBytes, DEFAULT_TRANSCRIPT_MAX_BYTES),
+      ...bounds,
       checkpointPrefix: request.checkpointPrefix,
       ...(request.hint?.turnId ? { turnId: request.hint.turnId } : {}),
-      ...(request.signal ? { signal: request.signal } : {}),
-      ...(typeof request.deadlineAt === 'number' ? { deadlineAt: request.deadlineAt } : {}),
       ...(Array.isArray(request.deliveredDigests) ? { deliveredDigests: request.deliveredDigests } : {}),
       ...(request.checkpointMessages !== undefined ? { checkpointMessages: request.checkpointMessages } : {}),
       ...(options.chunkBytes === undefined ? {} : { chunkBytes: options.chunkBytes }),
@@ -158,13 +159,13 @@ function readOnce(request: ReadTurnRequest, options: ClaudeReaderOptions): ReadA
     const built = buildClaudeTimeline({
       collected,
       checkpointPrefix: request.checkpointPrefix,
-      maxBytes: sanitizeMs(request.maxBytes, DEFAULT_TRANSCRIPT_MAX_BYTES),
+      maxBytes,
       ...(request.hint ? { hint: request.hint } : {}),
       ...(options.excerpt ? { excerpt: options.excerpt } : {}),
     });
     return { built, fileBytes: collected.tail.fileSize };
   } catch (error) {
-    return fail('read-error', `The transcript ${path} cannot be read: ${describe(error)}`);
+    return noData(transcriptReadFailure(READER, path, error));
   }
 }
 
@@ -197,10 +198,6 @@ function fileSize(path: string): number | undefined {
 
 function sanitizeMs(value: number | undefined, fallback: number): number {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : fallback;
-}
-
-function errorCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
 }
 
 function describe(error: unknown): string {

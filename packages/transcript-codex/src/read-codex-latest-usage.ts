@@ -1,5 +1,4 @@
-import { statSync } from 'node:fs';
-import { latestUsageHistoryFloor, latestUsageOf, readJsonlTail, resolveLatestUsageRequest, type LatestUsage, type ReadLatestUsageRequest } from '@agent-checkpoint/core/transcript-tail';
+import { latestUsageHistoryFloor, latestUsageOf, readJsonlTail, readLatestUsageFile, type LatestUsage, type LatestUsageFile, type ReadLatestUsageRequest } from '@agent-checkpoint/core/transcript-tail';
 import type { CodexRecord } from './codex-record.ts';
 import { collectTokenUsage } from './collect-token-usage.ts';
 import { isCodexRolloutLine, parseCodexLine } from './parse-codex-line.ts';
@@ -24,58 +23,53 @@ const USAGE_NEEDLES = USAGE_KEYS.map((key) => `"${key}"`);
  * missing, unreadable or foreign file gives undefined.
  */
 export function readCodexLatestUsage(request: ReadLatestUsageRequest): LatestUsage | undefined {
-  try {
-    const path = request.transcriptPath;
-    if (typeof path !== 'string' || path.length === 0 || request.signal?.aborted) return undefined;
-    const stats = statSync(path);
-    if (!stats.isFile()) return undefined;
-    const limits = resolveLatestUsageRequest(request);
-    const records: CodexRecord[] = []; // newest first
-    let tokenCounts = 0;
-    let usageRecords = 0;
-    let quotaMet = false;
-    let startSeen = false;
-    let modelFound = false;
-    let windowFound = false;
-    let windowMissing = false;
-    let floor: number | undefined;
-    const tail = readJsonlTail(path, {
-      maxBytes: limits.maxBytes,
-      chunkBytes: limits.chunkBytes,
-      mustContainAny: USAGE_NEEDLES,
-      ...(request.signal ? { signal: request.signal } : {}),
-      ...(limits.deadlineAt !== undefined ? { deadlineAt: limits.deadlineAt } : {}),
-      visit: (entry, info) => {
-        if (!isCodexRolloutLine(entry)) return 'continue';
-        // Older usage only from the window the newest was found in (history never lengthens the read);
-        // past it the read goes on only for the model and window of the records kept.
-        if (!quotaMet && floor !== undefined && info.offset < floor) quotaMet = true;
-        for (const record of parseCodexLine(entry, info.offset)) {
-          if (record.type === 'usage') {
-            // Records beyond the quota would only lengthen the history past what was asked.
-            if (quotaMet) continue;
-            if (record.source === 'token_count') tokenCounts += 1;
-            else usageRecords += 1;
-            // `token_usage_record` never carries the window: it comes from the turn start.
-            if (record.contextWindow === undefined) windowMissing = true;
-            records.push(record);
-            floor ??= latestUsageHistoryFloor(stats.size, info.offset, limits.chunkBytes);
-          } else if (record.type === 'turn-context' || record.type === 'turn-start') {
-            records.push(record);
-            // Only a context or start older than every kept record names their model or window.
-            if (record.type === 'turn-start') {
-              startSeen = true;
-              if (quotaMet) windowFound = true;
-            } else if (quotaMet && record.model !== undefined) modelFound = true;
-          }
-          if (!quotaMet) quotaMet = tokenCounts >= limits.history || (tokenCounts === 0 && usageRecords >= limits.history && startSeen);
+  return readLatestUsageFile(request, (file) => readUsage(request, file));
+}
+
+function readUsage(request: ReadLatestUsageRequest, { path, size, limits }: LatestUsageFile): LatestUsage | undefined {
+  const records: CodexRecord[] = []; // newest first
+  let tokenCounts = 0;
+  let usageRecords = 0;
+  let quotaMet = false;
+  let startSeen = false;
+  let modelFound = false;
+  let windowFound = false;
+  let windowMissing = false;
+  let floor: number | undefined;
+  const tail = readJsonlTail(path, {
+    maxBytes: limits.maxBytes,
+    chunkBytes: limits.chunkBytes,
+    mustContainAny: USAGE_NEEDLES,
+    ...(request.signal ? { signal: request.signal } : {}),
+    ...(limits.deadlineAt !== undefined ? { deadlineAt: limits.deadlineAt } : {}),
+    visit: (entry, info) => {
+      if (!isCodexRolloutLine(entry)) return 'continue';
+      // Older usage only from the window the newest was found in (history never lengthens the read);
+      // past it the read goes on only for the model and window of the records kept.
+      if (!quotaMet && floor !== undefined && info.offset < floor) quotaMet = true;
+      for (const record of parseCodexLine(entry, info.offset)) {
+        if (record.type === 'usage') {
+          // Records beyond the quota would only lengthen the history past what was asked.
+          if (quotaMet) continue;
+          if (record.source === 'token_count') tokenCounts += 1;
+          else usageRecords += 1;
+          // `token_usage_record` never carries the window: it comes from the turn start.
+          if (record.contextWindow === undefined) windowMissing = true;
+          records.push(record);
+          floor ??= latestUsageHistoryFloor(size, info.offset, limits.chunkBytes);
+        } else if (record.type === 'turn-context' || record.type === 'turn-start') {
+          records.push(record);
+          // Only a context or start older than every kept record names their model or window.
+          if (record.type === 'turn-start') {
+            startSeen = true;
+            if (quotaMet) windowFound = true;
+          } else if (quotaMet && record.model !== undefined) modelFound = true;
         }
-        return quotaMet && modelFound && (windowFound || !windowMissing) ? 'stop' : 'continue';
-      },
-    });
-    const usage = collectTokenUsage(records.reverse(), limits.history);
-    return latestUsageOf(usage.history, limits.history, { bytesRead: tail.bytesRead, fileBytes: tail.fileSize });
-  } catch {
-    return undefined;
-  }
+        if (!quotaMet) quotaMet = tokenCounts >= limits.history || (tokenCounts === 0 && usageRecords >= limits.history && startSeen);
+      }
+      return quotaMet && modelFound && (windowFound || !windowMissing) ? 'stop' : 'continue';
+    },
+  });
+  const usage = collectTokenUsage(records.reverse(), limits.history);
+  return latestUsageOf(usage.history, limits.history, { bytesRead: tail.bytesRead, fileBytes: tail.fileSize });
 }

@@ -1,4 +1,4 @@
-import { closeSync, constants, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, openSync, readSync } from 'node:fs';
 import {
   DEFAULT_TRANSCRIPT_MAX_BYTES,
   emptyTimeline,
@@ -6,9 +6,10 @@ import {
   mergeCallsByTime,
   ownCheckpointRule,
   readJsonlTail,
-  type JsonlTailResult,
+  readTranscriptTurn,
   type ReadTurnRequest,
   type TimelineDiagnostic,
+  type TranscriptTurnReader,
   type TurnTimeline,
 } from '@agent-checkpoint/core';
 import { buildToolCalls } from './build-tool-calls.ts';
@@ -22,6 +23,17 @@ import { skipCodexLine } from './skip-codex-line.ts';
 import { TurnBoundaryTracker } from './turn-boundary-tracker.ts';
 
 const PROMPT_LIMIT = 2000;
+/** How the shared prologue names a rollout. */
+const READER: TranscriptTurnReader = {
+  agent: 'codex',
+  wording: {
+    noPath: 'No transcript path was given.',
+    missing: (path) => `${path} does not exist.`,
+    notAFile: (path) => `${path} is not a regular file.`,
+    empty: (path) => `${path} is empty.`,
+    unreadable: (path, reason) => `Cannot read ${path}: ${reason}`,
+  },
+};
 
 /** Tuning knobs of the reader; tests and benchmarks use them, users normally do not. */
 export interface ReadCodexTurnOptions {
@@ -36,10 +48,11 @@ export interface ReadCodexTurnOptions {
  * `hasData: false` with a diagnostic.
  */
 export function readCodexTurn(request: ReadTurnRequest, options: ReadCodexTurnOptions = {}): TurnTimeline {
-  const path = request.transcriptPath;
-  const problem = checkFile(path);
-  if (problem) return emptyTimeline('codex', problem);
+  return readTranscriptTurn(request, READER, ({ path }) => readFile(request, path, options));
+}
 
+function readFile(request: ReadTurnRequest, path: string, options: ReadCodexTurnOptions): TurnTimeline {
+  // Not the prologue's cap: a request's cap that is no positive number falls back to the options'.
   const maxBytes = byteCap(request.maxBytes) ?? byteCap(options.maxBytes) ?? DEFAULT_TRANSCRIPT_MAX_BYTES;
   const hint = typeof request.hint?.turnId === 'string' ? request.hint.turnId.trim() || undefined : undefined;
   const prefix = typeof request.checkpointPrefix === 'string' ? request.checkpointPrefix : '';
@@ -52,30 +65,25 @@ export function readCodexTurn(request: ReadTurnRequest, options: ReadCodexTurnOp
   const lines: CodexRecord[][] = [];
   let codexLines = 0;
   let foreignLines = 0;
-  let tail: JsonlTailResult;
-  try {
-    tail = readJsonlTail(path, {
-      maxBytes,
-      ...(options.chunkBytes !== undefined ? { chunkBytes: options.chunkBytes } : {}),
-      ...(request.signal ? { signal: request.signal } : {}),
-      ...(typeof request.deadlineAt === 'number' ? { deadlineAt: request.deadlineAt } : {}),
-      skipLine: skipCodexLine,
-      visit: (entry, info) => {
-        if (!isCodexRolloutLine(entry)) {
-          foreignLines += 1;
-          return 'continue';
-        }
-        codexLines += 1;
-        const records = parseCodexLine(entry, info.offset).map((record) =>
-          record.type === 'user-text' ? { ...record, ours: isDeliveredCheckpoint(record.text, own) } : record,
-        );
-        lines.push(records);
-        return tracker.visit(records) ? 'stop' : 'continue';
-      },
-    });
-  } catch (error) {
-    return emptyTimeline('codex', { level: 'warn', code: 'read-error', message: `Cannot read ${path}: ${errorMessage(error)}` });
-  }
+  const tail = readJsonlTail(path, {
+    maxBytes,
+    ...(options.chunkBytes !== undefined ? { chunkBytes: options.chunkBytes } : {}),
+    ...(request.signal ? { signal: request.signal } : {}),
+    ...(typeof request.deadlineAt === 'number' ? { deadlineAt: request.deadlineAt } : {}),
+    skipLine: skipCodexLine,
+    visit: (entry, info) => {
+      if (!isCodexRolloutLine(entry)) {
+        foreignLines += 1;
+        return 'continue';
+      }
+      codexLines += 1;
+      const records = parseCodexLine(entry, info.offset).map((record) =>
+        record.type === 'user-text' ? { ...record, ours: isDeliveredCheckpoint(record.text, own) } : record,
+      );
+      lines.push(records);
+      return tracker.visit(records) ? 'stop' : 'continue';
+    },
+  });
 
   const readStats = { bytesRead: tail.bytesRead, fileBytes: tail.fileSize };
   const diagnostics: TimelineDiagnostic[] = [];
@@ -236,24 +244,6 @@ function byteCap(value: number | undefined): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined;
 }
 
-/** A missing, empty or non-regular file, as a diagnostic; undefined when the file can be read. */
-function checkFile(path: string): TimelineDiagnostic | undefined {
-  if (typeof path !== 'string' || path === '') {
-    return { level: 'warn', code: 'missing-file', message: 'No transcript path was given.' };
-  }
-  try {
-    const stats = statSync(path);
-    if (!stats.isFile()) return { level: 'warn', code: 'not-a-file', message: `${path} is not a regular file.` };
-    if (stats.size === 0) return { level: 'warn', code: 'empty-file', message: `${path} is empty.` };
-    return undefined;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return code === 'ENOENT'
-      ? { level: 'warn', code: 'missing-file', message: `${path} does not exist.` }
-      : { level: 'warn', code: 'read-error', message: `Cannot stat ${path}: ${errorMessage(error)}` };
-  }
-}
-
 /** True when the window holds anything turn-like: a turn start, a user message or a tool record. */
 function hasTurnContent(records: readonly CodexRecord[]): boolean {
   return records.some((record) =>
@@ -320,8 +310,4 @@ function findLastAssistantMessage(turns: readonly CodexTurn[]): string | undefin
     }
   }
   return last?.text;
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,17 +1,22 @@
-import { statSync } from 'node:fs';
 import {
-  DEFAULT_TRANSCRIPT_MAX_BYTES,
   emptyTimeline,
   isDeliveredCheckpoint,
   makeOutputExcerpt,
-  NotARegularFileError,
+  noRecordsDiagnostic,
   ownCheckpointRule,
   readJsonlTail,
+  readTranscriptTurn,
+  tailReadDiagnostics,
+  transcriptWording,
+  withReadStats,
+  type NoRecordsWording,
   type OwnCheckpointRule,
   type ReadTurnRequest,
   type TimelineDiagnostic,
   type TokenUsage,
   type ToolCall,
+  type TranscriptTurnFile,
+  type TranscriptTurnReader,
   type TurnTimeline,
 } from '@agent-checkpoint/core';
 import { parseCopilotEvent, type CopilotEvent } from './copilot-event.ts';
@@ -20,6 +25,13 @@ import { copilotToolKind, copilotToolPaths } from './map-copilot-tool.ts';
 const AGENT = 'copilot';
 const PROMPT_CHARS = 2000;
 const USAGE_HISTORY = 20;
+const READER: TranscriptTurnReader = { agent: AGENT, wording: transcriptWording('Copilot session log') };
+const NO_RECORDS: NoRecordsWording = {
+  noCompleteLine: (bytes) => `No complete line in the last ${bytes} bytes of the Copilot session log.`,
+  blank: (path) => `The Copilot session log holds only whitespace: ${path}`,
+  foreign: (path) => `Not a GitHub Copilot CLI session log (no Copilot events): ${path}`,
+  unknown: (path) => `No Copilot CLI events found in ${path}.`,
+};
 
 /** Tuning knobs of the reader (tests use a small chunk size to cross chunk boundaries). */
 export interface ReadCopilotTurnOptions {
@@ -34,31 +46,18 @@ export interface ReadCopilotTurnOptions {
  * its calls count for the turn marked with their origin (the parent's `task` call). Never throws.
  */
 export function readCopilotTurn(request: ReadTurnRequest, options: ReadCopilotTurnOptions = {}): TurnTimeline {
-  try {
-    return readUnsafe(request, options);
-  } catch (error) {
-    const code = error instanceof NotARegularFileError ? 'not-a-file' : (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing-file' : 'unreadable-file';
-    return noData(code, `Could not read the Copilot session log ${request.transcriptPath}: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  return readTranscriptTurn(request, READER, (file) => readFile(request, file, options));
 }
 
-function readUnsafe(request: ReadTurnRequest, options: ReadCopilotTurnOptions): TurnTimeline {
-  const path = request.transcriptPath;
-  if (request.signal?.aborted) return emptyTimeline(AGENT, { level: 'info', code: 'aborted', message: 'Reading was aborted before it started.' });
-  const stats = statSync(path);
-  if (!stats.isFile()) return noData('not-a-file', `The Copilot session log path is not a regular file: ${path}`);
-  if (stats.size === 0) return withStats(noData('empty-file', `The Copilot session log is empty: ${path}`), 0, 0);
-
+function readFile(request: ReadTurnRequest, { path, bounds }: TranscriptTurnFile, options: ReadCopilotTurnOptions): TurnTimeline {
   const own = ownCheckpointRule(request);
   const events: CopilotEvent[] = []; // newest first
   let copilotLines = 0;
   let foreignLines = 0;
   let boundary: Extract<CopilotEvent, { kind: 'user' }> | undefined;
   const tail = readJsonlTail(path, {
-    maxBytes: normalizeMaxBytes(request.maxBytes),
+    ...bounds,
     ...(options.chunkBytes !== undefined ? { chunkBytes: options.chunkBytes } : {}),
-    ...(request.signal !== undefined ? { signal: request.signal } : {}),
-    ...(typeof request.deadlineAt === 'number' ? { deadlineAt: request.deadlineAt } : {}),
     visit: (raw) => {
       const event = parseCopilotEvent(raw);
       if (event === undefined) {
@@ -75,25 +74,17 @@ function readUnsafe(request: ReadTurnRequest, options: ReadCopilotTurnOptions): 
     },
   });
 
-  const stat = (t: TurnTimeline): TurnTimeline => withStats(t, tail.bytesRead, tail.fileSize);
-  if (copilotLines === 0) {
-    if (tail.aborted) return stat(noData(tail.deadlineReached ? 'deadline' : 'aborted', abortMessage(tail.deadlineReached)));
-    if (tail.linesVisited === 0 && tail.capped) return stat(noData('cap-reached', `No complete line in the last ${tail.bytesRead} bytes of the Copilot session log.`));
-    if (tail.linesVisited === 0 && tail.corruptLines === 0) return stat(noData('empty-file', `The Copilot session log holds only whitespace: ${path}`));
-    if (foreignLines > 0) return stat(noData('wrong-agent', `Not a GitHub Copilot CLI session log (no Copilot events): ${path}`));
-    return stat(noData('unknown-format', `No Copilot CLI events found in ${path}.`));
-  }
+  const stat = (t: TurnTimeline): TurnTimeline => withReadStats(t, tail.bytesRead, tail.fileSize);
+  if (copilotLines === 0) return stat(emptyTimeline(AGENT, noRecordsDiagnostic(tail, foreignLines, path, NO_RECORDS)));
 
-  const diagnostics: TimelineDiagnostic[] = [];
-  if (tail.corruptLines > 0) diagnostics.push({ level: 'info', code: 'corrupt-line', message: `Skipped ${tail.corruptLines} line(s) that were not valid JSON (a final line may still be being written).` });
-  if (tail.aborted) diagnostics.push({ level: 'warn', code: tail.deadlineReached ? 'deadline' : 'aborted', message: abortMessage(tail.deadlineReached) });
+  const diagnostics = tailReadDiagnostics(tail);
   const complete = boundary !== undefined;
   if (boundary !== undefined && !hintNames(request, boundary)) {
     diagnostics.push({ level: 'info', code: 'turn-not-found', message: 'The hook named a turn that is not the last prompt of the log: read the last prompt\'s turn.' });
   }
   if (!complete && !tail.reachedStart) diagnostics.push({ level: 'warn', code: 'cap-reached', message: 'The turn began before the bytes read: only its end is known.' });
   if (!complete && tail.reachedStart) {
-    return stat({ ...noData('no-turn', `No prompt of the main agent in ${path}.`), diagnostics: [...diagnostics, { level: 'warn', code: 'no-turn', message: `No prompt of the main agent in ${path}.` }] });
+    return stat({ ...emptyTimeline(AGENT), diagnostics: [...diagnostics, { level: 'warn', code: 'no-turn', message: `No prompt of the main agent in ${path}.` }] });
   }
   return stat(buildTimeline([...events].reverse(), boundary, own, !complete, diagnostics));
 }
@@ -207,19 +198,3 @@ function toCall(
   };
 }
 
-function abortMessage(deadline: boolean): string {
-  return deadline ? "The hook's deadline passed while reading; the timeline may be incomplete." : 'Reading was aborted; the timeline may be incomplete.';
-}
-
-function noData(code: string, message: string): TurnTimeline {
-  return emptyTimeline(AGENT, { level: 'warn', code, message });
-}
-
-function withStats(timeline: TurnTimeline, bytesRead: number, fileBytes: number): TurnTimeline {
-  return { ...timeline, readStats: { bytesRead, fileBytes } };
-}
-
-function normalizeMaxBytes(value: number | undefined): number {
-  if (value === undefined || !Number.isFinite(value) || value < 0) return DEFAULT_TRANSCRIPT_MAX_BYTES;
-  return Math.floor(value);
-}

@@ -1,6 +1,17 @@
-import { statSync } from 'node:fs';
-import { DEFAULT_TRANSCRIPT_MAX_BYTES, assertNever, emptyTimeline, mergeCallsByTime, ownCheckpointRule } from '@agent-checkpoint/core';
-import type { ReadTurnRequest, TimelineDiagnostic, TurnTimeline } from '@agent-checkpoint/core';
+import {
+  assertNever,
+  emptyTimeline,
+  mergeCallsByTime,
+  noRecordsDiagnostic,
+  noTurnData,
+  ownCheckpointRule,
+  readCutShortDiagnostic,
+  readTranscriptTurn,
+  tailReadDiagnostics,
+  transcriptWording,
+  withReadStats,
+} from '@agent-checkpoint/core';
+import type { ReadTurnRequest, TranscriptTurnFile, TranscriptTurnReader, TurnReadBounds, TurnTimeline } from '@agent-checkpoint/core';
 import { buildGeminiTimeline } from './build-gemini-timeline.ts';
 import { collectGeminiTail } from './collect-gemini-tail.ts';
 import { findGeminiTurnBoundary } from './find-gemini-turn-boundary.ts';
@@ -23,6 +34,7 @@ export interface ReadGeminiTurnOptions {
 }
 
 const FOREIGN_NAMES: Readonly<Record<ForeignAgent, string>> = { claude: 'Claude Code', codex: 'Codex CLI' };
+const READER: TranscriptTurnReader = { agent: 'gemini', wording: transcriptWording('Gemini transcript') };
 
 /**
  * Read the current turn of a Gemini CLI chat recording. Never throws: every failure becomes
@@ -34,62 +46,25 @@ const FOREIGN_NAMES: Readonly<Record<ForeignAgent, string>> = { claude: 'Claude 
  * is parsed only when the whole file fits in the cap.
  */
 export function readGeminiTurn(request: ReadTurnRequest, options: ReadGeminiTurnOptions = {}): TurnTimeline {
-  try {
-    return readGeminiTurnUnsafe(request, options);
-  } catch (error) {
-    return emptyTimeline('gemini', {
-      level: 'warn',
-      code: 'read-failed',
-      message: `Could not read the Gemini transcript ${request.transcriptPath}: ${describe(error)}`,
-    });
-  }
+  return readTranscriptTurn(request, READER, (file) => readFile(request, file, options));
 }
 
-function readGeminiTurnUnsafe(request: ReadTurnRequest, options: ReadGeminiTurnOptions): TurnTimeline {
-  const path = request.transcriptPath;
-  const maxBytes = normalizeMaxBytes(request.maxBytes);
-  if (request.signal?.aborted) {
-    return emptyTimeline('gemini', { level: 'info', code: 'aborted', message: 'Reading was aborted before it started.' });
-  }
-
-  let size: number;
-  try {
-    const stats = statSync(path);
-    if (!stats.isFile()) {
-      return emptyTimeline('gemini', {
-        level: 'warn',
-        code: 'not-a-file',
-        message: `The Gemini transcript path is not a regular file: ${path}`,
-      });
-    }
-    size = stats.size;
-  } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    return emptyTimeline('gemini', {
-      level: 'warn',
-      code: missing ? 'missing-file' : 'unreadable-file',
-      message: missing ? `The Gemini transcript does not exist: ${path}` : `Cannot read the Gemini transcript ${path}: ${describe(error)}`,
-    });
-  }
-  if (size === 0) {
-    return withStats(emptyTimeline('gemini', { level: 'warn', code: 'empty-file', message: `The Gemini transcript is empty: ${path}` }), 0, 0);
-  }
-
+function readFile(request: ReadTurnRequest, { path, size, maxBytes, bounds }: TranscriptTurnFile, options: ReadGeminiTurnOptions): TurnTimeline {
   // The sniff is charged to the cap when the tail read cannot cover it anyway.
   const sniffLength = size <= maxBytes ? Math.min(size, SNIFF_BYTES) : Math.min(SNIFF_BYTES, Math.floor(maxBytes / 8));
   const format =
     sniffLength > 0 ? sniffGeminiFile(path, sniffLength, sniffLength === size) : ({ format: 'jsonl' } as const);
   switch (format.format) {
     case 'binary':
-      return withStats(noData('unknown-format', `Not a Gemini chat recording (binary data, not text): ${path}`), sniffLength, size);
+      return withReadStats(noTurnData('gemini', 'unknown-format', `Not a Gemini chat recording (binary data, not text): ${path}`), sniffLength, size);
     case 'blank':
-      return withStats(noData('empty-file', `The Gemini transcript holds only whitespace: ${path}`), sniffLength, size);
+      return withReadStats(noTurnData('gemini', 'empty-file', `The Gemini transcript holds only whitespace: ${path}`), sniffLength, size);
     case 'not-json':
-      return withStats(noData('unknown-format', `Not a Gemini chat recording (does not start with a JSON object): ${path}`), sniffLength, size);
+      return withReadStats(noTurnData('gemini', 'unknown-format', `Not a Gemini chat recording (does not start with a JSON object): ${path}`), sniffLength, size);
     case 'legacy-json':
-      return readLegacy({ request, options, path, size, maxBytes, sniffLength });
+      return readLegacy({ request, options, path, size, maxBytes, bounds, sniffLength });
     case 'jsonl':
-      return readJsonl({ request, options, path, size, maxBytes, sniffLength }, format.sessionId);
+      return readJsonl({ request, options, path, size, maxBytes, bounds, sniffLength }, format.sessionId);
     default:
       return assertNever(format);
   }
@@ -102,13 +77,15 @@ interface ReadContext {
   readonly path: string;
   readonly size: number;
   readonly maxBytes: number;
+  readonly bounds: TurnReadBounds;
   readonly sniffLength: number;
 }
 
 function readLegacy({ request, path, size, maxBytes, sniffLength }: ReadContext): TurnTimeline {
   if (size > maxBytes) {
-    return withStats(
-      noData(
+    return withReadStats(
+      noTurnData(
+        'gemini',
         'legacy-too-large',
         `The Gemini transcript is an older single-document recording of ${size} bytes, larger than the ${maxBytes}-byte read cap; it cannot be read without parsing it whole.`,
       ),
@@ -117,11 +94,11 @@ function readLegacy({ request, path, size, maxBytes, sniffLength }: ReadContext)
     );
   }
   if (typeof request.deadlineAt === 'number' && Date.now() >= request.deadlineAt) {
-    return withStats(noData(...abortReason(true)), sniffLength, size);
+    return withReadStats(emptyTimeline('gemini', readCutShortDiagnostic(true)), sniffLength, size);
   }
   const legacy = readGeminiLegacyJson(path);
   if (!legacy.ok) {
-    return withStats(noData('legacy-parse-error', `The Gemini transcript looks like an older .json recording but is ${legacy.reason}.`), size, size);
+    return withReadStats(noTurnData('gemini', 'legacy-parse-error', `The Gemini transcript looks like an older .json recording but is ${legacy.reason}.`), size, size);
   }
   const reduced = reduceGeminiRecords(legacy.records);
   const timeline = buildGeminiTimeline({
@@ -134,61 +111,43 @@ function readLegacy({ request, path, size, maxBytes, sniffLength }: ReadContext)
     complete: true,
     rewritten: false,
   });
-  return withStats(
+  return withReadStats(
     { ...timeline, diagnostics: [{ level: 'info', code: 'legacy-format', message: 'Read an older single-document (.json) recording.' }, ...timeline.diagnostics] },
     size,
     size,
   );
 }
 
-function readJsonl({ request, options, path, size, maxBytes, sniffLength }: ReadContext, sniffedSessionId: string | undefined): TurnTimeline {
+function readJsonl({ request, options, path, size, maxBytes, bounds, sniffLength }: ReadContext, sniffedSessionId: string | undefined): TurnTimeline {
   const tailCap = size <= maxBytes ? maxBytes : maxBytes - sniffLength;
   const collection = collectGeminiTail(path, {
+    ...bounds,
     maxBytes: tailCap,
     rule: primaryRule(
       request.hint?.prompt,
       ownCheckpoints(request),
     ),
     ...(options.chunkBytes !== undefined ? { chunkBytes: options.chunkBytes } : {}),
-    ...(request.signal !== undefined ? { signal: request.signal } : {}),
-    ...(typeof request.deadlineAt === 'number' ? { deadlineAt: request.deadlineAt } : {}),
   });
   const { tail } = collection;
   // Distinct bytes read: the tail window plus whatever part of the sniffed head it did not cover.
   const bytesRead = tail.bytesRead + Math.max(0, Math.min(sniffLength, size - tail.bytesRead));
-  const diagnostics: TimelineDiagnostic[] = [];
 
-  // Cut short before a single Gemini record: nothing can be said about the file.
-  if (collection.geminiLines === 0 && tail.aborted) return withStats(noData(...abortReason(tail.deadlineReached)), bytesRead, size);
   if (collection.geminiLines === 0) {
+    const corrupt = tail.corruptLines > 0 ? ` (${tail.corruptLines} unparseable line(s))` : '';
     const foreign = (Object.keys(collection.foreignLines) as ForeignAgent[]).sort(
       (a, b) => (collection.foreignLines[b] ?? 0) - (collection.foreignLines[a] ?? 0),
     )[0];
-    if (foreign) {
-      return withStats(noData('wrong-agent', `This looks like a ${FOREIGN_NAMES[foreign]} transcript, not a Gemini CLI recording: ${path}`), bytesRead, size);
-    }
-    if (tail.linesVisited === 0 && tail.capped) {
-      return withStats(
-        noData('cap-reached', `No complete line in the last ${tailCap} bytes of the Gemini transcript (a single record larger than the read cap).`),
-        bytesRead,
-        size,
-      );
-    }
-    const corrupt = tail.corruptLines > 0 ? ` (${tail.corruptLines} unparseable line(s))` : '';
-    return withStats(noData('unknown-format', `No Gemini chat records found in ${path}${corrupt}.`), bytesRead, size);
-  }
-
-  if (tail.corruptLines > 0) {
-    diagnostics.push({
-      level: 'info',
-      code: 'corrupt-line',
-      message: `Skipped ${tail.corruptLines} line(s) that were not valid JSON (a final line may still be being written).`,
+    const foreignName = foreign === undefined ? undefined : FOREIGN_NAMES[foreign];
+    const diagnostic = noRecordsDiagnostic(tail, foreign === undefined ? 0 : 1, path, {
+      noCompleteLine: () => `No complete line in the last ${tailCap} bytes of the Gemini transcript (a single record larger than the read cap).`,
+      blank: () => `The Gemini transcript holds only whitespace: ${path}`,
+      foreign: () => `This looks like a ${foreignName ?? 'another agent'} transcript, not a Gemini CLI recording: ${path}`,
+      unknown: () => `No Gemini chat records found in ${path}${corrupt}.`,
     });
+    return withReadStats(emptyTimeline('gemini', diagnostic), bytesRead, size);
   }
-  if (tail.aborted) {
-    const [code, message] = abortReason(tail.deadlineReached);
-    diagnostics.push({ level: 'warn', code, message });
-  }
+  const diagnostics = tailReadDiagnostics(tail);
 
   const reduced = reduceGeminiRecords(collection.records);
   const complete = collection.boundaryConfirmed || collection.resetReached || (tail.reachedStart && !tail.aborted);
@@ -206,7 +165,7 @@ function readJsonl({ request, options, path, size, maxBytes, sniffLength }: Read
     rewritten: collection.resetReached && collection.records[0]?.kind === 'set',
   });
   const withSubagents = options.subagents === false ? timeline : addSubagentCalls(timeline, reduced.messages, sessionId, request, maxBytes);
-  return withStats({ ...withSubagents, diagnostics: [...diagnostics, ...withSubagents.diagnostics] }, bytesRead, size);
+  return withReadStats({ ...withSubagents, diagnostics: [...diagnostics, ...withSubagents.diagnostics] }, bytesRead, size);
 }
 
 /** Our checkpoints for this request: the session's delivery record when given, else the whole structure of a composed message. */
@@ -246,26 +205,3 @@ function addSubagentCalls(
   };
 }
 
-/** The diagnostic of a read cut short: by the caller's signal, or by the hook's deadline while parsing. */
-function abortReason(deadlineReached: boolean): [code: string, message: string] {
-  return deadlineReached
-    ? ['deadline', "The hook's deadline passed while reading; the timeline may be incomplete."]
-    : ['aborted', 'Reading was aborted; the timeline may be incomplete.'];
-}
-
-function noData(code: string, message: string): TurnTimeline {
-  return emptyTimeline('gemini', { level: 'warn', code, message });
-}
-
-function withStats(timeline: TurnTimeline, bytesRead: number, fileBytes: number): TurnTimeline {
-  return { ...timeline, readStats: { bytesRead, fileBytes } };
-}
-
-function normalizeMaxBytes(value: number | undefined): number {
-  if (value === undefined || !Number.isFinite(value) || value < 0) return DEFAULT_TRANSCRIPT_MAX_BYTES;
-  return Math.floor(value);
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

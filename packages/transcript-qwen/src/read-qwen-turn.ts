@@ -1,17 +1,22 @@
-import { statSync } from 'node:fs';
 import {
-  DEFAULT_TRANSCRIPT_MAX_BYTES,
   emptyTimeline,
   isDeliveredCheckpoint,
   mergeCallsByTime,
-  NotARegularFileError,
+  noRecordsDiagnostic,
   ownCheckpointRule,
   readJsonlTail,
+  readTranscriptTurn,
+  tailReadDiagnostics,
+  transcriptWording,
+  withReadStats,
+  type NoRecordsWording,
   type OwnCheckpointRule,
   type ReadTurnRequest,
   type TimelineDiagnostic,
   type TokenUsage,
   type ToolCall,
+  type TranscriptTurnFile,
+  type TranscriptTurnReader,
   type TurnTimeline,
 } from '@agent-checkpoint/core';
 import { parseQwenRecord, type QwenRecord } from './qwen-record.ts';
@@ -21,6 +26,13 @@ import { readQwenSubagents, subagentRefsOf } from './read-qwen-subagents.ts';
 const AGENT = 'qwen';
 const PROMPT_CHARS = 2000;
 const USAGE_HISTORY = 20;
+const READER: TranscriptTurnReader = { agent: AGENT, wording: transcriptWording('Qwen chat recording') };
+const NO_RECORDS: NoRecordsWording = {
+  noCompleteLine: (bytes) => `No complete line in the last ${bytes} bytes of the Qwen chat recording.`,
+  blank: (path) => `The Qwen chat recording holds only whitespace: ${path}`,
+  foreign: (path) => `Not a Qwen Code chat recording (no Qwen records): ${path}`,
+  unknown: (path) => `No Qwen Code records found in ${path}.`,
+};
 
 type UserRecord = Extract<QwenRecord, { kind: 'user' }>;
 
@@ -43,23 +55,11 @@ export interface ReadQwenTurnOptions {
  * `Exit Code: N` in its text. Never throws.
  */
 export function readQwenTurn(request: ReadTurnRequest, options: ReadQwenTurnOptions = {}): TurnTimeline {
-  try {
-    return readUnsafe(request, options);
-  } catch (error) {
-    const code = error instanceof NotARegularFileError ? 'not-a-file' : (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing-file' : 'unreadable-file';
-    return noData(code, `Could not read the Qwen chat recording ${request.transcriptPath}: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  return readTranscriptTurn(request, READER, (file) => readFile(request, file, options));
 }
 
-function readUnsafe(request: ReadTurnRequest, options: ReadQwenTurnOptions): TurnTimeline {
-  const path = request.transcriptPath;
-  if (request.signal?.aborted) return emptyTimeline(AGENT, { level: 'info', code: 'aborted', message: 'Reading was aborted before it started.' });
-  const stats = statSync(path);
-  if (!stats.isFile()) return noData('not-a-file', `The Qwen chat recording path is not a regular file: ${path}`);
-  if (stats.size === 0) return withStats(noData('empty-file', `The Qwen chat recording is empty: ${path}`), 0, 0);
-
+function readFile(request: ReadTurnRequest, { path, maxBytes, bounds }: TranscriptTurnFile, options: ReadQwenTurnOptions): TurnTimeline {
   const own = ownCheckpointRule(request);
-  const maxBytes = normalizeMaxBytes(request.maxBytes);
   const records: QwenRecord[] = []; // newest first
   let qwenLines = 0;
   let foreignLines = 0;
@@ -71,10 +71,8 @@ function readUnsafe(request: ReadTurnRequest, options: ReadQwenTurnOptions): Tur
   let laterPromptAt = -1;
   let segmentNamed = false;
   const tail = readJsonlTail(path, {
-    maxBytes,
+    ...bounds,
     ...(options.chunkBytes !== undefined ? { chunkBytes: options.chunkBytes } : {}),
-    ...(request.signal !== undefined ? { signal: request.signal } : {}),
-    ...(typeof request.deadlineAt === 'number' ? { deadlineAt: request.deadlineAt } : {}),
     visit: (raw) => {
       const record = parseQwenRecord(raw);
       if (record === undefined) {
@@ -101,22 +99,14 @@ function readUnsafe(request: ReadTurnRequest, options: ReadQwenTurnOptions): Tur
   const boundary = turn?.boundary;
 
   // The stats describe the main file; the subagent files share the cap (what is left of it) apart.
-  const stat = (t: TurnTimeline): TurnTimeline => withStats(t, tail.bytesRead, tail.fileSize);
-  if (qwenLines === 0) {
-    if (tail.aborted) return stat(noData(tail.deadlineReached ? 'deadline' : 'aborted', abortMessage(tail.deadlineReached)));
-    if (tail.linesVisited === 0 && tail.capped) return stat(noData('cap-reached', `No complete line in the last ${tail.bytesRead} bytes of the Qwen chat recording.`));
-    if (tail.linesVisited === 0 && tail.corruptLines === 0) return stat(noData('empty-file', `The Qwen chat recording holds only whitespace: ${path}`));
-    if (foreignLines > 0) return stat(noData('wrong-agent', `Not a Qwen Code chat recording (no Qwen records): ${path}`));
-    return stat(noData('unknown-format', `No Qwen Code records found in ${path}.`));
-  }
+  const stat = (t: TurnTimeline): TurnTimeline => withReadStats(t, tail.bytesRead, tail.fileSize);
+  if (qwenLines === 0) return stat(emptyTimeline(AGENT, noRecordsDiagnostic(tail, foreignLines, path, NO_RECORDS)));
 
-  const diagnostics: TimelineDiagnostic[] = [];
-  if (tail.corruptLines > 0) diagnostics.push({ level: 'info', code: 'corrupt-line', message: `Skipped ${tail.corruptLines} line(s) that were not valid JSON (a final line may still be being written).` });
-  if (tail.aborted) diagnostics.push({ level: 'warn', code: tail.deadlineReached ? 'deadline' : 'aborted', message: abortMessage(tail.deadlineReached) });
+  const diagnostics = tailReadDiagnostics(tail);
   const complete = boundary !== undefined;
   if (!complete && !tail.reachedStart) diagnostics.push({ level: 'warn', code: 'cap-reached', message: 'The turn began before the bytes read: only its end is known.' });
   if (!complete && tail.reachedStart && !tail.aborted) {
-    return stat({ ...noData('no-turn', `No prompt of the user in ${path}.`), diagnostics: [...diagnostics, { level: 'warn', code: 'no-turn', message: `No prompt of the user in ${path}.` }] });
+    return stat({ ...emptyTimeline(AGENT), diagnostics: [...diagnostics, { level: 'warn', code: 'no-turn', message: `No prompt of the user in ${path}.` }] });
   }
   const oldestFirst = (turn === undefined ? records : records.slice(turn.from, turn.to + 1)).reverse();
   const promptId = oldestFirst.find((record) => record.kind === 'telemetry')?.promptId;
@@ -131,10 +121,9 @@ function readUnsafe(request: ReadTurnRequest, options: ReadQwenTurnOptions): Tur
     transcriptPath: path,
     sessionId,
     refs,
+    ...bounds,
     maxBytes: Math.max(0, maxBytes - tail.bytesRead),
     knownCallIds: new Set(timeline.calls.map((call) => call.id)),
-    ...(request.signal ? { signal: request.signal } : {}),
-    ...(typeof request.deadlineAt === 'number' ? { deadlineAt: request.deadlineAt } : {}),
   });
   return stat({
     ...timeline,
@@ -217,19 +206,3 @@ function buildTimeline(
   };
 }
 
-function abortMessage(deadline: boolean): string {
-  return deadline ? "The hook's deadline passed while reading; the timeline may be incomplete." : 'Reading was aborted; the timeline may be incomplete.';
-}
-
-function noData(code: string, message: string): TurnTimeline {
-  return emptyTimeline(AGENT, { level: 'warn', code, message });
-}
-
-function withStats(timeline: TurnTimeline, bytesRead: number, fileBytes: number): TurnTimeline {
-  return { ...timeline, readStats: { bytesRead, fileBytes } };
-}
-
-function normalizeMaxBytes(value: number | undefined): number {
-  if (value === undefined || !Number.isFinite(value) || value < 0) return DEFAULT_TRANSCRIPT_MAX_BYTES;
-  return Math.floor(value);
-}

@@ -36,8 +36,8 @@ describe('parsePlanItems', () => {
     const hostile = [...block, ...block].join('\n');
     const started = performance.now();
     const items = parsePlanItems(hostile);
-    // Generous for a loaded 2-core machine: linear parsing takes milliseconds.
-    expect(performance.now() - started).toBeLessThan(2000);
+    // A hang bound, not a speed target (the backtracking regex took over a minute; linear takes milliseconds).
+    expect(performance.now() - started).toBeLessThan(10_000);
     expect(items.map((i) => [i.kind, i.done, i.text.length])).toEqual(
       Array.from({ length: 2 }, () => [
         // The long TODO line is cut at MAX_LINE_CHARS, before its "x": no text, no item.

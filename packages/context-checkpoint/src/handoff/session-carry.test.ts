@@ -53,7 +53,8 @@ describe('extractDecisions', () => {
     expect(found.every((d) => d.length <= 300)).toBe(true);
     const started = performance.now();
     extractDecisions([`Decision${' '.repeat(150_000)}x\n${' '.repeat(150_000)}decided`]);
-    expect(performance.now() - started).toBeLessThan(500);
+    // A hang bound, not a speed target: a quadratic scan of these 300 k characters takes minutes.
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 });
 

@@ -140,7 +140,8 @@ describe('readShardProgress (SHD-004)', () => {
     writeFileSync(shard1, readFileSync(shard1, 'utf8').replace('status: pending', `status:${' '.repeat(100_000)}in-progress${' '.repeat(100_000)}x`));
     const started = performance.now();
     const progress = readShardProgress({ projectRoot: project, dir });
-    expect(performance.now() - started).toBeLessThan(2000);
+    // A hang bound, not a speed target (the backtracking regex took over a minute; linear takes milliseconds).
+    expect(performance.now() - started).toBeLessThan(10_000);
     expect(progress.shards[0]?.status).toBe('pending');
   });
 

@@ -8,6 +8,7 @@
  * |---|---|---|
  * | the path does not exist | `missing-file` | false |
  * | the path is a directory or another non-regular file | `not-a-file` | false |
+ * | the path cannot be read for another reason: a parent that is no directory (`ENOTDIR`), a link loop, no permission | `unreadable-file` | false |
  * | zero bytes, or nothing but whitespace | `empty-file` | false |
  * | content of no known transcript format: binary bytes, plain text, no JSON line | `unknown-format` | false |
  * | lines recognisably written by another agent | `wrong-agent` | false |
@@ -21,6 +22,7 @@
 export const SHARED_DIAGNOSTIC_CODES = {
   missingFile: 'missing-file',
   notAFile: 'not-a-file',
+  unreadableFile: 'unreadable-file',
   emptyFile: 'empty-file',
   unknownFormat: 'unknown-format',
   wrongAgent: 'wrong-agent',

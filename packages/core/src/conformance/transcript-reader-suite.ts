@@ -1,4 +1,5 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AgentId } from '../agent-id.ts';
@@ -194,6 +195,11 @@ export function describeTranscriptReaderConformance(options: TranscriptReaderCon
         const dir = temp.path('a-directory.jsonl');
         mkdirSync(dir, { recursive: true });
         expectNoData(await readValid('directory', baseRequest(dir)), SHARED_DIAGNOSTIC_CODES.notAFile, 'directory');
+      });
+
+      it('a path that cannot be read (below a regular file: ENOTDIR, whoever runs it) → unreadable-file', async () => {
+        const below = join(temp.write('a-regular-file.jsonl', '{}\n'), 'below.jsonl');
+        expectNoData(await readValid('below a file', baseRequest(below)), SHARED_DIAGNOSTIC_CODES.unreadableFile, 'below a file');
       });
 
       it('empty file and blank lines → empty-file; other whitespace → empty-file or unknown-format', async () => {

@@ -77,8 +77,10 @@ describe('our message without a delivery record', () => {
     const rule = ruleOf(config);
     const parts = config.messages.escapeHatch.split(/\{[a-zA-Z]+\}/);
     const hostile = `[agent-checkpoint] ${parts.slice(0, -1).join('x').repeat(20_000)}`;
+    // A hang bound, not a speed target (CI load once took this over 500 ms): the text is ~1 M
+    // characters, so a quadratic scan would take hours and a linear one takes well under a second.
     const started = performance.now();
     expect(isDeliveredCheckpoint(hostile, rule)).toBe(false);
-    expect(performance.now() - started).toBeLessThan(500);
+    expect(performance.now() - started).toBeLessThan(15_000);
   });
 });

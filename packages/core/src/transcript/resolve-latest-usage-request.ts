@@ -1,6 +1,6 @@
-import { statSync } from 'node:fs';
 import type { TokenUsage } from '../timeline/turn-timeline.ts';
 import { readJsonlTail } from './read-jsonl-tail.ts';
+import { transcriptFileState } from './transcript-file-state.ts';
 import {
   DEFAULT_LATEST_USAGE_HISTORY,
   DEFAULT_LATEST_USAGE_MAX_BYTES,
@@ -70,6 +70,30 @@ export function latestUsageHistoryFloor(fileSize: number, newestOffset: number, 
   return Math.max(0, fileSize - chunks * chunkBytes);
 }
 
+/** What {@link readLatestUsageFile} hands a reader's format logic: a non-empty regular file and the request's limits. */
+export interface LatestUsageFile {
+  readonly path: string;
+  /** Size when the prologue looked (the tail read sees its own). */
+  readonly size: number;
+  readonly limits: LatestUsageLimits;
+}
+
+/**
+ * The prologue every `readLatestUsage` shares, around the reader's format logic `read`: an aborted
+ * request, a path that is missing, not a regular file (a FIFO is never opened), empty or unreadable,
+ * and anything `read` throws all resolve to undefined (the monitor then says nothing). Never throws.
+ */
+export function readLatestUsageFile(request: ReadLatestUsageRequest, read: (file: LatestUsageFile) => LatestUsage | undefined): LatestUsage | undefined {
+  try {
+    if (request.signal?.aborted) return undefined;
+    const state = transcriptFileState(request.transcriptPath);
+    if (state.kind !== 'file') return undefined;
+    return read({ path: state.path, size: state.size, limits: resolveLatestUsageRequest(request) });
+  } catch {
+    return undefined;
+  }
+}
+
 /** What {@link readLatestUsageRecords} needs of one agent's format. */
 export interface LatestUsageFormat {
   /** Byte strings one of which a usage line must contain: other lines are skipped undecoded. */
@@ -83,15 +107,10 @@ export interface LatestUsageFormat {
  * record: Copilot's `session.usage_record`, Qwen's assistant records), read backwards from its end
  * within the request's limits, history down to {@link latestUsageHistoryFloor}. Never throws: a
  * missing, unreadable or foreign file resolves to undefined. Formats that must pair or merge lines
- * (Claude's per-response records) keep their own loop.
+ * (Claude's per-response records) keep their own loop inside {@link readLatestUsageFile}.
  */
 export function readLatestUsageRecords(request: ReadLatestUsageRequest, format: LatestUsageFormat): LatestUsage | undefined {
-  try {
-    const path = request.transcriptPath;
-    if (typeof path !== 'string' || path.length === 0 || request.signal?.aborted) return undefined;
-    const stats = statSync(path);
-    if (!stats.isFile()) return undefined;
-    const limits = resolveLatestUsageRequest(request);
+  return readLatestUsageFile(request, ({ path, size, limits }) => {
     const records: TokenUsage[] = []; // newest first
     let floor: number | undefined;
     const tail = readJsonlTail(path, {
@@ -105,12 +124,10 @@ export function readLatestUsageRecords(request: ReadLatestUsageRequest, format: 
         const usage = format.usageOfLine(raw);
         if (usage === undefined) return 'continue';
         records.push(usage);
-        floor ??= latestUsageHistoryFloor(stats.size, info.offset, limits.chunkBytes);
+        floor ??= latestUsageHistoryFloor(size, info.offset, limits.chunkBytes);
         return records.length >= limits.history ? 'stop' : 'continue';
       },
     });
     return latestUsageOf(records.reverse(), limits.history, { bytesRead: tail.bytesRead, fileBytes: tail.fileSize });
-  } catch {
-    return undefined;
-  }
+  });
 }

@@ -1,5 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
-import { assertNever, type AgentId, type TurnHint } from '@agent-checkpoint/core';
+import { assertNever, readJsonlTail, type AgentId, type TurnHint } from '@agent-checkpoint/core';
 
 /** The fields a test controls in a turn-end payload (a conformance `DeliveryScenario` has them all). */
 export interface StopPayloadInput {
@@ -98,17 +97,31 @@ export function buildStopPayload(input: StopPayloadInput): Record<string, unknow
   }
 }
 
-/** The `input.timestamp` of the last agentStop `hook.start` in a Copilot log, when there is one. */
+/** How far back from its end a Copilot log is searched: every recorded log is smaller. */
+const HOOK_START_TAIL_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The `input.timestamp` of the last agentStop `hook.start` in a Copilot log, when there is one. Reads
+ * only the log's tail, backwards: the bad-input tests hand in a 4 GiB sparse file (reading it whole
+ * took a minute), FIFOs and /dev/zero (refused, never waited on).
+ */
 function lastAgentStopTimestamp(path: string | undefined): number | undefined {
   if (path === undefined) return undefined;
-  let text: string;
+  let stamp: number | undefined;
   try {
-    // Only a regular file: the bad-input tests hand in FIFOs and /dev/zero, which a plain read would wait on forever.
-    if (!statSync(path).isFile()) return undefined;
-    text = readFileSync(path, 'utf8');
+    readJsonlTail(path, {
+      maxBytes: HOOK_START_TAIL_BYTES,
+      mustContainAny: ['"hook.start"'],
+      visit: (raw) => {
+        const event = raw as { type?: unknown; data?: { hookType?: unknown; input?: { timestamp?: unknown } } } | null;
+        const timestamp = event?.type === 'hook.start' && event.data?.hookType === 'agentStop' ? event.data.input?.timestamp : undefined;
+        if (typeof timestamp !== 'number') return 'continue';
+        stamp = timestamp;
+        return 'stop';
+      },
+    });
   } catch {
     return undefined;
   }
-  const stamps = [...text.matchAll(/"type":"hook\.start","data":\{[^\n]*?"hookType":"agentStop","input":\{[^\n]*?"timestamp":(\d+)/g)].map((m) => Number(m[1]));
-  return stamps.at(-1);
+  return stamp;
 }
