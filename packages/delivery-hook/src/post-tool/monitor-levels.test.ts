@@ -158,11 +158,17 @@ describe('the monitor honours checkpoint --defer', () => {
   });
 });
 
-/** The agents `install --with-context` registers the monitor for, from the profiles (not Copilot CLI, not Pi). */
-const MONITORED = AGENT_IDS.filter((agent): agent is Agent => profileOf(agent).hookEntries.some((entry) => entry.args[0] === 'post-tool'));
+/**
+ * The agents `install --with-context` registers the monitor for, from the profiles (not Pi: its
+ * extension wires the turn end only), less Copilot CLI: {@link monitor} sends a snake_case payload, and
+ * Copilot's camelCase one (its log found from the session id) is covered by
+ * `agents/copilot-qwen-context-hooks.test.ts`.
+ */
+const REGISTERED = AGENT_IDS.filter((agent) => profileOf(agent).hookEntries.some((entry) => entry.args[0] === 'post-tool'));
+const MONITORED = REGISTERED.filter((agent): agent is Agent => agent !== 'copilot' && agent !== 'pi');
 
-it('the monitor is registered for claude, gemini, codex and qwen', () => {
-  expect(MONITORED).toEqual(['claude', 'gemini', 'codex', 'qwen']);
+it('the monitor is registered for every agent but Pi', () => {
+  expect(REGISTERED).toEqual(['claude', 'gemini', 'codex', 'copilot', 'qwen']);
 });
 
 describe.each(MONITORED)('%s: one record of the levels acted on', (agent) => {

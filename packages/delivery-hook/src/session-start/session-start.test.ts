@@ -57,14 +57,16 @@ const payload = (agent: string, repo: string, sessionId = 'new-session', source 
   );
 
 /**
- * The agents `install --with-context` registers a session-start hook for, from the profiles. Copilot
- * CLI and Pi have none (Copilot's payloads are camelCase; Pi's extension wires the turn end only).
+ * The agents `install --with-context` registers a session-start hook for, from the profiles (not Pi:
+ * its extension wires the turn end only), less Copilot CLI: {@link payload} is snake_case, and
+ * Copilot's camelCase sessionStart is covered by `agents/copilot-qwen-context-hooks.test.ts`.
  */
-const SESSION_START_AGENTS = AGENT_IDS.filter((agent) => profileOf(agent).hookEntries.some((entry) => entry.args[0] === 'session-start'));
+const REGISTERED = AGENT_IDS.filter((agent) => profileOf(agent).hookEntries.some((entry) => entry.args[0] === 'session-start'));
+const SESSION_START_AGENTS = REGISTERED.filter((agent) => agent !== 'copilot');
 
 describe('session-start', () => {
-  it('is registered for claude, gemini, codex and qwen', () => {
-    expect(SESSION_START_AGENTS).toEqual(['claude', 'gemini', 'codex', 'qwen']);
+  it('is registered for every agent but Pi', () => {
+    expect(REGISTERED).toEqual(['claude', 'gemini', 'codex', 'copilot', 'qwen']);
   });
 
   it.each(SESSION_START_AGENTS)('%s: injects the newest handoff once, as SessionStart additionalContext', async (agent) => {
