@@ -3,7 +3,7 @@ import type { MetricsEvent } from './metrics-event-schema.ts';
 import { projectKey } from './project-key.ts';
 
 // Types only: the schemas (and zod) load lazily, see metrics-event-schema.ts.
-export type { MetricsEvent, MetricsEventType } from './metrics-event-schema.ts';
+export type { AlertKind, MetricsEvent, MetricsEventType } from './metrics-event-schema.ts';
 
 /** Where a project's metrics log lives. */
 export interface MetricsLogOptions {
