@@ -9,7 +9,7 @@ import { CLAUDE_FIXTURE, CODEX_FIXTURE, COPILOT_FIXTURE, GEMINI_FIXTURE, QWEN_FI
 import { deliverThroughHook } from '../test-support/hook-route-adapter.ts';
 import { FIXTURES_DIR } from '../test-support/recorded-payloads.ts';
 import { runHookBundle } from '../test-support/run-hook-bundle.ts';
-import { actOnMonitorLazily, checkpointCommandLazily, loadMonitorAfterGate } from './load-monitor-parts.ts';
+import { actOnMonitorLazily, checkpointCommandLazily, loadMonitorAfterGate, recordMonitorAlertLazily } from './load-monitor-parts.ts';
 import type { PostToolResult } from './post-tool-types.ts';
 import { runPostTool } from './run-post-tool.ts';
 import { userConfigFile } from './user-config-file.ts';
@@ -67,6 +67,7 @@ async function monitor(world: DeliveryWorld): Promise<PostToolResult & { warning
     loadMonitor: loadMonitorAfterGate,
     act: actOnMonitorLazily,
     checkpointCommand: checkpointCommandLazily,
+    recordAlert: recordMonitorAlertLazily,
   });
   return { ...result, warnings };
 }
