@@ -1,4 +1,5 @@
 import { isOwnCheckpoint, type TokenUsage } from '@agent-checkpoint/core';
+import { ALERT_BOUNDS } from '../metrics/alert-bounds.ts';
 import type { MetricsEvent } from '../metrics/metrics-events.ts';
 import { recordMetric } from '../metrics/record-metric.ts';
 import { estimatePrompt, type PromptEstimateResult } from '../steps/prompt-estimate.ts';
@@ -58,9 +59,12 @@ export async function runPromptSubmitHook(event: PromptSubmitEvent, run: Context
 /** The metrics event of a delivered warning: a shard suggestion when it carries the plan's breakdown, else an estimate warning. */
 export function promptAlertOf(result: Extract<PromptEstimateResult, { kind: 'estimated' }>, now: Date): Extract<MetricsEvent, { type: 'alert' }> {
   const at = now.toISOString();
-  const estimatedPercent = result.estimate.percentOfWindow;
+  // A forged plan can price a task at millions of percent of a small window: the alert still counts,
+  // without a share the log's schema would refuse.
+  const percent = result.estimate.percentOfWindow;
+  const share = Number.isFinite(percent) && percent >= 0 && percent <= ALERT_BOUNDS.maxEstimatedPercent ? { estimatedPercent: percent } : {};
   const shards = result.shardPlan?.shards.length ?? 0;
-  return shards > 0 ? { type: 'alert', at, kind: 'shard-suggestion', estimatedPercent, shards } : { type: 'alert', at, kind: 'estimate-warning', estimatedPercent };
+  return shards > 0 ? { type: 'alert', at, kind: 'shard-suggestion', ...share, shards: Math.min(shards, ALERT_BOUNDS.maxShards) } : { type: 'alert', at, kind: 'estimate-warning', ...share };
 }
 
 /** The session's newest usage record, or undefined (no transcript yet, unreadable, none recorded). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ALERT_BOUNDS } from './alert-bounds.ts';
 
 /*
  * Schemas of the success-metrics log, loaded with `import()` only when the log is read or written:
@@ -69,11 +70,11 @@ export const AlertEventSchema = z.object({
   at: isoTime,
   kind: AlertKindSchema,
   /** `l1-warning`: the context's displayed percentage when the warning was given. */
-  percent: z.number().nonnegative().max(1000).optional(),
+  percent: z.number().nonnegative().max(ALERT_BOUNDS.maxPercent).optional(),
   /** `estimate-warning` / `shard-suggestion`: the task's estimated share of the window, in %. */
-  estimatedPercent: z.number().nonnegative().max(1e6).optional(),
+  estimatedPercent: z.number().nonnegative().max(ALERT_BOUNDS.maxEstimatedPercent).optional(),
   /** `shard-suggestion`: how many shards the breakdown suggested. */
-  shards: z.number().int().min(1).max(1000).optional(),
+  shards: z.number().int().min(1).max(ALERT_BOUNDS.maxShards).optional(),
 });
 
 /** One line of the metrics log. */

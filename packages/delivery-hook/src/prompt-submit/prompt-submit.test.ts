@@ -215,6 +215,19 @@ describe('prompt-submit', () => {
     expect(events.every((e) => e['type'] === 'alert' && typeof e['estimatedPercent'] === 'number')).toBe(true);
   });
 
+  it('a forged plan priced beyond the metrics log\'s bounds (millions of percent of a 1000-token window) still counts its warning once', async () => {
+    const { sb, repo } = project({ context: { enabled: true, windowTokens: 1_000 }, handoff: { enabled: true, planFile: 'PLAN.md' } });
+    // 500 items (the parser's cap), six files each: ~3,000,000 % of the smallest window the configuration allows.
+    const files = (i: number): string => [1, 2, 3, 4, 5, 6].map((k) => `\`src/billing/part-${i}-${k}.ts\``).join(', ');
+    writeFileSync(join(repo, 'PLAN.md'), ['# Plan', ...Array.from({ length: 500 }, (_, i) => `- [ ] Refactor and migrate ${files(i)}`)].join('\n'));
+    const run = await runHookBundle({ args: ['prompt-submit', 'claude'], stdin: payload('claude', repo, null, LARGE_PROMPT), env: sb.env, cwd: repo });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain('suggested');
+    const report = await runHookBundle({ args: ['report', '--json'], env: sb.env, cwd: repo });
+    expect((JSON.parse(report.stdout) as { report: { alerts: unknown }; skippedLines: number })).toMatchObject({ report: { alerts: { l1Warnings: 0, estimateWarnings: 0, shardSuggestions: 1 } }, skippedLines: 0 });
+  });
+
   it('a small task that fits: nothing added (the estimate is still recorded)', async () => {
     const { sb, repo, transcript } = project({ context: { enabled: true, windowTokens: 200_000 } });
     claudeTranscript(transcript, 20_000);
