@@ -92,6 +92,13 @@ function revertChanges(world: DeliveryWorld): void {
   git('clean', '-fdq');
 }
 
+/** `report --json`'s count of L1 warnings in the world's project. */
+async function l1Warnings(world: DeliveryWorld): Promise<number> {
+  const result = await runHookBundle({ args: ['report', '--json'], env: world.scenario('actionable').env, cwd: world.repo });
+  expect(result.code, result.stderr).toBe(0);
+  return (JSON.parse(result.stdout) as { report: { alerts: { l1Warnings: number } } }).report.alerts.l1Warnings;
+}
+
 function handoffs(world: DeliveryWorld): string[] {
   const dir = join(world.repo, '.agent-checkpoint', 'handoffs');
   return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.md')).sort() : [];
@@ -175,6 +182,8 @@ describe('one record of the levels acted on: monitor and turn end', () => {
     const delivered = await turnEnd(world);
     expect(delivered).toContain('Required actions:');
     expect(delivered).not.toContain('Context at');
+    // Said once, counted once: the monitor's warning, not a second one at the turn end.
+    expect(await l1Warnings(world)).toBe(1);
   });
 
   it('L2: the monitor wrote the handoff, so the turn end writes no second one and does not block for it', async () => {
@@ -194,6 +203,8 @@ describe('one record of the levels acted on: monitor and turn end', () => {
     const world = open('L1');
     expect(await turnEnd(world)).toContain(L1_LINE);
     expect(await monitor(world)).toMatchObject({ output: '', code: 'none:already-announced' });
+    // The turn end's line counted when its block was granted; the monitor adds nothing.
+    expect(await l1Warnings(world)).toBe(1);
   });
 
   it('L2: the turn end handed off, so the monitor does not hand off again; a compaction re-arms both', async () => {
