@@ -31,8 +31,11 @@ export async function monitorAfterGate(session: MonitorSession, ctx: PostToolCon
     case 'add-context': {
       const text = decision.text.includes(CHECKPOINT_COMMAND) ? forModelText(decision.text.replaceAll(CHECKPOINT_COMMAND, await ctx.checkpointCommand(ctx.agent, ctx.env))) : decision.text;
       const output = encodePostToolOutput(ctx.agent, { context: text });
-      // The level is claimed, so this is the session's one L1 warning: counted for `report`.
-      const note = await ctx.recordAlert({ stateDir, projectRoot: session.projectRoot, at: ctx.now(), percent: decision.percent });
+      // The level is claimed, so this is the session's one L1 warning: counted for `report`. Never at
+      // the warning's cost: an acting part that cannot load is a stderr line, the warning still goes out.
+      const note = await ctx
+        .recordAlert({ stateDir, projectRoot: session.projectRoot, at: ctx.now(), percent: decision.percent })
+        .catch((error: unknown) => `metrics: alert not recorded: ${error instanceof Error ? error.message : String(error)}`);
       if (note !== undefined) ctx.warn(`post-tool: ${note}`);
       return { output, code: decision.code, detail: decision.detail };
     }

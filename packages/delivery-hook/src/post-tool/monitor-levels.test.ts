@@ -10,7 +10,7 @@ import { deliverThroughHook } from '../test-support/hook-route-adapter.ts';
 import { FIXTURES_DIR } from '../test-support/recorded-payloads.ts';
 import { runHookBundle } from '../test-support/run-hook-bundle.ts';
 import { actOnMonitorLazily, checkpointCommandLazily, loadMonitorAfterGate, recordMonitorAlertLazily } from './load-monitor-parts.ts';
-import type { PostToolResult } from './post-tool-types.ts';
+import type { PostToolContext, PostToolResult } from './post-tool-types.ts';
 import { runPostTool } from './run-post-tool.ts';
 import { userConfigFile } from './user-config-file.ts';
 
@@ -50,7 +50,7 @@ function setLevel(world: DeliveryWorld, level: Level): void {
 }
 
 /** One tool call's PostToolUse through the monitor, from source. */
-async function monitor(world: DeliveryWorld): Promise<PostToolResult & { warnings: string[] }> {
+async function monitor(world: DeliveryWorld, recordAlert: PostToolContext['recordAlert'] = recordMonitorAlertLazily): Promise<PostToolResult & { warnings: string[] }> {
   const s = world.scenario('actionable');
   const warnings: string[] = [];
   const event = s.agent === 'gemini' ? 'AfterTool' : 'PostToolUse';
@@ -67,7 +67,7 @@ async function monitor(world: DeliveryWorld): Promise<PostToolResult & { warning
     loadMonitor: loadMonitorAfterGate,
     act: actOnMonitorLazily,
     checkpointCommand: checkpointCommandLazily,
-    recordAlert: recordMonitorAlertLazily,
+    recordAlert,
   });
   return { ...result, warnings };
 }
@@ -172,6 +172,15 @@ describe.each(['claude', 'gemini', 'codex', 'qwen'] as const)('%s: one record of
     expect(acted.output).toContain('Initiating checkpoint sequence');
     expect(await turnEnd(world)).toBeNull();
     expect(handoffs(world)).toHaveLength(1);
+  });
+});
+
+describe('the L1 warning\'s count never costs the warning', () => {
+  it('an acting part that cannot load (the metrics write) is one stderr line; the warning still reaches the agent', async () => {
+    const world = open('L1');
+    const result = await monitor(world, () => Promise.reject(new Error('cannot load agent-checkpoint-hook-monitor-act.cjs')));
+    expect(result.output).toContain(L1_LINE);
+    expect(result.warnings).toEqual(['post-tool: metrics: alert not recorded: cannot load agent-checkpoint-hook-monitor-act.cjs']);
   });
 });
 
