@@ -184,6 +184,7 @@ interface MetricsReport {
   readonly resumes: { consumed: number; completed: number; notCompleted: number; outcomeUnknown: number };
   readonly compactions: { total: number; withoutHandoff: number };
   readonly estimates: { samples: number };
+  readonly alerts: { l1Warnings: number; estimateWarnings: number; shardSuggestions: number };
 }
 
 /** `report --json`'s metrics part. */
@@ -194,6 +195,8 @@ function metricsReport(session: Session): MetricsReport {
 }
 
 const NO_HANDOFFS = { total: 0, byLevel: { L1: 0, L2: 0, L3: 0 }, auto: 0, user: 0 };
+/** `report`'s alert counts: the monitor's L1 warnings, the prompt hook's estimate warnings and shard suggestions. */
+const alerts = (l1Warnings: number, estimateWarnings: number, shardSuggestions: number) => ({ l1Warnings, estimateWarnings, shardSuggestions });
 const ONE_L2_HANDOFF = { total: 1, byLevel: { L1: 0, L2: 1, L3: 0 }, auto: 1, user: 0, userInitiatedShare: 0 };
 
 /** The handoff files (repository-relative), sorted. */
@@ -214,6 +217,9 @@ function plan(n: number): string {
   return ['# Plan: split the billing service', '', '## Tasks', ...Array.from({ length: n }, (_, i) => `- [ ] Move part ${i + 1} into \`src/billing/part-${i + 1}.ts\``), ''].join('\n');
 }
 
+/** The L2 turn's second step: a check at 79 %. */
+const CHECK_AT_79 = withInputTokens(tools(shell('echo check')), 158_000);
+
 /**
  * The L2 turn: the fix at 76 % (L1), a check at 79 %, the test run at 86 % (the monitor hands off
  * after it), then the answer. The climb is what lets the monitor act at L2 itself: with the L1 reading
@@ -221,10 +227,10 @@ function plan(n: number): string {
  * growth per call) makes its trajectory rule see L2 (from L1) or L3 (from L2) in the next call and act
  * early.
  */
-function l2Steps(first: ScenarioStep): ScenarioStep[] {
+function l2Steps(first: ScenarioStep, check: ScenarioStep = CHECK_AT_79): ScenarioStep[] {
   return [
     first,
-    withInputTokens(tools(shell('echo check')), 158_000), // 79 %
+    check,
     withInputTokens(tools(shell(TEST)), L2_TOKENS), // 86 %: L2
     withInputTokens(say('Stopping here: the handoff has the rest.'), L2_TOKENS + 1_000),
   ];
@@ -288,7 +294,10 @@ describe.skipIf(SKIP_REAL_CLIS)('seed 004 acceptance scenarios, plugin/extension
           // No automatic action: no handoff, no commit.
           expect(handoffFiles(session)).toEqual([]);
           expect(git(session, ['rev-parse', 'HEAD'])).toBe(head);
-          expect(metricsReport(session).handoffs).toEqual(NO_HANDOFFS);
+          // report: the L1 warning once (the monitor's, not the calls after it), and nothing else.
+          const report = metricsReport(session);
+          expect(report.handoffs).toEqual(NO_HANDOFFS);
+          expect(report.alerts).toEqual(alerts(1, 0, 0));
           // The status line (Claude Code's statusLine; Gemini CLI has none) shows the L1 indicator, no checkpoint.
           if (agent === 'claude') expect(claudeStatusline(session, run)).toBe('[CTX: ███████░░░ 73% L1] [CKPT: ready]');
         });
@@ -338,7 +347,10 @@ describe.skipIf(SKIP_REAL_CLIS)('seed 004 acceptance scenarios, plugin/extension
           expect(readFileSync(path.join(session.workspace.repo, '.agent-checkpoint', 'loop-end-iteration'), 'utf8').trim()).toBe(handoff);
           expect(hookCli(session, ['loop', 'next']).status).toBe(10);
 
-          expect(metricsReport(session).handoffs).toEqual(ONE_L2_HANDOFF);
+          // report: the L2 handoff once, and the L1 warning the climb passed through once.
+          const report = metricsReport(session);
+          expect(report.handoffs).toEqual(ONE_L2_HANDOFF);
+          expect(report.alerts).toEqual(alerts(1, 0, 0));
           // The status line shows L2 and the monitor's handoff (its time, HH:MM in UTC as the handoff's name).
           if (agent === 'claude') {
             const hhmm = /(\d{2})(\d{2})\.md$/.exec(handoff);
@@ -367,6 +379,10 @@ describe.skipIf(SKIP_REAL_CLIS)('seed 004 acceptance scenarios, plugin/extension
           // Never a block: the prompt reached the model.
           expect(body).toContain('move the billing parts');
           expectOnlyScripted(session);
+          // report: the one warning ("Hello." fitted), no shard breakdown in it.
+          const report = metricsReport(session);
+          expect(report.alerts).toEqual(alerts(0, 1, 0));
+          expect(report.handoffs).toEqual(NO_HANDOFFS);
         });
       }));
 
@@ -384,6 +400,8 @@ describe.skipIf(SKIP_REAL_CLIS)('seed 004 acceptance scenarios, plugin/extension
           expect(body).toMatch(agent === 'claude' ? /Write them with: agent-checkpoint-hook shard PLAN\.md/ : /Write them with: node \S+\/dist\/agent-checkpoint-hook\.cjs shard PLAN\.md/);
           expect(body).toContain('the whole billing split');
           expectOnlyScripted(session);
+          // report: one shard suggestion (the warning with the breakdown counts as that, not twice).
+          expect(metricsReport(session).alerts).toEqual(alerts(0, 0, 1));
 
           const shard = hookCli(session, ['shard', 'PLAN.md', '--json']);
           expect(shard.status, shard.stderr).toBe(0);
@@ -393,26 +411,27 @@ describe.skipIf(SKIP_REAL_CLIS)('seed 004 acceptance scenarios, plugin/extension
         });
       }));
 
-    it('session resume: after an L2 session, the next session starts with the handoff (SessionStart), once; report counts one handoff and one resume', () =>
+    it('session resume: after an L2 session, the next session starts with the handoff (SessionStart), once, and finishes the work; report counts one handoff and one completed resume', () =>
       timed(`${agent} session resume`, async () => {
         const a = 'Session A: fix add() in calc.mjs and run its test.';
         const b = 'Session B: continue from where A stopped.';
         const c = 'Session C: anything left?';
-        const scenario: Scenario = {
-          name: 'acceptance-resume',
-          steps: l2Steps(
-            branch(
-              [
-                // Latest session first: Gemini puts the SessionStart context (the handoff, whose
-                // title is session A's prompt) into the user text of session B.
-                { when: { lastUserText: { includes: c } }, reply: say('Nothing left.') },
-                { when: { lastUserText: { includes: b } }, reply: say('Continuing from the handoff.') },
-                { when: { lastUserText: { includes: a } }, reply: withInputTokens(tools(...FIX), L1_FIX_TOKENS) },
-              ],
-              say('Unknown session.'),
-            ),
+        // Session A's L2 turn; session B runs the handoff's remaining step (the calculator's test, on
+        // the fixed add() of A's WIP commit) and answers: a resumed session that did work.
+        const steps = l2Steps(
+          branch(
+            [
+              // Latest session first: Gemini puts the SessionStart context (the handoff, whose
+              // title is session A's prompt) into the user text of session B.
+              { when: { lastUserText: { includes: c } }, reply: say('Nothing left.') },
+              { when: { lastUserText: { includes: b } }, reply: tools(shell(TEST)) },
+              { when: { lastUserText: { includes: a } }, reply: withInputTokens(tools(...FIX), L1_FIX_TOKENS) },
+            ],
+            say('Unknown session.'),
           ),
-        };
+          branch([{ when: { lastUserText: { includes: b } }, reply: say('The test passes: add() is fixed, nothing is left from the handoff.') }], CHECK_AT_79),
+        );
+        const scenario: Scenario = { name: 'acceptance-resume', steps };
         await withPluginSession(agent, scenario, {}, async (session) => {
           const first = await freshRun(session, a);
           expect(stepBodies(first.requests)[0]).not.toContain('The previous session ended with a context checkpoint');
@@ -420,11 +439,14 @@ describe.skipIf(SKIP_REAL_CLIS)('seed 004 acceptance scenarios, plugin/extension
           expect(handoffs).toHaveLength(1);
           const handoff = handoffs[0] ?? '';
 
-          const second = await freshRun(session, b);
-          const bBody = stepBodies(second.requests)[0] ?? '';
+          const resumed = await freshRun(session, b);
+          const bBody = stepBodies(resumed.requests)[0] ?? '';
           expect(count(bBody, RESUME_POINTER)).toBe(1);
           expect(bBody).toContain(`Read ${handoff} before continuing`);
           expect(bBody).toContain('# Session Handoff: Session A: fix add() in calc.mjs and run its test.');
+          // B did the work: its test run, then its answer (no second handoff at B's low context).
+          expect(stepBodies(resumed.requests)).toHaveLength(2);
+          expect(handoffFiles(session)).toEqual([handoff]);
 
           const third = await freshRun(session, c);
           expect(stepBodies(third.requests)[0]).not.toContain('The previous session ended with a context checkpoint');
@@ -439,13 +461,14 @@ describe.skipIf(SKIP_REAL_CLIS)('seed 004 acceptance scenarios, plugin/extension
 
     // Resume outcomes (issue 21 item 4): a resume counts as continued at the first turn end of the
     // resumed session that did work (a successful tool call), and as not continued when the session
-    // compacts or the loop iteration ends first. Session B here only answers, so its outcome stays
-    // unknown: the report says so rather than guessing. The counted outcomes are tested through the
-    // real hooks in packages/delivery-hook/src/session-start/resume-outcome.test.ts.
-    it('session resume: a resumed session that did no work yet leaves its outcome unknown (not counted as continued)', () => {
+    // compacts or the loop iteration ends first (packages/delivery-hook/src/session-start/resume-outcome.test.ts).
+    // Session B ran the test at its turn, so its Stop hook recorded the resume as completed.
+    it('session resume: the resumed session that did work is a completed resume (success 100 %)', () => {
       const report = resumeReports.get(agent);
       expect(report, 'the session-resume test ran').toBeDefined();
-      expect(report?.resumes).toEqual({ consumed: 1, completed: 0, notCompleted: 0, outcomeUnknown: 1 });
+      expect(report?.resumes).toEqual({ consumed: 1, completed: 1, notCompleted: 0, outcomeUnknown: 0, successRate: 1 });
+      // Session A's climb passed L1 once; no estimate or shard warning in these three sessions.
+      expect(report?.alerts).toEqual(alerts(1, 0, 0));
     });
 
     it('loop of three iterations (the documented recipe): the monitor writes the handoff in iteration 1, iteration 2 resumes from it, iteration 3 does not', () =>
@@ -515,6 +538,8 @@ describe.skipIf(SKIP_REAL_CLIS)('seed 004 acceptance scenarios, plugin/extension
           const report = metricsReport(session);
           expect(report.handoffs).toEqual(ONE_L2_HANDOFF);
           expect(report.resumes.consumed).toBe(1);
+          // Iteration 1's climb passed L1 once (the monitor's warning at 76 %).
+          expect(report.alerts).toEqual(alerts(1, 0, 0));
         });
       }));
   });

@@ -44,6 +44,7 @@ export { readTaskHistory } from './estimate/task-history.ts';
 export { renderEstimateWarning } from './estimate/render-estimate.ts';
 export { reportFromLog } from './metrics/build-report.ts';
 export { renderReport } from './metrics/render-report.ts';
+export { recordMetric } from './metrics/record-metric.ts';
 export { planShards, type ShardPlan } from './shard/plan-shards.ts';
 export { shardDirFor } from './shard/shard-paths.ts';
 export { writeShards } from './shard/write-shards.ts';

@@ -7,6 +7,7 @@ import { CLAUDE_FIXTURE, CODEX_FIXTURE, GEMINI_FIXTURE, QWEN_FIXTURE } from './t
 import { deliverThroughHook } from './test-support/hook-route-adapter.ts';
 import { trustProjectConfig } from './test-support/trust-project-config.ts';
 import { FIXTURES_DIR } from './test-support/recorded-payloads.ts';
+import { runHookBundle } from './test-support/run-hook-bundle.ts';
 
 // The end-of-turn context step through the real bundled hook, on real git repositories, with real
 // recorded transcripts whose token usage was raised to each level (fixtures/context-levels/README.md).
@@ -92,6 +93,13 @@ function revertChanges(world: DeliveryWorld): void {
   git('clean', '-fdq');
 }
 
+/** `report --json`'s alert counts in the world's project. */
+async function alertsOf(world: DeliveryWorld): Promise<unknown> {
+  const result = await runHookBundle({ args: ['report', '--json'], env: world.scenario('actionable').env, cwd: world.repo });
+  expect(result.code, result.stderr).toBe(0);
+  return (JSON.parse(result.stdout) as { report: { alerts: unknown } }).report.alerts;
+}
+
 function handoffs(world: DeliveryWorld): string[] {
   const dir = join(world.repo, '.agent-checkpoint', 'handoffs');
   return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.md')).sort() : [];
@@ -127,6 +135,20 @@ describe.each([
     revertChanges(quiet);
     expect(await deliverThroughHook(quiet.scenario('actionable'))).toBeNull();
     expect(handoffs(quiet)).toEqual([]);
+  });
+
+  it('issue 21: report counts the turn end\'s L1 line once, when a block carried it; a silent turn at L1 counts nothing', async () => {
+    const world = open(base, 'L1');
+    expect(await deliverThroughHook(world.scenario('actionable'))).toContain(`Context at ${PERCENT.L1}%`);
+    expect(await deliverThroughHook(newTurn(world, world.scenario('actionable'), 1))).not.toContain('Context at');
+    expect(await alertsOf(world)).toEqual({ l1Warnings: 1, estimateWarnings: 0, shardSuggestions: 0 });
+    const dir = join(world.stateDir, 'metrics');
+    const events = readdirSync(dir).flatMap((f) => readFileSync(join(dir, f), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as unknown));
+    expect(events).toEqual([{ type: 'alert', at: expect.any(String), kind: 'l1-warning', percent: PERCENT.L1 }]);
+    const quiet = open(base, 'L1');
+    revertChanges(quiet);
+    expect(await deliverThroughHook(quiet.scenario('actionable'))).toBeNull();
+    expect(await alertsOf(quiet)).toEqual({ l1Warnings: 0, estimateWarnings: 0, shardSuggestions: 0 });
   });
 
   it('L2 blocks an otherwise silent turn once, with a handoff written first; L3 writes the emergency handoff', async () => {

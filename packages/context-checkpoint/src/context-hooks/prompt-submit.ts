@@ -1,5 +1,8 @@
 import { isOwnCheckpoint, type TokenUsage } from '@agent-checkpoint/core';
-import { estimatePrompt } from '../steps/prompt-estimate.ts';
+import { ALERT_BOUNDS } from '../metrics/alert-bounds.ts';
+import type { MetricsEvent } from '../metrics/metrics-events.ts';
+import { recordMetric } from '../metrics/record-metric.ts';
+import { estimatePrompt, type PromptEstimateResult } from '../steps/prompt-estimate.ts';
 import { nothing, type ContextHookDecision, type ContextHookRun } from './context-hook-run.ts';
 import { openContextHook } from './open-context-hook.ts';
 
@@ -46,7 +49,22 @@ export async function runPromptSubmitHook(event: PromptSubmitEvent, run: Context
   for (const note of result.diagnostics) run.warn(`prompt-submit: ${note}`);
   const summary = `~${result.estimate.tokens} tokens (${result.estimate.percentOfWindow} % of ${result.window}, ${result.windowSource}), ${result.estimate.recommendation}`;
   if (result.warning === undefined) return nothing('fits', summary);
+  // Counted once per prompt that gets the warning (the route always delivers it: every agent's
+  // prompt hook adds context), so `report` shows the seed's estimate and shard scenarios.
+  const note = await recordMetric({ stateDir: run.stateDir, projectRoot }, promptAlertOf(result, run.now()));
+  if (note !== undefined) run.warn(`prompt-submit: ${note}`);
   return { kind: 'add-context', text: result.warning, code: 'warned', detail: summary };
+}
+
+/** The metrics event of a delivered warning: a shard suggestion when it carries the plan's breakdown, else an estimate warning. */
+export function promptAlertOf(result: Extract<PromptEstimateResult, { kind: 'estimated' }>, now: Date): Extract<MetricsEvent, { type: 'alert' }> {
+  const at = now.toISOString();
+  // A forged plan can price a task at millions of percent of a small window: the alert still counts,
+  // without a share the log's schema would refuse.
+  const percent = result.estimate.percentOfWindow;
+  const share = Number.isFinite(percent) && percent >= 0 && percent <= ALERT_BOUNDS.maxEstimatedPercent ? { estimatedPercent: percent } : {};
+  const shards = result.shardPlan?.shards.length ?? 0;
+  return shards > 0 ? { type: 'alert', at, kind: 'shard-suggestion', ...share, shards: Math.min(shards, ALERT_BOUNDS.maxShards) } : { type: 'alert', at, kind: 'estimate-warning', ...share };
 }
 
 /** The session's newest usage record, or undefined (no transcript yet, unreadable, none recorded). */

@@ -1,10 +1,12 @@
 import {
   composeMessage,
+  errorMessage,
   resolveStateDir,
   type SessionStateLocation,
   type TurnEndExtension,
   type TurnEndExtensionInput,
 } from '@agent-checkpoint/core';
+import { prepareMetricsEvent } from '../metrics/metrics-events.ts';
 import type { TestRun } from '../opt-ins/run-tests.ts';
 import { closePendingEstimate, type ClosePendingEstimateResult } from '../steps/pending-estimate.ts';
 import { settleResumeAtTurnEnd } from '../steps/resume-outcome.ts';
@@ -62,6 +64,8 @@ export const contextCheckpointExtension: TurnEndExtension<ContextCheckpointDetai
       diagnostics.push(...(await settleResumeAtTurnEnd({ location: sessionLocation(input), projectRoot: input.projectRoot, timeline: input.timeline, now: input.now })));
     }
     const lines = context?.lines ?? [];
+    // The L1 line is counted when its block is granted (the line reached the agent), like its mark.
+    const countL1Warning = context === undefined ? undefined : await prepareL1WarningCount(input, context, diagnostics);
     return {
       ...(ran.result ? { result } : {}),
       ...(ran.tests ? { tests: ran.tests } : {}),
@@ -69,10 +73,31 @@ export const contextCheckpointExtension: TurnEndExtension<ContextCheckpointDetai
       detail: { ...(ran.detail ? { tests: ran.detail } : {}), ...(context ? { context } : {}) },
       diagnostics,
       // The pending line becomes announced, and is marked for the monitor (one record of levels acted on).
-      ...(context ? { onClaimGranted: promoteAndMark(sessionLocation(input)) } : {}),
+      ...(context ? { onClaimGranted: promoteAndMark(sessionLocation(input), countL1Warning) } : {}),
     };
   },
 };
+
+/**
+ * When this turn's context line is the L1 warning: its `l1-warning` metrics event, validated now
+ * (the schema loads lazily) and appended by the granted-block callback, which is synchronous.
+ * Undefined otherwise (no line, a handoff line, a warning at L2/L3 with handoffs off).
+ */
+async function prepareL1WarningCount(input: TurnEndExtensionInput, context: ContextStepOutput, diagnostics: string[]): Promise<(() => unknown) | undefined> {
+  const { action } = context;
+  if (context.lines.length === 0 || action.kind !== 'warn' || action.level !== 'L1') return undefined;
+  const location = sessionLocation(input);
+  if (location === undefined) return undefined;
+  try {
+    return await prepareMetricsEvent(
+      { stateDir: location.stateDir, projectRoot: input.projectRoot },
+      { type: 'alert', at: input.now.toISOString(), kind: 'l1-warning', percent: action.reading.displayPercent },
+    );
+  } catch (error) {
+    diagnostics.push(`metrics: alert not recorded: ${errorMessage(error)}`);
+    return undefined;
+  }
+}
 
 /** The session's state file, when both a session id and a state directory are known. */
 function sessionLocation(input: TurnEndExtensionInput): SessionStateLocation | undefined {

@@ -1,5 +1,5 @@
 import { estimateAccuracy, type EstimateAccuracy } from '../estimate/estimate-accuracy.ts';
-import { readMetricsEvents, type MetricsEvent, type MetricsLogOptions } from './metrics-events.ts';
+import { readMetricsEvents, type AlertKind, type MetricsEvent, type MetricsLogOptions } from './metrics-events.ts';
 
 /** The seed's success metrics over a metrics log (seed 004, "Success Metrics"). JSON-ready. */
 export interface MetricsReport {
@@ -33,13 +33,23 @@ export interface MetricsReport {
     readonly withoutHandoffShare?: number;
   };
   readonly estimates: EstimateAccuracy;
+  /** Alerts that reached the agent (seed 004's acceptance scenarios), by kind. */
+  readonly alerts: {
+    /** The monitor's L1 warnings (at most one per session and climb: its level mark). */
+    readonly l1Warnings: number;
+    /** The prompt hook's "may not fit" warnings without a shard breakdown. */
+    readonly estimateWarnings: number;
+    /** The prompt hook's warnings with a plan's shard breakdown. */
+    readonly shardSuggestions: number;
+  };
 }
 
 /**
  * Aggregate metrics events (any order) into the seed's success metrics. Pure.
  *
  * Handoffs are counted per handoff file: a second event naming the same one adds nothing. Resumes are counted per handoff: a handoff resumed twice is one resume (the second is the loop
- * runner's duplicate that RLP marks consumed), and its last recorded outcome wins.
+ * runner's duplicate that RLP marks consumed), and its last recorded outcome wins. Alerts are counted
+ * per event: each is recorded once, where it reached the agent.
  */
 export function buildReport(events: readonly MetricsEvent[]): MetricsReport {
   const byLevel = { L1: 0, L2: 0, L3: 0 };
@@ -51,6 +61,7 @@ export function buildReport(events: readonly MetricsEvent[]): MetricsReport {
   let compactions = 0;
   let withoutHandoff = 0;
   const estimates: { estimatedTokens: number; actualTokens: number }[] = [];
+  const alerts = { l1Warnings: 0, estimateWarnings: 0, shardSuggestions: 0 };
   let from: number | undefined;
   let to: number | undefined;
 
@@ -86,6 +97,9 @@ export function buildReport(events: readonly MetricsEvent[]): MetricsReport {
       case 'estimate':
         estimates.push({ estimatedTokens: event.estimatedTokens, actualTokens: event.actualTokens });
         break;
+      case 'alert':
+        alerts[alertCounter(event.kind)] += 1;
+        break;
       default: {
         const never: never = event;
         throw new Error(`unknown metrics event ${JSON.stringify(never)}`);
@@ -116,7 +130,20 @@ export function buildReport(events: readonly MetricsEvent[]): MetricsReport {
     },
     compactions: { total: compactions, withoutHandoff, ...(compactions > 0 ? { withoutHandoffShare: withoutHandoff / compactions } : {}) },
     estimates: estimateAccuracy(estimates),
+    alerts,
   };
+}
+
+/** The report's counter of an alert kind. */
+function alertCounter(kind: AlertKind): keyof MetricsReport['alerts'] {
+  switch (kind) {
+    case 'l1-warning':
+      return 'l1Warnings';
+    case 'estimate-warning':
+      return 'estimateWarnings';
+    case 'shard-suggestion':
+      return 'shardSuggestions';
+  }
 }
 
 /** {@link buildReport} over a project's log, with what the reader had to skip (for `report` and `report --json`). */

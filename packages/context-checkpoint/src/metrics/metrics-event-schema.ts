@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ALERT_BOUNDS } from './alert-bounds.ts';
 
 /*
  * Schemas of the success-metrics log, loaded with `import()` only when the log is read or written:
@@ -54,6 +55,28 @@ export const EstimateEventSchema = z.object({
   actualTokens: tokens,
 });
 
+/**
+ * The alerts the seed's acceptance scenarios name, counted where they reach the agent:
+ * - `l1-warning`: the monitor's L1 warning after a tool call (once per level per session: recorded
+ *   where the monitor's level mark let it speak);
+ * - `estimate-warning`: the prompt hook's "this task may not fit" warning;
+ * - `shard-suggestion`: that warning carrying a plan's shard breakdown (counted as this, not as both).
+ */
+export const AlertKindSchema = z.enum(['l1-warning', 'estimate-warning', 'shard-suggestion']);
+
+/** An alert was added to the agent's context (see {@link AlertKindSchema}). */
+export const AlertEventSchema = z.object({
+  type: z.literal('alert'),
+  at: isoTime,
+  kind: AlertKindSchema,
+  /** `l1-warning`: the context's displayed percentage when the warning was given. */
+  percent: z.number().nonnegative().max(ALERT_BOUNDS.maxPercent).optional(),
+  /** `estimate-warning` / `shard-suggestion`: the task's estimated share of the window, in %. */
+  estimatedPercent: z.number().nonnegative().max(ALERT_BOUNDS.maxEstimatedPercent).optional(),
+  /** `shard-suggestion`: how many shards the breakdown suggested. */
+  shards: z.number().int().min(1).max(ALERT_BOUNDS.maxShards).optional(),
+});
+
 /** One line of the metrics log. */
 export const MetricsEventSchema = z.discriminatedUnion('type', [
   HandoffEventSchema,
@@ -61,7 +84,9 @@ export const MetricsEventSchema = z.discriminatedUnion('type', [
   ResumeOutcomeEventSchema,
   CompactionEventSchema,
   EstimateEventSchema,
+  AlertEventSchema,
 ]);
 
 export type MetricsEvent = z.infer<typeof MetricsEventSchema>;
 export type MetricsEventType = MetricsEvent['type'];
+export type AlertKind = z.infer<typeof AlertKindSchema>;

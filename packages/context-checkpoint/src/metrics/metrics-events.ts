@@ -3,7 +3,7 @@ import type { MetricsEvent } from './metrics-event-schema.ts';
 import { projectKey } from './project-key.ts';
 
 // Types only: the schemas (and zod) load lazily, see metrics-event-schema.ts.
-export type { MetricsEvent, MetricsEventType } from './metrics-event-schema.ts';
+export type { AlertKind, MetricsEvent, MetricsEventType } from './metrics-event-schema.ts';
 
 /** Where a project's metrics log lives. */
 export interface MetricsLogOptions {
@@ -23,9 +23,18 @@ export function metricsLogLocation(options: Pick<MetricsLogOptions, 'stateDir' |
  * the reader would skip). Throws as `appendJsonlLine` does; callers report and go on.
  */
 export async function recordMetricsEvent(options: MetricsLogOptions, event: MetricsEvent): Promise<AppendJsonlResult> {
+  return (await prepareMetricsEvent(options, event))();
+}
+
+/**
+ * Validate `event` now and return its append as a synchronous call, for a caller that learns only
+ * inside a synchronous callback that the event happened (the turn end's granted-block bookkeeping).
+ * Throws now on an invalid event; the returned call throws as `appendJsonlLine` does.
+ */
+export async function prepareMetricsEvent(options: MetricsLogOptions, event: MetricsEvent): Promise<() => AppendJsonlResult> {
   const { MetricsEventSchema } = await import('./metrics-event-schema.ts');
   const valid = MetricsEventSchema.parse(event);
-  return appendJsonlLine(metricsLogLocation(options), valid, options.maxBytes ?? DEFAULT_LOG_MAX_BYTES);
+  return () => appendJsonlLine(metricsLogLocation(options), valid, options.maxBytes ?? DEFAULT_LOG_MAX_BYTES);
 }
 
 /** The project's metrics events, oldest first; bad lines skipped and counted. Never throws. */

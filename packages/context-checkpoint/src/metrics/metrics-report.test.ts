@@ -17,7 +17,7 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 const at = (minute: number): string => new Date(Date.UTC(2026, 10, 20, 9, minute)).toISOString();
 
-/** A realistic week of one project: two auto handoffs, one user checkpoint, resumes, compactions, estimates. */
+/** A realistic week of one project: two auto handoffs, one user checkpoint, resumes, compactions, estimates, alerts. */
 const WEEK: MetricsEvent[] = [
   { type: 'estimate', at: at(0), estimatedTokens: 40_000, actualTokens: 36_000 },
   { type: 'handoff', at: at(5), level: 'L2', trigger: 'auto', handoff: '2026-11-20-0905.md' },
@@ -32,14 +32,18 @@ const WEEK: MetricsEvent[] = [
   { type: 'resume', at: at(46), handoff: 'never-shown.md', consumed: false },
   { type: 'estimate', at: at(50), estimatedTokens: 20_000, actualTokens: 40_000 },
   { type: 'estimate', at: at(55), estimatedTokens: 10_000, actualTokens: 11_000 },
+  { type: 'alert', at: at(56), kind: 'l1-warning', percent: 72 },
+  { type: 'alert', at: at(57), kind: 'estimate-warning', estimatedPercent: 52 },
+  { type: 'alert', at: at(58), kind: 'shard-suggestion', estimatedPercent: 71, shards: 3 },
+  { type: 'alert', at: at(59), kind: 'l1-warning', percent: 76 },
 ];
 
 describe('buildReport', () => {
   it('counts handoffs by level and trigger, resumes per handoff with outcomes, compactions without a handoff, estimate accuracy', () => {
     const report = buildReport(WEEK);
-    expect(report.events).toBe(13);
+    expect(report.events).toBe(17);
     expect(report.from).toBe(at(0));
-    expect(report.to).toBe(at(55));
+    expect(report.to).toBe(at(59));
     expect(report.handoffs).toEqual({ total: 3, byLevel: { L1: 1, L2: 1, L3: 1 }, auto: 2, user: 1, userInitiatedShare: 1 / 3 });
     // The handoff resumed twice counts once; the unconsumed one not at all.
     expect(report.resumes).toEqual({ consumed: 2, completed: 1, notCompleted: 0, outcomeUnknown: 1, successRate: 1 });
@@ -48,6 +52,8 @@ describe('buildReport', () => {
     expect(report.estimates.samples).toBe(3);
     expect(report.estimates.medianAbsPercentError).toBe(11.1);
     expect(report.estimates.withinQuarterShare).toBeCloseTo(2 / 3, 10);
+    // Each alert once, by kind; a warning with a shard breakdown is a shard suggestion only.
+    expect(report.alerts).toEqual({ l1Warnings: 2, estimateWarnings: 1, shardSuggestions: 1 });
   });
 
   it('a handoff recorded twice (two routes, a retried write) is one checkpoint', () => {
@@ -73,6 +79,7 @@ describe('buildReport', () => {
     expect(report.handoffs.userInitiatedShare).toBeUndefined();
     expect(report.resumes.successRate).toBeUndefined();
     expect(report.estimates).toEqual({ samples: 0 });
+    expect(report.alerts).toEqual({ l1Warnings: 0, estimateWarnings: 0, shardSuggestions: 0 });
     expect(renderReport(report)).toContain('User-initiated share: n/a');
   });
 });
@@ -81,26 +88,39 @@ describe('the metrics log on disk', () => {
   it('records events, skips invalid lines someone else wrote, and reports them', async () => {
     for (const event of WEEK) await recordMetricsEvent(options, event);
     const path = join(options.stateDir, metricsLogLocation(options).relPath);
-    appendFileSync(path, '{"type":"handoff","at":"yesterday","level":"L2","trigger":"auto"}\n{"type":"bogus","at":"2026-11-20T09:00:00Z"}\n\u0000\u0001garbage\n');
+    appendFileSync(
+      path,
+      [
+        '{"type":"handoff","at":"yesterday","level":"L2","trigger":"auto"}',
+        '{"type":"bogus","at":"2026-11-20T09:00:00Z"}',
+        '\u0000\u0001garbage',
+        // Alerts someone else wrote: an unknown kind, a percentage that is no number, a forged shard count.
+        '{"type":"alert","at":"2026-11-20T09:00:00Z","kind":"l9-warning"}',
+        '{"type":"alert","at":"2026-11-20T09:00:00Z","kind":"l1-warning","percent":"72"}',
+        '{"type":"alert","at":"2026-11-20T09:00:00Z","kind":"shard-suggestion","shards":1e9}',
+        '',
+      ].join('\n'),
+    );
     const read = await readMetricsEvents(options);
     expect(read.records).toEqual(WEEK);
-    expect(read.skippedLines).toBe(3);
+    expect(read.skippedLines).toBe(6);
     const text = renderReport(buildReport(read.records), { skippedLines: read.skippedLines });
     expect(text).toBe(
       [
-        'Context checkpoint metrics: 13 events (2026-11-20 to 2026-11-20)',
+        'Context checkpoint metrics: 17 events (2026-11-20 to 2026-11-20)',
         'Handoffs: 3 (L1 1, L2 1, L3 1); auto 2, user 1',
         'User-initiated share: 33 % (target > 50 %)',
         'Resumes: 2; completed 1, not completed 0, unknown 1; success 100 % (target > 90 %)',
         'Compactions: 2; without a handoff 1 (50 %)',
         'Estimate accuracy: 3 estimates; median error 11.1 %; 67 % within ±25 %',
-        '(3 unreadable log lines skipped)',
+        'Alerts: L1 warnings 2, estimate warnings 1, shard suggestions 1',
+        '(6 unreadable log lines skipped)',
         '',
       ].join('\n'),
     );
     // The JSON form: the report and what the reader skipped, round-tripping through JSON.
     const fromLog = await reportFromLog(options);
-    expect(fromLog).toEqual({ report: buildReport(WEEK), skippedLines: 3, truncated: false });
+    expect(fromLog).toEqual({ report: buildReport(WEEK), skippedLines: 6, truncated: false });
     expect(JSON.parse(JSON.stringify(fromLog))).toEqual(fromLog);
   });
 

@@ -34,6 +34,8 @@ export function renderReport(report: MetricsReport, options: RenderReportOptions
       ? 'Estimate accuracy: no estimates with an actual yet'
       : `Estimate accuracy: ${e.samples} estimate${e.samples === 1 ? '' : 's'}; median error ${e.medianAbsPercentError} %; ${percent(e.withinQuarterShare)} ${METRIC_TARGETS.estimateAccuracy}`,
   );
+  const a = report.alerts;
+  lines.push(`Alerts: L1 warnings ${a.l1Warnings}, estimate warnings ${a.estimateWarnings}, shard suggestions ${a.shardSuggestions}`);
   if ((options.skippedLines ?? 0) > 0) lines.push(`(${options.skippedLines} unreadable log line${options.skippedLines === 1 ? '' : 's'} skipped)`);
   if (options.truncated === true) lines.push('(the log exceeded its size cap: only its newest part was read)');
   return `${lines.join('\n')}\n`;

@@ -31,8 +31,12 @@ export type MonitorActingAction = Extract<MonitorAction, { kind: 'handoff' | 'em
 /** What the monitor decided after one tool call, for the route to encode or carry out. */
 export type MonitorHookDecision =
   | { readonly kind: 'nothing'; readonly code: string; readonly detail: string }
-  /** L1: add the warning to the model's context. */
-  | { readonly kind: 'add-context'; readonly text: string; readonly code: string; readonly detail: string }
+  /**
+   * L1: add the warning to the model's context. This hook claimed the level, so this is the one time
+   * the session gets it: the route records it (`percent`, the displayed context percentage) once
+   * delivered.
+   */
+  | { readonly kind: 'add-context'; readonly level: 'L1'; readonly percent: number; readonly text: string; readonly code: string; readonly detail: string }
   /** L2/L3: this hook claimed the level; the route runs the acting part. */
   | { readonly kind: 'act'; readonly action: MonitorActingAction; readonly code: string; readonly detail: string };
 
@@ -102,7 +106,7 @@ export async function runMonitorHook(session: MonitorSession, run: MonitorHookRu
   switch (action.kind) {
     case 'warn':
       if (action.text === undefined) return pass('warned-silently', 'L1 text configured empty');
-      return { kind: 'add-context', text: action.text, code: 'warned', detail: describe(action) };
+      return { kind: 'add-context', level: action.level, percent: action.reading.displayPercent, text: action.text, code: 'warned', detail: describe(action) };
     case 'handoff':
     case 'emergency':
       return { kind: 'act', action, code: action.kind, detail: describe(action) };

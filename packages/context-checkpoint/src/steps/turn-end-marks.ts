@@ -48,8 +48,11 @@ export async function claimTurnEndHandoff(marks: TurnEndMarks, level: MonitorLev
  * ({@link promotePendingContext}) and mark its level, so the monitor does not say it again during
  * the next turn. Marked only here, when the line reached the agent; a refused block leaves both to
  * the next turn end. Marking is best effort: a failure never costs the granted block.
+ *
+ * `countL1Warning`, when the turn's line is the L1 warning: its metrics event, validated beforehand
+ * and appended here, the one place that knows the line was delivered (best effort as the mark).
  */
-export function promoteAndMark(location: SessionStateLocation | undefined): (state: SessionState, now: Date) => SessionState {
+export function promoteAndMark(location: SessionStateLocation | undefined, countL1Warning?: () => unknown): (state: SessionState, now: Date) => SessionState {
   return (state, now) => {
     const pending = sessionContextOf(state)?.pendingLevel;
     const next = promotePendingContext(state, now);
@@ -58,6 +61,13 @@ export function promoteAndMark(location: SessionStateLocation | undefined): (sta
         claimMarkSync(monitorMarksDir(location.stateDir, location.agent, location.sessionId), { level: pending, by: 'turn-end', readingLevel: pending }, now);
       } catch {
         // The marks directory is unusable: the monitor may say this level once more.
+      }
+    }
+    if (pending === 'L1' && countL1Warning !== undefined) {
+      try {
+        countL1Warning();
+      } catch {
+        // The metrics log is unwritable: statistics, never the granted block.
       }
     }
     return next;

@@ -1,15 +1,24 @@
 import { stat } from 'node:fs/promises';
-import { failuresFromObservations, openContextHook, truthfulAlert, withAutonomousMode, writeCheckpointHandoff, type HandoffTrigger } from '@agent-checkpoint/context-checkpoint';
+import { failuresFromObservations, openContextHook, recordMetric, truthfulAlert, withAutonomousMode, writeCheckpointHandoff, type HandoffTrigger } from '@agent-checkpoint/context-checkpoint';
 import { contextCheckpointConfigOf, handoffServicesOf } from '@agent-checkpoint/context-checkpoint/load';
 import { getCheckpoint, type ResolvedConfig } from '@agent-checkpoint/core';
 import { forModelText, type AgentId } from '@agent-checkpoint/core/hot-path';
 import { loadTranscriptReader } from '../load-transcript-reader.ts';
 import { installRouteOf, userCommandsOf } from '../route-commands.ts';
-import type { MonitorActRequest, MonitorActResult } from './post-tool-types.ts';
+import type { MonitorActRequest, MonitorActResult, MonitorAlertRecord } from './post-tool-types.ts';
 
 /** `checkpoint` as the agent runs it with its shell tool on the route of a hook `agent` ran with `env` (route-commands.ts). */
 export function agentCheckpointCommandOf(agent: AgentId, env: Readonly<Record<string, string | undefined>>): string {
   return userCommandsOf(installRouteOf(agent, env)).agentCheckpoint;
+}
+
+/**
+ * The monitor's L1 warning reached the agent: one `alert` event in the project's metrics log, so
+ * `report` shows it (seed 004's L1 scenario). Here, in the acting part, because the metrics schemas
+ * need zod, which the decision part must not load after every tool call. Never throws.
+ */
+export function recordMonitorAlert(record: MonitorAlertRecord): Promise<string | undefined> {
+  return recordMetric({ stateDir: record.stateDir, projectRoot: record.projectRoot }, { type: 'alert', at: record.at.toISOString(), kind: 'l1-warning', percent: record.percent });
 }
 
 /** Time kept back from the deadline for the answer and the exit. */

@@ -1,5 +1,5 @@
 import type { AgentId } from '@agent-checkpoint/core/hot-path';
-import type { MonitorActRequest, MonitorActResult, MonitorAfterGate } from './post-tool-types.ts';
+import type { MonitorActRequest, MonitorActResult, MonitorAfterGate, MonitorAlertRecord } from './post-tool-types.ts';
 
 /**
  * Set to `true` by build-hook.mjs in every built bundle: the monitor's two later parts are then their
@@ -40,4 +40,12 @@ export async function actOnMonitorLazily(request: MonitorActRequest): Promise<Mo
     ? (require('./agent-checkpoint-hook-monitor-act.cjs') as typeof import('./act-on-monitor.ts'))
     : await import('./act-on-monitor.ts');
   return part.actOnMonitor(request);
+}
+
+/** Record a delivered L1 warning (act-on-monitor.ts), loaded with the acting part: once per session at most. */
+export async function recordMonitorAlertLazily(record: MonitorAlertRecord): Promise<string | undefined> {
+  const part = typeof __AGENT_CHECKPOINT_MONITOR_SPLIT__ !== 'undefined'
+    ? (require('./agent-checkpoint-hook-monitor-act.cjs') as typeof import('./act-on-monitor.ts'))
+    : await import('./act-on-monitor.ts');
+  return part.recordMonitorAlert(record);
 }

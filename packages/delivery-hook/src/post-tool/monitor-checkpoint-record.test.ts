@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, readdirSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createDeliveryWorld, type DeliveryWorld } from '@agent-checkpoint/core/conformance';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -19,7 +19,7 @@ afterEach(() => {
   while (worlds.length > 0) worlds.pop()?.remove();
 });
 
-function open(level: 'L2' | 'L3', config: Record<string, unknown>): DeliveryWorld {
+function open(level: 'L1' | 'L2' | 'L3', config: Record<string, unknown>): DeliveryWorld {
   const world = createDeliveryWorld({ ...CLAUDE_FIXTURE, transcriptFile: join(LEVELS, `${level}.jsonl`) });
   worlds.push(world);
   world.writeConfig({ ...world.actionableConfig, ...config });
@@ -52,6 +52,41 @@ function handoffs(world: DeliveryWorld): string[] {
 function head(world: DeliveryWorld): string {
   return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: world.repo, env: world.scenario('actionable').env, encoding: 'utf8' }).trim();
 }
+
+/** `report --json`'s alert counts. */
+async function alertCounts(world: DeliveryWorld): Promise<Record<string, number>> {
+  const out = await bin(world, ['report', '--json']);
+  expect(out.code, out.stderr).toBe(0);
+  return (JSON.parse(out.stdout) as { report: { alerts: Record<string, number> } }).report.alerts;
+}
+
+describe('the monitor counts its L1 warning for report', () => {
+  it('once per session: the tool call that delivered it, not the later calls at the same level', async () => {
+    const world = open('L1', { context: { enabled: true } });
+    const s = world.scenario('actionable');
+    const warned = await toolCall(world);
+    expect(warned.hookSpecificOutput.additionalContext).toContain('Context at 75%');
+    // The next tool calls at 75 % say nothing (the level mark), and count nothing.
+    for (let i = 0; i < 2; i += 1) {
+      const again = await bin(world, ['post-tool', 'claude'], JSON.stringify({ session_id: s.sessionId, transcript_path: s.transcriptPath, cwd: s.cwd, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: {}, tool_response: 'ok' }));
+      expect(again).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    }
+    expect(await alertCounts(world)).toEqual({ l1Warnings: 1, estimateWarnings: 0, shardSuggestions: 0 });
+    expect((await bin(world, ['report'])).stdout).toContain('Alerts: L1 warnings 1, estimate warnings 0, shard suggestions 0');
+    // The event carries the percentage the agent was told.
+    const dir = join(world.stateDir, 'metrics');
+    const [log] = readdirSync(dir);
+    expect(readFileSync(join(dir, log ?? ''), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([{ type: 'alert', at: expect.any(String), kind: 'l1-warning', percent: 75 }]);
+  });
+
+  it('a session whose monitor says nothing (context checkpoints off) counts nothing', async () => {
+    const world = open('L1', { context: { enabled: false } });
+    const s = world.scenario('actionable');
+    const quiet = await bin(world, ['post-tool', 'claude'], JSON.stringify({ session_id: s.sessionId, transcript_path: s.transcriptPath, cwd: s.cwd, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: {}, tool_response: 'ok' }));
+    expect(quiet).toMatchObject({ code: 0, stdout: '' });
+    expect(await alertCounts(world)).toEqual({ l1Warnings: 0, estimateWarnings: 0, shardSuggestions: 0 });
+  });
+});
 
 describe('the monitor records its checkpoints where every route does', () => {
   it('a monitor handoff at 86 % ends the loop iteration, is counted once per level in report, and shows on the status line', async () => {

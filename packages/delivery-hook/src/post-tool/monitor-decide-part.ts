@@ -10,7 +10,8 @@ const CHECKPOINT_COMMAND = '{checkpointCommand}';
 /**
  * The monitor's decision part (its own bundle, loaded once context checkpoints are on): the context
  * package's route-neutral `runMonitorHook` with the agent's tail reader, then its decision in the
- * agent's format. L1 is answered here; L2/L3 go to the lazily loaded acting part.
+ * agent's format. L1 is answered here (and counted through the acting part); L2/L3 go to the lazily
+ * loaded acting part.
  */
 export async function monitorAfterGate(session: MonitorSession, ctx: PostToolContext): Promise<PostToolResult> {
   const stateDir = ctx.stateDir();
@@ -29,7 +30,14 @@ export async function monitorAfterGate(session: MonitorSession, ctx: PostToolCon
       return { output: '', code: decision.code, detail: decision.detail };
     case 'add-context': {
       const text = decision.text.includes(CHECKPOINT_COMMAND) ? forModelText(decision.text.replaceAll(CHECKPOINT_COMMAND, await ctx.checkpointCommand(ctx.agent, ctx.env))) : decision.text;
-      return { output: encodePostToolOutput(ctx.agent, { context: text }), code: decision.code, detail: decision.detail };
+      const output = encodePostToolOutput(ctx.agent, { context: text });
+      // The level is claimed, so this is the session's one L1 warning: counted for `report`. Never at
+      // the warning's cost: an acting part that cannot load is a stderr line, the warning still goes out.
+      const note = await ctx
+        .recordAlert({ stateDir, projectRoot: session.projectRoot, at: ctx.now(), percent: decision.percent })
+        .catch((error: unknown) => `metrics: alert not recorded: ${error instanceof Error ? error.message : String(error)}`);
+      if (note !== undefined) ctx.warn(`post-tool: ${note}`);
+      return { output, code: decision.code, detail: decision.detail };
     }
     case 'act': {
       const result = await ctx.act({

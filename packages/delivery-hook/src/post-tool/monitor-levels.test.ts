@@ -11,8 +11,8 @@ import { profileOf } from '../agents/profiles.ts';
 import { deliverThroughHook } from '../test-support/hook-route-adapter.ts';
 import { FIXTURES_DIR } from '../test-support/recorded-payloads.ts';
 import { runHookBundle } from '../test-support/run-hook-bundle.ts';
-import { actOnMonitorLazily, checkpointCommandLazily, loadMonitorAfterGate } from './load-monitor-parts.ts';
-import type { PostToolResult } from './post-tool-types.ts';
+import { actOnMonitorLazily, checkpointCommandLazily, loadMonitorAfterGate, recordMonitorAlertLazily } from './load-monitor-parts.ts';
+import type { PostToolContext, PostToolResult } from './post-tool-types.ts';
 import { runPostTool } from './run-post-tool.ts';
 import { userConfigFile } from './user-config-file.ts';
 
@@ -53,7 +53,7 @@ function setLevel(world: DeliveryWorld, level: Level): void {
 }
 
 /** One tool call's PostToolUse through the monitor, from source. */
-async function monitor(world: DeliveryWorld): Promise<PostToolResult & { warnings: string[] }> {
+async function monitor(world: DeliveryWorld, recordAlert: PostToolContext['recordAlert'] = recordMonitorAlertLazily): Promise<PostToolResult & { warnings: string[] }> {
   const s = world.scenario('actionable');
   const warnings: string[] = [];
   const event = s.agent === 'gemini' ? 'AfterTool' : 'PostToolUse';
@@ -70,6 +70,7 @@ async function monitor(world: DeliveryWorld): Promise<PostToolResult & { warning
     loadMonitor: loadMonitorAfterGate,
     act: actOnMonitorLazily,
     checkpointCommand: checkpointCommandLazily,
+    recordAlert,
   });
   return { ...result, warnings };
 }
@@ -92,6 +93,13 @@ function revertChanges(world: DeliveryWorld): void {
   const git = (...args: string[]): void => void execFileSync('git', args, { cwd: world.repo, env: world.scenario('actionable').env, stdio: 'ignore' });
   git('checkout', '-q', '--', '.');
   git('clean', '-fdq');
+}
+
+/** `report --json`'s count of L1 warnings in the world's project. */
+async function l1Warnings(world: DeliveryWorld): Promise<number> {
+  const result = await runHookBundle({ args: ['report', '--json'], env: world.scenario('actionable').env, cwd: world.repo });
+  expect(result.code, result.stderr).toBe(0);
+  return (JSON.parse(result.stdout) as { report: { alerts: { l1Warnings: number } } }).report.alerts.l1Warnings;
 }
 
 function handoffs(world: DeliveryWorld): string[] {
@@ -183,6 +191,15 @@ describe.each(MONITORED)('%s: one record of the levels acted on', (agent) => {
   });
 });
 
+describe('the L1 warning\'s count never costs the warning', () => {
+  it('an acting part that cannot load (the metrics write) is one stderr line; the warning still reaches the agent', async () => {
+    const world = open('L1');
+    const result = await monitor(world, () => Promise.reject(new Error('cannot load agent-checkpoint-hook-monitor-act.cjs')));
+    expect(result.output).toContain(L1_LINE);
+    expect(result.warnings).toEqual(['post-tool: metrics: alert not recorded: cannot load agent-checkpoint-hook-monitor-act.cjs']);
+  });
+});
+
 describe('one record of the levels acted on: monitor and turn end', () => {
   it('L1: the monitor warned during the turn, so the turn end does not repeat the line', async () => {
     const world = open('L1');
@@ -190,6 +207,8 @@ describe('one record of the levels acted on: monitor and turn end', () => {
     const delivered = await turnEnd(world);
     expect(delivered).toContain('Required actions:');
     expect(delivered).not.toContain('Context at');
+    // Said once, counted once: the monitor's warning, not a second one at the turn end.
+    expect(await l1Warnings(world)).toBe(1);
   });
 
   it('L2: the monitor wrote the handoff, so the turn end writes no second one and does not block for it', async () => {
@@ -209,6 +228,8 @@ describe('one record of the levels acted on: monitor and turn end', () => {
     const world = open('L1');
     expect(await turnEnd(world)).toContain(L1_LINE);
     expect(await monitor(world)).toMatchObject({ output: '', code: 'none:already-announced' });
+    // The turn end's line counted when its block was granted; the monitor adds nothing.
+    expect(await l1Warnings(world)).toBe(1);
   });
 
   it('L2: the turn end handed off, so the monitor does not hand off again; a compaction re-arms both', async () => {

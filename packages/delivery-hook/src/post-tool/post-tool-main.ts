@@ -7,7 +7,7 @@ import { DEFAULT_STDIN_MAX_BYTES, readHookOptions } from '../hook-options.ts';
 import { TURN_END_AGENTS_TEXT } from '../hook-modes.ts';
 import { runHookHarness } from '../hook-harness.ts';
 import { currentDirectory } from '../run-cwd.ts';
-import { actOnMonitorLazily, checkpointCommandLazily, loadMonitorAfterGate } from './load-monitor-parts.ts';
+import { actOnMonitorLazily, checkpointCommandLazily, loadMonitorAfterGate, recordMonitorAlertLazily } from './load-monitor-parts.ts';
 import { runPostTool } from './run-post-tool.ts';
 
 export async function mainPostTool(argv: readonly string[]): Promise<void> {
@@ -43,6 +43,7 @@ export async function mainPostTool(argv: readonly string[]): Promise<void> {
       act: actOnMonitorLazily,
       loadMonitor: loadMonitorAfterGate,
       checkpointCommand: checkpointCommandLazily,
+      recordAlert: recordMonitorAlertLazily,
     });
     if (options.debug) warn(`post-tool: ${result.code}: ${result.detail} (${Date.now() - startedAt} ms)`);
     return result.output;

@@ -41,6 +41,22 @@ export interface PostToolContext {
    * it): loaded only when an alert does, since the route's command forms live with the agent profiles.
    */
   readonly checkpointCommand: (agent: AgentId, env: Readonly<Record<string, string | undefined>>) => Promise<string>;
+  /**
+   * Record a delivered L1 warning in the project's metrics log (`report`). Loaded with the acting
+   * part (the metrics schemas need zod): at most once per session and climb, since only the hook that
+   * claimed the level warns. Resolves to a diagnostic when the write failed.
+   */
+  readonly recordAlert: (record: MonitorAlertRecord) => Promise<string | undefined>;
+}
+
+/** The monitor's L1 warning, delivered after a tool call, for the metrics log. */
+export interface MonitorAlertRecord {
+  readonly stateDir: string;
+  /** The session's project (`findProjectRoot`), the metrics log's key as `report` reads it. */
+  readonly projectRoot: string;
+  readonly at: Date;
+  /** The context's displayed percentage when the warning was given. */
+  readonly percent: number;
 }
 
 /** The decision part's entry (post-tool/monitor-decide-part.ts). */

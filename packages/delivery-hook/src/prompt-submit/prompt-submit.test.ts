@@ -186,6 +186,48 @@ describe('prompt-submit', () => {
     expect((JSON.parse(named.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext).toContain('suggested 3 shards');
   });
 
+  it('issue 21: report counts each delivered warning once, by kind (a shard breakdown is a shard suggestion); a prompt that fits counts nothing', async () => {
+    const { sb, repo, transcript } = project();
+    const submit = async (contextTokens: number, prompt: string): Promise<string> => {
+      claudeTranscript(transcript, contextTokens);
+      const run = await runHookBundle({ args: ['prompt-submit', 'claude'], stdin: payload('claude', repo, transcript, prompt), env: sb.env, cwd: repo });
+      expect(run.code, run.stderr).toBe(0);
+      return run.stdout;
+    };
+    // The plan's work at 50 %: the warning with the 3-shard breakdown.
+    expect(await submit(100_000, LARGE_PROMPT)).toContain('suggested 3 shards');
+    // A task of its own at 80 %: "may not fit", no breakdown.
+    const late = await submit(160_000, 'Add input validation to src/api/users.ts and src/api/orders.ts');
+    expect(late).toContain('It may not fit');
+    expect(late).not.toContain('suggested');
+    // A small task that fits: nothing said, nothing counted.
+    expect(await submit(20_000, 'fix the typo in README.md')).toBe('');
+
+    const report = await runHookBundle({ args: ['report', '--json'], env: sb.env, cwd: repo });
+    expect(report.code, report.stderr).toBe(0);
+    expect((JSON.parse(report.stdout) as { report: { alerts: unknown } }).report.alerts).toEqual({ l1Warnings: 0, estimateWarnings: 1, shardSuggestions: 1 });
+    const [log] = readdirSync(join(sb.stateDir, 'metrics'));
+    const events = readFileSync(join(sb.stateDir, 'metrics', log ?? ''), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(events.map(({ kind, shards }) => ({ kind, shards }))).toEqual([
+      { kind: 'shard-suggestion', shards: 3 },
+      { kind: 'estimate-warning', shards: undefined },
+    ]);
+    expect(events.every((e) => e['type'] === 'alert' && typeof e['estimatedPercent'] === 'number')).toBe(true);
+  });
+
+  it('a forged plan priced beyond the metrics log\'s bounds (millions of percent of a 1000-token window) still counts its warning once', async () => {
+    const { sb, repo } = project({ context: { enabled: true, windowTokens: 1_000 }, handoff: { enabled: true, planFile: 'PLAN.md' } });
+    // 500 items (the parser's cap), six files each: ~3,000,000 % of the smallest window the configuration allows.
+    const files = (i: number): string => [1, 2, 3, 4, 5, 6].map((k) => `\`src/billing/part-${i}-${k}.ts\``).join(', ');
+    writeFileSync(join(repo, 'PLAN.md'), ['# Plan', ...Array.from({ length: 500 }, (_, i) => `- [ ] Refactor and migrate ${files(i)}`)].join('\n'));
+    const run = await runHookBundle({ args: ['prompt-submit', 'claude'], stdin: payload('claude', repo, null, LARGE_PROMPT), env: sb.env, cwd: repo });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain('suggested');
+    const report = await runHookBundle({ args: ['report', '--json'], env: sb.env, cwd: repo });
+    expect((JSON.parse(report.stdout) as { report: { alerts: unknown }; skippedLines: number })).toMatchObject({ report: { alerts: { l1Warnings: 0, estimateWarnings: 0, shardSuggestions: 1 } }, skippedLines: 0 });
+  });
+
   it('a small task that fits: nothing added (the estimate is still recorded)', async () => {
     const { sb, repo, transcript } = project({ context: { enabled: true, windowTokens: 200_000 } });
     claudeTranscript(transcript, 20_000);
