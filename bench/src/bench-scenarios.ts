@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgentId, TurnHint } from '@agent-checkpoint/core';
+import { AGENT_IDS, type AgentId, type TurnHint } from '@agent-checkpoint/core';
 
 /** Placeholders of the recorded fixtures (fixtures/<agent>/<version>/recorded/README.md). */
 export const RECORDED_REPO = '/WORK/repo';
@@ -25,10 +25,14 @@ export interface AgentScenario {
   readonly keptIds: readonly string[];
 }
 
-const VERSIONS: Record<AgentId, string> = { claude: '2.1.330', gemini: '0.61.0', codex: '0.169.0', copilot: '1.0.102', qwen: '0.24.4' };
+const VERSIONS: Record<AgentId, string> = { claude: '2.1.330', gemini: '0.61.0', codex: '0.169.0', copilot: '1.0.102', qwen: '0.24.4', pi: '0.73.1' };
 export const SCENARIO = 'fail-fix-pass';
-// Qwen Code is not benchmarked yet (its scenario loads; the repeated-history generator is not checked for it).
-export const AGENTS: readonly AgentId[] = ['claude', 'gemini', 'codex'];
+/**
+ * The agents benchmarked: every one but Copilot CLI, whose agentStop payload names the transcript
+ * `transcriptPath` (payloadFor points `transcript_path` at the generated file) and whose hook waits for
+ * its own `hook.start` event in the log, which a generated transcript does not hold.
+ */
+export const AGENTS: readonly AgentId[] = AGENT_IDS.filter((agent) => agent !== 'copilot');
 
 export function loadScenario(fixturesDir: string, agent: AgentId): AgentScenario {
   const dir = join(fixturesDir, agent, VERSIONS[agent], 'recorded');
@@ -70,6 +74,16 @@ export function loadScenario(fixturesDir: string, agent: AgentId): AgentScenario
         headerLines: 0,
         payload,
         hint: { turnId: String(payload['prompt_id']), lastAssistantMessage: String(payload['last_assistant_message']) },
+        keptIds: [sessionId],
+      };
+    case 'pi':
+      // The session header, model_change and thinking_level_change are written once per session.
+      return {
+        agent,
+        transcriptFile,
+        headerLines: 3,
+        payload,
+        hint: { prompt: String(payload['prompt']), lastAssistantMessage: String(payload['last_assistant_message']) },
         keptIds: [sessionId],
       };
   }

@@ -2,8 +2,8 @@
 // time, memory and what was found. Used by the tail-read benchmark both in-process (several reads,
 // cold and warm) and as a whole process (one read).
 //
-//   node tail-read-runner.mjs <claude|gemini|codex> <transcript> <hint JSON> [reads=1]
-import { DEFAULT_PREFIX, isAgentId, type AgentId, type TranscriptReader, type TurnHint } from '@agent-checkpoint/core';
+//   node tail-read-runner.mjs <agent id> <transcript> <hint JSON> [reads=1]
+import { AGENT_IDS, DEFAULT_PREFIX, isAgentId, type AgentId, type TranscriptReader, type TurnHint } from '@agent-checkpoint/core';
 
 /** What one runner process reports (one JSON line on stdout). */
 export interface TailReadReport {
@@ -38,13 +38,15 @@ async function loadReader(agent: AgentId): Promise<TranscriptReader> {
       return (await import('@agent-checkpoint/transcript-copilot')).createCopilotTranscriptReader();
     case 'qwen':
       return (await import('@agent-checkpoint/transcript-qwen')).createQwenTranscriptReader();
+    case 'pi':
+      return (await import('@agent-checkpoint/transcript-pi')).createPiTranscriptReader();
   }
 }
 
 async function main(): Promise<void> {
   const [agent, path, hintJson = '{}', readsArg = '1'] = process.argv.slice(2);
   if (!isAgentId(agent) || path === undefined) {
-    process.stderr.write('usage: tail-read-runner <claude|gemini|codex|qwen> <file> [hint JSON] [reads]\n');
+    process.stderr.write(`usage: tail-read-runner <${AGENT_IDS.join('|')}> <file> [hint JSON] [reads]\n`);
     process.exit(64);
   }
   const hint = JSON.parse(hintJson) as TurnHint;

@@ -16,17 +16,18 @@ import { readJsonlFile } from '../src/harness/read-jsonl-file.ts';
  * it, and the next stop passes; a turn with nothing missing gets silence.
  */
 
-const HOOK_ROUTES = ['claude-hook', 'gemini-hook', 'codex-hook', 'copilot-hook', 'qwen-hook'] as const satisfies readonly CheckpointRoute[];
+const HOOK_ROUTES = ['claude-hook', 'gemini-hook', 'codex-hook', 'copilot-hook', 'qwen-hook', 'pi-hook'] as const satisfies readonly CheckpointRoute[];
 
 /** The JSON decision word each agent's block uses (delivery-hook README). */
-const BLOCK_DECISION: Record<(typeof HOOK_ROUTES)[number], string> = { 'claude-hook': 'block', 'gemini-hook': 'deny', 'codex-hook': 'block', 'copilot-hook': 'block', 'qwen-hook': 'block' };
+const BLOCK_DECISION: Record<(typeof HOOK_ROUTES)[number], string> = { 'claude-hook': 'block', 'gemini-hook': 'deny', 'codex-hook': 'block', 'copilot-hook': 'block', 'qwen-hook': 'block', 'pi-hook': 'block' };
 
 /**
  * `stop_hook_active` on the stop after our block: Claude and Codex keep it true for the rest of the
  * turn; Gemini resets it once the model made a tool call (here: `make restart`), so there the
- * second stop passes on our own loop guard, not on the flag. Copilot and Qwen keep it true like Claude.
+ * second stop passes on our own loop guard, not on the flag. Copilot and Qwen keep it true like Claude;
+ * so does our Pi extension (it counts its own follow-ups).
  */
-const STOP_HOOK_ACTIVE_AFTER_BLOCK: Record<(typeof HOOK_ROUTES)[number], boolean> = { 'claude-hook': true, 'gemini-hook': false, 'codex-hook': true, 'copilot-hook': true, 'qwen-hook': true };
+const STOP_HOOK_ACTIVE_AFTER_BLOCK: Record<(typeof HOOK_ROUTES)[number], boolean> = { 'claude-hook': true, 'gemini-hook': false, 'codex-hook': true, 'copilot-hook': true, 'qwen-hook': true, 'pi-hook': true };
 
 const escapeXml = (text: string): string => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 
@@ -39,6 +40,7 @@ function expectNativeWrapping(run: RouteRun, reason: string): void {
       break;
     case 'gemini-hook':
     case 'qwen-hook':
+    case 'pi-hook':
       expect(raw).toBe(reason);
       break;
     case 'codex-hook':

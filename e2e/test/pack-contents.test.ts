@@ -79,7 +79,7 @@ function exportTargets(pack: PackedPackage): Array<[subpath: string, target: str
 }
 
 describe('the packed packages', () => {
-  it('are the nine published ones: two bins, seven libraries', () => {
+  it('are the ten published ones: two bins, eight libraries', () => {
     expect(bins().map((pack) => pack.name)).toEqual(['@agent-checkpoint/delivery-hook', '@agent-checkpoint/delivery-tmux']);
     expect(libraries().map((pack) => pack.name)).toEqual([
       '@agent-checkpoint/context-checkpoint',
@@ -88,6 +88,7 @@ describe('the packed packages', () => {
       '@agent-checkpoint/transcript-codex',
       '@agent-checkpoint/transcript-copilot',
       '@agent-checkpoint/transcript-gemini',
+      '@agent-checkpoint/transcript-pi',
       '@agent-checkpoint/transcript-qwen',
     ]);
   });

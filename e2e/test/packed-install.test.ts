@@ -13,7 +13,7 @@ import { cleanEnv } from '../src/harness/packed-packages.ts';
 // registry, as `pnpm install` does for the workspace. Nothing outside the temp dir is touched.
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
-const PUBLISHED = ['core', 'transcript-claude', 'transcript-gemini', 'transcript-codex', 'transcript-copilot', 'transcript-qwen', 'delivery-hook', 'delivery-tmux'];
+const PUBLISHED = ['core', 'transcript-claude', 'transcript-gemini', 'transcript-codex', 'transcript-copilot', 'transcript-qwen', 'transcript-pi', 'delivery-hook', 'delivery-tmux'];
 
 let work: string;
 let prefix: string;

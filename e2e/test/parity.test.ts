@@ -8,16 +8,17 @@ import { SKIP_REAL_CLIS } from '../src/harness/define-headless-agent-tests.ts';
 /**
  * Parity: the same turn gets the same checkpoint text on every route.
  *
- *                              Claude    Gemini      Codex     Codex TUI        Codex TUI (no queue)   Copilot     Qwen
- *                              Stop      AfterAgent  Stop      notify → queue   notify → tmux          agentStop   Stop
- *   daemon-not-restarted        ✓          ✓          ✓          ✓                ✓                      ✓           ✓
- *   test-still-failing          ✓          ✓          ✓          ✓                ✓                      ✓           ✓
- *   unread-multi-file-edit      ✓          ✓          ✓          ✓                ✓                      ✓           (own text)
+ *                              Claude    Gemini      Codex     Codex TUI        Codex TUI (no queue)   Copilot     Qwen         Pi
+ *                              Stop      AfterAgent  Stop      notify → queue   notify → tmux          agentStop   Stop         turn_end
+ *   daemon-not-restarted        ✓          ✓          ✓          ✓                ✓                      ✓           ✓            ✓
+ *   test-still-failing          ✓          ✓          ✓          ✓                ✓                      ✓           ✓            ✓
+ *   unread-multi-file-edit      ✓          ✓          ✓          ✓                ✓                      ✓           (own text)   ✓
  *
  * Each cell runs the scenario on that route with the real CLI and our bundled tool, takes the text
  * the model received (Claude: the `Stop hook feedback:\n` wrapper removed; Gemini: the user part as
  * is; Codex hook: `<hook_prompt>` unwrapped and XML-unescaped, cross-checked with the rollout's raw
- * `HookPrompt` text; Codex TUI: the queued or submitted user message as is; Copilot: the `<current_datetime>` header removed) and requires it to equal, byte for
+ * `HookPrompt` text; Codex TUI: the queued or submitted user message as is; Copilot: the `<current_datetime>` header removed; Pi: our
+ * extension's follow-up as is) and requires it to equal, byte for
  * byte, what core's `getCheckpoint` computes for that run's repository and transcript. Then each
  * row requires the texts to be byte-identical; a route whose CLI cannot make the same turn is named
  * with its reason and only checked against getCheckpoint. The only normalizations are of what differs by

@@ -150,7 +150,8 @@ async function checkpointTheSession(session: AgentSession): Promise<string> {
  * Copilot CLI 1.0.102 a `user` message of its own (the top-level `additionalContext`); Qwen Code 0.24.4
  * the system message, in a hidden `<context>` block `SessionStart additional context: …`.
  */
-const NATIVE_PLACEMENT: Record<AgentId, RegExp> = {
+// Pi: no SessionStart hook of ours is wired (the extension runs the turn end only).
+const NATIVE_PLACEMENT: Record<Exclude<AgentId, 'pi'>, RegExp> = {
   claude: /^messages\[\d+\] of \d+ \(role system\): .*"text":"SessionStart hook additional context: The previous session ended with a context checkpoint/,
   gemini: /^contents\[\d+\] of \d+ \(role user\): \{"parts":\[\{"text":"<hook_context>The previous session ended with a context checkpoint/,
   codex: /^input\[\d+\] of \d+ \(role developer\): .*"type":"input_text","text":"The previous session ended with a context checkpoint/,

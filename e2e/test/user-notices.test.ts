@@ -11,7 +11,7 @@ import { SKIP_REAL_CLIS } from '../src/harness/define-headless-agent-tests.ts';
  */
 
 const NOTICE = /^agent-checkpoint: .*\.agent-checkpoint\.json is not trusted, so its runTests\.command is ignored\. .*`agent-checkpoint-hook trust`/;
-const ROUTES = ['claude-hook', 'gemini-hook', 'codex-hook'] as const satisfies readonly CheckpointRoute[];
+const ROUTES = ['claude-hook', 'gemini-hook', 'codex-hook', 'pi-hook'] as const satisfies readonly CheckpointRoute[];
 
 describe.skipIf(SKIP_REAL_CLIS)('user notices in the real CLIs', () => {
   it.each(ROUTES)('%s: an untrusted key → systemMessage once, next to the unchanged block; never in a model request', async (route) => {
@@ -46,6 +46,11 @@ describe.skipIf(SKIP_REAL_CLIS)('user notices in the real CLIs', () => {
           expect.stringContaining(`"severity":"warning","message":${JSON.stringify(`Agent execution blocked: ${notice}`)}`),
           `Hook system message: ${notice}`,
         ]);
+      } else if (route === 'pi-hook') {
+        // Our extension shows it in Pi's UI; `pi -p` has none, so it goes to stderr, once, as is.
+        // Pi does not record it in the session file.
+        expect(output).toEqual([notice]);
+        expect(transcript).toEqual([]);
       } else {
         // Codex 0.169 accepts the field (the block above was delivered), but `codex exec` prints it
         // neither on stdout nor on stderr, and the rollout does not record it: not observable here.

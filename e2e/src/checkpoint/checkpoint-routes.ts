@@ -13,6 +13,7 @@ import { CodexSession } from '../run-codex.ts';
 import { CodexTuiSession, type CodexTuiOptions } from '../run-codex-tui.ts';
 import { CopilotSession } from '../run-copilot.ts';
 import { GeminiSession } from '../run-gemini.ts';
+import { PiSession } from '../run-pi.ts';
 import { QwenSession } from '../run-qwen.ts';
 import { projectFiles, type ProjectOptions } from './checkpoint-project.ts';
 import { CHECKPOINT_ROUTES, isNotifyRoute, ROUTE_LABELS, routeAgent, type CheckpointRoute } from './checkpoint-route.ts';
@@ -124,8 +125,10 @@ export async function withRouteRun(route: CheckpointRoute, options: RouteRunOpti
           ? CopilotSession.start({ ...base, hook })
           : agent === 'qwen'
             ? QwenSession.start({ ...base, hook })
-            : CodexSession.start({ ...base, hook });
-  await withCheckedSession<ClaudeSession | GeminiSession | CodexSession | CopilotSession | QwenSession>(start, async (session) => {
+            : agent === 'pi'
+              ? PiSession.start({ ...base, hook })
+              : CodexSession.start({ ...base, hook });
+  await withCheckedSession<ClaudeSession | GeminiSession | CodexSession | CopilotSession | QwenSession | PiSession>(start, async (session) => {
     const run = await session.prompt(scenario.prompt);
     if (run.timedOut || run.exitCode !== 0) throw new Error(`${agent} run failed (exit ${String(run.exitCode)}, timed out: ${String(run.timedOut)}):\n${run.stderr.slice(-2000)}`);
     if (session instanceof CodexSession) await session.waitForNotifications(1);

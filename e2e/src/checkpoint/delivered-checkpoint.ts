@@ -22,7 +22,8 @@ const CODEX_HOOK_PROMPT = /^<hook_prompt hook_run_id="stop:\d+:[^"]*">([\s\S]*)<
  * - Codex `Stop`: a user message `<hook_prompt hook_run_id="stop:…">…</hook_prompt>`, XML-escaped;
  * - Codex TUI + notify: a plain user message, exactly what was typed;
  * - Copilot `agentStop`: a user message `<current_datetime>…</current_datetime>\n\n<reason>`;
- * - Qwen `Stop`: a chat-completions user message whose text part is `<reason>` as is.
+ * - Qwen `Stop`: a chat-completions user message whose text part is `<reason>` as is;
+ * - Pi (our extension's follow-up): an Anthropic user message whose one text block is `<reason>` as is.
  * Returns the last match (the checkpoint of the turn that just ended), or undefined.
  */
 export function findDeliveredCheckpoint(route: CheckpointRoute, body: unknown): DeliveredCheckpoint | undefined {
@@ -42,6 +43,7 @@ function unwrap(route: CheckpointRoute, raw: string): string | undefined {
     case 'codex-queue':
     case 'codex-tmux':
     case 'qwen-hook':
+    case 'pi-hook':
       return raw;
     case 'codex-hook': {
       const inner = CODEX_HOOK_PROMPT.exec(raw)?.[1];
@@ -61,6 +63,7 @@ function userTexts(route: CheckpointRoute, body: unknown): string[] {
   switch (route) {
     case 'copilot-hook':
     case 'claude-hook':
+    case 'pi-hook':
       return asArray(record?.['messages'])
         .filter((m) => stringField(m, 'role') === 'user')
         .flatMap((m) => {

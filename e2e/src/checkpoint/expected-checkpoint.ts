@@ -4,6 +4,7 @@ import { createClaudeTranscriptReader } from '@agent-checkpoint/transcript-claud
 import { createCodexTranscriptReader } from '@agent-checkpoint/transcript-codex';
 import { createCopilotTranscriptReader } from '@agent-checkpoint/transcript-copilot';
 import { createGeminiTranscriptReader } from '@agent-checkpoint/transcript-gemini';
+import { createPiTranscriptReader } from '@agent-checkpoint/transcript-pi';
 import { createQwenTranscriptReader } from '@agent-checkpoint/transcript-qwen';
 import type { HookInvocation } from '../harness/agent-session.ts';
 import { asArray, asString } from '../mock/json-access.ts';
@@ -71,6 +72,9 @@ function stopTranscript(
       return { cwd, transcript, reader: createCopilotTranscriptReader(), hint: {}, sessionId: field('sessionId') };
     case 'qwen-hook':
       return { cwd, transcript, reader: createQwenTranscriptReader(), hint: defined({ turnId: field('prompt_id'), lastAssistantMessage: field('last_assistant_message') }), sessionId: field('session_id') };
+    // Our extension's payload: the user's prompt and the last assistant text (pi-profile.ts).
+    case 'pi-hook':
+      return { cwd, transcript, reader: createPiTranscriptReader(), hint: defined({ prompt: field('prompt'), lastAssistantMessage: field('last_assistant_message') }), sessionId: field('session_id') };
     case 'codex-queue':
     case 'codex-tmux':
       return {

@@ -13,17 +13,40 @@ export interface AgentCli {
   readonly argv: readonly string[];
 }
 
-const PACKAGES: Record<AgentId, { name: string; bin: string; viaNode: boolean }> = {
+/** Each agent's npm package, its entry file, and the product name the README's route table gives it. */
+const PACKAGES: Record<AgentId, { name: string; bin: string; viaNode: boolean; title: string }> = {
   // A native binary (copied into bin/ by the package's postinstall); Node's version is irrelevant.
-  claude: { name: '@anthropic-ai/claude-code', bin: 'bin/claude.exe', viaNode: false },
-  gemini: { name: '@google/gemini-cli', bin: 'bundle/gemini.js', viaNode: true },
+  claude: { name: '@anthropic-ai/claude-code', bin: 'bin/claude.exe', viaNode: false, title: 'Claude Code' },
+  gemini: { name: '@google/gemini-cli', bin: 'bundle/gemini.js', viaNode: true, title: 'Gemini CLI' },
   // The npm launcher, which execs the platform's native binary (as `codex` does for users).
-  codex: { name: '@openai/codex', bin: 'bin/codex.js', viaNode: true },
+  codex: { name: '@openai/codex', bin: 'bin/codex.js', viaNode: true, title: 'Codex CLI' },
   // The npm loader, which runs the platform package's native binary (as `copilot` does for users).
-  copilot: { name: '@github/copilot', bin: 'npm-loader.js', viaNode: true },
+  copilot: { name: '@github/copilot', bin: 'npm-loader.js', viaNode: true, title: 'GitHub Copilot CLI' },
   // The bundled CLI (declares Node >= 22; runs headless on Node 20, qwen-code.md).
-  qwen: { name: '@qwen-code/qwen-code', bin: 'cli.js', viaNode: true },
+  qwen: { name: '@qwen-code/qwen-code', bin: 'cli.js', viaNode: true, title: 'Qwen Code' },
+  // 0.73.1, the last release under this name that runs on Node 20 (its successor
+  // @earendil-works/pi-coding-agent 1.x needs Node >= 22.19).
+  pi: { name: '@mariozechner/pi-coding-agent', bin: 'dist/cli.js', viaNode: true, title: 'Pi' },
 };
+
+/** One agent's pin in `e2e/agent-clis/package.json`, without installing anything. */
+export interface PinnedAgentCli {
+  readonly title: string;
+  readonly packageName: string;
+  readonly version: string;
+}
+
+/** The pinned version of every agent's CLI, as `e2e/agent-clis/package.json` states it. */
+export function pinnedAgentClis(): Record<AgentId, PinnedAgentCli> {
+  const pins = (JSON.parse(readFileSync(path.join(E2E_PACKAGE_DIR, 'agent-clis', 'package.json'), 'utf8')) as { dependencies?: Record<string, string> }).dependencies ?? {};
+  const pinned = (agent: AgentId): PinnedAgentCli => {
+    const { name, title } = PACKAGES[agent];
+    const version = pins[name];
+    if (version === undefined) throw new Error(`e2e/agent-clis/package.json pins no ${name}`);
+    return { title, packageName: name, version };
+  };
+  return { claude: pinned('claude'), gemini: pinned('gemini'), codex: pinned('codex'), copilot: pinned('copilot'), qwen: pinned('qwen'), pi: pinned('pi') };
+}
 
 /** The e2e package directory (replaced by `/E2E` in recorded fixtures). */
 export const E2E_PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');

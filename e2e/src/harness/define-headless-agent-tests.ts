@@ -20,7 +20,7 @@ export interface HeadlessAgentSpec<S extends HeadlessSession> {
   readonly apiPath: string;
   readonly userAgent: RegExp;
   /** The payload's `hook_event_name`; null for an agent that sends none (Copilot CLI). */
-  readonly stopEvent: 'Stop' | 'AfterAgent' | null;
+  readonly stopEvent: 'Stop' | 'AfterAgent' | 'turn_end' | null;
   /** Where the payload names the session and the transcript (default `session_id`, `transcript_path`). */
   readonly payloadKeys?: { readonly sessionId: string; readonly transcriptPath: string };
   /** `stop_hook_active` on the stop that follows a block (Gemini: false after a tool call). */

@@ -1,5 +1,5 @@
 import type { ModelReply } from './scenario.ts';
-import { toClaudeCalls } from './native-tool-calls.ts';
+import { toClaudeCalls, toPiCalls } from './native-tool-calls.ts';
 import { callId, itemId, type ReplyIds } from './reply-ids.ts';
 import { splitForStreaming, type SseEvent } from './sse.ts';
 
@@ -15,12 +15,12 @@ export interface AnthropicReply {
 }
 
 /** Encodes a reply as an Anthropic Messages API response. */
-export function encodeAnthropicReply(reply: ModelReply, options: { model: string; ids: ReplyIds; workspaceRoot: string; contextTokens?: number }): AnthropicReply {
+export function encodeAnthropicReply(reply: ModelReply, options: { model: string; ids: ReplyIds; workspaceRoot: string; contextTokens?: number; pi?: boolean }): AnthropicReply {
   const blocks: Block[] = [];
   const text = reply.text;
   if (text !== undefined && text !== '') blocks.push({ type: 'text', text });
   if (reply.kind === 'tools') {
-    toClaudeCalls(reply.calls, options.workspaceRoot).forEach((call, i) => {
+    (options.pi === true ? toPiCalls(reply.calls) : toClaudeCalls(reply.calls, options.workspaceRoot)).forEach((call, i) => {
       blocks.push({ type: 'tool_use', id: callId('toolu', options.ids, i), name: call.name, input: call.input });
     });
   }

@@ -7,7 +7,7 @@ import { encodeChatReply } from './encode-chat-reply.ts';
 import { encodeGeminiReply, geminiTextResponse } from './encode-gemini-reply.ts';
 import { encodeResponsesReply } from './encode-responses-reply.ts';
 import { fillJsonSchema } from './fill-json-schema.ts';
-import { toClaudeCalls, toCodexCalls, toCopilotCalls, toGeminiCalls, toQwenCalls } from './native-tool-calls.ts';
+import { offersPiTools, toClaudeCalls, toCodexCalls, toCopilotCalls, toGeminiCalls, toPiCalls, toQwenCalls } from './native-tool-calls.ts';
 import { readAnthropicRequest } from './read-anthropic-request.ts';
 import { readChatRequest } from './read-chat-request.ts';
 import { readGeminiRequest } from './read-gemini-request.ts';
@@ -137,14 +137,15 @@ export async function startModelMock(options: ModelMockOptions): Promise<ModelMo
       : pick(info.view);
     const root = workspaceRoot ?? info.workspaceRoot ?? '/';
     const ids = { step: picked.stepIndex ?? 0, request: n };
-    const encoded = encodeAnthropicReply(picked.reply, { model: info.model, ids, workspaceRoot: root, ...(scenario.contextTokens !== undefined ? { contextTokens: scenario.contextTokens } : {}) });
+    const pi = offersPiTools(info.toolNames);
+    const encoded = encodeAnthropicReply(picked.reply, { model: info.model, ids, workspaceRoot: root, pi, ...(scenario.contextTokens !== undefined ? { contextTokens: scenario.contextTokens } : {}) });
     if (info.stream) {
       res.setHeader('request-id', `req_e2e_${n}`);
       writeSse(res, encoded.events);
     } else {
       sendJson(res, encoded.message, { 'request-id': `req_e2e_${n}` });
     }
-    const used = picked.reply.kind === 'tools' ? toClaudeCalls(picked.reply.calls, root).map((c) => c.name) : [];
+    const used = picked.reply.kind === 'tools' ? (pi ? toPiCalls(picked.reply.calls) : toClaudeCalls(picked.reply.calls, root)).map((c) => c.name) : [];
     return { api, ...picked, toolNames: info.toolNames, ...missing(used, info.toolNames) };
   }
 

@@ -107,6 +107,44 @@ function geminiPatchCall(change: PatchChange): NamedCall {
 }
 
 /**
+ * Pi (`@mariozechner/pi-coding-agent` 0.73.1) offers lowercase `bash`/`read`/`write`/`edit` over the
+ * Anthropic Messages API; `edit` takes `{path, edits:[{oldText,newText}]}` (its dist/core/tools schemas).
+ */
+export function toPiCalls(calls: readonly ToolCall[]): NamedCall[] {
+  return calls.flatMap((call): NamedCall[] => {
+    switch (call.kind) {
+      case 'shell':
+        return [{ name: 'bash', input: { command: call.command } }];
+      case 'read':
+        return [{ name: 'read', input: { path: call.path } }];
+      case 'write':
+        return [{ name: 'write', input: { path: call.path, content: call.content } }];
+      case 'edit':
+        return [{ name: 'edit', input: { path: call.path, edits: [{ oldText: call.oldText, newText: call.newText }] } }];
+      case 'patch':
+        return call.changes.map((change): NamedCall => {
+          switch (change.op) {
+            case 'update':
+              return { name: 'edit', input: { path: change.path, edits: [{ oldText: change.oldText, newText: change.newText }] } };
+            case 'add':
+              return { name: 'write', input: { path: change.path, content: change.content } };
+            case 'delete':
+              return { name: 'bash', input: { command: `rm -- ${shellQuote(change.path)}` } };
+            default:
+              return assertNever(change);
+          }
+        });
+      case 'subagent':
+        throw new Error('mock: subagent calls are scripted for Claude only');
+      case 'codex':
+        throw new Error('mock: native Codex calls are scripted for Codex only');
+      default:
+        return assertNever(call);
+    }
+  });
+}
+
+/**
  * GitHub Copilot CLI 1.0.102: `bash` ({command, description}), `view` ({path}), `create`
  * ({path, file_text}), `edit` ({path, old_str, new_str}); file tools take absolute paths.
  */
@@ -192,6 +230,11 @@ function qwenPatchCall(change: PatchChange, abs: (p: string) => string): NamedCa
     default:
       return assertNever(change);
   }
+}
+
+/** True when an Anthropic request offers Pi's tool set (lowercase `bash`, no Claude `Bash`). */
+export function offersPiTools(toolNames: readonly string[]): boolean {
+  return toolNames.includes('bash') && !toolNames.includes('Bash');
 }
 
 /**

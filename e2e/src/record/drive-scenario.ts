@@ -7,6 +7,7 @@ import { CodexSession } from '../run-codex.ts';
 import { CodexTuiSession, type PaneSnapshot } from '../run-codex-tui.ts';
 import { CopilotSession } from '../run-copilot.ts';
 import { GeminiSession } from '../run-gemini.ts';
+import { PiSession } from '../run-pi.ts';
 import { QwenSession } from '../run-qwen.ts';
 import type { RecordedScenario } from '../scenarios/recorded-scenarios.ts';
 
@@ -59,15 +60,16 @@ export async function driveScenario(agent: AgentId, scenario: RecordedScenario):
   }
 }
 
-const HEADLESS: Record<AgentId, (options: Parameters<typeof ClaudeSession.start>[0]) => Promise<ClaudeSession | GeminiSession | CodexSession | CopilotSession | QwenSession>> = {
+const HEADLESS: Record<AgentId, (options: Parameters<typeof ClaudeSession.start>[0]) => Promise<ClaudeSession | GeminiSession | CodexSession | CopilotSession | QwenSession | PiSession>> = {
   claude: (options) => ClaudeSession.start(options),
   gemini: (options) => GeminiSession.start(options),
   codex: (options) => CodexSession.start(options),
   copilot: (options) => CopilotSession.start(options),
   qwen: (options) => QwenSession.start(options),
+  pi: (options) => PiSession.start(options),
 };
 
-function startHeadless(agent: AgentId, options: Parameters<typeof ClaudeSession.start>[0]): Promise<ClaudeSession | GeminiSession | CodexSession | CopilotSession | QwenSession> {
+function startHeadless(agent: AgentId, options: Parameters<typeof ClaudeSession.start>[0]): Promise<ClaudeSession | GeminiSession | CodexSession | CopilotSession | QwenSession | PiSession> {
   return HEADLESS[agent](options);
 }
 

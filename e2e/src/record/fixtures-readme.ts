@@ -49,6 +49,11 @@ const HOW: Record<AgentId, string> = {
     '`HOME`, `OPENAI_BASE_URL=http://127.0.0.1:PORT/v1` (the mock\'s chat completions), `OPENAI_API_KEY`, `OPENAI_MODEL=qwen-mock`.',
     '`Stop` hook in the project\'s `.qwen/settings.json` (timeout in seconds).',
   ].join('\n'),
+  pi: [
+    '`pi -p --provider mock --model mock-model <prompt>`, later prompts with `--continue`; env: isolated `HOME`, `PI_OFFLINE=1`;',
+    '`$HOME/.pi/agent/models.json` defines provider `mock` (`api: "anthropic-messages"`, `baseUrl: "http://127.0.0.1:PORT"`).',
+    'The hook is our extension as installed (`$HOME/.pi/agent/extensions/agent-checkpoint/index.js` + `hook.json`, its command the probe).',
+  ].join('\n'),
 };
 
 export function renderFixturesReadme(agent: AgentId, version: string, summaries: readonly RecordingSummary[]): string {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { AGENT_IDS } from '@agent-checkpoint/core';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildStopPayload } from './test-support/build-stop-payload.ts';
@@ -9,7 +10,8 @@ import { HOOK_BUNDLE, parseHookStdout, runHookBundle, type HookProcessResult } f
 // Contract tests of the bundled bin as a real process with real stdin: whatever comes in, the exit
 // code is 0 and stdout is empty or exactly one JSON object in the agent's format.
 
-const AGENTS = ['claude', 'gemini', 'codex'] as const;
+// Every agent: each one's turn-end mode is a process of this bin with the same contract.
+const AGENTS = AGENT_IDS;
 
 let sandbox: HookSandbox;
 beforeEach(() => {
@@ -84,6 +86,8 @@ describe('invalid input passes silently, exit 0', () => {
       const result = await runHookBundle({ args, stdin: fixturePayload('claude-stop-first'), env: sandbox.env });
       expectPass(result);
       expect(result.stderr).toMatch(/unknown agent/);
+      // The line names every agent the bin knows, so a user sees what to pass.
+      expect(result.stderr).toContain(`expected ${AGENT_IDS.slice(0, -1).join(', ')} or ${AGENT_IDS.at(-1) ?? ''}.`);
     }
   });
 });

@@ -84,7 +84,7 @@ describe('status', () => {
 
 describe('help and version', () => {
   it('prints usage and the version', async () => {
-    expect((await run('--help')).stdout).toContain('agent-checkpoint-hook <claude|gemini|codex|copilot|qwen>');
+    expect((await run('--help')).stdout).toContain('agent-checkpoint-hook <claude|gemini|codex|copilot|qwen|pi>');
     expect((await run('version')).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
   });
 });

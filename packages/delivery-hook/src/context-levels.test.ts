@@ -13,13 +13,19 @@ import { runHookBundle } from './test-support/run-hook-bundle.ts';
 // recorded transcripts whose token usage was raised to each level (fixtures/context-levels/README.md).
 
 type Level = 'L0' | 'L1' | 'L2' | 'L3';
-const LEVEL_DIRS: Record<DeliveryFixture['agent'], string> = {
+// The agents whose context hooks are wired and whose context-level fixtures exist (Pi: turn end only).
+const LEVEL_DIRS: Partial<Record<DeliveryFixture['agent'], string>> = {
   claude: 'claude/2.1.330/context-levels',
   codex: 'codex/0.169.0/context-levels',
   gemini: 'gemini/0.61.0/context-levels',
   copilot: 'copilot/1.0.102/context-levels',
   qwen: 'qwen/0.24.4/context-levels',
 };
+function levelDir(agent: DeliveryFixture['agent']): string {
+  const dir = LEVEL_DIRS[agent];
+  if (dir === undefined) throw new Error(`no context-level fixtures for ${agent}`);
+  return dir;
+}
 const PERCENT: Record<Level, number> = { L0: 30, L1: 75, L2: 86, L3: 96 };
 
 const worlds: DeliveryWorld[] = [];
@@ -28,7 +34,7 @@ afterEach(() => {
 });
 
 function levelFixture(base: DeliveryFixture, level: Level): DeliveryFixture {
-  return { ...base, transcriptFile: join(FIXTURES_DIR, LEVEL_DIRS[base.agent], `${level}.jsonl`) };
+  return { ...base, transcriptFile: join(FIXTURES_DIR, levelDir(base.agent), `${level}.jsonl`) };
 }
 
 function open(base: DeliveryFixture, level: Level, config: Record<string, unknown> = {}): DeliveryWorld {
@@ -48,7 +54,7 @@ async function openTrusted(base: DeliveryFixture, level: Level, config: Record<s
 /** The same transcript at another level (the agent kept working; its usage grew). */
 function raiseTo(world: DeliveryWorld, base: DeliveryFixture, level: Level): void {
   const scenario = world.scenario('actionable');
-  const text = readFileSync(join(FIXTURES_DIR, LEVEL_DIRS[base.agent], `${level}.jsonl`), 'utf8').split(recordedCwd(base)).join(world.repo);
+  const text = readFileSync(join(FIXTURES_DIR, levelDir(base.agent), `${level}.jsonl`), 'utf8').split(recordedCwd(base)).join(world.repo);
   writeFileSync(scenario.transcriptPath, text);
 }
 

@@ -1,3 +1,4 @@
+import { AGENT_IDS, type AgentId } from '@agent-checkpoint/core';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { encodeClaudeStop } from './agents/claude-profile.ts';
@@ -11,7 +12,7 @@ import { PASS } from './hook-verdict.ts';
 const REASON = 'Checkpoint — "quoted" \\ back\nline 2\t<tag> & </hook_prompt> ✓ 🚀';
 
 describe('encoders', () => {
-  it.each(['claude', 'gemini', 'codex', 'copilot', 'qwen'] as const)('%s: a block reason reaches the model with no raw control character (ESC, BEL, C1, CR, bidi)', (agent) => {
+  it.each(AGENT_IDS)('%s: a block reason reaches the model with no raw control character (ESC, BEL, C1, CR, bidi)', (agent) => {
     const out = JSON.parse(encodeHookOutput(agent, { kind: 'block', reason: 'Changed: `a\u001b]0;t\u0007.ts`\n\u009b2J\r\u202e' })) as { reason: string };
     expect(out.reason).toBe('Changed: `a\\x1b]0;t\\x07.ts`\n\\x9b2J\\r\\u202e');
   });
@@ -34,7 +35,7 @@ describe('encoders', () => {
     expect(out).not.toContain('approve');
   });
 
-  it.each(['claude', 'gemini', 'codex', 'copilot', 'qwen'] as const)('%s: pass is empty stdout', (agent) => {
+  it.each(AGENT_IDS)('%s: pass is empty stdout', (agent) => {
     expect(encodeHookOutput(agent, PASS)).toBe('');
   });
 
@@ -62,19 +63,23 @@ const common = {
   systemMessage: z.optional(z.string()),
   reason: z.optional(z.string()),
 };
-const OUTPUT_SHAPES = {
+const OUTPUT_SHAPES: Record<AgentId, z.ZodMiniType> = {
   codex: z.strictObject({ ...common, decision: z.optional(z.literal('block')) }),
   claude: z.strictObject({ ...common, decision: z.optional(z.literal('block')) }),
   gemini: z.strictObject({ ...common, decision: z.optional(z.enum(['deny', 'block', 'allow', 'approve'])) }),
   // Only the block both document (copilot-cli.md agentStop, qwen-code.md Stop): what else they accept is unchecked.
   copilot: z.strictObject({ decision: z.literal('block'), reason: z.string() }),
   qwen: z.strictObject({ decision: z.literal('block'), reason: z.string() }),
-} as const;
+  // What our extension reads (plugins/agent-checkpoint/pi/agent-checkpoint/index.js `readAnswer`).
+  pi: z.strictObject({ decision: z.optional(z.literal('block')), reason: z.optional(z.string()), systemMessage: z.optional(z.string()) }),
+};
 
 describe('user notices (systemMessage)', () => {
   const NOTICE = 'agent-checkpoint: configuration problem: /r/.agent-checkpoint.json: line 3; run `agent-checkpoint-hook doctor`';
 
-  it.each(['claude', 'gemini', 'codex'] as const)('%s: a pass with a notice is {"systemMessage":N} alone: valid output, no decision, so the stop passes', (agent) => {
+  // The CLIs whose output shape documents `systemMessage` (OUTPUT_SHAPES: Copilot CLI's and Qwen Code's
+  // beyond the block are unchecked), and our Pi extension.
+  it.each(['claude', 'gemini', 'codex', 'pi'] as const)('%s: a pass with a notice is {"systemMessage":N} alone: valid output, no decision, so the stop passes', (agent) => {
     const out = encodeHookOutput(agent, { kind: 'pass', notice: NOTICE });
     expect(JSON.parse(out)).toEqual({ systemMessage: NOTICE });
     expect(OUTPUT_SHAPES[agent].safeParse(JSON.parse(out)).success).toBe(true);
@@ -86,18 +91,19 @@ describe('user notices (systemMessage)', () => {
     ['claude', 'block'],
     ['gemini', 'deny'],
     ['codex', 'block'],
+    ['pi', 'block'],
   ] as const)('%s: a block with a notice keeps the block and adds systemMessage; the reason holds no notice', (agent, decision) => {
     const out = encodeHookOutput(agent, { kind: 'block', reason: REASON, notice: NOTICE });
     expect(JSON.parse(out)).toEqual({ decision, reason: REASON, systemMessage: NOTICE });
     expect(OUTPUT_SHAPES[agent].safeParse(JSON.parse(out)).success).toBe(true);
   });
 
-  it.each(['claude', 'gemini', 'codex', 'copilot', 'qwen'] as const)('%s: a bare pass is empty stdout and a bare block fits the CLI shape', (agent) => {
+  it.each(AGENT_IDS)('%s: a bare pass is empty stdout and a bare block fits the CLI shape', (agent) => {
     expect(encodeHookOutput(agent, PASS)).toBe('');
     expect(OUTPUT_SHAPES[agent].safeParse(JSON.parse(encodeHookOutput(agent, { kind: 'block', reason: REASON }))).success).toBe(true);
   });
 
-  it.each(['claude', 'gemini', 'codex', 'copilot', 'qwen'] as const)('%s: a notice reaches the terminal with no raw control character; a blank one is dropped', (agent) => {
+  it.each(AGENT_IDS)('%s: a notice reaches the terminal with no raw control character; a blank one is dropped', (agent) => {
     const out = JSON.parse(encodeHookOutput(agent, { kind: 'pass', notice: 'bad \u001b]0;x\u0007 path\r\u202e' })) as { systemMessage: string };
     expect(out.systemMessage).toBe('bad \\x1b]0;x\\x07 path\\r\\u202e');
     expect(encodeHookOutput(agent, { kind: 'pass', notice: '  ' })).toBe('');

@@ -13,20 +13,26 @@ import { trustProjectConfig } from './test-support/trust-project-config.ts';
 // agent's user-visible channel (`systemMessage`), next to the block the model gets. The real bundled
 // hook, real repositories, recorded transcripts raised to L2 (fixtures/context-levels/README.md).
 
-const LEVEL_DIRS: Record<DeliveryFixture['agent'], string> = {
+// The agents whose context hooks are wired and whose context-level fixtures exist (Pi: turn end only).
+const LEVEL_DIRS: Partial<Record<DeliveryFixture['agent'], string>> = {
   claude: 'claude/2.1.330/context-levels',
   codex: 'codex/0.169.0/context-levels',
   gemini: 'gemini/0.61.0/context-levels',
   copilot: 'copilot/1.0.102/context-levels',
   qwen: 'qwen/0.24.4/context-levels',
 };
+function levelDir(agent: DeliveryFixture['agent']): string {
+  const dir = LEVEL_DIRS[agent];
+  if (dir === undefined) throw new Error(`no context-level fixtures for ${agent}`);
+  return dir;
+}
 const worlds: DeliveryWorld[] = [];
 afterEach(() => {
   while (worlds.length > 0) worlds.pop()?.remove();
 });
 
 function open(base: DeliveryFixture, config: Record<string, unknown> = {}): DeliveryWorld {
-  const world = createDeliveryWorld({ ...base, transcriptFile: join(FIXTURES_DIR, LEVEL_DIRS[base.agent], 'L2.jsonl') });
+  const world = createDeliveryWorld({ ...base, transcriptFile: join(FIXTURES_DIR, levelDir(base.agent), 'L2.jsonl') });
   worlds.push(world);
   world.writeConfig({ ...world.actionableConfig, context: { enabled: true }, handoff: { enabled: true }, ...config });
   return world;

@@ -48,7 +48,10 @@ export interface HookModeEntry {
  * The agents' turn-end modes, one per agent id (core's `AGENT_IDS`; hook-modes.test.ts keeps the two
  * equal, so an agent added there fails until it is added here).
  */
-export const TURN_END_AGENTS: readonly string[] = ['claude', 'gemini', 'codex', 'copilot', 'qwen'];
+export const TURN_END_AGENTS: readonly string[] = ['claude', 'gemini', 'codex', 'copilot', 'qwen', 'pi'];
+
+/** The agent ids for people, `claude, gemini, … or pi` (the unknown-agent warnings and the help). */
+export const TURN_END_AGENTS_TEXT = `${TURN_END_AGENTS.slice(0, -1).join(', ')} or ${TURN_END_AGENTS[TURN_END_AGENTS.length - 1] ?? ''}`;
 
 const agentArgument = '<agent>';
 

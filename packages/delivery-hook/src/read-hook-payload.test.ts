@@ -1,3 +1,4 @@
+import { AGENT_IDS } from '@agent-checkpoint/core';
 import { describe, expect, it } from 'vitest';
 import { readHookPayload } from './read-hook-payload.ts';
 
@@ -103,6 +104,8 @@ describe('readHookPayload', () => {
     ['gemini', '{"prompt":["a"]}', 'Gemini AfterAgent payload: prompt'],
     ['gemini', '{"cwd":1}', 'Gemini AfterAgent payload: cwd'],
     ['codex', '{"transcript_path":{}}', 'Codex Stop payload: transcript_path'],
+    ['pi', '{"prompt":["a"]}', 'Pi turn_end payload: prompt'],
+    ['pi', '{"last_assistant_message":7}', 'Pi turn_end payload: last_assistant_message'],
   ] as const)('%s rejects %s, naming the payload and the field', (agent, text, prefix) => {
     const result = readHookPayload(agent, text);
     expect(result.kind).toBe('invalid');
@@ -118,9 +121,10 @@ describe('readHookPayload', () => {
     ['a JSON string', '"Stop"'],
     ['null', 'null'],
     ['wrong field type', '{"hook_event_name":"Stop","stop_hook_active":"yes"}'],
-    ['wrong session type', '{"hook_event_name":"Stop","session_id":42}'],
+    // Both spellings: Copilot CLI's agentStop names the session `sessionId`, the others `session_id`.
+    ['wrong session type', '{"hook_event_name":"Stop","session_id":42,"sessionId":42}'],
   ])('rejects %s with a diagnostic', (_label, text) => {
-    for (const agent of ['claude', 'gemini', 'codex'] as const) {
+    for (const agent of AGENT_IDS) {
       const result = readHookPayload(agent, text);
       expect(result.kind).toBe('invalid');
       if (result.kind === 'invalid') expect(result.detail.length).toBeGreaterThan(0);

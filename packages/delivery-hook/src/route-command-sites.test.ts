@@ -149,17 +149,25 @@ function checkCommands(text: string, producer: Producer, audience: Audience): { 
 
 // ── the sites ──
 
-const LEVEL_DIR: Record<AgentId, string> = {
+// The agents with context-level fixtures (Pi: its extension wires the turn end only).
+type ContextAgent = Exclude<AgentId, 'pi'>;
+const LEVEL_DIR: Record<ContextAgent, string> = {
   claude: 'claude/2.1.330/context-levels',
   gemini: 'gemini/0.61.0/context-levels',
   codex: 'codex/0.169.0/context-levels',
   copilot: 'copilot/1.0.102/context-levels',
   qwen: 'qwen/0.24.4/context-levels',
 };
-const FIXTURE: Record<AgentId, DeliveryFixture> = { claude: CLAUDE_FIXTURE, gemini: GEMINI_FIXTURE, codex: CODEX_FIXTURE, copilot: COPILOT_FIXTURE, qwen: QWEN_FIXTURE };
+const FIXTURE: Record<ContextAgent, DeliveryFixture> = { claude: CLAUDE_FIXTURE, gemini: GEMINI_FIXTURE, codex: CODEX_FIXTURE, copilot: COPILOT_FIXTURE, qwen: QWEN_FIXTURE };
+
+function contextAgent(agent: AgentId): ContextAgent {
+  if (agent === 'pi') throw new Error('Pi has no context hook of ours');
+  return agent;
+}
 
 async function withWorld<T>(agent: AgentId, level: 'L1' | 'L2' | undefined, use: (world: DeliveryWorld) => Promise<T>): Promise<T> {
-  const world = createDeliveryWorld(level === undefined ? FIXTURE[agent] : { ...FIXTURE[agent], transcriptFile: join(FIXTURES_DIR, LEVEL_DIR[agent], `${level}.jsonl`) });
+  const known = contextAgent(agent);
+  const world = createDeliveryWorld(level === undefined ? FIXTURE[known] : { ...FIXTURE[known], transcriptFile: join(FIXTURES_DIR, LEVEL_DIR[known], `${level}.jsonl`) });
   try {
     return await use(world);
   } finally {

@@ -2,6 +2,7 @@ import { isAgentId, resolveStateDir, type AgentId } from '@agent-checkpoint/core
 import { createHookLogger } from './debug-log.ts';
 import { encodeHookOutput } from './encode-hook-output.ts';
 import { readHookOptions } from './hook-options.ts';
+import { TURN_END_AGENTS_TEXT } from './hook-modes.ts';
 import { codeCacheChannel, markCodeCoverage } from './launcher/code-cache-channel.ts';
 import { PASS, type HookVerdict } from './hook-verdict.ts';
 import { readStdin } from './read-stdin.ts';
@@ -9,7 +10,7 @@ import { runHook } from './run-hook.ts';
 import { currentDirectory } from './run-cwd.ts';
 
 /**
- * The hook entry point as a process: `agent-checkpoint-hook <claude|gemini|codex|copilot|qwen>`.
+ * The hook entry point as a process: `agent-checkpoint-hook <agent>` (an id of hook-modes.ts's `TURN_END_AGENTS`).
  *
  * Contract with the agents, whatever happens: stdout is empty (the stop passes) or exactly one JSON
  * object in the agent's format; the exit code is 0 — on bad input, unknown agent, internal errors and
@@ -60,7 +61,7 @@ export async function runHookEntry(
   process.on('unhandledRejection', onCrash);
 
   if (!isAgentId(agentArg)) {
-    log.warn(`unknown agent ${JSON.stringify(agentName)}; expected claude, gemini, codex, copilot or qwen. Letting the stop pass.`);
+    log.warn(`unknown agent ${JSON.stringify(agentName)}; expected ${TURN_END_AGENTS_TEXT}. Letting the stop pass.`);
     return finish(undefined, PASS);
   }
   const agent = agentArg;

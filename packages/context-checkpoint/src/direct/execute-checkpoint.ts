@@ -527,6 +527,8 @@ const CO_AUTHOR: Readonly<Record<AgentId, string | undefined>> = {
   copilot: 'Copilot <223556219+Copilot@users.noreply.github.com>',
   // The co-author Qwen Code 0.24.4 adds to the commits it makes (its fixed gitCoAuthor name and email).
   qwen: 'Qwen-Coder <qwen-coder@alibabacloud.com>',
+  // Pi 0.73.1 adds no trailer of its own.
+  pi: undefined,
 };
 
 function renderCommitMessage(template: string, options: ExecuteCheckpointOptions, repo: Extract<GitSnapshot, { kind: 'repo' }>, handoff: WrittenHandoff): string {

@@ -4,7 +4,8 @@ import { AGENT_IDS, type AgentId } from '@agent-checkpoint/core';
 
 /**
  * Each agent's project memory file, read by the CLI at session start: Claude Code `CLAUDE.md`, Codex
- * `AGENTS.md`, Gemini CLI `GEMINI.md` (its default `context.fileName`), Copilot CLI `AGENTS.md`, Qwen Code `QWEN.md`.
+ * `AGENTS.md`, Gemini CLI `GEMINI.md` (its default `context.fileName`), Copilot CLI `AGENTS.md`, Qwen Code `QWEN.md`,
+ * Pi `AGENTS.md` (it also reads `CLAUDE.md`; pi-coding-agent 0.73.1 README).
  */
 export const MEMORY_FILE_BY_AGENT: Readonly<Record<AgentId, string>> = {
   claude: 'CLAUDE.md',
@@ -14,6 +15,8 @@ export const MEMORY_FILE_BY_AGENT: Readonly<Record<AgentId, string>> = {
   copilot: 'AGENTS.md',
   // Qwen Code 0.24.4's default context file name.
   qwen: 'QWEN.md',
+  // Pi 0.73.1 reads AGENTS.md (and CLAUDE.md) from the project.
+  pi: 'AGENTS.md',
 };
 
 /** The memory file of `agent`, repo-relative. */

@@ -47,14 +47,14 @@ function runIsolated(script: string, timeoutMs: number): Promise<SnippetRun> {
 }
 
 describe('many sessions, many processes', () => {
-  it('8 processes each claim the same 15 sessions (3 agents × 5) in their own order: exactly one grant per session', { timeout: 180_000 }, async () => {
+  it(`8 processes each claim the same ${AGENT_IDS.length * 5} sessions (every agent × 5) in their own order: exactly one grant per session`, { timeout: 180_000 }, async () => {
     const stateDir = join(root, 'state');
     const go = join(root, 'go');
     const script = (seed: number): string => `
       import { existsSync, writeFileSync } from 'node:fs';
       const { claimCheckpoint } = await import(${JSON.stringify(join(HERE, 'claim-checkpoint.ts'))});
       const sessions = [];
-      for (const agent of ['claude', 'gemini', 'codex']) for (let i = 0; i < 5; i++) sessions.push({ agent, sessionId: 'many-' + i });
+      for (const agent of ${JSON.stringify(AGENT_IDS)}) for (let i = 0; i < 5; i++) sessions.push({ agent, sessionId: 'many-' + i });
       // A different order per process, so lock contention moves around.
       let s = ${seed};
       const order = sessions.map((x) => [((s = (s * 1103515245 + 12345) % 2147483648)), x]).sort((a, b) => a[0] - b[0]).map((p) => p[1]);
@@ -80,11 +80,11 @@ describe('many sessions, many processes', () => {
       expect(r.code, r.stderr).toBe(0);
       grants.push(...(JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '[]') as string[]));
     }
-    expect(grants.sort()).toEqual(['claude', 'gemini', 'codex'].flatMap((a) => Array.from({ length: 5 }, (_, i) => `${a}/many-${i}`)).sort());
+    expect(grants.sort()).toEqual(AGENT_IDS.flatMap((a) => Array.from({ length: 5 }, (_, i) => `${a}/many-${i}`)).sort());
     // Every state file is valid JSON recording exactly that one block; no lock or temp file remains.
     const names = readdirSync(sessionsDir(stateDir));
     expect(names.filter((n) => !n.endsWith('.json'))).toEqual([]);
-    expect(names).toHaveLength(15);
+    expect(names).toHaveLength(AGENT_IDS.length * 5);
     for (const name of names) {
       const state = JSON.parse(readFileSync(join(sessionsDir(stateDir), name), 'utf8')) as { turns: Array<{ blocks: number }> };
       expect(state.turns.map((t) => t.blocks)).toEqual([1]);
@@ -175,7 +175,7 @@ describe('user-only permissions', () => {
       process.umask(0);
       const { claimCheckpoint } = await import(${JSON.stringify(join(HERE, 'claim-checkpoint.ts'))});
       const { setOffSwitch } = await import(${JSON.stringify(join(HERE, 'off-switches.ts'))});
-      for (const agent of ['claude', 'gemini', 'codex']) {
+      for (const agent of ${JSON.stringify(AGENT_IDS)}) {
         await claimCheckpoint({ stateDir: ${JSON.stringify(stateDir)}, agent, sessionId: 's-' + agent, turnId: 't', stopHookActive: false,
           config: { maxBlocksPerTurn: 1, minTurnSeconds: 0 } });
       }
@@ -193,7 +193,7 @@ describe('user-only permissions', () => {
       if (info.isDirectory()) for (const name of readdirSync(path)) visit(join(path, name));
     };
     visit(stateDir);
-    expect(seen).toEqual(expect.arrayContaining(['sessions', 'switches', 'all.off', 'codex-s-codex.json']));
+    expect(seen).toEqual(expect.arrayContaining(['sessions', 'switches', 'all.off', ...AGENT_IDS.map((agent) => `${agent}-s-${agent}.json`)]));
   });
 });
 

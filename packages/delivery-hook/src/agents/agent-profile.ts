@@ -3,6 +3,7 @@ import type { DoctorFinding } from '@agent-checkpoint/setup-kit';
 import type { PayloadReadResult } from '../hook-event.ts';
 import type { HookVerdict } from '../hook-verdict.ts';
 import type { HookEntrySpec } from '../install/hook-entry-spec.ts';
+import type { HookProgram } from '../install/hook-command.ts';
 import type { InstallScope } from '../install/install-scope.ts';
 import type { PluginInstall } from '../install/plugin-install-types.ts';
 import type { PluginRouteKind } from '../plugin-route-kind.ts';
@@ -81,6 +82,12 @@ export interface AgentProfile {
   hookHandler(entry: HookEntrySpec, command: string): Record<string, unknown>;
   /** The matcher group wrapping one handler in the event's array. */
   hookGroup(handler: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * Files `install` puts next to the settings file (copied from `from`) and `uninstall` removes with
+   * it: Pi's extension (`index.js`), which runs the hooks its `hook.json` lists. Absent for agents
+   * that run hooks from their own settings.
+   */
+  companionFiles?(settingsPath: string, program: HookProgram): readonly CompanionFile[];
   /** What the user must know or do after an install for the hook to run. */
   afterInstallNotes(scope: InstallScope): string[];
   /** Agent-specific doctor findings once the turn-end hook is registered somewhere (trust steps…). */
@@ -92,7 +99,8 @@ export interface AgentProfile {
   readonly hooksHaveTrustEntries: boolean;
   /**
    * The install the agent manages itself (plugin, extension): how our hook sees it, how doctor words it.
-   * Undefined for an agent without one (Copilot CLI, Qwen Code): its settings entry is its only route.
+   * Undefined for an agent without one (Copilot CLI, Qwen Code, Pi): its settings entry is its only route
+   * (Pi: `install` writes our extension beside that entry, see {@link AgentProfile.companionFiles}).
    */
   readonly pluginRoute?: PluginRoute;
 
@@ -105,6 +113,14 @@ export interface AgentProfile {
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
+
+/** A file `install` copies next to an agent's settings file (see {@link AgentProfile.companionFiles}). */
+export interface CompanionFile {
+  /** Where it goes (absolute). */
+  readonly path: string;
+  /** The shipped file it is a copy of (absolute). */
+  readonly from: string;
+}
 
 /** A notice the turn-end hook adds for the user (the caller claims it once per session). */
 export type TurnEndNotice = TurnEndDecision['notices'][number];

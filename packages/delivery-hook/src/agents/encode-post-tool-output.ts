@@ -43,6 +43,9 @@ export function encodePostToolOutput(agent: AgentId, output: PostToolOutput): st
       if (userMessage !== undefined) out['systemMessage'] = userMessage;
       return JSON.stringify(out);
     }
+    case 'pi':
+      // The Pi extension registers no tool hook (turn end only): no monitor output is ever read.
+      return '';
     case 'gemini':
       return JSON.stringify({ hookSpecificOutput: { hookEventName: 'AfterTool', additionalContext: joined(context, userMessage) } });
     case 'copilot':

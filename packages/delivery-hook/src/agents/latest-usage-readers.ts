@@ -4,6 +4,7 @@ import { readClaudeLatestUsage } from '@agent-checkpoint/transcript-claude/lates
 import { readCodexLatestUsage } from '@agent-checkpoint/transcript-codex/latest-usage';
 import { readCopilotLatestUsage } from '@agent-checkpoint/transcript-copilot/latest-usage';
 import { readGeminiLatestUsage } from '@agent-checkpoint/transcript-gemini/latest-usage';
+import { readPiLatestUsage } from '@agent-checkpoint/transcript-pi/latest-usage';
 import { readQwenLatestUsage } from '@agent-checkpoint/transcript-qwen/latest-usage';
 
 /**
@@ -17,4 +18,5 @@ export const LATEST_USAGE_READERS: Readonly<Record<AgentId, (request: ReadLatest
   codex: readCodexLatestUsage,
   copilot: readCopilotLatestUsage,
   qwen: readQwenLatestUsage,
+  pi: readPiLatestUsage,
 };

@@ -4,6 +4,7 @@ import { claudeProfile } from './claude-profile.ts';
 import { codexProfile } from './codex-profile.ts';
 import { copilotProfile } from './copilot-profile.ts';
 import { geminiProfile } from './gemini-profile.ts';
+import { piProfile } from './pi-profile.ts';
 import { qwenProfile } from './qwen-profile.ts';
 
 /**
@@ -17,6 +18,7 @@ export const AGENT_PROFILES: Readonly<Record<AgentId, AgentProfile>> = {
   codex: codexProfile,
   copilot: copilotProfile,
   qwen: qwenProfile,
+  pi: piProfile,
 };
 
 /** The profile of `agent`. */

@@ -1,6 +1,7 @@
 import { isAgentId, resolveStateDir, type AgentId } from '@agent-checkpoint/core';
 import { createHookLogger, type HookLogger } from '../debug-log.ts';
 import { readHookOptions } from '../hook-options.ts';
+import { TURN_END_AGENTS_TEXT } from '../hook-modes.ts';
 import { runHookHarness } from '../hook-harness.ts';
 import { currentDirectory } from '../run-cwd.ts';
 
@@ -54,7 +55,7 @@ export async function runAuxHook(
   const log = createHookLogger({ debug: options.debug, stateDir, agent: agentArg ?? '(none)' });
   const spec = { mode: event, deadlineMs: options.deadlineMs, stdinTimeoutMs: options.stdinTimeoutMs, stdinMaxBytes: options.stdinMaxBytes, fallback: '', warn: (line: string) => log.warn(line), write: writeStdout };
   if (!isAgentId(agentArg)) {
-    log.warn(`${event}: unknown agent ${JSON.stringify(agentArg ?? '(none)')}; expected claude, gemini, codex, copilot or qwen. Doing nothing.`);
+    log.warn(`${event}: unknown agent ${JSON.stringify(agentArg ?? '(none)')}; expected ${TURN_END_AGENTS_TEXT}. Doing nothing.`);
     await writeStdout('');
     return process.exit(0);
   }

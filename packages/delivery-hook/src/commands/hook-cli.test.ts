@@ -70,7 +70,7 @@ describe('--help on every subcommand', () => {
     const result = await runHookBundle({ args: ['--help'], env: sandbox.env });
     expect(result.code).toBe(0);
     for (const [name] of COMMANDS) expect(result.stdout).toContain(name);
-    expect(result.stdout).toContain('agent-checkpoint-hook <claude|gemini|codex|copilot|qwen>');
+    expect(result.stdout).toContain('agent-checkpoint-hook <claude|gemini|codex|copilot|qwen|pi>');
   });
 });
 

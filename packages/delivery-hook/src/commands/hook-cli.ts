@@ -1,7 +1,7 @@
 import { Argument, CommanderError, Option, type Command } from 'commander';
 import { addHelpCommand, createCliProgram, isNearCommand, type CliProgram } from '@agent-checkpoint/setup-kit/cli-program';
 import { COMMAND_HELP } from './command-help.ts';
-import { HOOK_MODE_TABLE, hookModeHelpLines } from '../hook-modes.ts';
+import { HOOK_MODE_TABLE, TURN_END_AGENTS, TURN_END_AGENTS_TEXT, hookModeHelpLines } from '../hook-modes.ts';
 // The grammar of the slash text: a few constants and pure functions, no imports.
 import { SLASH_COMMANDS, slashCommandArgv, type SlashCommand } from '../context-cli/slash-arguments.ts';
 import type { SetupCommandName, SetupRunner } from './run-setup-command.ts';
@@ -21,7 +21,7 @@ declare const __AGENT_CHECKPOINT_VERSION__: string | undefined;
 /** This build's version (`dev` when run from source). */
 export const HOOK_VERSION = typeof __AGENT_CHECKPOINT_VERSION__ === 'string' ? __AGENT_CHECKPOINT_VERSION__ : 'dev';
 
-const AGENTS = ['claude', 'gemini', 'codex', 'copilot', 'qwen'] as const;
+const AGENTS = TURN_END_AGENTS;
 const SCOPES = ['user', 'project'] as const;
 
 /** The modes agents run (hook-modes.ts; listed for `--help` only, see {@link isCliInvocation}). */
@@ -272,7 +272,7 @@ function addContextCommands(cli: CliProgram, write: (text: string) => Promise<vo
     .option('--defer', 'defer the L1/L2 checkpoint "for one more task": the monitor and the turn end stay quiet until the next turn end (never L3)')
     .option('--level <level>', 'with --defer: the level deferred, L1 or L2 (default L2)')
     .option('--session <id>', 'with --defer: the session (default: the newest session here)')
-    .option('--agent <id>', "with --defer: the session's agent, claude, gemini, codex, copilot or qwen (default: the newest session's)")
+    .option('--agent <id>', `with --defer: the session's agent, ${TURN_END_AGENTS_TEXT} (default: the newest session's)`)
     .option('--cwd <dir>', 'the project (default: the current directory)')
     .option('--json', 'machine-readable result')
     .action(async (options) => cli.setExitCode(await (await import('../context-cli/run-checkpoint-command.ts')).runCheckpointCommand(options, write)));

@@ -160,6 +160,6 @@ describe('context commands', () => {
     expect(sessionContextOf((await readSessionState({ ...location, agent: 'gemini', sessionId: 'g-1' })).state)).toMatchObject({ deferredLevel: 'L2' });
     const unknown = await run('checkpoint', '--defer', '--agent', 'vim', '--session', 'g-1');
     expect(unknown.code).not.toBe(0);
-    expect(unknown.stderr).toMatch(/--agent must be claude, gemini, codex, copilot or qwen/);
+    expect(unknown.stderr).toMatch(/--agent must be claude, gemini, codex, copilot, qwen or pi,/);
   });
 });

@@ -1,7 +1,9 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AGENT_IDS } from '@agent-checkpoint/core';
 import type { DoctorReport } from '@agent-checkpoint/setup-kit';
+import { profileOf } from '../agents/profiles.ts';
 import { createHookSandbox, type HookSandbox } from '../test-support/hook-sandbox.ts';
 import { HOOK_BUNDLE, runHookBundle } from '../test-support/run-hook-bundle.ts';
 import { findPluginInstalls } from './plugin-installs.ts';
@@ -128,7 +130,11 @@ describe('plugin and extension installs', () => {
     expect(finding(report, 'gemini.plugin.agent-checkpoint')).toMatchObject({ status: 'ok', title: expect.stringContaining(`runs ${claudeBin}`) });
     expect(finding(report, 'codex.plugin.agent-checkpoint@agent-checkpoint')).toMatchObject({ status: 'ok', title: expect.stringContaining(`runs ${codexBin}`) });
     expect(finding(report, 'codex.trust.agent-checkpoint@agent-checkpoint')?.status).toBe('ok');
-    for (const agent of ['claude', 'gemini', 'codex']) expect(finding(report, `${agent}.hook`)).toBeUndefined();
+    // Every agent with a plugin route has one installed here (Copilot CLI, Qwen Code and Pi have none:
+    // their settings entry or extension is the only route).
+    const withPlugin = AGENT_IDS.filter((agent) => profileOf(agent).pluginRoute !== undefined);
+    expect(withPlugin).toEqual(['claude', 'gemini', 'codex']);
+    for (const agent of withPlugin) expect(finding(report, `${agent}.hook`)).toBeUndefined();
     expect(report.findings.filter((f) => f.id.endsWith('.install.twice'))).toEqual([]);
   });
 

@@ -330,7 +330,7 @@ describe('usage', () => {
     expect((await run(['install'])).code).toBe(2);
     const bad = await run(['install', '--agent', 'cursor']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("argument 'cursor' is invalid. Allowed choices are claude, gemini, codex, copilot, qwen, all.");
+    expect(bad.stderr).toContain("argument 'cursor' is invalid. Allowed choices are claude, gemini, codex, copilot, qwen, pi, all.");
     expect((await run(['install', '--agent', 'claude', '--scope', 'global'])).code).toBe(2);
     expect((await run(['uninstall', '--agent', 'claude', '--print'])).code).toBe(2);
     expect((await run(['install', '--agent', 'claude', '--bogus'])).code).toBe(2);

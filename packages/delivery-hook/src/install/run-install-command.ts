@@ -13,6 +13,7 @@ import { activePluginInstalls, findPluginInstalls } from './plugin-installs.ts';
 import { codexHome } from '../agents/codex-profile.ts';
 import type { InstallScope } from './install-scope.ts';
 import { agentHomeDir, homeOf, settingsPath, type LocationContext } from './settings-locations.ts';
+import { removeCompanionFiles, syncCompanionFiles } from './companion-files.ts';
 
 /** Everything the command needs from its surroundings (the real process in the bin, temp dirs in tests). */
 export interface InstallCommandContext extends LocationContext {
@@ -155,7 +156,7 @@ type Run = InstallCommandContext &
  */
 async function changeOne(command: 'install' | 'uninstall', agent: AgentId, run: Run, program: HookProgram): Promise<number> {
   try {
-    return command === 'install' ? await installOne(agent, run, program) : await uninstallOne(agent, run);
+    return command === 'install' ? await installOne(agent, run, program) : await uninstallOne(agent, run, program);
   } catch (error) {
     const untouched = error instanceof SettingsFileError ? ' Nothing was changed.' : '';
     run.writeError(`agent-checkpoint: ${profileOf(agent).title} (${run.scope}): ${command} failed: ${describeFileFailure(error)}.${untouched}\n`);
@@ -187,6 +188,10 @@ async function installOne(agent: AgentId, run: Run, program: HookProgram): Promi
       s.dim(`    left your own ${other.event} command as it is: ${other.command}\n    (it mentions agent-checkpoint-hook; if it runs the hook too, each turn runs it twice — still one checkpoint per turn)\n`),
     );
   }
+  // The agent's own runner of the hooks file (Pi's extension), next to it.
+  for (const c of await syncCompanionFiles(profileOf(agent).companionFiles?.(path, program) ?? [], run.dryRun)) {
+    if (c.action !== 'unchanged') await run.write(`${s.green('✓')} ${title}: ${c.action === 'written' ? 'wrote' : 'would write'} ${c.path}\n`);
+  }
   if (isNoop(change)) {
     await run.write(`${s.green('✓')} ${title}: already registered in ${path} (unchanged)\n`);
     for (const line of entries) await run.write(`    ${line}\n`);
@@ -217,7 +222,7 @@ async function installOne(agent: AgentId, run: Run, program: HookProgram): Promi
 const STATUS_LINE_NOTE = (verb: 'added' | 'would add'): string =>
   `status line: ${verb} ours ([CTX: … L2] [CKPT: …]), as your settings had none; --no-status-line skips it, uninstall removes it`;
 
-async function uninstallOne(agent: AgentId, run: Run): Promise<number> {
+async function uninstallOne(agent: AgentId, run: Run, program: HookProgram): Promise<number> {
   const path = settingsPath(agent, run.scope, run);
   const title = `${profileOf(agent).title} (${run.scope})`;
   const s = run.style;
@@ -263,6 +268,9 @@ async function uninstallOne(agent: AgentId, run: Run): Promise<number> {
       : `removed our hook from ${path} (the file changed since install, so only our entries were removed; everything else was kept)`;
   await run.write(`${s.green('✓')} ${title}: ${what}\n`);
   if (result.backup !== undefined) await run.write(s.dim(`    previous version kept at ${result.backup}\n`));
+  if (!existsSync(path)) {
+    for (const removed of removeCompanionFiles(profileOf(agent).companionFiles?.(path, program) ?? [])) await run.write(`${s.green('✓')} ${title}: deleted ${removed}\n`);
+  }
   if (trustKeys.size > 0) return removeCodexTrust(run, `the Codex trust entries of the hooks removed from ${path}`, (key) => trustKeys.has(key));
   return EXIT_OK;
 }

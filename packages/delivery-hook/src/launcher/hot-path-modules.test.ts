@@ -20,11 +20,12 @@ import { type HookProcessResult, parseHookStdout, runHookBundle } from '../test-
  * with Copilot CLI and Qwen Code: Claude 190, Gemini 195, Codex 201, Copilot 185, Qwen 186 — the
  * registry imports every profile statically, so each agent's profile is one module on every turn end;
  * Copilot's and Qwen's context-payload readers, imported by their profiles, add two: Codex 203; core's
- * one reader prologue, which replaced each reader's inline copy, is three small modules: Codex 206).
+ * one reader prologue, which replaced each reader's inline copy, is three small modules: Codex 206;
+ * Pi's profile one more on every agent's turn end: Codex 207).
  * Lower it with every cut; raise it only with a reason in the commit: every module is deserialized
  * (or compiled) and run on every turn end.
  */
-const MODULE_CEILING = 206;
+const MODULE_CEILING = 207;
 
 /**
  * Never on a blocking turn end whose configuration is cached: a cold dependency's sibling file

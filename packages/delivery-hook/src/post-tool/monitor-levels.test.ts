@@ -1,11 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { AGENT_IDS } from '@agent-checkpoint/core';
 import { resolveStateDir, sessionStatePath, toSafeSessionId } from '@agent-checkpoint/core/hot-path';
 import { readClaudeLatestUsage } from '@agent-checkpoint/transcript-claude/latest-usage';
 import { createDeliveryWorld, type DeliveryFixture, type DeliveryScenario, type DeliveryWorld } from '@agent-checkpoint/core/conformance';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLAUDE_FIXTURE, CODEX_FIXTURE, COPILOT_FIXTURE, GEMINI_FIXTURE, QWEN_FIXTURE } from '../test-support/delivery-fixtures.ts';
+import { profileOf } from '../agents/profiles.ts';
 import { deliverThroughHook } from '../test-support/hook-route-adapter.ts';
 import { FIXTURES_DIR } from '../test-support/recorded-payloads.ts';
 import { runHookBundle } from '../test-support/run-hook-bundle.ts';
@@ -20,7 +22,8 @@ import { userConfigFile } from './user-config-file.ts';
 // docs/context-checkpoints.md, "One record of the levels acted on".
 
 type Level = 'L0' | 'L1' | 'L2' | 'L3';
-type Agent = DeliveryFixture['agent'];
+// The agents with context-level fixtures: Pi is excluded (its extension wires the turn end only, no monitor).
+type Agent = Exclude<DeliveryFixture['agent'], 'pi'>;
 const FIXTURE = { claude: CLAUDE_FIXTURE, gemini: GEMINI_FIXTURE, codex: CODEX_FIXTURE, copilot: COPILOT_FIXTURE, qwen: QWEN_FIXTURE } as const;
 const LEVEL_DIR: Record<Agent, string> = {
   claude: join(FIXTURES_DIR, 'claude/2.1.330/context-levels'),
@@ -163,7 +166,20 @@ describe('the monitor honours checkpoint --defer', () => {
   });
 });
 
-describe.each(['claude', 'gemini', 'codex', 'qwen'] as const)('%s: one record of the levels acted on', (agent) => {
+/**
+ * The agents `install --with-context` registers the monitor for, from the profiles (not Pi: its
+ * extension wires the turn end only), less Copilot CLI: {@link monitor} sends a snake_case payload, and
+ * Copilot's camelCase one (its log found from the session id) is covered by
+ * `agents/copilot-qwen-context-hooks.test.ts`.
+ */
+const REGISTERED = AGENT_IDS.filter((agent) => profileOf(agent).hookEntries.some((entry) => entry.args[0] === 'post-tool'));
+const MONITORED = REGISTERED.filter((agent): agent is Agent => agent !== 'copilot' && agent !== 'pi');
+
+it('the monitor is registered for every agent but Pi', () => {
+  expect(REGISTERED).toEqual(['claude', 'gemini', 'codex', 'copilot', 'qwen']);
+});
+
+describe.each(MONITORED)('%s: one record of the levels acted on', (agent) => {
   it('the monitor handed off at L2 during the turn; the turn end writes no second handoff and does not block for it', async () => {
     const world = open('L2', agent);
     revertChanges(world);

@@ -4,6 +4,7 @@
 import { forTerminal, isAgentId, resolveStateDir } from '@agent-checkpoint/core/hot-path';
 import { userConfigFile } from './user-config-file.ts';
 import { DEFAULT_STDIN_MAX_BYTES, readHookOptions } from '../hook-options.ts';
+import { TURN_END_AGENTS_TEXT } from '../hook-modes.ts';
 import { runHookHarness } from '../hook-harness.ts';
 import { currentDirectory } from '../run-cwd.ts';
 import { actOnMonitorLazily, checkpointCommandLazily, loadMonitorAfterGate, recordMonitorAlertLazily } from './load-monitor-parts.ts';
@@ -21,7 +22,7 @@ export async function mainPostTool(argv: readonly string[]): Promise<void> {
   // (a pipe may take the write asynchronously).
   const write = (output: string): Promise<void> => (output === '' ? Promise.resolve() : new Promise((resolve) => void process.stdout.write(output, () => resolve())));
   if (!isAgentId(agent)) {
-    warn(`post-tool: unknown agent ${JSON.stringify(agent ?? '(none)')}; expected claude, gemini, codex, copilot or qwen. Doing nothing.`);
+    warn(`post-tool: unknown agent ${JSON.stringify(agent ?? '(none)')}; expected ${TURN_END_AGENTS_TEXT}. Doing nothing.`);
     process.exit(0);
   }
   // The shared process contract in its lean form: no debug log, no state directory until the gate passes.

@@ -19,7 +19,9 @@ afterEach(() => {
 });
 
 type Level = 'L0' | 'L1' | 'L2' | 'L3';
-const LEVEL_DIR: Record<DeliveryFixture['agent'], string> = {
+// The agents with context-level fixtures: Pi is excluded (its extension wires the turn end only).
+type ContextAgent = Exclude<DeliveryFixture['agent'], 'pi'>;
+const LEVEL_DIR: Record<ContextAgent, string> = {
   claude: 'claude/2.1.330/context-levels',
   gemini: 'gemini/0.61.0/context-levels',
   codex: 'codex/0.169.0/context-levels',
@@ -28,7 +30,7 @@ const LEVEL_DIR: Record<DeliveryFixture['agent'], string> = {
 };
 const FIXTURE = { claude: CLAUDE_FIXTURE, gemini: GEMINI_FIXTURE, codex: CODEX_FIXTURE, copilot: COPILOT_FIXTURE, qwen: QWEN_FIXTURE } as const;
 
-function open(agent: DeliveryFixture['agent'], level: Level, config: Record<string, unknown> = { context: { enabled: true } }): DeliveryWorld {
+function open(agent: ContextAgent, level: Level, config: Record<string, unknown> = { context: { enabled: true } }): DeliveryWorld {
   const world = createDeliveryWorld({ ...FIXTURE[agent], transcriptFile: join(FIXTURES_DIR, LEVEL_DIR[agent], `${level}.jsonl`) });
   worlds.push(world);
   world.writeConfig({ ...world.actionableConfig, ...config });
@@ -36,7 +38,7 @@ function open(agent: DeliveryFixture['agent'], level: Level, config: Record<stri
 }
 
 /** Move the session's transcript to another level (the same session climbing or compacting). */
-function setLevel(world: DeliveryWorld, agent: DeliveryFixture['agent'], level: Level): void {
+function setLevel(world: DeliveryWorld, agent: ContextAgent, level: Level): void {
   copyFileSync(join(FIXTURES_DIR, LEVEL_DIR[agent], `${level}.jsonl`), world.scenario('actionable').transcriptPath);
 }
 

@@ -18,7 +18,9 @@ afterEach(() => {
   while (worlds.length > 0) worlds.pop()?.remove();
 });
 
-const L2: Record<DeliveryFixture['agent'], string> = {
+// The agents with context-level fixtures: Pi is excluded (its extension wires the turn end only).
+type ContextAgent = Exclude<DeliveryFixture['agent'], 'pi'>;
+const L2: Record<ContextAgent, string> = {
   claude: 'claude/2.1.330/context-levels/L2.jsonl',
   gemini: 'gemini/0.61.0/context-levels/L2.jsonl',
   codex: 'codex/0.169.0/context-levels/L2.jsonl',
@@ -27,14 +29,19 @@ const L2: Record<DeliveryFixture['agent'], string> = {
 };
 
 function open(base: DeliveryFixture, config: Record<string, unknown> = { handoff: { enabled: true } }): DeliveryWorld {
-  const world = createDeliveryWorld({ ...base, transcriptFile: join(FIXTURES_DIR, L2[base.agent]) });
+  const world = createDeliveryWorld({ ...base, transcriptFile: join(FIXTURES_DIR, L2[contextAgent(base.agent)]) });
   worlds.push(world);
   world.writeConfig({ ...world.actionableConfig, ...config });
   return world;
 }
 
 /** The PreCompact payload as each CLI sends it (Gemini calls the event PreCompress). */
-function payload(world: DeliveryWorld, agent: DeliveryFixture['agent']): string {
+function contextAgent(agent: DeliveryFixture['agent']): ContextAgent {
+  if (agent === 'pi') throw new Error('Pi has no context hook of ours');
+  return agent;
+}
+
+function payload(world: DeliveryWorld, agent: ContextAgent): string {
   const s = world.scenario('actionable');
   switch (agent) {
     case 'claude':

@@ -1,8 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { AGENT_IDS } from '@agent-checkpoint/core';
 import { recordWrittenHandoff } from '@agent-checkpoint/context-checkpoint/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
+import { profileOf } from '../agents/profiles.ts';
 import { createHookSandbox, type HookSandbox } from '../test-support/hook-sandbox.ts';
 import { runHookBundle } from '../test-support/run-hook-bundle.ts';
 import { encodeSessionStart } from './encode-session-start.ts';
@@ -54,8 +56,20 @@ const payload = (agent: string, repo: string, sessionId = 'new-session', source 
       : { session_id: sessionId, transcript_path: join(repo, '..', 't.jsonl'), cwd: repo, hook_event_name: 'SessionStart', source },
   );
 
+/**
+ * The agents `install --with-context` registers a session-start hook for, from the profiles (not Pi:
+ * its extension wires the turn end only), less Copilot CLI: {@link payload} is snake_case, and
+ * Copilot's camelCase sessionStart is covered by `agents/copilot-qwen-context-hooks.test.ts`.
+ */
+const REGISTERED = AGENT_IDS.filter((agent) => profileOf(agent).hookEntries.some((entry) => entry.args[0] === 'session-start'));
+const SESSION_START_AGENTS = REGISTERED.filter((agent) => agent !== 'copilot');
+
 describe('session-start', () => {
-  it.each(['claude', 'gemini', 'codex'] as const)('%s: injects the newest handoff once, as SessionStart additionalContext', async (agent) => {
+  it('is registered for every agent but Pi', () => {
+    expect(REGISTERED).toEqual(['claude', 'gemini', 'codex', 'copilot', 'qwen']);
+  });
+
+  it.each(SESSION_START_AGENTS)('%s: injects the newest handoff once, as SessionStart additionalContext', async (agent) => {
     const { sb, repo } = project();
     const first = await runHookBundle({ args: ['session-start', agent], stdin: payload(agent, repo), env: sb.env, cwd: repo });
     expect(first.code).toBe(0);

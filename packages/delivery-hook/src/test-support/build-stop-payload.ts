@@ -80,6 +80,18 @@ export function buildStopPayload(input: StopPayloadInput): Record<string, unknow
         background_tasks: [],
         crons: [],
       };
+    case 'pi':
+      // What our Pi extension sends at the last turn_end (plugins/agent-checkpoint/pi/agent-checkpoint/index.js).
+      return {
+        hook_event_name: 'turn_end',
+        session_id: input.sessionId,
+        transcript_path: input.transcriptPath,
+        cwd: input.cwd,
+        prompt: hint.prompt ?? '',
+        last_assistant_message: hint.lastAssistantMessage ?? '',
+        stop_hook_active: input.stopHookActive,
+        consecutive_blocks: input.stopHookActive ? 1 : 0,
+      };
     default:
       return assertNever(input.agent);
   }

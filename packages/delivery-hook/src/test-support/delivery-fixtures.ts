@@ -4,6 +4,7 @@ import { createClaudeTranscriptReader } from '@agent-checkpoint/transcript-claud
 import { createCodexTranscriptReader } from '@agent-checkpoint/transcript-codex';
 import { createCopilotTranscriptReader } from '@agent-checkpoint/transcript-copilot';
 import { createGeminiTranscriptReader } from '@agent-checkpoint/transcript-gemini';
+import { createPiTranscriptReader } from '@agent-checkpoint/transcript-pi';
 import { createQwenTranscriptReader } from '@agent-checkpoint/transcript-qwen';
 import { FIXTURES_DIR } from './recorded-payloads.ts';
 
@@ -90,6 +91,25 @@ export const COPILOT_FIXTURE: DeliveryFixture = {
   },
 };
 
+/** Pi 0.73.1 (`pi -p`, fixtures/pi/0.73.1/recorded): the test fails, read, edit calc.mjs, the test passes. */
+export const PI_FIXTURE: DeliveryFixture = {
+  agent: 'pi',
+  reader: createPiTranscriptReader(),
+  transcriptFile: join(FIXTURES_DIR, 'pi/0.73.1/recorded/fail-fix-pass.jsonl'),
+  recordedCwd: '/WORK/repo',
+  changedFiles: { 'calc.mjs': { before: 'export function add(a, b) {\n  return a - b;\n}\n', after: 'export function add(a, b) {\n  return a + b;\n}\n' } },
+  sessionId: '01a22177-ab7d-728c-9511-879185299fdc',
+  hint: { prompt: 'The calc test fails. Fix it.', lastAssistantMessage: 'Fixed add() in calc.mjs; node calc.test.mjs passes now.' },
+  // The second prompt of `second-turn`: one successful edit of greeting.txt.
+  allClear: {
+    transcriptFile: join(FIXTURES_DIR, 'pi/0.73.1/recorded/second-turn.jsonl'),
+    recordedCwd: '/WORK/repo',
+    sessionId: '01a22177-fdf8-747e-b4a2-391fef3bcf25',
+    hint: { prompt: 'Add a farewell line to it.' },
+    evidence: [],
+  },
+};
+
 /**
  * Qwen Code 0.24.4 (`qwen -p`, recorded scenario fail-fix-pass): `node calc.test.mjs` fails, read +
  * edit of calc.mjs, the same command passes; the file as it was at the turn's only Stop.
@@ -111,4 +131,4 @@ export const QWEN_FIXTURE: DeliveryFixture = {
   },
 };
 
-export const DELIVERY_FIXTURES: readonly DeliveryFixture[] = [CLAUDE_FIXTURE, GEMINI_FIXTURE, CODEX_FIXTURE, COPILOT_FIXTURE, QWEN_FIXTURE];
+export const DELIVERY_FIXTURES: readonly DeliveryFixture[] = [CLAUDE_FIXTURE, GEMINI_FIXTURE, CODEX_FIXTURE, COPILOT_FIXTURE, QWEN_FIXTURE, PI_FIXTURE];

@@ -26,7 +26,7 @@ function open(fixture: DeliveryFixture): DeliveryWorld {
 }
 
 /** Another agent's recorded transcript (the "wrong agent" input). */
-const OTHER_AGENT: Record<AgentId, DeliveryFixture> = { claude: CODEX_FIXTURE, gemini: CLAUDE_FIXTURE, codex: GEMINI_FIXTURE, copilot: QWEN_FIXTURE, qwen: COPILOT_FIXTURE };
+const OTHER_AGENT: Record<AgentId, DeliveryFixture> = { claude: CODEX_FIXTURE, gemini: CLAUDE_FIXTURE, codex: GEMINI_FIXTURE, copilot: QWEN_FIXTURE, qwen: COPILOT_FIXTURE, pi: CLAUDE_FIXTURE };
 
 /** One bad transcript: builds the path the payload will carry, inside the world. */
 interface TranscriptCase {

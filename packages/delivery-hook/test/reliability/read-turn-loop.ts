@@ -2,24 +2,26 @@
 // (or `locateTranscript`) many times on a path another process keeps replacing, and print what came
 // back. It runs out of process because a read that blocks (a FIFO opened without O_NONBLOCK) stops
 // the event loop: only the parent's hard timeout can then end it, and that timeout is the failure.
-import type { TranscriptReader } from '@agent-checkpoint/core';
+import { isAgentId, type AgentId, type TranscriptReader } from '@agent-checkpoint/core';
 import { createClaudeTranscriptReader } from '@agent-checkpoint/transcript-claude';
 import { createCodexTranscriptReader } from '@agent-checkpoint/transcript-codex';
 import { createCopilotTranscriptReader } from '@agent-checkpoint/transcript-copilot';
 import { createGeminiTranscriptReader } from '@agent-checkpoint/transcript-gemini';
+import { createPiTranscriptReader } from '@agent-checkpoint/transcript-pi';
 import { createQwenTranscriptReader } from '@agent-checkpoint/transcript-qwen';
 
 const [agent = '', path = '', iterationsText = '1000'] = process.argv.slice(2);
-const readers: Record<string, () => TranscriptReader> = {
+// Every agent's reader: a new agent id does not compile until it is here.
+const readers: Record<AgentId, () => TranscriptReader> = {
   claude: createClaudeTranscriptReader,
   gemini: createGeminiTranscriptReader,
   codex: createCodexTranscriptReader,
   copilot: createCopilotTranscriptReader,
   qwen: createQwenTranscriptReader,
+  pi: createPiTranscriptReader,
 };
-const create = readers[agent];
-if (create === undefined) throw new Error(`unknown agent ${agent}`);
-const reader = create();
+if (!isAgentId(agent)) throw new Error(`unknown agent ${agent}`);
+const reader = readers[agent]();
 const codes: Record<string, number> = {};
 let withData = 0;
 const iterations = Number(iterationsText);
