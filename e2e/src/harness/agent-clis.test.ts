@@ -22,4 +22,10 @@ describe('the pinned agent CLIs', () => {
       expect(agents.some((cell) => cell.startsWith(`${title} ${version}`)), `${agent}: no row "${title} ${version}" in ${JSON.stringify(agents)}`).toBe(true);
     }
   });
+
+  it('each is named with its version where the README says which CLIs the test command runs', () => {
+    const readme = readFileSync(path.join(E2E_PACKAGE_DIR, '..', 'README.md'), 'utf8');
+    const sentence = readme.slice(readme.indexOf('Run every test'), readme.indexOf('driven by'));
+    for (const { packageName, version } of Object.values(pinnedAgentClis())) expect(sentence).toContain(`\`${packageName}\` ${version}`);
+  });
 });
