@@ -3,6 +3,10 @@ import { forModelText } from '@agent-checkpoint/core/hot-path';
 import { encodePostToolOutput } from '../agents/encode-post-tool-output.ts';
 import { LATEST_USAGE_READERS } from '../agents/latest-usage-readers.ts';
 import type { PostToolContext, PostToolResult } from './post-tool-types.ts';
+import { TOOL_CALL_WRITE_LAGS, waitForToolCall } from './wait-for-tool-call.ts';
+
+/** Longest wait for a lagging transcript write of the reported call (several of Claude's 100 ms flushes). */
+const TOOL_CALL_WAIT_MS = 400;
 
 /** The alert's placeholder for `checkpoint` in the route's form (render-monitor-alert.ts leaves it to the hook). */
 const CHECKPOINT_COMMAND = '{checkpointCommand}';
@@ -13,8 +17,13 @@ const CHECKPOINT_COMMAND = '{checkpointCommand}';
  * agent's format. L1 is answered here (and counted through the acting part); L2/L3 go to the lazily
  * loaded acting part.
  */
-export async function monitorAfterGate(session: MonitorSession, ctx: PostToolContext): Promise<PostToolResult> {
+export async function monitorAfterGate(session: MonitorSession, ctx: PostToolContext, toolCallId?: string): Promise<PostToolResult> {
   const stateDir = ctx.stateDir();
+  // The usage to read is the one of the call this hook reports: wait (bounded) until it is written.
+  if (toolCallId !== undefined && TOOL_CALL_WRITE_LAGS[ctx.agent] === true) {
+    const waited = await waitForToolCall(session.transcriptPath, toolCallId, Math.min(ctx.deadlineAt, Date.now() + TOOL_CALL_WAIT_MS));
+    if (waited === 'timeout') ctx.warn(`post-tool: the transcript does not name tool call ${JSON.stringify(toolCallId).slice(0, 80)} after ${TOOL_CALL_WAIT_MS} ms; reading the usage it has`);
+  }
   const readLatestUsage = LATEST_USAGE_READERS[ctx.agent];
   const decision = await runMonitorHook(session, {
     agent: ctx.agent,

@@ -10,6 +10,8 @@ export interface PostToolEvent {
   readonly sessionId?: string;
   readonly transcriptPath?: string;
   readonly cwd?: string;
+  /** The call this hook reports (`tool_use_id`: Claude Code, Codex CLI, Qwen Code), when the payload names it. */
+  readonly toolCallId?: string;
 }
 
 /**
@@ -18,7 +20,7 @@ export interface PostToolEvent {
  */
 export const POST_TOOL_EVENTS: ReadonlySet<string> = new Set(['PostToolUse', 'PostToolUseFailure', 'AfterTool']);
 
-const FIELDS = { hook_event_name: 'eventName', session_id: 'sessionId', transcript_path: 'transcriptPath', cwd: 'cwd' } as const;
+const FIELDS = { hook_event_name: 'eventName', session_id: 'sessionId', transcript_path: 'transcriptPath', cwd: 'cwd', tool_use_id: 'toolCallId' } as const;
 
 /**
  * Parse a payload: with the agent's own reader when it has one (`agents/post-tool-payload-readers.ts`:
