@@ -25,6 +25,12 @@ export interface ContextHookEvent {
    * nothing, so its warning comes once per user prompt.
    */
   readonly notUserPrompt?: string;
+  /**
+   * After a tool call: text the transcript holds once the agent has written this call (Claude Code's
+   * `tool_use_id` as a JSON string; Copilot CLI's `"timestamp":<ms>` of its `hook.start` event). The
+   * monitor waits for it, bounded, where the agent writes behind its hooks (wait-for-tool-call.ts).
+   */
+  readonly writeMark?: string;
 }
 
 /** A payload read by an agent's reader: the event, or why it is unusable (one line). */

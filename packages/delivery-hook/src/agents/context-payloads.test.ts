@@ -14,22 +14,27 @@ const HOME = { env: {}, home: '/WORK/home' };
 const SESSION = '3b4e28ba-2fa1-4d2e-883f-0016d3cca427';
 const LOG = `/WORK/home/.copilot/session-state/${SESSION}/events.jsonl`;
 
+/** The text the session log holds once Copilot wrote this hook's `hook.start` (its input's `timestamp`). */
+function mark(event: string): string {
+  return `"timestamp":${String((recordedContextPayload('copilot', event) as { timestamp: number }).timestamp)}`;
+}
+
 describe('Copilot CLI context payloads', () => {
   it('sessionStart: the session, its cwd and source, and the log path derived from the session id', () => {
     expect(readCopilotContextPayload(recordedContextPayload('copilot', 'sessionStart'), HOME)).toEqual({
-      event: { sessionId: SESSION, cwd: '/WORK/repo', source: 'new', transcriptPath: LOG },
+      event: { sessionId: SESSION, cwd: '/WORK/repo', source: 'new', transcriptPath: LOG, writeMark: mark('sessionStart') },
     });
   });
 
   it('userPromptSubmitted: the prompt', () => {
     expect(readCopilotContextPayload(recordedContextPayload('copilot', 'userPromptSubmitted'), HOME)).toEqual({
-      event: { sessionId: SESSION, cwd: '/WORK/repo', prompt: 'Run the two checks.', transcriptPath: LOG },
+      event: { sessionId: SESSION, cwd: '/WORK/repo', prompt: 'Run the two checks.', transcriptPath: LOG, writeMark: mark('userPromptSubmitted') },
     });
   });
 
   it.each(['postToolUse', 'postToolUseFailure'])('%s: the session and its log (under $COPILOT_HOME when that is absolute)', (event) => {
     const payload = recordedContextPayload('copilot', event);
-    expect(readCopilotContextPayload(payload, HOME)).toEqual({ event: { sessionId: SESSION, cwd: '/WORK/repo', transcriptPath: LOG } });
+    expect(readCopilotContextPayload(payload, HOME)).toEqual({ event: { sessionId: SESSION, cwd: '/WORK/repo', transcriptPath: LOG, writeMark: mark(event) } });
     const elsewhere = readCopilotContextPayload(payload, { env: { COPILOT_HOME: '/opt/copilot' }, home: '/WORK/home' });
     expect(elsewhere).toMatchObject({ event: { transcriptPath: `/opt/copilot/session-state/${SESSION}/events.jsonl` } });
     // A relative COPILOT_HOME is not Copilot's (it reads only an absolute one).
@@ -50,6 +55,7 @@ describe('Copilot CLI context payloads', () => {
         cwd: '/WORK/repo',
         trigger: 'auto',
         transcriptPath: '/WORK/home/.copilot/session-state/1b4e28ba-2fa1-4d2e-883f-0016d3cca427/events.jsonl',
+        writeMark: mark('preCompact'),
       },
     });
   });

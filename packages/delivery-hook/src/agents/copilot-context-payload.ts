@@ -51,5 +51,9 @@ export function readCopilotContextPayload(json: unknown, where: PayloadHome): Co
   if (event['transcriptPath'] === undefined && sessionId !== undefined && SESSION_ID.test(sessionId)) {
     event['transcriptPath'] = join(copilotHome(where), 'session-state', sessionId, 'events.jsonl');
   }
+  // The log's `hook.start` of this very hook carries the payload's `timestamp` (1.0.102, postToolUse
+  // as agentStop): once it is written, so is the call's usage record before it.
+  const timestamp = (json as Record<string, unknown>)['timestamp'];
+  if (typeof timestamp === 'number' && Number.isSafeInteger(timestamp) && timestamp > 0) event['writeMark'] = `"timestamp":${timestamp}`;
   return { event: event as ContextHookEvent };
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { recordWrittenHandoff } from '@agent-checkpoint/context-checkpoint/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -37,7 +37,16 @@ function copilotLog(sb: HookSandbox, level: 'L0' | 'L1'): string {
   const log = join(sb.home, '.copilot', 'session-state', COPILOT_SESSION, 'events.jsonl');
   mkdirSync(dirname(log), { recursive: true });
   copyFileSync(join(FIXTURES_DIR, 'copilot/1.0.102/context-levels', `${level}.jsonl`), log);
+  for (const event of ['postToolUse', 'postToolUseFailure']) appendFileSync(log, hookStart(event));
   return log;
+}
+
+/**
+ * The `hook.start` line 1.0.102 writes to the session log before it runs a hook (its `input` is the
+ * payload): the monitor waits for the one of its own call before reading the usage.
+ */
+function hookStart(event: string): string {
+  return `${JSON.stringify({ type: 'hook.start', data: { hookInvocationId: `inv-${event}`, hookType: event, input: recordedContextPayload('copilot', event) } })}\n`;
 }
 
 /** A recorded Copilot payload, run in `repo`. */
@@ -68,6 +77,19 @@ describe('Copilot CLI context hooks', () => {
     expect(first['additionalContext']).toContain('run `agent-checkpoint-hook checkpoint` to write a handoff');
     // The next call of the session (a failed file tool: postToolUseFailure) is at the same level: nothing more.
     expect(await hook('post-tool', 'copilot', copilotPayload('postToolUseFailure', repo), sb, repo)).toBe('');
+  });
+
+  it('postToolUse before the log has caught up (no hook.start of this call yet): the monitor waits for it, then reads the call\'s usage', async () => {
+    const { sb, repo } = project({ context: { enabled: true } });
+    const log = join(sb.home, '.copilot', 'session-state', COPILOT_SESSION, 'events.jsonl');
+    mkdirSync(dirname(log), { recursive: true });
+    // The log still at 30 % (L0) when the hook starts; the 75 % usage record and this call's hook.start follow.
+    copyFileSync(join(FIXTURES_DIR, 'copilot/1.0.102/context-levels', 'L0.jsonl'), log);
+    const running = hook('post-tool', 'copilot', copilotPayload('postToolUse', repo), sb, repo);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    writeFileSync(log, `${readFileSync(join(FIXTURES_DIR, 'copilot/1.0.102/context-levels', 'L1.jsonl'), 'utf8')}${hookStart('postToolUse')}`);
+    const out = JSON.parse(await running) as Record<string, unknown>;
+    expect(out['additionalContext']).toContain('Context at 75%');
   });
 
   it('postToolUseFailure is answered too (a failed file tool fires only that event)', async () => {

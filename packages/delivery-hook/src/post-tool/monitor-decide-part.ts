@@ -17,12 +17,12 @@ const CHECKPOINT_COMMAND = '{checkpointCommand}';
  * agent's format. L1 is answered here (and counted through the acting part); L2/L3 go to the lazily
  * loaded acting part.
  */
-export async function monitorAfterGate(session: MonitorSession, ctx: PostToolContext, toolCallId?: string): Promise<PostToolResult> {
+export async function monitorAfterGate(session: MonitorSession, ctx: PostToolContext, writeMark?: string): Promise<PostToolResult> {
   const stateDir = ctx.stateDir();
   // The usage to read is the one of the call this hook reports: wait (bounded) until it is written.
-  if (toolCallId !== undefined && TOOL_CALL_WRITE_LAGS[ctx.agent] === true) {
-    const waited = await waitForToolCall(session.transcriptPath, toolCallId, Math.min(ctx.deadlineAt, Date.now() + TOOL_CALL_WAIT_MS));
-    if (waited === 'timeout') ctx.warn(`post-tool: the transcript does not name tool call ${JSON.stringify(toolCallId).slice(0, 80)} after ${TOOL_CALL_WAIT_MS} ms; reading the usage it has`);
+  if (writeMark !== undefined && TOOL_CALL_WRITE_LAGS[ctx.agent] === true) {
+    const waited = await waitForToolCall(session.transcriptPath, writeMark, Math.min(ctx.deadlineAt, Date.now() + TOOL_CALL_WAIT_MS));
+    if (waited === 'timeout') ctx.warn(`post-tool: the transcript had not caught up with this tool call after ${TOOL_CALL_WAIT_MS} ms; reading the usage it has`);
   }
   const readLatestUsage = LATEST_USAGE_READERS[ctx.agent];
   const decision = await runMonitorHook(session, {

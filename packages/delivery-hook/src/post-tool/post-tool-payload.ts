@@ -10,8 +10,8 @@ export interface PostToolEvent {
   readonly sessionId?: string;
   readonly transcriptPath?: string;
   readonly cwd?: string;
-  /** The call this hook reports (`tool_use_id`: Claude Code, Codex CLI, Qwen Code), when the payload names it. */
-  readonly toolCallId?: string;
+  /** What the transcript holds once this call is written (`ContextHookEvent.writeMark`). */
+  readonly writeMark?: string;
 }
 
 /**
@@ -20,7 +20,7 @@ export interface PostToolEvent {
  */
 export const POST_TOOL_EVENTS: ReadonlySet<string> = new Set(['PostToolUse', 'PostToolUseFailure', 'AfterTool']);
 
-const FIELDS = { hook_event_name: 'eventName', session_id: 'sessionId', transcript_path: 'transcriptPath', cwd: 'cwd', tool_use_id: 'toolCallId' } as const;
+const FIELDS = { hook_event_name: 'eventName', session_id: 'sessionId', transcript_path: 'transcriptPath', cwd: 'cwd' } as const;
 
 /**
  * Parse a payload: with the agent's own reader when it has one (`agents/post-tool-payload-readers.ts`:
@@ -46,5 +46,8 @@ export function readPostToolPayload(text: string, reader?: { readonly read: Cont
     if (typeof value !== 'string') return { error: `hook payload: ${key} must be a string` };
     if (value !== '') event[field] = value;
   }
+  // The call's id, as the transcript's entry for it holds it (a JSON string); anything else is ignored.
+  const callId = (json as Record<string, unknown>)['tool_use_id'];
+  if (typeof callId === 'string' && callId !== '' && callId.length <= 200) event['writeMark'] = JSON.stringify(callId);
   return { event };
 }

@@ -60,7 +60,7 @@ export interface MonitorAlertRecord {
 }
 
 /** The decision part's entry (post-tool/monitor-decide-part.ts). */
-export type MonitorAfterGate = (session: MonitorSession, ctx: PostToolContext, toolCallId?: string) => Promise<PostToolResult>;
+export type MonitorAfterGate = (session: MonitorSession, ctx: PostToolContext, writeMark?: string) => Promise<PostToolResult>;
 
 /** An acting decision handed to the acting code, which re-checks it against the full configuration. */
 export interface MonitorActRequest {

@@ -40,5 +40,5 @@ export async function runPostTool(text: string, ctx: PostToolContext): Promise<P
   for (const note of gate.diagnostics) ctx.warn(`post-tool: ${note}`);
   if (gate.kind === 'pass') return pass(gate.reason, gate.detail);
   const monitor = await ctx.loadMonitor();
-  return monitor(gate.session, ctx, event.toolCallId);
+  return monitor(gate.session, ctx, event.writeMark);
 }

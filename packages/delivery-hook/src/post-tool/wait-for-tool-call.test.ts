@@ -23,28 +23,36 @@ const ENTRY = (id: string): string => `${JSON.stringify({ type: 'assistant', mes
 
 describe('waitForToolCall', () => {
   it('found at once when the transcript already names the call', async () => {
-    expect(await waitForToolCall(transcript(ENTRY('toolu_1')), 'toolu_1', Date.now() + 5_000)).toBe('found');
+    expect(await waitForToolCall(transcript(ENTRY('toolu_1')), '"toolu_1"', Date.now() + 5_000)).toBe('found');
   });
 
   it('waits for a lagging write of the call, then finds it', async () => {
     const path = transcript(ENTRY('toolu_1'));
     const timer = setTimeout(() => appendFileSync(path, ENTRY('toolu_2')), 60);
     const started = Date.now();
-    expect(await waitForToolCall(path, 'toolu_2', Date.now() + 10_000)).toBe('found');
+    expect(await waitForToolCall(path, '"toolu_2"', Date.now() + 10_000)).toBe('found');
     clearTimeout(timer);
     expect(Date.now() - started).toBeGreaterThanOrEqual(50);
   });
 
   it('gives up at the deadline when the call never comes (another id is not it)', async () => {
     const path = transcript(ENTRY('toolu_10'));
-    expect(await waitForToolCall(path, 'toolu_1', Date.now() + 80)).toBe('timeout');
+    expect(await waitForToolCall(path, '"toolu_1"', Date.now() + 80)).toBe('timeout');
   });
 
-  it('a missing file or a FIFO in its place: unreadable, without waiting or hanging', async () => {
+  it('a log not written yet in an existing session directory (a new Copilot session) is waited for', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ac-wait-call-'));
+    const path = join(dir, 'events.jsonl');
+    const timer = setTimeout(() => writeFileSync(path, '{"type":"hook.start","data":{"input":{"timestamp":17}}}\n'), 60);
+    expect(await waitForToolCall(path, '"timestamp":17', Date.now() + 10_000)).toBe('found');
+    clearTimeout(timer);
+  });
+
+  it('a log in a directory that does not exist (a Copilot subagent\'s session id) or a FIFO in its place: unreadable, without waiting or hanging', async () => {
     dir = mkdtempSync(join(tmpdir(), 'ac-wait-call-'));
     const fifo = join(dir, 'fifo.jsonl');
     execFileSync('mkfifo', [fifo]);
-    expect(await waitForToolCall(fifo, 'toolu_1', Date.now() + 60_000)).toBe('unreadable');
-    expect(await waitForToolCall(join(dir, 'missing.jsonl'), 'toolu_1', Date.now() + 60_000)).toBe('unreadable');
+    expect(await waitForToolCall(fifo, '"toolu_1"', Date.now() + 60_000)).toBe('unreadable');
+    expect(await waitForToolCall(join(dir, 'subagent-session', 'events.jsonl'), '"toolu_1"', Date.now() + 60_000)).toBe('unreadable');
   });
 });
