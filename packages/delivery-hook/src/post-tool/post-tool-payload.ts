@@ -47,7 +47,10 @@ export function readPostToolPayload(text: string, reader?: { readonly read: Cont
     if (value !== '') event[field] = value;
   }
   // The call's id, as the transcript's entry for it holds it (a JSON string); anything else is ignored.
+  // Not for a subagent's call (Claude Code adds `agent_id`): it is written to the subagent's own
+  // transcript, never to the one named, so waiting for it would only cost every such call the bound.
   const callId = (json as Record<string, unknown>)['tool_use_id'];
-  if (typeof callId === 'string' && callId !== '' && callId.length <= 200) event['writeMark'] = JSON.stringify(callId);
+  const subagent = (json as Record<string, unknown>)['agent_id'] !== undefined && (json as Record<string, unknown>)['agent_id'] !== null;
+  if (!subagent && typeof callId === 'string' && callId !== '' && callId.length <= 200) event['writeMark'] = JSON.stringify(callId);
   return { event };
 }
