@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 // Synchronous on purpose: a few tiny files, read after every tool call by the monitor, where loading
 // node:fs/promises (and a thread-pool round trip per call) costs more than the calls themselves.
 import { lstatSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { ensureDirSafelySync, privateEntryProblem, readSmallFileSync, UnsafePathError, type AgentId } from '@agent-checkpoint/core/hot-path';
+import { ensureDirSafelySync, privateEntryProblem, readSmallFileSync, toSafeSessionId, UnsafePathError, type AgentId } from '@agent-checkpoint/core/hot-path';
 import { levelRank, type ContextLevel } from '../context/read-context-level.ts';
 import type { MonitorLevel } from './monitor-action.ts';
 
@@ -50,15 +49,17 @@ export interface MarkReading {
 }
 
 /**
- * The session's marks directory, `<stateDir>/monitor/<agent>-<sha256(session)[0..32]>/`: one small
- * file per level acted on. A level is claimed by creating its file exclusively (`wx`), so two hooks of
- * one session (parallel tool calls, or the monitor and the turn end) never act twice on one level.
- * Plain files rather than core's session state: that needs core's zod schema, too heavy for a hook
- * that runs after every tool call.
+ * The session's marks directory, `<stateDir>/monitor/<agent>-<safe session id>/` (core's
+ * `toSafeSessionId`, as the session state files are named): one small file per level acted on. A
+ * level is claimed by creating its file exclusively (`wx`), so two hooks of one session (parallel tool
+ * calls, or the monitor and the turn end) never act twice on one level. Plain files rather than core's
+ * session state: that needs core's zod schema, too heavy for a hook that runs after every tool call.
+ * The id is not hashed unless it is unsafe as a file name: hashing loads node:crypto (about 2.5 ms)
+ * after every tool call. (Before 2026-11-28 the key was a sha256 prefix: a session running across
+ * that upgrade starts a new marks directory, so its current level is announced once more.)
  */
 export function monitorMarksDir(stateDir: string, agent: AgentId, sessionId: string): string {
-  const key = createHash('sha256').update(sessionId).digest('hex').slice(0, 32);
-  return join(stateDir, 'monitor', `${agent}-${key}`);
+  return join(stateDir, 'monitor', `${agent}-${toSafeSessionId(sessionId)}`);
 }
 
 /**

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
-import { realpathSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, realpathSync, rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { toSafeSessionId } from './safe-session-id.ts';
+import { sha256Hex } from './sha256-hex.ts';
 import { describeReadFailure } from './read-regular-file.ts';
 import { ensurePrivateDir, readSmallFile, switchesDir, writePrivateFileAtomic } from './state-files.ts';
 
@@ -61,7 +61,7 @@ export function offSwitchPaths(stateDir: string, scope: OffSwitchScope): string[
     case 'all':
       return [join(dir, 'all.off')];
     case 'project':
-      return projectKeys(scope.projectRoot).map((key) => join(dir, `project-${createHash('sha256').update(key, 'utf8').digest('hex').slice(0, 32)}.off`));
+      return projectKeys(scope.projectRoot).map((key) => join(dir, `project-${sha256Hex(key).slice(0, 32)}.off`));
     case 'session':
       return [join(dir, `session-${toSafeSessionId(scope.sessionId)}.off`)];
   }
@@ -76,6 +76,23 @@ function projectKeys(projectRoot: string): string[] {
     /* gone or unreadable: the path as given is the only key */
   }
   return real === projectRoot ? [projectRoot] : [real, projectRoot];
+}
+
+/** The file-name prefix of each scope's switch files (see {@link offSwitchPaths}). */
+const SCOPE_PREFIX: Readonly<Record<OffSwitchScope['kind'], string>> = { all: 'all.', project: 'project-', session: 'session-' };
+
+/**
+ * The names in the switches directory, one `readdir` instead of a read per possible switch file: an
+ * empty set when the directory does not exist (no switch was ever set). Undefined when it cannot be
+ * listed (not a directory, no permission): then each file is read as before, so the reason reaches
+ * the diagnostics and an unreadable switch still counts as on.
+ */
+function switchNames(stateDir: string): ReadonlySet<string> | undefined {
+  try {
+    return new Set(readdirSync(switchesDir(stateDir)));
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? new Set() : undefined;
+  }
 }
 
 /**
@@ -99,8 +116,14 @@ export async function readOffSwitch(options: {
   if (options.projectRoot !== undefined) scopes.push({ kind: 'project', projectRoot: options.projectRoot });
   if (options.sessionId !== undefined) scopes.push({ kind: 'session', sessionId: options.sessionId });
   const diagnostics: string[] = [];
+  const present = switchNames(options.stateDir);
   for (const scope of scopes) {
+    // A scope none of whose files can exist is skipped before its paths are built: a project's key is
+    // a digest, and hashing loads node:crypto, which the monitor after every tool call does not need
+    // while no project switch is set anywhere.
+    if (present !== undefined && ![...present].some((name) => name.startsWith(SCOPE_PREFIX[scope.kind]))) continue;
     for (const path of offSwitchPaths(options.stateDir, scope)) {
+      if (present !== undefined && !present.has(basename(path))) continue;
       try {
         const text = await readSmallFile(path);
         if (text !== undefined) return { off: true, source: scope.kind, detail: path, diagnostics };

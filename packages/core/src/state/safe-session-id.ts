@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from './sha256-hex.ts';
 
 const SAFE_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -11,5 +11,5 @@ const SAFE_ID = /^[A-Za-z0-9._-]{1,128}$/;
  */
 export function toSafeSessionId(sessionId: string): string {
   if (SAFE_ID.test(sessionId) && !/^\.+$/.test(sessionId)) return sessionId;
-  return createHash('sha256').update(sessionId, 'utf8').digest('hex');
+  return sha256Hex(sessionId);
 }

@@ -63,6 +63,29 @@ describe('post-tool monitor', () => {
     expect(await run(world, 'claude')).toMatchObject({ code: 0, stdout: '', stderr: '' });
   });
 
+  // Copilot is left out: its camelCase payload names a session log this file's payload() does not build.
+  it.each((Object.keys(LEVEL_DIR) as ContextAgent[]).filter((agent) => agent !== 'copilot'))('%s: a call that needs nothing does not load node:crypto (issue 24: the per-tool-call cost)', async (agent) => {
+    // node:crypto is 36 internal modules, ~2.5 ms against a ~25 ms node start: the monitor hashes only
+    // when it must (an unsafe session id, a project off switch that exists). A preload records the
+    // built-ins the run loaded after it.
+    const world = open(agent, 'L0');
+    const preload = join(world.root, 'record-builtins.cjs');
+    const out = join(world.root, 'builtins.json');
+    writeFileSync(
+      preload,
+      `const before = new Set(process.moduleLoadList);\nprocess.on('exit', () => require('fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify({ builtins: process.moduleLoadList.filter((m) => !before.has(m)), files: Object.keys(require.cache) })));\n`,
+    );
+    // A session's switch exists, so the switches directory is listed, not just missing.
+    mkdirSync(join(world.stateDir, 'switches'), { recursive: true, mode: 0o700 });
+    writeFileSync(join(world.stateDir, 'switches', 'session-other.off'), '');
+    const result = await run(world, agent, { NODE_OPTIONS: `--require=${preload}` });
+    expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    const recorded = JSON.parse(readFileSync(out, 'utf8')) as { builtins: string[]; files: string[] };
+    // The decision part ran (the marks, the usage reader), and nothing on its way hashed.
+    expect(recorded.files.some((file) => file.endsWith('agent-checkpoint-hook-monitor-decide.cjs'))).toBe(true);
+    expect(recorded.builtins.map((entry) => entry.replace(/^NativeModule /, '')).filter((name) => /^crypto$|^internal\/crypto\//.test(name))).toEqual([]);
+  });
+
   it.each(['claude', 'codex', 'qwen'] as const)('%s: L1 adds the seed warning as context for the model, once per session', async (agent) => {
     const world = open(agent, 'L1');
     const first = await run(world, agent);
