@@ -238,6 +238,21 @@ describe.each(AGENTS)('$agent: the per-tool-call hooks start no Node while no co
     expect(startCount(starts)).toBe(0);
   });
 
+  it('the walk follows the physical directory: a session in a link into a project finds its file', () => {
+    // The agent's shell passes a logical PWD (the link); the repository is found above the real
+    // directory, as git would find it (the launcher asks `cd -P .`, forking no subshell).
+    const installed = install();
+    const starts = withRecordingNode(installed);
+    writeFileSync(join(installed.cwd, '.agent-checkpoint.json'), '{}');
+    const link = join(installed.base, 'link');
+    symlinkSync(join(installed.cwd, 'sub'), link);
+    for (const { event, handler } of gated) {
+      const result = run(installed, agent, handler.command, { PWD: link }, link);
+      expect(result.code, `${event}: ${result.stderr}`).toBe(0);
+    }
+    expect(startCount(starts)).toBe(gated.length);
+  });
+
   it('a FIFO in place of the project file is not read: no hang, no node start', () => {
     const installed = install();
     const starts = withRecordingNode(installed);
