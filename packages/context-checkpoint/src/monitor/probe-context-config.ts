@@ -64,8 +64,22 @@ function readContextSection(path: string, notes: string[]): Record<string, unkno
       break;
   }
   const text = read.bytes.toString('utf8');
-  const parsed: unknown = parseJsonc(text, [], { allowTrailingComma: true });
+  const parsed = parseConfigText(text);
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
   const context = (parsed as Record<string, unknown>)['context'];
   return typeof context === 'object' && context !== null && !Array.isArray(context) ? (context as Record<string, unknown>) : undefined;
+}
+
+/**
+ * Plain JSON first, JSONC (comments, trailing commas) only when that fails: `JSON.parse` is native,
+ * while the JSONC scanner's functions are compiled on their first call, about 1 ms of the monitor's
+ * run after every tool call for a file of a few lines. Valid JSON reads the same either way (and a
+ * `"__proto__"` key stays an own property, where the JSONC parser would assign it).
+ */
+function parseConfigText(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return parseJsonc(text, [], { allowTrailingComma: true }) as unknown;
+  }
 }
