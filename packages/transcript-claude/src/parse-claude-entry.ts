@@ -1,4 +1,5 @@
 import { isMatching, match, P } from 'ts-pattern';
+import { parseClaudeUsage, type ClaudeUsage } from './parse-claude-usage.ts';
 
 /**
  * The parts of one Claude Code transcript line this package uses, already narrowed from raw JSON.
@@ -94,13 +95,6 @@ export interface ClaudeToolResult {
   readonly agentType?: string;
 }
 
-/** The `message.usage` counters this package reads. */
-export interface ClaudeUsage {
-  readonly inputTokens: number;
-  readonly cacheReadInputTokens: number;
-  readonly cacheCreationInputTokens: number;
-  readonly outputTokens?: number;
-}
 
 /** Result of looking at one raw line. */
 export type ParsedLine =
@@ -275,7 +269,7 @@ function parseAssistant(base: ClaudeEntryBase, message: Record<string, unknown>,
       })
       .otherwise(() => undefined);
   }
-  const usage = parseUsage(message['usage']);
+  const usage = parseClaudeUsage(message['usage']);
   return {
     kind: 'assistant',
     ...base,
@@ -285,22 +279,6 @@ function parseAssistant(base: ClaudeEntryBase, message: Record<string, unknown>,
     ...(texts.length > 0 ? { text: texts.join('\n') } : {}),
     toolUses,
     ...(serverToolResults.length > 0 ? { serverToolResults } : {}),
-  };
-}
-
-function parseUsage(raw: unknown): ClaudeUsage | undefined {
-  if (!isMatching({ input_tokens: P.number }, raw)) return undefined;
-  const record = raw as Record<string, unknown>;
-  const count = (key: string): number => {
-    const value = record[key];
-    return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0;
-  };
-  const output = record['output_tokens'];
-  return {
-    inputTokens: count('input_tokens'),
-    cacheReadInputTokens: count('cache_read_input_tokens'),
-    cacheCreationInputTokens: count('cache_creation_input_tokens'),
-    ...(typeof output === 'number' && Number.isFinite(output) ? { outputTokens: output } : {}),
   };
 }
 

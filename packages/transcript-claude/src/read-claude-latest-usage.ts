@@ -1,6 +1,6 @@
 import { latestUsageHistoryFloor, latestUsageOf, readJsonlTail, readLatestUsageFile, type LatestUsage, type LatestUsageFile, type ReadLatestUsageRequest } from '@agent-checkpoint/core/transcript-tail';
-import { claudeUsageRecords, hasContextUsage } from './claude-usage-records.ts';
-import { parseClaudeLine, type ClaudeEntry } from './parse-claude-entry.ts';
+import { usageLineRecords } from './claude-usage-records.ts';
+import { parseClaudeUsageLine, type ClaudeUsageLine } from './parse-claude-usage.ts';
 import { skipClaudeBookkeepingLine } from './skip-claude-bookkeeping-line.ts';
 
 /**
@@ -21,7 +21,7 @@ export function readClaudeLatestUsage(request: ReadLatestUsageRequest): LatestUs
 }
 
 function readUsage(request: ReadLatestUsageRequest, { path, size, limits }: LatestUsageFile): LatestUsage | undefined {
-  const entries: ClaudeEntry[] = []; // newest first
+  const lines: ClaudeUsageLine[] = []; // newest first
   const responses = new Set<string>();
   let anonymous = 0;
   let floor: number | undefined;
@@ -35,14 +35,15 @@ function readUsage(request: ReadLatestUsageRequest, { path, size, limits }: Late
     visit: (raw, info) => {
       // Older records only from the window the newest was found in: history never lengthens the read.
       if (floor !== undefined && info.offset < floor) return 'stop';
-      const parsed = parseClaudeLine(raw);
-      if (parsed.kind !== 'entry' || !hasContextUsage(parsed.entry)) return 'continue';
-      entries.push(parsed.entry);
+      // The usage fields only, by the turn reader's rules (parse-claude-usage.ts): no content blocks.
+      const line = parseClaudeUsageLine(raw);
+      if (line === undefined) return 'continue';
+      lines.push(line);
       floor ??= latestUsageHistoryFloor(size, info.offset, limits.chunkBytes);
       // One response spans several entries: count responses, as `claudeUsageRecords` keys them.
-      responses.add(parsed.entry.messageId ?? `#${(anonymous += 1)}`);
+      responses.add(line.messageId ?? `#${(anonymous += 1)}`);
       return responses.size >= limits.history ? 'stop' : 'continue';
     },
   });
-  return latestUsageOf(claudeUsageRecords(entries.reverse()), limits.history, { bytesRead: tail.bytesRead, fileBytes: tail.fileSize });
+  return latestUsageOf(usageLineRecords(lines.reverse()), limits.history, { bytesRead: tail.bytesRead, fileBytes: tail.fileSize });
 }
