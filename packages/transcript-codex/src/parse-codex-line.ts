@@ -4,38 +4,11 @@ import { parseHookPromptText } from './classify-user-text.ts';
 import { asStringArray, commandFromArgv, commandFromValue } from './command-text.ts';
 import { canonicalCodexToolName } from './map-codex-tool-name.ts';
 import { patchFromShellCommand } from './patch-paths.ts';
-import { isRecord, parseToolOutput } from './parse-tool-output.ts';
+import { isCodexRolloutLine, isRecord, num, obj, opt, rolloutLineParts, str, type Obj, type RecordBaseFields } from './codex-line-fields.ts';
+import { threadSettingsRecord, tokenCountRecord, tokenUsageRecord, turnContextRecord, turnStartRecord } from './parse-codex-usage-line.ts';
+import { parseToolOutput } from './parse-tool-output.ts';
 
-type Obj = Record<string, unknown>;
-
-/** Top-level line types of a Codex rollout (any version). */
-const ROLLOUT_LINE_TYPES = new Set([
-  'session_meta',
-  'response_item',
-  'event_msg',
-  'turn_context',
-  'compacted',
-  'world_state',
-  'token_usage_record',
-]);
-/** `response_item` payload types, which the earliest rollouts wrote unwrapped, one per line. */
-const BARE_RESPONSE_ITEM_TYPES = new Set([
-  'message',
-  'function_call',
-  'function_call_output',
-  'custom_tool_call',
-  'custom_tool_call_output',
-  'local_shell_call',
-  'reasoning',
-  'web_search_call',
-]);
-
-/** True when a parsed JSON line has the shape of a Codex rollout line (used to reject other agents' files). */
-export function isCodexRolloutLine(entry: unknown): boolean {
-  if (!isRecord(entry) || typeof entry['type'] !== 'string') return false;
-  if (ROLLOUT_LINE_TYPES.has(entry['type'])) return isRecord(entry['payload']);
-  return BARE_RESPONSE_ITEM_TYPES.has(entry['type']) && entry['payload'] === undefined && !('message' in entry);
-}
+export { isCodexRolloutLine } from './codex-line-fields.ts';
 
 /**
  * Extract the normalized records of one rollout line. Unknown line types, unknown payload types and
@@ -44,67 +17,25 @@ export function isCodexRolloutLine(entry: unknown): boolean {
  */
 export function parseCodexLine(entry: unknown, offset: number): CodexRecord[] {
   if (!isCodexRolloutLine(entry)) return [];
-  const line = entry as Obj;
-  const timestamp = str(line, 'timestamp');
-  const wrapped = ROLLOUT_LINE_TYPES.has(line['type'] as string);
-  const lineType = wrapped ? (line['type'] as string) : 'response_item';
-  const payload = (wrapped ? line['payload'] : line) as Obj;
-  const base = { offset, ...(timestamp !== undefined ? { timestamp } : {}) };
-  const payloadType = str(payload, 'type') ?? '';
+  const { lineType, payload, payloadType, base } = rolloutLineParts(entry as Obj, offset);
 
   return match([lineType, payloadType] as const)
     .with(['session_meta', P._], () => [
       { type: 'session-meta' as const, ...base, ...opt('cwd', str(payload, 'cwd')), ...opt('cliVersion', str(payload, 'cli_version')) },
     ])
-    .with(['turn_context', P._], () => [
-      {
-        type: 'turn-context' as const,
-        ...base,
-        ...opt('turnId', str(payload, 'turn_id')),
-        ...opt('cwd', str(payload, 'cwd')),
-        ...opt('model', str(payload, 'model')),
-      },
-    ])
-    .with(['token_usage_record', P._], () => {
-      const usage = obj(payload, 'usage');
-      const input = usage ? num(usage, 'input_tokens') : undefined;
-      if (input === undefined) return [];
-      return [
-        {
-          type: 'usage' as const,
-          source: 'token_usage_record' as const,
-          ...base,
-          ...opt('turnId', str(payload, 'turn_id')),
-          contextTokens: input,
-          ...opt('outputTokens', usage ? num(usage, 'output_tokens') : undefined),
-        },
-      ];
-    })
+    .with(['turn_context', P._], () => [turnContextRecord(payload, base)])
+    .with(['token_usage_record', P._], () => tokenUsageRecord(payload, base))
     .with(['event_msg', P._], () => parseEventMsg(payload, payloadType, base))
     .with(['response_item', P._], () => parseResponseItem(payload, payloadType, base))
     .otherwise(() => []);
 }
 
-type Base = { readonly offset: number; readonly timestamp?: string };
+type Base = RecordBaseFields;
 
 function parseEventMsg(payload: Obj, payloadType: string, base: Base): CodexRecord[] {
   const turn = opt('turnId', str(payload, 'turn_id'));
   return match(payloadType)
-    .with(P.union('task_started', 'turn_started'), () => {
-      const startedAt = num(payload, 'started_at');
-      const attribution = obj(payload, 'turn_attribution');
-      const rootTurnId = str(payload, 'root_turn_id') ?? (attribution ? str(attribution, 'root_turn_id') : undefined);
-      return [
-        {
-          type: 'turn-start' as const,
-          ...base,
-          ...turn,
-          ...opt('rootTurnId', rootTurnId),
-          ...opt('startedAt', startedAt !== undefined ? unixSecondsToIso(startedAt) : undefined),
-          ...opt('contextWindow', num(payload, 'model_context_window')),
-        },
-      ];
-    })
+    .with(P.union('task_started', 'turn_started'), () => [turnStartRecord(payload, base)])
     .with(P.union('task_complete', 'turn_complete', 'turn_aborted'), (kind) => [
       {
         type: 'turn-end' as const,
@@ -114,11 +45,7 @@ function parseEventMsg(payload: Obj, payloadType: string, base: Base): CodexReco
         ...opt('lastAgentMessage', str(payload, 'last_agent_message')),
       },
     ])
-    .with('thread_settings_applied', () => {
-      const settings = obj(payload, 'thread_settings');
-      if (!settings) return [];
-      return [{ type: 'turn-context' as const, ...base, ...opt('cwd', str(settings, 'cwd')), ...opt('model', str(settings, 'model')) }];
-    })
+    .with('thread_settings_applied', () => threadSettingsRecord(payload, base))
     .with('user_message', () => {
       const message = str(payload, 'message');
       if (message === undefined) return [];
@@ -137,23 +64,7 @@ function parseEventMsg(payload: Obj, payloadType: string, base: Base): CodexReco
       const item = obj(payload, 'item');
       return item ? parseTurnItem(item, { ...base, ...turn }) : [];
     })
-    .with('token_count', () => {
-      const info = obj(payload, 'info');
-      const last = info ? obj(info, 'last_token_usage') : undefined;
-      const input = last ? num(last, 'input_tokens') : undefined;
-      if (input === undefined) return [];
-      return [
-        {
-          type: 'usage' as const,
-          source: 'token_count' as const,
-          ...base,
-          ...turn,
-          contextTokens: input,
-          ...opt('outputTokens', last ? num(last, 'output_tokens') : undefined),
-          ...opt('contextWindow', info ? num(info, 'model_context_window') : undefined),
-        },
-      ];
-    })
+    .with('token_count', () => tokenCountRecord(payload, base))
     .with('exec_command_end', () => {
       const callId = str(payload, 'call_id');
       if (!callId) return [];
@@ -530,10 +441,6 @@ function joinOutput(stdout: string | undefined, stderr: string | undefined): str
   return parts.length > 0 ? parts.join('\n') : undefined;
 }
 
-function unixSecondsToIso(seconds: number): string | undefined {
-  const date = new Date(seconds * 1000);
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
-}
 
 function pick(source: Obj, keys: readonly string[]): Obj {
   const out: Obj = {};
@@ -541,25 +448,13 @@ function pick(source: Obj, keys: readonly string[]): Obj {
   return out;
 }
 
-function str(source: Obj, key: string): string | undefined {
-  const value = source[key];
-  return typeof value === 'string' ? value : undefined;
-}
 
-function num(source: Obj, key: string): number | undefined {
-  const value = source[key];
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
 
 function int(source: Obj, key: string): number | undefined {
   const value = num(source, key);
   return value !== undefined && Number.isInteger(value) ? value : undefined;
 }
 
-function obj(source: Obj, key: string): Obj | undefined {
-  const value = source[key];
-  return isRecord(value) ? value : undefined;
-}
 
 function idString(value: unknown): string | undefined {
   if (typeof value === 'string' && value !== '') return value;
@@ -568,6 +463,3 @@ function idString(value: unknown): string | undefined {
 }
 
 /** `{ [key]: value }` when value is defined, `{}` otherwise (exactOptionalPropertyTypes-friendly). */
-function opt<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return (value === undefined || value === '' ? {} : { [key]: value }) as { [P in K]?: V };
-}

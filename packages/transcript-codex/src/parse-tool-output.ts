@@ -1,3 +1,4 @@
+import { isRecord } from './codex-line-fields.ts';
 /** What a model-facing tool output says about how the call ended. */
 export interface ParsedToolOutput {
   /** The output body, without Codex's `Chunk ID: … Output:` header. */
@@ -112,6 +113,4 @@ function contentText(value: unknown): string | undefined {
   return texts.join('\n');
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+

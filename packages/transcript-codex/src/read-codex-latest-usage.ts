@@ -1,7 +1,7 @@
 import { latestUsageHistoryFloor, latestUsageOf, readJsonlTail, readLatestUsageFile, type LatestUsage, type LatestUsageFile, type ReadLatestUsageRequest } from '@agent-checkpoint/core/transcript-tail';
-import type { CodexRecord } from './codex-record.ts';
+import { isCodexRolloutLine } from './codex-line-fields.ts';
 import { collectTokenUsage } from './collect-token-usage.ts';
-import { isCodexRolloutLine, parseCodexLine } from './parse-codex-line.ts';
+import { parseCodexUsageLine, type CodexUsageLineRecord } from './parse-codex-usage-line.ts';
 
 /**
  * Only lines naming one of these types feed `collectTokenUsage` (usage, the window at turn start, the
@@ -27,7 +27,7 @@ export function readCodexLatestUsage(request: ReadLatestUsageRequest): LatestUsa
 }
 
 function readUsage(request: ReadLatestUsageRequest, { path, size, limits }: LatestUsageFile): LatestUsage | undefined {
-  const records: CodexRecord[] = []; // newest first
+  const records: CodexUsageLineRecord[] = []; // newest first
   let tokenCounts = 0;
   let usageRecords = 0;
   let quotaMet = false;
@@ -47,7 +47,8 @@ function readUsage(request: ReadLatestUsageRequest, { path, size, limits }: Late
       // Older usage only from the window the newest was found in (history never lengthens the read);
       // past it the read goes on only for the model and window of the records kept.
       if (!quotaMet && floor !== undefined && info.offset < floor) quotaMet = true;
-      for (const record of parseCodexLine(entry, info.offset)) {
+      // Only the usage, turn-start and turn-context records (parse-codex-usage-line.ts): no tool parsing.
+      for (const record of parseCodexUsageLine(entry, info.offset)) {
         if (record.type === 'usage') {
           // Records beyond the quota would only lengthen the history past what was asked.
           if (quotaMet) continue;

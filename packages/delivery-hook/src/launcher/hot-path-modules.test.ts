@@ -21,11 +21,14 @@ import { type HookProcessResult, parseHookStdout, runHookBundle } from '../test-
  * registry imports every profile statically, so each agent's profile is one module on every turn end;
  * Copilot's and Qwen's context-payload readers, imported by their profiles, add two: Codex 203; core's
  * one reader prologue, which replaced each reader's inline copy, is three small modules: Codex 206;
- * Pi's profile one more on every agent's turn end: Codex 207).
+ * Pi's profile one more on every agent's turn end: Codex 207; node:crypto loaded on first use
+ * through core's one-function sha256-hex module, one more on every turn end, and the Codex reader's
+ * usage-line parser and its field readers, two modules shared with the monitor's bundle, which then
+ * carries neither the whole line parser, ts-pattern nor shell-quote after every tool call: Codex 210).
  * Lower it with every cut; raise it only with a reason in the commit: every module is deserialized
  * (or compiled) and run on every turn end.
  */
-const MODULE_CEILING = 207;
+const MODULE_CEILING = 210;
 
 /**
  * Never on a blocking turn end whose configuration is cached: a cold dependency's sibling file
