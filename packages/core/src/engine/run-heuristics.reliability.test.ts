@@ -40,28 +40,38 @@ const SCRIPT = `
     const attributed = attributeFiles({ snapshot, timeline: fresh, context: ctx });
     composeMessage(runHeuristics(attributed, fresh, ctx, config), attributed, config, { sessionId: 's' });
   };
-  const cost = (input, runs) => {
+  const repsFor = (input) => {
     let reps = 1;
     for (;;) {
       const t = performance.now();
       for (let i = 0; i < reps; i++) work(input);
-      if (performance.now() - t >= 20 || reps >= 4096) break;
+      if (performance.now() - t >= 20 || reps >= 4096) return reps;
       reps *= 2;
     }
-    let best = Infinity;
-    for (let r = 0; r < runs; r++) {
-      const t = performance.now();
-      for (let i = 0; i < reps; i++) work(input);
-      best = Math.min(best, (performance.now() - t) / reps);
+  };
+  const timeOf = (input, reps) => {
+    const t = performance.now();
+    for (let i = 0; i < reps; i++) work(input);
+    return (performance.now() - t) / reps;
+  };
+  // The two sizes are measured in alternating rounds, best of each: a burst of load on a shared machine
+  // then slows both, instead of inflating one side of the ratio (it failed once at load 16 on 2 cores).
+  const costs = (small, large, rounds) => {
+    const repsSmall = repsFor(small);
+    const repsLarge = repsFor(large);
+    let t1 = Infinity;
+    let t10 = Infinity;
+    for (let r = 0; r < rounds; r++) {
+      t1 = Math.min(t1, timeOf(small, repsSmall));
+      t10 = Math.min(t10, timeOf(large, repsLarge));
     }
-    return best;
+    return { t1, t10 };
   };
   const base = { calls: 120, files: 30, out: 20 };
   // Warm the JIT first, so the 1× measurement is not inflated by compilation.
   for (let i = 0; i < 5; i++) work(build({ calls: 600, files: 60, out: 60 }));
   for (const dim of ['calls', 'files', 'out']) {
-    const t1 = cost(build(base), 5);
-    const t10 = cost(build({ ...base, [dim]: base[dim] * 10 }), 3);
+    const { t1, t10 } = costs(build(base), build({ ...base, [dim]: base[dim] * 10 }), 7);
     process.stdout.write(JSON.stringify({ dim, t1, t10, ratio: t10 / t1 }) + '\\n');
   }
   process.exit(0);`;
