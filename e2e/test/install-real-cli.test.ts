@@ -1,15 +1,15 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { AgentId } from '@agent-checkpoint/core';
 import { describe, expect, it } from 'vitest';
-import { CHECKPOINT_PREFIX, projectFiles, RESTART_COMMAND } from '../src/checkpoint/checkpoint-project.ts';
+import { CHECKPOINT_PREFIX, RESTART_COMMAND } from '../src/checkpoint/checkpoint-project.ts';
 import type { CheckpointRoute } from '../src/checkpoint/checkpoint-routes.ts';
 import { DAEMON_NOT_RESTARTED } from '../src/checkpoint/checkpoint-scenarios.ts';
 import { findDeliveredCheckpoint } from '../src/checkpoint/delivered-checkpoint.ts';
 import { assertBundlesBuilt, HOOK_BUNDLE, TMUX_BUNDLE } from '../src/harness/agent-checkpoint-bins.ts';
 import type { AgentSession, SessionOptions } from '../src/harness/agent-session.ts';
 import { SKIP_REAL_CLIS, withCheckedSession } from '../src/harness/define-headless-agent-tests.ts';
+import { ownInstallSession, runOurBin } from '../src/harness/own-install.ts';
 import { ClaudeSession } from '../src/run-claude.ts';
 import { CodexSession } from '../src/run-codex.ts';
 import { GeminiSession } from '../src/run-gemini.ts';
@@ -41,25 +41,6 @@ const CASES: readonly AgentCase[] = [
   { agent: 'codex', route: 'codex-hook', start: (o) => CodexSession.start(o), settings: (s) => path.join(s.workspace.home, '.codex', 'hooks.json') },
 ];
 
-function sessionOptions(): SessionOptions {
-  return {
-    scenario: DAEMON_NOT_RESTARTED.script,
-    files: projectFiles(),
-    hook: { kind: 'none' },
-    env: (workspace) => ({
-      AGENT_CHECKPOINT_STATE_DIR: path.join(workspace.root, 'state'),
-      XDG_CONFIG_HOME: path.join(workspace.home, '.config'),
-      XDG_CACHE_HOME: path.join(workspace.home, '.cache'),
-    }),
-  };
-}
-
-/** Runs one of our bundled bins as the user would, in the session's environment. */
-function ours(bundle: string, args: readonly string[], session: AgentSession): { code: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [bundle, ...args], { env: session.env(), cwd: session.workspace.repo, encoding: 'utf8', timeout: 60_000 });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
 const readOptional = (file: string): Buffer | undefined => (existsSync(file) ? readFileSync(file) : undefined);
 
 describe.skipIf(SKIP_REAL_CLIS)('install, then the real CLI runs our hook', () => {
@@ -67,11 +48,11 @@ describe.skipIf(SKIP_REAL_CLIS)('install, then the real CLI runs our hook', () =
 
   describe.each(CASES)('$agent', (c) => {
     it('install (user scope) → the turn is checkpointed → install again changes nothing → uninstall restores the file', async () => {
-      await withCheckedSession(c.start(sessionOptions()), async (session) => {
+      await withCheckedSession(c.start(ownInstallSession(DAEMON_NOT_RESTARTED.script)), async (session) => {
         const settings = c.settings(session);
         const original = readOptional(settings);
 
-        const installed = ours(HOOK_BUNDLE, ['install', '--agent', c.agent], session);
+        const installed = runOurBin(HOOK_BUNDLE, ['install', '--agent', c.agent], session);
         expect(installed.code, installed.stderr).toBe(0);
         const afterInstall = readFileSync(settings);
         expect(afterInstall.toString('utf8')).toContain(`${realpathSync(HOOK_BUNDLE)} ${c.agent}`);
@@ -80,10 +61,10 @@ describe.skipIf(SKIP_REAL_CLIS)('install, then the real CLI runs our hook', () =
           // The runner's settings survived, key by key.
           expect(JSON.parse(afterInstall.toString('utf8'))).toMatchObject(JSON.parse(original!.toString('utf8')) as object);
         }
-        expect(ours(HOOK_BUNDLE, ['install', '--agent', c.agent], session).code).toBe(0);
+        expect(runOurBin(HOOK_BUNDLE, ['install', '--agent', c.agent], session).code).toBe(0);
         expect(readFileSync(settings).equals(afterInstall), 'a second install must not change the file').toBe(true);
 
-        const doctor = JSON.parse(ours(HOOK_BUNDLE, ['doctor', '--json'], session).stdout) as { findings: { id: string; status: string }[] };
+        const doctor = JSON.parse(runOurBin(HOOK_BUNDLE, ['doctor', '--json'], session).stdout) as { findings: { id: string; status: string }[] };
         const event = c.agent === 'gemini' ? 'AfterAgent' : 'Stop';
         expect(doctor.findings.find((f) => f.id === `${c.agent}.hook.user.${event}`)?.status).toBe('ok');
 
@@ -103,7 +84,7 @@ describe.skipIf(SKIP_REAL_CLIS)('install, then the real CLI runs our hook', () =
         expect(session.requests.filter((r) => r.answer === 'fallback')).toEqual([]);
         expect(session.requests.some((r) => r.answer === 'step' && JSON.stringify(r.reply ?? '').includes(RESTART_COMMAND))).toBe(true);
 
-        const removed = ours(HOOK_BUNDLE, ['uninstall', '--agent', c.agent], session);
+        const removed = runOurBin(HOOK_BUNDLE, ['uninstall', '--agent', c.agent], session);
         expect(removed.code, removed.stderr).toBe(0);
         const after = readOptional(settings);
         if (original === undefined) expect(after, 'install created the file: uninstall deletes it').toBeUndefined();
@@ -113,10 +94,10 @@ describe.skipIf(SKIP_REAL_CLIS)('install, then the real CLI runs our hook', () =
   });
 
   it('claude, project scope: <repo>/.claude/settings.json is created, the turn is checkpointed, uninstall deletes it', async () => {
-    await withCheckedSession(ClaudeSession.start(sessionOptions()), async (session) => {
+    await withCheckedSession(ClaudeSession.start(ownInstallSession(DAEMON_NOT_RESTARTED.script)), async (session) => {
       const settings = path.join(session.workspace.repo, '.claude', 'settings.json');
       expect(existsSync(settings)).toBe(false);
-      const installed = ours(HOOK_BUNDLE, ['install', '--agent', 'claude', '--scope', 'project', '--cwd', session.workspace.repo], session);
+      const installed = runOurBin(HOOK_BUNDLE, ['install', '--agent', 'claude', '--scope', 'project', '--cwd', session.workspace.repo], session);
       expect(installed.code, installed.stderr).toBe(0);
       expect(existsSync(path.join(session.workspace.home, '.claude', 'settings.json'))).toBe(false);
 
@@ -127,19 +108,19 @@ describe.skipIf(SKIP_REAL_CLIS)('install, then the real CLI runs our hook', () =
       // The settings file is untracked in the repository but not part of the turn: it is not in "Changed:".
       expect(delivered?.text).not.toContain('settings.json');
 
-      expect(ours(HOOK_BUNDLE, ['uninstall', '--agent', 'claude', '--scope', 'project', '--cwd', session.workspace.repo], session).code).toBe(0);
+      expect(runOurBin(HOOK_BUNDLE, ['uninstall', '--agent', 'claude', '--scope', 'project', '--cwd', session.workspace.repo], session).code).toBe(0);
       expect(existsSync(path.join(session.workspace.repo, '.claude'))).toBe(false);
     });
   });
 
   it('codex: agent-checkpoint-tmux install chains the notify program Codex had; it still runs; uninstall restores config.toml', async () => {
-    await withCheckedSession(CodexSession.start(sessionOptions()), async (session) => {
+    await withCheckedSession(CodexSession.start(ownInstallSession(DAEMON_NOT_RESTARTED.script)), async (session) => {
       const config = path.join(session.workspace.home, '.codex', 'config.toml');
       const original = readFileSync(config);
       const probeNotify = /^notify = (.*)$/m.exec(original.toString('utf8'))?.[1];
       expect(probeNotify, 'the runner records notify through its probe').toBeDefined();
 
-      const installed = ours(TMUX_BUNDLE, ['install'], session);
+      const installed = runOurBin(TMUX_BUNDLE, ['install'], session);
       expect(installed.code, installed.stderr).toBe(0);
       const text = readFileSync(config, 'utf8');
       const notify = JSON.parse(/^notify = (.*)$/m.exec(text)?.[1] ?? 'null') as string[];
@@ -154,7 +135,7 @@ describe.skipIf(SKIP_REAL_CLIS)('install, then the real CLI runs our hook', () =
       await session.waitForNotifications(1, 20_000);
       expect(session.mainThreadNotifications()[0]?.payload?.['type']).toBe('agent-turn-complete');
 
-      expect(ours(TMUX_BUNDLE, ['uninstall'], session).code).toBe(0);
+      expect(runOurBin(TMUX_BUNDLE, ['uninstall'], session).code).toBe(0);
       expect(readFileSync(config).equals(original), 'uninstall restores config.toml byte for byte').toBe(true);
     });
   });

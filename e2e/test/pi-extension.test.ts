@@ -1,12 +1,11 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CHECKPOINT_PREFIX, projectFiles, RESTART_COMMAND } from '../src/checkpoint/checkpoint-project.ts';
-import { ALL_DONE, DAEMON_NOT_RESTARTED, type CheckpointScenario } from '../src/checkpoint/checkpoint-scenarios.ts';
+import { CHECKPOINT_PREFIX, RESTART_COMMAND } from '../src/checkpoint/checkpoint-project.ts';
+import { ALL_DONE, DAEMON_NOT_RESTARTED } from '../src/checkpoint/checkpoint-scenarios.ts';
 import { assertBundlesBuilt, HOOK_BUNDLE } from '../src/harness/agent-checkpoint-bins.ts';
-import type { SessionOptions } from '../src/harness/agent-session.ts';
 import { SKIP_REAL_CLIS, withCheckedSession } from '../src/harness/define-headless-agent-tests.ts';
+import { ownInstallSession, runOurBin } from '../src/harness/own-install.ts';
 import { PI_EXTENSION_SOURCE, PiSession } from '../src/run-pi.ts';
 
 /**
@@ -15,25 +14,6 @@ import { PI_EXTENSION_SOURCE, PiSession } from '../src/run-pi.ts';
  * Pi then runs our real hook at the end of the turn. A turn that needs a checkpoint gets exactly one
  * follow-up, which the model acts on; a finished turn passes silently. Uninstall removes both files.
  */
-
-function sessionOptions(scenario: CheckpointScenario): SessionOptions {
-  return {
-    scenario: scenario.script,
-    files: projectFiles(),
-    hook: { kind: 'none' },
-    env: (workspace) => ({
-      AGENT_CHECKPOINT_STATE_DIR: path.join(workspace.root, 'state'),
-      XDG_CONFIG_HOME: path.join(workspace.home, '.config'),
-      XDG_CACHE_HOME: path.join(workspace.home, '.cache'),
-    }),
-  };
-}
-
-/** Runs our bundled hook bin as the user would, in the session's environment. */
-function ours(args: readonly string[], session: PiSession): { code: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [HOOK_BUNDLE, ...args], { env: session.env(), cwd: session.workspace.repo, encoding: 'utf8', timeout: 60_000 });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
 
 /** The user messages of the session's transcript, in order. */
 function userTexts(session: PiSession): string[] {
@@ -55,14 +35,14 @@ describe.skipIf(SKIP_REAL_CLIS)('Pi: install writes our extension, the real Pi r
   assertBundlesBuilt();
 
   it('install → the turn gets exactly one follow-up, acted on → install again changes nothing → uninstall removes the extension', async () => {
-    await withCheckedSession(PiSession.start(sessionOptions(DAEMON_NOT_RESTARTED)), async (session) => {
+    await withCheckedSession(PiSession.start(ownInstallSession(DAEMON_NOT_RESTARTED.script)), async (session) => {
       const dir = path.join(session.workspace.home, '.pi', 'agent', 'extensions', 'agent-checkpoint');
-      const installed = ours(['install', '--agent', 'pi'], session);
+      const installed = runOurBin(HOOK_BUNDLE, ['install', '--agent', 'pi'], session);
       expect(installed.code, installed.stderr).toBe(0);
       expect(readFileSync(path.join(dir, 'index.js')).equals(readFileSync(PI_EXTENSION_SOURCE)), 'the shipped extension, copied').toBe(true);
       const hookJson = readFileSync(path.join(dir, 'hook.json'));
       expect(hookJson.toString('utf8')).toContain(`${realpathSync(HOOK_BUNDLE)} pi`);
-      expect(ours(['install', '--agent', 'pi'], session).code).toBe(0);
+      expect(runOurBin(HOOK_BUNDLE, ['install', '--agent', 'pi'], session).code).toBe(0);
       expect(readFileSync(path.join(dir, 'hook.json')).equals(hookJson), 'a second install must not change hook.json').toBe(true);
 
       const run = await session.prompt(DAEMON_NOT_RESTARTED.prompt);
@@ -76,7 +56,7 @@ describe.skipIf(SKIP_REAL_CLIS)('Pi: install writes our extension, the real Pi r
       expect(session.requests.some((r) => r.answer === 'step' && JSON.stringify(r.reply ?? '').includes(RESTART_COMMAND)), 'the model ran the restart').toBe(true);
       expect(run.stdout.trim()).toBe(DAEMON_NOT_RESTARTED.finalText);
 
-      const removed = ours(['uninstall', '--agent', 'pi'], session);
+      const removed = runOurBin(HOOK_BUNDLE, ['uninstall', '--agent', 'pi'], session);
       expect(removed.code, removed.stderr).toBe(0);
       expect(existsSync(path.join(dir, 'hook.json')), 'install created hook.json: uninstall deletes it').toBe(false);
       expect(existsSync(path.join(dir, 'index.js')), 'and the extension beside it').toBe(false);
@@ -84,8 +64,8 @@ describe.skipIf(SKIP_REAL_CLIS)('Pi: install writes our extension, the real Pi r
   });
 
   it('a finished turn passes silently: no follow-up, no warning', async () => {
-    await withCheckedSession(PiSession.start(sessionOptions(ALL_DONE)), async (session) => {
-      expect(ours(['install', '--agent', 'pi'], session).code).toBe(0);
+    await withCheckedSession(PiSession.start(ownInstallSession(ALL_DONE.script)), async (session) => {
+      expect(runOurBin(HOOK_BUNDLE, ['install', '--agent', 'pi'], session).code).toBe(0);
       const run = await session.prompt(ALL_DONE.prompt);
       expect(run.exitCode, run.stderr).toBe(0);
       expect(run.stderr).not.toContain('agent-checkpoint:');

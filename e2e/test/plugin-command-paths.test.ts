@@ -1,10 +1,10 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectFiles } from '../src/checkpoint/checkpoint-project.ts';
 import { copyCheckout } from '../src/harness/clone-checkout.ts';
 import { SKIP_REAL_CLIS, withCheckedSession } from '../src/harness/define-headless-agent-tests.ts';
-import { runInGroup } from '../src/harness/process-group.ts';
+import { ownInstallSession } from '../src/harness/own-install.ts';
+import { addClaudePlugin } from '../src/harness/plugin-route-install.ts';
 import { say, type Scenario } from '../src/mock/scenario.ts';
 import { ClaudeSession } from '../src/run-claude.ts';
 
@@ -20,7 +20,6 @@ import { ClaudeSession } from '../src/run-claude.ts';
  * the command is not found and nothing runs.
  */
 const HOSTILE_DIR = `c "dq" 'sq' $(touch MARKER1) ; touch MARKER2 #`;
-const CLI_TIMEOUT_MS = 90_000;
 
 /** Files named MARKER<n> anywhere under `dir`: something in the install path ran. */
 function markers(dir: string): string[] {
@@ -30,24 +29,12 @@ function markers(dir: string): string[] {
 /** Installs the plugin from a clone-like checkout under `parentName` and runs `/agent-checkpoint:<command>`; returns what the model was sent. */
 async function runCommand(parentName: string, command: string): Promise<{ body: string; stdout: string; markers: string[]; root: string }> {
   const scenario: Scenario = { name: 'plugin-command-paths', steps: [say('Noted.')] };
-  const start = ClaudeSession.start({
-    scenario,
-    files: projectFiles(),
-    hook: { kind: 'none' },
-    env: (workspace) => ({
-      AGENT_CHECKPOINT_STATE_DIR: path.join(workspace.root, 'state'),
-      XDG_CONFIG_HOME: path.join(workspace.home, '.config'),
-      XDG_CACHE_HOME: path.join(workspace.home, '.cache'),
-    }),
-  });
+  const start = ClaudeSession.start(ownInstallSession(scenario));
   let out: { body: string; stdout: string; markers: string[]; root: string } | undefined;
   await withCheckedSession(start, async (session) => {
     const parent = path.join(session.workspace.root, parentName);
     copyCheckout(path.join(parent, 'agent-checkpoint'));
-    for (const args of [['plugin', 'marketplace', 'add', './agent-checkpoint'], ['plugin', 'install', 'agent-checkpoint@agent-checkpoint']]) {
-      const result = await runInGroup([...session.cli.argv, ...args], { cwd: parent, env: session.env(), timeoutMs: CLI_TIMEOUT_MS });
-      expect(result.exitCode, `${args.join(' ')}:\n${result.stdout}\n${result.stderr}`).toBe(0);
-    }
+    await addClaudePlugin(session, parent);
     const run = await session.prompt(`/agent-checkpoint:${command}`);
     expect(run.timedOut, run.stderr).toBe(false);
     const first = session.requests.find((r) => r.answer === 'step');

@@ -3,7 +3,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, sy
 import path from 'node:path';
 import type { AgentId } from '@agent-checkpoint/core';
 import { describe, expect, it } from 'vitest';
-import { CHECKPOINT_PREFIX, projectFiles, RESTART_COMMAND } from '../src/checkpoint/checkpoint-project.ts';
+import { CHECKPOINT_PREFIX, RESTART_COMMAND } from '../src/checkpoint/checkpoint-project.ts';
 import type { CheckpointRoute } from '../src/checkpoint/checkpoint-routes.ts';
 import { DAEMON_NOT_RESTARTED } from '../src/checkpoint/checkpoint-scenarios.ts';
 import { say, shell, tools } from '../src/mock/scenario.ts';
@@ -13,7 +13,8 @@ import { copyCheckout, REPO_ROOT } from '../src/harness/clone-checkout.ts';
 import type { AgentSession, SessionOptions } from '../src/harness/agent-session.ts';
 import { SKIP_REAL_CLIS, withCheckedSession } from '../src/harness/define-headless-agent-tests.ts';
 import { runInGroup, type ProcessResult } from '../src/harness/process-group.ts';
-import { trustHooksInCodexTui } from '../src/harness/plugin-route-install.ts';
+import { ownInstallSession } from '../src/harness/own-install.ts';
+import { runCli, trustHooksInCodexTui } from '../src/harness/plugin-route-install.ts';
 import { ClaudeSession } from '../src/run-claude.ts';
 import { CodexSession } from '../src/run-codex.ts';
 import { GeminiSession } from '../src/run-gemini.ts';
@@ -157,7 +158,7 @@ const CASES: readonly PluginCase[] = [
     switchOff: codexSwitchOff,
     // Plain `codex exec`: no --dangerously-bypass-hook-trust (the runner's prompt passes it); the
     // trust recorded in the TUI is what lets the plugin's hooks run.
-    prompt: (session, text) => cli(session, ['exec', '--json', text]),
+    prompt: (session, text) => runCli(session, ['exec', '--json', text]),
     uninstall: [
       ['plugin', 'remove', `${PLUGIN}@${MARKETPLACE}`],
       ['plugin', 'marketplace', 'remove', MARKETPLACE],
@@ -177,22 +178,6 @@ const CASES: readonly PluginCase[] = [
   },
 ];
 
-function sessionOptions(): SessionOptions {
-  return {
-    scenario: DAEMON_NOT_RESTARTED.script,
-    files: projectFiles(),
-    // No hook of the harness: the only hook is the plugin's.
-    hook: { kind: 'none' },
-    env: (workspace) => ({
-      AGENT_CHECKPOINT_STATE_DIR: path.join(workspace.root, 'state'),
-      XDG_CONFIG_HOME: path.join(workspace.home, '.config'),
-      XDG_CACHE_HOME: path.join(workspace.home, '.cache'),
-      // Every run of our bin logs one line to <state dir>/debug.log: which hooks ran, for which agent.
-      AGENT_CHECKPOINT_DEBUG: '1',
-    }),
-  };
-}
-
 /** The debug log of our bin in a session: one `{agent, message}` per hook run. */
 function debugLog(session: AgentSession): { agent: string; message: string }[] {
   const file = path.join(session.workspace.root, 'state', 'debug.log');
@@ -201,14 +186,6 @@ function debugLog(session: AgentSession): { agent: string; message: string }[] {
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as { agent: string; message: string });
-}
-
-/** Runs the session's CLI with `args` in the session's environment (deadline, process group). */
-async function cli(session: AgentSession, args: readonly string[], cwd = session.workspace.repo): Promise<ProcessResult> {
-  const result = await runInGroup([...session.cli.argv, ...args], { cwd, env: session.env(), timeoutMs: CLI_TIMEOUT_MS });
-  expect(result.timedOut, `${args.join(' ')} timed out:\n${result.stderr}`).toBe(false);
-  expect(result.exitCode, `${args.join(' ')} failed:\n${result.stdout}\n${result.stderr}`).toBe(0);
-  return result;
 }
 
 /** The checkpoints the session's model requests carried, with the agent's own wrapping removed. */
@@ -227,7 +204,7 @@ async function installFromCheckout(session: AgentSession, c: PluginCase): Promis
   expect(filesMentioningUs(session.workspace.home, c, checkout), 'before install').toEqual([]);
   const source = c.stage?.(checkout) ?? checkout;
   // As typed next to the clone: `<cli> … ./agent-checkpoint`.
-  for (const args of c.install(`./${path.basename(source)}`)) await cli(session, args, path.dirname(source));
+  for (const args of c.install(`./${path.basename(source)}`)) await runCli(session, args, path.dirname(source));
   expect(filesMentioningUs(session.workspace.home, c, checkout).length, 'install recorded the plugin').toBeGreaterThan(0);
   return checkout;
 }
@@ -388,7 +365,7 @@ async function codexSwitchOff(session: HeadlessSession): Promise<void> {
   const command = `node '${path.join(root, 'dist', 'agent-checkpoint-hook.cjs')}' slash off '--project'`;
   session.mock.setScenario({ name: 'switched-off', steps: [tools(shell(command)), say('Checkpoints are off for this project.')] });
   const from = session.requests.length;
-  await cli(session, ['exec', '--json', '$agent-checkpoint:checkpoint-off --project']);
+  await runCli(session, ['exec', '--json', '$agent-checkpoint:checkpoint-off --project']);
   const sent = JSON.stringify(session.requests.slice(from).find((r) => r.answer === 'step')?.body ?? '');
   expect(sent, 'the skill’s instructions in the request').toContain('slash off');
   const last = JSON.stringify(session.requests.slice(from).filter((r) => r.answer === 'step').at(-1)?.body ?? '');
@@ -396,7 +373,7 @@ async function codexSwitchOff(session: HeadlessSession): Promise<void> {
   session.mock.setScenario(DAEMON_NOT_RESTARTED.script);
   resetProject(session);
   const before = session.requests.length;
-  await cli(session, ['exec', '--json', DAEMON_NOT_RESTARTED.prompt]);
+  await runCli(session, ['exec', '--json', DAEMON_NOT_RESTARTED.prompt]);
   const turn = session.requests.slice(before);
   expect(turn.filter((r) => r.answer === 'step').length).toBeGreaterThanOrEqual(5);
   expect(turn.flatMap((r) => (r.answer === 'step' && findDeliveredCheckpoint('codex-hook', r.body) !== undefined ? [r.n] : []))).toEqual([]);
@@ -465,7 +442,7 @@ function keptByCli(home: string, c: PluginCase, file: string, checkout: string):
 describe.skipIf(SKIP_REAL_CLIS)('the repository as a plugin marketplace / extension, installed by the real CLIs', () => {
   describe.each(CASES)('$agent', (c) => {
     it('install from a checkout → doctor shows it, a second install is refused → (no node: one notice) → the turn is checkpointed by the plugin’s hook → (off from inside the agent: unchecked) → uninstall + purge leave nothing of ours', async () => {
-      await withCheckedSession(c.start(sessionOptions()), async (session) => {
+      await withCheckedSession(c.start(ownInstallSession(DAEMON_NOT_RESTARTED.script, { debug: true })), async (session) => {
         const home = session.workspace.home;
         const before = homeFiles(home, c);
         const checkout = await installFromCheckout(session, c);
@@ -509,7 +486,7 @@ describe.skipIf(SKIP_REAL_CLIS)('the repository as a plugin marketplace / extens
 
         if (c.switchOff !== undefined) await c.switchOff(session);
 
-        for (const args of c.uninstall) await cli(session, args);
+        for (const args of c.uninstall) await runCli(session, args);
         const left = filesMentioningUs(session.workspace.home, c, checkout).filter((file) => !keptByCli(session.workspace.home, c, file, checkout));
         expect(left, 'files of the agent configuration that still mention the plugin after uninstall').toEqual([]);
 
@@ -532,9 +509,9 @@ describe.skipIf(SKIP_REAL_CLIS)('the repository as a plugin marketplace / extens
   // untrusted, `codex exec` skips them silently.
   it('codex: the plugin’s hooks need the trust step — untrusted, `codex exec` skips them and no checkpoint arrives', async () => {
     const codex = CASES.find((c) => c.agent === 'codex')!;
-    await withCheckedSession(CodexSession.start(sessionOptions()), async (session) => {
+    await withCheckedSession(CodexSession.start(ownInstallSession(DAEMON_NOT_RESTARTED.script, { debug: true })), async (session) => {
       await installFromCheckout(session, codex);
-      await cli(session, ['exec', '--json', DAEMON_NOT_RESTARTED.prompt]);
+      await runCli(session, ['exec', '--json', DAEMON_NOT_RESTARTED.prompt]);
       // The turn ran to its end (the model's answer after the daemon edit was requested) …
       expect(session.requests.filter((r) => r.answer === 'step').length).toBeGreaterThanOrEqual(5);
       // … and no stop was blocked.
@@ -547,7 +524,7 @@ describe.skipIf(SKIP_REAL_CLIS)('the repository as a plugin marketplace / extens
   // in `systemMessage`: no hook error, no checkpoint.
   it('claude without node on PATH: one notice at session start, every hook exits 0, no checkpoint', async () => {
     const claude = CASES.find((c) => c.agent === 'claude')!;
-    await withCheckedSession(ClaudeSession.start(sessionOptions()), async (session) => {
+    await withCheckedSession(ClaudeSession.start(ownInstallSession(DAEMON_NOT_RESTARTED.script, { debug: true })), async (session) => {
       await installFromCheckout(session, claude);
       const env = { ...session.env(), PATH: pathWithoutNode(session) };
       const run = await runInGroup(
@@ -580,12 +557,12 @@ describe.skipIf(SKIP_REAL_CLIS)('the repository as a plugin marketplace / extens
   // hooks/hooks.json as Claude hooks and warns about AfterAgent and PreCompress (unknown events to
   // Claude; that file is never loaded by Claude, whose plugin is plugins/agent-checkpoint).
   it('claude plugin validate (marketplace; --strict for the plugin) and gemini extensions validate accept the manifests', async () => {
-    await withCheckedSession(ClaudeSession.start(sessionOptions()), async (session) => {
+    await withCheckedSession(ClaudeSession.start(ownInstallSession(DAEMON_NOT_RESTARTED.script, { debug: true })), async (session) => {
       const checkout = path.join(session.workspace.root, 'checkout', 'agent-checkpoint');
       copyCheckout(checkout);
-      const marketplace = await cli(session, ['plugin', 'validate', checkout]);
+      const marketplace = await runCli(session, ['plugin', 'validate', checkout]);
       expect(marketplace.stdout).toContain('Validation passed');
-      const plugin = await cli(session, ['plugin', 'validate', '--strict', path.join(checkout, 'plugins', PLUGIN)]);
+      const plugin = await runCli(session, ['plugin', 'validate', '--strict', path.join(checkout, 'plugins', PLUGIN)]);
       expect(plugin.stdout).toContain('Validation passed');
       for (const event of ['Stop', 'SessionStart', 'PreCompact', 'PostToolUse', 'UserPromptSubmit']) expect(plugin.stdout).toContain(`hooks: ${event} command`);
       const gemini = await runInGroup([...agentCli('gemini').argv, 'extensions', 'validate', checkout], { cwd: session.workspace.repo, env: session.env(), timeoutMs: CLI_TIMEOUT_MS });

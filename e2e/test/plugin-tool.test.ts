@@ -1,12 +1,12 @@
-import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CHECKPOINT_PREFIX, projectFiles, RESTART_COMMAND, TEST_COMMAND } from '../src/checkpoint/checkpoint-project.ts';
+import { CHECKPOINT_PREFIX, RESTART_COMMAND, TEST_COMMAND } from '../src/checkpoint/checkpoint-project.ts';
 import { findDeliveredCheckpoint } from '../src/checkpoint/delivered-checkpoint.ts';
-import { E2E_PACKAGE_DIR } from '../src/harness/agent-clis.ts';
+import { copyCheckout, REPO_ROOT } from '../src/harness/clone-checkout.ts';
 import { SKIP_REAL_CLIS, withCheckedSession } from '../src/harness/define-headless-agent-tests.ts';
-import { runInGroup, type ProcessResult } from '../src/harness/process-group.ts';
+import { ownInstallSession } from '../src/harness/own-install.ts';
+import { addClaudePlugin } from '../src/harness/plugin-route-install.ts';
 import { branch, patch, read, say, shell, tools, whenLastUserTextStartsWith, type Scenario } from '../src/mock/scenario.ts';
 import { ClaudeSession } from '../src/run-claude.ts';
 
@@ -20,9 +20,7 @@ import { ClaudeSession } from '../src/run-claude.ts';
  * unchecked where it would otherwise be blocked (plugin-install.test.ts).
  */
 
-const REPO_ROOT = path.dirname(E2E_PACKAGE_DIR);
 const VERSION = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'packages', 'delivery-hook', 'package.json'), 'utf8')) as { version: string }).version;
-const CLI_TIMEOUT_MS = 90_000;
 
 const DAEMON_EDIT = tools(
   patch(
@@ -51,17 +49,6 @@ const SCRIPT: Scenario = {
   ],
 };
 
-/** A clone-like copy of this repository: tracked and untracked-but-not-ignored files. */
-function copyCheckout(dest: string): void {
-  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: REPO_ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
-    .split('\0')
-    .filter((f) => f !== '' && existsSync(path.join(REPO_ROOT, f)));
-  for (const file of files) {
-    mkdirSync(path.dirname(path.join(dest, file)), { recursive: true });
-    cpSync(path.join(REPO_ROOT, file), path.join(dest, file), { verbatimSymlinks: true });
-  }
-}
-
 /** The text of every tool result the model was sent, in order. */
 function toolResults(session: ClaudeSession): string[] {
   const last = session.requests.filter((r) => r.answer === 'step' || r.answer === 'fallback').at(-1);
@@ -79,24 +66,11 @@ function toolResults(session: ClaudeSession): string[] {
 
 /** A Claude session with the plugin installed from a clone-like checkout by the CLI's own commands. */
 async function withPluginSession(scenario: Scenario, fn: (session: ClaudeSession) => Promise<void>): Promise<void> {
-  const start = ClaudeSession.start({
-    scenario,
-    files: projectFiles(),
-    hook: { kind: 'none' },
-    env: (workspace) => ({
-      AGENT_CHECKPOINT_STATE_DIR: path.join(workspace.root, 'state'),
-      XDG_CONFIG_HOME: path.join(workspace.home, '.config'),
-      XDG_CACHE_HOME: path.join(workspace.home, '.cache'),
-      AGENT_CHECKPOINT_DEBUG: '1',
-    }),
-  });
+  const start = ClaudeSession.start(ownInstallSession(scenario, { debug: true }));
   await withCheckedSession(start, async (session) => {
     const checkout = path.join(session.workspace.root, 'checkout', 'agent-checkpoint');
     copyCheckout(checkout);
-    for (const args of [['plugin', 'marketplace', 'add', './agent-checkpoint'], ['plugin', 'install', 'agent-checkpoint@agent-checkpoint']]) {
-      const result = await runInGroup([...session.cli.argv, ...args], { cwd: path.dirname(checkout), env: session.env(), timeoutMs: CLI_TIMEOUT_MS });
-      expect(result.exitCode, `${args.join(' ')}:\n${result.stdout}\n${result.stderr}`).toBe(0);
-    }
+    await addClaudePlugin(session, path.dirname(checkout));
     await fn(session);
   });
 }
@@ -133,28 +107,7 @@ describe.skipIf(SKIP_REAL_CLIS)('the plugin’s command-line tool, from inside C
   }, 240_000);
 
   it('plugin bin/ on the Bash tool’s PATH: --version answers; `slash off` turns this session off; the stop after a daemon edit passes', async () => {
-    const start = ClaudeSession.start({
-      scenario: SCRIPT,
-      files: projectFiles(),
-      hook: { kind: 'none' },
-      env: (workspace) => ({
-        AGENT_CHECKPOINT_STATE_DIR: path.join(workspace.root, 'state'),
-        XDG_CONFIG_HOME: path.join(workspace.home, '.config'),
-        XDG_CACHE_HOME: path.join(workspace.home, '.cache'),
-        AGENT_CHECKPOINT_DEBUG: '1',
-      }),
-    });
-    await withCheckedSession(start, async (session) => {
-      const checkout = path.join(session.workspace.root, 'checkout', 'agent-checkpoint');
-      copyCheckout(checkout);
-      const cli = async (args: readonly string[], cwd: string): Promise<ProcessResult> => {
-        const result = await runInGroup([...session.cli.argv, ...args], { cwd, env: session.env(), timeoutMs: CLI_TIMEOUT_MS });
-        expect(result.exitCode, `${args.join(' ')}:\n${result.stdout}\n${result.stderr}`).toBe(0);
-        return result;
-      };
-      await cli(['plugin', 'marketplace', 'add', './agent-checkpoint'], path.dirname(checkout));
-      await cli(['plugin', 'install', 'agent-checkpoint@agent-checkpoint'], path.dirname(checkout));
-
+    await withPluginSession(SCRIPT, async (session) => {
       const run = await session.prompt('/agent-checkpoint:checkpoint-off');
       expect(run.exitCode, run.stderr).toBe(0);
       // Claude Code expanded the plugin's command into the prompt: it asks for `slash off`.

@@ -52,6 +52,16 @@ function copyTracked(parts: readonly string[], dest: string): void {
   }
 }
 
+/**
+ * Claude Code's own install of the plugin, as a user types it next to a clone (or a copy of the
+ * marketplace) at `<parent>/agent-checkpoint`: `claude plugin marketplace add ./agent-checkpoint`,
+ * then `claude plugin install agent-checkpoint@agent-checkpoint`.
+ */
+export async function addClaudePlugin(session: AgentSession, parent: string): Promise<void> {
+  await runCli(session, ['plugin', 'marketplace', 'add', `./${PLUGIN}`], parent);
+  await runCli(session, ['plugin', 'install', `${PLUGIN}@${MARKETPLACE}`], parent);
+}
+
 /** Installs agent-checkpoint into the session's HOME with the agent's own plugin commands (see the module comment). */
 export async function installPluginRoute(session: AgentSession): Promise<void> {
   const dir = path.join(session.workspace.root, 'plugin-source');
@@ -61,8 +71,7 @@ export async function installPluginRoute(session: AgentSession): Promise<void> {
       // One marketplace serves both: `.claude-plugin/marketplace.json` (Claude Code), `.agents/plugins/marketplace.json` (Codex).
       copyTracked(['.claude-plugin', '.agents', `plugins/${PLUGIN}`], path.join(dir, PLUGIN));
       if (session.agent === 'claude') {
-        await runCli(session, ['plugin', 'marketplace', 'add', `./${PLUGIN}`], dir);
-        await runCli(session, ['plugin', 'install', `${PLUGIN}@${MARKETPLACE}`], dir);
+        await addClaudePlugin(session, dir);
         return;
       }
       await runCli(session, ['plugin', 'marketplace', 'add', `./${PLUGIN}`], dir);

@@ -21,3 +21,5 @@ export { ensureDirSafelySync, privateEntryProblem, UnsafePathError, writeFileSaf
 export { forModelName, forModelText, forTerminal } from './text-safety/text-safety.ts';
 export { toSafeSessionId } from './state/safe-session-id.ts';
 export { hasPendingBlockMarker } from './state/pending-block-marker.ts';
+export { describeIssues } from './zod-issues.ts';
+export { CLI_USER_COMMANDS } from './engine/user-commands.ts';

@@ -137,3 +137,4 @@ export { previewTurnEnd, runTurnEnd } from './turn-end/run-turn-end.ts';
 export type { TurnEndDecision, TurnEndPass } from './turn-end/turn-end-decision.ts';
 export type { TurnEndEvent } from './turn-end/turn-end-event.ts';
 export type { TurnEndExtension, TurnEndExtensionInput } from './turn-end/turn-end-extension.ts';
+export { describeIssues } from './zod-issues.ts';

@@ -1,8 +1,7 @@
 // zod/mini: classic zod adds ~30 ms and ~7 MB to every hook start (measured); mini is ~16 KB.
 import * as z from 'zod/mini';
-import type { AgentId, TurnHint } from '@agent-checkpoint/core/hot-path';
+import { describeIssues, type AgentId, type TurnHint } from '@agent-checkpoint/core/hot-path';
 import type { PayloadReadResult } from './hook-event.ts';
-import { describeIssues, given } from './zod-issues.ts';
 
 /**
  * The fields every turn-end payload carries under the same names (Claude Code `Stop`, Gemini CLI
@@ -19,6 +18,11 @@ export const HookPayloadBaseSchema = z.looseObject({
   /** The agent's re-entry flag (semantics per agent: see `HookEvent.stopHookActive`). */
   stop_hook_active: z.nullish(z.boolean()),
 });
+
+/** `null` and `''` mean "not given" in hook payloads (and the status line's JSON). */
+export function given(value: string | null | undefined): string | undefined {
+  return value === null || value === undefined || value === '' ? undefined : value;
+}
 
 /** A validated payload: the shared base fields plus anything else the agent sent. */
 export type HookPayloadBase = z.infer<typeof HookPayloadBaseSchema>;

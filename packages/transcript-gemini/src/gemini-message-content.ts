@@ -1,5 +1,6 @@
 import type { GeminiMessage } from './gemini-record.ts';
 import { isRecord } from './gemini-record.ts';
+import { withoutSessionStartContext } from './session-start-context.ts';
 
 /**
  * The parts of a message's `content` (gemini-cli `PartListUnion`): a string, one part object, or an
@@ -36,13 +37,6 @@ function hasFunctionResponse(parts: readonly Record<string, unknown>[]): boolean
 }
 
 /**
- * A SessionStart hook's additional context, which Gemini CLI 0.61 prepends to the session's first
- * prompt as `<hook_context>…</hook_context>` and a blank line — in the recorded message too. `<` and
- * `>` inside are escaped by Gemini, so the first closing tag ends it.
- */
-const SESSION_START_CONTEXT = /^<hook_context>[\s\S]*?<\/hook_context>\s*/;
-
-/**
  * The text of a `user` message that carries text and no tool results, else undefined. Tool results
  * are recorded as `user` messages made of `functionResponse` parts; they are never prompts.
  * `displayContent` is ignored here: in 0.61 it can even hold a stale `functionResponse` next to a
@@ -54,7 +48,7 @@ export function userTextOf(message: GeminiMessage): string | undefined {
   if (message.type !== 'user') return undefined;
   const parts = contentParts(message.raw['content']);
   if (!hasTextPart(parts) || hasFunctionResponse(parts)) return undefined;
-  return partsText(parts).replace(SESSION_START_CONTEXT, '');
+  return withoutSessionStartContext(partsText(parts));
 }
 
 /**

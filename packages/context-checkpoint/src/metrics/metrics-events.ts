@@ -1,3 +1,4 @@
+import { describeIssues } from '@agent-checkpoint/core';
 import { appendJsonlLine, DEFAULT_LOG_MAX_BYTES, readJsonlLog, type AppendJsonlResult, type JsonlLogLocation, type ReadJsonlLogResult } from './jsonl-log.ts';
 import type { MetricsEvent } from './metrics-event-schema.ts';
 import { projectKey } from './project-key.ts';
@@ -29,11 +30,14 @@ export async function recordMetricsEvent(options: MetricsLogOptions, event: Metr
 /**
  * Validate `event` now and return its append as a synchronous call, for a caller that learns only
  * inside a synchronous callback that the event happened (the turn end's granted-block bookkeeping).
- * Throws now on an invalid event; the returned call throws as `appendJsonlLine` does.
+ * Throws now on an invalid event (one line naming the bad fields); the returned call throws as `appendJsonlLine` does.
  */
 export async function prepareMetricsEvent(options: MetricsLogOptions, event: MetricsEvent): Promise<() => AppendJsonlResult> {
   const { MetricsEventSchema } = await import('./metrics-event-schema.ts');
-  const valid = MetricsEventSchema.parse(event);
+  // safeParse: a ZodError's message is its issues as JSON over many lines, not a diagnostic line.
+  const checked = MetricsEventSchema.safeParse(event);
+  if (!checked.success) throw new Error(`invalid event: ${describeIssues(checked.error)}`);
+  const valid = checked.data;
   return () => appendJsonlLine(metricsLogLocation(options), valid, options.maxBytes ?? DEFAULT_LOG_MAX_BYTES);
 }
 

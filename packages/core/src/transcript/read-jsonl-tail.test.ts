@@ -131,6 +131,13 @@ describe('readJsonlTail', () => {
     expect(result.corruptLines).toBe(0);
   });
 
+  it('mustContainAny matches a needle beyond ASCII by its UTF-8 bytes (a call id from a payload)', () => {
+    const path = file('{"id":"toolu_é1"}\n{"id":"toolu_1"}\n');
+    const seen: unknown[] = [];
+    readJsonlTail(path, { maxBytes: 1_000, mustContainAny: ['"toolu_é1"'], visit: (e) => (seen.push(e), 'continue') });
+    expect(seen).toEqual([{ id: 'toolu_é1' }]);
+  });
+
   it('reads an empty file', () => {
     const { seen, result } = collect(file(''), 100);
     expect(seen).toEqual([]);

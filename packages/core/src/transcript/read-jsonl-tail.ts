@@ -31,7 +31,7 @@ export interface JsonlTailOptions {
   readonly skipLine?: (line: string) => boolean;
   /**
    * Byte-level pre-filter, checked before a line is decoded: a line whose bytes contain none of these
-   * ASCII strings is skipped (counted in `skippedLines`) without becoming a string. For readers that
+   * strings (as UTF-8) is skipped (counted in `skippedLines`) without becoming a string. For readers that
    * need only lines with a given key (`'"usage"'`): most of a transcript's bytes are tool output,
    * and decoding them only to reject them was most of the cost of the monitor's tail read.
    */
@@ -150,7 +150,7 @@ export function readJsonlTail(path: string, options: JsonlTailOptions): JsonlTai
       return aborted;
     };
 
-    const needles = options.mustContainAny?.map((needle) => Buffer.from(needle, 'latin1'));
+    const needles = options.mustContainAny?.map((needle) => Buffer.from(needle, 'utf8'));
     const emit = (bytes: Buffer, offset: number, unterminated: boolean): boolean => {
       if (bytes.length === 0) return false;
       // Every line counts (skipped and corrupt ones too: a tail of tiny invalid lines is the costly case).

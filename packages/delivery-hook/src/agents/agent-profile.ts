@@ -43,9 +43,10 @@ export interface AgentProfile {
    * it (Gemini CLI 0.61 prepends a SessionStart hook's context to the session's first prompt, in the
    * BeforeAgent payload as in the transcript). Absent: the payload's prompt is the user's. The
    * estimator reads this: a resumed session's injected handoff ("Continue the plan in PLAN.md") is
-   * not the user asking for the plan.
+   * not the user asking for the plan. Loaded by the prompt hook only: the rule is the reader
+   * package's, and the profiles are on every hook's start-up path.
    */
-  userPromptOf?(prompt: string): string;
+  loadUserPromptOf?(): Promise<(prompt: string) => string>;
   /**
    * The context hooks' payload reader (SessionStart, PreCompact, UserPromptSubmit) of an agent that
    * needs its own: camelCase payloads without a transcript path (Copilot CLI), a prompt event that also

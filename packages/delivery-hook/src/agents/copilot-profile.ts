@@ -1,8 +1,9 @@
 import { basename, dirname, join } from 'node:path';
 import * as z from 'zod/mini';
+import { describeIssues } from '@agent-checkpoint/core/hot-path';
 import type { HookEvent, PayloadReadResult } from '../hook-event.ts';
 import type { HookVerdict } from '../hook-verdict.ts';
-import { describeIssues, given } from '../zod-issues.ts';
+import { given } from '../hook-payload-base.ts';
 import type { AgentProfile } from './agent-profile.ts';
 import { copilotHome, readCopilotContextPayload } from './copilot-context-payload.ts';
 import { secondsHandler, turnEndOutput } from './profile-parts.ts';

@@ -40,18 +40,6 @@ export function readGeminiAfterAgentPayload(json: unknown): PayloadReadResult {
  * on stderr); on a deny, its "Agent execution blocked:" warning then shows the notice instead of the
  * reason (the model still gets the reason).
  */
-/**
- * A SessionStart hook's context, which Gemini CLI 0.61 prepends to the session's first prompt as
- * `<hook_context>…</hook_context>` and a blank line (`<` and `>` inside escaped, so the first closing
- * tag ends it). transcript-gemini strips it from the recorded prompt by the same rule.
- */
-const SESSION_START_CONTEXT = /^<hook_context>[\s\S]*?<\/hook_context>\s*/;
-
-/** The BeforeAgent payload's prompt without the SessionStart context Gemini put in front of it. */
-export function withoutSessionStartContext(prompt: string): string {
-  return prompt.replace(SESSION_START_CONTEXT, '');
-}
-
 export function encodeGeminiAfterAgent(verdict: HookVerdict): string {
   return turnEndOutput(verdict, 'deny');
 }
@@ -67,9 +55,9 @@ export const geminiProfile: AgentProfile = {
   // `<hook_context>…</hook_context>` (0.61, `<` and `>` escaped); `hookEventName` is ignored.
   encodeSessionStart: additionalContextOutput,
   encodePromptSubmit: promptContextOutput('BeforeAgent'),
-  // The SessionStart context Gemini prepended to the first prompt (transcript-gemini leaves it out of
-  // the recorded prompt the same way).
-  userPromptOf: withoutSessionStartContext,
+  // The SessionStart context Gemini prepended to the first prompt: transcript-gemini's rule for the
+  // recorded prompt, through its subpath that imports nothing (the package root is the whole reader).
+  loadUserPromptOf: async () => (await import('@agent-checkpoint/transcript-gemini/session-start-context')).withoutSessionStartContext,
   // No turn id in the payload: the reader's id, else a digest of the repeated `prompt` (hook-identity.ts).
   payloadTurnIdIsFinal: false,
   loadTranscriptReader: async () => (await import('@agent-checkpoint/transcript-gemini')).createGeminiTranscriptReader(),

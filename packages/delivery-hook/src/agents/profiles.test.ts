@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AGENT_IDS } from '@agent-checkpoint/core';
+import { withoutSessionStartContext } from '@agent-checkpoint/transcript-gemini/session-start-context';
 import { build } from 'esbuild';
 import { afterEach, describe, expect, it } from 'vitest';
 import { codexHome } from './codex-profile.ts';
@@ -71,6 +72,10 @@ describe('agent profiles', () => {
     expect([...seen].some((path) => path.endsWith('agents/claude-profile.ts'))).toBe(true);
     expect([...seen].some((path) => path.includes('zod'))).toBe(true);
   }, 60_000);
+
+  it('gemini: the prompt is stripped of the SessionStart context by the reader\'s own rule, not a copy', async () => {
+    expect(await AGENT_PROFILES.gemini.loadUserPromptOf?.()).toBe(withoutSessionStartContext);
+  });
 
   it('codex: a relative $CODEX_HOME is resolved against the project directory, for install and the latest-transcript lookup alike', async () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), 'profiles-codex-')));

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { describeIssues, given } from '../zod-issues.ts';
+import { describeIssues } from '@agent-checkpoint/core/hot-path';
+import { given } from '../hook-payload-base.ts';
 import type { ContextHookEvent, ContextPayloadRead } from './context-payload.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { runMonitorHook, type MonitorSession } from '@agent-checkpoint/context-checkpoint/monitor';
-import { forModelText } from '@agent-checkpoint/core/hot-path';
+import { CLI_USER_COMMANDS, forModelText } from '@agent-checkpoint/core/hot-path';
 import { encodePostToolOutput } from '../agents/encode-post-tool-output.ts';
 import { LATEST_USAGE_READERS } from '../agents/latest-usage-readers.ts';
 import type { PostToolContext, PostToolResult } from './post-tool-types.ts';
@@ -38,13 +38,13 @@ export async function monitorAfterGate(session: MonitorSession, ctx: PostToolCon
     case 'nothing':
       return { output: '', code: decision.code, detail: decision.detail };
     case 'add-context': {
-      const text = decision.text.includes(CHECKPOINT_COMMAND) ? forModelText(decision.text.replaceAll(CHECKPOINT_COMMAND, await ctx.checkpointCommand(ctx.agent, ctx.env))) : decision.text;
+      const text = decision.text.includes(CHECKPOINT_COMMAND) ? forModelText(decision.text.replaceAll(CHECKPOINT_COMMAND, await checkpointCommandOf(ctx))) : decision.text;
       const output = encodePostToolOutput(ctx.agent, { context: text });
       // The level is claimed, so this is the session's one L1 warning: counted for `report`. Never at
       // the warning's cost: an acting part that cannot load is a stderr line, the warning still goes out.
       const note = await ctx
         .recordAlert({ stateDir, projectRoot: session.projectRoot, at: ctx.now(), percent: decision.percent })
-        .catch((error: unknown) => `metrics: alert not recorded: ${error instanceof Error ? error.message : String(error)}`);
+        .catch((error: unknown) => `metrics: alert not recorded: ${reasonOf(error)}`);
       if (note !== undefined) ctx.warn(`post-tool: ${note}`);
       return { output, code: decision.code, detail: decision.detail };
     }
@@ -68,4 +68,22 @@ export async function monitorAfterGate(session: MonitorSession, ctx: PostToolCon
       return { output, code: result.code, detail: result.detail };
     }
   }
+}
+
+/**
+ * `checkpoint` in the route's form, which lives with the lazily loaded acting part. When that part
+ * cannot load or its lookup throws: one stderr line, and the warning names the command-line form
+ * (a settings install's) rather than being lost, since the level is claimed and would not warn again.
+ */
+async function checkpointCommandOf(ctx: PostToolContext): Promise<string> {
+  try {
+    return await ctx.checkpointCommand(ctx.agent, ctx.env);
+  } catch (error) {
+    ctx.warn(`post-tool: the route's checkpoint command is unknown (${reasonOf(error)}); the L1 warning names \`${CLI_USER_COMMANDS.agentCheckpoint}\``);
+    return CLI_USER_COMMANDS.agentCheckpoint;
+  }
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

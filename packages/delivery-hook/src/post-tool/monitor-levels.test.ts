@@ -52,8 +52,8 @@ function setLevel(world: DeliveryWorld, level: Level): void {
   writeFileSync(world.scenario('actionable').transcriptPath, text);
 }
 
-/** One tool call's PostToolUse through the monitor, from source. */
-async function monitor(world: DeliveryWorld, recordAlert: PostToolContext['recordAlert'] = recordMonitorAlertLazily): Promise<PostToolResult & { warnings: string[] }> {
+/** One tool call's PostToolUse through the monitor, from source; `parts` replaces the lazily loaded ones (a part that fails to load). */
+async function monitor(world: DeliveryWorld, parts: Partial<Pick<PostToolContext, 'recordAlert' | 'checkpointCommand'>> = {}): Promise<PostToolResult & { warnings: string[] }> {
   const s = world.scenario('actionable');
   const warnings: string[] = [];
   const event = s.agent === 'gemini' ? 'AfterTool' : 'PostToolUse';
@@ -69,8 +69,8 @@ async function monitor(world: DeliveryWorld, recordAlert: PostToolContext['recor
     warn: (line) => void warnings.push(line),
     loadMonitor: loadMonitorAfterGate,
     act: actOnMonitorLazily,
-    checkpointCommand: checkpointCommandLazily,
-    recordAlert,
+    checkpointCommand: parts.checkpointCommand ?? checkpointCommandLazily,
+    recordAlert: parts.recordAlert ?? recordMonitorAlertLazily,
   });
   return { ...result, warnings };
 }
@@ -194,9 +194,19 @@ describe.each(MONITORED)('%s: one record of the levels acted on', (agent) => {
 describe('the L1 warning\'s count never costs the warning', () => {
   it('an acting part that cannot load (the metrics write) is one stderr line; the warning still reaches the agent', async () => {
     const world = open('L1');
-    const result = await monitor(world, () => Promise.reject(new Error('cannot load agent-checkpoint-hook-monitor-act.cjs')));
+    const result = await monitor(world, { recordAlert: () => Promise.reject(new Error('cannot load agent-checkpoint-hook-monitor-act.cjs')) });
     expect(result.output).toContain(L1_LINE);
     expect(result.warnings).toEqual(['post-tool: metrics: alert not recorded: cannot load agent-checkpoint-hook-monitor-act.cjs']);
+  });
+
+  it("an acting part that cannot give the route's checkpoint command is one stderr line; the warning still goes out (naming the command-line form) and is counted", async () => {
+    const world = open('L1');
+    const result = await monitor(world, { checkpointCommand: () => Promise.reject(new Error('cannot load agent-checkpoint-hook-monitor-act.cjs')) });
+    expect(result.output).toContain(L1_LINE);
+    expect(result.output).toContain('agent-checkpoint-hook checkpoint');
+    expect(result.output).not.toContain('{checkpointCommand}');
+    expect(result.warnings).toEqual(["post-tool: the route's checkpoint command is unknown (cannot load agent-checkpoint-hook-monitor-act.cjs); the L1 warning names `agent-checkpoint-hook checkpoint`"]);
+    expect(await l1Warnings(world)).toBe(1);
   });
 });
 

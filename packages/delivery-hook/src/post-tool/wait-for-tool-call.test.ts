@@ -35,6 +35,21 @@ describe('waitForToolCall', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(50);
   });
 
+  it('a call whose line is still being written is waited for until the line is whole (the usage readers skip a partial line)', async () => {
+    const whole = ENTRY('toolu_2');
+    const cut = whole.indexOf('"toolu_2"') + 20;
+    const path = transcript(ENTRY('toolu_1') + whole.slice(0, cut));
+    const timer = setTimeout(() => appendFileSync(path, whole.slice(cut)), 60);
+    const started = Date.now();
+    expect(await waitForToolCall(path, '"toolu_2"', Date.now() + 10_000)).toBe('found');
+    clearTimeout(timer);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(50);
+  });
+
+  it('finds a call id beyond ASCII (the mark is JSON from the payload, not escaped)', async () => {
+    expect(await waitForToolCall(transcript(ENTRY('toolu_ü1')), '"toolu_ü1"', Date.now() + 5_000)).toBe('found');
+  });
+
   it('gives up at the deadline when the call never comes (another id is not it)', async () => {
     const path = transcript(ENTRY('toolu_10'));
     expect(await waitForToolCall(path, '"toolu_1"', Date.now() + 80)).toBe('timeout');

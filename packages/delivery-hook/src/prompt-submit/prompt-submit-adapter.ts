@@ -20,7 +20,7 @@ export async function runPromptSubmit(text: string, context: AuxHookContext): Pr
   // The agent fired the event for a model request inside the turn: the user's prompt was answered already.
   if (notUserPrompt !== undefined) return { output: '', code: 'not-user-prompt', detail: notUserPrompt };
   if (opened.event.prompt === undefined) return { output: '', code: 'no-prompt', detail: 'the payload has no prompt' };
-  const userPromptOf = profileOf(context.agent).userPromptOf;
+  const userPromptOf = await profileOf(context.agent).loadUserPromptOf?.();
   const prompt = userPromptOf === undefined ? opened.event.prompt : userPromptOf(opened.event.prompt);
   const decision = await runPromptSubmitHook(
     // The shard command in the warning is one the agent can run where this hook was installed.

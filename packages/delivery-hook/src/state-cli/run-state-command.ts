@@ -9,10 +9,10 @@ import {
   type CheckpointInput,
   type PhaseUpdate,
 } from '@agent-checkpoint/context-checkpoint';
+import { describeIssues } from '@agent-checkpoint/core/hot-path';
 import { STDERR_PREFIX } from '../debug-log.ts';
 import { chooseCommandCwd, currentDirectory } from '../run-cwd.ts';
 import { readStdin } from '../read-stdin.ts';
-import { describeIssues } from '../zod-issues.ts';
 import type { StateOperation, StateOptions } from './state-options.ts';
 
 /** Exit codes of `agent-checkpoint-hook state`. */

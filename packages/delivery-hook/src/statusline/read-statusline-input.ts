@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { given } from '../zod-issues.ts';
+import { given } from '../hook-payload-base.ts';
 
 /**
  * The parts of Claude Code's status line JSON (stdin of the `statusLine` command) we use. Recent

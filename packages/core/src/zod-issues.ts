@@ -3,15 +3,14 @@ interface IssueList {
   readonly issues: ReadonlyArray<{ readonly path: ReadonlyArray<PropertyKey>; readonly message: string }>;
 }
 
-/** One line describing why a payload failed validation (first three issues). */
+/**
+ * One line describing why a value failed validation (first three issues), for a diagnostic: zod's own
+ * `message` is the issues as pretty-printed JSON over many lines, which a hook's one stderr line cannot carry.
+ */
 export function describeIssues(error: IssueList): string {
   return error.issues
     .slice(0, 3)
     .map((issue) => `${issue.path.length > 0 ? issue.path.map(String).join('.') : '(root)'}: ${issue.message}`)
-    .join('; ');
-}
-
-/** `null` and `''` mean "not given" in hook payloads. */
-export function given(value: string | null | undefined): string | undefined {
-  return value === null || value === undefined || value === '' ? undefined : value;
+    .join('; ')
+    .replace(/\s*[\r\n]+\s*/g, ' ');
 }
