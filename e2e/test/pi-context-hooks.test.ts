@@ -151,3 +151,35 @@ describe.skipIf(SKIP_REAL_CLIS)('Pi: the context hooks through our extension (in
     });
   });
 });
+
+/**
+ * Pi 0.73.1 compacts by itself after a run whose context passed its model's window less its 16k
+ * reserve (here the mock reports 990k tokens of the 1M window `models.json` gives): before it asks the
+ * model for the summary it awaits `session_before_compact`, where our `pre-compact pi` hook writes the
+ * session's handoff. The compaction goes on (the extension never cancels it).
+ */
+describe.skipIf(SKIP_REAL_CLIS)('Pi: session_before_compact writes the handoff before Pi compacts', () => {
+  it('auto-compaction: the handoff of the session is written, the compaction entry follows, the run exits 0', async () => {
+    const scenario: Scenario = { name: 'pi-pre-compact', steps: [withInputTokens(say('First answer.'), 990_000)], fallback: say('Summary of the conversation so far.') };
+    await withCheckedSession(PiSession.start({ scenario, files: config({ handoff: { enabled: true } }), hook: { kind: 'none' } }), async (session) => {
+      installWithContext(session);
+      const run = await session.prompt('Start the OAuth work.');
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(ourStderr(run.stderr)).toEqual([]);
+      const dir = path.join(session.workspace.repo, AGENT_CHECKPOINT_DIR, 'handoffs');
+      const written = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.md')) : [];
+      expect(written).toHaveLength(1);
+      const handoff = readFileSync(path.join(dir, written[0] ?? ''), 'utf8');
+      expect(handoff).toMatch(/checkpoint_trigger: pre-compact/);
+      expect(handoff).toContain(`session_id: ${session.sessionId}`);
+      expect(handoff).toContain('# Session Handoff: Start the OAuth work.');
+      // Pi asked for its summary (a side request) and recorded the compaction.
+      expect(session.requests.filter((r) => r.answer !== 'step')).toHaveLength(1);
+      const entries = readFileSync(session.transcriptPaths()[0] ?? '', 'utf8')
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => (JSON.parse(line) as { type?: string }).type);
+      expect(entries.at(-1)).toBe('compaction');
+    });
+  });
+});
