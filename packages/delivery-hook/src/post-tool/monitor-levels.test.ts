@@ -22,7 +22,7 @@ import { userConfigFile } from './user-config-file.ts';
 // docs/context-checkpoints.md, "One record of the levels acted on".
 
 type Level = 'L0' | 'L1' | 'L2' | 'L3';
-// The agents with context-level fixtures: Pi is excluded (its extension wires the turn end only, no monitor).
+// The agents with context-level fixtures: Pi has none (its monitor: agents/pi-context-hooks.test.ts).
 type Agent = Exclude<DeliveryFixture['agent'], 'pi'>;
 const FIXTURE = { claude: CLAUDE_FIXTURE, gemini: GEMINI_FIXTURE, codex: CODEX_FIXTURE, copilot: COPILOT_FIXTURE, qwen: QWEN_FIXTURE } as const;
 const LEVEL_DIR: Record<Agent, string> = {
