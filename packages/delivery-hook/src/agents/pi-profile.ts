@@ -57,8 +57,10 @@ export const PI_EXTENSION_DIR = 'agent-checkpoint';
  * Pi: no hook settings of its own, so our extension is the route. `install --agent pi` writes the
  * extension (`index.js`, from the plugin) and its `hook.json` — a settings document of the shape the
  * other agents use (`{"hooks":{"turn_end":[{"hooks":[{"type":"command","command":…,"timeout":60}]}]}}`),
- * so install, uninstall, doctor, status and purge edit it like any settings file. User scope:
- * `~/.pi/agent/extensions/agent-checkpoint/`; project scope: `<repo>/.pi/extensions/agent-checkpoint/`.
+ * so install, uninstall, doctor, status and purge edit it like any settings file; `--with-context` adds
+ * the context hooks, keyed by the Pi event the extension runs each on. The extension splits each
+ * command into argv and runs it without a shell. User scope: `~/.pi/agent/extensions/agent-checkpoint/`;
+ * project scope: `<repo>/.pi/extensions/agent-checkpoint/`.
  */
 export const piProfile: AgentProfile = {
   id: 'pi',
