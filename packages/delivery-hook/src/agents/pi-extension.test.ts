@@ -51,6 +51,7 @@ interface Loaded {
 const roots: string[] = [];
 afterEach(() => {
   vi.restoreAllMocks();
+  vi.unstubAllEnvs();
   for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
 });
 
@@ -69,9 +70,14 @@ function hookJson(command: (mode: string) => string, timeout = 30): unknown {
 }
 
 /** The extension in a fresh directory (one module instance per test) beside a hook.json and the hook script. */
-async function load(options: { dirName?: string; hooks?: (scriptPath: string) => unknown; hasUI?: boolean } = {}): Promise<Loaded> {
+async function load(options: { dirName?: string; hooks?: (scriptPath: string) => unknown; hasUI?: boolean; configFile?: boolean } = {}): Promise<Loaded> {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'ac-pi-ext-')));
   roots.push(root);
+  // The session's cwd is a repository (its root bounds the search for a project file); no user file.
+  mkdirSync(join(root, '.git'));
+  vi.stubEnv('XDG_CONFIG_HOME', join(root, 'config'));
+  vi.stubEnv('AGENT_CHECKPOINT_CONFIG', '');
+  if (options.configFile ?? true) writeFileSync(join(root, '.agent-checkpoint.json'), '{"context":{"enabled":true}}');
   const dir = join(root, options.dirName ?? 'agent-checkpoint');
   mkdirSync(dir);
   copyFileSync(SHIPPED, join(dir, 'index.js'));
@@ -179,6 +185,32 @@ describe('the Pi extension: context hooks', () => {
       { event: expect.objectContaining({ eventName: 'UserPromptSubmit', prompt: 'Work through PLAN.md.' }) },
       { event: expect.objectContaining({ eventName: 'UserPromptSubmit', prompt: 'Thanks.' }) },
     ]);
+  });
+
+  it('without a configuration file that could turn context checkpoints on, the per-call hooks start no process (as the plugins\' sh launcher); the session hooks still run', async () => {
+    const ext = await load({ configFile: false });
+    ext.answer({ 'post-tool': { stdout: JSON.stringify({ additionalContext: 'x' }) }, 'prompt-submit': { stdout: JSON.stringify({ additionalContext: 'y' }) } });
+    expect(await ext.fire('tool_result', { toolName: 'bash', content: [] })).toBeUndefined();
+    expect(await ext.fire('before_agent_start', { prompt: 'Hi.' })).toBeUndefined();
+    expect(ext.calls()).toEqual([]);
+    await ext.fire('session_start', { reason: 'startup' });
+    expect(ext.calls().map((c) => c.argv)).toEqual([['session-start']]);
+    // The user's file, a project file in a parent below the repository root, or $AGENT_CHECKPOINT_CONFIG: the hook runs.
+    const cwd = String(ext.ctx['cwd']);
+    mkdirSync(join(cwd, 'config', 'agent-checkpoint'), { recursive: true });
+    writeFileSync(join(cwd, 'config', 'agent-checkpoint', 'config.json'), '{}');
+    expect(await ext.fire('tool_result', { toolName: 'bash', content: [] })).toEqual({ content: [{ type: 'text', text: 'x' }] });
+    rmSync(join(cwd, 'config'), { recursive: true });
+    const sub = join(cwd, 'pkg', 'src');
+    mkdirSync(sub, { recursive: true });
+    writeFileSync(join(cwd, 'pkg', '.agent-checkpoint.json'), '{}');
+    ext.ctx['cwd'] = sub;
+    expect(await ext.fire('before_agent_start', { prompt: 'Hi.' })).toMatchObject({ message: { content: 'y' } });
+    rmSync(join(cwd, 'pkg', '.agent-checkpoint.json'));
+    expect(await ext.fire('before_agent_start', { prompt: 'Hi.' })).toBeUndefined();
+    vi.stubEnv('AGENT_CHECKPOINT_CONFIG', join(cwd, 'anywhere.json'));
+    expect(await ext.fire('before_agent_start', { prompt: 'Hi.' })).toMatchObject({ message: { content: 'y' } });
+    expect(ext.calls().map((c) => c.argv)).toEqual([['session-start'], ['post-tool'], ['prompt-submit'], ['prompt-submit']]);
   });
 
   it('session_before_compact runs `pre-compact pi` and never cancels the compaction, whatever the hook prints', async () => {
