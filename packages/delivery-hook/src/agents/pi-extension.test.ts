@@ -4,7 +4,9 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { shellCommand } from '@agent-checkpoint/setup-kit';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { HOOK_MODE_TABLE } from '../hook-modes.ts';
 import { readPiContextPayload } from './pi-context-payload.ts';
+import { AGENT_PROFILES } from './profiles.ts';
 
 // Our Pi extension (the plugin's index.js) loaded the way Pi loads it — its default export called
 // with an API object — and driven through its event handlers, with hook.json naming a real hook
@@ -211,6 +213,15 @@ describe('the Pi extension: context hooks', () => {
     vi.stubEnv('AGENT_CHECKPOINT_CONFIG', join(cwd, 'anywhere.json'));
     expect(await ext.fire('before_agent_start', { prompt: 'Hi.' })).toMatchObject({ message: { content: 'y' } });
     expect(ext.calls().map((c) => c.argv)).toEqual([['session-start'], ['post-tool'], ['prompt-submit'], ['prompt-submit']]);
+  });
+
+  it("the events it skips without a configuration file are those whose modes the mode table skips (the sh launcher's list)", () => {
+    const source = readFileSync(SHIPPED, 'utf8');
+    const listed = /^const SKIP_WITHOUT_CONFIG_FILE = new Set\((\[[^\]]*\])\);$/m.exec(source)?.[1];
+    expect(listed, 'index.js has its SKIP_WITHOUT_CONFIG_FILE set').toBeDefined();
+    const events = JSON.parse((listed ?? '[]').replaceAll("'", '"')) as string[];
+    const modes = events.map((event) => AGENT_PROFILES.pi.hookEntries.find((entry) => entry.event === event)?.args[0]).sort();
+    expect(modes).toEqual(HOOK_MODE_TABLE.filter((entry) => entry.withoutConfigFile === 'skip').map((entry) => entry.name).sort());
   });
 
   it('session_before_compact runs `pre-compact pi` and never cancels the compaction, whatever the hook prints', async () => {
