@@ -88,6 +88,37 @@ describe.skipIf(SKIP_REAL_CLIS)('Pi: the context hooks through our extension (in
     });
   });
 
+  it('L2 at 86 percent: the monitor writes the handoff, the model is asked to finish the step and hand off, the user sees the notice on stderr (pi -p has no UI)', async () => {
+    const scenario: Scenario = {
+      name: 'pi-monitor-l2',
+      steps: [withInputTokens(tools(shell('echo first call')), 172_000), withInputTokens(tools(shell('echo second call')), 173_000), withInputTokens(say('Done.'), 174_000)],
+    };
+    const files = config({ context: { enabled: true, windowTokens: WINDOW }, handoff: { enabled: true, dir: 'notes/handoffs' } });
+    await withCheckedSession(PiSession.start({ scenario, files, hook: { kind: 'none' } }), async (session) => {
+      installWithContext(session);
+      // `handoff.dir` is a privileged key: it applies once the user trusts the file.
+      expect(ours(['trust'], session).code).toBe(0);
+      const run = await session.prompt('Start the OAuth callback work.');
+      expect(run.exitCode, run.stderr.slice(-2000)).toBe(0);
+      const dir = path.join(session.workspace.repo, 'notes', 'handoffs');
+      const handoffs = readdirSync(dir).filter((f) => f.endsWith('.md'));
+      expect(handoffs).toHaveLength(1);
+      const handoff = `notes/handoffs/${handoffs[0] ?? ''}`;
+      expect(readFileSync(path.join(dir, handoffs[0] ?? ''), 'utf8')).toContain('checkpoint_trigger: L2 (context at 86%)');
+      const bodies = stepBodies(session);
+      // No follow-up from the turn end: the monitor acted at L2 (one record of the levels acted on).
+      expect(bodies).toHaveLength(3);
+      expect(bodies[0]).not.toContain('Context at');
+      expect(bodies[1]).toContain('Context at 86% - Initiating checkpoint sequence.');
+      expect(count(bodies[1] ?? '', `Handoff written to ${handoff}. Finish the current step, then stop and hand off`)).toBe(1);
+      expect(count(bodies[2] ?? '', `Handoff written to ${handoff}`)).toBe(1);
+      // The user's line is Pi's notification: on stderr under `pi -p`, once, and not in the model's context.
+      const notice = `agent-checkpoint: context at 86% (L2); handoff written to ${handoff}.`;
+      expect(run.stderr.split('\n').filter((line) => line.includes(notice))).toHaveLength(1);
+      expect(bodies[1]).not.toContain(notice);
+    });
+  });
+
   it('task estimation warning: a large task over the plan reaches the model with the warning and the shard suggestion; a small prompt gets none', async () => {
     const scenario: Scenario = { name: 'pi-task-estimation', steps: [withInputTokens(say('First answer.'), 100_000), withInputTokens(say('I will propose shards first.'), 100_000)] };
     const files = { 'PLAN.md': PLAN, ...config({ context: { enabled: true, windowTokens: WINDOW }, handoff: { enabled: true, planFile: 'PLAN.md' } }) };
