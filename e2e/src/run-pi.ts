@@ -1,14 +1,17 @@
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import fg from 'fast-glob';
 import { E2E_PACKAGE_DIR } from './harness/agent-clis.ts';
-import { AgentSession, type HeadlessArgv, type PreparedSession, type PromptOptions, type SessionOptions } from './harness/agent-session.ts';
-import { runInGroup, type ProcessResult } from './harness/process-group.ts';
-import { commitAll } from './harness/temp-workspace.ts';
+import type { PreparedSession, SessionOptions } from './harness/agent-session.ts';
+import { HeadlessCliSession, type SettingsFile } from './harness/headless-cli-session.ts';
 
 /** The provider and model the session's `models.json` defines (the mock answers any model name). */
 export const PI_PROVIDER = 'mock';
 export const PI_MODEL = 'mock-model';
+/**
+ * The window `models.json` gives the mock model: large, so Pi's own auto-compaction (past the window
+ * minus its 16k reserve) never runs in a scenario that reports a context of a 200k window's 86 %.
+ */
+export const PI_MODEL_WINDOW = 1_000_000;
 
 /** The Pi extension as the plugin ships it (`plugins/agent-checkpoint/pi/agent-checkpoint/`). */
 export const PI_EXTENSION_SOURCE = path.resolve(E2E_PACKAGE_DIR, '..', 'plugins', 'agent-checkpoint', 'pi', 'agent-checkpoint', 'index.js');
@@ -20,20 +23,16 @@ export const PI_EXTENSION_SOURCE = path.resolve(E2E_PACKAGE_DIR, '..', 'plugins'
  *   mock); `--provider mock --model mock-model`; `PI_OFFLINE=1` skips the start-up version check;
  * - the hook is our extension, installed as the user would have it
  *   (`~/.pi/agent/extensions/agent-checkpoint/index.js` + `hook.json`), its command the probe;
- * - the first prompt starts the session, later prompts `--continue` the newest one of the cwd.
+ * - Pi names the session itself (no flag picks its id): the first prompt starts it, later prompts
+ *   `--continue` the newest one of the cwd, and {@link sessionId} is read from its file's name.
  */
-export class PiSession extends AgentSession {
-  private prompts = 0;
-
-  static async start(options: SessionOptions): Promise<PiSession> {
-    const session = new PiSession(await AgentSession.prepare(options), options);
-    try {
-      session.install();
+export class PiSession extends HeadlessCliSession {
+  static start(options: SessionOptions): Promise<PiSession> {
+    return HeadlessCliSession.startWith(options, (prepared) => {
+      const session = new PiSession(prepared, options);
+      session.copyExtension();
       return session;
-    } catch (error) {
-      await session.dispose();
-      throw error;
-    }
+    });
   }
 
   private constructor(prepared: PreparedSession, options: SessionOptions) {
@@ -44,49 +43,50 @@ export class PiSession extends AgentSession {
     return path.join(this.workspace.home, '.pi', 'agent');
   }
 
-  private install(): void {
-    const models = { providers: { [PI_PROVIDER]: { baseUrl: this.mock.url, api: 'anthropic-messages', apiKey: 'e2e-mock-key', models: [{ id: PI_MODEL }] } } };
-    mkdirSync(this.agentDir, { recursive: true });
-    writeFileSync(path.join(this.agentDir, 'models.json'), `${JSON.stringify(models, null, 2)}\n`);
-    if (this.installsHook) {
-      const dir = path.join(this.agentDir, 'extensions', 'agent-checkpoint');
-      mkdirSync(dir, { recursive: true });
-      copyFileSync(PI_EXTENSION_SOURCE, path.join(dir, 'index.js'));
-      // The settings shape `install --agent pi` writes, its command the probe.
-      const hooks = { turn_end: [{ hooks: [{ type: 'command', command: this.probeCommand('hook', 'probe-hook.json'), timeout: 60 }] }] };
-      writeFileSync(path.join(dir, 'hook.json'), `${JSON.stringify({ hooks }, null, 2)}\n`);
-    }
-    commitAll(this.workspace, 'initial commit');
+  private get extensionDir(): string {
+    return path.join(this.agentDir, 'extensions', 'agent-checkpoint');
   }
 
-  /** The session id, from the session file's name (`<time>_<uuid>.jsonl`) once the first prompt ran. */
-  get sessionId(): string | undefined {
+  /** The extension file beside the hook.json {@link settingsFiles} writes (not a JSON file, so copied here). */
+  private copyExtension(): void {
+    if (!this.installsHook) return;
+    mkdirSync(this.extensionDir, { recursive: true });
+    copyFileSync(PI_EXTENSION_SOURCE, path.join(this.extensionDir, 'index.js'));
+  }
+
+  protected settingsFiles(): SettingsFile[] {
+    const models = { providers: { [PI_PROVIDER]: { baseUrl: this.mock.url, api: 'anthropic-messages', apiKey: 'e2e-mock-key', models: [{ id: PI_MODEL, contextWindow: PI_MODEL_WINDOW }] } } };
+    // The settings shape `install --agent pi` writes, its command the probe.
+    const hooks = { hooks: { turn_end: [{ hooks: [{ type: 'command', command: this.probeCommand('hook', 'probe-hook.json'), timeout: 60 }] }] } };
+    return [{ file: path.join(this.agentDir, 'models.json'), value: models }, ...(this.installsHook ? [{ file: path.join(this.extensionDir, 'hook.json'), value: hooks }] : [])];
+  }
+
+  protected agentEnv(): Record<string, string> {
+    return { PI_OFFLINE: '1' };
+  }
+
+  protected promptFlags(): readonly string[] {
+    return ['--provider', PI_PROVIDER, '--model', PI_MODEL];
+  }
+
+  /** The first prompt starts a session; later ones `--continue` the newest session of the cwd (ours). */
+  protected override sessionArgs(index: number): string[] {
+    return index === 0 ? [] : ['--continue'];
+  }
+
+  /**
+   * The session id Pi chose, from the session file's name (`<time>_<uuid>.jsonl`), which exists once
+   * the first prompt got an answer. Throws before that: there is no id to compare with yet.
+   */
+  override get sessionId(): string {
     const file = this.transcriptPaths()[0];
-    return file === undefined ? undefined : /_([^_]+)\.jsonl$/.exec(path.basename(file))?.[1];
-  }
-
-  env(): Record<string, string> {
-    return { ...this.baseEnv(), PI_OFFLINE: '1' };
-  }
-
-  /** Runs one `pi -p` invocation (the first starts the session, later ones `--continue` it). */
-  async prompt(text: string, options: PromptOptions = {}): Promise<ProcessResult> {
-    const sessionArgs = this.prompts === 0 ? [] : ['--continue'];
-    this.prompts += 1;
-    const { beforePrompt, afterPrompt } = this.headlessArgv();
-    const argv = [...beforePrompt, ...sessionArgs, ...afterPrompt, text];
-    const result = await runInGroup(argv, { cwd: this.workspace.repo, env: this.env(), timeoutMs: options.timeoutMs ?? this.timeoutMs, ...(options.during ? { during: options.during } : {}) });
-    this.runs.push(result);
-    return result;
-  }
-
-  /** `pi -p --provider mock --model mock-model <prompt>`: a fresh session per invocation. */
-  headlessArgv(): HeadlessArgv {
-    return { beforePrompt: [...this.cli.argv, '-p'], afterPrompt: ['--provider', PI_PROVIDER, '--model', PI_MODEL] };
+    const id = file === undefined ? undefined : /_([^_]+)\.jsonl$/.exec(path.basename(file))?.[1];
+    if (id === undefined) throw new Error('Pi has not written its session file yet (it names the session at the first answer)');
+    return id;
   }
 
   /** `~/.pi/agent/sessions/--<cwd>--/<time>_<uuid>.jsonl`, oldest first. */
   transcriptPaths(): string[] {
-    return fg.sync('sessions/*/*.jsonl', { cwd: this.agentDir, absolute: true }).sort();
+    return this.homeFiles('.pi/agent/sessions/*/*.jsonl');
   }
 }

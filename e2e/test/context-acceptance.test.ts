@@ -257,7 +257,8 @@ async function timed(name: string, fn: () => Promise<void>): Promise<void> {
 }
 
 // The agents with a plugin or extension of their own (the install this suite drives). Copilot CLI and
-// Qwen Code have only a settings entry; Pi's extension wires the turn end only, no context hook.
+// Qwen Code have only a settings entry; Pi's context hooks (its extension, install --with-context) are
+// e2e-tested in pi-context-hooks.test.ts.
 const AGENTS: readonly Agent[] = ['claude', 'gemini', 'codex'];
 
 /** The WIP commit subject each agent's L2 test ended with. */

@@ -150,7 +150,8 @@ async function checkpointTheSession(session: AgentSession): Promise<string> {
  * Copilot CLI 1.0.102 a `user` message of its own (the top-level `additionalContext`); Qwen Code 0.24.4
  * the system message, in a hidden `<context>` block `SessionStart additional context: …`.
  */
-// Pi: no SessionStart hook of ours is wired (the extension runs the turn end only).
+// Pi: our extension's session_start, installed with `install --agent pi --with-context`, in
+// pi-context-hooks.test.ts (a user message right after the next prompt).
 const NATIVE_PLACEMENT: Record<Exclude<AgentId, 'pi'>, RegExp> = {
   claude: /^messages\[\d+\] of \d+ \(role system\): .*"text":"SessionStart hook additional context: The previous session ended with a context checkpoint/,
   gemini: /^contents\[\d+\] of \d+ \(role user\): \{"parts":\[\{"text":"<hook_context>The previous session ended with a context checkpoint/,

@@ -13,7 +13,7 @@ import { runHookBundle } from './test-support/run-hook-bundle.ts';
 // recorded transcripts whose token usage was raised to each level (fixtures/context-levels/README.md).
 
 type Level = 'L0' | 'L1' | 'L2' | 'L3';
-// The agents whose context hooks are wired and whose context-level fixtures exist (Pi: turn end only).
+// The agents whose context-level fixtures exist (Pi has none; its context hooks: agents/pi-context-hooks.test.ts).
 const LEVEL_DIRS: Partial<Record<DeliveryFixture['agent'], string>> = {
   claude: 'claude/2.1.330/context-levels',
   codex: 'codex/0.169.0/context-levels',

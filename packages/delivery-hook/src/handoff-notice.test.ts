@@ -13,7 +13,7 @@ import { trustProjectConfig } from './test-support/trust-project-config.ts';
 // agent's user-visible channel (`systemMessage`), next to the block the model gets. The real bundled
 // hook, real repositories, recorded transcripts raised to L2 (fixtures/context-levels/README.md).
 
-// The agents whose context hooks are wired and whose context-level fixtures exist (Pi: turn end only).
+// The agents whose context-level fixtures exist (Pi has none; its context hooks: agents/pi-context-hooks.test.ts).
 const LEVEL_DIRS: Partial<Record<DeliveryFixture['agent'], string>> = {
   claude: 'claude/2.1.330/context-levels',
   codex: 'codex/0.169.0/context-levels',

@@ -39,7 +39,8 @@ export interface HookModeEntry {
    * The plugin's sh launcher (plugins/agent-checkpoint/hooks/run-hook.sh) starts no Node for this
    * mode while no configuration file exists that could turn context checkpoints on (`skip`): the
    * modes that run on every tool call or prompt and do nothing by default. hook-modes.test.ts holds
-   * the script's `case` list to this field.
+   * the script's `case` list to this field; agents/pi-extension.test.ts the Pi extension's
+   * `SKIP_WITHOUT_CONFIG_FILE` events (it applies the same rule in-process).
    */
   readonly withoutConfigFile: 'skip' | 'run';
 }

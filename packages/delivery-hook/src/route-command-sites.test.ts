@@ -149,7 +149,7 @@ function checkCommands(text: string, producer: Producer, audience: Audience): { 
 
 // ── the sites ──
 
-// The agents with context-level fixtures (Pi: its extension wires the turn end only).
+// The agents with context-level fixtures (Pi has none; its context hooks: agents/pi-context-hooks.test.ts).
 type ContextAgent = Exclude<AgentId, 'pi'>;
 const LEVEL_DIR: Record<ContextAgent, string> = {
   claude: 'claude/2.1.330/context-levels',
@@ -161,7 +161,7 @@ const LEVEL_DIR: Record<ContextAgent, string> = {
 const FIXTURE: Record<ContextAgent, DeliveryFixture> = { claude: CLAUDE_FIXTURE, gemini: GEMINI_FIXTURE, codex: CODEX_FIXTURE, copilot: COPILOT_FIXTURE, qwen: QWEN_FIXTURE };
 
 function contextAgent(agent: AgentId): ContextAgent {
-  if (agent === 'pi') throw new Error('Pi has no context hook of ours');
+  if (agent === 'pi') throw new Error('Pi has no context-level fixtures (agents/pi-context-hooks.test.ts)');
   return agent;
 }
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { recordedContextPayload, recordedContextPayloads } from '../test-support/context-hook-payloads.ts';
 import { readCopilotContextPayload } from './copilot-context-payload.ts';
 import { encodePostToolOutput } from './encode-post-tool-output.ts';
+import { readPiContextPayload } from './pi-context-payload.ts';
 import { POST_TOOL_PAYLOAD_READERS } from './post-tool-payload-readers.ts';
 import { AGENT_PROFILES } from './profiles.ts';
 import { readQwenContextPayload } from './qwen-profile.ts';
@@ -118,6 +119,43 @@ describe('Qwen Code context payloads', () => {
   });
 });
 
+describe('Pi context payloads (our extension: plugins/agent-checkpoint/pi/agent-checkpoint/index.js)', () => {
+  const base = { session_id: 'pi-1', transcript_path: '/WORK/home/.pi/agent/sessions/--WORK-repo--/t_pi-1.jsonl', cwd: '/WORK/repo' };
+  const read = { sessionId: 'pi-1', transcriptPath: base.transcript_path, cwd: '/WORK/repo' };
+
+  it("Pi's event names become the shared hooks' (each hook answers only its own); a misrouted name is kept, so the hook ignores it", () => {
+    expect(readPiContextPayload({ ...base, hook_event_name: 'session_start', source: 'startup' })).toEqual({ event: { eventName: 'SessionStart', ...read, source: 'startup' } });
+    expect(readPiContextPayload({ ...base, hook_event_name: 'before_agent_start', prompt: 'Work through PLAN.md.' })).toEqual({ event: { eventName: 'UserPromptSubmit', ...read, prompt: 'Work through PLAN.md.' } });
+    expect(readPiContextPayload({ ...base, hook_event_name: 'tool_result', tool_name: 'bash', tool_call_id: 'toolu_1' })).toEqual({ event: { eventName: 'PostToolUse', ...read } });
+    expect(readPiContextPayload({ ...base, hook_event_name: 'session_before_compact' })).toEqual({ event: { eventName: 'PreCompact', ...read } });
+    expect(readPiContextPayload({ ...base, hook_event_name: 'turn_end' })).toEqual({ event: { eventName: 'turn_end', ...read } });
+    expect(readPiContextPayload({ ...base, hook_event_name: 'toString' })).toEqual({ event: { eventName: 'toString', ...read } });
+  });
+
+  it('untrusted input: a non-object or a non-string field is an error; null and empty strings are absent', () => {
+    expect(readPiContextPayload('x')).toEqual({ error: 'Pi hook payload: expected a JSON object' });
+    expect(readPiContextPayload({ ...base, prompt: ['x'] })).toEqual({ error: 'Pi hook payload: prompt must be a string' });
+    expect(readPiContextPayload({ hook_event_name: 5 })).toEqual({ error: 'Pi hook payload: hook_event_name must be a string' });
+    expect(readPiContextPayload({ session_id: null, cwd: '', transcript_path: null })).toEqual({ event: {} });
+  });
+
+  it('registers every context hook 0.73.1 has an event for, as opt-in entries after turn_end; answers with a top-level additionalContext', () => {
+    expect(AGENT_PROFILES.pi.hookEntries.map((e) => [e.event, e.args.join(' '), e.feature ?? 'turn-end'])).toEqual([
+      ['turn_end', 'pi', 'turn-end'],
+      ['session_start', 'session-start pi', 'context'],
+      ['session_before_compact', 'pre-compact pi', 'context'],
+      ['tool_result', 'post-tool pi', 'context'],
+      ['before_agent_start', 'prompt-submit pi', 'context'],
+    ]);
+    expect(JSON.parse(AGENT_PROFILES.pi.encodeSessionStart('resume here'))).toEqual({ additionalContext: 'resume here' });
+    expect(JSON.parse(AGENT_PROFILES.pi.encodePromptSubmit('too big'))).toEqual({ additionalContext: 'too big' });
+    // The extension shows the user line as a notice, so it stays apart from the model's context.
+    expect(JSON.parse(encodePostToolOutput('pi', { context: 'L2 ask', userMessage: 'handoff written' }))).toEqual({ additionalContext: 'L2 ask', systemMessage: 'handoff written' });
+    expect(JSON.parse(encodePostToolOutput('pi', { userMessage: 'handoff written' }))).toEqual({ systemMessage: 'handoff written' });
+    expect(encodePostToolOutput('pi', {})).toBe('');
+  });
+});
+
 describe('the monitor reads what the profiles read', () => {
   it.each(AGENT_IDS)('%s: its lean post-tool reader, if any, is the profile\'s own', (agent) => {
     const lean = POST_TOOL_PAYLOAD_READERS[agent];
@@ -126,5 +164,9 @@ describe('the monitor reads what the profiles read', () => {
 
   it('Copilot has one: its post-tool payload names no transcript', () => {
     expect(POST_TOOL_PAYLOAD_READERS.copilot).toBe(readCopilotContextPayload);
+  });
+
+  it("Pi has one: its extension names Pi's events", () => {
+    expect(POST_TOOL_PAYLOAD_READERS.pi).toBe(readPiContextPayload);
   });
 });

@@ -6,7 +6,7 @@ import type { HookVerdict } from '../hook-verdict.ts';
 import { given } from '../hook-payload-base.ts';
 import type { AgentProfile } from './agent-profile.ts';
 import { copilotHome, readCopilotContextPayload } from './copilot-context-payload.ts';
-import { secondsHandler, turnEndOutput } from './profile-parts.ts';
+import { secondsHandler, topLevelContextOutput, turnEndOutput } from './profile-parts.ts';
 
 /**
  * GitHub Copilot CLI's `agentStop` payload (1.0.102): camelCase except `stop_hook_active`. A finished
@@ -78,11 +78,6 @@ function subagentOf(p: z.infer<typeof CopilotAgentStopPayloadSchema>, sessionId:
  */
 export function encodeCopilotAgentStop(verdict: HookVerdict): string {
   return turnEndOutput(verdict, 'block');
-}
-
-/** Copilot CLI's context answer: `{"additionalContext": C}`. */
-function topLevelContextOutput(context: string): string {
-  return JSON.stringify({ additionalContext: context });
 }
 
 

@@ -29,6 +29,10 @@ export interface PostToolOutput {
  *   or after a failed call as a user message). It ignores `hookSpecificOutput`, and `copilot -p` shows
  *   no `systemMessage`: as for Gemini, the user's line goes into the context (the model relays it).
  *
+ * - Pi `tool_result` (our extension): a top-level `additionalContext`, appended to the tool's result
+ *   as one more text block (the model reads it with the result); `systemMessage` becomes Pi's
+ *   notification (`ctx.ui.notify`), stderr in `pi -p`.
+ *
  * Never `decision: "block"`: the monitor informs, it never stops a tool.
  */
 export function encodePostToolOutput(agent: AgentId, output: PostToolOutput): string {
@@ -43,9 +47,13 @@ export function encodePostToolOutput(agent: AgentId, output: PostToolOutput): st
       if (userMessage !== undefined) out['systemMessage'] = userMessage;
       return JSON.stringify(out);
     }
-    case 'pi':
-      // The Pi extension registers no tool hook (turn end only): no monitor output is ever read.
-      return '';
+    case 'pi': {
+      // Our extension appends `additionalContext` to the tool's result and shows `systemMessage` as a notice.
+      const out: Record<string, unknown> = {};
+      if (context !== undefined) out['additionalContext'] = context;
+      if (userMessage !== undefined) out['systemMessage'] = userMessage;
+      return JSON.stringify(out);
+    }
     case 'gemini':
       return JSON.stringify({ hookSpecificOutput: { hookEventName: 'AfterTool', additionalContext: joined(context, userMessage) } });
     case 'copilot':

@@ -5,7 +5,8 @@ import type { PayloadReadResult } from '../hook-event.ts';
 import { HookPayloadBaseSchema, readTurnEndPayload, type TurnEndPayloadSpec } from '../hook-payload-base.ts';
 import type { HookVerdict } from '../hook-verdict.ts';
 import type { AgentLocation, AgentProfile } from './agent-profile.ts';
-import { additionalContextOutput, promptContextOutput, secondsHandler, turnEndOutput } from './profile-parts.ts';
+import { readPiContextPayload } from './pi-context-payload.ts';
+import { secondsHandler, topLevelContextOutput, turnEndOutput } from './profile-parts.ts';
 
 /**
  * The payload our Pi extension (`plugins/agent-checkpoint/pi/agent-checkpoint/index.js`) sends at the
@@ -56,8 +57,10 @@ export const PI_EXTENSION_DIR = 'agent-checkpoint';
  * Pi: no hook settings of its own, so our extension is the route. `install --agent pi` writes the
  * extension (`index.js`, from the plugin) and its `hook.json` — a settings document of the shape the
  * other agents use (`{"hooks":{"turn_end":[{"hooks":[{"type":"command","command":…,"timeout":60}]}]}}`),
- * so install, uninstall, doctor, status and purge edit it like any settings file. User scope:
- * `~/.pi/agent/extensions/agent-checkpoint/`; project scope: `<repo>/.pi/extensions/agent-checkpoint/`.
+ * so install, uninstall, doctor, status and purge edit it like any settings file; `--with-context` adds
+ * the context hooks, keyed by the Pi event the extension runs each on. The extension splits each
+ * command into argv and runs it without a shell. User scope: `~/.pi/agent/extensions/agent-checkpoint/`;
+ * project scope: `<repo>/.pi/extensions/agent-checkpoint/`.
  */
 export const piProfile: AgentProfile = {
   id: 'pi',
@@ -65,15 +68,27 @@ export const piProfile: AgentProfile = {
 
   readTurnEndPayload: readPiTurnEndPayload,
   encodeTurnEnd: encodePiTurnEnd,
-  // No context hook is wired for Pi (the extension runs the turn-end hook only); these are the
-  // shapes the other agents share, never sent to Pi.
-  encodeSessionStart: additionalContextOutput,
-  encodePromptSubmit: promptContextOutput('UserPromptSubmit'),
+  // The extension reads a top-level `additionalContext`: session_start's is sent with the next prompt,
+  // before_agent_start's beside the prompt (both as one custom message, which Pi keeps in the session).
+  encodeSessionStart: topLevelContextOutput,
+  encodePromptSubmit: topLevelContextOutput,
+  // The extension's payloads, named by Pi's events (pi-context-payload.ts).
+  readContextPayload: readPiContextPayload,
   // No turn id in the payload: the reader's (the prompt entry's id).
   payloadTurnIdIsFinal: false,
   loadTranscriptReader: async () => (await import('@agent-checkpoint/transcript-pi')).createPiTranscriptReader(),
 
-  hookEntries: [{ event: 'turn_end', args: ['pi'], name: 'agent-checkpoint', timeoutSeconds: 60 }],
+  // The events are Pi's (0.73.1), which the extension runs each entry on.
+  hookEntries: [
+    { event: 'turn_end', args: ['pi'], name: 'agent-checkpoint', timeoutSeconds: 60 },
+    { event: 'session_start', args: ['session-start', 'pi'], name: 'agent-checkpoint-session-start', timeoutSeconds: 30, feature: 'context' },
+    // Fires before `/compact` and Pi's own compaction; the extension never cancels it.
+    { event: 'session_before_compact', args: ['pre-compact', 'pi'], name: 'agent-checkpoint-pre-compact', timeoutSeconds: 30, feature: 'context' },
+    // The monitor after every tool call, failed ones included (`isError`): its context is appended to the tool's result.
+    { event: 'tool_result', args: ['post-tool', 'pi'], name: 'agent-checkpoint-monitor', timeoutSeconds: 30, feature: 'context' },
+    // Once per submitted prompt (a follow-up the turn end queues does not start a new agent run).
+    { event: 'before_agent_start', args: ['prompt-submit', 'pi'], name: 'agent-checkpoint-prompt-submit', timeoutSeconds: 30, feature: 'context' },
+  ],
   hookTimeoutUnit: 'seconds',
   hasStatusLine: false,
   settingsPath: (scope, where) =>

@@ -1,6 +1,7 @@
 import type { AgentId } from '@agent-checkpoint/core/hot-path';
 import type { ContextPayloadReader } from './context-payload.ts';
 import { readCopilotContextPayload } from './copilot-context-payload.ts';
+import { readPiContextPayload } from './pi-context-payload.ts';
 
 /**
  * The monitor's payload reader of each agent whose post-tool payload is not the snake_case one
@@ -10,4 +11,5 @@ import { readCopilotContextPayload } from './copilot-context-payload.ts';
  */
 export const POST_TOOL_PAYLOAD_READERS: Readonly<Partial<Record<AgentId, ContextPayloadReader>>> = {
   copilot: readCopilotContextPayload,
+  pi: readPiContextPayload,
 };

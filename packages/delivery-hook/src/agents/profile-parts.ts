@@ -23,6 +23,14 @@ export function promptContextOutput(hookEventName: 'UserPromptSubmit' | 'BeforeA
   return (context) => JSON.stringify({ hookSpecificOutput: { hookEventName, additionalContext: context } });
 }
 
+/**
+ * A context answer as a top-level `{"additionalContext": C}`: Copilot CLI's (it ignores
+ * `hookSpecificOutput`) and our Pi extension's (it appends C to the tool result or sends it beside the prompt).
+ */
+export function topLevelContextOutput(context: string): string {
+  return JSON.stringify({ additionalContext: context });
+}
+
 /** The handler of agents that count `timeout` in seconds and need no name (Claude Code, Codex CLI). */
 export function secondsHandler(entry: HookEntrySpec, command: string): Record<string, unknown> {
   return { type: 'command', command, timeout: entry.timeoutSeconds };

@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHookSandbox, type HookSandbox } from '../test-support/hook-sandbox.ts';
 import { runHookBundle } from '../test-support/run-hook-bundle.ts';
@@ -58,6 +59,27 @@ describe('install --agent pi', () => {
     expect((await run(['uninstall', '--agent', 'pi', '--scope', 'project', '--cwd', repo])).code).toBe(0);
     expect(existsSync(join(project, 'hook.json'))).toBe(false);
     expect(readFileSync(join(project, 'index.js'), 'utf8')).toBe('// mine\n');
+  });
+
+  it('--with-context adds the context hooks on their Pi events, each a command the extension runs as argv without a shell; uninstall removes them all', async () => {
+    const dir = join(sandbox.home, '.pi', 'agent', 'extensions', 'agent-checkpoint');
+    const installed = await run(['install', '--agent', 'pi', '--with-context']);
+    expect(installed.code, installed.stderr).toBe(0);
+    const hooks = (JSON.parse(readFileSync(join(dir, 'hook.json'), 'utf8')) as { hooks: Record<string, { hooks: { command: string; timeout: number }[] }[]> }).hooks;
+    const { commandWords } = (await import(pathToFileURL(SHIPPED).href)) as { commandWords: (command: string) => string[] | undefined };
+    const argv = Object.fromEntries(Object.entries(hooks).map(([event, groups]) => [event, commandWords(groups[0]?.hooks[0]?.command ?? '')?.slice(2)]));
+    expect(argv).toEqual({
+      turn_end: ['pi'],
+      session_start: ['session-start', 'pi'],
+      session_before_compact: ['pre-compact', 'pi'],
+      tool_result: ['post-tool', 'pi'],
+      before_agent_start: ['prompt-submit', 'pi'],
+    });
+    const [node, bundle] = commandWords(hooks['tool_result']?.[0]?.hooks[0]?.command ?? '') ?? [];
+    expect(node).toBe(realpathSync(process.execPath));
+    expect(bundle).toMatch(/\/agent-checkpoint-hook\.cjs$/);
+    expect((await run(['uninstall', '--agent', 'pi'])).code).toBe(0);
+    expect(existsSync(join(dir, 'hook.json'))).toBe(false);
   });
 
   it('doctor reports the registered turn_end hook as ok', async () => {

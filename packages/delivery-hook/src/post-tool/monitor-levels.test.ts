@@ -22,7 +22,7 @@ import { userConfigFile } from './user-config-file.ts';
 // docs/context-checkpoints.md, "One record of the levels acted on".
 
 type Level = 'L0' | 'L1' | 'L2' | 'L3';
-// The agents with context-level fixtures: Pi is excluded (its extension wires the turn end only, no monitor).
+// The agents with context-level fixtures: Pi has none (its monitor: agents/pi-context-hooks.test.ts).
 type Agent = Exclude<DeliveryFixture['agent'], 'pi'>;
 const FIXTURE = { claude: CLAUDE_FIXTURE, gemini: GEMINI_FIXTURE, codex: CODEX_FIXTURE, copilot: COPILOT_FIXTURE, qwen: QWEN_FIXTURE } as const;
 const LEVEL_DIR: Record<Agent, string> = {
@@ -167,16 +167,16 @@ describe('the monitor honours checkpoint --defer', () => {
 });
 
 /**
- * The agents `install --with-context` registers the monitor for, from the profiles (not Pi: its
- * extension wires the turn end only), less Copilot CLI: {@link monitor} sends a snake_case payload, and
- * Copilot's camelCase one (its log found from the session id) is covered by
- * `agents/copilot-qwen-context-hooks.test.ts`.
+ * The agents `install --with-context` registers the monitor for, from the profiles, less Copilot CLI
+ * and Pi: {@link monitor} sends a snake_case payload; Copilot's camelCase one (its log found from the
+ * session id) is covered by `agents/copilot-qwen-context-hooks.test.ts`, our Pi extension's
+ * `tool_result` by `agents/pi-context-hooks.test.ts` (no context-level fixtures of Pi's here).
  */
 const REGISTERED = AGENT_IDS.filter((agent) => profileOf(agent).hookEntries.some((entry) => entry.args[0] === 'post-tool'));
 const MONITORED = REGISTERED.filter((agent): agent is Agent => agent !== 'copilot' && agent !== 'pi');
 
-it('the monitor is registered for every agent but Pi', () => {
-  expect(REGISTERED).toEqual(['claude', 'gemini', 'codex', 'copilot', 'qwen']);
+it('the monitor is registered for every agent', () => {
+  expect(REGISTERED).toEqual(['claude', 'gemini', 'codex', 'copilot', 'qwen', 'pi']);
 });
 
 describe.each(MONITORED)('%s: one record of the levels acted on', (agent) => {

@@ -19,7 +19,7 @@ afterEach(() => {
 });
 
 type Level = 'L0' | 'L1' | 'L2' | 'L3';
-// The agents with context-level fixtures: Pi is excluded (its extension wires the turn end only).
+// The agents with context-level fixtures: Pi has none (its monitor: agents/pi-context-hooks.test.ts).
 type ContextAgent = Exclude<DeliveryFixture['agent'], 'pi'>;
 const LEVEL_DIR: Record<ContextAgent, string> = {
   claude: 'claude/2.1.330/context-levels',

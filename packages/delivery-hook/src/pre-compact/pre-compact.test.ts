@@ -18,7 +18,8 @@ afterEach(() => {
   while (worlds.length > 0) worlds.pop()?.remove();
 });
 
-// The agents with context-level fixtures: Pi is excluded (its extension wires the turn end only).
+// The agents with context-level fixtures: Pi has none (its pre-compact hook is tested on a recorded
+// session in agents/pi-context-hooks.test.ts).
 type ContextAgent = Exclude<DeliveryFixture['agent'], 'pi'>;
 const L2: Record<ContextAgent, string> = {
   claude: 'claude/2.1.330/context-levels/L2.jsonl',
@@ -37,7 +38,7 @@ function open(base: DeliveryFixture, config: Record<string, unknown> = { handoff
 
 /** The PreCompact payload as each CLI sends it (Gemini calls the event PreCompress). */
 function contextAgent(agent: DeliveryFixture['agent']): ContextAgent {
-  if (agent === 'pi') throw new Error('Pi has no context hook of ours');
+  if (agent === 'pi') throw new Error('Pi has no context-level fixtures (agents/pi-context-hooks.test.ts)');
   return agent;
 }
 

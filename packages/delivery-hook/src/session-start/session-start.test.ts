@@ -57,16 +57,17 @@ const payload = (agent: string, repo: string, sessionId = 'new-session', source 
   );
 
 /**
- * The agents `install --with-context` registers a session-start hook for, from the profiles (not Pi:
- * its extension wires the turn end only), less Copilot CLI: {@link payload} is snake_case, and
- * Copilot's camelCase sessionStart is covered by `agents/copilot-qwen-context-hooks.test.ts`.
+ * The agents `install --with-context` registers a session-start hook for, from the profiles, less
+ * Copilot CLI and Pi, whose answer is a top-level `additionalContext`: Copilot's camelCase sessionStart
+ * is covered by `agents/copilot-qwen-context-hooks.test.ts`, our Pi extension's `session_start` by
+ * `agents/pi-context-hooks.test.ts`.
  */
 const REGISTERED = AGENT_IDS.filter((agent) => profileOf(agent).hookEntries.some((entry) => entry.args[0] === 'session-start'));
-const SESSION_START_AGENTS = REGISTERED.filter((agent) => agent !== 'copilot');
+const SESSION_START_AGENTS = REGISTERED.filter((agent) => agent !== 'copilot' && agent !== 'pi');
 
 describe('session-start', () => {
-  it('is registered for every agent but Pi', () => {
-    expect(REGISTERED).toEqual(['claude', 'gemini', 'codex', 'copilot', 'qwen']);
+  it('is registered for every agent', () => {
+    expect(REGISTERED).toEqual(['claude', 'gemini', 'codex', 'copilot', 'qwen', 'pi']);
   });
 
   it.each(SESSION_START_AGENTS)('%s: injects the newest handoff once, as SessionStart additionalContext', async (agent) => {
