@@ -24,11 +24,13 @@ import { type HookProcessResult, parseHookStdout, runHookBundle } from '../test-
  * Pi's profile one more on every agent's turn end: Codex 207; node:crypto loaded on first use
  * through core's one-function sha256-hex module, one more on every turn end, and the Codex reader's
  * usage-line parser and its field readers, two modules shared with the monitor's bundle, which then
- * carries neither the whole line parser, ts-pattern nor shell-quote after every tool call: Codex 210).
+ * carries neither the whole line parser, ts-pattern nor shell-quote after every tool call: Codex 210;
+ * Pi's context-payload reader, imported by its profile as Copilot's is: Codex 211. The next cut is
+ * the registry's static import of every profile and its payload reader, not another raise).
  * Lower it with every cut; raise it only with a reason in the commit: every module is deserialized
  * (or compiled) and run on every turn end.
  */
-const MODULE_CEILING = 210;
+const MODULE_CEILING = 211;
 
 /**
  * Never on a blocking turn end whose configuration is cached: a cold dependency's sibling file
