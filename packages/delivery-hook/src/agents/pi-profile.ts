@@ -6,6 +6,7 @@ import { HookPayloadBaseSchema, readTurnEndPayload, type TurnEndPayloadSpec } fr
 import type { HookVerdict } from '../hook-verdict.ts';
 import type { AgentLocation, AgentProfile } from './agent-profile.ts';
 import { additionalContextOutput, promptContextOutput, secondsHandler, turnEndOutput } from './profile-parts.ts';
+import { PI_HOOK_ENTRIES } from './hook-entries.ts';
 
 /**
  * The payload our Pi extension (`plugins/agent-checkpoint/pi/agent-checkpoint/index.js`) sends at the
@@ -73,7 +74,7 @@ export const piProfile: AgentProfile = {
   payloadTurnIdIsFinal: false,
   loadTranscriptReader: async () => (await import('@agent-checkpoint/transcript-pi')).createPiTranscriptReader(),
 
-  hookEntries: [{ event: 'turn_end', args: ['pi'], name: 'agent-checkpoint', timeoutSeconds: 60 }],
+  hookEntries: PI_HOOK_ENTRIES,
   hookTimeoutUnit: 'seconds',
   hasStatusLine: false,
   settingsPath: (scope, where) =>

@@ -21,11 +21,13 @@ import { type HookProcessResult, parseHookStdout, runHookBundle } from '../test-
  * registry imports every profile statically, so each agent's profile is one module on every turn end;
  * Copilot's and Qwen's context-payload readers, imported by their profiles, add two: Codex 203; core's
  * one reader prologue, which replaced each reader's inline copy, is three small modules: Codex 206;
- * Pi's profile one more on every agent's turn end: Codex 207).
+ * Pi's profile one more on every agent's turn end: Codex 207; the agents' hook entries, which the
+ * profiles now share with the monitor as one light module (agents/hook-entries.ts: the monitor
+ * must not load the profiles to learn an agent's event names), one more: Codex 208).
  * Lower it with every cut; raise it only with a reason in the commit: every module is deserialized
  * (or compiled) and run on every turn end.
  */
-const MODULE_CEILING = 207;
+const MODULE_CEILING = 208;
 
 /**
  * Never on a blocking turn end whose configuration is cached: a cold dependency's sibling file
