@@ -51,6 +51,7 @@ async function answer(mode: EventHookMode, agent: AgentId, eventName: string): P
       loadMonitor: unused,
       checkpointCommand: unused,
       recordAlert: unused,
+      recordState: unused,
     });
   }
   const context: AuxHookContext = { agent, env: sandbox.env, processCwd: repo, stateDir: sandbox.stateDir, deadlineAt, now, log: createHookLogger({ debug: false, stateDir: undefined, agent, stderr: (line) => stderr.push(line) }) };

@@ -1,5 +1,5 @@
 import type { AgentId } from '@agent-checkpoint/core/hot-path';
-import type { MonitorActRequest, MonitorActResult, MonitorAfterGate, MonitorAlertRecord } from './post-tool-types.ts';
+import type { MonitorActRequest, MonitorActResult, MonitorAfterGate, MonitorAlertRecord, MonitorStateRecord } from './post-tool-types.ts';
 
 /**
  * Set to `true` by build-hook.mjs in every built bundle: the monitor's two later parts are then their
@@ -48,4 +48,12 @@ export async function recordMonitorAlertLazily(record: MonitorAlertRecord): Prom
     ? (require('./agent-checkpoint-hook-monitor-act.cjs') as typeof import('./act-on-monitor.ts'))
     : await import('./act-on-monitor.ts');
   return part.recordMonitorAlert(record);
+}
+
+/** Record the checkpoint state (act-on-monitor.ts), loaded with the acting part: only when the monitor's throttle says a write is due. */
+export async function recordMonitorStateLazily(record: MonitorStateRecord): Promise<readonly string[]> {
+  const part = typeof __AGENT_CHECKPOINT_MONITOR_SPLIT__ !== 'undefined'
+    ? (require('./agent-checkpoint-hook-monitor-act.cjs') as typeof import('./act-on-monitor.ts'))
+    : await import('./act-on-monitor.ts');
+  return part.recordMonitorState(record);
 }

@@ -1,4 +1,4 @@
-import { runMonitorHook, type MonitorSession } from '@agent-checkpoint/context-checkpoint/monitor';
+import { runMonitorHook, type MonitorHookDecision, type MonitorSession } from '@agent-checkpoint/context-checkpoint/monitor';
 import { forModelText } from '@agent-checkpoint/core/hot-path';
 import { encodePostToolOutput } from '../agents/encode-post-tool-output.ts';
 import { LATEST_USAGE_READERS } from '../agents/latest-usage-readers.ts';
@@ -34,6 +34,20 @@ export async function monitorAfterGate(session: MonitorSession, ctx: PostToolCon
     warn: ctx.warn,
     readLatestUsage,
   });
+  const result = await answer(decision, session, ctx, stateDir);
+  // Seed 004's checkpoint state, when the monitor's throttle says it is due: after the action, so a
+  // handoff written now is on record first. Never at the answer's cost (a stderr line instead).
+  if (decision.checkpointState !== undefined) {
+    const notes = await ctx
+      .recordState({ stateDir, agent: ctx.agent, sessionId: session.sessionId, snapshot: decision.checkpointState })
+      .catch((error: unknown) => [`the checkpoint state is not recorded: ${error instanceof Error ? error.message : String(error)}`]);
+    for (const note of notes) ctx.warn(`post-tool: ${note}`);
+  }
+  return result;
+}
+
+/** The decision in the agent's format, carrying out an L2/L3 action through the acting part. */
+async function answer(decision: MonitorHookDecision, session: MonitorSession, ctx: PostToolContext, stateDir: string): Promise<PostToolResult> {
   switch (decision.kind) {
     case 'nothing':
       return { output: '', code: decision.code, detail: decision.detail };

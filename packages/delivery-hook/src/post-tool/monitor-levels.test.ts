@@ -11,7 +11,7 @@ import { profileOf } from '../agents/profiles.ts';
 import { deliverThroughHook } from '../test-support/hook-route-adapter.ts';
 import { FIXTURES_DIR } from '../test-support/recorded-payloads.ts';
 import { runHookBundle } from '../test-support/run-hook-bundle.ts';
-import { actOnMonitorLazily, checkpointCommandLazily, loadMonitorAfterGate, recordMonitorAlertLazily } from './load-monitor-parts.ts';
+import { actOnMonitorLazily, checkpointCommandLazily, loadMonitorAfterGate, recordMonitorAlertLazily, recordMonitorStateLazily } from './load-monitor-parts.ts';
 import type { PostToolContext, PostToolResult } from './post-tool-types.ts';
 import { runPostTool } from './run-post-tool.ts';
 import { userConfigFile } from './user-config-file.ts';
@@ -71,6 +71,7 @@ async function monitor(world: DeliveryWorld, recordAlert: PostToolContext['recor
     act: actOnMonitorLazily,
     checkpointCommand: checkpointCommandLazily,
     recordAlert,
+    recordState: recordMonitorStateLazily,
   });
   return { ...result, warnings };
 }
