@@ -53,7 +53,7 @@ function setLevel(world: DeliveryWorld, level: Level): void {
 }
 
 /** One tool call's PostToolUse through the monitor, from source. */
-async function monitor(world: DeliveryWorld, recordAlert: PostToolContext['recordAlert'] = recordMonitorAlertLazily): Promise<PostToolResult & { warnings: string[] }> {
+async function monitor(world: DeliveryWorld, recordAlert: PostToolContext['recordAlert'] = recordMonitorAlertLazily, overrides: Partial<PostToolContext> = {}): Promise<PostToolResult & { warnings: string[] }> {
   const s = world.scenario('actionable');
   const warnings: string[] = [];
   const event = s.agent === 'gemini' ? 'AfterTool' : 'PostToolUse';
@@ -72,6 +72,7 @@ async function monitor(world: DeliveryWorld, recordAlert: PostToolContext['recor
     checkpointCommand: checkpointCommandLazily,
     recordAlert,
     recordState: recordMonitorStateLazily,
+    ...overrides,
   });
   return { ...result, warnings };
 }
@@ -198,6 +199,34 @@ describe('the L1 warning\'s count never costs the warning', () => {
     const result = await monitor(world, () => Promise.reject(new Error('cannot load agent-checkpoint-hook-monitor-act.cjs')));
     expect(result.output).toContain(L1_LINE);
     expect(result.warnings).toEqual(['post-tool: metrics: alert not recorded: cannot load agent-checkpoint-hook-monitor-act.cjs']);
+  });
+});
+
+describe('the checkpoint state\'s write never costs the answer', () => {
+  it('a write that fails is one stderr line; the warning still reaches the agent', async () => {
+    const world = open('L1');
+    const result = await monitor(world, undefined, { recordState: () => Promise.reject(new Error('cannot load agent-checkpoint-hook-monitor-act.cjs')) });
+    expect(result.output).toContain(L1_LINE);
+    expect(result.warnings).toEqual(['post-tool: the checkpoint state is not recorded: cannot load agent-checkpoint-hook-monitor-act.cjs']);
+  });
+
+  it('too close to the deadline it is skipped with a line, not raced against it', async () => {
+    // Under the write's 1500 ms reserve from the start, so the skip does not depend on the machine's speed.
+    const world = open('L1');
+    const recorded: unknown[] = [];
+    const keep: PostToolContext['recordState'] = (record) => {
+      recorded.push(record);
+      return Promise.resolve([]);
+    };
+    const result = await monitor(world, undefined, { deadlineAt: Date.now() + 1490, recordState: keep });
+    expect(result.output).toContain(L1_LINE);
+    expect(recorded).toEqual([]);
+    expect(result.warnings).toContain('post-tool: the checkpoint state is not recorded: too close to the deadline');
+    // With time left, the same kind of call records it (the level is new for this session).
+    const other = open('L1');
+    const done = await monitor(other, undefined, { recordState: keep });
+    expect(done.output).toContain(L1_LINE);
+    expect(recorded).toMatchObject([{ agent: 'claude', snapshot: { level: 'L1', percent: 75, by: 'monitor' } }]);
   });
 });
 
