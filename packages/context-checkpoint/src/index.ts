@@ -21,7 +21,7 @@ export { renderResumePrompt } from './handoff/render-resume.ts';
 export { runCommitGateAtStop } from './commit-gate/run-commit-gate.ts';
 export { sessionContextOf, withSessionContext, type CheckpointStateSnapshot } from './state/session-slots.ts';
 export { withDeferral } from './state/session-context.ts';
-export { describeCheckpointState, readRecordedCheckpointState, recordCheckpointState, type RecordedCheckpointState } from './state/checkpoint-state-snapshot.ts';
+export { describeCheckpointState, readRecordedCheckpointState, type RecordedCheckpointState } from './state/checkpoint-state-snapshot.ts';
 export { writeCheckpointHandoff } from './steps/write-checkpoint-handoff.ts';
 export { syncShardsToTracker, type ShardTrackerOutcome } from './steps/shard-tracker-step.ts';
 export { configForTurnSoFar, writeManualCheckpoint } from './steps/manual-checkpoint.ts';

@@ -1,4 +1,7 @@
-import { errorMessage, readSessionState, type SessionStateLocation, updateSessionState } from '@agent-checkpoint/core';
+// core's narrow session-state entry, not its root: the monitor's writer bundle imports this file
+// (`monitor-record-entry.ts`) and must not carry the rest of core.
+import { errorMessage, readSessionState, updateSessionState } from '@agent-checkpoint/core/session-state';
+import type { SessionStateLocation } from '@agent-checkpoint/core/hot-path';
 import { type CheckpointStateSnapshot, sessionContextOf, withSessionContext } from './session-slots.ts';
 
 export { checkpointStateSnapshot } from './measure-checkpoint-state.ts';

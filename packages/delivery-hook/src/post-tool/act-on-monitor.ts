@@ -1,11 +1,11 @@
 import { stat } from 'node:fs/promises';
-import { failuresFromObservations, openContextHook, recordCheckpointState, recordMetric, truthfulAlert, withAutonomousMode, writeCheckpointHandoff, type HandoffTrigger } from '@agent-checkpoint/context-checkpoint';
+import { failuresFromObservations, openContextHook, recordMetric, truthfulAlert, withAutonomousMode, writeCheckpointHandoff, type HandoffTrigger } from '@agent-checkpoint/context-checkpoint';
 import { contextCheckpointConfigOf, handoffServicesOf } from '@agent-checkpoint/context-checkpoint/load';
 import { getCheckpoint, type ResolvedConfig } from '@agent-checkpoint/core';
 import { forModelText, type AgentId } from '@agent-checkpoint/core/hot-path';
 import { loadTranscriptReader } from '../load-transcript-reader.ts';
 import { installRouteOf, userCommandsOf } from '../route-commands.ts';
-import type { MonitorActRequest, MonitorActResult, MonitorAlertRecord, MonitorStateRecord } from './post-tool-types.ts';
+import type { MonitorActRequest, MonitorActResult, MonitorAlertRecord } from './post-tool-types.ts';
 
 /** `checkpoint` as the agent runs it with its shell tool on the route of a hook `agent` ran with `env` (route-commands.ts). */
 export function agentCheckpointCommandOf(agent: AgentId, env: Readonly<Record<string, string | undefined>>): string {
@@ -19,15 +19,6 @@ export function agentCheckpointCommandOf(agent: AgentId, env: Readonly<Record<st
  */
 export function recordMonitorAlert(record: MonitorAlertRecord): Promise<string | undefined> {
   return recordMetric({ stateDir: record.stateDir, projectRoot: record.projectRoot }, { type: 'alert', at: record.at.toISOString(), kind: 'l1-warning', percent: record.percent });
-}
-
-/**
- * The monitor's checkpoint-state snapshot into the session's context slot, the record the turn end
- * writes at its readings (seed 004's checkpoint state between turn ends). Here, in the acting part,
- * because the session state needs zod and the lock. Never throws.
- */
-export function recordMonitorState(record: MonitorStateRecord): Promise<readonly string[]> {
-  return recordCheckpointState({ stateDir: record.stateDir, agent: record.agent, sessionId: record.sessionId }, record.snapshot);
 }
 
 /** Time kept back from the deadline for the answer and the exit. */
