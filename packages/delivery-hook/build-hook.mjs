@@ -23,7 +23,7 @@ export const HOOK_MAIN_NAME = 'agent-checkpoint-hook-main.cjs';
 export const HOOK_LEGACY_NAME = 'agent-checkpoint-hook.mjs';
 /** The monitor's bundle (`post-tool`, after every tool call) and its acting part, loaded only to act. */
 export const HOOK_MONITOR_NAME = 'agent-checkpoint-hook-monitor.cjs';
-export const HOOK_MONITOR_PARTS = { decide: 'agent-checkpoint-hook-monitor-decide.cjs', act: 'agent-checkpoint-hook-monitor-act.cjs' };
+export const HOOK_MONITOR_PARTS = { decide: 'agent-checkpoint-hook-monitor-decide.cjs', record: 'agent-checkpoint-hook-monitor-record.cjs', act: 'agent-checkpoint-hook-monitor-act.cjs' };
 
 /**
  * zod's locale index (about 60 locales, re-exported as `z.locales`) is reachable from `zod/mini` but
@@ -49,7 +49,7 @@ export const stubZodLocales = {
 export const monitorSiblingsExternal = {
   name: 'monitor-siblings-external',
   setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^\.\/agent-checkpoint-hook-monitor(-decide|-act)?\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+    pluginBuild.onResolve({ filter: /^\.\/agent-checkpoint-hook-monitor(-decide|-record|-act)?\.cjs$/ }, (args) => ({ path: args.path, external: true }));
   },
 };
 
@@ -216,9 +216,10 @@ export async function buildHook(outfile = HOOK_BUNDLE, mainOptions = mainBundleO
 }
 
 /**
- * The monitor's three bundles (docs/context-checkpoints.md, "Monitor"): the gate that runs after every
+ * The monitor's four bundles (docs/context-checkpoints.md, "Monitor"): the gate that runs after every
  * tool call (payload, off switches, a probe of `context.enabled`; no zod), the decision it `require`s
- * once context checkpoints are on (the transcript's newest usage record, `decideMonitorAction`), and
+ * once context checkpoints are on (the transcript's newest usage record, `decideMonitorAction`), the
+ * checkpoint-state writer required when a write is due (the session-state store, zod/mini), and
  * the acting part (full configuration, handoff, WIP commit) required only when an L2/L3 action is
  * due. No code cache: the gate is small.
  */
@@ -227,7 +228,7 @@ export async function buildMonitor(dir) {
 }
 
 /** The monitor's bundles, in build order. */
-export const MONITOR_BUNDLE_PARTS = ['gate', 'decide', 'act'];
+export const MONITOR_BUNDLE_PARTS = ['gate', 'decide', 'record', 'act'];
 
 /**
  * esbuild options of one monitor bundle written into `dir` (tests inspect their metafiles: the gate and
@@ -258,6 +259,9 @@ export function monitorBundleOptions(dir, part) {
       return { ...common, entryPoints: [join(here, 'src', 'post-tool', 'post-tool-bin.ts')], outfile: join(dir, HOOK_MONITOR_NAME) };
     case 'decide':
       return { ...common, entryPoints: [join(here, 'src', 'post-tool', 'monitor-decide-part.ts')], outfile: join(dir, HOOK_MONITOR_PARTS.decide) };
+    case 'record':
+      // The checkpoint-state write (a new level, an action, or 30 s): the session-state store and zod/mini only.
+      return { ...common, entryPoints: [join(here, 'src', 'post-tool', 'record-monitor-state.ts')], outfile: join(dir, HOOK_MONITOR_PARTS.record) };
     case 'act':
       return {
         ...common,

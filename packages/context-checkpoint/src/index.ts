@@ -19,7 +19,7 @@ export { truthfulAlert } from './context/truthful-alert.ts';
 export { AGENT_CHECKPOINT_DIR } from './handoff/agent-checkpoint-dir.ts';
 export { renderResumePrompt } from './handoff/render-resume.ts';
 export { runCommitGateAtStop } from './commit-gate/run-commit-gate.ts';
-export { sessionContextOf, withSessionContext } from './state/session-slots.ts';
+export { sessionContextOf, withSessionContext, type CheckpointStateSnapshot } from './state/session-slots.ts';
 export { withDeferral } from './state/session-context.ts';
 export { describeCheckpointState, readRecordedCheckpointState, type RecordedCheckpointState } from './state/checkpoint-state-snapshot.ts';
 export { writeCheckpointHandoff } from './steps/write-checkpoint-handoff.ts';

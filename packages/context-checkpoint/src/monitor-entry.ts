@@ -5,5 +5,6 @@
  * picomatch and core's config presets (178 KB) for a decision that uses none of them, and paid their
  * parse after every tool call (docs/benchmarks.md, "The monitor").
  */
-export { runMonitorHook, type MonitorActingAction } from './monitor/monitor-hook.ts';
+export { runMonitorHook, type MonitorActingAction, type MonitorHookDecision } from './monitor/monitor-hook.ts';
 export type { MonitorSession } from './monitor/open-monitor-hook.ts';
+export type { CheckpointStateSnapshot } from './state/session-slots.ts';

@@ -1,5 +1,5 @@
 import { readSessionState, type AgentId } from '@agent-checkpoint/core';
-import { sessionContextOf } from '../state/session-slots.ts';
+import { sessionContextOf, type CheckpointStateSnapshot } from '../state/session-slots.ts';
 import { openContextHook, type ContextHookSettings } from './open-context-hook.ts';
 
 /**
@@ -8,6 +8,13 @@ import { openContextHook, type ContextHookSettings } from './open-context-hook.t
  * later `lastCheckpointAt`, within the hook's deadline). A checkpoint later than this is a new one.
  */
 const HANDOFF_DELIVERY_MS = 60_000;
+
+/**
+ * How old a recorded checkpoint state may be for the status line to show its trend and time to L2.
+ * The monitor records one at least every 30 s while tools run and the turn end at each turn end, so
+ * an older one belongs to a session that has been idle: its pace says nothing about the next minutes.
+ */
+export const RECORDED_STATE_FRESH_MS = 5 * 60_000;
 
 /** What the status line's `[CKPT: …]` part says. */
 export type CheckpointStatus =
@@ -29,12 +36,19 @@ export interface StatuslineFacts {
   readonly stateDir: string;
   readonly sessionId: string | undefined;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** The clock (tests); default now. */
+  readonly now?: Date;
 }
 
 /** The status line's checkpoint part and the configuration its context part is read with. */
 export interface StatuslineStatus {
   readonly settings: ContextHookSettings;
   readonly checkpoint: CheckpointStatus;
+  /**
+   * Seed 004's checkpoint state as the session last recorded it (the monitor after a tool call, or
+   * the turn end), when at most {@link RECORDED_STATE_FRESH_MS} old: its trend and time to L2.
+   */
+  readonly recordedState?: CheckpointStateSnapshot;
   readonly diagnostics: readonly string[];
 }
 
@@ -52,7 +66,8 @@ export async function readStatuslineStatus(facts: StatuslineFacts): Promise<Stat
   if (gate.kind === 'pass') return { settings, diagnostics, checkpoint: gate.reason === 'switched-off' ? { kind: 'off' } : { kind: 'disabled' } };
   if (facts.sessionId === undefined) return { settings, diagnostics, checkpoint: { kind: 'ready' } };
   const { state } = await readSessionState({ stateDir: facts.stateDir, agent: facts.agent, sessionId: facts.sessionId });
-  const handoffAt = time(sessionContextOf(state)?.handoffAt);
+  const context = sessionContextOf(state);
+  const handoffAt = time(context?.handoffAt);
   const lastAt = time(state.lastCheckpointAt);
   const checkpoint: CheckpointStatus =
     handoffAt !== undefined && (lastAt === undefined || handoffAt.getTime() + HANDOFF_DELIVERY_MS >= lastAt.getTime())
@@ -60,7 +75,11 @@ export async function readStatuslineStatus(facts: StatuslineFacts): Promise<Stat
       : lastAt !== undefined
         ? { kind: 'last', at: lastAt }
         : { kind: 'ready' };
-  return { settings, diagnostics, checkpoint };
+  const recorded = context?.checkpointState;
+  const recordedAt = time(recorded?.at);
+  const age = recordedAt === undefined ? undefined : (facts.now ?? new Date()).getTime() - recordedAt.getTime();
+  const fresh = recorded !== undefined && age !== undefined && age >= 0 && age <= RECORDED_STATE_FRESH_MS;
+  return { settings, diagnostics, checkpoint, ...(fresh ? { recordedState: recorded } : {}) };
 }
 
 function time(iso: string | undefined): Date | undefined {

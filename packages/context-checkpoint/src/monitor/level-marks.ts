@@ -166,7 +166,7 @@ export async function readMark(dir: string, level: MonitorLevel): Promise<LevelM
  * `dir` as {@link monitorMarksDir} built it: the state directory and the marks directory below it
  * (`monitor/<agent>-<key>`), so the safe writes can check every component from the state directory on.
  */
-function marksDirParts(dir: string): { readonly stateDir: string; readonly relDir: string } {
+export function marksDirParts(dir: string): { readonly stateDir: string; readonly relDir: string } {
   return { stateDir: dirname(dirname(dir)), relDir: join(basename(dirname(dir)), basename(dir)) };
 }
 

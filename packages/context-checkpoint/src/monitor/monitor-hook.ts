@@ -1,8 +1,12 @@
 import type { AgentId } from '@agent-checkpoint/core';
 import type { LatestUsage, ReadLatestUsageRequest } from '@agent-checkpoint/core/transcript-tail';
+import { DEFAULT_CONTEXT_THRESHOLDS } from '../config/context-config.ts';
 import { estimateContextGrowth } from '../context/estimate-context-growth.ts';
-import { implausibleUsage, readContextLevel } from '../context/read-context-level.ts';
+import { implausibleUsage, readContextLevel, type ContextReading } from '../context/read-context-level.ts';
 import { readPendingTaskBand } from '../estimate/pending-estimate-file.ts';
+import { checkpointStateSnapshot } from '../state/measure-checkpoint-state.ts';
+import type { CheckpointStateSnapshot } from '../state/session-slots.ts';
+import { claimCheckpointStateWrite } from './checkpoint-state-due.ts';
 import { decideMonitorAction } from './decide-monitor-action.ts';
 import { claimMark, lowerMarks, monitorMarksDir, readMarks } from './level-marks.ts';
 import type { MonitorAction } from './monitor-action.ts';
@@ -28,8 +32,16 @@ export interface MonitorHookRun {
 /** An L2/L3 decision the route hands to the acting part, which re-checks it with the full configuration. */
 export type MonitorActingAction = Extract<MonitorAction, { kind: 'handoff' | 'emergency' }>;
 
-/** What the monitor decided after one tool call, for the route to encode or carry out. */
-export type MonitorHookDecision =
+/**
+ * What the monitor decided after one tool call, for the route to encode or carry out; with
+ * `checkpointState` when seed 004's checkpoint state is due to be recorded (a new level, an action, or
+ * 30 s since the last write: `checkpoint-state-due.ts`), which the route writes to the session state
+ * (`recordCheckpointState`, with the zod schema and the lock this bundle does not load).
+ */
+export type MonitorHookDecision = MonitorHookVerdict & { readonly checkpointState?: CheckpointStateSnapshot };
+
+/** The monitor's decision proper. */
+export type MonitorHookVerdict =
   | { readonly kind: 'nothing'; readonly code: string; readonly detail: string }
   /**
    * L1: add the warning to the model's context. This hook claimed the level, so this is the one time
@@ -48,7 +60,7 @@ export type MonitorHookDecision =
  * `add-context` and carries out `act`. Never throws on bad state files (stderr notes instead).
  */
 export async function runMonitorHook(session: MonitorSession, run: MonitorHookRun): Promise<MonitorHookDecision> {
-  const pass = (code: string, detail: string): MonitorHookDecision => ({ kind: 'nothing', code, detail });
+  const pass = (code: string, detail: string): MonitorHookVerdict => ({ kind: 'nothing', code, detail });
   const { probe } = session;
   const switches = await checkMonitorSwitches(session, run.stateDir, run.env);
   for (const note of switches.diagnostics) run.warn(note);
@@ -64,7 +76,7 @@ export async function runMonitorHook(session: MonitorSession, run: MonitorHookRu
   const marksDir = monitorMarksDir(run.stateDir, run.agent, session.sessionId);
   // A marks directory that is a link or not private (planted: the state directory's path is handed to
   // the agent) is never read, written or deleted through: the monitor then acts on nothing.
-  const unusable = (error: unknown): MonitorHookDecision => {
+  const unusable = (error: unknown): MonitorHookVerdict => {
     const why = error instanceof Error ? error.message : String(error);
     run.warn(`post-tool: level marks unusable (${why}); doing nothing`);
     return pass('marks-unusable', why);
@@ -93,7 +105,12 @@ export async function runMonitorHook(session: MonitorSession, run: MonitorHookRu
     ...(deferral.deferred !== undefined ? { deferred: deferral.deferred } : {}),
     ...(probe.thresholds !== undefined ? { config: { thresholds: probe.thresholds } } : {}),
   });
-  if (action.kind === 'none') return pass(`none:${action.reason}`, describe(action));
+  // Seed 004's checkpoint state, measured after every call, recorded when due (with the verdict).
+  const withState = (verdict: MonitorHookVerdict): MonitorHookDecision => {
+    const checkpointState = dueCheckpointState(reading, latest?.history, verdict.kind !== 'nothing', marksDir, probe.thresholds, run);
+    return checkpointState === undefined ? verdict : { ...verdict, checkpointState };
+  };
+  if (action.kind === 'none') return withState(pass(`none:${action.reason}`, describe(action)));
   // Once per level per session, even with parallel tool calls: the exclusive mark decides who acts.
   let claimed: boolean;
   try {
@@ -101,15 +118,39 @@ export async function runMonitorHook(session: MonitorSession, run: MonitorHookRu
   } catch (error) {
     return unusable(error);
   }
-  if (!claimed) return pass('already-claimed', `${action.level} was claimed by another hook`);
+  if (!claimed) return withState(pass('already-claimed', `${action.level} was claimed by another hook`));
 
   switch (action.kind) {
     case 'warn':
-      if (action.text === undefined) return pass('warned-silently', 'L1 text configured empty');
-      return { kind: 'add-context', level: action.level, percent: action.reading.displayPercent, text: action.text, code: 'warned', detail: describe(action) };
+      if (action.text === undefined) return withState(pass('warned-silently', 'L1 text configured empty'));
+      return withState({ kind: 'add-context', level: action.level, percent: action.reading.displayPercent, text: action.text, code: 'warned', detail: describe(action) });
     case 'handoff':
     case 'emergency':
-      return { kind: 'act', action, code: action.kind, detail: describe(action) };
+      return withState({ kind: 'act', action, code: action.kind, detail: describe(action) });
+  }
+}
+
+/**
+ * The snapshot to record after this call, or undefined: no known window (no level, no percentage),
+ * or the throttle says not yet. A note that cannot be read or written is one stderr line and no
+ * write: the decision stands either way.
+ */
+function dueCheckpointState(
+  reading: ContextReading | undefined,
+  history: LatestUsage['history'] | undefined,
+  acted: boolean,
+  marksDir: string,
+  thresholds: MonitorSession['probe']['thresholds'],
+  run: MonitorHookRun,
+): CheckpointStateSnapshot | undefined {
+  if (reading === undefined || reading.windowSource === 'unknown') return undefined;
+  const now = run.now();
+  const snapshot = checkpointStateSnapshot(reading, history, thresholds ?? DEFAULT_CONTEXT_THRESHOLDS, now, 'monitor');
+  try {
+    return claimCheckpointStateWrite(marksDir, snapshot, acted, now) === undefined ? undefined : snapshot;
+  } catch (error) {
+    run.warn(`post-tool: the checkpoint state is not recorded: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
   }
 }
 

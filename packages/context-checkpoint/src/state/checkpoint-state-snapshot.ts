@@ -1,28 +1,16 @@
-import { errorMessage, readSessionState, type SessionStateLocation, type TokenUsage, updateSessionState } from '@agent-checkpoint/core';
-import { estimateContextGrowth } from '../context/estimate-context-growth.ts';
-import type { ContextThresholds, KnownContextReading } from '../context/read-context-level.ts';
+// core's narrow session-state entry, not its root: the monitor's writer bundle imports this file
+// (`monitor-record-entry.ts`) and must not carry the rest of core.
+import { errorMessage, readSessionState, updateSessionState } from '@agent-checkpoint/core/session-state';
+import type { SessionStateLocation } from '@agent-checkpoint/core/hot-path';
 import { type CheckpointStateSnapshot, sessionContextOf, withSessionContext } from './session-slots.ts';
 
-/**
- * Seed 004's checkpoint state from one reading and the usage history behind it: the level, the
- * percentage, the trend (MON-002), tokens per minute and the time to L2 (MON-003). Pure.
- */
-export function checkpointStateSnapshot(reading: KnownContextReading, history: readonly TokenUsage[] | undefined, thresholds: ContextThresholds, now: Date): CheckpointStateSnapshot {
-  const growth = estimateContextGrowth(history, { contextWindow: reading.contextWindow, thresholds, target: 'L2' });
-  const trend = growth.compacted ? 'decreasing' : (growth.tokensPerCall ?? 0) > 0 ? 'increasing' : 'stable';
-  const atOrAboveL2 = reading.level === 'L2' || reading.level === 'L3';
-  const minutes = atOrAboveL2 ? 0 : growth.until?.minutes;
-  return {
-    level: reading.level,
-    percent: reading.displayPercent,
-    trend,
-    ...(growth.tokensPerMinute !== undefined ? { tokensPerMinute: Math.round(growth.tokensPerMinute) } : {}),
-    ...(minutes !== undefined ? { minutesToL2: minutes } : {}),
-    at: now.toISOString(),
-  };
-}
+export { checkpointStateSnapshot } from './measure-checkpoint-state.ts';
 
-/** Keep the snapshot in the session's context slot (one record: the status line and `checkpoint --status` read it). Never throws. */
+/**
+ * Keep the snapshot in the session's context slot (one record: the status line and `checkpoint
+ * --status` read it). Written by the turn end at each reading and by the monitor when its throttle
+ * allows (`monitor/checkpoint-state-due.ts`). Never throws.
+ */
 export async function recordCheckpointState(location: SessionStateLocation, snapshot: CheckpointStateSnapshot): Promise<readonly string[]> {
   try {
     const written = await updateSessionState(
@@ -36,7 +24,7 @@ export async function recordCheckpointState(location: SessionStateLocation, snap
   }
 }
 
-/** `L1 at 72 %, increasing, ~850 tokens/min, ~15 min to L2`: the snapshot for people. */
+/** `L1 at 72 %, increasing, ~850 tokens/min, ~15 min to L2`: the snapshot for people (who measured it is the caller's to say). */
 export function describeCheckpointState(snapshot: CheckpointStateSnapshot): string {
   const parts = [`${snapshot.level} at ${snapshot.percent} %`, snapshot.trend];
   if (snapshot.tokensPerMinute !== undefined) parts.push(`~${snapshot.tokensPerMinute} tokens/min`);

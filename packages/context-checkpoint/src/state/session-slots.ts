@@ -51,9 +51,12 @@ export interface SessionContextState {
   readonly checkpointState?: CheckpointStateSnapshot;
 }
 
+/** Which route measured a checkpoint-state snapshot: the turn end, or the monitor after a tool call. */
+export type CheckpointStateSource = 'turn-end' | 'monitor';
+
 /**
  * Seed 004's checkpoint state (`currentLevel`, `contextPercent`, `contextTrend`, `tokensPerMinute`,
- * `estimatedTimeToL2`), as the last turn end measured it (`state/checkpoint-state-snapshot.ts`).
+ * `estimatedTimeToL2`), as the last turn end or monitor run measured it (`state/measure-checkpoint-state.ts`).
  */
 export interface CheckpointStateSnapshot {
   readonly level: ContextLevel;
@@ -66,6 +69,8 @@ export interface CheckpointStateSnapshot {
   readonly minutesToL2?: number;
   /** When it was measured (ISO 8601). */
   readonly at: string;
+  /** Who measured it; absent in snapshots written before the monitor recorded them (the turn end's). */
+  readonly by?: CheckpointStateSource;
 }
 
 /**
@@ -116,6 +121,7 @@ const SessionContextSchema = z.looseObject({
       tokensPerMinute: z.optional(z.number().check(z.minimum(0), z.maximum(1e9))),
       minutesToL2: z.optional(z.number().check(z.minimum(0), z.maximum(1e9))),
       at: isoTime,
+      by: z.optional(z.enum(['turn-end', 'monitor'])),
     }),
   ),
 });

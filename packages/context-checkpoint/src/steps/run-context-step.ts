@@ -82,7 +82,7 @@ export async function runContextStep(input: ContextStepInput): Promise<ContextSt
   // Seed 004's checkpoint state (level, trend, tokens per minute, time to L2), in the session's slot.
   if (input.location !== undefined) {
     const thresholds = contextCheckpointConfigOf(input.config).context.thresholds;
-    loopNotes.push(...(await recordCheckpointState(input.location, checkpointStateSnapshot(reading, input.timeline.usageHistory, thresholds, input.now))));
+    loopNotes.push(...(await recordCheckpointState(input.location, checkpointStateSnapshot(reading, input.timeline.usageHistory, thresholds, input.now, 'turn-end'))));
   }
   return loopNotes.length === 0 ? output : { ...output, diagnostics: [...output.diagnostics, ...loopNotes] };
 }

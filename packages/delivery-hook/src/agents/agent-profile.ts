@@ -12,8 +12,8 @@ import type { ContextPayloadReader } from './context-payload.ts';
 /**
  * Everything delivery-hook knows about one agent CLI, in one object: the rest of the package asks the
  * profile and never branches on the agent id (`no-agent-switch.test.ts` enforces it). Adding an agent
- * is one profile file plus one entry in `profiles.ts` (a `Record<AgentId, AgentProfile>`, so a new
- * `AgentId` does not compile until its profile exists).
+ * is one profile file, its hook entries in `hook-entries.ts` and one entry in `profiles.ts` (both a
+ * `Record<AgentId, …>`, so a new `AgentId` does not compile until its profile and entries exist).
  *
  * Cost rule: the hook's hot path (stdin → payload → escape hatch → output) reaches the profiles
  * statically, so a profile file imports only what that path needs anyway (zod/mini for the payload,
@@ -66,7 +66,11 @@ export interface AgentProfile {
 
   // ── Set-up: install, uninstall, doctor ──
 
-  /** The hooks `install` registers: the turn-end entry FIRST, then the opt-in feature entries. */
+  /**
+   * The hooks `install` registers: the turn-end entry FIRST, then the opt-in feature entries. Also
+   * the one list of which of the agent's events each hook mode answers (`hook-entries.ts`,
+   * `answersHookEvent`): the adapters name no event.
+   */
   readonly hookEntries: readonly HookEntrySpec[];
   /** The unit the agent counts a handler's `timeout` in (doctor checks the value against it). */
   readonly hookTimeoutUnit: 'seconds' | 'milliseconds';

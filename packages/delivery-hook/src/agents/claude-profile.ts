@@ -5,6 +5,7 @@ import { HookPayloadBaseSchema, readTurnEndPayload, turnAndFinalTextHint, type T
 import type { HookVerdict } from '../hook-verdict.ts';
 import type { AgentProfile } from './agent-profile.ts';
 import { additionalContextOutput, promptContextOutput, secondsHandler, turnEndOutput } from './profile-parts.ts';
+import { CLAUDE_HOOK_ENTRIES } from './hook-entries.ts';
 
 /**
  * The fields of Claude Code's `Stop` payload the hook uses. Loose: unknown keys (`permission_mode`,
@@ -65,14 +66,7 @@ export const claudeProfile: AgentProfile = {
   payloadTurnIdIsFinal: false,
   loadTranscriptReader: async () => (await import('@agent-checkpoint/transcript-claude')).createClaudeTranscriptReader(),
 
-  hookEntries: [
-    { event: 'Stop', args: ['claude'], name: 'agent-checkpoint', timeoutSeconds: 30 },
-    { event: 'SessionStart', args: ['session-start', 'claude'], name: 'agent-checkpoint-session-start', timeoutSeconds: 30, feature: 'context' },
-    { event: 'PreCompact', args: ['pre-compact', 'claude'], name: 'agent-checkpoint-pre-compact', timeoutSeconds: 30, feature: 'context' },
-    // The monitor during the turn (docs/context-checkpoints.md, "Monitor"): after every tool call, a small bundle.
-    { event: 'PostToolUse', args: ['post-tool', 'claude'], name: 'agent-checkpoint-monitor', timeoutSeconds: 30, feature: 'context' },
-    { event: 'UserPromptSubmit', args: ['prompt-submit', 'claude'], name: 'agent-checkpoint-prompt-submit', timeoutSeconds: 30, feature: 'context' },
-  ],
+  hookEntries: CLAUDE_HOOK_ENTRIES,
   hookTimeoutUnit: 'seconds',
   hasStatusLine: true,
   // `~/.claude/settings.json` | `<repo>/.claude/settings.json`

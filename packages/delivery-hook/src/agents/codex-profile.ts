@@ -6,6 +6,7 @@ import { HookPayloadBaseSchema, readTurnEndPayload, turnAndFinalTextHint, type T
 import type { HookVerdict } from '../hook-verdict.ts';
 import type { AgentDoctorInput, AgentLocation, AgentProfile } from './agent-profile.ts';
 import { additionalContextOutput, promptContextOutput, secondsHandler, turnEndOutput } from './profile-parts.ts';
+import { CODEX_HOOK_ENTRIES } from './hook-entries.ts';
 
 /** The fields of Codex CLI's `Stop` payload the hook uses (`model`, `permission_mode`… are ignored). */
 export const CodexStopPayloadSchema = z.extend(HookPayloadBaseSchema, {
@@ -61,14 +62,7 @@ export const codexProfile: AgentProfile = {
   payloadTurnIdIsFinal: true,
   loadTranscriptReader: async () => (await import('@agent-checkpoint/transcript-codex')).createCodexTranscriptReader(),
 
-  hookEntries: [
-    { event: 'Stop', args: ['codex'], name: 'agent-checkpoint', timeoutSeconds: 30 },
-    { event: 'SessionStart', args: ['session-start', 'codex'], name: 'agent-checkpoint-session-start', timeoutSeconds: 30, feature: 'context' },
-    { event: 'PreCompact', args: ['pre-compact', 'codex'], name: 'agent-checkpoint-pre-compact', timeoutSeconds: 30, feature: 'context' },
-    // The monitor during the turn (docs/context-checkpoints.md, "Monitor"): after every tool call, a small bundle.
-    { event: 'PostToolUse', args: ['post-tool', 'codex'], name: 'agent-checkpoint-monitor', timeoutSeconds: 30, feature: 'context' },
-    { event: 'UserPromptSubmit', args: ['prompt-submit', 'codex'], name: 'agent-checkpoint-prompt-submit', timeoutSeconds: 30, feature: 'context' },
-  ],
+  hookEntries: CODEX_HOOK_ENTRIES,
   hookTimeoutUnit: 'seconds',
   hasStatusLine: false,
   // `$CODEX_HOME/hooks.json` (`~/.codex/hooks.json`) | `<repo>/.codex/hooks.json`

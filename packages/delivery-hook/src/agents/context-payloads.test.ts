@@ -123,11 +123,11 @@ describe('Pi context payloads (our extension: plugins/agent-checkpoint/pi/agent-
   const base = { session_id: 'pi-1', transcript_path: '/WORK/home/.pi/agent/sessions/--WORK-repo--/t_pi-1.jsonl', cwd: '/WORK/repo' };
   const read = { sessionId: 'pi-1', transcriptPath: base.transcript_path, cwd: '/WORK/repo' };
 
-  it("Pi's event names become the shared hooks' (each hook answers only its own); a misrouted name is kept, so the hook ignores it", () => {
-    expect(readPiContextPayload({ ...base, hook_event_name: 'session_start', source: 'startup' })).toEqual({ event: { eventName: 'SessionStart', ...read, source: 'startup' } });
-    expect(readPiContextPayload({ ...base, hook_event_name: 'before_agent_start', prompt: 'Work through PLAN.md.' })).toEqual({ event: { eventName: 'UserPromptSubmit', ...read, prompt: 'Work through PLAN.md.' } });
-    expect(readPiContextPayload({ ...base, hook_event_name: 'tool_result', tool_name: 'bash', tool_call_id: 'toolu_1' })).toEqual({ event: { eventName: 'PostToolUse', ...read } });
-    expect(readPiContextPayload({ ...base, hook_event_name: 'session_before_compact' })).toEqual({ event: { eventName: 'PreCompact', ...read } });
+  it("Pi's event names are kept (each hook answers the events Pi's entries register for its mode); a misrouted name is kept too, so the hook ignores it", () => {
+    expect(readPiContextPayload({ ...base, hook_event_name: 'session_start', source: 'startup' })).toEqual({ event: { eventName: 'session_start', ...read, source: 'startup' } });
+    expect(readPiContextPayload({ ...base, hook_event_name: 'before_agent_start', prompt: 'Work through PLAN.md.' })).toEqual({ event: { eventName: 'before_agent_start', ...read, prompt: 'Work through PLAN.md.' } });
+    expect(readPiContextPayload({ ...base, hook_event_name: 'tool_result', tool_name: 'bash', tool_call_id: 'toolu_1' })).toEqual({ event: { eventName: 'tool_result', ...read } });
+    expect(readPiContextPayload({ ...base, hook_event_name: 'session_before_compact' })).toEqual({ event: { eventName: 'session_before_compact', ...read } });
     expect(readPiContextPayload({ ...base, hook_event_name: 'turn_end' })).toEqual({ event: { eventName: 'turn_end', ...read } });
     expect(readPiContextPayload({ ...base, hook_event_name: 'toString' })).toEqual({ event: { eventName: 'toString', ...read } });
   });

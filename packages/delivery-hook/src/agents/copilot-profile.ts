@@ -7,6 +7,7 @@ import { given } from '../hook-payload-base.ts';
 import type { AgentProfile } from './agent-profile.ts';
 import { copilotHome, readCopilotContextPayload } from './copilot-context-payload.ts';
 import { secondsHandler, topLevelContextOutput, turnEndOutput } from './profile-parts.ts';
+import { COPILOT_HOOK_ENTRIES } from './hook-entries.ts';
 
 /**
  * GitHub Copilot CLI's `agentStop` payload (1.0.102): camelCase except `stop_hook_active`. A finished
@@ -100,23 +101,7 @@ export const copilotProfile: AgentProfile = {
 
   // 1.0.102 also reads Claude's `{"hooks":[handler]}` group form with `command`/`timeout` (checked against
   // the loopback mock), so the settings edits are the other agents'.
-  hookEntries: [
-    { event: 'agentStop', args: ['copilot'], name: 'agent-checkpoint', timeoutSeconds: 30 },
-    { event: 'sessionStart', args: ['session-start', 'copilot'], name: 'agent-checkpoint-session-start', timeoutSeconds: 30, feature: 'context' },
-    // Fires before an automatic compaction too (past ~128k estimated tokens), with the log's path; the log
-    // may lag behind the session there, as at agentStop, so the handoff covers what it holds.
-    { event: 'preCompact', args: ['pre-compact', 'copilot'], name: 'agent-checkpoint-pre-compact', timeoutSeconds: 30, feature: 'context' },
-    // The monitor after every tool call. 1.0.102 appends a top-level `additionalContext` to the tool's result
-    // ("Additional guidance from postToolUse hooks"); a failed file tool fires only postToolUseFailure, whose
-    // `additionalContext` reaches the model as a user message. Neither shows `systemMessage` to the user in
-    // `copilot -p` (encode-post-tool-output.ts puts the user's line into the context).
-    { event: 'postToolUse', args: ['post-tool', 'copilot'], name: 'agent-checkpoint-monitor', timeoutSeconds: 30, feature: 'context' },
-    { event: 'postToolUseFailure', args: ['post-tool', 'copilot'], name: 'agent-checkpoint-monitor-failure', timeoutSeconds: 30, feature: 'context' },
-    // Once per user prompt (not per model request, unlike Qwen Code's UserPromptSubmit), and once more for
-    // each agentStop block reason, which comes back as a queued prompt that no payload field tells apart:
-    // ours is recognised (isOwnCheckpoint), another hook's reason is estimated like a prompt.
-    { event: 'userPromptSubmitted', args: ['prompt-submit', 'copilot'], name: 'agent-checkpoint-prompt-submit', timeoutSeconds: 30, feature: 'context' },
-  ],
+  hookEntries: COPILOT_HOOK_ENTRIES,
   hookTimeoutUnit: 'seconds',
   hasStatusLine: false,
   // User: `$COPILOT_HOME/settings.json` (`~/.copilot`), read without folder trust. Project:

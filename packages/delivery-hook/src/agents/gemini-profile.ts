@@ -6,6 +6,7 @@ import { HookPayloadBaseSchema, readTurnEndPayload, type TurnEndPayloadSpec } fr
 import type { HookVerdict } from '../hook-verdict.ts';
 import type { AgentProfile } from './agent-profile.ts';
 import { additionalContextOutput, promptContextOutput, turnEndOutput } from './profile-parts.ts';
+import { GEMINI_HOOK_ENTRIES } from './hook-entries.ts';
 
 /**
  * The fields of Gemini CLI's `AfterAgent` payload the hook uses. `prompt_response` is deliberately
@@ -62,14 +63,7 @@ export const geminiProfile: AgentProfile = {
   payloadTurnIdIsFinal: false,
   loadTranscriptReader: async () => (await import('@agent-checkpoint/transcript-gemini')).createGeminiTranscriptReader(),
 
-  hookEntries: [
-    { event: 'AfterAgent', args: ['gemini'], name: 'agent-checkpoint', timeoutSeconds: 30 },
-    { event: 'SessionStart', args: ['session-start', 'gemini'], name: 'agent-checkpoint-session-start', timeoutSeconds: 30, feature: 'context' },
-    { event: 'PreCompress', args: ['pre-compact', 'gemini'], name: 'agent-checkpoint-pre-compact', timeoutSeconds: 30, feature: 'context' },
-    // The monitor during the turn (docs/context-checkpoints.md, "Monitor"): after every tool call, a small bundle.
-    { event: 'AfterTool', args: ['post-tool', 'gemini'], name: 'agent-checkpoint-monitor', timeoutSeconds: 30, feature: 'context' },
-    { event: 'BeforeAgent', args: ['prompt-submit', 'gemini'], name: 'agent-checkpoint-prompt-submit', timeoutSeconds: 30, feature: 'context' },
-  ],
+  hookEntries: GEMINI_HOOK_ENTRIES,
   hookTimeoutUnit: 'milliseconds',
   hasStatusLine: false,
   // `~/.gemini/settings.json` | `<repo>/.gemini/settings.json`

@@ -2,10 +2,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AGENT_IDS } from '@agent-checkpoint/core';
+import { HOOK_ENTRIES } from './hook-entries.ts';
 
 // Agent knowledge lives in one profile per agent (src/agents/*-profile.ts). Everywhere else asks the
 // profile: a `switch (agent)`, a `case 'claude'`, an `agent === 'gemini'` or a map keyed by agent
 // outside src/agents/ is a second place to update when an agent changes or a new one is added.
+//
+// An agent's event names (`UserPromptSubmit`, `BeforeAgent`, `AfterTool`…) are agent knowledge too: they
+// are written once, in its hook entries (hook-entries.ts), and a hook asks those entries whether a
+// payload's event is one it answers. A quoted event name in code outside src/agents/ is a second list.
 //
 // Not scanned: tests and src/test-support/ — their payload builders and output parsers state each
 // agent's format on their own, so the tests do not check the profiles against themselves.
@@ -25,6 +30,11 @@ const RULES: readonly { readonly name: string; readonly pattern: RegExp }[] = [
 /** A map keyed by agent: two or more agent ids as object keys (`claude: …`, `'gemini': …`) in one file. */
 const MAP_KEY = new RegExp(String.raw`^\s*(['"]?)(${AGENT})\1\s*:`, 'gm');
 
+/** Every event name some agent's hook entries register, longest first (a name may contain another). */
+const EVENT_NAMES = [...new Set(Object.values(HOOK_ENTRIES).flatMap((entries) => entries.map((entry) => entry.event)))].sort((a, b) => b.length - a.length);
+/** One of those names as a whole string literal: `'AfterTool'`, `"Stop"`, `` `PreCompress` ``. */
+const EVENT_LITERAL = new RegExp(String.raw`(['"\`])(?:${EVENT_NAMES.join('|')})\1`);
+
 /** Every agent branching in `source`, as `<line>: <rule>`. */
 function agentBranches(source: string): string[] {
   const lines = source.split('\n');
@@ -32,6 +42,7 @@ function agentBranches(source: string): string[] {
   lines.forEach((line, i) => {
     if (/^\s*(\/\/|\*|\/\*)/.test(line)) return; // comments may name agents
     for (const rule of RULES) if (rule.pattern.test(line)) found.push(`${i + 1}: ${rule.name}`);
+    if (EVENT_LITERAL.test(line)) found.push(`${i + 1}: an agent's event name (ask its hook entries)`);
   });
   const keys = new Map<string, number>();
   for (const match of source.matchAll(MAP_KEY)) {
@@ -62,6 +73,10 @@ describe('agent knowledge stays in the profiles', () => {
       reversed: "if ('claude' == agent) return;",
       map: "const TITLES = {\n  claude: 'Claude Code',\n  gemini: 'Gemini CLI',\n};",
       'quoted map': "const T = {\n  'codex': 1,\n  'claude': 2,\n};",
+      'event set': "const EVENTS = new Set(['UserPromptSubmit', 'BeforeAgent']);",
+      'event comparison': 'if (event.eventName === "AfterTool") return;',
+      'camelCase event': "const names = ['postToolUseFailure'];",
+      'template event': 'const name = `PreCompress`;',
     };
     for (const [name, sample] of Object.entries(samples)) expect(agentBranches(sample), name).not.toEqual([]);
     // Not branching: a profile lookup, an id in a message, a single agent's own fixed value, comments.
@@ -71,6 +86,9 @@ describe('agent knowledge stays in the profiles', () => {
       "const { state } = await readSessionState({ stateDir, agent: 'claude', sessionId });",
       "// switch (agent) used to live here; agent === 'gemini' too",
       " * case 'claude': see the profile",
+      "// the adapters answered 'PostToolUse' and 'BeforeAgent' here",
+      "if (!answersHookEvent(profile.hookEntries, 'post-tool', event.eventName)) return;",
+      "const label = 'Stopped';",
     ].join('\n');
     expect(agentBranches(clean)).toEqual([]);
   });

@@ -1,17 +1,6 @@
 // Read by the monitor's lean bundle after every tool call: plain checks, no zod.
 import type { ContextHookEvent, ContextPayloadRead } from './context-payload.ts';
 
-/**
- * The Pi events our extension runs a context hook on, by the name it sends, and the name the shared
- * context hooks answer (`session-start`, `pre-compact`, `prompt-submit`, `post-tool`).
- */
-const PI_EVENT_NAMES: Readonly<Record<string, string>> = {
-  session_start: 'SessionStart',
-  session_before_compact: 'PreCompact',
-  before_agent_start: 'UserPromptSubmit',
-  tool_result: 'PostToolUse',
-};
-
 /** Payload key → event field; every one a string when present (`null` and `''` mean absent). */
 const FIELDS = {
   session_id: 'sessionId',
@@ -32,9 +21,9 @@ const FIELDS = {
  *   `tool_call` handler makes Pi write the call's assistant message (its usage) before the tool runs;
  * - `session_before_compact`: nothing more (0.73.1 does not say whether the compaction is manual).
  *
- * Pi's event names become the ones the shared hooks answer (`tool_result` → `PostToolUse`…); another
- * name (a misrouted entry) is kept, so the hook ignores it. Unknown keys are fine; a non-string where
- * a string belongs is an error (the payload is untrusted). Never throws.
+ * Pi's event names are kept as they are: each hook answers the events Pi's hook entries register for
+ * its mode (agents/hook-entries.ts), so a misrouted entry's name is ignored. Unknown keys are fine; a
+ * non-string where a string belongs is an error (the payload is untrusted). Never throws.
  */
 export function readPiContextPayload(json: unknown): ContextPayloadRead {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return { error: 'Pi hook payload: expected a JSON object' };
@@ -45,7 +34,7 @@ export function readPiContextPayload(json: unknown): ContextPayloadRead {
     if (value !== undefined && value !== null && typeof value !== 'string') return { error: `Pi hook payload: ${key} must be a string` };
   }
   const named = payload['hook_event_name'];
-  if (typeof named === 'string' && named !== '') event['eventName'] = Object.hasOwn(PI_EVENT_NAMES, named) ? (PI_EVENT_NAMES[named] as string) : named;
+  if (typeof named === 'string' && named !== '') event['eventName'] = named;
   for (const [key, field] of Object.entries(FIELDS)) {
     const value = payload[key];
     if (typeof value === 'string' && value !== '') event[field] = value;

@@ -148,7 +148,7 @@ describe('the Pi extension: context hooks', () => {
     const [call] = ext.calls();
     expect(call?.argv).toEqual(['post-tool']);
     expect(call?.payload).toEqual({ hook_event_name: 'tool_result', session_id: 'pi-session-1', transcript_path: join(String(ext.ctx['cwd']), 'session.jsonl'), cwd: ext.ctx['cwd'], tool_name: 'bash', tool_call_id: 'toolu_1' });
-    expect(readPiContextPayload(call?.payload)).toEqual({ event: { eventName: 'PostToolUse', sessionId: 'pi-session-1', transcriptPath: join(String(ext.ctx['cwd']), 'session.jsonl'), cwd: ext.ctx['cwd'] } });
+    expect(readPiContextPayload(call?.payload)).toEqual({ event: { eventName: 'tool_result', sessionId: 'pi-session-1', transcriptPath: join(String(ext.ctx['cwd']), 'session.jsonl'), cwd: ext.ctx['cwd'] } });
     // Nothing to say: Pi keeps the result as it is.
     ext.answer({});
     expect(await ext.fire('tool_result', { type: 'tool_result', toolName: 'read', toolCallId: 'toolu_2', content: [], isError: true })).toBeUndefined();
@@ -183,9 +183,9 @@ describe('the Pi extension: context hooks', () => {
       ['before_agent_start', undefined, 'Thanks.'],
     ]);
     expect(payloads.map((p) => readPiContextPayload(p))).toEqual([
-      { event: expect.objectContaining({ eventName: 'SessionStart', source: 'startup' }) },
-      { event: expect.objectContaining({ eventName: 'UserPromptSubmit', prompt: 'Work through PLAN.md.' }) },
-      { event: expect.objectContaining({ eventName: 'UserPromptSubmit', prompt: 'Thanks.' }) },
+      { event: expect.objectContaining({ eventName: 'session_start', source: 'startup' }) },
+      { event: expect.objectContaining({ eventName: 'before_agent_start', prompt: 'Work through PLAN.md.' }) },
+      { event: expect.objectContaining({ eventName: 'before_agent_start', prompt: 'Thanks.' }) },
     ]);
   });
 

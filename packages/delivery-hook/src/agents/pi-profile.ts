@@ -7,6 +7,7 @@ import type { HookVerdict } from '../hook-verdict.ts';
 import type { AgentLocation, AgentProfile } from './agent-profile.ts';
 import { readPiContextPayload } from './pi-context-payload.ts';
 import { secondsHandler, topLevelContextOutput, turnEndOutput } from './profile-parts.ts';
+import { PI_HOOK_ENTRIES } from './hook-entries.ts';
 
 /**
  * The payload our Pi extension (`plugins/agent-checkpoint/pi/agent-checkpoint/index.js`) sends at the
@@ -78,17 +79,7 @@ export const piProfile: AgentProfile = {
   payloadTurnIdIsFinal: false,
   loadTranscriptReader: async () => (await import('@agent-checkpoint/transcript-pi')).createPiTranscriptReader(),
 
-  // The events are Pi's (0.73.1), which the extension runs each entry on.
-  hookEntries: [
-    { event: 'turn_end', args: ['pi'], name: 'agent-checkpoint', timeoutSeconds: 60 },
-    { event: 'session_start', args: ['session-start', 'pi'], name: 'agent-checkpoint-session-start', timeoutSeconds: 30, feature: 'context' },
-    // Fires before `/compact` and Pi's own compaction; the extension never cancels it.
-    { event: 'session_before_compact', args: ['pre-compact', 'pi'], name: 'agent-checkpoint-pre-compact', timeoutSeconds: 30, feature: 'context' },
-    // The monitor after every tool call, failed ones included (`isError`): its context is appended to the tool's result.
-    { event: 'tool_result', args: ['post-tool', 'pi'], name: 'agent-checkpoint-monitor', timeoutSeconds: 30, feature: 'context' },
-    // Once per submitted prompt (a follow-up the turn end queues does not start a new agent run).
-    { event: 'before_agent_start', args: ['prompt-submit', 'pi'], name: 'agent-checkpoint-prompt-submit', timeoutSeconds: 30, feature: 'context' },
-  ],
+  hookEntries: PI_HOOK_ENTRIES,
   hookTimeoutUnit: 'seconds',
   hasStatusLine: false,
   settingsPath: (scope, where) =>

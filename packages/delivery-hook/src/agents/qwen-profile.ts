@@ -7,6 +7,7 @@ import type { AgentLocation, AgentProfile } from './agent-profile.ts';
 import type { ContextPayloadRead } from './context-payload.ts';
 import { additionalContextOutput, promptContextOutput, secondsHandler, turnEndOutput } from './profile-parts.ts';
 import { readSnakeCaseContextPayload } from './snake-case-context-payload.ts';
+import { QWEN_HOOK_ENTRIES } from './hook-entries.ts';
 
 /**
  * The fields of Qwen Code's `Stop` payload the hook uses (0.24.4: `session_id, transcript_path, cwd,
@@ -90,16 +91,7 @@ export const qwenProfile: AgentProfile = {
   payloadTurnIdIsFinal: false,
   loadTranscriptReader: async () => (await import('@agent-checkpoint/transcript-qwen')).createQwenTranscriptReader(),
 
-  hookEntries: [
-    { event: 'Stop', args: ['qwen'], name: 'agent-checkpoint', timeoutSeconds: 30 },
-    { event: 'SessionStart', args: ['session-start', 'qwen'], name: 'agent-checkpoint-session-start', timeoutSeconds: 30, feature: 'context' },
-    { event: 'PreCompact', args: ['pre-compact', 'qwen'], name: 'agent-checkpoint-pre-compact', timeoutSeconds: 30, feature: 'context' },
-    // The monitor after every tool call: a failing call fires PostToolUseFailure, not PostToolUse (checked with 0.24.4).
-    { event: 'PostToolUse', args: ['post-tool', 'qwen'], name: 'agent-checkpoint-monitor', timeoutSeconds: 30, feature: 'context' },
-    { event: 'PostToolUseFailure', args: ['post-tool', 'qwen'], name: 'agent-checkpoint-monitor-failure', timeoutSeconds: 30, feature: 'context' },
-    // 0.24.4 fires UserPromptSubmit before every model request of a turn: readQwenContextPayload keeps the user's.
-    { event: 'UserPromptSubmit', args: ['prompt-submit', 'qwen'], name: 'agent-checkpoint-prompt-submit', timeoutSeconds: 30, feature: 'context' },
-  ],
+  hookEntries: QWEN_HOOK_ENTRIES,
   // 0.24.4 counts seconds (a value of 1000 or more is still read as milliseconds): we write seconds.
   hookTimeoutUnit: 'seconds',
   hasStatusLine: false,

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import type { ContextHookDecision, ContextHookRun } from '@agent-checkpoint/context-checkpoint';
+import { answersHookEvent, type EventHookMode } from '../agents/hook-entries.ts';
 import { profileOf } from '../agents/profiles.ts';
 import { loadTranscriptReader } from '../load-transcript-reader.ts';
 import { chooseRunCwd } from '../run-cwd.ts';
@@ -13,19 +14,21 @@ export type OpenedContextPayload =
 
 /**
  * The adapters' first half (payload → event): validate the payload with the agent profile's reader,
- * ignore an event this hook does not answer (a misrouted hook entry), choose the working directory,
+ * ignore an event the profile's hook entries do not register for this hook (a misrouted hook entry:
+ * the adapters name no event), choose the working directory,
  * and build the run the route-neutral hook in context-checkpoint gets. The hook's early check comes
  * after, in the hook.
  */
-export function openContextPayload(hook: string, text: string, context: AuxHookContext, events: ReadonlySet<string>): OpenedContextPayload {
+export function openContextPayload(hook: Exclude<EventHookMode, 'post-tool'>, text: string, context: AuxHookContext): OpenedContextPayload {
   const done = (code: string, detail: string): OpenedContextPayload => ({ kind: 'done', result: { output: '', code, detail } });
-  const read = readContextHookPayload(text, profileOf(context.agent).readContextPayload, { env: context.env, home: homedir() });
+  const profile = profileOf(context.agent);
+  const read = readContextHookPayload(text, profile.readContextPayload, { env: context.env, home: homedir() });
   if ('error' in read) {
     context.log.warn(`${hook}: ${read.error}; doing nothing`);
     return done('invalid-payload', read.error);
   }
   const event = read.event;
-  if (event.eventName !== undefined && !events.has(event.eventName)) return done(`not-${hook}`, `ignoring ${event.eventName}`);
+  if (event.eventName !== undefined && !answersHookEvent(profile.hookEntries, hook, event.eventName)) return done(`not-${hook}`, `ignoring ${event.eventName}`);
   const where = chooseRunCwd(event.cwd, context.processCwd);
   if (where.kind === 'none') {
     context.log.warn(`${hook}: ${where.detail}; doing nothing`);

@@ -126,9 +126,15 @@ function recommend(reading: KnownContextReading): string {
   }
 }
 
+/** The session's recorded checkpoint state, and who measured it: the monitor after a tool call, or the turn end. */
+function recordedStateLine(state: NonNullable<RecordedCheckpointState['state']>): string {
+  const by = state.by === 'monitor' ? 'Recorded by the monitor after a tool call' : 'Recorded at the last turn end';
+  return `${by} (${state.at}): ${describeCheckpointState(state)}`;
+}
+
 function renderStatus(status: CheckpointStatus): string {
   const r = status.reading;
-  if (r === undefined) return [`Context: unknown (${status.recommendation}).`, ...(status.recorded?.state !== undefined ? [`Recorded at the last turn end (${status.recorded.state.at}): ${describeCheckpointState(status.recorded.state)}`] : [])].join('\n');
+  if (r === undefined) return [`Context: unknown (${status.recommendation}).`, ...(status.recorded?.state !== undefined ? [recordedStateLine(status.recorded.state)] : [])].join('\n');
   const lines = [`Context: ${r.displayPercent} % (${r.contextTokens} of ${r.contextWindow} tokens), ${r.level}${status.session ? ` — ${status.session.agent} session ${status.session.sessionId ?? status.session.transcript}` : ''}`];
   const t = status.trend;
   if (t !== undefined) lines.push(`Trend: ${t.tokensPerCall !== undefined ? `~${t.tokensPerCall} tokens/call` : 'no per-call rate yet'}${t.tokensPerMinute !== undefined ? `, ~${t.tokensPerMinute} tokens/min` : ''} (${t.samples} records)`);
@@ -139,7 +145,7 @@ function renderStatus(status: CheckpointStatus): string {
   }
   lines.push(`Recommendation: ${status.recommendation}`);
   const recorded = status.recorded;
-  if (recorded?.state !== undefined) lines.push(`Recorded at the last turn end (${recorded.state.at}): ${describeCheckpointState(recorded.state)}`);
+  if (recorded?.state !== undefined) lines.push(recordedStateLine(recorded.state));
   if (recorded?.lastCheckpoint !== undefined) {
     const last = recorded.lastCheckpoint;
     lines.push(`Last checkpoint: ${last.handoff}${last.route !== undefined || last.at !== undefined ? ` (${[last.route, last.at].filter((p) => p !== undefined).join(', ')})` : ''}`);

@@ -25,12 +25,14 @@ import { type HookProcessResult, parseHookStdout, runHookBundle } from '../test-
  * through core's one-function sha256-hex module, one more on every turn end, and the Codex reader's
  * usage-line parser and its field readers, two modules shared with the monitor's bundle, which then
  * carries neither the whole line parser, ts-pattern nor shell-quote after every tool call: Codex 210;
- * Pi's context-payload reader, imported by its profile as Copilot's is: Codex 211. The next cut is
+ * Pi's context-payload reader, imported by its profile as Copilot's is: Codex 211; the agents' hook
+ * entries, which the profiles share with the monitor as one light module (agents/hook-entries.ts: the
+ * monitor must not load the profiles to learn an agent's event names): Codex 212. The next cut is
  * the registry's static import of every profile and its payload reader, not another raise).
  * Lower it with every cut; raise it only with a reason in the commit: every module is deserialized
  * (or compiled) and run on every turn end.
  */
-const MODULE_CEILING = 211;
+const MODULE_CEILING = 212;
 
 /**
  * Never on a blocking turn end whose configuration is cached: a cold dependency's sibling file

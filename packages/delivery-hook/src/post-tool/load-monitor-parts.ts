@@ -1,9 +1,9 @@
 import type { AgentId } from '@agent-checkpoint/core/hot-path';
-import type { MonitorActRequest, MonitorActResult, MonitorAfterGate, MonitorAlertRecord } from './post-tool-types.ts';
+import type { MonitorActRequest, MonitorActResult, MonitorAfterGate, MonitorAlertRecord, MonitorStateRecord } from './post-tool-types.ts';
 
 /**
- * Set to `true` by build-hook.mjs in every built bundle: the monitor's two later parts are then their
- * own files beside the bundle (`agent-checkpoint-hook-monitor-decide.cjs`, `…-act.cjs`), which the
+ * Set to `true` by build-hook.mjs in every built bundle: the monitor's later parts are then their
+ * own files beside the bundle (`agent-checkpoint-hook-monitor-decide.cjs`, `…-record.cjs`, `…-act.cjs`), which the
  * build marks external. Unset when running from source (tests), where the modules are imported.
  *
  * The specifiers are literal on purpose: the packed tarball is checked for references it cannot
@@ -48,4 +48,12 @@ export async function recordMonitorAlertLazily(record: MonitorAlertRecord): Prom
     ? (require('./agent-checkpoint-hook-monitor-act.cjs') as typeof import('./act-on-monitor.ts'))
     : await import('./act-on-monitor.ts');
   return part.recordMonitorAlert(record);
+}
+
+/** Record the checkpoint state (record-monitor-state.ts, its own small part): only when the monitor's throttle says a write is due. */
+export async function recordMonitorStateLazily(record: MonitorStateRecord): Promise<readonly string[]> {
+  const part = typeof __AGENT_CHECKPOINT_MONITOR_SPLIT__ !== 'undefined'
+    ? (require('./agent-checkpoint-hook-monitor-record.cjs') as typeof import('./record-monitor-state.ts'))
+    : await import('./record-monitor-state.ts');
+  return part.recordMonitorState(record);
 }

@@ -9,7 +9,7 @@ import { monitorBundleOptions } from '../../build-hook.mjs';
 // `import { type X }` (which esbuild keeps as a side-effect import), pulled zod, picomatch and the
 // configuration loader into the decision (178 KB instead of 63 KB) and doubled its CPU time.
 
-async function bundled(part: 'gate' | 'decide' | 'act'): Promise<{ inputs: string[]; bytes: number }> {
+async function bundled(part: 'gate' | 'decide' | 'record' | 'act'): Promise<{ inputs: string[]; bytes: number }> {
   const options = monitorBundleOptions('/dev/null/unused', part) as Parameters<typeof build>[0];
   const result = await build({ ...options, write: false, metafile: true, logLevel: 'silent' });
   const output = Object.values(result.metafile.outputs)[0]!;
@@ -35,6 +35,16 @@ describe('the monitor bundles', () => {
     expect(inputs.filter((path) => /shell-quote|transcript-claude\/src\/parse-claude-entry\.ts|transcript-codex\/src\/parse-codex-line\.ts/.test(path))).toEqual([]);
     // Room to grow, not room for a library: zod alone is 72 KB minified.
     expect(bytes).toBeLessThan(70_000);
+  });
+
+  it('the checkpoint-state writer (a new level, an action, 30 s) carries the session-state store, not the configuration loader or the pipeline', async () => {
+    const { inputs, bytes } = await bundled('record');
+    expect(inputs.some((path) => path.endsWith('core/src/state/session-state-store.ts'))).toBe(true);
+    // zod/mini validates the state file; nothing else heavy.
+    expect(inputs.filter((path) => HEAVY.test(path) && !/node_modules\/(\.pnpm\/[^/]+\/node_modules\/)?zod\/v4\/(mini|core)\//.test(path))).toEqual([]);
+    expect(inputs.filter((path) => /core\/src\/(engine|git|config\/load-config)|context-checkpoint\/src\/(handoff|direct|steps)\//.test(path))).toEqual([]);
+    // Measured 2026-11-28: ~85 KB, against 1.1 MB for the acting part it was first written from.
+    expect(bytes).toBeLessThan(120_000);
   });
 
   it('the acting part (L2/L3 only) does load the full configuration', async () => {

@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { readRecordedCheckpointState, type RecordedCheckpointState } from '@agent-checkpoint/context-checkpoint';
 import { createDeliveryWorld, type DeliveryWorld } from '@agent-checkpoint/core/conformance';
+import { sessionStatePath } from '@agent-checkpoint/core/hot-path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLAUDE_FIXTURE } from '../test-support/delivery-fixtures.ts';
 import { FIXTURES_DIR } from '../test-support/recorded-payloads.ts';
@@ -19,14 +21,14 @@ afterEach(() => {
   while (worlds.length > 0) worlds.pop()?.remove();
 });
 
-function open(level: 'L1' | 'L2' | 'L3', config: Record<string, unknown>): DeliveryWorld {
+function open(level: 'L0' | 'L1' | 'L2' | 'L3', config: Record<string, unknown>): DeliveryWorld {
   const world = createDeliveryWorld({ ...CLAUDE_FIXTURE, transcriptFile: join(LEVELS, `${level}.jsonl`) });
   worlds.push(world);
   world.writeConfig({ ...world.actionableConfig, ...config });
   return world;
 }
 
-function setLevel(world: DeliveryWorld, level: 'L2' | 'L3'): void {
+function setLevel(world: DeliveryWorld, level: 'L1' | 'L2' | 'L3'): void {
   copyFileSync(join(LEVELS, `${level}.jsonl`), world.scenario('actionable').transcriptPath);
 }
 
@@ -161,5 +163,65 @@ describe('the monitor records its checkpoints where every route does', () => {
     const on = open('L3', { context: { enabled: true }, handoff: { enabled: true }, directExecution: { enabled: true } });
     await trustProjectConfig(on.repo, on.scenario('actionable').env);
     expect((await toolCall(on)).hookSpecificOutput.additionalContext).toContain('Committing WIP changes and generating handoff NOW.');
+  });
+});
+
+describe("the monitor records seed 004's checkpoint state between turn ends", () => {
+  /** The session's state file (the session state: context slot with `checkpointState`). */
+  function stateFile(world: DeliveryWorld): string {
+    const s = world.scenario('actionable');
+    return sessionStatePath({ stateDir: world.stateDir, agent: 'claude', sessionId: s.sessionId });
+  }
+  function recorded(world: DeliveryWorld): Promise<RecordedCheckpointState | undefined> {
+    const s = world.scenario('actionable');
+    return readRecordedCheckpointState({ stateDir: world.stateDir, agent: 'claude', sessionId: s.sessionId });
+  }
+  async function quietCall(world: DeliveryWorld) {
+    const s = world.scenario('actionable');
+    const result = await bin(world, ['post-tool', 'claude'], JSON.stringify({ session_id: s.sessionId, transcript_path: s.transcriptPath, cwd: s.cwd, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: {}, tool_response: 'ok' }));
+    expect(result, result.stderr).toMatchObject({ code: 0, stderr: '' });
+    return result;
+  }
+
+  it('a call that crosses a level records the snapshot; a call within 30 s at the same level writes nothing', async () => {
+    const world = open('L0', { context: { enabled: true }, handoff: { enabled: true } });
+    // The first reading of the session (30 %): recorded, though the monitor does nothing else.
+    expect((await quietCall(world)).stdout).toBe('');
+    expect((await recorded(world))?.state).toMatchObject({ level: 'L0', percent: 30, by: 'monitor' });
+    const before = { text: readFileSync(stateFile(world), 'utf8'), mtimeMs: statSync(stateFile(world)).mtimeMs };
+    // More calls at the same level within the window: the state file is neither rewritten nor touched.
+    await quietCall(world);
+    await quietCall(world);
+    expect({ text: readFileSync(stateFile(world), 'utf8'), mtimeMs: statSync(stateFile(world)).mtimeMs }).toEqual(before);
+
+    // The context climbs to 75 %: the L1 warning and, at once, the new snapshot.
+    setLevel(world, 'L1');
+    expect((await toolCall(world)).hookSpecificOutput.additionalContext).toContain('Context at 75%');
+    const l1 = (await recorded(world))?.state;
+    expect(l1).toMatchObject({ level: 'L1', percent: 75, by: 'monitor' });
+    expect(l1?.trend).toBe('increasing');
+
+    // `checkpoint --status` (which finds the session's transcript where Claude keeps it) and the status
+    // line read the monitor's snapshot.
+    const s = world.scenario('actionable');
+    const projects = join(s.env['HOME'] ?? '', '.claude', 'projects', world.repo.replace(/[^a-zA-Z0-9]/g, '-'));
+    mkdirSync(projects, { recursive: true });
+    copyFileSync(s.transcriptPath, join(projects, `${s.sessionId}.jsonl`));
+    const status = await bin(world, ['checkpoint', '--status']);
+    expect(status.stdout, status.stderr).toMatch(/Recorded by the monitor after a tool call \(.+\): L1 at 75 %, increasing/);
+    const line = await bin(world, ['statusline'], JSON.stringify({ session_id: s.sessionId, transcript_path: s.transcriptPath, cwd: world.repo, model: { id: 'claude-opus-5-5' }, workspace: { current_dir: world.repo } }));
+    expect(line.stdout).toMatch(/\[CTX: █+░* 75% L1 ↑[^\]]*\] \[CKPT: ready\]/);
+
+    // At L2 the monitor's handoff is the last checkpoint, and the snapshot says L2 (0 min to L2).
+    setLevel(world, 'L2');
+    copyFileSync(s.transcriptPath, join(projects, `${s.sessionId}.jsonl`));
+    expect((await toolCall(world)).hookSpecificOutput.additionalContext).toContain('Handoff written to');
+    const l2 = await recorded(world);
+    expect(l2?.state).toMatchObject({ level: 'L2', percent: 86, minutesToL2: 0, by: 'monitor' });
+    expect(l2?.lastCheckpoint).toMatchObject({ route: 'monitor', handoff: expect.stringMatching(/^\.agent-checkpoint\/handoffs\/.+\.md$/) });
+    const after = await bin(world, ['checkpoint', '--status']);
+    expect(after.stdout).toMatch(/Recorded by the monitor after a tool call \(.+\): L2 at 86 %.*at or past L2\nLast checkpoint: \.agent-checkpoint\/handoffs\/.+\.md \(monitor, /);
+    const l2Line = await bin(world, ['statusline'], JSON.stringify({ session_id: s.sessionId, transcript_path: s.transcriptPath, cwd: world.repo, model: { id: 'claude-opus-5-5' }, workspace: { current_dir: world.repo } }));
+    expect(l2Line.stdout).toMatch(/\[CTX: █+░* 86% L2 [↑→↓]\] \[CKPT: handoff \d\d:\d\d\]/);
   });
 });

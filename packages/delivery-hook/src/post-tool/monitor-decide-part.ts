@@ -1,4 +1,4 @@
-import { runMonitorHook, type MonitorSession } from '@agent-checkpoint/context-checkpoint/monitor';
+import { runMonitorHook, type MonitorHookDecision, type MonitorSession } from '@agent-checkpoint/context-checkpoint/monitor';
 import { CLI_USER_COMMANDS, forModelText } from '@agent-checkpoint/core/hot-path';
 import { encodePostToolOutput } from '../agents/encode-post-tool-output.ts';
 import { LATEST_USAGE_READERS } from '../agents/latest-usage-readers.ts';
@@ -7,6 +7,9 @@ import { TOOL_CALL_WRITE_LAGS, waitForToolCall } from './wait-for-tool-call.ts';
 
 /** Longest wait for a lagging transcript write of the reported call (several of Claude's 100 ms flushes). */
 const TOOL_CALL_WAIT_MS = 400;
+
+/** Time the checkpoint-state write needs before the deadline: the acting part's load and the state lock's 1 s wait. */
+const STATE_WRITE_RESERVE_MS = 1500;
 
 /** The alert's placeholder for `checkpoint` in the route's form (render-monitor-alert.ts leaves it to the hook). */
 const CHECKPOINT_COMMAND = '{checkpointCommand}';
@@ -34,6 +37,24 @@ export async function monitorAfterGate(session: MonitorSession, ctx: PostToolCon
     warn: ctx.warn,
     readLatestUsage,
   });
+  const result = await answer(decision, session, ctx, stateDir);
+  // Seed 004's checkpoint state, when the monitor's throttle says it is due: after the action, so a
+  // handoff written now is on record first. Never at the answer's cost: a failure is a stderr line,
+  // and with less time left than the write may take (the state lock's wait), it is skipped (the next
+  // due call writes it), since past the deadline the harness answers its empty fallback instead.
+  if (decision.checkpointState !== undefined && ctx.deadlineAt - Date.now() < STATE_WRITE_RESERVE_MS) {
+    ctx.warn('post-tool: the checkpoint state is not recorded: too close to the deadline');
+  } else if (decision.checkpointState !== undefined) {
+    const notes = await ctx
+      .recordState({ stateDir, agent: ctx.agent, sessionId: session.sessionId, snapshot: decision.checkpointState })
+      .catch((error: unknown) => [`the checkpoint state is not recorded: ${error instanceof Error ? error.message : String(error)}`]);
+    for (const note of notes) ctx.warn(`post-tool: ${note}`);
+  }
+  return result;
+}
+
+/** The decision in the agent's format, carrying out an L2/L3 action through the acting part. */
+async function answer(decision: MonitorHookDecision, session: MonitorSession, ctx: PostToolContext, stateDir: string): Promise<PostToolResult> {
   switch (decision.kind) {
     case 'nothing':
       return { output: '', code: decision.code, detail: decision.detail };

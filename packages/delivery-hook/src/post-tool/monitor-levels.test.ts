@@ -11,7 +11,7 @@ import { profileOf } from '../agents/profiles.ts';
 import { deliverThroughHook } from '../test-support/hook-route-adapter.ts';
 import { FIXTURES_DIR } from '../test-support/recorded-payloads.ts';
 import { runHookBundle } from '../test-support/run-hook-bundle.ts';
-import { actOnMonitorLazily, checkpointCommandLazily, loadMonitorAfterGate, recordMonitorAlertLazily } from './load-monitor-parts.ts';
+import { actOnMonitorLazily, checkpointCommandLazily, loadMonitorAfterGate, recordMonitorAlertLazily, recordMonitorStateLazily } from './load-monitor-parts.ts';
 import type { PostToolContext, PostToolResult } from './post-tool-types.ts';
 import { runPostTool } from './run-post-tool.ts';
 import { userConfigFile } from './user-config-file.ts';
@@ -52,8 +52,8 @@ function setLevel(world: DeliveryWorld, level: Level): void {
   writeFileSync(world.scenario('actionable').transcriptPath, text);
 }
 
-/** One tool call's PostToolUse through the monitor, from source; `parts` replaces the lazily loaded ones (a part that fails to load). */
-async function monitor(world: DeliveryWorld, parts: Partial<Pick<PostToolContext, 'recordAlert' | 'checkpointCommand'>> = {}): Promise<PostToolResult & { warnings: string[] }> {
+/** One tool call's PostToolUse through the monitor, from source; `overrides` replace parts of its context (a lazily loaded part that fails to load). */
+async function monitor(world: DeliveryWorld, recordAlert: PostToolContext['recordAlert'] = recordMonitorAlertLazily, overrides: Partial<PostToolContext> = {}): Promise<PostToolResult & { warnings: string[] }> {
   const s = world.scenario('actionable');
   const warnings: string[] = [];
   const event = s.agent === 'gemini' ? 'AfterTool' : 'PostToolUse';
@@ -69,8 +69,10 @@ async function monitor(world: DeliveryWorld, parts: Partial<Pick<PostToolContext
     warn: (line) => void warnings.push(line),
     loadMonitor: loadMonitorAfterGate,
     act: actOnMonitorLazily,
-    checkpointCommand: parts.checkpointCommand ?? checkpointCommandLazily,
-    recordAlert: parts.recordAlert ?? recordMonitorAlertLazily,
+    checkpointCommand: checkpointCommandLazily,
+    recordAlert,
+    recordState: recordMonitorStateLazily,
+    ...overrides,
   });
   return { ...result, warnings };
 }
@@ -194,19 +196,47 @@ describe.each(MONITORED)('%s: one record of the levels acted on', (agent) => {
 describe('the L1 warning\'s count never costs the warning', () => {
   it('an acting part that cannot load (the metrics write) is one stderr line; the warning still reaches the agent', async () => {
     const world = open('L1');
-    const result = await monitor(world, { recordAlert: () => Promise.reject(new Error('cannot load agent-checkpoint-hook-monitor-act.cjs')) });
+    const result = await monitor(world, () => Promise.reject(new Error('cannot load agent-checkpoint-hook-monitor-act.cjs')));
     expect(result.output).toContain(L1_LINE);
     expect(result.warnings).toEqual(['post-tool: metrics: alert not recorded: cannot load agent-checkpoint-hook-monitor-act.cjs']);
   });
 
   it("an acting part that cannot give the route's checkpoint command is one stderr line; the warning still goes out (naming the command-line form) and is counted", async () => {
     const world = open('L1');
-    const result = await monitor(world, { checkpointCommand: () => Promise.reject(new Error('cannot load agent-checkpoint-hook-monitor-act.cjs')) });
+    const result = await monitor(world, undefined, { checkpointCommand: () => Promise.reject(new Error('cannot load agent-checkpoint-hook-monitor-act.cjs')) });
     expect(result.output).toContain(L1_LINE);
     expect(result.output).toContain('agent-checkpoint-hook checkpoint');
     expect(result.output).not.toContain('{checkpointCommand}');
     expect(result.warnings).toEqual(["post-tool: the route's checkpoint command is unknown (cannot load agent-checkpoint-hook-monitor-act.cjs); the L1 warning names `agent-checkpoint-hook checkpoint`"]);
     expect(await l1Warnings(world)).toBe(1);
+  });
+});
+
+describe('the checkpoint state\'s write never costs the answer', () => {
+  it('a write that fails is one stderr line; the warning still reaches the agent', async () => {
+    const world = open('L1');
+    const result = await monitor(world, undefined, { recordState: () => Promise.reject(new Error('cannot load agent-checkpoint-hook-monitor-act.cjs')) });
+    expect(result.output).toContain(L1_LINE);
+    expect(result.warnings).toEqual(['post-tool: the checkpoint state is not recorded: cannot load agent-checkpoint-hook-monitor-act.cjs']);
+  });
+
+  it('too close to the deadline it is skipped with a line, not raced against it', async () => {
+    // Under the write's 1500 ms reserve from the start, so the skip does not depend on the machine's speed.
+    const world = open('L1');
+    const recorded: unknown[] = [];
+    const keep: PostToolContext['recordState'] = (record) => {
+      recorded.push(record);
+      return Promise.resolve([]);
+    };
+    const result = await monitor(world, undefined, { deadlineAt: Date.now() + 1490, recordState: keep });
+    expect(result.output).toContain(L1_LINE);
+    expect(recorded).toEqual([]);
+    expect(result.warnings).toContain('post-tool: the checkpoint state is not recorded: too close to the deadline');
+    // With time left, the same kind of call records it (the level is new for this session).
+    const other = open('L1');
+    const done = await monitor(other, undefined, { recordState: keep });
+    expect(done.output).toContain(L1_LINE);
+    expect(recorded).toMatchObject([{ agent: 'claude', snapshot: { level: 'L1', percent: 75, by: 'monitor' } }]);
   });
 });
 

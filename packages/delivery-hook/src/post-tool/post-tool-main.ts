@@ -7,7 +7,7 @@ import { DEFAULT_STDIN_MAX_BYTES, readHookOptions } from '../hook-options.ts';
 import { TURN_END_AGENTS_TEXT } from '../hook-modes.ts';
 import { runHookHarness } from '../hook-harness.ts';
 import { currentDirectory } from '../run-cwd.ts';
-import { actOnMonitorLazily, checkpointCommandLazily, loadMonitorAfterGate, recordMonitorAlertLazily } from './load-monitor-parts.ts';
+import { actOnMonitorLazily, checkpointCommandLazily, loadMonitorAfterGate, recordMonitorAlertLazily, recordMonitorStateLazily } from './load-monitor-parts.ts';
 import { runPostTool } from './run-post-tool.ts';
 
 export async function mainPostTool(argv: readonly string[]): Promise<void> {
@@ -44,6 +44,7 @@ export async function mainPostTool(argv: readonly string[]): Promise<void> {
       loadMonitor: loadMonitorAfterGate,
       checkpointCommand: checkpointCommandLazily,
       recordAlert: recordMonitorAlertLazily,
+      recordState: recordMonitorStateLazily,
     });
     if (options.debug) warn(`post-tool: ${result.code}: ${result.detail} (${Date.now() - startedAt} ms)`);
     return result.output;

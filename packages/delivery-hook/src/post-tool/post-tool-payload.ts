@@ -14,12 +14,6 @@ export interface PostToolEvent {
   readonly writeMark?: string;
 }
 
-/**
- * The events this hook answers; any other named event is ignored (a misrouted hook entry). Qwen Code
- * fires `PostToolUseFailure` (not `PostToolUse`) after a failing call; Copilot CLI names no event.
- */
-export const POST_TOOL_EVENTS: ReadonlySet<string> = new Set(['PostToolUse', 'PostToolUseFailure', 'AfterTool']);
-
 const FIELDS = { hook_event_name: 'eventName', session_id: 'sessionId', transcript_path: 'transcriptPath', cwd: 'cwd' } as const;
 
 /**

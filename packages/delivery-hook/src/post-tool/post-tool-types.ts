@@ -1,5 +1,5 @@
 import type { AgentId } from '@agent-checkpoint/core/hot-path';
-import type { MonitorActingAction, MonitorSession } from '@agent-checkpoint/context-checkpoint/monitor';
+import type { CheckpointStateSnapshot, MonitorActingAction, MonitorSession } from '@agent-checkpoint/context-checkpoint/monitor';
 
 /** What the post-tool hook decided: its exact stdout, and a code and detail for the debug log and tests. */
 export interface PostToolResult {
@@ -47,6 +47,21 @@ export interface PostToolContext {
    * claimed the level warns. Resolves to a diagnostic when the write failed.
    */
   readonly recordAlert: (record: MonitorAlertRecord) => Promise<string | undefined>;
+  /**
+   * Record seed 004's checkpoint state in the session state (the status line and `checkpoint --status`
+   * read it). Loaded with the acting part (the session state needs zod and the state lock), and only
+   * when the monitor's throttle says a write is due (a new level, an action, or 30 s since the last).
+   * Resolves to diagnostics; never rejects for a failed write.
+   */
+  readonly recordState: (record: MonitorStateRecord) => Promise<readonly string[]>;
+}
+
+/** A checkpoint-state snapshot the monitor measured, for the session's state file. */
+export interface MonitorStateRecord {
+  readonly stateDir: string;
+  readonly agent: AgentId;
+  readonly sessionId: string;
+  readonly snapshot: CheckpointStateSnapshot;
 }
 
 /** The monitor's L1 warning, delivered after a tool call, for the metrics log. */

@@ -194,7 +194,7 @@ describe('post-tool monitor', () => {
     expect(unknown.stderr).toMatch(/unknown agent "vim"/);
   });
 
-  it('cost: off, the gate loads neither later part nor node:crypto; on without an action, the decide part but not the act part', async () => {
+  it('cost: off, the gate loads neither later part nor node:crypto; on without an action, the decide part (and the state writer when a write is due) but not the act part', async () => {
     // A preload reports, at exit, the files required and whether node:crypto was loaded.
     const dir = mkdtempSync(join(tmpdir(), 'monitor-cost-'));
     try {
@@ -209,6 +209,11 @@ describe('post-tool monitor', () => {
       expect(offRun).toMatchObject({ code: 0, stdout: '' });
       expect(loaded(offRun.stderr)).toEqual({ files: ['report-modules.cjs', 'agent-checkpoint-hook.cjs', 'agent-checkpoint-hook-monitor.cjs'], crypto: false });
       const on = open('claude', 'L0');
+      // The session's first reading is recorded (seed 004's checkpoint state) by the small writer part, not the act part.
+      const first = await run(on, 'claude', { NODE_OPTIONS: `--require=${preload}` });
+      expect(first).toMatchObject({ code: 0, stdout: '' });
+      expect(loaded(first.stderr).files).toEqual(['report-modules.cjs', 'agent-checkpoint-hook.cjs', 'agent-checkpoint-hook-monitor.cjs', 'agent-checkpoint-hook-monitor-decide.cjs', 'agent-checkpoint-hook-monitor-record.cjs']);
+      // The calls after it, at the same level within 30 s, record nothing and never parse the act part.
       const onRun = await run(on, 'claude', { NODE_OPTIONS: `--require=${preload}` });
       expect(onRun).toMatchObject({ code: 0, stdout: '' });
       expect(loaded(onRun.stderr).files).toEqual(['report-modules.cjs', 'agent-checkpoint-hook.cjs', 'agent-checkpoint-hook-monitor.cjs', 'agent-checkpoint-hook-monitor-decide.cjs']);

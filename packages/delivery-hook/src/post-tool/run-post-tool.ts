@@ -1,8 +1,9 @@
 import { homedir } from 'node:os';
 import { openMonitorHook } from '@agent-checkpoint/context-checkpoint/monitor-gate';
+import { answersHookEvent, HOOK_ENTRIES } from '../agents/hook-entries.ts';
 import { POST_TOOL_PAYLOAD_READERS } from '../agents/post-tool-payload-readers.ts';
 import { chooseRunCwd } from '../run-cwd.ts';
-import { POST_TOOL_EVENTS, readPostToolPayload } from './post-tool-payload.ts';
+import { readPostToolPayload } from './post-tool-payload.ts';
 import type { PostToolContext, PostToolResult } from './post-tool-types.ts';
 
 /**
@@ -27,7 +28,8 @@ export async function runPostTool(text: string, ctx: PostToolContext): Promise<P
     return pass('invalid-payload', read.error);
   }
   const event = read.event;
-  if (event.eventName !== undefined && !POST_TOOL_EVENTS.has(event.eventName)) return pass('not-post-tool', `ignoring ${event.eventName}`);
+  // The agent's own tool events, as its hook entries register them for this mode (not the profile: zod).
+  if (event.eventName !== undefined && !answersHookEvent(HOOK_ENTRIES[ctx.agent], 'post-tool', event.eventName)) return pass('not-post-tool', `ignoring ${event.eventName}`);
   const where = chooseRunCwd(event.cwd, ctx.processCwd);
   if (where.kind === 'none') {
     ctx.warn(`post-tool: ${where.detail}; doing nothing`);

@@ -5,8 +5,6 @@ import { profileOf } from '../agents/profiles.ts';
 import { agentToolCommandOf, installRouteOf } from '../route-commands.ts';
 import { encodePromptSubmit } from './encode-prompt-submit.ts';
 
-const EVENTS: ReadonlySet<string> = new Set(['UserPromptSubmit', 'BeforeAgent']);
-
 /**
  * `agent-checkpoint-hook prompt-submit <agent>` (Claude/Codex/Qwen UserPromptSubmit, Gemini BeforeAgent,
  * Copilot userPromptSubmitted):
@@ -14,7 +12,7 @@ const EVENTS: ReadonlySet<string> = new Set(['UserPromptSubmit', 'BeforeAgent'])
  * profile's prompt-submit answer. Never blocks.
  */
 export async function runPromptSubmit(text: string, context: AuxHookContext): Promise<AuxHookResult> {
-  const opened = openContextPayload('prompt-submit', text, context, EVENTS);
+  const opened = openContextPayload('prompt-submit', text, context);
   if (opened.kind === 'done') return opened.result;
   const { transcriptPath, notUserPrompt } = opened.event;
   // The agent fired the event for a model request inside the turn: the user's prompt was answered already.

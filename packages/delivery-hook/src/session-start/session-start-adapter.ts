@@ -3,14 +3,12 @@ import { encodeContextDecision, openContextPayload } from '../aux-hook/open-cont
 import type { AuxHookContext, AuxHookResult } from '../aux-hook/run-aux-hook.ts';
 import { encodeSessionStart } from './encode-session-start.ts';
 
-const EVENTS: ReadonlySet<string> = new Set(['SessionStart']);
-
 /**
  * `agent-checkpoint-hook session-start <agent>`: the payload becomes the context package's
  * `runSessionStartHook` event, its decision the agent profile's SessionStart answer.
  */
 export async function runSessionStart(text: string, context: AuxHookContext): Promise<AuxHookResult> {
-  const opened = openContextPayload('session-start', text, context, EVENTS);
+  const opened = openContextPayload('session-start', text, context);
   if (opened.kind === 'done') return opened.result;
   const { source } = opened.event;
   const decision = await runSessionStartHook(source !== undefined ? { source } : {}, opened.run);

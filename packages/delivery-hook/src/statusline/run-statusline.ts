@@ -59,7 +59,11 @@ export async function statuslineFor(
   const reading = readingOf(input, context.windowTokens, context.thresholds);
   const issue = readBranchIssue(cwd, ISSUE_PATTERN);
   const phase = readCurrentPhase(status.settings.projectRoot);
-  return renderStatusline(reading, status.checkpoint, { ...(issue !== undefined ? { issue } : {}), ...(phase !== undefined ? { phase } : {}) });
+  return renderStatusline(reading, status.checkpoint, {
+    ...(issue !== undefined ? { issue } : {}),
+    ...(phase !== undefined ? { phase } : {}),
+    ...(status.recordedState !== undefined ? { recordedState: status.recordedState } : {}),
+  });
 }
 
 function readingOf(

@@ -60,6 +60,19 @@ describe('renderStatusline', () => {
     expect(renderStatusline(at(20_000), { kind: 'handoff', at: t })).toBe('[CTX: █░░░░░░░░░ 10%] [CKPT: handoff 14:05]');
     expect(renderStatusline(undefined, { kind: 'off' })).toBe('[CTX: n/a] [CKPT: off]');
   });
+
+  it('adds the recorded trend and time to L2 while the recorded level is the reading\'s', () => {
+    const at = (tokens: number) => readContextLevel({ contextTokens: tokens, contextWindow: 200_000 });
+    const recorded = { level: 'L1', percent: 75, trend: 'increasing', tokensPerMinute: 850, minutesToL2: 14.6, at: '2026-01-07T14:05:00.000Z', by: 'monitor' } as const;
+    expect(renderContextPart(at(150_000), recorded)).toBe('[CTX: ███████░░░ 75% L1 ↑ ~15m to L2]');
+    expect(renderContextPart(at(150_000), { ...recorded, minutesToL2: 0.4 })).toBe('[CTX: ███████░░░ 75% L1 ↑ <1m to L2]');
+    const { minutesToL2: _minutes, ...withoutTime } = recorded;
+    expect(renderContextPart(at(150_000), { ...withoutTime, trend: 'stable' })).toBe('[CTX: ███████░░░ 75% L1 →]');
+    expect(renderContextPart(at(172_000), { ...recorded, level: 'L2', minutesToL2: 0 })).toBe('[CTX: ████████░░ 86% L2 ↑]');
+    // Recorded before a climb or a compaction: not this reading's pace.
+    expect(renderContextPart(at(172_000), recorded)).toBe('[CTX: ████████░░ 86% L2]');
+    expect(renderStatusline(at(150_000), { kind: 'ready' }, { recordedState: { ...recorded, trend: 'decreasing' } })).toBe('[CTX: ███████░░░ 75% L1 ↓ ~15m to L2] [CKPT: ready]');
+  });
 });
 
 describe('statuslineFor', () => {
@@ -84,6 +97,18 @@ describe('statuslineFor', () => {
     const s = sb();
     writeFileSync(join(s.root, 'repo', '.agent-checkpoint.json'), JSON.stringify({ context: { windowTokens: 400_000, thresholds: { l1: 20, l2: 40, l3: 60 } } }));
     expect(await statuslineFor(readStatuslineInput(JSON.stringify(input(s, usage(172_000)))), s.env, s.root)).toBe('[CTX: ████░░░░░░ 43% L2] [CKPT: ready]');
+  });
+
+  it('the session\'s recorded checkpoint state: its trend and time to L2 while fresh (5 min)', async () => {
+    const s = sb();
+    const json = JSON.stringify(input(s, usage(150_000)));
+    const location = { stateDir: s.stateDir, agent: 'claude' as const, sessionId: 'sess-1' };
+    const record = (at: Date) =>
+      updateSessionState(location, (st) => ({ state: withSessionContext(st, { checkpointState: { level: 'L1', percent: 75, trend: 'increasing', minutesToL2: 12, at: at.toISOString(), by: 'monitor' } }), value: undefined }));
+    await record(new Date(Date.now() - 60_000));
+    expect(await statuslineFor(readStatuslineInput(json), s.env, s.root)).toBe('[CTX: ███████░░░ 75% L1 ↑ ~12m to L2] [CKPT: ready]');
+    await record(new Date(Date.now() - 6 * 60_000));
+    expect(await statuslineFor(readStatuslineInput(json), s.env, s.root)).toBe('[CTX: ███████░░░ 75% L1] [CKPT: ready]');
   });
 
   it('the checkpoint part: last checkpoint, a handoff, the off switches, a disabled project', async () => {
