@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   constants,
@@ -16,6 +15,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, isAbsolute, join, normalize, relative, sep } from 'node:path';
+import { randomHex } from '../state/lazy-crypto.ts';
 
 /*
  * Every file the product writes goes through this module (issue 12, class 2). The hook runs as the
@@ -91,7 +91,7 @@ export function writeFileSafelySync(root: string, relPath: string, data: string 
   const { dir, target } = prepare(root, relPath, options);
   const existing = lstatOrUndefined(target);
   if (existing !== undefined) assertReplaceable(target, existing);
-  const temp = join(dir, `.${lastComponent(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const temp = join(dir, `.${lastComponent(target)}.${process.pid}.${randomHex(4)}.tmp`);
   // Permission bits only: a set-id bit of the old file is not carried over to new content. A new file
   // without a given mode is created 0644 less the umask (applied by open(2) itself).
   const mode = options.mode ?? (existing !== undefined ? existing.mode & 0o777 : undefined);

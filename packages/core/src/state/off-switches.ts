@@ -1,7 +1,7 @@
 import { readdirSync, realpathSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { toSafeSessionId } from './safe-session-id.ts';
-import { sha256Hex } from './sha256-hex.ts';
+import { sha256Hex } from './lazy-crypto.ts';
 import { describeReadFailure } from './read-regular-file.ts';
 import { ensurePrivateDir, readSmallFile, switchesDir, writePrivateFileAtomic } from './state-files.ts';
 

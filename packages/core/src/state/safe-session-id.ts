@@ -1,4 +1,4 @@
-import { sha256Hex } from './sha256-hex.ts';
+import { sha256Hex } from './lazy-crypto.ts';
 
 const SAFE_ID = /^[A-Za-z0-9._-]{1,128}$/;
 

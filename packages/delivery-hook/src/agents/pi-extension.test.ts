@@ -229,7 +229,7 @@ describe('the Pi extension: context hooks', () => {
     ext.answer({ 'pre-compact': { stdout: JSON.stringify({ cancel: true }) } });
     expect(await ext.fire('session_before_compact', { type: 'session_before_compact', preparation: {}, branchEntries: [] })).toBeUndefined();
     expect(ext.calls().map((c) => [c.argv, c.payload['hook_event_name']])).toEqual([[['pre-compact'], 'session_before_compact']]);
-    expect(readPiContextPayload(ext.calls()[0]?.payload)).toMatchObject({ event: { eventName: 'PreCompact' } });
+    expect(readPiContextPayload(ext.calls()[0]?.payload)).toMatchObject({ event: { eventName: 'session_before_compact' } });
   });
 });
 

@@ -78,6 +78,9 @@ describe('post-tool monitor', () => {
     // A session's switch exists, so the switches directory is listed, not just missing.
     mkdirSync(join(world.stateDir, 'switches'), { recursive: true, mode: 0o700 });
     writeFileSync(join(world.stateDir, 'switches', 'session-other.off'), '');
+    // The session's first reading is recorded by the state writer (which may hash); the next call,
+    // within its 30 s and at the same level, only decides.
+    expect(await run(world, agent)).toMatchObject({ code: 0, stdout: '', stderr: '' });
     const result = await run(world, agent, { NODE_OPTIONS: `--require=${preload}` });
     expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' });
     const recorded = JSON.parse(readFileSync(out, 'utf8')) as { builtins: string[]; files: string[] };
