@@ -34,6 +34,9 @@ const CASES: Readonly<Record<MonitorCase, Record<string, unknown> | undefined>> 
   'launcher-on': { context: { enabled: true, windowTokens: 1_000_000_000 } },
 };
 
+/** An empty hook command as an agent would start one (`sh -c :`). */
+const EMPTY_HOOK_ARGV: readonly string[] = ['/bin/sh', '-c', ':'];
+
 /** A plugin root as installed: the committed launcher beside the bench's build of the bin. */
 function pluginRoot(dir: string, hookBundle: string): string {
   const root = join(dir, 'plugin');
@@ -68,21 +71,25 @@ export function benchMonitor(input: MonitorBenchInput): MonitorCell[] {
     };
     const names = Object.keys(CASES) as MonitorCase[];
     const envs = Object.fromEntries(names.map((name) => [name, envFor(name)])) as Record<MonitorCase, Record<string, string>>;
-    const samples: Record<'floor' | MonitorCase, ProcessSample[]> = { floor: [], disabled: [], enabled: [], 'launcher-off': [], 'launcher-on': [] };
+    const samples: Record<'floor' | 'emptyHook' | MonitorCase, ProcessSample[]> = { floor: [], emptyHook: [], disabled: [], enabled: [], 'launcher-off': [], 'launcher-on': [] };
     const launcher = join(pluginRoot(join(dir, size.label.replaceAll(' ', '-')), input.hookBundle), 'hooks', 'run-hook.sh');
     const argvOf = (name: MonitorCase): string[] =>
       name.startsWith('launcher-') ? ['/bin/sh', launcher, 'post-tool', agent] : [process.execPath, input.hookBundle, 'post-tool', agent];
     for (let round = 0; round <= input.runs; round += 1) {
       const floor = runMeasured(FLOOR_ARGV, { input: payload });
+      // What any hook command costs through this harness: the launcher's own share is the difference.
+      const emptyHook = runMeasured(EMPTY_HOOK_ARGV, { input: payload, cwd: input.repoDir });
       const measured = names.map((name) => [name, runMeasured(argvOf(name), { input: payload, env: envs[name], cwd: input.repoDir })] as const);
       for (const [name, sample] of measured) {
         if (sample.exitCode !== 0 || sample.stdout !== '') throw new Error(`monitor ${name}: exit ${sample.exitCode}, stdout ${JSON.stringify(sample.stdout.slice(0, 200))}, stderr ${sample.stderr.slice(0, 200)}`);
       }
       if (round === 0) continue; // warm-up (page cache)
       samples.floor.push(floor);
+      samples.emptyHook.push(emptyHook);
       for (const [name, sample] of measured) samples[name].push(sample);
     }
     const floor = toStats(samples.floor);
+    const emptyHook = toStats(samples.emptyHook);
     for (const name of names) {
       const monitor = toStats(samples[name]);
       cells.push({
@@ -94,8 +101,10 @@ export function benchMonitor(input: MonitorBenchInput): MonitorCell[] {
         floor,
         wallRatio: monitor.wallMs.median / floor.wallMs.median,
         rssOverFloorMiB: monitor.peakRssMiB.median - floor.peakRssMiB.median,
+        ...(name.startsWith('launcher-') ? { emptyHook } : {}),
       });
-      input.log(`  monitor ${agent} ${size.label} ${name}: ${monitor.wallMs.median.toFixed(1)} ms vs bare ${floor.wallMs.median.toFixed(1)} ms (${(monitor.wallMs.median / floor.wallMs.median).toFixed(2)}×)`);
+      const overEmpty = name === 'launcher-off' ? `; an empty hook ${emptyHook.wallMs.median.toFixed(1)} ms, the launcher's own +${(monitor.wallMs.median - emptyHook.wallMs.median).toFixed(1)} ms` : '';
+      input.log(`  monitor ${agent} ${size.label} ${name}: ${monitor.wallMs.median.toFixed(1)} ms vs bare ${floor.wallMs.median.toFixed(1)} ms (${(monitor.wallMs.median / floor.wallMs.median).toFixed(2)}×)${overEmpty}`);
     }
   }
   return cells;

@@ -302,7 +302,7 @@ export function renderBenchmarksMarkdown(results: BenchResults, previous = ''): 
   if (results.monitor === undefined || results.monitor.length === 0) out.push('Not measured.');
   else {
     out.push(
-      `\`agent-checkpoint-hook post-tool claude\` (PostToolUse) as shipped: the launcher requires the monitor's own gate bundle (no zod, no code cache), which exits after reading the payload and \`context\` of the two configuration files when the monitor is *disabled* (the default; the plugin runs it anyway); *enabled* also loads the decide bundle, reads the off switches and the newest usage record from the transcript's tail (a window of 10⁹ tokens keeps every reading below L1, so nothing acts). Target: median wall ≤ ${MONITOR_WALL_RATIO}× bare node. *launcher-off* and *launcher-on* are what the Claude Code and Codex plugins run, \`sh hooks/run-hook.sh post-tool claude\`: with context checkpoints off and no configuration file (the default install) the launcher decides with \`[ -f ]\` tests and starts no node (target: median ≤ ${LAUNCHER_OFF_WALL_MS} ms); with them on (a user file) it starts the same bin as *enabled* (target ≤ ${MONITOR_WALL_RATIO}× bare node). Wall median / p90 ms.`,
+      `\`agent-checkpoint-hook post-tool claude\` (PostToolUse) as shipped: the launcher requires the monitor's own gate bundle (no zod, no code cache), which exits after reading the payload and \`context\` of the two configuration files when the monitor is *disabled* (the default; the plugin runs it anyway); *enabled* also loads the decide bundle, reads the off switches and the newest usage record from the transcript's tail (a window of 10⁹ tokens keeps every reading below L1, so nothing acts). Target: median wall ≤ ${MONITOR_WALL_RATIO}× bare node. *launcher-off* and *launcher-on* are what the Claude Code and Codex plugins run, \`sh hooks/run-hook.sh post-tool claude\`: with context checkpoints off and no configuration file (the default install) the launcher decides with \`[ -f ]\` tests and starts no node (target: median ≤ ${LAUNCHER_OFF_WALL_MS} ms; the *empty hook*, \`sh -c :\` spawned the same way in the same rounds, shows what starting any hook costs through this harness, and the launcher's own share is the difference); with them on (a user file) it starts the same bin as *enabled* (target ≤ ${MONITOR_WALL_RATIO}× bare node). Wall median / p90 ms.`,
     );
     out.push('');
     out.push(
@@ -314,7 +314,7 @@ export function renderBenchmarksMarkdown(results: BenchResults, previous = ''): 
           wall(c.monitor),
           wall(c.floor),
           c.case === 'launcher-off'
-            ? `${c.wallRatio.toFixed(2)}× (${c.monitor.wallMs.median.toFixed(1)} ms ${c.monitor.wallMs.median <= LAUNCHER_OFF_WALL_MS ? '✅' : '❌'})`
+            ? `${c.wallRatio.toFixed(2)}× (${c.monitor.wallMs.median.toFixed(1)} ms ${c.monitor.wallMs.median <= LAUNCHER_OFF_WALL_MS ? '✅' : '❌'}${c.emptyHook === undefined ? '' : `; empty hook ${c.emptyHook.wallMs.median.toFixed(1)} ms, launcher +${(c.monitor.wallMs.median - c.emptyHook.wallMs.median).toFixed(1)} ms`})`
             : `${c.wallRatio.toFixed(2)}× ${c.wallRatio <= MONITOR_WALL_RATIO ? '✅' : '❌'}`,
           `${ms(c.monitor.cpuMsMean)} / ${ms(c.floor.cpuMsMean)}`,
           mib(c.rssOverFloorMiB),

@@ -52,6 +52,12 @@ export interface MonitorCell {
   /** monitor median wall / bare node median wall (issue 14's target: ≤ 1.3). */
   readonly wallRatio: number;
   readonly rssOverFloorMiB: number;
+  /**
+   * An empty hook, `sh -c :`, spawned the same way in the same rounds: what starting any hook command
+   * costs through this harness (GNU time and node's spawnSync included), so the launcher's own share of
+   * *launcher-off* reads as the difference. Absent in results written before 2026-11-28.
+   */
+  readonly emptyHook?: ProcessStats;
 }
 
 /** One hook cell: agent × transcript size × changed files. */
