@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { HOOK_MODE_TABLE } from './hook-modes.ts';
 import { createHookSandbox, type HookSandbox } from './test-support/hook-sandbox.ts';
 import { HOOK_BUNDLE, runHookBundle } from './test-support/run-hook-bundle.ts';
+import { TEN_TASK_PLAN } from './test-support/context-hook-project.ts';
 
 // Every context hook through the real built bin (issue 21): one early check, so `off --project`
 // silences each of them (the PreCompact hook read the switches without the project root and wrote
@@ -37,7 +38,7 @@ modified_files:
 1. Finish the token exchange.
 `;
 /** Ten open items of ~13k tokens each: far over what is left of the window at 80 %. */
-const PLAN = ['# Plan: split the billing service', '', '## Tasks', ...Array.from({ length: 10 }, (_, i) => `- [ ] Move part ${i + 1} into \`src/billing/part-${i + 1}.ts\``)].join('\n');
+const PLAN = TEN_TASK_PLAN;
 const LARGE_PROMPT = 'Work through PLAN.md: refactor every billing module and migrate all callers.';
 
 interface Project {

@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { appendFileSync, copyFileSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { recordWrittenHandoff } from '@agent-checkpoint/context-checkpoint/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { recordedContextPayload } from '../test-support/context-hook-payloads.ts';
-import { createHookSandbox, type HookSandbox } from '../test-support/hook-sandbox.ts';
+import { LARGE_PROMPT, createContextHookProject } from '../test-support/context-hook-project.ts';
+import type { HookSandbox } from '../test-support/hook-sandbox.ts';
 import { FIXTURES_DIR } from '../test-support/recorded-payloads.ts';
 import { runHookBundle } from '../test-support/run-hook-bundle.ts';
 
@@ -19,17 +19,11 @@ afterEach(() => {
 });
 
 const COPILOT_SESSION = '3b4e28ba-2fa1-4d2e-883f-0016d3cca427';
-const PLAN = ['# Plan: split the billing service', '', '## Tasks', ...Array.from({ length: 10 }, (_, i) => `- [ ] Move part ${i + 1} into \`src/billing/part-${i + 1}.ts\``)].join('\n');
-const LARGE_PROMPT = 'Work through PLAN.md: refactor every billing module and migrate all callers.';
 
 function project(config: Record<string, unknown>): { sb: HookSandbox; repo: string } {
-  sandbox = createHookSandbox('ac-ctx-copilot-qwen-');
-  const repo = join(sandbox.root, 'repo');
-  mkdirSync(repo);
-  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: repo, env: sandbox.env });
-  writeFileSync(join(repo, '.agent-checkpoint.json'), JSON.stringify(config));
-  writeFileSync(join(repo, 'PLAN.md'), PLAN);
-  return { sb: sandbox, repo };
+  const created = createContextHookProject('ac-ctx-copilot-qwen-', config);
+  sandbox = created.sb;
+  return created;
 }
 
 /** The Copilot session's log where 1.0.102 keeps it (`~/.copilot/session-state/<id>/events.jsonl`), at `level`. */

@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { recordWrittenHandoff } from '@agent-checkpoint/context-checkpoint/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHookSandbox, type HookSandbox } from '../test-support/hook-sandbox.ts';
+import { LARGE_PROMPT, createContextHookProject } from '../test-support/context-hook-project.ts';
+import type { HookSandbox } from '../test-support/hook-sandbox.ts';
 import { FIXTURES_DIR } from '../test-support/recorded-payloads.ts';
 import { runHookBundle } from '../test-support/run-hook-bundle.ts';
 
@@ -19,17 +19,11 @@ afterEach(() => {
 });
 
 const SESSION = '01a22177-ab7d-728c-9511-879185299fdc';
-const PLAN = ['# Plan: split the billing service', '', '## Tasks', ...Array.from({ length: 10 }, (_, i) => `- [ ] Move part ${i + 1} into \`src/billing/part-${i + 1}.ts\``)].join('\n');
-const LARGE_PROMPT = 'Work through PLAN.md: refactor every billing module and migrate all callers.';
 
 function project(config: Record<string, unknown>): { sb: HookSandbox; repo: string } {
-  sandbox = createHookSandbox('ac-ctx-pi-');
-  const repo = join(sandbox.root, 'repo');
-  mkdirSync(repo);
-  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: repo, env: sandbox.env });
-  writeFileSync(join(repo, '.agent-checkpoint.json'), JSON.stringify(config));
-  writeFileSync(join(repo, 'PLAN.md'), PLAN);
-  return { sb: sandbox, repo };
+  const created = createContextHookProject('ac-ctx-pi-', config);
+  sandbox = created.sb;
+  return created;
 }
 
 /** The recorded session where Pi keeps it, every usage record's input set to `inputTokens` (of the 200k window configured). */

@@ -6,6 +6,7 @@ import { sessionContextOf } from '@agent-checkpoint/context-checkpoint';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHookSandbox, type HookSandbox } from '../test-support/hook-sandbox.ts';
 import { runHookBundle } from '../test-support/run-hook-bundle.ts';
+import { TEN_TASK_PLAN } from '../test-support/context-hook-project.ts';
 
 // The context commands of `agent-checkpoint-hook` as real processes on a real repository, with a
 // real Claude transcript where Claude keeps it ($HOME/.claude/projects/<slug>/<session>.jsonl).
@@ -16,7 +17,7 @@ afterEach(() => {
   sandbox = undefined;
 });
 
-const PLAN = ['# Plan: split the billing service', '', '## Tasks', ...Array.from({ length: 10 }, (_, i) => `- [ ] Move part ${i + 1} into \`src/billing/part-${i + 1}.ts\``)].join('\n');
+const PLAN = TEN_TASK_PLAN;
 
 /** A repository with context checkpoints on, a plan, and a Claude session at `percent` % of 200k, growing 5k per call. */
 function project(percent = 50): { sb: HookSandbox; repo: string; run: (...args: string[]) => ReturnType<typeof runHookBundle> } {

@@ -47,7 +47,7 @@ export async function monitorAfterGate(session: MonitorSession, ctx: PostToolCon
   } else if (decision.checkpointState !== undefined) {
     const notes = await ctx
       .recordState({ stateDir, agent: ctx.agent, sessionId: session.sessionId, snapshot: decision.checkpointState })
-      .catch((error: unknown) => [`the checkpoint state is not recorded: ${error instanceof Error ? error.message : String(error)}`]);
+      .catch((error: unknown) => [`the checkpoint state is not recorded: ${reasonOf(error)}`]);
     for (const note of notes) ctx.warn(`post-tool: ${note}`);
   }
   return result;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHookSandbox, type HookSandbox } from '../test-support/hook-sandbox.ts';
 import { runHookBundle } from '../test-support/run-hook-bundle.ts';
+import { TEN_TASK_PLAN } from '../test-support/context-hook-project.ts';
 
 // `agent-checkpoint-hook prompt-submit <agent>` as a real process (seed 004 EST-001..004, SHD-002):
 // a task estimate warning added to the prompt's context, never a block.
@@ -15,7 +16,7 @@ afterEach(() => {
 });
 
 /** Ten open items of ~13k tokens each (a path mention each): ~70 % of a 200k window. */
-const PLAN = ['# Plan: split the billing service', '', '## Tasks', ...Array.from({ length: 10 }, (_, i) => `- [ ] Move part ${i + 1} into \`src/billing/part-${i + 1}.ts\``)].join('\n');
+const PLAN = TEN_TASK_PLAN;
 
 const CONTEXT_ON = { context: { enabled: true, windowTokens: 200_000 }, handoff: { enabled: true, planFile: 'PLAN.md' } };
 
